@@ -1,0 +1,135 @@
+"""Console for the RAG answer audit: paste or upload, then see each claim and its evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from audit.highlighting import Segment, Span, segments
+from verifier.permissions import role_required
+from verifier.rag import MAX_ANSWER_CHARS, MAX_CHUNKS_TOTAL_CHARS, RagInputError
+from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
+from verifier.services.rag_audit import rag_audit_run
+
+RECENT_AUDITS: Final = 20
+MAX_UPLOAD_BYTES: Final = 4 * MAX_CHUNKS_TOTAL_CHARS
+
+
+class RagAuditForm(forms.Form):
+    answer = forms.CharField(widget=forms.Textarea(attrs={"rows": 6}), required=False, strip=False)
+    answer_file = forms.FileField(required=False, label="or upload the answer (text)")
+    chunks = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+        strip=False,
+        help_text='JSONL, one {"id": ..., "text": ...} per line, or a JSON array.',
+    )
+    chunks_file = forms.FileField(required=False, label="or upload the chunks (.jsonl/.json)")
+
+    def _read(self, name: str, limit: int) -> str | None:
+        upload = self.cleaned_data.get(f"{name}_file")
+        if not upload:
+            return None
+        if upload.size > limit:
+            raise forms.ValidationError(f"The {name} file is larger than {limit} bytes.")
+        try:
+            return upload.read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError(f"The {name} file is not UTF-8 text.") from exc
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        answer = self._read("answer", 4 * MAX_ANSWER_CHARS)
+        chunks = self._read("chunks", MAX_UPLOAD_BYTES)
+        data["answer"] = answer if answer is not None else data.get("answer", "")
+        data["chunks"] = chunks if chunks is not None else data.get("chunks", "")
+        return data
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    index: int
+    claim: dict[str, Any]
+    start: int  # offsets into the answer, -1 when the span cannot be found
+
+
+def claim_rows(answer: str, claims: list[dict[str, Any]]) -> list[ClaimRow]:
+    """Locate each claim's verbatim span in the answer, in reading order."""
+    rows, pos = [], 0
+    for index, claim in enumerate(claims):
+        start = answer.find(claim["span"], pos)
+        if start < 0:
+            start = answer.find(claim["span"])
+        rows.append(ClaimRow(index, claim, start))
+        if start >= 0:
+            pos = start + len(claim["span"])
+    return rows
+
+
+def answer_segments(answer: str, rows: list[ClaimRow]) -> list[tuple[Segment, str]]:
+    spans = [Span(r.start, r.start + len(r.claim["span"]), r.index) for r in rows if r.start >= 0]
+    verdicts = {r.index: r.claim["verdict"] for r in rows}
+    return [(seg, verdicts[seg.keys[0]] if seg.keys else "") for seg in segments(answer, spans)]
+
+
+def evidence_views(audit: Any, claim: dict[str, Any]) -> list[dict[str, Any]]:
+    texts = {c["id"]: c["text"] for c in audit.chunks}
+    out = []
+    for item in claim.get("evidence", []):
+        text = texts.get(item["chunk_id"], "")
+        spans = [Span(item["start"], item["end"], item["chunk_id"])]
+        out.append({"evidence": item, "segments": segments(text, spans)})
+    return out
+
+
+def _detail_context(audit: Any, selected: int | None) -> dict[str, Any]:
+    claims = audit.result.get("claims", [])
+    rows = claim_rows(audit.answer, claims)
+    if selected is None or not 0 <= selected < len(rows):
+        selected = next((r.index for r in rows if r.claim["verdict"] != "supported"), 0)
+    current = rows[selected] if rows else None
+    return {
+        "audit": audit,
+        "rows": rows,
+        "answer_segments": answer_segments(audit.answer, rows),
+        "current": current,
+        "evidence": evidence_views(audit, current.claim) if current else [],
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@role_required()
+def rag_audit_index(request: HttpRequest) -> HttpResponse:
+    form = RagAuditForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                write = rag_audit_run(
+                    workspace=request.workspace,  # type: ignore[attr-defined]
+                    answer=form.cleaned_data["answer"],
+                    chunks=form.cleaned_data["chunks"],
+                    actor=request.user,
+                )
+            except RagInputError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("audit-rag:detail", audit_id=write.audit.pk)
+        status = 400
+    audits = rag_audit_list(workspace=request.workspace)[:RECENT_AUDITS]  # type: ignore[attr-defined]
+    return render(request, "audit/rag_index.html", {"form": form, "audits": audits}, status=status)
+
+
+@require_GET
+@role_required()
+def rag_audit_detail(request: HttpRequest, audit_id: int, claim: int | None = None) -> HttpResponse:
+    audit = rag_audit_get(workspace=request.workspace, audit_id=audit_id)  # type: ignore[attr-defined]
+    context = _detail_context(audit, claim)
+    if claim is not None and getattr(request, "htmx", False):
+        return render(request, "audit/rag_claim_partial.html", context)
+    return render(request, "audit/rag_detail.html", context)

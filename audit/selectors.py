@@ -1,0 +1,758 @@
+"""Reads for the audit console. Every query takes the workspace; others' rows 404."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import Http404
+from django.urls import reverse
+
+from audit.highlighting import Span, diff_segments, segments
+from verifier.binding import span_matches
+from verifier.binding.recheck import recheck
+from verifier.binding.spans import BoundSpan
+from verifier.models import (
+    Claim,
+    EvidenceBinding,
+    IngestJob,
+    RuleSet,
+    RuleSetActivation,
+    Source,
+    SourceVersion,
+    StateEvent,
+    Trace,
+    TraceClaim,
+    ValidatorRun,
+    Verdict,
+    Workspace,
+)
+from verifier.scoring.dimension_heuristics import dimension_scores
+from verifier.scoring.rulesets import (
+    CORE_V1,
+    DIMENSIONS,
+    RuleSetDefinition,
+    classify,
+    from_dict,
+    overall_score,
+    validate_definition,
+)
+from verifier.services.claim_state import BindingCheck, claim_state_inputs
+from verifier.states import DEFAULT_POLICY, StateDecision, StateInputs, resolve_state
+
+CLASSES: Final = ("supported", "weak", "unsupported")
+FLIP_LIST_LIMIT: Final = 200
+TRACES_ON_CLAIM_PAGE: Final = 50
+TREND_JOBS: Final = 30
+IMPACT_CHUNK: Final = 2000
+
+# --- claims ------------------------------------------------------------------------
+
+CLAIM_FILTER_KEYS: Final = ("state", "reason", "source", "job", "quality", "q")
+
+
+def audit_claim_filters(params: Mapping[str, str]) -> dict[str, str]:
+    """The claim-list filters present in ``params`` (query string), stripped."""
+    return {k: params[k].strip() for k in CLAIM_FILTER_KEYS if params.get(k, "").strip()}
+
+
+def audit_claim_list(*, workspace: Workspace, filters: Mapping[str, str]) -> QuerySet[Claim]:
+    claims = Claim.objects.filter(workspace=workspace).select_related("source")
+    if filters.get("state"):
+        claims = claims.filter(state=filters["state"])
+    if filters.get("reason"):
+        claims = claims.filter(state_reason=filters["reason"])
+    if filters.get("source"):
+        claims = claims.filter(source__ref=filters["source"])
+    if filters.get("job"):
+        job = filters["job"]
+        claims = claims.filter(ingest_job_id=int(job)) if job.isdigit() else claims.none()
+    if filters.get("quality"):
+        claims = claims.filter(quality=filters["quality"])
+    if filters.get("q"):
+        claims = claims.filter(text__icontains=filters["q"])
+    return claims.order_by("-created_at", "-id")
+
+
+def source_permalink(*, source_id: int, sha256: str, start: int, end: int) -> str:
+    url = reverse("audit:source-version", args=[source_id, sha256])
+    return f"{url}#{start}-{end}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    label: str
+    expected: str
+    found: str
+    passed: bool | None = None
+
+
+@dataclass
+class LiveCheck:
+    number: int
+    title: str
+    passed: bool | None  # None: nothing to check (shown as "n/a", never as a pass)
+    summary: str
+    comparisons: list[Comparison] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return "n/a" if self.passed is None else ("pass" if self.passed else "fail")
+
+
+@dataclass(frozen=True)
+class ActiveRules:
+    definition: RuleSetDefinition
+    rule_set: RuleSet | None
+    policy: str
+    activation: RuleSetActivation | None
+    domain_pack: str
+
+    @property
+    def label(self) -> str:
+        d = self.definition
+        base = d.display_name or d.name
+        return base if base.endswith(f" v{d.version}") else f"{base} v{d.version}"
+
+
+@dataclass
+class ClaimAudit:
+    claim: Claim
+    bindings: list[EvidenceBinding]
+    active_binding: EvidenceBinding | None
+    inputs: StateInputs
+    check: BindingCheck
+    decision: StateDecision
+    verdicts: list[Verdict]
+    events: list[StateEvent]
+    traces: list[TraceClaim]
+    rules: ActiveRules
+    checks: list[LiveCheck]
+    timeline: list[dict[str, Any]]
+    permalinks: dict[int, str]
+
+
+def _check_quote(binding: EvidenceBinding | None) -> LiveCheck:
+    title = "The quote sits at its offsets in the cited source version"
+    if binding is None:
+        return LiveCheck(1, title, None, "No evidence span is bound, so there is nothing to find.")
+    text = binding.source_version.text
+    in_range = 0 <= binding.start < binding.end <= len(text)
+    found = text[binding.start : binding.end] if in_range else ""
+    matches = in_range and span_matches(binding.quote, found, binding.match)  # type: ignore[arg-type]
+    return LiveCheck(
+        1,
+        title,
+        matches,
+        (
+            f"Recomputed now: the text at [{binding.start}, {binding.end}) of "
+            f"v{binding.source_version.number} "
+            + ("matches the quote" if matches else "does NOT match the quote")
+            + f" under the {binding.match} rule."
+        ),
+        [
+            Comparison(
+                "Offsets in range",
+                f"0 ≤ {binding.start} < {binding.end} ≤ {len(text)}",
+                "yes" if in_range else "no",
+                in_range,
+            ),
+            Comparison(
+                f"Quote vs text at offsets ({binding.match})", binding.quote, found, matches
+            ),
+        ],
+    )
+
+
+def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) -> LiveCheck:
+    title = "The version's text hashes to the recorded SHA-256"
+    if binding is None:
+        return LiveCheck(2, title, None, "No evidence span is bound, so no version is cited.")
+    version = binding.source_version
+    recomputed = hashlib.sha256(version.text.encode("utf-8")).hexdigest()
+    hash_ok = recomputed == binding.source_hash
+    is_current = current is not None and current.pk == version.pk
+    comparisons = [
+        Comparison(
+            "Recorded on the binding vs SHA-256 recomputed now",
+            binding.source_hash,
+            recomputed,
+            hash_ok,
+        ),
+        Comparison(
+            "Stored on the version", version.sha256, recomputed, version.sha256 == recomputed
+        ),
+        Comparison(
+            "Cited version is the current version",
+            f"v{version.number}",
+            f"v{current.number}" if current else "no version",
+            is_current,
+        ),
+    ]
+    passed = hash_ok and is_current
+    if not hash_ok:
+        summary = "The text of the cited version no longer hashes to the recorded value."
+    elif not is_current:
+        summary = "The hash matches, but the source has a newer version: the binding is stale."
+    else:
+        summary = "Recomputed now: the cited version is current and hashes to the recorded value."
+    return LiveCheck(2, title, passed, summary, comparisons)
+
+
+def _judging_verdict(verdicts: list[Verdict]) -> Verdict | None:
+    human = [v for v in verdicts if v.reviewer_id is not None]
+    model = [v for v in verdicts if v.reviewer_id is None]
+    return (human or model or [None])[0]
+
+
+def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
+    title = "Verdict history"
+    floor = DEFAULT_POLICY.confidence_floor
+    judging = _judging_verdict(verdicts)
+    if judging is None:
+        return LiveCheck(3, title, None, "Not judged yet: no verdict is recorded.")
+    passed = judging.label == "entailed" and judging.confidence >= floor
+    who = judging.reviewer.get_username() if judging.reviewer else judging.judge_model
+    return LiveCheck(
+        3,
+        title,
+        passed,
+        f"The judging verdict ({'human' if judging.reviewer_id else 'model'}: {who}) is "
+        f"{judging.label} at confidence {judging.confidence:.2f}; "
+        f"{len(verdicts)} verdict(s) recorded.",
+        [
+            Comparison(
+                "Judging verdict label", "entailed", judging.label, judging.label == "entailed"
+            ),
+            Comparison(
+                "Confidence vs policy floor",
+                f"≥ {floor:.2f}",
+                f"{judging.confidence:.2f}",
+                judging.confidence >= floor,
+            ),
+        ],
+    )
+
+
+def _check_traces(traces: list[TraceClaim]) -> LiveCheck:
+    title = "Traces that served this claim"
+    if not traces:
+        return LiveCheck(4, title, None, "No retrieval has considered this claim yet.")
+    unexplained = [t for t in traces if not t.included and not t.exclusion_reason]
+    included = sum(1 for t in traces if t.included)
+    return LiveCheck(
+        4,
+        title,
+        not unexplained,
+        f"Considered by {len(traces)} trace(s): included in {included}, excluded from "
+        f"{len(traces) - included}"
+        + (
+            "; every exclusion carries a reason."
+            if not unexplained
+            else f"; {len(unexplained)} exclusion(s) have no reason."
+        ),
+        [Comparison("Exclusions without a reason", "0", str(len(unexplained)), not unexplained)],
+    )
+
+
+def _check_rules(rules: ActiveRules) -> LiveCheck:
+    errors = validate_definition(rules.definition)
+    policy = rules.definition.policy(rules.policy)
+    return LiveCheck(
+        5,
+        "Active rule set and policy thresholds",
+        not errors,
+        f"{rules.label}, policy {policy.name}: supported at overall ≥ "
+        f"{policy.min_overall_score:.2f}, weak at ≥ {policy.weak_threshold:.2f}."
+        + (f" Invalid: {'; '.join(errors)}" if errors else ""),
+        [
+            Comparison(
+                "Policy minimum overall score", "in [0, 1]", f"{policy.min_overall_score:.2f}"
+            ),
+            Comparison("Policy weak threshold", "in [0, 1]", f"{policy.weak_threshold:.2f}"),
+            Comparison(
+                "Definition validates", "no errors", "; ".join(errors) or "no errors", not errors
+            ),
+        ],
+    )
+
+
+def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
+    """Everything the claim page shows, with the five live checks computed now."""
+    claim = (
+        Claim.objects.filter(workspace=workspace, public_id=public_id)
+        .select_related("source")
+        .first()
+    )
+    if claim is None:
+        raise Http404("No such claim in this workspace.")
+    bindings = list(
+        claim.bindings.select_related("source_version", "bound_by_user").order_by(
+            "-is_active", "-created_at", "-id"
+        )
+    )
+    active = next((b for b in bindings if b.is_active), None)
+    inputs, check = claim_state_inputs(claim=claim)
+    verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id"))
+    events = list(claim.state_events.select_related("actor").order_by("-at", "-id"))
+    traces = list(
+        TraceClaim.objects.filter(claim=claim)
+        .select_related("trace")
+        .order_by("-trace__created_at", "-id")[:TRACES_ON_CLAIM_PAGE]
+    )
+    rules = rule_set_active(workspace=workspace, domain_pack=claim.source.domain_pack)
+    checks = [
+        _check_quote(active),
+        _check_hash(active, check.version),
+        _check_verdicts(verdicts),
+        _check_traces(traces),
+        _check_rules(rules),
+    ]
+    timeline: list[dict[str, Any]] = [
+        {"at": v.at, "kind": "verdict", "human": v.reviewer_id is not None, "verdict": v}
+        for v in verdicts
+    ] + [{"at": e.at, "kind": "state", "human": e.actor_id is not None, "event": e} for e in events]
+    timeline.sort(key=lambda row: row["at"], reverse=True)
+    permalinks = {
+        b.pk: source_permalink(
+            source_id=claim.source_id, sha256=b.source_version.sha256, start=b.start, end=b.end
+        )
+        for b in bindings
+    }
+    for b in bindings:
+        b.permalink = permalinks[b.pk]  # type: ignore[attr-defined]
+    return ClaimAudit(
+        claim=claim,
+        bindings=bindings,
+        active_binding=active,
+        inputs=inputs,
+        check=check,
+        decision=resolve_state(inputs, DEFAULT_POLICY),
+        verdicts=verdicts,
+        events=events,
+        traces=traces,
+        rules=rules,
+        checks=checks,
+        timeline=timeline,
+        permalinks=permalinks,
+    )
+
+
+# --- sources -----------------------------------------------------------------------
+
+
+def audit_source_list(*, workspace: Workspace) -> QuerySet[Source]:
+    return Source.objects.filter(workspace=workspace).order_by("ref")
+
+
+def audit_source_get(*, workspace: Workspace, source_id: int) -> Source:
+    source = Source.objects.filter(workspace=workspace, pk=source_id).first()
+    if source is None:
+        raise Http404("No such source in this workspace.")
+    return source
+
+
+def source_versions(*, source: Source) -> list[SourceVersion]:
+    """All versions, newest first, without their text."""
+    return list(SourceVersion.objects.filter(source=source).defer("text").order_by("-number"))
+
+
+def source_version_get(
+    *, source: Source, sha256: str | None = None, number: int | None = None
+) -> SourceVersion:
+    versions = SourceVersion.objects.filter(source=source)
+    if sha256 is not None:
+        version = versions.filter(sha256=sha256).first()
+    elif number is not None:
+        version = versions.filter(number=number).first()
+    else:
+        version = versions.order_by("-number").first()
+    if version is None:
+        raise Http404("No such version of this source.")
+    return version
+
+
+@dataclass
+class SourceView:
+    source: Source
+    versions: list[SourceVersion]
+    version: SourceVersion
+    is_current: bool
+    segments: list[dict[str, Any]]
+    bindings: list[EvidenceBinding]
+    hash_ok: bool
+
+
+def source_view(*, source: Source, version: SourceVersion) -> SourceView:
+    """The version's text cut into highlight segments at every bound span."""
+    versions = source_versions(source=source)
+    bindings = list(
+        EvidenceBinding.objects.filter(source_version=version)
+        .select_related("claim")
+        .order_by("start", "end", "id")
+    )
+    segs = segments(version.text, [Span(b.start, b.end, b.pk) for b in bindings])
+    rows = [
+        {
+            "text": s.text,
+            "start": s.start,
+            "end": s.end,
+            "keys": " ".join(str(k) for k in s.keys),
+            "count": len(s.keys),
+        }
+        for s in segs
+    ]
+    return SourceView(
+        source=source,
+        versions=versions,
+        version=version,
+        is_current=bool(versions) and versions[0].pk == version.pk,
+        segments=rows,
+        bindings=bindings,
+        hash_ok=hashlib.sha256(version.text.encode("utf-8")).hexdigest() == version.sha256,
+    )
+
+
+@dataclass
+class StaleBinding:
+    binding: EvidenceBinding
+    status: str
+    still_at_offsets: bool
+
+
+def source_version_diff(
+    *, source: Source, old: SourceVersion, new: SourceVersion
+) -> tuple[list[Any], list[StaleBinding]]:
+    """Word diff old → new, and the active bindings on ``old`` re-checked against ``new``."""
+    diff = diff_segments(old.text, new.text)
+    stale: list[StaleBinding] = []
+    bindings = (
+        EvidenceBinding.objects.filter(source_version=old, is_active=True)
+        .select_related("claim")
+        .order_by("start", "id")
+    )
+    for b in bindings:
+        span = BoundSpan(
+            quote=b.quote,
+            start=b.start,
+            end=b.end,
+            match=b.match,  # type: ignore[arg-type]
+            source_hash=b.source_hash,
+        )
+        status = recheck(span, new.text, new.sha256)
+        if status == "fresh":
+            continue
+        in_range = 0 <= b.start < b.end <= len(new.text)
+        still = in_range and span_matches(b.quote, new.text[b.start : b.end], b.match)  # type: ignore[arg-type]
+        stale.append(StaleBinding(b, status, still))
+    return diff, stale
+
+
+# --- traces ------------------------------------------------------------------------
+
+
+def audit_trace_list(*, workspace: Workspace) -> QuerySet[Trace]:
+    return Trace.objects.filter(workspace=workspace).order_by("-created_at", "-id")
+
+
+def audit_trace_get(*, workspace: Workspace, trace_id: str) -> Trace:
+    trace = Trace.objects.filter(workspace=workspace, trace_id=trace_id).first()
+    if trace is None:
+        raise Http404("No such trace in this workspace (traces are kept for 90 days).")
+    return trace
+
+
+def trace_considered(*, trace: Trace) -> list[TraceClaim]:
+    return list(
+        trace.considered.select_related("claim").order_by("-included", "exclusion_reason", "id")
+    )
+
+
+def trace_policy(document: Mapping[str, Any]) -> Any:
+    for key in ("verification_policy", "policy"):
+        if document.get(key) not in (None, ""):
+            return document[key]
+    return None
+
+
+# --- quality -----------------------------------------------------------------------
+
+
+def quality_summary(report: Any) -> dict[str, Any] | None:
+    """Normalise a stored quality report; counts that were not recorded stay None."""
+    if not isinstance(report, Mapping):
+        return None
+    quality = report.get("quality") if isinstance(report.get("quality"), Mapping) else report
+    trust = report.get("trust", report.get("trust_score"))
+    if isinstance(trust, int | float) and not isinstance(trust, bool):
+        trust = {"score": trust, "factors": []}
+    if not isinstance(trust, Mapping):
+        # a flat report: {**quality_report(...).to_dict(), **trust_score(...).to_dict()}
+        trust = report if "score" in report and "factors" in report else None
+    g2 = quality.get("g2") if isinstance(quality.get("g2"), Mapping) else {}
+    return {
+        "trust_score": trust.get("score") if trust else None,
+        "factors": list(trust.get("factors") or []) if trust else [],
+        "supported": quality.get("supported"),
+        "weak": quality.get("weak"),
+        "unsupported": quality.get("unsupported"),
+        "total": quality.get("total"),
+        "ok_pct": quality.get("ok_pct"),
+        "weak_pct": quality.get("weak_pct"),
+        "unsupported_pct": quality.get("unsupported_pct"),
+        "coverage_gaps": quality.get("coverage_gaps"),
+        "remediation_drops": quality.get("remediation_drops"),
+        "g2_passed": g2.get("passed"),
+        "g2_shortfalls": list(g2.get("shortfalls") or []),
+    }
+
+
+def quality_jobs(*, workspace: Workspace) -> QuerySet[IngestJob]:
+    return IngestJob.objects.filter(workspace=workspace).order_by("-created_at", "-id")
+
+
+def quality_trend(*, workspace: Workspace) -> list[tuple[int, int]]:
+    """(job id, trust score) for the latest jobs with a report, oldest first."""
+    rows = (
+        IngestJob.objects.filter(workspace=workspace, quality_report__isnull=False)
+        .order_by("-created_at", "-id")
+        .values_list("pk", "quality_report")[:TREND_JOBS]
+    )
+    points = []
+    for pk, report in rows:
+        summary = quality_summary(report)
+        if summary and isinstance(summary["trust_score"], int | float):
+            points.append((pk, int(summary["trust_score"])))
+    return list(reversed(points))
+
+
+BENCHMARK_WORKSPACE_PREFIX: Final = "bench-"
+
+
+def validator_runs(*, workspace: Workspace) -> QuerySet[ValidatorRun]:
+    """This workspace's runs plus the deployment's benchmark runs, which live in
+    throwaway ``bench-<timestamp>`` workspaces holding only planted fixture claims."""
+    return ValidatorRun.objects.filter(
+        Q(workspace=workspace)
+        | Q(workspace__isnull=True)
+        | Q(workspace__slug__startswith=BENCHMARK_WORKSPACE_PREFIX)
+    ).order_by("-created_at", "-id")
+
+
+def _rate(value: Any) -> str:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{100 * value:.1f}%"
+    return "unknown"
+
+
+def validator_run_headline(metrics: Any) -> list[tuple[str, str]]:
+    """The benchmark's headline numbers; anything not measured reads "unknown"."""
+    if not isinstance(metrics, Mapping):
+        return []
+    recall = metrics.get("recall")
+    overall = recall.get("all") if isinstance(recall, Mapping) else None
+    overall = overall if isinstance(overall, Mapping) else {}
+    return [
+        ("Claims", str(metrics.get("claims", "unknown"))),
+        ("Recall on planted unsupported (strict)", _rate(overall.get("recall_strict"))),
+        ("Recall counting coverage gaps", _rate(overall.get("recall_with_coverage"))),
+        ("False-flag rate on known-good", _rate(metrics.get("false_flag_rate"))),
+        ("Affirm rate on unseen claims", _rate(metrics.get("affirm_unseen_rate"))),
+        ("Seconds", str(metrics.get("seconds", "unknown"))),
+    ]
+
+
+# --- rule sets ---------------------------------------------------------------------
+
+
+def rule_set_definition(rule_set: RuleSet) -> RuleSetDefinition:
+    """The stored definition, validated (raises ``InvalidRuleSet`` when corrupt)."""
+    return from_dict(rule_set.definition)
+
+
+def rule_set_active(*, workspace: Workspace, domain_pack: str) -> ActiveRules:
+    """The latest activation for the domain pack, else the all-packs one, else Core v1."""
+    activation = (
+        RuleSetActivation.objects.filter(workspace=workspace, domain_pack__in=[domain_pack, ""])
+        .select_related("rule_set", "activated_by")
+        .order_by("-activated_at", "-id")
+    )
+    chosen = next((a for a in activation if a.domain_pack == domain_pack), None)
+    if chosen is None:
+        chosen = next((a for a in activation if a.domain_pack == ""), None)
+    if chosen is None:
+        return ActiveRules(CORE_V1, None, CORE_V1.default_policy, None, domain_pack)
+    return ActiveRules(
+        rule_set_definition(chosen.rule_set), chosen.rule_set, chosen.policy, chosen, domain_pack
+    )
+
+
+def rule_set_domain_packs(*, workspace: Workspace) -> list[str]:
+    packs = set(
+        Source.objects.filter(workspace=workspace).values_list("domain_pack", flat=True).distinct()
+    )
+    packs |= set(
+        RuleSetActivation.objects.filter(workspace=workspace).values_list("domain_pack", flat=True)
+    )
+    packs.discard("")
+    return ["", *sorted(packs)]
+
+
+def rule_set_list(*, workspace: Workspace) -> QuerySet[RuleSet]:
+    return (
+        RuleSet.objects.filter(Q(workspace=workspace) | Q(workspace__isnull=True))
+        .select_related("created_by", "parent")
+        .order_by("workspace_id", "name", "-version")
+    )
+
+
+def rule_set_get(*, workspace: Workspace, pk: int) -> RuleSet:
+    rule_set = rule_set_list(workspace=workspace).filter(pk=pk).first()
+    if rule_set is None:
+        raise Http404("No such rule set in this workspace.")
+    return rule_set
+
+
+def rule_set_activations(*, workspace: Workspace) -> QuerySet[RuleSetActivation]:
+    return RuleSetActivation.objects.filter(workspace=workspace).select_related(
+        "rule_set", "activated_by"
+    )
+
+
+def rule_set_diff(a: RuleSetDefinition, b: RuleSetDefinition) -> list[dict[str, Any]]:
+    """Side-by-side rows of every tunable number; ``changed`` marks differences."""
+    rows: list[dict[str, Any]] = []
+
+    def add(label: str, left: Any, right: Any) -> None:
+        rows.append({"label": label, "a": left, "b": right, "changed": left != right})
+
+    add("Default policy", a.default_policy, b.default_policy)
+    for key in DIMENSIONS:
+        add(f"{key} · weight", a.dimension(key).weight, b.dimension(key).weight)
+        add(
+            f"{key} · passing threshold",
+            a.dimension(key).passing_threshold,
+            b.dimension(key).passing_threshold,
+        )
+    for name in ("strict", "balanced", "lenient"):
+        add(
+            f"{name} · min overall score",
+            a.policy(name).min_overall_score,
+            b.policy(name).min_overall_score,
+        )
+        add(
+            f"{name} · weak threshold", a.policy(name).weak_threshold, b.policy(name).weak_threshold
+        )
+    return rows
+
+
+@dataclass
+class Flip:
+    public_id: str
+    text: str
+    state: str
+    old: str
+    new: str
+    old_score: float
+    new_score: float
+
+
+@dataclass
+class Impact:
+    total: int
+    moved: int
+    matrix: dict[str, dict[str, int]]
+    before: dict[str, int]
+    after: dict[str, int]
+    flips: list[Flip]
+    truncated: bool
+    old_label: str
+    old_policy: str
+
+    @property
+    def rows(self) -> list[tuple[str, list[tuple[str, int]], int]]:
+        return [
+            (old, [(new, self.matrix[old][new]) for new in CLASSES], self.before[old])
+            for old in CLASSES
+        ]
+
+
+def _impact_rows(*, workspace: Workspace, domain_pack: str) -> Iterator[dict[str, Any]]:
+    latest = Verdict.objects.filter(claim=OuterRef("pk")).order_by("-at", "-id")
+    quote = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True).values("quote")
+    claims = Claim.objects.filter(workspace=workspace)
+    if domain_pack:
+        claims = claims.filter(source__domain_pack=domain_pack)
+    return (
+        claims.annotate(
+            span_text=Subquery(quote[:1]),
+            verdict_label=Subquery(latest.values("label")[:1]),
+            verdict_confidence=Subquery(latest.values("confidence")[:1]),
+        )
+        .order_by("id")
+        .values("public_id", "text", "state", "span_text", "verdict_label", "verdict_confidence")
+        .iterator(chunk_size=IMPACT_CHUNK)
+    )
+
+
+def rule_set_impact(
+    *,
+    workspace: Workspace,
+    domain_pack: str,
+    definition: RuleSetDefinition,
+    policy: str,
+) -> Impact:
+    """Re-classify the pack's claims under the active rules and under ``definition``.
+
+    Per-dimension scores are not stored, so both sides use the same offline
+    heuristic scores (``verifier.scoring.dimension_heuristics``): only the rule
+    set differs between the two columns.
+    """
+    current = rule_set_active(workspace=workspace, domain_pack=domain_pack)
+    matrix = {old: dict.fromkeys(CLASSES, 0) for old in CLASSES}
+    before: Counter[str] = Counter()
+    after: Counter[str] = Counter()
+    flips: list[Flip] = []
+    moved = total = 0
+    for row in _impact_rows(workspace=workspace, domain_pack=domain_pack):
+        scores = dimension_scores(
+            claim_text=row["text"],
+            span_text=row["span_text"],
+            verdict_label=row["verdict_label"],
+            verdict_confidence=row["verdict_confidence"],
+        )
+        old = classify(current.definition, scores, current.policy)
+        new = classify(definition, scores, policy)
+        total += 1
+        before[old] += 1
+        after[new] += 1
+        matrix[old][new] += 1
+        if old != new:
+            moved += 1
+            if len(flips) < FLIP_LIST_LIMIT:
+                flips.append(
+                    Flip(
+                        row["public_id"],
+                        row["text"],
+                        row["state"],
+                        old,
+                        new,
+                        round(overall_score(current.definition, scores), 3),
+                        round(overall_score(definition, scores), 3),
+                    )
+                )
+    return Impact(
+        total=total,
+        moved=moved,
+        matrix=matrix,
+        before={c: before[c] for c in CLASSES},
+        after={c: after[c] for c in CLASSES},
+        flips=flips,
+        truncated=moved > len(flips),
+        old_label=current.label,
+        old_policy=current.policy,
+    )

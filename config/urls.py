@@ -1,0 +1,27 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from verifier import views as verifier_views
+
+urlpatterns = [
+    path("", verifier_views.home, name="home"),
+    path("healthz", verifier_views.healthz, name="healthz"),
+    path("workspace/switch", verifier_views.workspace_switch, name="workspace-switch"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("connect/v1/", include("verifier.api.urls")),
+    path("review/", include("review.urls")),
+    path("audit/", include("audit.urls")),
+    path("audit/rag/", include("audit.rag_urls")),
+    path("ingest/", include("verifier.pipeline.urls")),
+]
+
+handler403 = "verifier.views.permission_denied"
+handler404 = "verifier.views.page_not_found"
+handler500 = "verifier.views.server_error"

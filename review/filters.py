@@ -1,0 +1,154 @@
+"""The review queue's filters (django-filter), scoped to the request's workspace."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import django_filters
+from django import forms
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from review.selectors import (
+    QUEUE_REASON_VALUES,
+    QUEUE_STATE_VALUES,
+    reason_values,
+    review_domain_packs,
+)
+from verifier.models import Claim, ClaimStateChoices
+
+STATE_CHOICES = [
+    ("queue", "Queue (unverified + contradicted)"),
+    (ClaimStateChoices.UNVERIFIED.value, "Unverified"),
+    (ClaimStateChoices.CONTRADICTED.value, "Contradicted"),
+    (ClaimStateChoices.INFERRED.value, "Inferred"),
+]
+REASON_CHOICES = [(reason, reason.replace("_", " ")) for reason in QUEUE_REASON_VALUES]
+AGE_CHOICES = [
+    ("1d", "Newer than a day"),
+    ("7d", "Newer than a week"),
+    ("30d", "Newer than 30 days"),
+    ("old", "Older than 30 days"),
+]
+AGE_DAYS = {"1d": 1, "7d": 7, "30d": 30}
+# Query-string keys that are part of the filter (kept when moving between items).
+FILTER_KEYS = (
+    "state",
+    "reason",
+    "source",
+    "domain_pack",
+    "ingest_job",
+    "judge_model",
+    "confidence_min",
+    "confidence_max",
+    "age",
+    "mine",
+    "q",
+)
+
+
+class ReviewQueueFilter(django_filters.FilterSet):
+    state = django_filters.ChoiceFilter(
+        choices=STATE_CHOICES, method="filter_state", empty_label=None, label="State"
+    )
+    reason = django_filters.ChoiceFilter(
+        choices=REASON_CHOICES, method="filter_reason", empty_label="Any reason", label="Reason"
+    )
+    # Text inputs rather than selects: a workspace may hold thousands of sources and
+    # ingest jobs, and listing them all would cost a query and a long render per page.
+    source = django_filters.CharFilter(
+        field_name="source__ref", lookup_expr="exact", label="Source ref"
+    )
+    domain_pack = django_filters.ChoiceFilter(
+        field_name="source__domain_pack",
+        choices=[],
+        empty_label="Any domain pack",
+        label="Domain pack",
+    )
+    ingest_job = django_filters.NumberFilter(field_name="ingest_job_id", label="Ingest job #")
+    judge_model = django_filters.CharFilter(
+        field_name="latest_judge_model", lookup_expr="iexact", label="Judge model"
+    )
+    confidence_min = django_filters.NumberFilter(
+        field_name="latest_confidence", lookup_expr="gte", label="Confidence ≥"
+    )
+    confidence_max = django_filters.NumberFilter(
+        field_name="latest_confidence", lookup_expr="lte", label="Confidence ≤"
+    )
+    age = django_filters.ChoiceFilter(
+        choices=AGE_CHOICES, method="filter_age", empty_label="Any age", label="Age"
+    )
+    mine = django_filters.BooleanFilter(
+        method="filter_mine",
+        label="Assigned to me",
+        widget=forms.Select(choices=[("", "Anyone"), ("true", "Me")]),
+    )
+    q = django_filters.CharFilter(method="filter_search", label="Search")
+
+    class Meta:
+        model = Claim
+        fields: list[str] = []
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        workspace = getattr(self.request, "workspace", None)
+        if workspace is not None:
+            # Read once per request (the queue page builds two filter sets).
+            packs = getattr(self.request, "_review_domain_packs", None)
+            if packs is None:
+                packs = review_domain_packs(workspace=workspace)
+                self.request._review_domain_packs = packs
+            self.filters["domain_pack"].extra["choices"] = [(p, p) for p in packs]
+        if not (self.data or {}).get("state"):
+            # The default state filter is the queue itself.
+            self.data = self.data.copy() if self.data is not None else {}
+            self.data["state"] = "queue"
+
+    def filter_state(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        if value == "queue" or not value:
+            return queryset.filter(state__in=QUEUE_STATE_VALUES)
+        return queryset.filter(state=value)
+
+    def filter_reason(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        return queryset.filter(state_reason__in=reason_values(value)) if value else queryset
+
+    def filter_age(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        now = timezone.now()
+        if value == "old":
+            return queryset.filter(created_at__lt=now - timedelta(days=30))
+        if value in AGE_DAYS:
+            return queryset.filter(created_at__gte=now - timedelta(days=AGE_DAYS[value]))
+        return queryset
+
+    def filter_mine(
+        self, queryset: QuerySet[Claim], name: str, value: bool | None
+    ) -> QuerySet[Claim]:
+        if not value or self.request is None:
+            return queryset
+        return queryset.filter(
+            review_lease__reviewer=self.request.user,
+            review_lease__expires_at__gt=timezone.now(),
+        )
+
+    def filter_search(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        value = value.strip()
+        if not value:
+            return queryset
+        return queryset.filter(
+            Q(text__icontains=value)
+            | Q(public_id=value)
+            | Q(source__ref__icontains=value)
+            | Q(source__title__icontains=value)
+        )
+
+
+def filter_querystring(params) -> str:
+    """The filter part of a query string, to carry the filter from item to item."""
+    from django.http import QueryDict
+
+    kept = QueryDict(mutable=True)
+    for key in FILTER_KEYS:
+        value = params.get(key)
+        if value:
+            kept[key] = value
+    return kept.urlencode()

@@ -1,0 +1,60 @@
+"""Input of the review console's actions."""
+
+from __future__ import annotations
+
+from django import forms
+
+DECISIONS = [("supported", "Supported"), ("contradicted", "Contradicted")]
+BULK_ACTIONS = [("exclude", "Exclude"), ("rejudge", "Send back to the judge")]
+MAX_BULK = 200
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=DECISIONS)
+    note = forms.CharField(required=False, max_length=2000)
+    # Code-point offsets of a span the reviewer selected in the source pane, and the
+    # selected text, which the service checks against the source at those offsets.
+    span_start = forms.IntegerField(required=False, min_value=0)
+    span_end = forms.IntegerField(required=False, min_value=1)
+    span_text = forms.CharField(required=False, strip=False)
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("span_start"), data.get("span_end")
+        if (start is None) != (end is None):
+            raise forms.ValidationError("A selected span needs both a start and an end.")
+        if start is not None and end is not None and start >= end:
+            raise forms.ValidationError("A selected span must end after it starts.")
+        return data
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        start, end = self.cleaned_data.get("span_start"), self.cleaned_data.get("span_end")
+        return (start, end) if start is not None and end is not None else None
+
+
+class ExcludeForm(forms.Form):
+    reason = forms.CharField(max_length=300)
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class BulkForm(forms.Form):
+    action = forms.ChoiceField(choices=BULK_ACTIONS)
+    claims = forms.CharField(required=False)  # one public id per selected row, via getlist
+    reason = forms.CharField(required=False, max_length=300)
+    confirm = forms.BooleanField(required=False)
+
+    def __init__(self, *args, claim_ids: list[str] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.claim_ids = [c for c in (claim_ids or []) if c][:MAX_BULK]
+
+    def clean(self):
+        data = super().clean()
+        if not self.claim_ids:
+            raise forms.ValidationError("Select at least one claim.")
+        if data.get("action") == "exclude" and not (data.get("reason") or "").strip():
+            self.add_error("reason", "An exclusion needs a reason.")
+        return data

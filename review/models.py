@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ReviewLease(models.Model):
+    """A reviewer's time-limited hold on one claim; at most one per claim."""
+
+    claim = models.OneToOneField(
+        "verifier.Claim", on_delete=models.CASCADE, related_name="review_lease"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_leases"
+    )
+    served_reason = models.CharField(max_length=200)
+    leased_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["reviewer", "expires_at"], name="reviewlease_reviewer_exp")]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id} held by {self.reviewer_id} until {self.expires_at:%H:%M:%S}"
+
+
+class ReviewNote(models.Model):
+    """A reviewer's free-text note on a claim. Append-only; not a decision."""
+
+    claim = models.ForeignKey(
+        "verifier.Claim", on_delete=models.CASCADE, related_name="review_notes"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="review_notes"
+    )
+    text = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["claim", "-at"], name="reviewnote_claim_at")]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id}: note by {self.author_id}"

@@ -1,0 +1,273 @@
+"""Writes of the review console: human decisions, notes, exclusions, leases.
+
+A reviewer's decision is a verdict like any other (judge = the person), appended to
+the claim's history; the claim's state is then re-resolved by the one state writer,
+so the same rules apply: nobody makes a claim ``supported`` without a fresh bound span.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
+from typing import Any, Literal
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Case, IntegerField, Value, When
+from django.utils import timezone
+
+from review.models import ReviewLease, ReviewNote
+from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
+from verifier.services.claim_state import (
+    claim_binding_check,
+    claim_exclude,
+    claim_restore,
+    claim_state_refresh,
+    current_version,
+)
+from verifier.states import DEFAULT_POLICY, StateDecision
+
+Decision = Literal["supported", "contradicted"]
+DECISION_LABELS: Mapping[str, str] = {
+    "supported": VerdictLabel.ENTAILED.value,
+    "contradicted": VerdictLabel.CONTRADICTED.value,
+}
+HUMAN_PROMPT_VERSION = 0  # a person reads the span; there is no prompt
+# How many items a skip loop may pass over before giving up (leases held elsewhere).
+LEASE_ATTEMPTS = 5
+# How many claims in queue order are candidates for one lease attempt.
+LEASE_CANDIDATES = 16
+
+
+class ReviewError(ValueError):
+    """A decision the rules refuse; the message is shown to the reviewer as a form error."""
+
+
+def _lease_seconds() -> int:
+    return int(getattr(settings, "SPANPROOF_REVIEW_LEASE_SECONDS", 900))
+
+
+def _check_selected_span(claim: Claim, span: tuple[int, int], span_text: str | None) -> None:
+    start, end = span
+    version = current_version(claim)
+    if version is None:
+        raise ReviewError("The cited source has no version to bind a span in.")
+    if not (0 <= start < end <= len(version.text)):
+        raise ReviewError("The selected span is outside the source text.")
+    if span_text is not None and version.text[start:end] != span_text:
+        raise ReviewError(
+            "The selected text does not match the source at those offsets; select it again."
+        )
+
+
+@transaction.atomic
+def review_decide(
+    *,
+    claim: Claim,
+    reviewer,
+    decision: Decision,
+    note: str = "",
+    span: tuple[int, int] | None = None,
+    span_text: str | None = None,
+) -> StateDecision:
+    """Append the reviewer's verdict (optionally binding a selected span) and re-resolve."""
+    from verifier.services.binding import BindingRejected, claim_bind_span
+
+    if decision not in DECISION_LABELS:
+        raise ReviewError(f"Unknown decision {decision!r}.")
+    claim = Claim.objects.select_for_update().get(pk=claim.pk)
+    if claim.exclusion_reason:
+        raise ReviewError("This claim is excluded; restore it before deciding.")
+    if span is not None:
+        _check_selected_span(claim, span, span_text)
+        try:
+            claim_bind_span(claim=claim, start=span[0], end=span[1], actor=reviewer)
+        except BindingRejected as exc:
+            raise ReviewError(f"That span cannot be bound: {exc}") from exc
+    check = claim_binding_check(claim=claim)
+    binding_ok = (
+        check.binding_status == "fresh"
+        and check.binding is not None
+        and check.binding.match in DEFAULT_POLICY.bound_match_kinds
+    )
+    if decision == "supported" and not binding_ok:
+        raise ReviewError(
+            "Supported needs a bound span that still matches the current source: "
+            "select the supporting text in the source pane."
+        )
+    if decision == "contradicted" and check.binding is None:
+        raise ReviewError("Contradicted needs the span that contradicts: select it in the source.")
+    Verdict.objects.create(
+        claim=claim,
+        binding=check.binding,
+        judge_model=f"human:{reviewer.get_username()}",
+        judge_family=HUMAN_JUDGE_FAMILY,
+        prompt_version=HUMAN_PROMPT_VERSION,
+        label=DECISION_LABELS[decision],
+        confidence=1.0,
+        note=note.strip(),
+        reviewer=reviewer,
+    )
+    result = claim_state_refresh(
+        claim=claim, cause=f"review: {decision} by {reviewer.get_username()}", actor=reviewer
+    )
+    review_lease_release(claim=claim, reviewer=reviewer)
+    return result
+
+
+@transaction.atomic
+def review_exclude(*, claim: Claim, reviewer, reason: str) -> StateDecision:
+    if not reason.strip():
+        raise ReviewError("An exclusion needs a reason.")
+    result = claim_exclude(claim=claim, reason=reason, actor=reviewer)
+    review_lease_release(claim=claim, reviewer=reviewer)
+    return result
+
+
+@transaction.atomic
+def review_restore(*, claim: Claim, reviewer) -> StateDecision:
+    if not claim.exclusion_reason:
+        raise ReviewError("This claim is not excluded.")
+    return claim_restore(claim=claim, actor=reviewer)
+
+
+def review_note(*, claim: Claim, reviewer, text: str) -> ReviewNote:
+    if not text.strip():
+        raise ReviewError("A note needs some text.")
+    return ReviewNote.objects.create(claim=claim, author=reviewer, text=text.strip())
+
+
+def review_rejudge(*, claims: Iterable[Claim], reviewer) -> int:
+    """Send claims back to the judge; returns how many were sent."""
+    from verifier.services.judging import claims_judge
+
+    claims = [claim for claim in claims if not claim.exclusion_reason]
+    if not claims:
+        return 0
+    claims_judge(claims=claims, cause=f"re-judge requested by {reviewer.get_username()}")
+    for claim in claims:
+        review_lease_release(claim=claim, reviewer=reviewer)
+    return len(claims)
+
+
+@transaction.atomic
+def review_bulk_exclude(*, claims: Iterable[Claim], reviewer, reason: str) -> int:
+    if not reason.strip():
+        raise ReviewError("An exclusion needs a reason.")
+    count = 0
+    for claim in claims:
+        if claim.exclusion_reason:
+            continue
+        claim_exclude(claim=claim, reason=reason, actor=reviewer)
+        count += 1
+    ReviewLease.objects.filter(claim__in=[c.pk for c in claims]).delete()
+    return count
+
+
+def review_lease_release(*, claim: Claim, reviewer) -> None:
+    ReviewLease.objects.filter(claim=claim, reviewer=reviewer).delete()
+
+
+def review_lease_release_all(*, workspace: Workspace, reviewer) -> None:
+    ReviewLease.objects.filter(claim__workspace=workspace, reviewer=reviewer).delete()
+
+
+@transaction.atomic
+def review_lease_claim(*, claim: Claim, reviewer, served_reason: str) -> ReviewLease | None:
+    """Lease one specific claim; None when another reviewer holds a live lease on it."""
+    Claim.objects.select_for_update().filter(pk=claim.pk).first()
+    now = timezone.now()
+    lease = ReviewLease.objects.select_for_update().filter(claim=claim).first()
+    if lease is not None and lease.expires_at > now and lease.reviewer_id != reviewer.pk:
+        return None
+    expires = now + timedelta(seconds=_lease_seconds())
+    if lease is None:
+        return ReviewLease.objects.create(
+            claim=claim, reviewer=reviewer, served_reason=served_reason[:200], expires_at=expires
+        )
+    lease.reviewer = reviewer
+    lease.expires_at = expires
+    if lease.reviewer_id != reviewer.pk or not lease.served_reason:
+        lease.served_reason = served_reason[:200]
+    lease.save(update_fields=["reviewer", "expires_at", "served_reason"])
+    return lease
+
+
+def _describe_filters(filters: Mapping[str, Any]) -> str:
+    parts = [f"{key}={value}" for key, value in filters.items() if value not in (None, "", [])]
+    return "; filter " + ", ".join(parts) if parts else ""
+
+
+def review_lease_next(
+    *,
+    workspace: Workspace,
+    reviewer,
+    filters: Mapping[str, Any] | None = None,
+    request=None,
+    skip: Iterable[int] = (),
+) -> ReviewLease | None:
+    """Lease the next claim by the current filter and the queue order.
+
+    The first few claims in queue order (not held by another reviewer, not in
+    ``skip``) are candidates; the first of them that is not row-locked is claimed with
+    ``SELECT ... ORDER BY ... LIMIT 1 FOR UPDATE SKIP LOCKED``, so reviewers asking at
+    once lock different rows. The lease is then re-checked under the row lock. The
+    reviewer's previous leases in the workspace are released (one item at a time).
+    """
+    from review.filters import ReviewQueueFilter
+    from review.selectors import (
+        review_held_by_others,
+        review_queue_annotated,
+        review_queue_ordered_ids,
+    )
+
+    # One value per key (a QueryDict iterates keys; .get gives the last value).
+    filters = {key: (filters or {}).get(key) for key in (filters or {})}
+    passed_over = set(skip)
+    for _ in range(LEASE_ATTEMPTS):
+        with transaction.atomic():
+            review_lease_release_all(workspace=workspace, reviewer=reviewer)
+            filterset = ReviewQueueFilter(
+                data=filters,
+                queryset=review_queue_annotated(workspace=workspace),
+                request=request,
+            )
+            if not filterset.is_valid():
+                return None
+            queryset = filterset.qs.exclude(review_held_by_others(reviewer=reviewer))
+            if passed_over:
+                queryset = queryset.exclude(pk__in=passed_over)
+            candidates = review_queue_ordered_ids(
+                queryset=queryset, offset=0, limit=LEASE_CANDIDATES
+            )
+            if not candidates:
+                return None
+            in_order = Case(
+                *(When(pk=pk, then=Value(rank)) for rank, pk in enumerate(candidates)),
+                output_field=IntegerField(),
+            )
+            claim = (
+                Claim.objects.filter(pk__in=candidates)
+                .order_by(in_order)
+                .select_for_update(skip_locked=True)
+                .only("pk", "state_reason", "public_id")
+                .first()
+            )
+            if claim is None:  # every candidate is being taken right now
+                passed_over.update(candidates)
+                continue
+            # A lease committed after the candidates were read is only visible to a
+            # new statement: re-check under the row lock before taking it.
+            described = _describe_filters(filterset.form.cleaned_data)
+            reason = f"next by risk: {claim.state_reason}{described}"
+            lease = review_lease_claim(claim=claim, reviewer=reviewer, served_reason=reason)
+            if lease is not None:
+                return lease
+            passed_over.add(claim.pk)
+    return None
+
+
+def review_blind_set(*, membership, blind: bool) -> None:
+    """The reviewer's blind-review setting for this workspace."""
+    type(membership).objects.filter(pk=membership.pk).update(blind_review=blind)
+    membership.blind_review = blind

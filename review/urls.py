@@ -1,0 +1,20 @@
+from django.urls import path
+
+from review import views
+
+app_name = "review"
+
+urlpatterns = [
+    path("", views.queue, name="queue"),
+    path("start/", views.start, name="start"),
+    path("bulk/", views.bulk, name="bulk"),
+    path("blind/", views.blind_toggle, name="blind"),
+    path("item/<str:public_id>/", views.item, name="item"),
+    path("item/<str:public_id>/decide/", views.decide, name="decide"),
+    path("item/<str:public_id>/exclude/", views.exclude, name="exclude"),
+    path("item/<str:public_id>/restore/", views.restore, name="restore"),
+    path("item/<str:public_id>/rejudge/", views.rejudge, name="rejudge"),
+    path("item/<str:public_id>/note/", views.note, name="note"),
+    path("item/<str:public_id>/skip/", views.skip, name="skip"),
+    path("item/<str:public_id>/release/", views.release, name="release"),
+]

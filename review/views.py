@@ -1,0 +1,411 @@
+"""Review console views: parse input, call one selector or service, render.
+
+Item actions answer htmx requests with the ``_item.html`` partial of the next item
+and an ``HX-Push-Url`` header, so the next item loads in place and the back button
+works; without htmx they redirect to the item page.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import push_url
+
+from review.filters import ReviewQueueFilter, filter_querystring
+from review.forms import BulkForm, DecisionForm, ExcludeForm, NoteForm
+from review.selectors import (
+    QueueRows,
+    reason_values,
+    review_item_detail,
+    review_item_get,
+    review_lease_live,
+    review_queue_annotated,
+    review_queue_base,
+    review_queue_default_states,
+    review_queue_order,
+    review_reason_counts,
+    review_reason_tally,
+    review_tally_total,
+)
+from review.services import (
+    ReviewError,
+    review_blind_set,
+    review_bulk_exclude,
+    review_decide,
+    review_exclude,
+    review_lease_claim,
+    review_lease_next,
+    review_lease_release,
+    review_lease_release_all,
+    review_note,
+    review_rejudge,
+    review_restore,
+)
+from verifier.models import Claim
+from verifier.permissions import DECIDER_ROLES, role_required
+
+QUEUE_PAGE_SIZE = 50
+SKIPPED_KEY = "review_skipped"
+TRAIL_KEY = "review_trail"
+TRAIL_LENGTH = 50
+SKIPPED_LIMIT = 500
+
+
+def _is_decider(request: HttpRequest) -> bool:
+    membership = request.membership  # type: ignore[attr-defined]
+    return membership is not None and membership.role in DECIDER_ROLES
+
+
+def _item_url(public_id: str, filter_qs: str) -> str:
+    url = reverse("review:item", args=[public_id])
+    return f"{url}?{filter_qs}" if filter_qs else url
+
+
+# --- queue ---------------------------------------------------------------------
+
+
+@role_required()
+@require_GET
+def queue(request: HttpRequest) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    params = request.GET
+    current_reason = params.get("reason", "")
+    filterset = ReviewQueueFilter(
+        params, queryset=review_queue_annotated(workspace=workspace), request=request
+    )
+    valid = filterset.is_valid()
+    claims = (
+        filterset.qs
+        if valid
+        else review_queue_default_states(review_queue_annotated(workspace=workspace))
+    )
+
+    # The chips count the same filter without its reason; that tally also gives the
+    # page count (no separate COUNT).
+    chip_params = params.copy()
+    for key in ("reason", "page"):
+        chip_params.pop(key, None)
+    chip_filter = ReviewQueueFilter(
+        chip_params, queryset=review_queue_annotated(workspace=workspace), request=request
+    )
+    tally = review_reason_tally(chip_filter.qs) if chip_filter.is_valid() else {}
+    exact = valid and chip_filter.is_valid()
+    # The tally of the page's own filter: the chip tally narrowed to the chosen reason.
+    page_tally = None
+    if exact:
+        wanted = set(reason_values(current_reason)) if current_reason else None
+        page_tally = {r: n for r, n in tally.items() if wanted is None or r in wanted}
+    rows = QueueRows(
+        claims=claims,
+        rows=review_queue_order(review_queue_base(workspace=workspace)),
+        tally=page_tally,
+        total=review_tally_total(tally, current_reason) if exact else None,
+    )
+    page = Paginator(rows, QUEUE_PAGE_SIZE).get_page(params.get("page"))
+    chips = []
+    for reason, count in review_reason_counts(tally):
+        query = chip_params.copy()
+        query["reason"] = reason
+        chips.append(
+            {
+                "reason": reason,
+                "label": reason.replace("_", " "),
+                "count": count,
+                "pressed": reason == current_reason,
+                "query": query.urlencode(),
+            }
+        )
+    context = {
+        "filter": filterset,
+        "page": page,
+        "chips": chips,
+        "all_reasons_query": chip_params.urlencode(),
+        "any_reason_pressed": not current_reason,
+        "filter_qs": filter_querystring(params),
+        "can_decide": _is_decider(request),
+        "now": timezone.now(),
+        # One reverse() for the page instead of one per row.
+        "item_prefix": reverse("review:item", args=["-"])[: -len("-/")],
+    }
+    if request.htmx and request.htmx.target == "queue-results":  # type: ignore[attr-defined]
+        return render(request, "review/_queue_results.html", context)
+    return render(request, "review/queue.html", context)
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    """ "Start reviewing": lease the next item by the current filter and order."""
+    request.session[SKIPPED_KEY] = []
+    request.session[TRAIL_KEY] = []
+    return _advance(request, current=None)
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def bulk(request: HttpRequest) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    form = BulkForm(request.POST, claim_ids=request.POST.getlist("claims"))
+    filter_qs = filter_querystring(request.GET)
+    queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
+    if not form.is_valid():
+        for error in form.non_field_errors() + form.errors.get("reason", []):
+            messages.error(request, error)
+        return redirect(queue_url)
+    claims = list(
+        Claim.objects.filter(workspace=workspace, public_id__in=form.claim_ids).order_by("id")
+    )
+    action = form.cleaned_data["action"]
+    if not form.cleaned_data["confirm"]:
+        return render(
+            request,
+            "review/bulk_confirm.html",
+            {
+                "claims": claims,
+                "action": action,
+                "action_label": dict(form.fields["action"].choices)[action],
+                "reason": form.cleaned_data.get("reason", ""),
+                "filter_qs": filter_qs,
+                "queue_url": queue_url,
+            },
+        )
+    if action == "exclude":
+        n = review_bulk_exclude(
+            claims=claims, reviewer=request.user, reason=form.cleaned_data["reason"]
+        )
+        messages.success(request, f"Excluded {n} claim(s).")
+    else:
+        n = review_rejudge(claims=claims, reviewer=request.user)
+        messages.success(request, f"Sent {n} claim(s) back to the judge.")
+    return redirect(queue_url)
+
+
+@role_required()
+@require_POST
+def blind_toggle(request: HttpRequest) -> HttpResponse:
+    membership = request.membership  # type: ignore[attr-defined]
+    review_blind_set(membership=membership, blind=not membership.blind_review)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("review:queue")
+    return redirect(target)
+
+
+# --- one item ------------------------------------------------------------------
+
+
+def _trail_note(request: HttpRequest, public_id: str) -> str | None:
+    """Remember the served item; return the one before it (for ``k``)."""
+    trail: list[str] = list(request.session.get(TRAIL_KEY, []))
+    if public_id in trail:
+        index = len(trail) - 1 - trail[::-1].index(public_id)
+        return trail[index - 1] if index > 0 else None
+    previous = trail[-1] if trail else None
+    trail.append(public_id)
+    request.session[TRAIL_KEY] = trail[-TRAIL_LENGTH:]
+    return previous
+
+
+def _render_item(
+    request: HttpRequest,
+    claim: Claim,
+    *,
+    status: int = 200,
+    error: str = "",
+    flash: str = "",
+    forms: dict | None = None,
+) -> HttpResponse:
+    reviewer = request.user
+    membership = request.membership  # type: ignore[attr-defined]
+    filter_qs = filter_querystring(request.GET)
+    detail = review_item_detail(claim=claim, reviewer=reviewer)
+    previous = _trail_note(request, claim.public_id)
+    held_by_other = detail.lease is not None and detail.lease.reviewer_id != reviewer.pk
+    forms = forms or {}
+    context = {
+        "item": detail,
+        "claim": claim,
+        "filter_qs": filter_qs,
+        "can_decide": _is_decider(request) and not held_by_other,
+        "held_by_other": held_by_other,
+        "blind": membership.blind_review and not detail.decided_by_me,
+        "blind_review": membership.blind_review,
+        "error": error,
+        "flash": flash,
+        "previous_url": _item_url(previous, filter_qs) if previous else "",
+        "decision_form": forms.get("decision") or DecisionForm(),
+        "exclude_form": forms.get("exclude") or ExcludeForm(),
+        "note_form": forms.get("note") or NoteForm(),
+        "item_url": _item_url(claim.public_id, filter_qs),
+    }
+    template = "review/_item.html" if request.htmx else "review/item.html"  # type: ignore[attr-defined]
+    response = render(request, template, context, status=status)
+    if request.htmx:  # type: ignore[attr-defined]
+        response = push_url(response, context["item_url"])
+    return response
+
+
+def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
+    """Serve the next item in place (htmx) or by redirect."""
+    workspace = request.workspace  # type: ignore[attr-defined]
+    filters = QueryDict(filter_querystring(request.GET))
+    skipped = list(request.session.get(SKIPPED_KEY, []))
+    lease = review_lease_next(
+        workspace=workspace,
+        reviewer=request.user,
+        filters=filters,
+        request=request,
+        skip=skipped + ([current.pk] if current is not None else []),
+    )
+    filter_qs = filter_querystring(request.GET)
+    if current is not None:
+        _trail_note(request, current.public_id)
+    if lease is None:
+        queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
+        done = (flash + " " if flash else "") + "Nothing left to review for this filter."
+        if request.htmx:  # type: ignore[attr-defined]
+            response = render(
+                request, "review/_queue_done.html", {"flash": done, "queue_url": queue_url}
+            )
+            return push_url(response, queue_url)
+        messages.info(request, done)
+        return redirect(queue_url)
+    if request.htmx:  # type: ignore[attr-defined]
+        claim = review_item_get(workspace=workspace, public_id=lease.claim.public_id)
+        return _render_item(request, claim, flash=flash)
+    if flash:
+        messages.success(request, flash)
+    return redirect(_item_url(lease.claim.public_id, filter_qs))
+
+
+def _decider_claim(request: HttpRequest, public_id: str) -> tuple[Claim, str]:
+    """The claim and, when another reviewer holds it, the refusal message."""
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+    lease = review_lease_live(claim=claim)
+    if lease is not None and lease.reviewer_id != request.user.pk:
+        return claim, f"{lease.reviewer.get_username()} is reviewing this claim right now."
+    return claim, ""
+
+
+@role_required()
+@require_GET
+def item(request: HttpRequest, public_id: str) -> HttpResponse:
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+    if _is_decider(request):
+        lease = review_lease_live(claim=claim)
+        if lease is None or lease.reviewer_id == request.user.pk:
+            if lease is None:
+                review_lease_release_all(workspace=request.workspace, reviewer=request.user)  # type: ignore[attr-defined]
+            review_lease_claim(claim=claim, reviewer=request.user, served_reason="opened directly")
+    return _render_item(request, claim)
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def decide(request: HttpRequest, public_id: str) -> HttpResponse:
+    claim, refusal = _decider_claim(request, public_id)
+    form = DecisionForm(request.POST)
+    if refusal:
+        return _render_item(request, claim, status=409, error=refusal)
+    if not form.is_valid():
+        return _render_item(request, claim, status=422, forms={"decision": form})
+    decision = form.cleaned_data["decision"]
+    try:
+        result = review_decide(
+            claim=claim,
+            reviewer=request.user,
+            decision=decision,
+            note=form.cleaned_data["note"],
+            span=form.span,
+            span_text=form.cleaned_data["span_text"] if form.span else None,
+        )
+    except ReviewError as exc:
+        return _render_item(request, claim, status=422, error=str(exc), forms={"decision": form})
+    flash = f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
+    return _advance(request, current=claim, flash=flash)
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def exclude(request: HttpRequest, public_id: str) -> HttpResponse:
+    claim, refusal = _decider_claim(request, public_id)
+    form = ExcludeForm(request.POST)
+    if refusal:
+        return _render_item(request, claim, status=409, error=refusal)
+    if not form.is_valid():
+        return _render_item(request, claim, status=422, forms={"exclude": form})
+    try:
+        review_exclude(claim=claim, reviewer=request.user, reason=form.cleaned_data["reason"])
+    except ReviewError as exc:
+        return _render_item(request, claim, status=422, error=str(exc), forms={"exclude": form})
+    return _advance(request, current=claim, flash=f"{claim.public_id} excluded.")
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def restore(request: HttpRequest, public_id: str) -> HttpResponse:
+    claim, refusal = _decider_claim(request, public_id)
+    if refusal:
+        return _render_item(request, claim, status=409, error=refusal)
+    try:
+        result = review_restore(claim=claim, reviewer=request.user)
+    except ReviewError as exc:
+        return _render_item(request, claim, status=422, error=str(exc))
+    claim.refresh_from_db()
+    return _render_item(request, claim, flash=f"Restored: now {result.state} ({result.reason}).")
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def rejudge(request: HttpRequest, public_id: str) -> HttpResponse:
+    claim, refusal = _decider_claim(request, public_id)
+    if refusal:
+        return _render_item(request, claim, status=409, error=refusal)
+    if claim.exclusion_reason:
+        return _render_item(request, claim, status=422, error="Restore the claim first.")
+    review_rejudge(claims=[claim], reviewer=request.user)
+    claim.refresh_from_db()
+    flash = f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
+    return _advance(request, current=claim, flash=flash)
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def note(request: HttpRequest, public_id: str) -> HttpResponse:
+    claim, _ = _decider_claim(request, public_id)
+    form = NoteForm(request.POST)
+    if not form.is_valid():
+        return _render_item(request, claim, status=422, forms={"note": form})
+    try:
+        review_note(claim=claim, reviewer=request.user, text=form.cleaned_data["text"])
+    except ReviewError as exc:
+        return _render_item(request, claim, status=422, error=str(exc), forms={"note": form})
+    return _render_item(request, claim, flash="Note added.")
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def skip(request: HttpRequest, public_id: str) -> HttpResponse:
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+    skipped = list(request.session.get(SKIPPED_KEY, []))
+    if claim.pk not in skipped:
+        skipped.append(claim.pk)
+    request.session[SKIPPED_KEY] = skipped[-SKIPPED_LIMIT:]
+    review_lease_release(claim=claim, reviewer=request.user)
+    return _advance(request, current=claim, flash=f"Skipped {claim.public_id}.")
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def release(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Stop reviewing: give the item back to the queue."""
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+    review_lease_release(claim=claim, reviewer=request.user)
+    filter_qs = filter_querystring(request.GET)
+    return redirect(reverse("review:queue") + (f"?{filter_qs}" if filter_qs else ""))

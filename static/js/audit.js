@@ -1,0 +1,117 @@
+/* Audit console: copy buttons, span permalinks (#start-end), span ↔ claim navigation. */
+(function () {
+  "use strict";
+
+  function onReady(fn) {
+    if (document.readyState !== "loading") fn();
+    else document.addEventListener("DOMContentLoaded", fn);
+  }
+
+  function setupCopy() {
+    document.querySelectorAll("button.copy[data-copy-target]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var target = document.getElementById(button.dataset.copyTarget);
+        var status = button.parentElement.querySelector(".copy-status");
+        if (!target) return;
+        var text = target.textContent;
+        var done = function (ok) { if (status) status.textContent = ok ? "Copied." : "Copy failed: select the text and copy it."; };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+        } else {
+          var range = document.createRange();
+          range.selectNodeContents(target);
+          var sel = window.getSelection();
+          sel.removeAllRanges();
+          sel.addRange(range);
+          done(document.execCommand && document.execCommand("copy"));
+        }
+      });
+    });
+  }
+
+  function setupSource() {
+    var textBox = document.getElementById("source-text");
+    if (!textBox) return;
+    var list = document.getElementById("span-claims");
+    var status = document.getElementById("span-filter-status");
+    var showAll = document.getElementById("show-all-claims");
+    var marks = Array.prototype.slice.call(textBox.querySelectorAll("mark.span"));
+
+    function focusSpan(start, end) {
+      marks.forEach(function (m) { m.classList.remove("focus"); m.removeAttribute("aria-current"); });
+      var hit = marks.filter(function (m) {
+        return Number(m.dataset.start) >= start && Number(m.dataset.end) <= end;
+      });
+      if (!hit.length) {
+        if (status) status.textContent = "No bound span at [" + start + ", " + end + ") in this version.";
+        return false;
+      }
+      hit.forEach(function (m) { m.classList.add("focus"); });
+      hit[0].setAttribute("aria-current", "location");
+      hit[0].scrollIntoView({ block: "center" });
+      hit[0].focus({ preventScroll: true });
+      if (status) status.textContent = "Showing the span [" + start + ", " + end + ").";
+      return true;
+    }
+
+    function fromHash() {
+      var match = /^#(\d+)-(\d+)$/.exec(window.location.hash);
+      if (match) focusSpan(Number(match[1]), Number(match[2]));
+    }
+
+    function filterClaims(mark) {
+      if (!list) return;
+      var ids = (mark.dataset.bindings || "").split(" ");
+      var first = null;
+      list.querySelectorAll("li[data-binding]").forEach(function (li) {
+        var on = ids.indexOf(li.dataset.binding) !== -1;
+        li.hidden = !on;
+        li.classList.toggle("selected", on);
+        if (on && !first) first = li;
+      });
+      if (showAll) showAll.hidden = false;
+      if (status) {
+        status.textContent = ids.length + " binding" + (ids.length === 1 ? "" : "s") +
+          " at [" + mark.dataset.start + ", " + mark.dataset.end + ").";
+      }
+      if (first) { first.scrollIntoView({ block: "nearest" }); first.focus({ preventScroll: true }); }
+    }
+
+    marks.forEach(function (mark) {
+      mark.addEventListener("click", function () { filterClaims(mark); });
+      mark.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); filterClaims(mark); }
+      });
+    });
+
+    if (showAll) {
+      showAll.addEventListener("click", function () {
+        list.querySelectorAll("li[data-binding]").forEach(function (li) {
+          li.hidden = false;
+          li.classList.remove("selected");
+        });
+        showAll.hidden = true;
+        if (status) status.textContent = "Showing all claims.";
+      });
+    }
+
+    document.querySelectorAll("a.show-span").forEach(function (link) {
+      link.addEventListener("click", function (event) {
+        var li = link.closest("li[data-start]");
+        if (!li) return;
+        event.preventDefault();
+        var hash = "#" + li.dataset.start + "-" + li.dataset.end;
+        if (window.location.hash !== hash) history.pushState(null, "", hash);
+        focusSpan(Number(li.dataset.start), Number(li.dataset.end));
+      });
+    });
+
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
+  }
+
+  onReady(function () {
+    setupCopy();
+    setupSource();
+  });
+})();

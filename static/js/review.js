@@ -1,0 +1,168 @@
+/* Review console: span selection in code points, keyboard shortcuts, dialogs.
+ *
+ * The browser counts UTF-16 code units; Spanproof stores code-point offsets. A
+ * selection is converted by walking the text with Array.from (which iterates by
+ * code point), and the selected text is sent along so the server can check that
+ * text[start:end] is exactly what the reviewer selected.
+ */
+(function () {
+  "use strict";
+
+  function codePoints(text) {
+    return Array.from(text).length;
+  }
+
+  function sourcePane() {
+    return document.getElementById("source-text");
+  }
+
+  function selectionSpan() {
+    var pane = sourcePane();
+    var selection = window.getSelection();
+    if (!pane || !selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
+    var range = selection.getRangeAt(0);
+    if (!pane.contains(range.startContainer) || !pane.contains(range.endContainer)) return null;
+    var before = document.createRange();
+    before.selectNodeContents(pane);
+    before.setEnd(range.startContainer, range.startOffset);
+    var text = range.toString();
+    if (!text) return null;
+    var start = codePoints(before.toString());
+    return { start: start, end: start + codePoints(text), text: text };
+  }
+
+  function setField(name, value) {
+    var field = document.querySelector('[data-span-field="' + name + '"]');
+    if (field) field.value = value;
+  }
+
+  function showSpan(span) {
+    var readout = document.getElementById("selection-readout");
+    if (!readout) return;
+    var preview = span.text.length > 80 ? span.text.slice(0, 80) + "…" : span.text;
+    readout.textContent =
+      "Selected span [" + span.start + ", " + span.end + "): “" + preview + "” — s or c binds it.";
+  }
+
+  function rememberSelection() {
+    var span = selectionSpan();
+    if (!span) return;
+    setField("start", String(span.start));
+    setField("end", String(span.end));
+    setField("text", span.text);
+    showSpan(span);
+  }
+
+  /* Select code points [start, end) of the source pane (for candidate spans). */
+  function selectCodePoints(start, end) {
+    var pane = sourcePane();
+    if (!pane) return;
+    var walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
+    var seen = 0;
+    var range = document.createRange();
+    var startSet = false;
+    var node;
+    while ((node = walker.nextNode())) {
+      var chars = Array.from(node.data);
+      var units = 0;
+      for (var i = 0; i <= chars.length; i++) {
+        if (!startSet && seen + i === start) {
+          range.setStart(node, units);
+          startSet = true;
+        }
+        if (startSet && seen + i === end) {
+          range.setEnd(node, units);
+          var selection = window.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+          rememberSelection();
+          return;
+        }
+        if (i < chars.length) units += chars[i].length;
+      }
+      seen += chars.length;
+    }
+  }
+
+  function openDialog(id) {
+    var dialog = document.getElementById(id);
+    if (!dialog || dialog.open) return;
+    dialog.showModal();
+    var first = dialog.querySelector("input:not([type=hidden]), textarea, button");
+    if (first) first.focus();
+  }
+
+  function anyDialogOpen() {
+    return document.querySelector("dialog[open]") !== null;
+  }
+
+  function click(id) {
+    var element = document.getElementById(id);
+    if (element && !element.disabled) element.click();
+  }
+
+  var KEYS = {
+    j: function () { click("btn-skip"); },
+    k: function () { click("link-previous"); },
+    s: function () { click("btn-supported"); },
+    c: function () { click("btn-contradicted"); },
+    r: function () { click("btn-rejudge"); },
+    x: function () { openDialog("exclude-dialog"); },
+    n: function () { openDialog("note-dialog"); },
+    "?": function () { openDialog("help-dialog"); },
+  };
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    var target = event.target;
+    var tag = target && target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
+    if (anyDialogOpen()) return; /* Esc is handled by the dialog itself */
+    var action = KEYS[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  }
+
+  function settle(root) {
+    var mark = document.getElementById("bound-span");
+    if (mark) mark.scrollIntoView({ block: "center" });
+    (root || document).querySelectorAll("dialog[data-open=true]").forEach(function (d) {
+      if (!d.open) d.showModal();
+    });
+  }
+
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("mouseup", rememberSelection);
+  document.addEventListener("keyup", function (event) {
+    if (event.shiftKey) rememberSelection();
+  });
+  document.addEventListener("click", function (event) {
+    var opener = event.target.closest("[data-opens]");
+    if (opener) openDialog(opener.getAttribute("data-opens"));
+    var closer = event.target.closest("[data-closes]");
+    if (closer) document.getElementById(closer.getAttribute("data-closes")).close();
+    var candidate = event.target.closest("[data-select-start]");
+    if (candidate) {
+      selectCodePoints(
+        parseInt(candidate.getAttribute("data-select-start"), 10),
+        parseInt(candidate.getAttribute("data-select-end"), 10)
+      );
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "review-item") {
+      var item = document.getElementById("review-item");
+      var title = document.getElementById("claim-title");
+      settle(item);
+      if (title) title.focus({ preventScroll: true });
+    }
+  });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { settle(document); });
+  } else {
+    settle(document);
+  }
+
+  window.spanproofReview = { selectionSpan: selectionSpan, selectCodePoints: selectCodePoints };
+})();

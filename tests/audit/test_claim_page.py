@@ -1,0 +1,130 @@
+"""The claim page: envelope, state inputs, the five live checks, timeline."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.audit.conftest import QUOTE, judge, tamper
+from tests.factories import make_binding, make_claim, make_source
+from verifier.models import Trace, TraceClaim
+
+pytestmark = pytest.mark.django_db
+
+# The page embeds the API's envelope; these run once that selector is in the tree.
+
+
+def _page(client, claim):
+    response = client.get(reverse("audit:claim-detail", args=[claim.public_id]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _badges(html):
+    return re.findall(r'class="badge badge-([a-z]+)"', html)
+
+
+def test_supported_claim_passes_every_live_check(auditor_client, supported_claim):
+    trace = Trace.objects.create(
+        workspace=supported_claim.workspace, query="delta", document={"policy": {"name": "strict"}}
+    )
+    TraceClaim.objects.create(
+        trace=trace, claim=supported_claim, included=True, verification_state="supported"
+    )
+    html = _page(auditor_client, supported_claim)
+    assert _badges(html) == ["pass"] * 5
+    assert "No check failed." in html
+    assert supported_claim.source.versions.get().sha256 in html
+    assert 'id="envelope-json"' in html and supported_claim.public_id in html
+    assert "heuristic-entailment-v1" in html  # verdict history
+    assert "Core v1" in html and "balanced" in html  # active rule set
+
+
+def test_tampered_source_text_fails_quote_and_hash_checks_visibly(auditor_client, supported_claim):
+    version = supported_claim.source.versions.get()
+    tamper(version, version.text.replace("Sediment settles", "Pebbles vanish!!"))
+    html = _page(auditor_client, supported_claim)
+    badges = _badges(html)
+    assert badges[0] == "fail" and badges[1] == "fail"
+    assert "2 checks failed." in html
+    assert "does NOT match the quote" in html
+    assert "no longer hashes to the recorded value" in html
+    assert "Pebbles vanish!!" in html  # what was found is shown beside what was expected
+
+
+def test_unbound_claim_shows_checks_as_not_applicable(auditor_client, source):
+    claim = make_claim(source, "Rivers always flood in spring.")
+    html = _page(auditor_client, claim)
+    assert _badges(html)[:3] == ["na", "na", "na"]
+    assert "No evidence span is bound" in html
+
+
+def test_state_inputs_and_timeline_cover_model_and_human(auditor_client, reviewer, source):
+    claim = make_claim(source, QUOTE)
+    binding = make_binding(claim, QUOTE)
+    judge(claim, label="abstained", confidence=0.3, binding=binding)
+    judge(claim, label="entailed", confidence=0.95, binding=binding, reviewer=reviewer)
+    html = _page(auditor_client, claim)
+    assert "Latest model verdict" in html and "abstained at 0.30" in html
+    assert "entailed at 0.95" in html
+    assert "person rita" in html  # human verdict in the timeline
+    assert "→ <strong>supported</strong>" in html
+
+
+def test_evidence_links_to_the_span_permalink(auditor_client, supported_claim):
+    binding = supported_claim.bindings.get()
+    html = _page(auditor_client, supported_claim)
+    url = reverse(
+        "audit:source-version", args=[supported_claim.source_id, binding.source_version.sha256]
+    )
+    assert f'href="{url}#{binding.start}-{binding.end}"' in html
+
+
+def test_claim_text_is_escaped(auditor_client, source):
+    claim = make_claim(source, "<script>alert(1)</script>")
+    html = _page(auditor_client, claim)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_other_workspace_claim_is_the_same_404(auditor_client, other_workspace):
+    other = make_claim(make_source(other_workspace), QUOTE)
+    missing = auditor_client.get(reverse("audit:claim-detail", args=["claim:doesnotexist"]))
+    foreign = auditor_client.get(reverse("audit:claim-detail", args=[other.public_id]))
+    assert missing.status_code == foreign.status_code == 404
+    assert b"another workspace" in foreign.content
+
+
+def test_claim_page_query_count_is_pinned(
+    auditor_client, supported_claim, django_assert_max_num_queries
+):
+    for i in range(5):
+        judge(supported_claim, confidence=0.6 + i / 20, binding=supported_claim.bindings.get())
+        trace = Trace.objects.create(
+            workspace=supported_claim.workspace, query=f"q{i}", document={}
+        )
+        TraceClaim.objects.create(
+            trace=trace,
+            claim=supported_claim,
+            included=i % 2 == 0,
+            exclusion_reason="" if i % 2 == 0 else "confidence_gate",
+            verification_state="supported",
+        )
+    with django_assert_max_num_queries(25):
+        _page(auditor_client, supported_claim)
+
+
+def test_new_source_version_demotes_on_read_and_fails_the_hash_check(
+    auditor_client, supported_claim
+):
+    from verifier.services.sources import source_upsert
+
+    source = supported_claim.source
+    source_upsert(workspace=source.workspace, ref=source.ref, text=source.versions.get().text + "!")
+    html = _page(auditor_client, supported_claim)
+    supported_claim.refresh_from_db()
+    assert (supported_claim.state, supported_claim.state_reason) == ("unverified", "stale_source")
+    assert _badges(html)[:2] == ["pass", "fail"]
+    assert "the source has a newer version" in html

@@ -1,0 +1,62 @@
+"""Streamed claim exports, filtered like the claim list."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.urls import reverse
+
+from audit.exports import CSV_COLUMNS
+from tests.audit.conftest import QUOTE
+from tests.factories import make_claim, make_source
+from verifier.models import Claim
+
+pytestmark = pytest.mark.django_db
+
+
+
+def _body(response):
+    assert response.streaming
+    return b"".join(response.streaming_content).decode()
+
+
+def test_jsonl_export_streams_one_envelope_per_filtered_claim(
+    auditor_client, supported_claim, source, other_workspace
+):
+    make_claim(source, "An unverified claim.")
+    make_claim(make_source(other_workspace), QUOTE)
+    response = auditor_client.get(reverse("audit:claim-export-jsonl"), {"state": "supported"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/x-ndjson")
+    assert "attachment" in response["Content-Disposition"]
+    lines = [json.loads(line) for line in _body(response).splitlines()]
+    assert [e["claim"]["id"] for e in lines] == [supported_claim.public_id]
+    assert lines[0]["state"] == "supported"
+    assert lines[0]["evidence"][0]["quote"] == QUOTE
+
+    everything = auditor_client.get(reverse("audit:claim-export-jsonl"))
+    ids = {json.loads(line)["claim"]["id"] for line in _body(everything).splitlines()}
+    assert ids == set(
+        Claim.objects.filter(workspace=source.workspace).values_list("public_id", flat=True)
+    )
+
+
+def test_csv_export_has_header_rows_and_neutralises_formulas(
+    auditor_client, supported_claim, source
+):
+    make_claim(source, '=HYPERLINK("http://x")')
+    response = auditor_client.get(reverse("audit:claim-export-csv"))
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(_body(response))))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    by_id = {row[0]: row for row in rows[1:]}
+    assert by_id[supported_claim.public_id][5] == QUOTE
+    assert any(row[1].startswith("'=HYPERLINK") for row in rows[1:])
+
+
+def test_export_requires_membership(client, supported_claim):
+    response = client.get(reverse("audit:claim-export-jsonl"))
+    assert response.status_code == 302

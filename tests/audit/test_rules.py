@@ -1,0 +1,170 @@
+"""Rule-set tuning: permissions, validation, impact preview, activation."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from audit.forms import RuleSetForm
+from audit.selectors import rule_set_active, rule_set_impact
+from tests.audit.conftest import QUOTE, judge
+from tests.factories import make_binding, make_claim
+from verifier.models import RuleSet, RuleSetActivation
+from verifier.scoring.rulesets import CORE_V1
+
+pytestmark = pytest.mark.django_db
+
+
+def _form_data(**changes):
+    data = {k: v for k, v in RuleSetForm.initial_from(CORE_V1).items()}
+    data.update({"note": "", "domain_pack": "", "policy": "balanced"})
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize("client_name", ["auditor_client", "reviewer_client"])
+def test_only_admins_reach_the_rules_pages(request, client_name, admin_client_ws):
+    client = request.getfixturevalue(client_name)
+    for name in ("audit:rules", "audit:rule-set-new", "audit:rule-set-diff"):
+        assert client.get(reverse(name)).status_code == 403
+        assert admin_client_ws.get(reverse(name)).status_code == 200
+    response = client.post(reverse("audit:rule-set-new"), _form_data(action="activate"))
+    assert response.status_code == 403
+    response = client.post(
+        reverse("audit:rule-set-builtin-activate"), {"policy": "strict", "domain_pack": ""}
+    )
+    assert response.status_code == 403
+    assert not RuleSetActivation.objects.exists()
+
+
+def test_auditors_read_but_cannot_see_the_rules_link(auditor_client, admin_client_ws):
+    assert b'href="/audit/rules/"' not in auditor_client.get(reverse("audit:claim-list")).content
+    assert b'href="/audit/rules/"' in admin_client_ws.get(reverse("audit:claim-list")).content
+
+
+def test_weights_must_sum_to_one_and_values_stay_in_unit_range(admin_client_ws):
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"),
+        _form_data(weight_logical_structure=0.5, strict_weak_threshold=1.5, action="preview"),
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Ensure this value is less than or equal to 1.0" in html
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"), _form_data(weight_logical_structure=0.5, action="activate")
+    )
+    assert "weights sum to" in response.content.decode()
+    assert not RuleSet.objects.exists()
+
+
+def _claims(source, n=4):
+    claims = []
+    for _ in range(n):
+        claim = make_claim(source, QUOTE)
+        judge(claim, confidence=0.55, binding=make_binding(claim, QUOTE))
+        claims.append(claim)
+    return claims
+
+
+def test_preview_counts_flips_without_writing(admin_client_ws, source):
+    claims = _claims(source)
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"),
+        _form_data(balanced_min_overall_score=0.99, balanced_weak_threshold=0.1, action="preview"),
+    )
+    html = response.content.decode()
+    assert 'id="flip-list"' in html
+    assert all(c.public_id in html for c in claims)
+    assert f"<strong>{len(claims)}</strong> of {len(claims)} claims would change class" in html
+    assert not RuleSet.objects.exists() and not RuleSetActivation.objects.exists()
+
+
+def test_preview_partial_for_htmx(admin_client_ws, source):
+    _claims(source, 1)
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"),
+        _form_data(balanced_min_overall_score=0.99, action="preview"),
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert "<html" not in html and 'id="flip-list"' in html
+
+
+def test_activate_records_a_new_version_with_who_and_when(
+    admin_client_ws, admin_user, workspace, source
+):
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"),
+        _form_data(
+            name="Delta rules",
+            balanced_min_overall_score=0.7,
+            domain_pack="general",
+            note="stricter for rivers",
+            action="activate",
+        ),
+    )
+    assert response.status_code == 302
+    rule_set = RuleSet.objects.get(workspace=workspace)
+    assert (rule_set.name, rule_set.version, rule_set.created_by) == ("Delta rules", 1, admin_user)
+    activation = RuleSetActivation.objects.get()
+    assert activation.activated_by == admin_user and activation.activated_at is not None
+    assert (activation.domain_pack, activation.policy) == ("general", "balanced")
+    active = rule_set_active(workspace=workspace, domain_pack="general")
+    assert active.rule_set == rule_set
+    assert active.definition.policy("balanced").min_overall_score == 0.7
+    # a second save makes version 2 with its parent, and the diff page shows the change
+    admin_client_ws.post(
+        reverse("audit:rule-set-new") + f"?from={rule_set.pk}",
+        _form_data(
+            name="Delta rules",
+            balanced_min_overall_score=0.8,
+            action="activate",
+            **{"from": rule_set.pk},
+        ),
+    )
+    v2 = RuleSet.objects.get(workspace=workspace, version=2)
+    assert v2.parent == rule_set
+    html = admin_client_ws.get(reverse("audit:rule-set-detail", args=[v2.pk])).content.decode()
+    assert 'class="changed"' in html and "0.7" in html and "0.8" in html
+    rules_html = admin_client_ws.get(reverse("audit:rules")).content.decode()
+    assert "Delta rules v2" in rules_html and admin_user.username in rules_html
+
+
+def test_activate_builtin_and_existing_version(admin_client_ws, workspace):
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-builtin-activate"), {"policy": "strict", "domain_pack": "law"}
+    )
+    assert response.status_code == 302
+    activation = RuleSetActivation.objects.get()
+    assert activation.rule_set.workspace_id is None and activation.policy == "strict"
+    bad = admin_client_ws.post(
+        reverse("audit:rule-set-activate", args=[activation.rule_set.pk]), {"policy": "yolo"}
+    )
+    assert bad.status_code == 302 and RuleSetActivation.objects.count() == 1
+
+
+def test_rule_set_of_another_workspace_is_404(admin_client_ws, other_workspace):
+    from audit.services import rule_set_create
+
+    foreign = rule_set_create(workspace=other_workspace, definition=CORE_V1)
+    assert (
+        admin_client_ws.get(reverse("audit:rule-set-detail", args=[foreign.pk])).status_code == 404
+    )
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-activate", args=[foreign.pk]), {"policy": "balanced"}
+    )
+    assert response.status_code == 404
+
+
+def test_impact_selector_matrix_adds_up(workspace, source):
+    _claims(source, 3)
+    make_claim(source, "Unbound claim with nothing behind it.")
+    impact = rule_set_impact(
+        workspace=workspace, domain_pack="", definition=CORE_V1, policy="strict"
+    )
+    assert impact.total == 4
+    assert sum(impact.before.values()) == sum(impact.after.values()) == 4
+    assert impact.moved == sum(
+        n for old, row in impact.matrix.items() for new, n in row.items() if old != new
+    )
+    assert len(impact.flips) == impact.moved

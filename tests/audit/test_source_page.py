@@ -1,0 +1,98 @@
+"""The source page: versions, highlighted spans, permalinks, diffs and stale claims."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.audit.conftest import QUOTE
+from tests.factories import DEFAULT_TEXT, make_binding, make_claim, make_source
+from verifier.services.sources import source_upsert
+
+pytestmark = pytest.mark.django_db
+
+
+def test_source_page_highlights_overlapping_spans_as_segments(auditor_client, source):
+    a = make_claim(source, QUOTE)
+    make_binding(a, QUOTE)
+    b = make_claim(source, "The current slows.")
+    make_binding(b, "the current slows.")
+    html = auditor_client.get(reverse("audit:source-detail", args=[source.pk])).content.decode()
+    start = DEFAULT_TEXT.index(QUOTE)
+    inner = DEFAULT_TEXT.index("the current slows.")
+    assert f'data-start="{start}" data-end="{inner}"' in html
+    assert 'class="span overlap"' in html  # the nested span sits inside the outer one
+    assert a.public_id in html and b.public_id in html
+    assert source.versions.get().sha256 in html
+
+
+def test_source_text_is_autoescaped(auditor_client, workspace):
+    text = "Intro. <img src=x onerror=alert(1)> is a tag. & so on."
+    source = make_source(workspace, text=text)
+    claim = make_claim(source, "A tag.")
+    make_binding(claim, "<img src=x onerror=alert(1)>")
+    html = auditor_client.get(reverse("audit:source-detail", args=[source.pk])).content.decode()
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_permalink_opens_that_exact_version(auditor_client, source):
+    claim = make_claim(source, QUOTE)
+    make_binding(claim, QUOTE)
+    old = source.versions.get()
+    source_upsert(workspace=source.workspace, ref=source.ref, text=DEFAULT_TEXT + " A new line.")
+    url = reverse("audit:source-version", args=[source.pk, old.sha256])
+    html = auditor_client.get(url).content.decode()
+    assert "not the current version" in html
+    assert f'data-start="{old.text.index(QUOTE)}"' in html
+    bad = auditor_client.get(reverse("audit:source-version", args=[source.pk, "0" * 64]))
+    assert bad.status_code == 404
+
+
+def test_other_workspace_source_is_404(auditor_client, other_workspace):
+    other = make_source(other_workspace)
+    assert auditor_client.get(reverse("audit:source-detail", args=[other.pk])).status_code == 404
+    sha = other.versions.get().sha256
+    url = reverse("audit:source-version", args=[other.pk, sha])
+    assert auditor_client.get(url).status_code == 404
+
+
+def test_diff_shows_changes_and_claims_whose_bindings_went_stale(auditor_client, source):
+    stale = make_claim(source, QUOTE)
+    make_binding(stale, QUOTE)
+    source_upsert(
+        workspace=source.workspace,
+        ref=source.ref,
+        text=DEFAULT_TEXT.replace("Sediment settles", "Sediment drifts"),
+    )
+    html = auditor_client.get(reverse("audit:source-diff", args=[source.pk])).content.decode()
+    assert "<del>settles</del>" in html and "<ins>drifts</ins>" in html
+    assert stale.public_id in html
+    assert "hash_mismatch" in html
+
+
+def test_diff_with_a_single_version_is_an_empty_state(auditor_client, source):
+    html = auditor_client.get(reverse("audit:source-diff", args=[source.pk])).content.decode()
+    assert "only one version" in html
+
+
+def test_source_page_query_count_is_pinned(auditor_client, source, django_assert_max_num_queries):
+    for i in range(20):
+        claim = make_claim(source, f"claim {i}")
+        make_binding(claim, "Sediment settles" if i % 2 else "Salt marsh grasses")
+    for n in range(3):
+        source_upsert(workspace=source.workspace, ref=source.ref, text=DEFAULT_TEXT + " x" * n)
+    with django_assert_max_num_queries(10):
+        response = auditor_client.get(
+            reverse("audit:source-version", args=[source.pk, source.versions.get(number=1).sha256])
+        )
+    assert response.status_code == 200
+
+
+def test_source_list_links_to_detail_and_paginates(auditor_client, workspace):
+    for i in range(55):
+        make_source(workspace, ref=f"source:s{i:02d}")
+    html = auditor_client.get(reverse("audit:source-list")).content.decode()
+    assert "Page 1 of 2" in html
+    first = workspace.sources.order_by("ref").first()
+    assert reverse("audit:source-detail", args=[first.pk]) in html

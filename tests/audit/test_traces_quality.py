@@ -1,0 +1,143 @@
+"""Trace pages and the quality page."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_claim, make_source, make_workspace
+from verifier.models import IngestJob, Trace, TraceClaim, ValidatorRun
+from verifier.scoring.quality import QualityCounts, quality_report
+from verifier.scoring.trust import TrustInputs, trust_score
+
+pytestmark = pytest.mark.django_db
+
+
+def _trace(workspace, source, **kw):
+    trace = Trace.objects.create(
+        workspace=workspace,
+        query=kw.get("query", "how does the delta grow?"),
+        document={
+            "version": 1,
+            "policy": {"name": "strict", "require_verified": True},
+            "seeds": [{"id": "claim:seed"}],
+            "expansion": {"hops": 1},
+        },
+    )
+    kept = make_claim(source, "Sediment settles where the current slows.")
+    dropped = make_claim(source, "The delta shrinks.")
+    TraceClaim.objects.create(
+        trace=trace, claim=kept, included=True, verification_state="supported"
+    )
+    TraceClaim.objects.create(
+        trace=trace,
+        claim=dropped,
+        included=False,
+        exclusion_reason="verification_gate",
+        verification_state="unverified",
+    )
+    return trace, kept, dropped
+
+
+def test_trace_list_and_detail(auditor_client, workspace, source):
+    trace, kept, dropped = _trace(workspace, source)
+    listing = auditor_client.get(reverse("audit:trace-list")).content.decode()
+    assert "how does the delta grow?" in listing and "strict" in listing
+    html = auditor_client.get(reverse("audit:trace-detail", args=[trace.trace_id])).content.decode()
+    assert kept.public_id in html and dropped.public_id in html
+    assert "verification_gate" in html
+    assert "claim:seed" in html and "hops" in html
+    assert f"/connect/v1/traces/{trace.trace_id}/export?format=json" in html
+
+
+def test_trace_of_another_workspace_is_404(auditor_client, other_workspace):
+    trace, _, _ = _trace(other_workspace, make_source(other_workspace))
+    url = reverse("audit:trace-detail", args=[trace.trace_id])
+    assert auditor_client.get(url).status_code == 404
+    missing = reverse("audit:trace-detail", args=[uuid.uuid4()])
+    assert auditor_client.get(missing).status_code == 404
+
+
+def test_trace_list_empty_state(auditor_client):
+    assert b"No traces yet" in auditor_client.get(reverse("audit:trace-list")).content
+
+
+def _report(supported, weak, unsupported, gaps):
+    counts = QualityCounts(
+        supported=supported,
+        weak=weak,
+        unsupported=unsupported,
+        coverage_gaps=gaps,
+        remediation_drops=None,
+        bound=supported + weak,
+        unbound=unsupported,
+        no_evidence=0,
+    )
+    trust = trust_score(
+        TrustInputs(
+            total_claims=100,
+            embedded_claims=100,
+            verified_claims=90,
+            orphan_claims=10,
+            vector_index_present=True,
+            vector_index_used=True,
+            relations=80,
+            supports_relations=70,
+            contradicts_relations=10,
+            high_severity_issues=1,
+        )
+    )
+    return {"quality": quality_report(counts).to_dict(), "trust": trust.to_dict()}
+
+
+def test_quality_page_shows_scores_g2_unknowns_trend_and_queue_links(auditor_client, workspace):
+    good = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(95, 4, 1, 3)
+    )
+    bad = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(50, 30, 20, None)
+    )
+    IngestJob.objects.create(workspace=workspace, status="running")
+    ValidatorRun.objects.create(  # benchmark runs live in throwaway bench-* workspaces
+        workspace=make_workspace("bench-20260610"),
+        fixture="planted.json",
+        judge_model="heuristic",
+        metrics={"claims": 40, "recall": {"all": {"recall_strict": 1.0}}, "false_flag_rate": 0.145},
+    )
+    html = auditor_client.get(reverse("audit:quality")).content.decode()
+    assert "<polyline" in html and 'role="img"' in html
+    assert f"/review/?ingest_job={good.pk}&amp;job={good.pk}&amp;reason=coverage_gap" in html
+    assert f"/audit/claims/?job={bad.pk}&amp;quality=unsupported" in html
+    assert "unknown" in html  # bad job's coverage gaps were not recorded
+    assert "supported 50% &lt; 90%" in html  # G2 shortfall, escaped
+    assert "embedding_coverage" in html  # factor breakdown
+    assert "False-flag rate on known-good" in html and "14.5%" in html and "100.0%" in html
+    assert "the job is running" in html
+
+
+def test_quality_page_empty_state(auditor_client):
+    html = auditor_client.get(reverse("audit:quality")).content.decode()
+    assert "No ingest jobs yet" in html and "No validator benchmark" in html
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda q, t: {"quality": q, "trust": t},
+        lambda q, t: {**q, "trust_score": t},
+        lambda q, t: {**q, **t},
+        lambda q, t: {**q, "trust_score": t["score"]},
+    ],
+)
+def test_quality_summary_reads_the_report_shapes(shape):
+    from audit.selectors import quality_summary
+
+    report = _report(90, 8, 2, None)
+    summary = quality_summary(shape(report["quality"], report["trust"]))
+    assert summary["trust_score"] == report["trust"]["score"]
+    assert (summary["supported"], summary["weak"], summary["unsupported"]) == (90, 8, 2)
+    assert summary["coverage_gaps"] is None  # unknown stays unknown
+    assert summary["g2_passed"] is True
+    assert quality_summary(None) is None

@@ -1,0 +1,124 @@
+"""Chromium works the review queue: chip filter, start, mouse-selected span, `s`, help."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import login_browser
+from tests.factories import make_source, make_user, make_workspace
+from tests.review.conftest import queue_claim
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Emoji (two UTF-16 units each, ZWJ sequences of several code points) and combining
+# marks before and inside the span, so UTF-16 and code-point offsets disagree.
+SOURCE_TEXT = (
+    "Field notes 😀🌊 from the Marrow: cafe\u0301 owners say the 👩\u200d👩\u200d👧 family "
+    "watched na\u0303o silt pile up. The delta 🌱 gains land in we\u0301t years. "
+    "Salt marsh grasses trap silt."
+)
+QUOTE = "delta 🌱 gains land in we\u0301t"
+
+
+def _select_with_mouse(page, text: str) -> None:
+    """Drag the mouse over ``text`` in the source pane (located by its UTF-16 offset)."""
+    boxes = page.evaluate(
+        """(needle) => {
+          const pane = document.getElementById("source-text");
+          const walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
+          let node;
+          while ((node = walker.nextNode())) {
+            const at = node.data.indexOf(needle);
+            if (at < 0) continue;
+            const box = (from, to) => {
+              const r = document.createRange();
+              r.setStart(node, from); r.setEnd(node, to);
+              const b = r.getClientRects()[0];
+              return {left: b.left, right: b.right, top: b.top, bottom: b.bottom};
+            };
+            return {first: box(at, at + 1), last: box(at + needle.length - 1, at + needle.length)};
+          }
+          return null;
+        }""",
+        text,
+    )
+    assert boxes, f"{text!r} not found in the source pane"
+    first, last = boxes["first"], boxes["last"]
+    page.mouse.move(first["left"] + 1, (first["top"] + first["bottom"]) / 2)
+    page.mouse.down()
+    page.mouse.move(last["right"] - 1, (last["top"] + last["bottom"]) / 2, steps=8)
+    page.mouse.up()
+
+
+def test_queue_chip_start_select_span_press_s_next_loads(browser_page, live_server):
+    page = browser_page
+    workspace = make_workspace("browser")
+    reviewer = make_user("rita", workspace=workspace, role="reviewer")
+    emoji_source = make_source(workspace, ref="source:field_notes", text=SOURCE_TEXT)
+    plain_source = make_source(workspace, ref="source:plain")
+    gap = queue_claim(plain_source, "coverage_gap", text="A riskier coverage gap.")
+    first = queue_claim(emoji_source, "no_evidence", text="The delta gains land in wet years.")
+    second = queue_claim(plain_source, "no_evidence", text="Marsh grasses trap silt.")
+    login_browser(page, live_server, reviewer)
+
+    page.goto(f"{live_server.url}/review/")
+    expect(page.locator(f'tr[data-claim="{gap.public_id}"]')).to_be_visible()
+    chip = page.locator('a[data-reason="no_evidence"]')
+    expect(chip).to_have_attribute("aria-pressed", "false")
+    chip.click()
+    expect(page).to_have_url(re.compile(r"reason=no_evidence"))
+    expect(page.locator('a[data-reason="no_evidence"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(f'tr[data-claim="{gap.public_id}"]')).to_have_count(0)
+    expect(page.locator("tr[data-claim]")).to_have_count(2)
+
+    page.get_by_role("button", name="Start reviewing").click()
+    expect(page.locator("#review-item")).to_have_attribute("data-claim", first.public_id)
+    expect(page).to_have_url(re.compile(re.escape(first.public_id)))
+
+    _select_with_mouse(page, QUOTE)
+    expect(page.locator("#selection-readout")).to_contain_text("Selected span")
+    start = SOURCE_TEXT.index(QUOTE)
+    assert page.locator("#span-start").input_value() == str(start)
+    assert page.locator("#span-end").input_value() == str(start + len(QUOTE))
+    assert page.locator("#span-text").input_value() == QUOTE
+
+    page.keyboard.press("s")
+    expect(page.locator("#review-item")).to_have_attribute("data-claim", second.public_id)
+    expect(page).to_have_url(re.compile(re.escape(second.public_id) + r"/\?.*reason=no_evidence"))
+    expect(page.locator("#review-item .flash")).to_contain_text("marked supported")
+
+    first.refresh_from_db()
+    binding = first.bindings.get(is_active=True)
+    assert (binding.start, binding.end) == (start, start + len(QUOTE))
+    assert binding.quote == QUOTE and binding.match == "exact" and binding.bound_by == "reviewer"
+    assert first.state == "supported"
+    assert first.verdicts.filter(reviewer=reviewer).count() == 1
+
+    page.go_back()
+    expect(page).to_have_url(re.compile(re.escape(first.public_id)))
+
+
+def test_keyboard_help_overlay_opens_and_escape_closes(browser_page, live_server):
+    page = browser_page
+    workspace = make_workspace("browser-help")
+    reviewer = make_user("rita", workspace=workspace, role="reviewer")
+    claim = queue_claim(make_source(workspace), "abstained")
+    login_browser(page, live_server, reviewer)
+    page.goto(f"{live_server.url}/review/item/{claim.public_id}/")
+    dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(dialog).to_be_hidden()
+    page.keyboard.press("?")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#help-dialog button")).to_be_focused()
+    page.keyboard.press("s")  # shortcuts are off while a dialog is open
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    claim.refresh_from_db()
+    assert claim.state == "unverified"
+    page.keyboard.press("x")
+    expect(page.get_by_role("dialog", name="Exclude this claim")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog", name="Exclude this claim")).to_be_hidden()

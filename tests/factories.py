@@ -1,0 +1,71 @@
+"""Small factories over the real models (no mocks of our own database)."""
+
+from __future__ import annotations
+
+import itertools
+
+from django.contrib.auth import get_user_model
+
+from verifier.models import Claim, ClaimOrigin, EvidenceBinding, Membership, Source, Workspace
+from verifier.services.sources import source_upsert
+
+_seq = itertools.count(1)
+
+DEFAULT_TEXT = (
+    "The Marrow River delta gains land in wet years. Sediment settles where the current "
+    "slows. Salt marsh grasses trap silt at high tide."
+)
+
+
+def make_workspace(slug: str | None = None) -> Workspace:
+    n = next(_seq)
+    slug = slug or f"ws-{n}"
+    return Workspace.objects.create(slug=slug, name=f"Workspace {slug}")
+
+
+def make_user(
+    username: str | None = None, *, workspace: Workspace | None = None, role: str | None = None
+):
+    user = get_user_model().objects.create_user(
+        username=username or f"user{next(_seq)}", password="pw-for-tests-123"
+    )
+    if workspace is not None and role is not None:
+        Membership.objects.create(workspace=workspace, user=user, role=role)
+    return user
+
+
+def make_source(
+    workspace: Workspace, *, ref: str | None = None, text: str = DEFAULT_TEXT
+) -> Source:
+    return source_upsert(
+        workspace=workspace, ref=ref or f"source:doc_{next(_seq)}", text=text, title="A document"
+    ).source
+
+
+def make_claim(
+    source: Source, text: str = "Sediment settles where the current slows.", **kw
+) -> Claim:
+    return Claim.objects.create(
+        workspace=source.workspace,
+        source=source,
+        text=text,
+        original_text=text,
+        origin=kw.pop("origin", ClaimOrigin.EXTRACTED),
+        **kw,
+    )
+
+
+def make_binding(claim: Claim, quote: str, **kw) -> EvidenceBinding:
+    version = claim.source.versions.order_by("-number").first()
+    start = version.text.index(quote)
+    return EvidenceBinding.objects.create(
+        claim=claim,
+        source_version=version,
+        quote=quote,
+        start=start,
+        end=start + len(quote),
+        source_hash=version.sha256,
+        match=kw.pop("match", "exact"),
+        bound_by=kw.pop("bound_by", "quote"),
+        **kw,
+    )

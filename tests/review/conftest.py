@@ -1,0 +1,57 @@
+"""Review-queue test data: real claims driven into queue states by real verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import make_binding, make_claim
+from verifier.models import EvidenceBinding, Verdict
+from verifier.services.claim_state import claim_state_refresh
+
+QUOTE = "Sediment settles where the current slows."
+
+# reason -> (verdict label, confidence, note, binding kind: "fresh" | "stale" | None)
+REASON_RECIPES = {
+    "contradicted": ("contradicted", 0.9, "", "fresh"),
+    "coverage_gap": ("coverage_gap", 0.0, "", "fresh"),
+    "stale_source": ("entailed", 0.9, "", "stale"),
+    "low_confidence": ("entailed", 0.2, "", "fresh"),
+    "abstained": ("abstained", 0.0, "", "fresh"),
+    "self_consistency_disagreement": ("abstained", 0.0, "self_consistency_disagreement", "fresh"),
+    "no_evidence": (None, 0.0, "", None),
+    "supported": ("entailed", 0.95, "", "fresh"),
+}
+
+
+def queue_claim(source, reason: str, *, text: str | None = None, judge_model="heuristic-nli"):
+    label, confidence, note, binding_kind = REASON_RECIPES[reason]
+    claim = make_claim(source, text or f"A claim that is {reason}.")
+    binding = None
+    if binding_kind == "fresh":
+        binding = make_binding(claim, QUOTE)
+    elif binding_kind == "stale":
+        binding = make_binding(claim, QUOTE)
+        # The source changed under the binding: its recorded hash no longer matches.
+        EvidenceBinding.objects.filter(pk=binding.pk).update(source_hash="0" * 64)
+    if label is not None:
+        Verdict.objects.create(
+            claim=claim,
+            binding=binding,
+            judge_model=judge_model,
+            judge_family="heuristic",
+            prompt_version=1,
+            label=label,
+            confidence=confidence,
+            note=note,
+        )
+    claim_state_refresh(claim=claim, cause="test setup")
+    claim.refresh_from_db()
+    return claim
+
+
+@pytest.fixture
+def make_queue_claim(source):
+    def factory(reason: str, **kw):
+        return queue_claim(kw.pop("source", source), reason, **kw)
+
+    return factory

@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import pytest
+
+from review.models import ReviewNote
+from review.services import (
+    ReviewError,
+    review_decide,
+    review_exclude,
+    review_note,
+    review_restore,
+)
+from tests.factories import make_claim, make_source
+from tests.review.conftest import QUOTE
+from verifier.models import StateEvent, Verdict
+
+
+def _history(claim):
+    return list(claim.verdicts.order_by("at", "id")), list(
+        StateEvent.objects.filter(claim=claim).order_by("at", "id")
+    )
+
+
+def test_supported_with_a_fresh_bound_span(make_queue_claim, reviewer):
+    claim = make_queue_claim("abstained")
+    result = review_decide(claim=claim, reviewer=reviewer, decision="supported", note="checked")
+    claim.refresh_from_db()
+    assert (claim.state, claim.state_reason) == ("supported", "human_supported")
+    assert result.state == "supported"
+    verdicts, events = _history(claim)
+    human = verdicts[-1]
+    assert human.reviewer == reviewer
+    assert human.judge_model == "human:rita"
+    assert human.judge_family == "human"
+    assert (human.label, human.confidence, human.note) == ("entailed", 1.0, "checked")
+    assert human.binding == claim.bindings.get(is_active=True)
+    assert events[-1].actor == reviewer
+    assert events[-1].to_state == "supported"
+
+
+def test_supported_without_a_bound_span_is_refused_and_appends_nothing(make_queue_claim, reviewer):
+    claim = make_queue_claim("no_evidence")
+    before = Verdict.objects.filter(claim=claim).count()
+    with pytest.raises(ReviewError, match="bound span"):
+        review_decide(claim=claim, reviewer=reviewer, decision="supported")
+    claim.refresh_from_db()
+    assert claim.state == "unverified"
+    assert Verdict.objects.filter(claim=claim).count() == before
+
+
+def test_supported_with_a_stale_span_is_refused(make_queue_claim, reviewer):
+    claim = make_queue_claim("stale_source")
+    with pytest.raises(ReviewError):
+        review_decide(claim=claim, reviewer=reviewer, decision="supported")
+    assert claim.verdicts.filter(reviewer__isnull=False).count() == 0
+
+
+def test_contradicted(make_queue_claim, reviewer):
+    claim = make_queue_claim("low_confidence")
+    review_decide(claim=claim, reviewer=reviewer, decision="contradicted", note="wrong")
+    claim.refresh_from_db()
+    assert (claim.state, claim.state_reason) == ("contradicted", "human_contradicted")
+    assert claim.verdicts.first().label == "contradicted"
+
+
+def test_contradicted_needs_a_span(make_queue_claim, reviewer):
+    claim = make_queue_claim("no_evidence")
+    with pytest.raises(ReviewError, match="span"):
+        review_decide(claim=claim, reviewer=reviewer, decision="contradicted")
+
+
+def test_selected_span_must_match_the_source(make_queue_claim, reviewer):
+    claim = make_queue_claim("no_evidence")
+    text = claim.source.versions.get().text
+    start = text.index(QUOTE)
+    with pytest.raises(ReviewError, match="does not match"):
+        review_decide(
+            claim=claim,
+            reviewer=reviewer,
+            decision="supported",
+            span=(start, start + len(QUOTE)),
+            span_text="something else",
+        )
+    with pytest.raises(ReviewError, match="outside"):
+        review_decide(claim=claim, reviewer=reviewer, decision="supported", span=(0, 10_000))
+    assert claim.bindings.count() == 0
+
+
+def test_selected_span_binds_exactly_and_supports(workspace, reviewer):
+    text = "Caf\u00e9 na\u0303o 😀 — the delta 👩\u200d👩\u200d👧 grows in wet years. End."
+    source = make_source(workspace, text=text)
+    claim = make_claim(source, "The delta grows in wet years.")
+    quote = "the delta 👩\u200d👩\u200d👧 grows in wet years"
+    start = text.index(quote)
+    review_decide(
+        claim=claim,
+        reviewer=reviewer,
+        decision="supported",
+        span=(start, start + len(quote)),
+        span_text=quote,
+    )
+    claim.refresh_from_db()
+    binding = claim.bindings.get(is_active=True)
+    assert (binding.start, binding.end, binding.match) == (start, start + len(quote), "exact")
+    assert binding.quote == quote == text[binding.start : binding.end]
+    assert binding.bound_by == "reviewer"
+    assert claim.state == "supported"
+
+
+def test_exclude_and_restore_are_recorded(make_queue_claim, reviewer):
+    claim = make_queue_claim("abstained")
+    review_exclude(claim=claim, reviewer=reviewer, reason="duplicate of another claim")
+    claim.refresh_from_db()
+    assert (claim.state, claim.exclusion_reason) == ("excluded", "duplicate of another claim")
+    with pytest.raises(ReviewError):
+        review_decide(claim=claim, reviewer=reviewer, decision="supported")
+    review_restore(claim=claim, reviewer=reviewer)
+    claim.refresh_from_db()
+    assert (claim.state, claim.state_reason) == ("unverified", "abstained")
+    _, events = _history(claim)
+    assert [e.to_state for e in events[-2:]] == ["excluded", "unverified"]
+    assert all(e.actor == reviewer for e in events[-2:])
+    with pytest.raises(ReviewError):
+        review_exclude(claim=claim, reviewer=reviewer, reason="  ")
+
+
+def test_note_is_appended_and_immutable(make_queue_claim, reviewer):
+    from django.db import IntegrityError, transaction
+
+    claim = make_queue_claim("abstained")
+    note = review_note(claim=claim, reviewer=reviewer, text="Ask the hydrology team.")
+    assert ReviewNote.objects.get(claim=claim).text == "Ask the hydrology team."
+    claim.refresh_from_db()
+    assert claim.state == "unverified"  # a note is not a decision
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ReviewNote.objects.filter(pk=note.pk).update(text="changed")
+    with pytest.raises(ReviewError):
+        review_note(claim=claim, reviewer=reviewer, text=" ")

@@ -1,0 +1,210 @@
+from __future__ import annotations
+
+import re
+
+from review.models import ReviewLease, ReviewNote
+from tests.factories import make_claim, make_source, make_user
+from tests.review.conftest import QUOTE, queue_claim
+from verifier.models import Membership, Verdict
+
+HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-item"}
+
+
+def _url(claim, action=""):
+    return f"/review/item/{claim.public_id}/" + (f"{action}/" if action else "")
+
+
+def test_start_reviewing_serves_the_next_item(reviewer_client, make_queue_claim):
+    make_queue_claim("abstained")
+    gap = make_queue_claim("coverage_gap")
+    response = reviewer_client.post("/review/start/?reason=coverage_gap")
+    assert response.status_code == 302
+    assert response["Location"] == f"/review/item/{gap.public_id}/?reason=coverage_gap"
+    page = reviewer_client.get(response["Location"])
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Leased to you" in body and "next by risk: coverage_gap" in body
+
+
+def test_item_highlights_the_bound_span_escaped(reviewer_client, workspace):
+    text = "Before <b>bold</b> & the span 😀 here. After."
+    source = make_source(workspace, text=text)
+    claim = make_claim(source, "A claim.")
+    from tests.factories import make_binding
+
+    make_binding(claim, "the span 😀 here")
+    body = reviewer_client.get(_url(claim)).content.decode()
+    assert (
+        '<div id="source-text" class="source-text" tabindex="0" aria-label="Source text; '
+        'select text to bind a span">Before &lt;b&gt;bold&lt;/b&gt; &amp; '
+        '<mark class="span focus" id="bound-span">the span 😀 here</mark>. After.</div>'
+    ) in body
+
+
+def test_decide_supported_in_place_loads_the_next_item(reviewer_client, make_queue_claim):
+    first = make_queue_claim("contradicted")
+    second = make_queue_claim("abstained")
+    reviewer_client.get(_url(first))
+    response = reviewer_client.post(_url(first, "decide"), {"decision": "supported"}, **HX)
+    assert response.status_code == 200
+    assert response["HX-Push-Url"] == _url(second)
+    body = response.content.decode()
+    assert f'data-claim="{second.public_id}"' in body
+    assert "marked supported" in body
+    assert "<html" not in body
+    first.refresh_from_db()
+    assert first.state == "supported"
+    assert not ReviewLease.objects.filter(claim=first).exists()
+    assert ReviewLease.objects.get(claim=second).reviewer.username == "rita"
+
+
+def test_decide_supported_without_span_is_a_form_error(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("no_evidence")
+    response = reviewer_client.post(_url(claim, "decide"), {"decision": "supported"}, **HX)
+    assert response.status_code == 422
+    assert "Supported needs a bound span" in response.content.decode()
+    assert not Verdict.objects.filter(claim=claim, reviewer__isnull=False).exists()
+
+
+def test_decide_with_a_selected_span_binds_it(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("no_evidence")
+    text = claim.source.versions.get().text
+    start = text.index(QUOTE)
+    response = reviewer_client.post(
+        _url(claim, "decide"),
+        {
+            "decision": "supported",
+            "span_start": start,
+            "span_end": start + len(QUOTE),
+            "span_text": QUOTE,
+        },
+    )
+    assert response.status_code == 302
+    claim.refresh_from_db()
+    assert claim.state == "supported"
+    binding = claim.bindings.get(is_active=True)
+    assert (binding.start, binding.end, binding.bound_by) == (start, start + len(QUOTE), "reviewer")
+
+
+def test_exclude_restore_note_via_views(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("abstained")
+    assert reviewer_client.post(_url(claim, "exclude"), {"reason": ""}, **HX).status_code == 422
+    response = reviewer_client.post(_url(claim, "exclude"), {"reason": "off topic"}, **HX)
+    assert response.status_code == 200
+    claim.refresh_from_db()
+    assert claim.state == "excluded"
+    response = reviewer_client.post(_url(claim, "restore"), **HX)
+    assert response.status_code == 200 and "Restored" in response.content.decode()
+    claim.refresh_from_db()
+    assert claim.state == "unverified"
+    response = reviewer_client.post(_url(claim, "note"), {"text": "needs a map"}, **HX)
+    assert response.status_code == 200
+    assert "needs a map" in response.content.decode()
+    assert ReviewNote.objects.get(claim=claim).author.username == "rita"
+
+
+def test_rejudge_appends_a_model_verdict(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("abstained")
+    before = claim.verdicts.count()
+    response = reviewer_client.post(_url(claim, "rejudge"))
+    assert response.status_code == 302
+    assert claim.verdicts.count() == before + 1
+    assert claim.verdicts.first().reviewer is None
+
+
+def test_skip_releases_and_previous_link(reviewer_client, make_queue_claim):
+    first = make_queue_claim("contradicted")
+    second = make_queue_claim("abstained")
+    reviewer_client.post("/review/start/")
+    response = reviewer_client.post(_url(first, "skip"), **HX)
+    assert response["HX-Push-Url"] == _url(second)
+    assert not ReviewLease.objects.filter(claim=first).exists()
+    assert f'id="link-previous" href="{_url(first)}"' in response.content.decode()
+
+
+def test_claim_held_by_another_reviewer_is_read_only(reviewer_client, workspace, make_queue_claim):
+    claim = make_queue_claim("abstained")
+    otto = make_user("otto", workspace=workspace, role="reviewer")
+    from review.services import review_lease_claim
+
+    review_lease_claim(claim=claim, reviewer=otto, served_reason="t")
+    body = reviewer_client.get(_url(claim)).content.decode()
+    assert "otto</strong> is reviewing" in body
+    assert 'id="btn-supported"' not in body
+    response = reviewer_client.post(_url(claim, "decide"), {"decision": "contradicted"})
+    assert response.status_code == 409
+    assert not Verdict.objects.filter(claim=claim, reviewer__isnull=False).exists()
+
+
+def test_auditor_is_read_only(auditor_client, make_queue_claim):
+    claim = make_queue_claim("abstained")
+    body = auditor_client.get(_url(claim)).content.decode()
+    assert "Verdict history" in body
+    assert 'id="btn-supported"' not in body and 'id="decide-form"' not in body
+    assert not ReviewLease.objects.exists()
+    for action in ("decide", "exclude", "restore", "rejudge", "note", "skip", "release"):
+        assert (
+            auditor_client.post(_url(claim, action), {"decision": "supported"}).status_code == 403
+        )
+    claim.refresh_from_db()
+    assert claim.state == "unverified"
+
+
+def test_other_workspace_claim_is_404(reviewer_client, other_workspace):
+    foreign = queue_claim(make_source(other_workspace), "abstained")
+    assert reviewer_client.get(_url(foreign)).status_code == 404
+    assert (
+        reviewer_client.post(_url(foreign, "decide"), {"decision": "supported"}).status_code == 404
+    )
+    assert reviewer_client.get("/review/item/claim:doesnotexist/").status_code == 404
+
+
+def test_blind_mode_hides_verdicts_until_i_decide(reviewer_client, reviewer, make_queue_claim):
+    claim = make_queue_claim("contradicted", judge_model="secret-judge")
+    assert "secret-judge" in reviewer_client.get(_url(claim)).content.decode()
+    reviewer_client.post("/review/blind/", {"next": _url(claim)})
+    assert Membership.objects.get(user=reviewer).blind_review
+    body = reviewer_client.get(_url(claim)).content.decode()
+    assert "secret-judge" not in body and "Hidden in blind review" in body
+    reviewer_client.post(_url(claim, "decide"), {"decision": "contradicted"})
+    assert "secret-judge" in reviewer_client.get(_url(claim)).content.decode()
+
+
+def test_bulk_actions_need_confirmation(reviewer_client, make_queue_claim):
+    a, b = make_queue_claim("abstained"), make_queue_claim("no_evidence")
+    data = {
+        "action": "exclude",
+        "reason": "batch import noise",
+        "claims": [a.public_id, b.public_id],
+    }
+    response = reviewer_client.post("/review/bulk/", data)
+    assert response.status_code == 200
+    assert "Confirm: Exclude 2 claims" in response.content.decode()
+    a.refresh_from_db()
+    assert a.state == "unverified"
+    response = reviewer_client.post("/review/bulk/", {**data, "confirm": "on"})
+    assert response.status_code == 302
+    a.refresh_from_db(), b.refresh_from_db()
+    assert (a.state, b.state) == ("excluded", "excluded")
+    assert a.exclusion_reason == "batch import noise"
+
+
+def test_bulk_rejudge(reviewer_client, make_queue_claim):
+    a = make_queue_claim("abstained")
+    before = a.verdicts.count()
+    data = {"action": "rejudge", "claims": [a.public_id], "confirm": "on"}
+    assert reviewer_client.post("/review/bulk/", data).status_code == 302
+    assert a.verdicts.count() == before + 1
+
+
+def test_bulk_exclude_needs_a_reason_and_rows(reviewer_client, make_queue_claim):
+    a = make_queue_claim("abstained")
+    reviewer_client.post(
+        "/review/bulk/", {"action": "exclude", "claims": [a.public_id], "confirm": "on"}
+    )
+    a.refresh_from_db()
+    assert a.state == "unverified"
+    response = reviewer_client.post(
+        "/review/bulk/", {"action": "exclude", "reason": "x"}, follow=True
+    )
+    assert re.search("Select at least one claim", response.content.decode())

@@ -1,0 +1,69 @@
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from verifier.binding import recheck
+from verifier.binding.spans import BoundSpan
+from verifier.models import (
+    Claim,
+    ClaimRelation,
+    EvidenceBinding,
+    Membership,
+    Source,
+    SourceVersion,
+    StateEvent,
+    Verdict,
+)
+
+MODELS = (Claim, Source, SourceVersion, EvidenceBinding, Verdict, StateEvent, ClaimRelation)
+
+
+def _counts():
+    return {m.__name__: m.objects.count() for m in MODELS} | {
+        "users": get_user_model().objects.count(),
+        "memberships": Membership.objects.count(),
+    }
+
+
+@pytest.fixture
+def demo_loaded(db):
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def test_load_demo_prints_the_logins(demo_loaded):
+    assert "password 'spanproof-demo'" in demo_loaded
+    assert "admin (admin)" in demo_loaded
+
+
+def test_load_demo_twice_creates_nothing_new(demo_loaded):
+    before = _counts()
+    call_command("load_demo", stdout=StringIO())
+    assert _counts() == before
+
+
+def test_demo_has_claims_in_every_state(demo_loaded):
+    states = set(Claim.objects.filter(workspace__slug="demo").values_list("state", flat=True))
+    assert states == {"supported", "inferred", "unverified", "contradicted", "excluded"}
+
+
+def test_demo_bindings_sit_at_their_offsets(demo_loaded):
+    bindings = EvidenceBinding.objects.filter(claim__workspace__slug="demo", is_active=True)
+    assert bindings.count() >= 8
+    for binding in bindings.select_related("source_version"):
+        text = binding.source_version.text
+        assert text[binding.start : binding.end] == binding.quote
+        span = BoundSpan(
+            binding.quote, binding.start, binding.end, binding.match, binding.source_hash
+        )
+        assert recheck(span, text, binding.source_version.sha256) == "fresh"
+
+
+def test_demo_roles_can_sign_in(demo_loaded, client):
+    for username in ("admin", "reviewer", "auditor"):
+        assert client.login(username=username, password="spanproof-demo")
+        assert client.get("/").status_code == 200
+        client.logout()

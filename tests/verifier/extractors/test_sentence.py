@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import pytest
+
+from verifier.extractors import ExtractedClaim, Extractor, build_extractor
+from verifier.extractors.sentence import FAMILY, MODEL_ID, SentenceExtractor
+
+TEXT = """# Climate report
+
+Key findings:
+- Global temperatures rose by 1.1 degrees since 1900.
+2) Sea levels are rising faster than expected.
+
+Dr. Smith said the trend is clear. Is it reversible? Click the link to read more.
+The U.S. emitted 5 billion tons of CO2 in 2020, according to the
+agency's annual survey. Too short. What a year!
+Methods
+Please cite the report when you use these figures.
+"""
+
+
+def texts(text: str) -> list[str]:
+    return [c.text for c in SentenceExtractor().extract(text)]
+
+
+def test_identity_and_registry() -> None:
+    extractor = build_extractor({"backend": "sentence"})
+    assert isinstance(extractor, SentenceExtractor)
+    assert isinstance(extractor, Extractor)
+    assert (extractor.model_id, extractor.family) == (MODEL_ID, FAMILY)
+    assert build_extractor({}).model_id == MODEL_ID
+
+
+def test_declarative_sentences_only() -> None:
+    assert texts(TEXT) == [
+        "Global temperatures rose by 1.1 degrees since 1900.",
+        "Sea levels are rising faster than expected.",
+        "Dr. Smith said the trend is clear.",
+        "The U.S. emitted 5 billion tons of CO2 in 2020, according to the agency's annual survey.",
+    ]
+
+
+def test_quotes_are_verbatim_substrings() -> None:
+    claims = SentenceExtractor().extract(TEXT)
+    for claim in claims:
+        assert claim.quote in TEXT
+        assert " ".join(claim.quote.split()) == claim.text
+    wrapped = claims[-1].quote
+    assert "\n" in wrapped  # the line break inside the sentence is kept in the quote
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is the sky blue today?",
+        "Install the package before running the tests.",
+        "Results",
+        "## Background on the project",
+        "Too short.",
+        "",
+        "   \n\n  ",
+    ],
+)
+def test_non_claims_are_skipped(text: str) -> None:
+    assert texts(text) == []
+
+
+def test_decimal_numbers_and_initials_do_not_split_sentences() -> None:
+    text = "J. R. R. Tolkien wrote the novel in 1937. It sold 3.5 million copies by 1960."
+    assert texts(text) == [
+        "J. R. R. Tolkien wrote the novel in 1937.",
+        "It sold 3.5 million copies by 1960.",
+    ]
+
+
+def test_quoted_sentence_end() -> None:
+    text = 'She said "the river floods every spring." The town built a levee in 1990.'
+    assert texts(text) == [
+        'She said "the river floods every spring."',
+        "The town built a levee in 1990.",
+    ]
+
+
+def test_extracted_claim_is_a_value() -> None:
+    assert ExtractedClaim("a", "b") == ExtractedClaim("a", "b")

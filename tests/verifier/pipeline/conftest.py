@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import pytest
+
+from verifier.services.ingest_create import SourceUpload, ingest_job_create
+
+DOC_A = (
+    "The Marrow River delta gains land in wet years. Sediment settles where the current "
+    "slows near Halden Point. Salt marsh grasses trap silt at high tide along the Marrow "
+    "River. The Halden Point lighthouse was built in 1871 by the harbour board."
+)
+DOC_B = (
+    "Marsh grasses trap silt at high tide along the Marrow River. The Halden Point "
+    "lighthouse was not built in 1871. Fishing boats leave the harbour before dawn each "
+    "morning in summer."
+)
+
+
+@pytest.fixture
+def run_job(django_capture_on_commit_callbacks):
+    """Create a job and run its whole stage chain (tasks eager, on-commit executed)."""
+
+    def run(workspace, docs=None, **kwargs):
+        docs = docs if docs is not None else {"source:delta": DOC_A, "source:harbour": DOC_B}
+        sources = kwargs.pop(
+            "sources", [SourceUpload(ref=ref, text=text, title=ref) for ref, text in docs.items()]
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            job = ingest_job_create(workspace=workspace, sources=sources, **kwargs)
+        job.refresh_from_db()
+        return job
+
+    return run

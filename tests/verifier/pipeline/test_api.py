@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.verifier.api.conftest import client_for
+from tests.verifier.pipeline.conftest import DOC_A
+
+
+@pytest.fixture
+def api(workspace):
+    return client_for(workspace)
+
+
+def _post(api, body):
+    return api.post("/connect/v1/ingest-jobs", body, content_type="application/json")
+
+
+def test_create_then_poll_a_job(api, django_capture_on_commit_callbacks):
+    body = {
+        "label": "api",
+        "sources": [{"ref": "source:delta", "text": DOC_A, "format": "markdown"}],
+        "claims": [],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _post(api, body)
+    assert response.status_code == 202, response.json()
+    job_id = response.json()["id"]
+    job = api.get(f"/connect/v1/ingest-jobs/{job_id}").json()
+    assert job["status"] == "succeeded" and job["stage"] == "store"
+    assert job["progress"]["extract"] == {"done": 1, "total": 1, "failed": 0}
+    assert job["quality_report"]["quality"]["g2"]["passed"] in (True, False)
+    assert api.get("/connect/v1/ingest-jobs").json()[0]["id"] == job_id
+    cancel = api.post(f"/connect/v1/ingest-jobs/{job_id}/cancel")
+    assert cancel.status_code == 409 and cancel.json()["error"]["code"] == "job_finished"
+
+
+def test_cancel_a_queued_job(api):
+    response = _post(api, {"sources": [{"ref": "source:d", "text": DOC_A}]})
+    job_id = response.json()["id"]
+    cancelled = api.post(f"/connect/v1/ingest-jobs/{job_id}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({}, "empty_upload"),
+        ({"sources": [{"text": DOC_A, "format": "pdf"}]}, "invalid_request"),
+        ({"sources": [{"ref": "source:x", "text": "  "}]}, "empty_text"),
+        ({"claims": [{"source_ref": "source:none", "text": "A claim."}]}, "unknown_source"),
+    ],
+)
+def test_bad_input_gets_the_error_body(api, body, code):
+    response = _post(api, body)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == code
+
+
+def test_other_workspace_job_is_404(api, other_workspace):
+    job_id = _post(api, {"sources": [{"ref": "source:d", "text": DOC_A}]}).json()["id"]
+    other = client_for(other_workspace)
+    assert other.get(f"/connect/v1/ingest-jobs/{job_id}").status_code == 404
+    assert other.post(f"/connect/v1/ingest-jobs/{job_id}/cancel").status_code == 404
+    assert api.get("/connect/v1/ingest-jobs/999999").status_code == 404
+
+
+def test_register_a_webhook(api):
+    body = {"url": "http://127.0.0.1:9/h", "secret": "x" * 20, "events": ["job.completed"]}
+    response = api.post("/connect/v1/webhooks", body, content_type="application/json")
+    assert response.status_code == 201 and response.json()["threshold"] == 90
+    bad = api.post(
+        "/connect/v1/webhooks", {**body, "events": ["nope"]}, content_type="application/json"
+    )
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_request"

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.verifier.pipeline.conftest import DOC_A, DOC_B
+from verifier.models import Claim, IngestJob
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ingest_command_runs_a_job_with_a_progress_bar(tmp_path, settings):
+    from tests.factories import make_workspace
+
+    make_workspace("cli")
+    (tmp_path / "delta.txt").write_text(DOC_A)
+    (tmp_path / "harbour.md").write_text(DOC_B)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("ingest", str(tmp_path), "--workspace", "cli", stdout=out, stderr=err)
+    job = IngestJob.objects.get()
+    assert job.status == "succeeded"
+    assert "succeeded: 7 claims" in out.getvalue()
+    assert "100.0%" in err.getvalue() and "[" in err.getvalue()
+    assert Claim.objects.filter(ingest_job=job, published=True).count() == 7
+
+
+def test_ingest_command_rejects_a_missing_workspace(db, tmp_path):
+    with pytest.raises(CommandError):
+        call_command("ingest", str(tmp_path), "--workspace", "nope")

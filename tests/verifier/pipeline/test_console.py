@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.verifier.pipeline.conftest import DOC_A
+from verifier.models import IngestJob
+
+
+def test_upload_form_starts_a_job_and_progress_polls_until_done(
+    reviewer_client, django_capture_on_commit_callbacks
+):
+    assert reviewer_client.get("/ingest/").status_code == 200
+    upload = SimpleUploadedFile("notes.html", b"<p>The Marrow River delta gains land in wet years.</p>")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = reviewer_client.post(
+            "/ingest/", {"label": "web", "text": DOC_A, "format": "text", "files": [upload]}
+        )
+    job = IngestJob.objects.get()
+    assert response.status_code == 302 and response.url == f"/ingest/jobs/{job.pk}/"
+    assert len(job.payload["sources"]) == 2
+    page = reviewer_client.get(response.url)
+    assert page.status_code == 200 and b"Quality report" in page.content
+    partial = reviewer_client.get(response.url, headers={"HX-Request": "true"})
+    assert partial.status_code == 286  # finished: htmx stops polling
+    assert b"hx-trigger" not in partial.content
+
+
+def test_running_job_keeps_polling_and_can_be_cancelled(reviewer_client):
+    reviewer_client.post("/ingest/", {"text": DOC_A, "format": "text"})
+    job = IngestJob.objects.get()
+    partial = reviewer_client.get(f"/ingest/jobs/{job.pk}/", headers={"HX-Request": "true"})
+    assert partial.status_code == 200 and b'hx-trigger="every 1s"' in partial.content
+    response = reviewer_client.post(f"/ingest/jobs/{job.pk}/cancel/")
+    assert response.status_code == 302
+    job.refresh_from_db()
+    assert job.status == "cancelled"
+
+
+def test_empty_form_shows_an_error_and_auditors_cannot_upload(reviewer_client, auditor_client):
+    response = reviewer_client.post("/ingest/", {"text": "", "format": "text"})
+    assert response.status_code == 200 and b"Paste some text" in response.content
+    assert auditor_client.get("/ingest/").status_code == 200
+    assert auditor_client.post("/ingest/", {"text": DOC_A, "format": "text"}).status_code == 403
+    assert not IngestJob.objects.exists()

@@ -1,0 +1,128 @@
+"""POST /connect/v1/rag/audit against the real database, binder and judge."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.verifier.api.conftest import client_for
+from verifier.models import Claim, RagAudit, Source, Verdict
+from verifier.rag import MAX_ANSWER_CHARS
+
+URL = "/connect/v1/rag/audit"
+C1 = "HNSW builds a hierarchical proximity graph; recall ~99% with low latency but RAM-heavy."
+C2 = "IVF partitions vectors into Voronoi cells; only nprobe lists are scanned per query."
+CHUNKS = "".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in (("c1", C1), ("c2", C2)))
+
+
+def post(client, body):
+    return client.post(URL, data=json.dumps(body), content_type="application/json")
+
+
+@pytest.fixture
+def api(workspace):
+    return client_for(workspace)
+
+
+@pytest.mark.django_db
+def test_audit_is_returned_and_stored(api, workspace):
+    answer = (
+        "HNSW delivers ~99% recall at low latency [c1]. "
+        "HNSW always outperforms IVF in every benchmark [c2]."
+    )
+    response = post(api, {"answer": answer, "chunks": CHUNKS})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert set(body) == {"claims", "unsupported", "verdict", "suggested_fix"}
+    assert body["verdict"] == "unfaithful"
+    assert [c["verdict"] for c in body["claims"]] == ["supported", "unsupported"]
+    assert body["claims"][0]["supported_by"] == ["c1"]
+    assert body["claims"][0]["evidence"][0] == {
+        "chunk_id": "c1",
+        "quote": C1,
+        "start": 0,
+        "end": len(C1),
+        "match": "exact",
+    }
+    assert body["unsupported"] == ["HNSW always outperforms IVF in every benchmark"]
+
+    audit = RagAudit.objects.get(workspace=workspace)
+    assert response["Location"] == f"/audit/rag/{audit.pk}/"
+    assert audit.verdict == "unfaithful" and audit.result == body
+    claims = list(audit.claims.order_by("id"))
+    assert [c.origin for c in claims] == ["rag_answer", "rag_answer"]
+    assert [c.original_text for c in claims] == [c["span"] for c in body["claims"]]
+    supported, flagged = claims
+    assert supported.state == "supported" and supported.source.title == "RAG chunk c1"
+    binding = supported.bindings.get(is_active=True)
+    assert binding.quote == C1 and binding.source_version.text == C1
+    assert flagged.state != "supported" and flagged.flagged
+    assert Verdict.objects.filter(claim__in=claims).count() == 2
+    assert Source.objects.filter(workspace=workspace, ref__startswith="rag-chunk:").count() == 2
+
+
+@pytest.mark.django_db
+def test_same_chunks_twice_reuse_their_sources(api, workspace):
+    body = {"answer": "HNSW delivers ~99% recall at low latency [c1].", "chunks": CHUNKS}
+    assert post(api, body).status_code == 200
+    assert post(api, body).status_code == 200
+    assert Source.objects.filter(workspace=workspace).count() == 2
+    assert Claim.objects.filter(workspace=workspace, origin="rag_answer").count() == 2
+
+
+@pytest.mark.django_db
+def test_array_chunks_are_accepted(api):
+    chunks = [{"id": "c1", "text": C1}]
+    response = post(api, {"answer": "HNSW is RAM-heavy [c1].", "chunks": chunks})
+    assert response.status_code == 200
+    assert response.json()["verdict"] == "faithful"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "code", "says"),
+    [
+        (
+            {"answer": "x [c1].", "chunks": CHUNKS + '{"id": "c3", "text": \n'},
+            "malformed_jsonl",
+            "line 3",
+        ),
+        (
+            {"answer": "x [c1].", "chunks": CHUNKS + json.dumps({"id": "c1", "text": "y"})},
+            "duplicate_chunk_id",
+            "'c1'",
+        ),
+        ({"answer": "  ", "chunks": CHUNKS}, "empty_answer", "empty"),
+        (
+            {"answer": "a" * (MAX_ANSWER_CHARS + 1), "chunks": CHUNKS},
+            "payload_too_large",
+            "at most",
+        ),
+        ({"answer": "x", "chunks": ""}, "no_chunks", "empty"),
+        ({"answer": "x", "chunks": {"id": "c1"}}, "invalid_request", "invalid"),
+        ({"chunks": CHUNKS}, "invalid_request", "invalid"),
+    ],
+)
+def test_bad_input_is_a_400_with_a_clear_error(api, workspace, body, code, says):
+    response = post(api, body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == code
+    assert says in error["message"]
+    assert not RagAudit.objects.filter(workspace=workspace).exists()
+
+
+@pytest.mark.django_db
+def test_body_over_the_upload_limit_is_a_json_400(api, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = post(api, {"answer": "x" * 2000, "chunks": CHUNKS})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "payload_too_large"
+
+
+@pytest.mark.django_db
+def test_needs_an_api_key(client):
+    response = client.post(URL, data="{}", content_type="application/json")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "not_authenticated"

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from verifier.rag import (
+    MAX_ANSWER_CHARS,
+    MAX_CHUNKS,
+    Chunk,
+    RagInputError,
+    parse_chunks,
+    validate_answer,
+)
+
+
+def jsonl(*pairs):
+    return "".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in pairs)
+
+
+def test_jsonl_and_array_parse_the_same():
+    raw = jsonl(("c1", "One."), ("c2", "Two."))
+    array = json.dumps([{"id": "c1", "text": "One."}, {"id": "c2", "text": "Two."}])
+    expected = [Chunk("c1", "One."), Chunk("c2", "Two.")]
+    assert parse_chunks(raw) == expected
+    assert parse_chunks(array) == expected
+    assert parse_chunks(json.loads(array)) == expected
+
+
+def test_blank_lines_are_skipped_and_int_ids_become_strings():
+    assert parse_chunks('\n{"id": 7, "text": "x"}\n\n') == [Chunk("7", "x")]
+
+
+def test_malformed_jsonl_names_the_line():
+    raw = jsonl(("c1", "One.")) + '{"id": "c2", "text": "Two."\n'
+    with pytest.raises(RagInputError) as err:
+        parse_chunks(raw)
+    assert err.value.code == "malformed_jsonl"
+    assert "line 2" in err.value.message
+    assert err.value.details["line"] == 2
+
+
+def test_duplicate_ids_are_rejected_with_both_places():
+    with pytest.raises(RagInputError) as err:
+        parse_chunks(jsonl(("c1", "One."), ("c2", "Two."), ("c1", "Three.")))
+    assert err.value.code == "duplicate_chunk_id"
+    assert "'c1'" in err.value.message and "line 1" in err.value.message
+    assert "line 3" in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("", "no_chunks"),
+        ("\n\n", "no_chunks"),
+        ("[]", "no_chunks"),
+        ('{"text": "no id"}', "invalid_chunk"),
+        ('{"id": "c1", "text": ""}', "invalid_chunk"),
+        ('{"id": "c1", "text": 5}', "invalid_chunk"),
+        ('["c1"]', "invalid_chunk"),
+        ("[{", "malformed_chunks"),
+        (42, "invalid_chunks"),
+    ],
+)
+def test_bad_chunks(raw, code):
+    with pytest.raises(RagInputError) as err:
+        parse_chunks(raw)
+    assert err.value.code == code
+
+
+def test_too_many_chunks():
+    raw = jsonl(*[(f"c{i}", "x") for i in range(MAX_CHUNKS + 1)])
+    with pytest.raises(RagInputError) as err:
+        parse_chunks(raw)
+    assert err.value.code == "payload_too_large"
+
+
+@pytest.mark.parametrize("answer", ["", "   \n"])
+def test_empty_answer(answer):
+    with pytest.raises(RagInputError) as err:
+        validate_answer(answer)
+    assert err.value.code == "empty_answer"
+
+
+def test_oversized_answer():
+    with pytest.raises(RagInputError) as err:
+        validate_answer("a" * (MAX_ANSWER_CHARS + 1))
+    assert err.value.code == "payload_too_large"
+
+
+@pytest.mark.parametrize("text", ["bad\x00byte", "lone \ud800 surrogate"])
+def test_text_postgres_cannot_store_is_rejected(text):
+    with pytest.raises(RagInputError) as err:
+        parse_chunks([{"id": "c1", "text": text}])
+    assert err.value.code == "invalid_text"
+    with pytest.raises(RagInputError) as err:
+        validate_answer(text)
+    assert err.value.code == "invalid_text"

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.envelopes import STATE_CHOICES, EnvelopeSerializer
+from verifier.api.scoping import request_workspace
+from verifier.selectors.envelopes import (
+    claim_envelope,
+    claim_envelope_get,
+    claim_envelope_list,
+)
+from verifier.services.retrieval import claims_recheck_on_read
+
+
+class ClaimCursorPagination(CursorPagination):
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class ClaimListApi(APIView):
+    """The workspace's claims as envelopes (read-time re-checked), cursor-paginated."""
+
+    @extend_schema_serializer(component_name="ClaimFilter")
+    class FilterSerializer(serializers.Serializer):
+        state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
+        source = serializers.CharField(max_length=200, required=False, help_text="Source ref.")
+        job = serializers.IntegerField(min_value=1, required=False, help_text="Ingest job id.")
+
+    OutputSerializer = EnvelopeSerializer
+    pagination_class = ClaimCursorPagination
+
+    @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        qs = claim_envelope_list(
+            workspace=workspace,
+            state=filters.validated_data.get("state"),
+            source_ref=filters.validated_data.get("source"),
+            job_id=filters.validated_data.get("job"),
+        )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(qs, request, view=self) or []
+        claims_recheck_on_read(claims=page)
+        data = self.OutputSerializer([claim_envelope(claim=c) for c in page], many=True).data
+        return paginator.get_paginated_response(data)
+
+
+class ClaimGetApi(APIView):
+    """One claim's verified-claim envelope (read-time re-checked)."""
+
+    OutputSerializer = EnvelopeSerializer
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, claim_id: str) -> Response:
+        claim = claim_envelope_get(workspace=request_workspace(request), public_id=claim_id)
+        claims_recheck_on_read(claims=[claim])
+        return Response(self.OutputSerializer(claim_envelope(claim=claim)).data)

@@ -1,0 +1,86 @@
+"""Serializers shared by the Connect API: the verified-claim envelope (seed 000)."""
+
+from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import serializers
+
+from verifier.models import ClaimStateChoices, MatchKind
+
+STATE_CHOICES = [s.value for s in ClaimStateChoices]
+
+
+class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
+    """Documents ``Authorization: Bearer <key>`` (per-workspace API keys) in the schema."""
+
+    target_class = "verifier.api.authentication.ApiKeyAuthentication"
+    name = "apiKey"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "Per-workspace API key."}
+
+
+class ClaimRefSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    text = serializers.CharField()
+
+
+class EvidenceSerializer(serializers.Serializer):
+    quote = serializers.CharField()
+    offsets = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=2,
+        max_length=2,
+        help_text="Half-open [start, end) code-point offsets in the bound source version.",
+    )
+    source_ref = serializers.CharField()
+    source_hash = serializers.CharField(help_text="SHA-256 hex of the bound version's text.")
+    match = serializers.ChoiceField(choices=[m.value for m in MatchKind])
+
+
+class JudgeSerializer(serializers.Serializer):
+    model = serializers.CharField()
+    prompt_version = serializers.IntegerField()
+    confidence = serializers.FloatField()
+    at = serializers.CharField(help_text="ISO-8601 UTC with milliseconds, e.g. …T12:04:11.000Z")
+
+
+class EnvelopeSerializer(serializers.Serializer):
+    """The verified-claim envelope. ``judge`` is omitted when the claim was never judged;
+    ``trace_ref`` only when a trace served it; ``evidence`` is empty when nothing is bound."""
+
+    claim = ClaimRefSerializer()
+    state = serializers.ChoiceField(choices=STATE_CHOICES)
+    evidence = EvidenceSerializer(many=True)
+    judge = JudgeSerializer(required=False)
+    citation = serializers.CharField(allow_blank=True)
+    trace_ref = serializers.CharField(required=False)
+    trust_score = serializers.IntegerField(min_value=0, max_value=100)
+
+
+class VerificationPolicySerializer(serializers.Serializer):
+    include = serializers.ListField(
+        child=serializers.CharField(max_length=16),
+        required=False,
+        allow_empty=False,
+        max_length=len(STATE_CHOICES),
+        help_text=f"States served, any of {STATE_CHOICES}; default ['supported'].",
+    )
+    min_trust_score = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    exclude_flagged = serializers.BooleanField(required=False, default=True)
+
+    def validate_include(self, value: list[str]) -> list[str]:
+        unknown = sorted(set(value) - set(STATE_CHOICES))
+        if unknown:
+            raise serializers.ValidationError(f"Unknown states {unknown}; use {STATE_CHOICES}.")
+        return value
+
+
+class RetrievalMetadataSerializer(serializers.Serializer):
+    verification_summary = serializers.DictField(child=serializers.IntegerField())
+    retrieval_degraded_code = serializers.CharField(allow_null=True)
+    verification_policy = serializers.DictField()
+    depth = serializers.CharField()
+    considered = serializers.IntegerField()
+    excluded = serializers.DictField(child=serializers.IntegerField())
+    demoted = serializers.IntegerField()

@@ -1,0 +1,69 @@
+"""One exception type, one handler: every API error is {"error": {code, message, details}}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+
+class ApiError(Exception):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        status_code: int = status.HTTP_400_BAD_REQUEST,
+        details: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status_code = status_code
+        self.details = details if details is not None else {}
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+_DRF_CODES = {
+    exceptions.ValidationError: "invalid_request",
+    exceptions.ParseError: "malformed_request",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.NotAcceptable: "not_acceptable",
+}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ApiError):
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound("Not found.")
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if isinstance(exc, exceptions.APIException):
+        code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
+        if isinstance(exc, exceptions.ValidationError):
+            message = "The request is invalid; see details."
+            details = exc.detail
+        else:
+            message = str(exc.detail)
+            details = {}
+        response = Response(error_body(code, message, details), status=exc.status_code)
+        if getattr(exc, "auth_header", None):
+            response["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            response["WWW-Authenticate"] = 'Bearer realm="connect"'
+            response.status_code = status.HTTP_401_UNAUTHORIZED
+        return response
+    return None

@@ -1,0 +1,158 @@
+"""Ingest jobs and webhooks over the Connect API: parse → call one service → serialize."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.errors import ApiError
+from verifier.api.scoping import request_workspace
+from verifier.models import WebhookEvent
+from verifier.selectors.ingest import ingest_job_get, ingest_job_list
+from verifier.services.ingest import ingest_job_cancel
+from verifier.services.ingest_create import (
+    LEGACY_VERDICTS,
+    ClaimUpload,
+    IngestInputError,
+    SourceUpload,
+    ingest_job_create,
+)
+from verifier.services.ingest_input import FORMATS
+from verifier.services.webhooks import WebhookInputError, webhook_create
+
+
+class StageProgressSerializer(serializers.Serializer):
+    done = serializers.IntegerField()
+    total = serializers.IntegerField()
+    failed = serializers.IntegerField()
+
+
+class IngestJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    label = serializers.CharField()
+    status = serializers.CharField()
+    stage = serializers.CharField()
+    progress = serializers.SerializerMethodField()
+    errors = serializers.JSONField()
+    quality_report = serializers.JSONField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_progress(self, job) -> dict[str, dict[str, int]]:
+        return {
+            stage: {k: entry.get(k, 0) for k in ("done", "total", "failed")}
+            for stage, entry in (job.progress or {}).items()
+        }
+
+
+class IngestJobCreateApi(APIView):
+    """Upload sources (text, Markdown or HTML) and/or claims (with or without quotes,
+    optionally with a legacy verdict) and queue an ingest job. 202 with the job."""
+
+    @extend_schema_serializer(component_name="IngestJobCreateRequest")
+    class InputSerializer(serializers.Serializer):
+        class SourceInput(serializers.Serializer):
+            ref = serializers.CharField(max_length=200, required=False, allow_blank=True)
+            title = serializers.CharField(max_length=300, required=False, allow_blank=True)
+            citation = serializers.CharField(max_length=500, required=False, allow_blank=True)
+            domain_pack = serializers.CharField(max_length=64, required=False, allow_blank=True)
+            format = serializers.ChoiceField(choices=FORMATS, default="text")
+            text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
+
+        class ClaimInput(serializers.Serializer):
+            source_ref = serializers.CharField(max_length=200)
+            text = serializers.CharField(max_length=5000)
+            quote = serializers.CharField(
+                required=False, allow_blank=True, trim_whitespace=False, max_length=20_000
+            )
+            legacy_verdict = serializers.ChoiceField(choices=LEGACY_VERDICTS, default="none")
+
+        label = serializers.CharField(max_length=200, required=False, allow_blank=True)
+        sources = SourceInput(many=True, required=False)
+        claims = ClaimInput(many=True, required=False)
+        extract = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+    @extend_schema(request=InputSerializer, responses={202: IngestJobSerializer})
+    def post(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        try:
+            job = ingest_job_create(
+                workspace=workspace,
+                sources=[SourceUpload(**s) for s in values.get("sources", [])],
+                claims=[ClaimUpload(**c) for c in values.get("claims", [])],
+                label=values.get("label", ""),
+                extract=values.get("extract"),
+                actor=request.user,
+            )
+        except IngestInputError as exc:
+            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        return Response(IngestJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses=IngestJobSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        jobs = ingest_job_list(workspace=request_workspace(request))[:50]
+        return Response(IngestJobSerializer(jobs, many=True).data)
+
+
+class IngestJobGetApi(APIView):
+    """Status, per-stage progress, per-item errors and (when stored) the quality report."""
+
+    @extend_schema(responses=IngestJobSerializer)
+    def get(self, request: Request, job_id: int) -> Response:
+        job = ingest_job_get(workspace=request_workspace(request), job_id=job_id)
+        return Response(IngestJobSerializer(job).data)
+
+
+class IngestJobCancelApi(APIView):
+    """Cancel a queued or running job (409 when it already finished)."""
+
+    @extend_schema(request=None, responses=IngestJobSerializer)
+    def post(self, request: Request, job_id: int) -> Response:
+        job = ingest_job_get(workspace=request_workspace(request), job_id=job_id)
+        if not ingest_job_cancel(job=job):
+            raise ApiError(
+                "job_finished",
+                f"Job {job.pk} is already {job.status}.",
+                status_code=status.HTTP_409_CONFLICT,
+            )
+        return Response(IngestJobSerializer(job).data)
+
+
+class WebhookCreateApi(APIView):
+    """Register a webhook for job.completed and/or job.quality_below_threshold."""
+
+    @extend_schema_serializer(component_name="WebhookCreateRequest")
+    class InputSerializer(serializers.Serializer):
+        url = serializers.URLField(max_length=500)
+        secret = serializers.CharField(min_length=16, max_length=128)
+        events = serializers.ListField(
+            child=serializers.ChoiceField(choices=[e.value for e in WebhookEvent]),
+            allow_empty=False,
+        )
+        threshold = serializers.IntegerField(min_value=0, max_value=100, default=90)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField(source="pk")
+        url = serializers.CharField()
+        events = serializers.JSONField()
+        threshold = serializers.IntegerField()
+        is_active = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            webhook = webhook_create(
+                workspace=request_workspace(request), **data.validated_data
+            )
+        except WebhookInputError as exc:
+            raise ApiError(exc.code, exc.message) from exc
+        return Response(self.OutputSerializer(webhook).data, status=status.HTTP_201_CREATED)

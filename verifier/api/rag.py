@@ -1,0 +1,102 @@
+"""POST /connect/v1/rag/audit — audit a RAG answer against its id-keyed chunks (seed 003)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.errors import ApiError
+from verifier.api.scoping import request_workspace
+from verifier.rag import RagInputError
+from verifier.services.rag_audit import rag_audit_run
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "description": 'JSONL: one {"id", "text"} object per line.'},
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "text": {"type": "string"}},
+                    "required": ["id", "text"],
+                },
+            },
+        ]
+    }
+)
+class ChunksField(serializers.Field):
+    """JSONL text, or a JSON array of {"id", "text"} objects; parsed by the service."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str | list):
+            raise serializers.ValidationError("Must be JSONL text or an array of {id, text}.")
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class EvidenceSerializer(serializers.Serializer):
+    chunk_id = serializers.CharField()
+    quote = serializers.CharField()
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    match = serializers.ChoiceField(choices=["exact", "normalized", "fuzzy"])
+
+
+class AuditedClaimSerializer(serializers.Serializer):
+    span = serializers.CharField()
+    supported_by = serializers.ListField(child=serializers.CharField())
+    verdict = serializers.ChoiceField(
+        choices=["supported", "partial", "unsupported", "contradicted"]
+    )
+    note = serializers.CharField(required=False)
+    evidence = EvidenceSerializer(many=True)
+
+
+class RagAuditApi(APIView):
+    """Decompose the answer into atomic claims, bind and judge each against every chunk,
+    and return the seed's audit document. Only the chunks count as evidence. The stored
+    audit is linked from the ``Location`` header."""
+
+    @extend_schema_serializer(component_name="RagAuditRequest")
+    class InputSerializer(serializers.Serializer):
+        answer = serializers.CharField(trim_whitespace=False, allow_blank=True)
+        chunks = ChunksField()
+
+    @extend_schema_serializer(component_name="RagAuditResponse")
+    class OutputSerializer(serializers.Serializer):
+        claims = AuditedClaimSerializer(many=True)
+        unsupported = serializers.ListField(child=serializers.CharField())
+        verdict = serializers.ChoiceField(choices=["faithful", "partial", "unfaithful"])
+        suggested_fix = serializers.CharField(required=False)
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        try:
+            body = request.data
+        except RequestDataTooBig as exc:
+            raise ApiError(
+                "payload_too_large",
+                f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
+                details={"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+            ) from exc
+        data = self.InputSerializer(data=body)
+        data.is_valid(raise_exception=True)
+        actor = request.user if getattr(request.user, "pk", None) else None
+        try:
+            write = rag_audit_run(workspace=workspace, actor=actor, **data.validated_data)
+        except RagInputError as exc:
+            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        response = Response(write.result.as_dict())
+        response["Location"] = reverse("audit-rag:detail", args=[write.audit.pk])
+        return response

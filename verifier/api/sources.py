@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.errors import ApiError
+from verifier.api.scoping import request_workspace
+from verifier.selectors.sources import source_current_version, source_get
+from verifier.services.sources import SourceInputError, source_upsert
+
+
+class SourceVersionSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    sha256 = serializers.CharField()
+    length = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    def get_length(self, version) -> int:
+        return len(version.text)
+
+
+class SourceSerializer(serializers.Serializer):
+    ref = serializers.CharField()
+    title = serializers.CharField()
+    citation = serializers.CharField(allow_blank=True)
+    domain_pack = serializers.CharField(allow_blank=True)
+
+
+class SourceUpsertApi(APIView):
+    """Create a source, or append a new immutable version when its text changed
+    (identical text is a no-op that returns the current version)."""
+
+    @extend_schema_serializer(component_name="SourceUpsertRequest")
+    class InputSerializer(serializers.Serializer):
+        ref = serializers.CharField(max_length=200)
+        text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
+        title = serializers.CharField(max_length=300, required=False, allow_blank=True)
+        citation = serializers.CharField(max_length=500, required=False, allow_blank=True)
+        domain_pack = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+    @extend_schema_serializer(component_name="SourceUpsertResponse")
+    class OutputSerializer(serializers.Serializer):
+        source = SourceSerializer()
+        version = SourceVersionSerializer()
+        created_source = serializers.BooleanField()
+        created_version = serializers.BooleanField()
+
+    @extend_schema(
+        request=InputSerializer, responses={200: OutputSerializer, 201: OutputSerializer}
+    )
+    def post(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            write = source_upsert(workspace=workspace, **data.validated_data)
+        except SourceInputError as exc:
+            raise ApiError(exc.code, exc.message) from exc
+        return Response(
+            self.OutputSerializer(write).data,
+            status=status.HTTP_201_CREATED if write.created_version else status.HTTP_200_OK,
+        )
+
+
+class SourceGetApi(APIView):
+    """A source and the exact text of its current version, so anyone can check a quote at
+    its offsets and hash the text to the recorded SHA-256."""
+
+    @extend_schema_serializer(component_name="SourceDetail")
+    class OutputSerializer(SourceSerializer):
+        current_version = SourceVersionSerializer(allow_null=True)
+        text = serializers.CharField(allow_null=True, help_text="Current version's exact text.")
+        versions = SourceVersionSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, ref: str) -> Response:
+        source = source_get(workspace=request_workspace(request), ref=ref)
+        current = source_current_version(source=source)
+        payload = {
+            "ref": source.ref,
+            "title": source.title,
+            "citation": source.citation,
+            "domain_pack": source.domain_pack,
+            "current_version": current,
+            "text": current.text if current else None,
+            "versions": list(source.versions.order_by("number").defer("text")),
+        }
+        return Response(self.OutputSerializer(payload).data)

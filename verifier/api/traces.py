@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import json
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
+from rest_framework import serializers
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.errors import ApiError
+from verifier.api.scoping import request_workspace
+from verifier.selectors.traces import trace_get
+
+EXPORT_FORMATS = ("json",)
+
+
+class TraceOutputSerializer(serializers.Serializer):
+    trace_id = serializers.UUIDField()
+    operation = serializers.CharField()
+    query = serializers.CharField(allow_blank=True)
+    domain_pack = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    document = serializers.JSONField(help_text="The versioned trace document.")
+
+
+class TraceGetApi(APIView):
+    """The provenance trace of one retrieve/graph call (kept 90 days)."""
+
+    OutputSerializer = TraceOutputSerializer
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, trace_id: str) -> Response:
+        trace = trace_get(workspace=request_workspace(request), trace_id=trace_id)
+        return Response(self.OutputSerializer(trace).data)
+
+
+class _IgnoreFormatParam(DefaultContentNegotiation):
+    """``?format=`` names the export format here, not a DRF renderer."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        renderer = renderers[0]
+        return renderer, renderer.media_type
+
+
+class TraceExportApi(APIView):
+    """Download the trace as an attachment for audit files. Only ``format=json``."""
+
+    content_negotiation_class = _IgnoreFormatParam
+
+    @extend_schema_serializer(component_name="TraceExportParams")
+    class InputSerializer(serializers.Serializer):
+        format = serializers.CharField(required=False, default="json")
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", OpenApiTypes.STR, enum=list(EXPORT_FORMATS), default="json")
+        ],
+        responses={
+            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
+            400: OpenApiResponse(description="unsupported_format"),
+        },
+    )
+    def get(self, request: Request, trace_id: str) -> HttpResponse:
+        workspace = request_workspace(request)
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        fmt = params.validated_data["format"]
+        if fmt not in EXPORT_FORMATS:
+            raise ApiError(
+                "unsupported_format",
+                f"Unsupported export format {fmt!r}; supported: {', '.join(EXPORT_FORMATS)}.",
+                details={"supported": list(EXPORT_FORMATS)},
+            )
+        trace = trace_get(workspace=workspace, trace_id=trace_id)
+        body = json.dumps(TraceOutputSerializer(trace).data, indent=2, ensure_ascii=False)
+        response = HttpResponse(body, content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="trace-{trace.trace_id}.json"'
+        return response

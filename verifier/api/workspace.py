@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.scoping import request_workspace
+
+
+class WorkspaceGetApi(APIView):
+    """The workspace the caller's key (or console session) is scoped to."""
+
+    class OutputSerializer(serializers.Serializer):
+        slug = serializers.CharField()
+        name = serializers.CharField()
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        return Response(self.OutputSerializer(workspace).data)

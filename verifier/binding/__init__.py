@@ -1,0 +1,41 @@
+"""Layer 1: deterministic, model-free evidence binding (pure Python, no Django).
+
+A quote binds to half-open code-point offsets ``[start, end)`` of the ORIGINAL text
+of one source version, by the first stage that finds it: ``exact`` -> ``normalized``
+-> ``fuzzy``. A stored binding is re-checked cheaply at read time with ``recheck``.
+"""
+
+from verifier.binding.locate import FUZZY_MIN_TOKENS, bind
+from verifier.binding.normalization import normalize
+from verifier.binding.recheck import DEFAULT_FUZZY_FLOOR, recheck, span_matches
+from verifier.binding.sentences import sentence_spans
+from verifier.binding.source_index import (
+    INDEX_CACHE_SIZE,
+    SourceIndex,
+    clear_index_cache,
+    sha256_hex,
+    source_index,
+)
+from verifier.binding.spans import Binding, BoundSpan, MatchKind, RecheckStatus
+from verifier.binding.validation import BindingInputError, validate_text
+
+__all__ = [
+    "DEFAULT_FUZZY_FLOOR",
+    "FUZZY_MIN_TOKENS",
+    "INDEX_CACHE_SIZE",
+    "Binding",
+    "BindingInputError",
+    "BoundSpan",
+    "MatchKind",
+    "RecheckStatus",
+    "SourceIndex",
+    "bind",
+    "clear_index_cache",
+    "normalize",
+    "recheck",
+    "sentence_spans",
+    "sha256_hex",
+    "source_index",
+    "span_matches",
+    "validate_text",
+]

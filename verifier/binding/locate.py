@@ -1,0 +1,185 @@
+"""Locate a quote in a source text: exact -> normalized -> fuzzy."""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from verifier.binding.normalization import fold
+from verifier.binding.recheck import DEFAULT_FUZZY_FLOOR, fuzzy_similarity
+from verifier.binding.source_index import SourceIndex, source_index
+from verifier.binding.spans import Binding, new_binding
+
+# Fuzzy matching is only tried for quotes of at least this many word tokens;
+# shorter quotes match too many places by accident.
+FUZZY_MIN_TOKENS = 4
+# Fuzzy search is bounded: candidate windows are placed around occurrences of
+# anchors (word trigrams, then bigrams, then long single words of the quote).
+FUZZY_MAX_ANCHORS = 8
+FUZZY_MAX_HITS_PER_ANCHOR = 8
+FUZZY_MAX_WINDOWS = 32
+FUZZY_MIN_ANCHOR_WORD = 4
+# rapidfuzz pre-filter: windows whose best partial alignment is this far (in
+# percentage points) below the floor are not scored further.
+_PREFILTER_MARGIN = 15.0
+
+_WORD = re.compile(r"\w+")
+_TOKEN = re.compile(r"\S+")
+
+
+def bind(
+    quote: str,
+    text: str,
+    *,
+    fuzzy_floor: float = DEFAULT_FUZZY_FLOOR,
+    index: SourceIndex | None = None,
+) -> Binding | None:
+    """Bind ``quote`` to ``[start, end)`` offsets of ``text``, or ``None``.
+
+    Stages: ``exact`` (first occurrence), ``normalized`` (first occurrence in the
+    folded text that covers whole original characters), ``fuzzy`` (quotes of at
+    least ``FUZZY_MIN_TOKENS`` words; best window at or above ``fuzzy_floor``).
+    Pass ``index`` (``source_index(text, sha256)``) when binding many quotes.
+    Never raises for ``str`` input.
+    """
+    if not quote:
+        return None
+    start = text.find(quote)
+    if start >= 0 and not quote.isspace():
+        return new_binding(start, start + len(quote), "exact", 1.0)
+
+    folded_quote = fold(quote)
+    if not folded_quote or not text:
+        return None
+    if index is None or (index.text is not text and index.text != text):
+        index = source_index(text)
+
+    normalized = index.normalized
+    offsets = index.offsets
+    ns = normalized.find(folded_quote)
+    while ns >= 0:
+        ne = ns + len(folded_quote)
+        if offsets.is_aligned(ns, ne):
+            s, e = offsets.to_original(ns, ne)
+            return new_binding(s, e, "normalized", 1.0)
+        ns = normalized.find(folded_quote, ns + 1)
+
+    return _bind_fuzzy(folded_quote, index, fuzzy_floor)
+
+
+def _anchors(folded_quote: str, words: list[re.Match[str]]) -> list[tuple[str, int]]:
+    """Distinct anchor strings with their offset in the quote, most specific first."""
+    found: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for size in (3, 2):
+        grams = [
+            (folded_quote[words[i].start() : words[i + size - 1].end()], words[i].start())
+            for i in range(len(words) - size + 1)
+        ]
+        grams.sort(key=lambda gram: -len(gram[0]))
+        for gram in grams[:4]:
+            if gram[0] not in seen:
+                seen.add(gram[0])
+                found.append(gram)
+    singles = sorted(
+        ((w.group(), w.start()) for w in words if len(w.group()) >= FUZZY_MIN_ANCHOR_WORD),
+        key=lambda single: -len(single[0]),
+    )
+    for single in singles:
+        if single[0] not in seen:
+            seen.add(single[0])
+            found.append(single)
+    return found[:FUZZY_MAX_ANCHORS]
+
+
+def _bind_fuzzy(folded_quote: str, index: SourceIndex, floor: float) -> Binding | None:
+    words = list(_WORD.finditer(folded_quote))
+    if len(words) < FUZZY_MIN_TOKENS:
+        return None
+    normalized = index.normalized
+    qlen = len(folded_quote)
+    slack = qlen // 4 + 8
+    best: tuple[float, int, int] | None = None
+    evaluated: list[tuple[int, int]] = []
+
+    def consider(ws: int, we: int) -> None:
+        nonlocal best
+        if any(a <= ws and we <= b for a, b in evaluated):
+            return
+        evaluated.append((ws, we))
+        found = _score_window(folded_quote, index, ws, we, floor)
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+
+    if len(normalized) <= qlen + 2 * slack:
+        consider(0, len(normalized))
+    else:
+        for anchor, offset in _anchors(folded_quote, words):
+            hits = 0
+            pos = normalized.find(anchor)
+            while pos >= 0 and hits < FUZZY_MAX_HITS_PER_ANCHOR:
+                if len(evaluated) >= FUZZY_MAX_WINDOWS:
+                    break
+                origin = pos - offset
+                consider(max(0, origin - slack), min(len(normalized), origin + qlen + slack))
+                hits += 1
+                pos = normalized.find(anchor, pos + 1)
+            if best is not None and best[0] >= floor:
+                break
+    if best is None or best[0] < floor:
+        return None
+    score, start, end = best
+    return new_binding(start, end, "fuzzy", score)
+
+
+def _score_window(
+    folded_quote: str, index: SourceIndex, ws: int, we: int, floor: float
+) -> tuple[float, int, int] | None:
+    """Best (score, start, end) in original offsets for one normalized window.
+
+    rapidfuzz's partial alignment has the quote's length; the span is then refined
+    to word boundaries (end first, then start) so insertions and deletions in the
+    quote are not penalised twice.
+    """
+    normalized = index.normalized
+    window = normalized[ws:we]
+    alignment = fuzz.partial_ratio_alignment(
+        folded_quote, window, score_cutoff=max(0.0, floor * 100.0 - _PREFILTER_MARGIN)
+    )
+    if alignment is None:
+        return None
+    ds, de = alignment.dest_start, alignment.dest_end
+    # Span edges are tried at word and non-space-run boundaries near the alignment.
+    tokens = sorted(
+        {m.span() for m in _TOKEN.finditer(window)} | {m.span() for m in _WORD.finditer(window)}
+    )
+    if not tokens:
+        return None
+    reach = len(folded_quote) // 4 + 8
+    starts = sorted({a for a, _ in tokens if abs(a - ds) <= reach}) or [tokens[0][0]]
+    ends = sorted({b for _, b in tokens if abs(b - de) <= reach}) or [tokens[-1][1]]
+    first = min(starts, key=lambda a: (abs(a - ds), a))
+    widened = _best_bound(folded_quote, window, [(first, b) for b in ends if b > first])
+    if widened is None:
+        return None
+    last = widened[1]
+    refined = _best_bound(folded_quote, window, [(a, last) for a in starts if a < last])
+    if refined is None:
+        return None
+    ns, ne = ws + refined[0], ws + refined[1]
+    orig_start, orig_end = index.to_original(ns, ne)
+    score = fuzzy_similarity(folded_quote, fold(index.text[orig_start:orig_end]))
+    return score, orig_start, orig_end
+
+
+def _best_bound(
+    folded_quote: str, window: str, spans: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    best: tuple[int, int] | None = None
+    best_score = -1.0
+    for a, b in spans:
+        score = fuzz.ratio(folded_quote, window[a:b])
+        if score > best_score:
+            best, best_score = (a, b), score
+    return best

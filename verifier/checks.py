@@ -1,0 +1,26 @@
+"""System checks: the judge's model family must differ from the extractor's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import Error, register
+
+
+@register()
+def judge_and_extractor_families_differ(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    from verifier.engine import configured_families
+
+    judge_family, extractor_family = configured_families(settings)
+    if judge_family and judge_family == extractor_family:
+        return [
+            Error(
+                f"The judge and the extractor are both of model family {judge_family!r}: "
+                "the system that writes claims must never grade its own work.",
+                hint="Set SPANPROOF_JUDGE_FAMILY / SPANPROOF_EXTRACTOR_FAMILY (or the models) "
+                "so that the two families differ.",
+                id="spanproof.E001",
+            )
+        ]
+    return []

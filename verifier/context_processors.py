@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from verifier.models import Role
+
+
+def workspace(request: HttpRequest) -> dict[str, Any]:
+    membership = getattr(request, "membership", None)
+    role = membership.role if membership else None
+    return {
+        "current_workspace": getattr(request, "workspace", None),
+        "current_membership": membership,
+        "current_role": role,
+        "can_decide": role in (Role.REVIEWER, Role.ADMIN),
+        "is_workspace_admin": role == Role.ADMIN,
+    }

@@ -1,0 +1,153 @@
+"""Load the demo workspace idempotently through the real verification chain."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from verifier.demo.content import CLAIMS, SOURCES, DemoClaim
+from verifier.embeddings import embed_texts
+from verifier.models import Claim, ClaimOrigin, ClaimRelation, RelationKind, Workspace
+from verifier.services.claim_state import claim_exclude
+from verifier.services.sources import source_upsert
+from verifier.services.workspaces import membership_set, workspace_create
+
+DEMO_SLUG = "demo"
+DEMO_PASSWORD = "spanproof-demo"
+DEMO_USERS = (("admin", "admin"), ("reviewer", "reviewer"), ("auditor", "auditor"))
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+# Relations between demo claims (by key) so graph expansion has something to walk.
+DEMO_RELATIONS = (
+    ("delta-load", "delta-sand", RelationKind.ELABORATES),
+    ("delta-sand", "delta-spartina", RelationKind.ELABORATES),
+    ("delta-spartina", "delta-sealevel", RelationKind.SUPPORTS),
+    ("light-lit", "light-automated", RelationKind.ELABORATES),
+    ("light-automated", "light-electrified", RelationKind.CONTRADICTS),
+    ("ann-ivf", "ann-memory", RelationKind.CONTRADICTS),
+)
+
+
+def demo_public_id(key: str) -> str:
+    digest = int(hashlib.sha256(f"spanproof-demo:{key}".encode()).hexdigest(), 16)
+    chars = []
+    for _ in range(12):
+        digest, rem = divmod(digest, 36)
+        chars.append(_BASE36[rem])
+    return "claim:" + "".join(chars)
+
+
+@dataclass
+class DemoReport:
+    workspace: Workspace
+    created_users: list[str] = field(default_factory=list)
+    created_sources: int = 0
+    created_claims: int = 0
+    states: dict[str, str] = field(default_factory=dict)
+    surprises: list[str] = field(default_factory=list)
+
+
+def _users(workspace: Workspace, report: DemoReport) -> None:
+    users = get_user_model().objects
+    for username, role in DEMO_USERS:
+        user = users.filter(username=username).first()
+        if user is None:
+            user = users.create_user(username=username, password=DEMO_PASSWORD)
+            if role == "admin":
+                user.is_staff = user.is_superuser = True
+                user.save(update_fields=["is_staff", "is_superuser"])
+            report.created_users.append(username)
+        if not workspace.memberships.filter(user=user).exists():
+            membership_set(workspace=workspace, user=user, role=role)
+
+
+def _new_claims(workspace: Workspace, sources: dict, report: DemoReport) -> list[tuple]:
+    created = []
+    for item in CLAIMS:
+        public_id = demo_public_id(item.key)
+        if Claim.objects.filter(public_id=public_id).exists():
+            continue
+        claim = Claim.objects.create(
+            workspace=workspace,
+            public_id=public_id,
+            source=sources[item.source_ref],
+            text=item.text,
+            original_text=item.text,
+            origin=ClaimOrigin.IMPORTED,
+            legacy_affirmed=item.legacy_affirmed,
+            submitted_quote=item.quote or "",
+        )
+        created.append((item, claim))
+    report.created_claims = len(created)
+    return created
+
+
+def _embed_and_publish(claims: list[Claim]) -> None:
+    vectors = embed_texts([c.text for c in claims])
+    for claim, vector in zip(claims, vectors, strict=True):
+        claim.embedding = vector.tolist()
+        claim.published = True
+    Claim.objects.bulk_update(claims, ["embedding", "published"])
+
+
+def _relations(workspace: Workspace) -> None:
+    for from_key, to_key, kind in DEMO_RELATIONS:
+        a = Claim.objects.filter(public_id=demo_public_id(from_key)).first()
+        b = Claim.objects.filter(public_id=demo_public_id(to_key)).first()
+        if a and b:
+            ClaimRelation.objects.get_or_create(
+                workspace=workspace,
+                from_claim=a,
+                to_claim=b,
+                kind=kind,
+                defaults={"confidence": 0.8},
+            )
+
+
+def load_demo() -> DemoReport:
+    from verifier.services.verification import claims_verify
+
+    with transaction.atomic():
+        workspace = workspace_create(slug=DEMO_SLUG, name="Demo workspace")
+        report = DemoReport(workspace=workspace)
+        _users(workspace, report)
+        sources = {}
+        for spec in SOURCES:
+            write = source_upsert(
+                workspace=workspace,
+                ref=spec.ref,
+                text=spec.text,
+                title=spec.title,
+                citation=spec.citation,
+                domain_pack=spec.domain_pack,
+            )
+            sources[spec.ref] = write.source
+            report.created_sources += int(write.created_source)
+        created = _new_claims(workspace, sources, report)
+    if created:
+        claims = [claim for _, claim in created]
+        claims_verify(claims=claims)
+        admin = get_user_model().objects.get(username="admin")
+        for item, claim in created:
+            if item.exclude_reason:
+                claim_exclude(claim=claim, reason=item.exclude_reason, actor=admin)
+        _embed_and_publish(claims)
+    _relations(workspace)
+    for item in CLAIMS:
+        claim = Claim.objects.filter(public_id=demo_public_id(item.key)).first()
+        if claim is None:
+            continue
+        report.states[item.key] = claim.state
+        if claim.state != item.expect:
+            report.surprises.append(_surprise(item, claim))
+    return report
+
+
+def _surprise(item: DemoClaim, claim: Claim) -> str:
+    return (
+        f"{item.key}: written to be {item.expect}, the chain made it {claim.state} "
+        f"({claim.state_reason})"
+    )

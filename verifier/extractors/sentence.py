@@ -1,0 +1,244 @@
+"""The offline default extractor: every declarative sentence is a claim.
+
+Rule-based, deterministic, no model. Skips questions, exclamations, imperatives,
+headings (Markdown ``#``, lines without final punctuation, lines ending in ``:``) and
+short fragments; strips bullet and numbering markers. The quote is the sentence exactly
+as it appears in the text (internal line breaks included), so ``quote in text`` always
+holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from verifier.extractors.base import ExtractedClaim
+
+MODEL_ID = "spanproof-sentence-extractor-v1"
+FAMILY = "spanproof-extractor"
+MIN_WORDS = 4
+MIN_CHARS = 20
+UNTERMINATED_LINE_MIN_WORDS = 8  # a line without final punctuation shorter than this is a heading
+
+ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sr",
+        "jr",
+        "st",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "al",
+        "fig",
+        "no",
+        "vol",
+        "approx",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "dept",
+        "est",
+        "gen",
+        "gov",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "u.s",
+        "u.k",
+        "mt",
+        "ft",
+        "lt",
+        "col",
+        "capt",
+        "sgt",
+        "rev",
+        "ed",
+        "eds",
+        "p",
+        "pp",
+        "cf",
+    ]
+)
+IMPERATIVE_VERBS = frozenset(
+    [
+        "add",
+        "avoid",
+        "be",
+        "call",
+        "check",
+        "choose",
+        "click",
+        "consider",
+        "contact",
+        "copy",
+        "create",
+        "delete",
+        "do",
+        "don't",
+        "download",
+        "ensure",
+        "enter",
+        "find",
+        "follow",
+        "get",
+        "give",
+        "go",
+        "imagine",
+        "install",
+        "keep",
+        "let",
+        "look",
+        "make",
+        "note",
+        "open",
+        "please",
+        "press",
+        "read",
+        "refer",
+        "remember",
+        "remove",
+        "run",
+        "save",
+        "see",
+        "select",
+        "send",
+        "set",
+        "sign",
+        "start",
+        "stop",
+        "take",
+        "tell",
+        "try",
+        "type",
+        "use",
+        "visit",
+        "wait",
+        "write",
+    ]
+)
+BULLET = re.compile(r"\s*(?:[-*•‣◦▪–—+>]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+HEADING = re.compile(r"^\s*#{1,6}\s")
+# A sentence ends at . ! ? (optionally followed by closing quotes/brackets) + whitespace.
+END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s|$)")
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of paragraphs and of list items / headings, which end at line breaks."""
+    out: list[tuple[int, int]] = []
+    start: int | None = None
+    prev_end = 0
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        line_start, line_end = pos, pos + len(body)
+        pos += len(line)
+        standalone = bool(BULLET.match(body) or HEADING.match(body))
+        if not body.strip() or standalone:
+            if start is not None:
+                out.append((start, prev_end))
+                start = None
+            if standalone:
+                out.append((line_start, line_end))
+            continue
+        if start is None:
+            start = line_start
+        prev_end = line_end
+        if (
+            not re.search(r"[.!?…:;,\"'”’)\]]\s*$", body)
+            and len(body.split()) < UNTERMINATED_LINE_MIN_WORDS
+        ):
+            # a short unterminated line is a heading: close it as its own block
+            out.append((start, prev_end))
+            start = None
+    if start is not None:
+        out.append((start, prev_end))
+    return out
+
+
+def _is_abbreviation(text: str, end: int) -> bool:
+    """Does the period at ``text[end-1]`` close an abbreviation or an initial?"""
+    match = re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[:end])
+    if not match:
+        return False
+    word = match.group(1).lower()
+    return word in ABBREVIATIONS or len(word) == 1
+
+
+def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out = []
+    cursor = start
+    for match in END.finditer(text, start, end):
+        stop = match.end()
+        if match.group(0).startswith(".") and len(match.group(0).rstrip("\"'”’)]")) == 1:
+            if _is_abbreviation(text, match.start() + 1):
+                continue
+            nxt = text[stop:end].lstrip()
+            if nxt[:1].islower() or (
+                nxt[:1].isdigit() and text[match.start() - 1 : match.start()].isdigit()
+            ):
+                continue
+        out.append((cursor, stop))
+        cursor = stop
+    if cursor < end and text[cursor:end].strip():
+        out.append((cursor, end))
+    return out
+
+
+def _trim(text: str, start: int, end: int, *, bullet: bool = False) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    marker = BULLET.match(text, start, end) if bullet and start < end else None
+    if marker and marker.start() == start:
+        start = marker.end()
+    return start, end
+
+
+def _is_declarative(sentence: str) -> bool:
+    stripped = sentence.rstrip("\"'”’)] ")
+    if not stripped or stripped[-1] in "?!:;,":
+        return False
+    if stripped[-1] not in ".…" and len(sentence.split()) < UNTERMINATED_LINE_MIN_WORDS:
+        return False  # heading or label
+    words = re.findall(r"[A-Za-z][A-Za-z'’]*", sentence)
+    if len(words) < MIN_WORDS or len(sentence) < MIN_CHARS:
+        return False
+    first = words[0].lower().replace("’", "'")
+    if first in IMPERATIVE_VERBS:
+        return False
+    return not HEADING.match(sentence)
+
+
+class SentenceExtractor:
+    model_id = MODEL_ID
+    family = FAMILY
+
+    def extract(self, text: str) -> list[ExtractedClaim]:
+        claims: list[ExtractedClaim] = []
+        for block_start, block_end in _blocks(text):
+            if HEADING.match(text, block_start):
+                continue
+            b_start, b_end = _trim(text, block_start, block_end, bullet=True)
+            for s_start, s_end in _sentences(text, b_start, b_end):
+                start, end = _trim(text, s_start, s_end)
+                quote = text[start:end]
+                if not quote or not _is_declarative(quote):
+                    continue
+                claims.append(ExtractedClaim(text=" ".join(quote.split()), quote=quote))
+        return claims

@@ -1,0 +1,251 @@
+"""The offline default judge: lexical signals + MiniLM similarity, no generative model.
+
+For each item the claim is compared with every bound span and (with several spans) with
+their concatenation; the best supported candidate decides.
+
+* Blocking signals (``verifier.judges.signals``) veto ``entailed``: negation or antonym
+  polarity, numbers/dates/units, named entities, scope and modality. Polarity, number,
+  unit and date conflicts on a span that covers the claim make it ``contradicted``.
+* Otherwise support is a logistic score over content-word coverage, embedding cosine
+  similarity and the count of uncovered claim words. ``entailed`` needs the score AND
+  each signal above its own floor; anything in between abstains.
+
+Every threshold below is fitted by ``bench/fit_heuristic_judge.py`` on the development
+evaluation data (see docs/heuristic-judge.md); do not hand-tune them.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from verifier.judges.base import JudgeItem, JudgeResult
+from verifier.judges.signals import Blocker, Comparison, compare
+
+logger = logging.getLogger(__name__)
+
+MODEL_ID = "spanproof-heuristic-v1"
+FAMILY = "spanproof-heuristic"
+PROMPT_VERSION = 1
+BATCH_SIZE = 64
+
+# --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------
+COVERAGE_FLOOR = 0.7  # semantic route: moderate coverage, high similarity
+SIMILARITY_FLOOR = 0.7
+LEXICAL_COVERAGE_FLOOR = 0.8  # lexical route: near-full coverage, lower similarity
+LEXICAL_SIMILARITY_FLOOR = 0.475
+ENTAIL_PROBABILITY_MIN = 0.6
+LOGIT_INTERCEPT = -0.838
+LOGIT_COVERAGE = 0.581
+LOGIT_SIMILARITY = 2.271
+LOGIT_UNCOVERED = -0.243
+CONTRADICTION_COVERAGE_MIN = 0.8
+CONTRADICTED_CONFIDENCE = 0.84
+# --------------------------------------------------------------------------------------
+
+UNCOVERED_CAP = 4
+EMBED_MAX_CHARS = 2000  # MiniLM reads 256 word pieces; longer text only costs time
+LEXICAL_ONLY_CONFIDENCE_CAP = 0.6  # without embeddings, full coverage at most this sure
+
+EmbedFn = Callable[[list[str]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class HeuristicThresholds:
+    coverage_floor: float = COVERAGE_FLOOR
+    similarity_floor: float = SIMILARITY_FLOOR
+    lexical_coverage_floor: float = LEXICAL_COVERAGE_FLOOR
+    lexical_similarity_floor: float = LEXICAL_SIMILARITY_FLOOR
+    entail_probability_min: float = ENTAIL_PROBABILITY_MIN
+    logit_intercept: float = LOGIT_INTERCEPT
+    logit_coverage: float = LOGIT_COVERAGE
+    logit_similarity: float = LOGIT_SIMILARITY
+    logit_uncovered: float = LOGIT_UNCOVERED
+    contradiction_coverage_min: float = CONTRADICTION_COVERAGE_MIN
+    contradicted_confidence: float = CONTRADICTED_CONFIDENCE
+
+    def passes_floors(self, coverage: float, similarity: float) -> bool:
+        semantic = coverage >= self.coverage_floor and similarity >= self.similarity_floor
+        lexical = (
+            coverage >= self.lexical_coverage_floor and similarity >= self.lexical_similarity_floor
+        )
+        return semantic or lexical
+
+    def support_probability(self, coverage: float, similarity: float, uncovered: int) -> float:
+        z = (
+            self.logit_intercept
+            + self.logit_coverage * coverage
+            + self.logit_similarity * similarity
+            + self.logit_uncovered * min(uncovered, UNCOVERED_CAP)
+        )
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """The claim against one span, or against the concatenation of all spans."""
+
+    label: str  # "span 1", "spans 1+2"
+    text: str
+    comparison: Comparison
+    similarity: float | None = None
+
+    @property
+    def blockers(self) -> tuple[Blocker, ...]:
+        return self.comparison.blockers
+
+    @property
+    def coverage(self) -> float:
+        return self.comparison.coverage
+
+
+def candidates_for(item: JudgeItem) -> list[Candidate]:
+    spans = [(i, s) for i, s in enumerate(item.spans, start=1) if s.strip()]
+    out = [Candidate(f"span {i}", s, compare(item.claim, s)) for i, s in spans]
+    if len(spans) > 1:
+        text = " ".join(s.strip() for _, s in spans)
+        label = "spans " + "+".join(str(i) for i, _ in spans)
+        out.append(Candidate(label, text, compare(item.claim, text)))
+    return out
+
+
+def _probability(cand: Candidate, th: HeuristicThresholds) -> float:
+    sim = cand.similarity if cand.similarity is not None else th.similarity_floor
+    return th.support_probability(cand.coverage, sim, len(cand.comparison.uncovered))
+
+
+def decide(key: str, cands: Sequence[Candidate], th: HeuristicThresholds) -> JudgeResult:
+    """Pure decision over assessed candidates (similarity filled where it was needed)."""
+    if not cands or all(c.comparison.content_words == 0 for c in cands):
+        return JudgeResult(key, "abstained", 0.5, "no_content_words: claim has nothing to match")
+
+    contradiction: tuple[Candidate, Blocker] | None = None
+    supported: tuple[Candidate, float] | None = None
+    best_p = 0.0
+    for cand in cands:
+        contra = [b for b in cand.blockers if b.contradicts]
+        stronger = contradiction is None or cand.coverage > contradiction[0].coverage
+        if contra and cand.coverage >= th.contradiction_coverage_min and stronger:
+            contradiction = (cand, contra[0])
+        if cand.blockers:
+            continue
+        p = _probability(cand, th)
+        best_p = max(best_p, p)
+        if cand.similarity is None:
+            ok = cand.coverage >= 1.0 and cand.comparison.content_words >= 3
+            p = min(p, LEXICAL_ONLY_CONFIDENCE_CAP)
+        else:
+            ok = p >= th.entail_probability_min and th.passes_floors(cand.coverage, cand.similarity)
+        if ok and (supported is None or p > supported[1]):
+            supported = (cand, p)
+
+    if supported and contradiction:
+        cand, blocker = contradiction
+        return JudgeResult(
+            key,
+            "abstained",
+            0.5,
+            f"spans_conflict: {supported[0].label} supports, {cand.label} has {blocker.note}",
+        )
+    if supported:
+        cand, p = supported
+        sim = (
+            "n/a (embeddings unavailable)" if cand.similarity is None else f"{cand.similarity:.2f}"
+        )
+        return JudgeResult(
+            key,
+            "entailed",
+            round(p, 4),
+            f"supported: coverage {cand.coverage:.2f}, similarity {sim} ({cand.label})",
+        )
+    if contradiction:
+        cand, blocker = contradiction
+        return JudgeResult(
+            key, "contradicted", th.contradicted_confidence, f"{blocker.note} ({cand.label})"
+        )
+    return JudgeResult(key, "abstained", round(1.0 - best_p, 4), _abstain_note(cands, th))
+
+
+def _abstain_note(cands: Sequence[Candidate], th: HeuristicThresholds) -> str:
+    lead = max(cands, key=lambda c: (c.coverage, c.similarity or 0.0))
+    if lead.blockers:
+        return f"{lead.blockers[0].note} ({lead.label})"
+    sim = lead.similarity
+    if sim is None and lead.coverage >= th.coverage_floor:
+        return f"embedding_unavailable: coverage {lead.coverage:.2f} ({lead.label})"
+    missing = ", ".join(lead.comparison.uncovered[:4])
+    if lead.coverage < th.coverage_floor:
+        detail = f"low_coverage: {lead.coverage:.2f}"
+        if missing:
+            detail += f" (missing: {missing})"
+        return f"{detail} ({lead.label})"
+    if sim is not None and not th.passes_floors(lead.coverage, sim):
+        return (
+            f"signals_disagree: coverage {lead.coverage:.2f} "
+            f"but similarity {sim:.2f} ({lead.label})"
+        )
+    return f"weak_support: coverage {lead.coverage:.2f}, similarity {sim or 0.0:.2f} ({lead.label})"
+
+
+def _default_embed(texts: list[str]) -> np.ndarray:
+    from verifier.embeddings import embed_texts
+
+    return embed_texts(texts)
+
+
+class HeuristicJudge:
+    model_id = MODEL_ID
+    family = FAMILY
+    prompt_version = PROMPT_VERSION
+    batch_size = BATCH_SIZE
+
+    def __init__(
+        self, *, thresholds: HeuristicThresholds | None = None, embed: EmbedFn | None = None
+    ) -> None:
+        self.thresholds = thresholds or HeuristicThresholds()
+        self._embed = embed or _default_embed
+
+    def assess(
+        self, items: Sequence[JudgeItem], *, similarity_for_all: bool = False
+    ) -> list[list[Candidate]]:
+        """Candidates per item, with similarity for those that could still be entailed
+        (or for all of them, which the fitting script needs). One encode call per batch."""
+        per_item = [candidates_for(item) if item.has_evidence else [] for item in items]
+        floor = min(self.thresholds.coverage_floor, self.thresholds.lexical_coverage_floor)
+        wanted: dict[str, int] = {}
+        for item, cands in zip(items, per_item, strict=True):
+            for cand in cands:
+                if similarity_for_all or (not cand.blockers and cand.coverage >= floor):
+                    wanted.setdefault(item.claim[:EMBED_MAX_CHARS], len(wanted))
+                    wanted.setdefault(cand.text[:EMBED_MAX_CHARS], len(wanted))
+        if not wanted:
+            return per_item
+        try:
+            vectors = self._embed(list(wanted))
+        except Exception as exc:  # EmbeddingUnavailable or a broken model: lexical only
+            logger.warning("heuristic judge without embeddings: %s", exc)
+            return per_item
+        out: list[list[Candidate]] = []
+        for item, cands in zip(items, per_item, strict=True):
+            claim_idx = wanted.get(item.claim[:EMBED_MAX_CHARS])
+            filled = []
+            for cand in cands:
+                span_idx = wanted.get(cand.text[:EMBED_MAX_CHARS])
+                if claim_idx is not None and span_idx is not None:
+                    sim = float(np.dot(vectors[claim_idx], vectors[span_idx]))
+                    cand = replace(cand, similarity=sim)
+                filled.append(cand)
+            out.append(filled)
+        return out
+
+    def judge_batch(self, items: Sequence[JudgeItem]) -> list[JudgeResult]:
+        assessed = self.assess(items)
+        return [
+            decide(item.key, cands, self.thresholds)
+            for item, cands in zip(items, assessed, strict=True)
+            if item.has_evidence
+        ]

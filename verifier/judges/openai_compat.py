@@ -1,0 +1,265 @@
+"""A judge behind any OpenAI-compatible ``/chat/completions`` endpoint (vLLM, Ollama,
+llama.cpp server, hosted APIs).
+
+The model is asked for strict JSON ``{"results": [{"key", "label", "confidence",
+"note"}]}``. Answers are parsed defensively (code fences stripped, the outermost JSON
+object extracted) but not validated here beyond shape: ``judge_items`` turns unknown
+labels, bad confidences, duplicates and omissions into coverage gaps. A response that is
+not the protocol at all raises ``JudgeTransportError`` (the whole batch becomes a gap).
+
+Optional self-consistency: ``samples=k`` asks for k answers (``n=k``, topped up with
+single requests for servers that ignore ``n``); per item a strict majority of the k
+labels wins with the mean confidence of the majority, otherwise the item is
+``abstained`` / ``self_consistency_disagreement``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import requests
+
+from verifier.judges.base import (
+    ANSWER_LABELS,
+    JudgeAnswerError,
+    JudgeItem,
+    JudgeResult,
+    JudgeTransportError,
+)
+
+PROMPT_VERSION = 1
+DEFAULT_BATCH_SIZE = 10
+MIN_BATCH_SIZE = 1
+MAX_BATCH_SIZE = 25
+DEFAULT_TIMEOUT_SECONDS = 60.0
+MAX_SAMPLES = 9
+SAMPLING_TEMPERATURE = 0.7
+NOTE_DISAGREEMENT = "self_consistency_disagreement"
+
+SYSTEM_PROMPT = """You are an entailment judge. For each item you get a CLAIM and one or \
+more SPANS quoted from a source. Decide only whether the spans, read literally, entail the \
+claim. Use no outside knowledge.
+
+Labels:
+- "entailed": the spans state everything the claim says (paraphrase is fine).
+- "contradicted": the spans state the opposite of the claim or a conflicting fact \
+(negation, different number, date, unit, name).
+- "abstained": anything else, including partial support, missing details, and claims \
+that overstate the spans: a hedge removed ("may", "some", "suggests", "tends to", "in \
+his experience") or a quantifier or certainty strengthened ("all", "always", "proves", \
+"every", "only", "scientists agree").
+
+Answer with JSON only, no prose, exactly:
+{"results": [{"key": "<item key>", "label": "entailed|contradicted|abstained", \
+"confidence": <number 0..1>, "note": "<short reason naming the decisive words>"}]}
+Return exactly one result per item key."""
+
+
+def clamp_batch_size(value: int | None) -> int:
+    if not value:
+        return DEFAULT_BATCH_SIZE
+    return max(MIN_BATCH_SIZE, min(MAX_BATCH_SIZE, int(value)))
+
+
+def family_from_model(model: str) -> str:
+    """Best-effort family of a model name: 'meta-llama/Llama-3.3-70B' → 'llama'."""
+    name = model.rsplit("/", 1)[-1].lower()
+    match = re.match(r"[a-z]+", name)
+    return match.group(0) if match else name
+
+
+def build_user_prompt(items: Sequence[JudgeItem]) -> str:
+    payload = [{"key": it.key, "claim": it.claim, "spans": list(it.spans)} for it in items]
+    return "Judge these items:\n" + json.dumps({"items": payload}, ensure_ascii=False)
+
+
+_FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+
+
+def parse_answer(content: str) -> list[JudgeResult]:
+    """Raw results from one completion's text. Raises ``ValueError`` if unusable."""
+    text = content.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end <= start:
+            raise ValueError("answer is not JSON") from None
+        try:
+            data = json.loads(text[start : end + 1])
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"answer is not JSON: {exc.msg}") from None
+    if isinstance(data, list):
+        entries = data
+    elif isinstance(data, dict) and isinstance(data.get("results"), list):
+        entries = data["results"]
+    else:
+        raise ValueError("answer has no 'results' list")
+    results = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str | int):
+            continue  # unattributable: the item stays omitted and is re-asked
+        confidence = entry.get("confidence")
+        if isinstance(confidence, str):
+            with contextlib.suppress(ValueError):
+                confidence = float(confidence)
+        label = entry.get("label")
+        results.append(
+            JudgeResult(
+                key=str(entry["key"]),
+                label=label.strip().lower() if isinstance(label, str) else label,  # type: ignore[arg-type]
+                confidence=confidence,  # type: ignore[arg-type]
+                note=str(entry.get("note") or ""),
+            )
+        )
+    return results
+
+
+def _valid(result: JudgeResult) -> bool:
+    c = result.confidence
+    return (
+        result.label in ANSWER_LABELS
+        and isinstance(c, int | float)
+        and not isinstance(c, bool)
+        and not math.isnan(c)
+        and 0.0 <= c <= 1.0
+    )
+
+
+def aggregate_samples(
+    samples: Sequence[list[JudgeResult]], keys: Sequence[str]
+) -> list[JudgeResult]:
+    """Strict-majority vote per key over k samples. Invalid or duplicated answers are not
+    votes; an item answered validly by nobody passes its first raw answer through (so the
+    finalizer reports why) or stays omitted."""
+    k = len(samples)
+    out: list[JudgeResult] = []
+    for key in keys:
+        votes: list[JudgeResult] = []
+        invalid: list[JudgeResult] = []
+        for sample in samples:
+            mine = [r for r in sample if r.key == key]
+            if len(mine) == 1 and _valid(mine[0]):
+                votes.append(mine[0])
+            elif mine:
+                invalid.extend(mine)
+        if not votes:
+            if invalid:
+                out.append(invalid[0])
+            continue
+        counts = Counter(v.label for v in votes)
+        label, count = counts.most_common(1)[0]
+        if count * 2 > k:
+            chosen = [v for v in votes if v.label == label]
+            confidence = sum(v.confidence for v in chosen) / len(chosen)
+            note = f"{chosen[0].note} [{count}/{k} samples]".strip()
+            out.append(JudgeResult(key, label, round(confidence, 4), note))  # type: ignore[arg-type]
+        else:
+            tally = ", ".join(f"{lab} {n}" for lab, n in sorted(counts.items()))
+            out.append(
+                JudgeResult(key, "abstained", round(count / k, 4), f"{NOTE_DISAGREEMENT}: {tally}")
+            )
+    return out
+
+
+class OpenAICompatibleJudge:
+    prompt_version = PROMPT_VERSION
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str = "",
+        family: str = "",
+        timeout: float | None = None,
+        batch_size: int | None = None,
+        samples: int = 1,
+        temperature: float | None = None,
+        json_mode: bool = True,
+        session: requests.Session | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.model_id = model
+        self.family = family or family_from_model(model)
+        self.api_key = api_key
+        self.timeout = timeout or DEFAULT_TIMEOUT_SECONDS
+        self.batch_size = clamp_batch_size(batch_size)
+        self.samples = max(1, min(MAX_SAMPLES, int(samples or 1)))
+        if temperature is None:
+            temperature = 0.0 if self.samples == 1 else SAMPLING_TEMPERATURE
+        self.temperature = float(temperature)
+        self.json_mode = json_mode
+        self._session = session or requests.Session()
+
+    # -- transport -------------------------------------------------------------------
+    def _post(self, items: Sequence[JudgeItem], n: int) -> list[str]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": build_user_prompt(items)},
+            ],
+            "temperature": self.temperature,
+        }
+        if n > 1:
+            body["n"] = n
+        if self.json_mode:
+            body["response_format"] = {"type": "json_object"}
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        url = f"{self.base_url}/chat/completions"
+        try:
+            response = self._session.post(url, json=body, headers=headers, timeout=self.timeout)
+        except requests.Timeout as exc:
+            raise JudgeTransportError(f"timeout after {self.timeout:g}s") from exc
+        except requests.RequestException as exc:
+            raise JudgeTransportError(f"request failed: {type(exc).__name__}") from exc
+        if response.status_code == 400 and self.json_mode and "response_format" in response.text:
+            self.json_mode = False  # server does not support JSON mode: ask without it
+            return self._post(items, n)
+        if response.status_code >= 400:
+            raise JudgeTransportError(f"http {response.status_code}")
+        try:
+            choices = response.json()["choices"]
+            contents = [c["message"]["content"] for c in choices]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise JudgeTransportError("response is not a chat completion") from exc
+        if not contents or not all(isinstance(c, str) for c in contents):
+            raise JudgeTransportError("response has no message content")
+        return contents
+
+    def _completions(self, items: Sequence[JudgeItem]) -> list[str]:
+        contents = self._post(items, self.samples)
+        while len(contents) < self.samples:  # servers that ignore ``n``
+            contents.extend(self._post(items, 1))
+        return contents[: self.samples]
+
+    # -- Judge protocol --------------------------------------------------------------
+    def judge_batch(self, items: Sequence[JudgeItem]) -> list[JudgeResult]:
+        if not items:
+            return []
+        parsed: list[list[JudgeResult]] = []
+        errors: list[str] = []
+        for content in self._completions(items):
+            try:
+                parsed.append(parse_answer(content))
+            except ValueError as exc:
+                errors.append(str(exc))
+                parsed.append([])  # one bad sample is a non-vote
+        if len(errors) == len(parsed):
+            raise JudgeAnswerError(errors[0])
+        if self.samples == 1:
+            return parsed[0]
+        return aggregate_samples(parsed, [it.key for it in items])

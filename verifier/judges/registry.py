@@ -1,0 +1,77 @@
+"""Build a judge from a plain config mapping; read that mapping from settings or env.
+
+Kept free of Django so workers, benches and tests can use it. Django settings call
+``judge_config_from_env(os.environ)`` once and pass the dict to ``build_judge`` later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from verifier.judges.base import Judge
+
+DEFAULT_BACKEND = "heuristic"
+ENV_PREFIX = "SPANPROOF_JUDGE_"
+# config key -> converter for values read from the environment
+_ENV_KEYS: dict[str, type] = {
+    "backend": str,
+    "base_url": str,
+    "model": str,
+    "api_key": str,
+    "family": str,
+    "timeout": float,
+    "batch_size": int,
+    "samples": int,
+    "temperature": float,
+    "json_mode": str,
+}
+
+
+class JudgeConfigError(ValueError):
+    """The judge configuration is incomplete or names an unknown backend."""
+
+
+def judge_config_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    """``SPANPROOF_JUDGE_BACKEND``, ``…_BASE_URL``, ``…_MODEL``, ``…_API_KEY``,
+    ``…_FAMILY``, ``…_TIMEOUT``, ``…_BATCH_SIZE``, ``…_SAMPLES``, ``…_TEMPERATURE``,
+    ``…_JSON_MODE`` → a config dict for ``build_judge``. Accepts ``os.environ`` or any
+    plain mapping (e.g. a Django settings dict)."""
+    config: dict[str, Any] = {"backend": DEFAULT_BACKEND}
+    for key, convert in _ENV_KEYS.items():
+        raw = env.get(ENV_PREFIX + key.upper())
+        if raw is None or str(raw).strip() == "":
+            continue
+        try:
+            config[key] = convert(str(raw).strip())
+        except ValueError as exc:
+            raise JudgeConfigError(f"{ENV_PREFIX}{key.upper()}={raw!r}: {exc}") from exc
+    if "json_mode" in config:
+        config["json_mode"] = config["json_mode"].lower() not in {"0", "false", "no", "off"}
+    return config
+
+
+def build_judge(config: Mapping[str, Any]) -> Judge:
+    backend = str(config.get("backend") or DEFAULT_BACKEND).lower()
+    if backend == "heuristic":
+        from verifier.judges.heuristic import HeuristicJudge
+
+        return HeuristicJudge()
+    if backend in {"openai", "openai_compatible", "openai-compatible"}:
+        from verifier.judges.openai_compat import OpenAICompatibleJudge
+
+        missing = [k for k in ("base_url", "model") if not config.get(k)]
+        if missing:
+            raise JudgeConfigError(f"openai judge needs {', '.join(missing)}")
+        return OpenAICompatibleJudge(
+            base_url=str(config["base_url"]),
+            model=str(config["model"]),
+            api_key=str(config.get("api_key") or ""),
+            family=str(config.get("family") or ""),
+            timeout=float(config.get("timeout") or 0) or None,
+            batch_size=int(config.get("batch_size") or 0) or None,
+            samples=int(config.get("samples") or 1),
+            temperature=config.get("temperature"),
+            json_mode=bool(config.get("json_mode", True)),
+        )
+    raise JudgeConfigError(f"unknown judge backend {backend!r}")

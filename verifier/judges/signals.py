@@ -1,0 +1,836 @@
+"""Lexical signals for the heuristic judge: pure functions over a claim and one span.
+
+``profile(text)`` tokenizes once; ``compare(claim, span)`` returns the coverage of the
+claim's content words by the span and every blocking signal found (negation/antonym
+polarity, numbers, dates, units, named entities, scope and modality). No model here:
+embedding similarity is added by ``verifier.judges.heuristic``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from verifier.judges.lexicon import (
+    APPROXIMATORS,
+    MAGNITUDE_WORDS,
+    MONTHS,
+    MULTIWORD_SYNONYMS,
+    NEGATION_WORDS,
+    NON_NEGATION_PHRASES,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    PLAIN_LEVEL,
+    SCOPE_MARKERS,
+    SCOPE_MAX_WORDS,
+    STOPWORDS,
+    STRONG_LEVEL,
+    SYNONYMS,
+    UNIT_CANONICAL,
+    WORD_RE,
+    concept,
+    is_antonym,
+    lemma,
+)
+
+ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})
+NOT_ENTITIES = frozenset(
+    {"i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+    | MONTHS
+    | set(UNIT_CANONICAL)
+)
+NOT_SUPERLATIVES = frozenset(
+    [
+        "forest",
+        "interest",
+        "harvest",
+        "request",
+        "protest",
+        "suggest",
+        "honest",
+        "modest",
+        "contest",
+        "manifest",
+        "arrest",
+        "conquest",
+        "digest",
+        "invest",
+        "behest",
+        "earnest",
+    ]
+)
+TIME_UNITS = frozenset(
+    [
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "time",
+        "times",
+        "morning",
+        "evening",
+        "night",
+        "hour",
+        "decade",
+        "season",
+        "summer",
+        "winter",
+        "spring",
+        "autumn",
+    ]
+)
+QUANTITY_HEDGES = frozenset(
+    {"about", "approximately", "around", "roughly", "nearly", "almost", "circa"}
+)
+PREFIX_MATCH_MIN = 5  # shared prefix length for a stem-tolerant word match
+REGION_BEFORE = 4  # tokens before the first aligned word that still govern it (negation)
+REGION_AFTER = 2
+# Clause structure of a span. A span clause (split at sentence ends, commas, semicolons,
+# colons, dashes and brackets) is *relevant* when a greedy cover of the claim's aligned
+# words picks it; hedges and negations in other clauses scope other propositions
+# ("…1999, and some later surveys found…"). A short clause next to a relevant one in the
+# same sentence is a *frame* that scopes the whole sentence ("Sleep, some argue, helps";
+# "It is not true, as claimed, that…"): at most FRAME_MAX_CONTENT content words.
+CLAUSE_BREAK_CHARS = frozenset(",;:()[]—–.!?\n")
+SENTENCE_BREAK_CHARS = frozenset(".!?\n")
+FRAME_MAX_CONTENT = 2
+# A concessive clause qualifies its whole sentence ("X, although this is debated"):
+# its evidence/consensus/modality hedges stay in force even when it shares no word with
+# the claim. Quantifier and frequency words there scope that clause's own nouns.
+CONCESSIVE_OPENERS = frozenset(
+    {"although", "though", "but", "however", "yet", "whereas", "while", "albeit", "even"}
+)
+SENTENCE_WIDE_DIMENSIONS = frozenset({"evidence", "consensus", "modality"})
+# "many/most/several/mainly" (quantifier levels 2-3) scope the words that follow them:
+# they hedge the claim only when one of the next QUANTIFIED_WORDS content words is one
+# the claim states ("most of the Icelandic sagas"), not when they count something the
+# claim never mentions ("in many laboratory studies, people who sleep…"). Level-1
+# quantifiers (some, few, partly) always hedge.
+QUANTIFIED_WORDS = 2
+# Span-initial subject pronouns stand for the claim's subject when the span goes on with
+# the claim's own predicate ("It anchors…" for "Giant kelp anchors…").
+SUBJECT_PRONOUNS = {"it": "thing", "he": "person", "she": "person", "they": "plural"}
+PRONOUN_SUBJECT_MAX_WORDS = 4
+PRONOUN_PREDICATE_GAP = 3  # tokens between the pronoun and the claim's first aligned word
+# Relational function words are stopwords (no coverage) but flip polarity when the span
+# region states the opposite one and not the claim's ("above" vs "below").
+POLAR_FUNCTION_WORDS = {"above": "below", "below": "above", "before": "after", "after": "before"}
+APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    value: float
+    raw: str
+    unit: str
+    approx: bool
+    kind: str  # "number" | "year" | "ordinal"
+    position: int
+
+
+@dataclass(frozen=True)
+class ScopeMarker:
+    phrase: str
+    dimension: str
+    level: int
+    position: int
+
+
+@dataclass(frozen=True)
+class TextProfile:
+    text: str
+    tokens: tuple[str, ...]
+    lower: tuple[str, ...]
+    lemmas: tuple[str, ...]
+    concepts: tuple[str, ...]  # "" for tokens folded into a preceding multiword concept
+    content: tuple[int, ...]  # positions of content words
+    numbers: tuple[NumberMention, ...]
+    months: tuple[tuple[str, int], ...]
+    entities: tuple[tuple[str, ...], ...]  # lowercase token tuples
+    negations: tuple[int, ...]
+    scope: tuple[ScopeMarker, ...]
+    clause: tuple[int, ...] = ()  # clause id per token
+    sentence: tuple[int, ...] = ()  # sentence id per token
+    concept_set: frozenset[str] = field(default=frozenset())
+    lemma_set: frozenset[str] = field(default=frozenset())
+    lower_set: frozenset[str] = field(default=frozenset())
+
+
+@dataclass(frozen=True)
+class Blocker:
+    kind: str  # negation | antonym | number_mismatch | unit_mismatch | date_mismatch |
+    #            number_unsupported | date_unsupported | entity_mismatch | scope
+    note: str
+    contradicts: bool  # True: the span entails the negation; False: not entailed only
+
+
+@dataclass(frozen=True)
+class Comparison:
+    coverage: float
+    content_words: int
+    uncovered: tuple[str, ...]
+    blockers: tuple[Blocker, ...]
+    resolved: str = ""  # "'It' read as 'Giant kelp'" when a span pronoun stood for the subject
+
+
+def _is_numeric(tok: str) -> bool:
+    return tok[0].isdigit()
+
+
+def _parse_number(tok: str) -> float | None:
+    cleaned = tok.replace(",", "")
+    if cleaned.count(".") > 1:
+        return None
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[ScopeMarker]:
+    found: list[ScopeMarker] = []
+    i = 0
+    n = len(lower)
+    while i < n:
+        matched = 0
+        for width in range(min(SCOPE_MAX_WORDS, n - i), 0, -1):
+            phrase = " ".join(lower[i : i + width])
+            if phrase not in SCOPE_MARKERS:
+                continue
+            nxt = lower[i + width] if i + width < n else ""
+            prev = lower[i - 1] if i else ""
+            if phrase == "may" and ((tokens[i][0].isupper() and i > 0) or nxt[:1].isdigit()):
+                break  # the month
+            if phrase == "some" and nxt[:1].isdigit():
+                break  # "some 5,000" is an approximator
+            if phrase == "all" and (prev in {"at", "after"} or (nxt == "of" and prev == "of")):
+                break
+            if phrase == "each" and nxt == "other":
+                break
+            if phrase in {"every", "each"} and nxt in TIME_UNITS:
+                break  # "every day" is a frequency paraphrase of "daily", not a quantifier
+            dimension, level = SCOPE_MARKERS[phrase]
+            found.append(ScopeMarker(phrase, dimension, level, i))
+            matched = width
+            break
+        i += matched or 1
+    for pos, tok in enumerate(lower):  # approximators before a number hedge the quantity
+        nxt = lower[pos + 1] if pos + 1 < n else ""
+        if tok in QUANTITY_HEDGES and (nxt[:1].isdigit() or nxt in NUMBER_WORDS):
+            found.append(ScopeMarker(tok, "quantity", 2, pos))
+    return found
+
+
+def _negations(lower: tuple[str, ...]) -> list[int]:
+    out: list[int] = []
+    for i, tok in enumerate(lower):
+        if not (tok in NEGATION_WORDS or tok.endswith(("n't", "n’t"))):
+            continue
+        nxt = lower[i + 1] if i + 1 < len(lower) else ""
+        if (tok, nxt) in NON_NEGATION_PHRASES:
+            continue
+        if tok == "no" and nxt in {"one"}:
+            out.append(i)
+            continue
+        out.append(i)
+    return out
+
+
+def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMention]:
+    out: list[NumberMention] = []
+    n = len(lower)
+    for i, tok in enumerate(lower):
+        value: float | None
+        kind = "number"
+        if _is_numeric(tok):
+            value = _parse_number(tok)
+            if value is None:
+                continue
+            if "," not in tok and "." not in tok and len(tok) == 4 and 1000 <= value <= 2100:
+                kind = "year"
+        elif tok in NUMBER_WORDS and tok not in {"one", "half", "double"}:
+            value = float(NUMBER_WORDS[tok])
+        elif tok in ORDINAL_WORDS:
+            value, kind = float(ORDINAL_WORDS[tok]), "ordinal"
+        else:
+            continue
+        j = i + 1
+        if kind == "number" and j < n and lower[j] in MAGNITUDE_WORDS:
+            value *= MAGNITUDE_WORDS[lower[j]]
+            j += 1
+        unit = ""
+        if j + 1 < n and f"{lower[j]} {lower[j + 1]}" in UNIT_CANONICAL:
+            unit = UNIT_CANONICAL[f"{lower[j]} {lower[j + 1]}"]
+        elif j < n and lower[j] in UNIT_CANONICAL and not (lower[j] == "m" and value >= 1e6):
+            unit = UNIT_CANONICAL[lower[j]]
+        elif i > 0 and lower[i - 1] in {"$", "€", "£"}:
+            unit = UNIT_CANONICAL[lower[i - 1]]
+        approx = any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+        out.append(NumberMention(value, tokens[i], unit, approx, kind, i))
+    return out
+
+
+def _entities(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if not (tok[0].isupper() and lower[i] not in STOPWORDS and lower[i] not in NOT_ENTITIES):
+            i += 1
+            continue
+        j = i + 1
+        while j < n and (
+            tokens[j][0].isupper()
+            or (
+                lower[j] in ENTITY_CONNECTORS
+                and j + 1 < n
+                and tokens[j + 1][0].isupper()
+                and lower[j + 1] not in STOPWORDS
+            )
+        ):
+            j += 1
+        words = tuple(w for w in lower[i:j] if w not in ENTITY_CONNECTORS)
+        single_initial = i == 0 and j == 1 and not tok.isupper()
+        scope_word = j == i + 1 and (lower[i] in SCOPE_MARKERS or lower[i] in NEGATION_WORDS)
+        if words and not single_initial and not scope_word:
+            out.append(words)
+        i = j
+    return out
+
+
+def _fold(token: str) -> str:
+    """Lowercase, drop a trailing period and the possessive ending ("company's")."""
+    word = token.lower().rstrip(".") or token.lower()
+    if word.endswith("'s") and len(word) > 3:
+        return word[:-2]
+    return word
+
+
+def _clauses(text: str, starts: list[int], ends: list[int]) -> tuple[list[int], list[int]]:
+    """Clause and sentence id of every token, from the punctuation between tokens."""
+    clause: list[int] = []
+    sentence: list[int] = []
+    c = k = 0
+    for i, start in enumerate(starts):
+        if i:
+            gap = text[ends[i - 1] : start]
+            if any(ch in SENTENCE_BREAK_CHARS for ch in gap):
+                k += 1
+                c += 1
+            elif any(ch in CLAUSE_BREAK_CHARS for ch in gap) or " - " in gap:
+                c += 1
+        clause.append(c)
+        sentence.append(k)
+    return clause, sentence
+
+
+@lru_cache(maxsize=8192)
+def profile(text: str) -> TextProfile:
+    plain = text.replace("’", "'")
+    found = list(WORD_RE.finditer(plain))
+    tokens = tuple(m.group(0) for m in found)
+    clause, sentence = _clauses(plain, [m.start() for m in found], [m.end() for m in found])
+    lower = tuple(_fold(t) for t in tokens)
+    lemmas = tuple(lemma(t) for t in lower)
+    concepts = [SYNONYMS.get(lem, lem) for lem in lemmas]
+    for i in range(len(lower)):
+        for group in MULTIWORD_SYNONYMS:
+            width = len(group)
+            if tuple(lemmas[i : i + width]) == group:
+                concepts[i] = SYNONYMS[" ".join(group)]
+                for k in range(i + 1, i + width):
+                    concepts[k] = ""
+                break
+    scope = _scope_markers(lower, tokens)
+    scope_positions = {m.position for m in scope if " " not in m.phrase}
+    negations = _negations(lower)
+    numbers = _numbers(tokens, lower)
+    number_positions = {m.position for m in numbers}
+    months = tuple(
+        (w, i)
+        for i, w in enumerate(lower)
+        if w in MONTHS and (w != "may" or (tokens[i][0].isupper() and i > 0))
+    )
+    content = tuple(
+        i
+        for i, w in enumerate(lower)
+        if concepts[i]
+        and w not in STOPWORDS
+        and w.isascii()
+        and w[0].isalpha()
+        and len(w) > 1
+        and i not in scope_positions
+        and i not in number_positions
+        and i not in negations
+        and w not in MONTHS
+    )
+    return TextProfile(
+        text=text,
+        tokens=tokens,
+        lower=lower,
+        lemmas=lemmas,
+        concepts=tuple(concepts),
+        content=content,
+        numbers=tuple(numbers),
+        months=months,
+        entities=tuple(_entities(tokens, lower)),
+        negations=tuple(negations),
+        scope=tuple(scope),
+        clause=tuple(clause),
+        sentence=tuple(sentence),
+        concept_set=frozenset(c for c in concepts if c),
+        lemma_set=frozenset(lemmas),
+        lower_set=frozenset(lower),
+    )
+
+
+def _word_in(claim: TextProfile, i: int, span: TextProfile) -> bool:
+    c = claim.concepts[i]
+    if c in span.concept_set or claim.lemmas[i] in span.lemma_set:
+        return True
+    if len(c) >= PREFIX_MATCH_MIN:
+        stem = c[:PREFIX_MATCH_MIN]
+        return any(
+            s.startswith(stem) and (c.startswith(s) or s.startswith(c)) for s in span.concept_set
+        )
+    return False
+
+
+def _span_positions(claim: TextProfile, i: int, span: TextProfile) -> list[int]:
+    """Span content positions that match claim word ``i`` (the rules of ``_word_in``)."""
+    c, lem = claim.concepts[i], claim.lemmas[i]
+    stem = c[:PREFIX_MATCH_MIN] if len(c) >= PREFIX_MATCH_MIN else None
+    out = []
+    for k in span.content:
+        s = span.concepts[k]
+        if (
+            s == c
+            or span.lemmas[k] == lem
+            or (stem and s.startswith(stem) and (c.startswith(s) or s.startswith(c)))
+        ):
+            out.append(k)
+    return out
+
+
+def _same_value(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _number_matches(c: NumberMention, s: NumberMention) -> bool:
+    if c.unit and s.unit and c.unit != s.unit:
+        return False
+    if _same_value(c.value, s.value):
+        return True
+    if c.kind == "number" and c.unit == "percent" and _same_value(c.value, s.value * 100):
+        return True
+    if c.approx and c.kind != "ordinal" and max(abs(c.value), abs(s.value)) > 0:
+        return abs(c.value - s.value) / max(abs(c.value), abs(s.value)) <= APPROX_TOLERANCE
+    return False
+
+
+def _fmt(m: NumberMention) -> str:
+    return f"{m.raw} {m.unit}".strip() if m.unit and m.unit not in m.raw else m.raw
+
+
+def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
+    out: list[Blocker] = []
+    for c in claim.numbers:
+        if any(_number_matches(c, s) for s in span.numbers):
+            continue
+        same_value = [s for s in span.numbers if _same_value(s.value, c.value)]
+        if same_value and c.unit and same_value[0].unit:
+            other = same_value[0]
+            out.append(Blocker("unit_mismatch", f"unit_mismatch: {_fmt(c)} vs {_fmt(other)}", True))
+            continue
+        rivals = [
+            s
+            for s in span.numbers
+            if s.kind == c.kind and (not c.unit or not s.unit or s.unit == c.unit)
+        ]
+        if rivals:
+            nearest = min(
+                rivals, key=lambda s: abs(math.log1p(abs(s.value)) - math.log1p(abs(c.value)))
+            )
+            out.append(
+                Blocker("number_mismatch", f"number_mismatch: {_fmt(c)} vs {_fmt(nearest)}", True)
+            )
+        else:
+            out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
+    span_months = {m for m, _ in span.months}
+    for month, _ in claim.months:
+        if month in span_months:
+            continue
+        if span_months:
+            other = sorted(span_months)[0]
+            out.append(Blocker("date_mismatch", f"date_mismatch: {month} vs {other}", True))
+        else:
+            out.append(Blocker("date_unsupported", f"date_unsupported: {month}", False))
+    return out
+
+
+def _initials(words: tuple[str, ...]) -> str:
+    return "".join(w[0] for w in words if w)
+
+
+def _entity_blockers(
+    claim: TextProfile, span: TextProfile, resolved: frozenset[str] = frozenset()
+) -> list[Blocker]:
+    """``resolved``: claim words a span pronoun stands for (the subject), never missing."""
+    out: list[Blocker] = []
+    if (
+        claim.tokens
+        and claim.tokens[0][0].isupper()
+        and (claim.lower[0],) not in claim.entities
+        and claim.lower[0] not in resolved
+    ):
+        # A sentence-initial word may be a name ("Einstein developed …"); it counts as a
+        # missing entity only when it is absent and the span names someone else instead.
+        first = claim.lower[0]
+        absent = not (
+            first in span.lower_set
+            or claim.lemmas[0] in span.lemma_set
+            or claim.concepts[0] in span.concept_set
+            or first in STOPWORDS
+            or first in SCOPE_MARKERS
+            or first in NEGATION_WORDS
+        )
+        rivals = [e for e in span.entities if not set(e) & claim.lower_set]
+        if absent and rivals:
+            out.append(
+                Blocker(
+                    "entity_mismatch",
+                    f"entity_mismatch: '{first}' not in span (span names '{' '.join(rivals[0])}')",
+                    False,
+                )
+            )
+    span_entity_initials = {_initials(e) for e in span.entities if len(e) > 1}
+    for entity in claim.entities:
+        present = [
+            w in resolved
+            or w in span.lower_set
+            or lemma(w) in span.lemma_set
+            or concept(w) in span.concept_set
+            for w in entity
+        ]
+        if all(present):
+            continue
+        if len(entity) == 1 and entity[0] in span_entity_initials:
+            continue  # "UN" for "United Nations"
+        if len(entity) > 1 and _initials(entity) in span.lower_set:
+            continue  # "United Nations" for "UN"
+        if len(entity) > 1 and present[-1] and sum(present) >= 1:
+            continue  # "Albert Einstein" for "Einstein"
+        name = " ".join(w for w, ok in zip(entity, present, strict=True) if not ok)
+        out.append(Blocker("entity_mismatch", f"entity_mismatch: '{name}' not in span", False))
+    return out
+
+
+def _scope_blockers(claim: TextProfile, span_markers: Sequence[ScopeMarker]) -> list[Blocker]:
+    """``span_markers``: the span's scope markers that govern the claim's region."""
+    out: list[Blocker] = []
+    claim_by_dim: dict[str, list[ScopeMarker]] = {}
+    for m in claim.scope:
+        claim_by_dim.setdefault(m.dimension, []).append(m)
+    span_by_dim: dict[str, list[ScopeMarker]] = {}
+    for m in span_markers:
+        span_by_dim.setdefault(m.dimension, []).append(m)
+    span_phrases = {m.phrase for m in span_markers}
+    # Hedges the claim introduced itself (a paraphrase may move a hedge to another word).
+    own_hedges = [m for m in claim.scope if m.level < PLAIN_LEVEL and m.phrase not in span_phrases]
+    for dim, in_dim in span_by_dim.items():
+        weakest = min(in_dim, key=lambda m: m.level)
+        claim_markers = claim_by_dim.get(dim, [])
+        if claim_markers:
+            strongest = max(claim_markers, key=lambda m: m.level)
+            if strongest.level > weakest.level:
+                out.append(
+                    Blocker(
+                        "scope",
+                        f"scope: claim says '{strongest.phrase}', span says '{weakest.phrase}'",
+                        False,
+                    )
+                )
+        elif weakest.level < PLAIN_LEVEL and not any(h.level <= weakest.level for h in own_hedges):
+            out.append(
+                Blocker("scope", f"scope: span hedges '{weakest.phrase}', claim drops it", False)
+            )
+    for dim, claim_markers in claim_by_dim.items():
+        if dim in span_by_dim:
+            continue
+        strong = [m for m in claim_markers if m.level >= STRONG_LEVEL]
+        if strong:
+            out.append(
+                Blocker("scope", f"scope: claim says '{strong[0].phrase}', span does not", False)
+            )
+    return out
+
+
+def _is_superlative(lower: tuple[str, ...], i: int) -> bool:
+    word = lower[i]
+    if word in {"best", "worst", "least"}:
+        return True
+    if not word.endswith("est") or len(word) < 6 or word in NOT_SUPERLATIVES:
+        return False
+    prev = lower[i - 1] if i else ""
+    return prev in {"the", "its", "their", "his", "her", "our", "my", "your"} or prev.endswith("'s")
+
+
+def _superlative_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
+    """A superlative the span does not state ("the longest bridge") strengthens it."""
+    for i in range(len(claim.lower)):
+        if _is_superlative(claim.lower, i) and claim.lower[i] not in span.lower_set:
+            word = claim.tokens[i]
+            return [Blocker("scope", f"scope: claim says '{word}', span does not", False)]
+    return []
+
+
+def _opposed(claim: TextProfile, i: int, span: TextProfile, k: int) -> bool:
+    """Antonyms, also as the differing part of hyphenated compounds ("slowest-growing"
+    vs "fastest-growing")."""
+    if is_antonym(claim.concepts[i], span.concepts[k]):
+        return True
+    a, b = claim.lower[i].split("-"), span.lower[k].split("-")
+    if len(a) < 2 or len(a) != len(b):
+        return False
+    differ = [
+        (concept(x), concept(y)) for x, y in zip(a, b, strict=True) if concept(x) != concept(y)
+    ]
+    return len(differ) == 1 and is_antonym(*differ[0])
+
+
+def _polarity_blockers(
+    claim: TextProfile, span: TextProfile, region: Sequence[int], unmatched: list[int]
+) -> tuple[list[Blocker], int]:
+    """Polarity conflict (if any) and how many unmatched claim words are span antonyms.
+
+    ``region``: span token positions that govern the claim (see ``_claim_region``)."""
+    region_lower = {span.lower[k]: k for k in region}
+    flips: list[tuple[str, str]] = []
+    for i in unmatched:
+        for k in region:
+            if span.concepts[k] and _opposed(claim, i, span, k):
+                flips.append((claim.tokens[i], span.tokens[k]))
+                break
+    polar_flips = []
+    for i, word in enumerate(claim.lower):
+        opposite = POLAR_FUNCTION_WORDS.get(word)
+        if opposite and word not in region_lower and opposite in region_lower:
+            polar_flips.append((claim.tokens[i], span.tokens[region_lower[opposite]]))
+    all_flips = flips + polar_flips
+    region_set = set(region)
+    span_negs = [k for k in span.negations if k in region_set]
+    claim_negs = list(claim.negations)
+    negation_mismatch = (len(claim_negs) % 2) != (len(span_negs) % 2)
+    antonym_flip = len(all_flips) % 2 == 1
+    if negation_mismatch == antonym_flip:
+        return [], len(flips)
+    if antonym_flip:
+        a, b = all_flips[0]
+        return [Blocker("antonym", f"antonym: claim '{a}' vs span '{b}'", True)], len(flips)
+    if len(span_negs) % 2:
+        cue = span.tokens[span_negs[0]]
+        note = f"negation: span says '{cue}', claim does not"
+    else:
+        note = f"negation: claim says '{claims_cue(claim, claim_negs)}', span does not"
+    return [Blocker("negation", note, True)], len(flips)
+
+
+def claims_cue(claim: TextProfile, negs: list[int]) -> str:
+    return claim.tokens[negs[0]]
+
+
+def _relevant_clauses(span: TextProfile, support: dict[object, list[int]]) -> set[int]:
+    """Greedy cover: clauses that state something of the claim nothing else already does.
+
+    ``support`` maps each aligned claim item (word or number) to its span positions."""
+    by_clause: dict[int, set[object]] = {}
+    for item, positions in support.items():
+        for k in positions:
+            by_clause.setdefault(span.clause[k], set()).add(item)
+    chosen: set[int] = set()
+    covered: set[object] = set()
+    while True:
+        best = max(
+            sorted(by_clause),
+            key=lambda c: len(by_clause[c] - covered),
+            default=None,
+        )
+        if best is None or not by_clause[best] - covered:
+            return chosen
+        chosen.add(best)
+        covered |= by_clause[best]
+
+
+def _clause_positions(span: TextProfile) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for k, c in enumerate(span.clause):
+        out.setdefault(c, []).append(k)
+    return out
+
+
+def _frames(span: TextProfile, relevant: set[int]) -> set[int]:
+    """Short clauses in a sentence with a relevant clause: they scope the whole sentence."""
+    sentences = {span.sentence[k] for k, c in enumerate(span.clause) if c in relevant}
+    marker_positions = {m.position + j for m in span.scope for j in range(len(m.phrase.split()))}
+    content_by_clause: dict[int, int] = {}
+    for k in span.content:
+        if k not in marker_positions:
+            content_by_clause[span.clause[k]] = content_by_clause.get(span.clause[k], 0) + 1
+    out = set()
+    for c, positions in _clause_positions(span).items():
+        if c in relevant or span.sentence[positions[0]] not in sentences:
+            continue
+        if content_by_clause.get(c, 0) <= FRAME_MAX_CONTENT:
+            out.add(c)
+    return out
+
+
+def _concessive(span: TextProfile, clause: int) -> bool:
+    first = next(k for k, c in enumerate(span.clause) if c == clause)
+    return span.lower[first] in CONCESSIVE_OPENERS
+
+
+def _quantifies_claim(span: TextProfile, m: ScopeMarker, aligned: set[int]) -> bool:
+    """A level 2-3 quantifier hedges the claim only if it counts a word the claim has."""
+    end = m.position + len(m.phrase.split())
+    following = [k for k in span.content if k >= end and span.clause[k] == span.clause[end - 1]]
+    following = following[:QUANTIFIED_WORDS]
+    return not following or any(k in aligned for k in following)
+
+
+def _markers_in_force(
+    span: TextProfile, relevant: set[int], frames: set[int], aligned: set[int]
+) -> list[ScopeMarker]:
+    if not relevant:
+        return list(span.scope)
+    sentences = {span.sentence[k] for k, c in enumerate(span.clause) if c in relevant}
+    out = []
+    for m in span.scope:
+        clause = span.clause[m.position]
+        concession = (
+            m.dimension in SENTENCE_WIDE_DIMENSIONS
+            and span.sentence[m.position] in sentences
+            and _concessive(span, clause)
+        )
+        if not (clause in relevant or clause in frames or concession):
+            continue
+        counts_other = m.dimension == "quantifier" and 1 < m.level < PLAIN_LEVEL
+        if counts_other and not _quantifies_claim(span, m, aligned):
+            continue
+        out.append(m)
+    return out
+
+
+def _claim_region(
+    span: TextProfile, relevant: set[int], frames: set[int], aligned: set[int]
+) -> list[int]:
+    """Span positions whose negations and antonyms bear on the claim: the relevant
+    clauses around their aligned words (a few tokens before the first, after the last),
+    plus the frames of their sentences. Nothing aligned: the whole span."""
+    if not relevant:
+        return list(range(len(span.lower)))
+    region: set[int] = set()
+    for c, positions in _clause_positions(span).items():
+        if c in frames:
+            region.update(positions)
+        elif c in relevant:
+            hits = [k for k in positions if k in aligned]
+            lo = max(positions[0], min(hits) - REGION_BEFORE)
+            hi = min(positions[-1], max(hits) + REGION_AFTER)
+            region.update(range(lo, hi + 1))
+    return sorted(region)
+
+
+def _pronoun_subject(
+    claim: TextProfile, span: TextProfile, matched: list[int], support: dict[object, list[int]]
+) -> tuple[list[int], str]:
+    """Claim subject words a span-initial pronoun stands for, and a note.
+
+    Only when the span opens with a subject pronoun (no content word before it), the
+    claim opens with at most PRONOUN_SUBJECT_MAX_WORDS uncovered words, the claim's next
+    word is found right after the pronoun ("It anchors…" / "Giant kelp anchors…"), and
+    the pronoun agrees (he/she: a named person; they: a plural; it: a singular)."""
+    first_content = span.content[0] if span.content else len(span.lower)
+    pronouns = [k for k in range(first_content) if span.lower[k] in SUBJECT_PRONOUNS]
+    if not pronouns or not matched:
+        return [], ""
+    k0 = pronouns[0]
+    head = min(matched)
+    subject = [i for i in claim.content if i < head]
+    if not subject or len(subject) > PRONOUN_SUBJECT_MAX_WORDS:
+        return [], ""
+    if any(i < head for i in (*claim.negations, *(m.position for m in claim.numbers))):
+        return [], ""
+    if not any(k0 < k <= k0 + PRONOUN_PREDICATE_GAP for k in support.get(("w", head), [])):
+        return [], ""
+    kind = SUBJECT_PRONOUNS[span.lower[k0]]
+    last = claim.lower[subject[-1]]
+    named = any(set(claim.lower[i] for i in subject) & set(e) for e in claim.entities) or (
+        subject[0] == 0 and any(claim.tokens[i][0].isupper() for i in subject[1:])
+    )
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is"))
+    if kind == "person" and not named:
+        return [], ""
+    if kind == "plural" and not plural:
+        return [], ""
+    if kind == "thing" and plural:
+        return [], ""
+    words = " ".join(claim.tokens[subject[0] : subject[-1] + 1])
+    return subject, f"'{span.tokens[k0]}' read as '{words}'"
+
+
+def compare(claim_text: str, span_text: str) -> Comparison:
+    claim = profile(claim_text)
+    span = profile(span_text)
+    matched: list[int] = []
+    unmatched: list[int] = []
+    support: dict[object, list[int]] = {}
+    seen_concepts: set[str] = set()
+    for i in claim.content:
+        if claim.concepts[i] in seen_concepts:
+            continue
+        seen_concepts.add(claim.concepts[i])
+        if _word_in(claim, i, span):
+            matched.append(i)
+            support[("w", i)] = _span_positions(claim, i, span)
+        else:
+            unmatched.append(i)
+    for n, c in enumerate(claim.numbers):
+        hits = [s.position for s in span.numbers if _number_matches(c, s)]
+        if hits:
+            support[("n", n)] = hits
+    resolved_subject, resolved_note = _pronoun_subject(claim, span, matched, support)
+    if resolved_subject:
+        matched.extend(i for i in unmatched if i in resolved_subject)
+        unmatched = [i for i in unmatched if i not in resolved_subject]
+    aligned = {k for positions in support.values() for k in positions}
+    relevant = _relevant_clauses(span, support)
+    frames = _frames(span, relevant)
+    region = _claim_region(span, relevant, frames, aligned)
+    markers = _markers_in_force(span, relevant, frames, aligned)
+    polarity, flipped = _polarity_blockers(claim, span, region, unmatched)
+    total = len(matched) + len(unmatched)
+    # Antonyms are aligned words with opposite meaning: covered, and vetoed by polarity.
+    coverage = (len(matched) + flipped) / total if total else 0.0
+    resolved_words = frozenset(claim.lower[i] for i in resolved_subject)
+    blockers = [
+        *polarity,
+        *_number_blockers(claim, span),
+        *_scope_blockers(claim, markers),
+        *_superlative_blockers(claim, span),
+        *_entity_blockers(claim, span, resolved_words),
+    ]
+    return Comparison(
+        coverage=coverage,
+        content_words=total,
+        uncovered=tuple(claim.tokens[i] for i in unmatched),
+        blockers=tuple(blockers),
+        resolved=resolved_note,
+    )

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from verifier.selectors.workspaces import workspace_get
+from verifier.services.workspaces import api_key_create
+
+
+class Command(BaseCommand):
+    help = "Create an API key for a workspace. The key is printed once; only its hash is stored."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--workspace", required=True, help="Workspace slug")
+        parser.add_argument("--name", default="cli", help="A label for the key")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        workspace = workspace_get(slug=options["workspace"])
+        if workspace is None:
+            raise CommandError(f"No workspace with slug {options['workspace']!r}.")
+        created = api_key_create(workspace=workspace, name=options["name"])
+        self.stderr.write(
+            f"API key {created.api_key.name!r} for workspace {workspace.slug!r} "
+            "(shown once; store it now):"
+        )
+        self.stdout.write(created.raw_key)

@@ -1,0 +1,60 @@
+from verifier.models.benchmarks import ValidatorRun
+from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_claim_public_id
+from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
+from verifier.models.graph import ClaimRelation, Entity, EntityRelation, RelationKind
+from verifier.models.ingest import IngestJob, IngestStage, IngestStatus
+from verifier.models.rag import RagAudit
+from verifier.models.rules import RuleSet, RuleSetActivation
+from verifier.models.sources import Source, SourceVersion, text_sha256
+from verifier.models.traces import Trace, TraceClaim
+from verifier.models.verdicts import HUMAN_JUDGE_FAMILY, StateEvent, Verdict, VerdictLabel
+from verifier.models.webhooks import Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent
+from verifier.models.workspaces import (
+    ApiKey,
+    Membership,
+    Role,
+    Workspace,
+    generate_api_key,
+    hash_api_key,
+)
+
+__all__ = [
+    "HUMAN_JUDGE_FAMILY",
+    "ApiKey",
+    "BoundBy",
+    "Claim",
+    "ClaimOrigin",
+    "ClaimRelation",
+    "ClaimStateChoices",
+    "Entity",
+    "EntityRelation",
+    "EvidenceBinding",
+    "EvidenceCandidate",
+    "IngestJob",
+    "IngestStage",
+    "IngestStatus",
+    "MatchKind",
+    "Membership",
+    "RagAudit",
+    "RelationKind",
+    "Role",
+    "RuleSet",
+    "RuleSetActivation",
+    "Source",
+    "SourceVersion",
+    "StateEvent",
+    "Trace",
+    "TraceClaim",
+    "ValidatorRun",
+    "Verdict",
+    "VerdictLabel",
+    "Webhook",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEvent",
+    "Workspace",
+    "generate_api_key",
+    "hash_api_key",
+    "new_claim_public_id",
+    "text_sha256",
+]

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from pgvector.django import HnswIndex, VectorField
+
+from verifier.embeddings import EMBEDDING_DIMENSIONS
+from verifier.models.sources import Source
+from verifier.models.workspaces import Workspace
+
+_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def new_claim_public_id() -> str:
+    return "claim:" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(12))
+
+
+class ClaimStateChoices(models.TextChoices):
+    SUPPORTED = "supported", "Supported"
+    INFERRED = "inferred", "Inferred"
+    UNVERIFIED = "unverified", "Unverified"
+    CONTRADICTED = "contradicted", "Contradicted"
+    EXCLUDED = "excluded", "Excluded"
+
+
+class ClaimOrigin(models.TextChoices):
+    EXTRACTED = "extracted", "Extracted"
+    IMPORTED = "imported", "Imported"
+    RAG_ANSWER = "rag_answer", "RAG answer"
+    MEMORY = "memory", "Memory"
+    RELATION = "relation", "Relation"
+    WORKER = "worker", "Worker"
+
+
+class Claim(models.Model):
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="claims")
+    public_id = models.CharField(max_length=40, unique=True, default=new_claim_public_id)
+    text = models.TextField()
+    original_text = models.TextField(
+        blank=True, help_text="The text as first extracted or imported, kept when remediated."
+    )
+    source = models.ForeignKey(
+        Source, on_delete=models.PROTECT, related_name="claims", help_text="The cited source."
+    )
+    state = models.CharField(
+        max_length=16, choices=ClaimStateChoices.choices, default=ClaimStateChoices.UNVERIFIED
+    )
+    state_reason = models.CharField(max_length=40, blank=True, default="not_judged")
+    origin = models.CharField(max_length=16, choices=ClaimOrigin.choices)
+    legacy_affirmed = models.BooleanField(
+        default=False, help_text="Affirmed by a system that predates evidence binding."
+    )
+    submitted_quote = models.TextField(blank=True, help_text="The quote the claim arrived with.")
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    ingest_job = models.ForeignKey(
+        "verifier.IngestJob",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="claims",
+    )
+    duplicate_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="duplicates"
+    )
+    published = models.BooleanField(default=False, help_text="Visible to retrieval.")
+    quality = models.CharField(
+        max_length=16, blank=True, help_text="Rule-set class: supported, weak or unsupported."
+    )
+    quality_score = models.FloatField(null=True, blank=True)
+    trust_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    flagged = models.BooleanField(default=False)
+    exclusion_reason = models.CharField(
+        max_length=300, blank=True, help_text="Set while soft-excluded (reversible)."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["workspace", "state", "state_reason"], name="claim_ws_state"),
+            models.Index(fields=["workspace", "published"], name="claim_ws_published"),
+            HnswIndex(
+                name="claim_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(state__in=[s.value for s in ClaimStateChoices]),
+                name="claim_state_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(trust_score__isnull=True) | models.Q(trust_score__lte=100),
+                name="claim_trust_score_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_id

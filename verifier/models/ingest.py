@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from verifier.models.workspaces import Workspace
+
+
+class IngestStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class IngestStage(models.TextChoices):
+    EXTRACT = "extract", "Extract"
+    RELATE = "relate", "Relate"
+    GROUP = "group", "Group"
+    EMBED = "embed", "Embed"
+    VALIDATE = "validate", "Validate"
+    REMEDIATE = "remediate", "Remediate"
+    STORE = "store", "Store"
+
+
+class IngestJob(models.Model):
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="ingest_jobs")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    label = models.CharField(max_length=200, blank=True)
+    status = models.CharField(
+        max_length=16, choices=IngestStatus.choices, default=IngestStatus.QUEUED
+    )
+    stage = models.CharField(max_length=16, choices=IngestStage.choices, blank=True)
+    progress = models.JSONField(
+        default=dict, blank=True, help_text="Per stage: {'done': n, 'total': m}."
+    )
+    errors = models.JSONField(default=list, blank=True, help_text="Per-item errors.")
+    payload = models.JSONField(default=dict, blank=True, help_text="What was uploaded.")
+    quality_report = models.JSONField(null=True, blank=True)
+    rule_set = models.ForeignKey(
+        "verifier.RuleSet", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"job {self.pk} ({self.status})"

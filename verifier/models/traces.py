@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+from verifier.models.workspaces import Workspace
+
+
+class Trace(models.Model):
+    """The provenance of one retrieval: why the caller got this context."""
+
+    trace_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="traces")
+    operation = models.CharField(max_length=40, default="retrieve")
+    query = models.TextField(blank=True)
+    domain_pack = models.CharField(max_length=64, blank=True)
+    document = models.JSONField(help_text="The versioned trace document.")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return str(self.trace_id)
+
+
+class TraceClaim(models.Model):
+    """One claim a trace considered; lets a claim page list the traces that served it."""
+
+    trace = models.ForeignKey(Trace, on_delete=models.CASCADE, related_name="considered")
+    claim = models.ForeignKey("verifier.Claim", on_delete=models.CASCADE, related_name="traces")
+    included = models.BooleanField()
+    exclusion_reason = models.CharField(max_length=40, blank=True)
+    verification_state = models.CharField(max_length=16)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["trace", "claim"], name="traceclaim_unique"),
+        ]

@@ -1,0 +1,82 @@
+"""Append-only history: verdicts and state events. Triggers reject UPDATE and DELETE."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from verifier.models.claims import Claim, ClaimStateChoices
+from verifier.models.evidence import EvidenceBinding
+
+
+class VerdictLabel(models.TextChoices):
+    ENTAILED = "entailed", "Entailed"
+    CONTRADICTED = "contradicted", "Contradicted"
+    ABSTAINED = "abstained", "Abstained"
+    COVERAGE_GAP = "coverage_gap", "Coverage gap"
+
+
+HUMAN_JUDGE_FAMILY = "human"
+
+
+class Verdict(models.Model):
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="verdicts")
+    binding = models.ForeignKey(
+        EvidenceBinding, on_delete=models.PROTECT, null=True, blank=True, related_name="verdicts"
+    )
+    judge_model = models.CharField(max_length=200)
+    judge_family = models.CharField(max_length=100)
+    prompt_version = models.PositiveIntegerField(default=1)
+    label = models.CharField(max_length=16, choices=VerdictLabel.choices)
+    confidence = models.FloatField()
+    note = models.TextField(blank=True)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="verdicts",
+        help_text="Set when the judge is a person.",
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        get_latest_by = "at"
+        indexes = [models.Index(fields=["claim", "-at"], name="verdict_claim_at")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1),
+                name="verdict_confidence_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(label__in=[v.value for v in VerdictLabel]),
+                name="verdict_label_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id}: {self.label} ({self.confidence:.2f}) by {self.judge_model}"
+
+    @property
+    def is_human(self) -> bool:
+        return self.reviewer_id is not None
+
+
+class StateEvent(models.Model):
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="state_events")
+    from_state = models.CharField(max_length=16, choices=ClaimStateChoices.choices, blank=True)
+    to_state = models.CharField(max_length=16, choices=ClaimStateChoices.choices)
+    reason = models.CharField(max_length=40, blank=True)
+    cause = models.CharField(max_length=200)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["claim", "-at"], name="stateevent_claim_at")]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id}: {self.from_state or '∅'} → {self.to_state} ({self.cause})"

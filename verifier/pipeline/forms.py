@@ -1,0 +1,62 @@
+"""The console upload form: pasted text and/or files (text, Markdown, HTML)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from django import forms
+
+from verifier.services.ingest_create import SourceUpload
+from verifier.services.ingest_input import FORMATS, format_for_filename
+
+MAX_FILE_BYTES: Final = 5_000_000
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".txt,.md,.markdown,.html,.htm"}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list:
+        if not data:
+            return []
+        items = data if isinstance(data, list | tuple) else [data]
+        return [super(MultipleFileField, self).clean(item, initial) for item in items]
+
+
+class IngestUploadForm(forms.Form):
+    label = forms.CharField(max_length=200, required=False)
+    title = forms.CharField(max_length=300, required=False, help_text="Title of the pasted text.")
+    text = forms.CharField(
+        required=False, strip=False, widget=forms.Textarea(attrs={"rows": 8}), label="Paste text"
+    )
+    format = forms.ChoiceField(choices=[(f, f) for f in FORMATS], initial="text")
+    domain_pack = forms.CharField(max_length=64, required=False, initial="general")
+    files = MultipleFileField(required=False, label="Or upload files")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not (data.get("text") or "").strip() and not data.get("files"):
+            raise forms.ValidationError("Paste some text or choose at least one file.")
+        pack = data.get("domain_pack") or "general"
+        uploads = []
+        if (data.get("text") or "").strip():
+            title = data.get("title") or "Pasted text"
+            uploads.append(
+                SourceUpload(text=data["text"], title=title, format=data["format"], domain_pack=pack)
+            )
+        for upload in data.get("files") or []:
+            if upload.size > MAX_FILE_BYTES:
+                raise forms.ValidationError(f"{upload.name} is larger than 5 MB.")
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
+            fmt = format_for_filename(upload.name)
+            uploads.append(SourceUpload(text=text, title=upload.name, format=fmt, domain_pack=pack))
+        data["uploads"] = uploads
+        return data

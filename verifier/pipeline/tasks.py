@@ -1,0 +1,14 @@
+"""Celery tasks: thin wrappers that take ids and call one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+# --- provenance traces (Connect API) --------------------------------------------------
+@shared_task(name="verifier.pipeline.tasks.purge_expired_traces")
+def purge_expired_traces() -> int:
+    """Beat task: delete traces older than SPANPROOF_TRACE_RETENTION_DAYS (90)."""
+    from verifier.services.traces import traces_purge_expired
+
+    return traces_purge_expired()

@@ -1,0 +1,82 @@
+"""Console: upload form, job list, and a job page whose progress bar polls with htmx."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from verifier.permissions import DECIDER_ROLES, role_required
+from verifier.pipeline.forms import IngestUploadForm
+from verifier.selectors.ingest import (
+    ingest_job_get,
+    ingest_job_is_finished,
+    ingest_job_list,
+    job_progress_rows,
+)
+from verifier.services.ingest import ingest_job_cancel
+from verifier.services.ingest_create import IngestInputError, ingest_job_create
+
+JOBS_PAGE_SIZE = 20
+# htmx stops polling when a response has this status (the job finished).
+HTMX_STOP_POLLING = 286
+
+
+def _job_context(job: Any) -> dict[str, Any]:
+    return {"job": job, "rows": job_progress_rows(job), "finished": ingest_job_is_finished(job)}
+
+
+@require_http_methods(["GET", "POST"])
+@role_required()
+def upload(request: HttpRequest) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    form = IngestUploadForm()
+    if request.method == "POST":
+        if request.membership.role not in DECIDER_ROLES:  # type: ignore[attr-defined]
+            return HttpResponse("Auditors cannot start ingest jobs.", status=403)
+        form = IngestUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                job = ingest_job_create(
+                    workspace=workspace,
+                    sources=form.cleaned_data["uploads"],
+                    label=form.cleaned_data["label"],
+                    actor=request.user,
+                )
+            except IngestInputError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, f"Job #{job.pk} queued.")
+                return redirect("ingest:job", job_id=job.pk)
+    page = Paginator(ingest_job_list(workspace=workspace), JOBS_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "ingest/upload.html", {"form": form, "page": page})
+
+
+@require_GET
+@role_required()
+def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = ingest_job_get(workspace=request.workspace, job_id=job_id)  # type: ignore[attr-defined]
+    context = _job_context(job)
+    if request.htmx:  # type: ignore[attr-defined]
+        response = render(request, "ingest/partials/_job_progress.html", context)
+        if context["finished"]:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "ingest/job.html", context)
+
+
+@require_POST
+@role_required(*DECIDER_ROLES)
+def job_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
+    job = ingest_job_get(workspace=request.workspace, job_id=job_id)  # type: ignore[attr-defined]
+    if ingest_job_cancel(job=job):
+        messages.success(request, f"Job #{job.pk} cancelled.")
+    else:
+        messages.error(request, f"Job #{job.pk} is already {job.status}.")
+    return redirect("ingest:job", job_id=job.pk)

@@ -1,0 +1,21 @@
+"""Webhook delivery task: one try per run, retried with exponential backoff.
+
+Run eagerly (tests, the in-process ``manage.py ingest``) there is no worker to come
+back later, so the remaining tries are made at once instead of after the countdown.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="verifier.pipeline.webhooks.deliver_webhook", bind=True, max_retries=None)
+def deliver_webhook(self, delivery_id: int) -> bool:
+    from verifier.services.webhooks import webhook_deliver
+
+    while True:
+        result = webhook_deliver(delivery_id=delivery_id)
+        if result.retry_in is None:
+            return result.delivered
+        if not self.request.is_eager:
+            raise self.retry(countdown=result.retry_in)

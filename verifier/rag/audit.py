@@ -1,0 +1,383 @@
+"""The RAG answer audit: every claim against every chunk, then one verdict (pure core).
+
+Per claim, each chunk's best window (``evidence.best_window``) goes to the judge on its
+own; the ``SINGLE_CANDIDATES`` windows covering most of the claim are judged. A claim no
+single chunk entails is also judged against a greedy multi-chunk cover (each chunk adds
+words the others lack, so none is padded in). A sentence one chunk entails as a whole
+stays one claim; otherwise its atomic claims (``decompose``) are judged one by one.
+
+On top of the judge's labels this module adds the RAG-specific analysis the seed asks
+for: ``partial`` (the best chunk backs most of the claim's words but not all — the note
+names what is missing), named over-claims (``overclaims``), citation errors, and the
+preference-foil reading ("prefer X over Y" when a chunk says "X is preferred" and Y is an
+alternative the chunks discuss).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from verifier.judges import Judge, JudgeItem, JudgeResult, judge_items
+from verifier.rag.chunks import Chunk, validate_answer
+from verifier.rag.decompose import AnswerClaim, AnswerSentence, decompose
+from verifier.rag.entities import substitution
+from verifier.rag.evidence import Window, best_window, content_words, greedy_cover
+from verifier.rag.overclaims import Overclaim, find_overclaims
+
+SINGLE_CANDIDATES = 6  # chunks judged per claim, by coverage of the claim's words
+PARTIAL_MIN_COVERAGE = 0.5  # best chunk backs at least this share of the claim's words
+PARTIAL_MIN_WORDS = 2
+CONTRADICTION_MIN_CONFIDENCE = 0.5
+SUBSTITUTION_MIN_COVERAGE = 0.6  # the chunk talks about the same thing, names another
+SUBSTITUTION_CONFIDENCE = 0.75
+FOIL_RE = re.compile(
+    r"\s+(?:over|rather than|instead of)\s+(?:the\s+)?([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)"
+)
+PREFERENCE_RE = re.compile(r"\b(?:prefer\w*|favou?r\w*|choose|chosen|recommend\w*)\b", re.I)
+_SPAN_SUFFIX = re.compile(r"\s*\(spans? [\d+]+\)$")
+
+Verdict = str  # supported | partial | unsupported | contradicted
+VERDICT_RANK = {"supported": 0, "partial": 1, "unsupported": 2, "contradicted": 2}
+
+
+@dataclass
+class Assessment:
+    """What the judge said about one claim: per chunk, the combination, the foil reading."""
+
+    claim: AnswerClaim
+    windows: list[Window] = field(default_factory=list)  # judged, best coverage first
+    results: dict[str, JudgeResult] = field(default_factory=dict)  # chunk id -> result
+    combo: list[Window] = field(default_factory=list)
+    combo_result: JudgeResult | None = None
+    foil: str = ""
+    foil_results: dict[str, JudgeResult] = field(default_factory=dict)
+
+    def entailing(self) -> list[Window]:
+        return [
+            w
+            for w in self.windows
+            if self.results[w.chunk_id].label == "entailed"
+            and not [o for o in find_overclaims(self.claim.text, w.quote) if o.kind == "absolute"]
+            and substitution(self.claim.text, w.quote) is None
+        ]
+
+    def contradicting(self) -> list[tuple[Window, float, str]]:
+        """(window, confidence, note) of each chunk that disagrees with the claim."""
+        out = []
+        for w in self.windows:
+            result = self.results[w.chunk_id]
+            swapped = substitution(self.claim.text, w.quote)
+            if result.label == "contradicted" and result.confidence >= CONTRADICTION_MIN_CONFIDENCE:
+                out.append((w, result.confidence, clean_note(result.note)))
+            elif swapped and w.coverage >= SUBSTITUTION_MIN_COVERAGE:
+                note = f"entity substitution: claim says '{swapped[0]}', chunk says '{swapped[1]}'"
+                out.append((w, SUBSTITUTION_CONFIDENCE, note))
+        return out
+
+
+@dataclass(frozen=True)
+class ClaimAudit:
+    claim: AnswerClaim
+    verdict: Verdict
+    supported_by: tuple[str, ...]
+    note: str
+    evidence: tuple[Window, ...]
+    label: str  # the judge label recorded: entailed | contradicted | abstained
+    confidence: float
+    overclaims: tuple[Overclaim, ...] = ()
+    missing: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "span": self.claim.span,
+            "supported_by": list(self.supported_by),
+            "verdict": self.verdict,
+        }
+        if self.note:
+            out["note"] = self.note
+        out["evidence"] = [w.as_dict() for w in self.evidence]
+        return out
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    answer: str
+    chunks: tuple[Chunk, ...]
+    sentences: tuple[AnswerSentence, ...]
+    claims: tuple[ClaimAudit, ...]
+    verdict: str  # faithful | partial | unfaithful
+    suggested_fix: str | None
+    judge_model: str
+    judge_family: str
+    prompt_version: int
+
+    @property
+    def unsupported(self) -> list[str]:
+        return [c.claim.span for c in self.claims if c.verdict != "supported"]
+
+    @property
+    def faithful(self) -> bool:
+        return self.verdict == "faithful"
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "claims": [c.as_dict() for c in self.claims],
+            "unsupported": self.unsupported,
+            "verdict": self.verdict,
+        }
+        if self.suggested_fix:
+            out["suggested_fix"] = self.suggested_fix
+        return out
+
+
+def clean_note(note: str) -> str:
+    return _SPAN_SUFFIX.sub("", note or "").strip()
+
+
+def _foil(claim: AnswerClaim, chunks: Sequence[Chunk]) -> tuple[str, str]:
+    """(claim text without its preference foil, the foil) when the foil is an
+    alternative some chunk discusses; else ("", "")."""
+    match = FOIL_RE.search(claim.text)
+    if not match or not PREFERENCE_RE.search(claim.text[: match.start()]):
+        return "", ""
+    foil = match.group(1)
+    pattern = re.compile(rf"\b{re.escape(foil)}\b", re.I)
+    if not any(pattern.search(c.text) for c in chunks):
+        return "", ""
+    return claim.text[: match.start()] + claim.text[match.end() :], match.group(0).strip()
+
+
+def assess(
+    claims: Sequence[AnswerClaim],
+    chunks: Sequence[Chunk],
+    judge: Judge,
+    *,
+    combos: Sequence[bool],
+    batch_size: int | None = None,
+) -> list[Assessment]:
+    """Judge each claim against its best chunks; then, where no chunk entails it, the
+    multi-chunk cover and the foil reading (if ``combos`` allows it for that claim)."""
+    out = [Assessment(claim) for claim in claims]
+    items: list[JudgeItem] = []
+    for ci, a in enumerate(out):
+        windows = [best_window(a.claim.text, chunk) for chunk in chunks]
+        cited = set(a.claim.cited)
+        ranked = sorted(
+            (w for w in windows if w.coverage > 0),
+            key=lambda w: (-w.coverage, w.chunk_id not in cited, len(w.quote)),
+        )
+        a.windows = ranked[:SINGLE_CANDIDATES]
+        items += [JudgeItem(f"{ci}|{w.chunk_id}", a.claim.text, (w.quote,)) for w in a.windows]
+    for result in judge_items(judge, items, batch_size=batch_size) if items else []:
+        ci, chunk_id = result.key.split("|", 1)
+        out[int(ci)].results[chunk_id] = result
+
+    second: list[JudgeItem] = []
+    for ci, a in enumerate(out):
+        if not combos[ci] or a.entailing():
+            continue
+        a.combo = greedy_cover(a.claim.text, a.windows)
+        if len(a.combo) > 1:
+            second.append(JudgeItem(f"{ci}|combo", a.claim.text, tuple(w.quote for w in a.combo)))
+        stripped, a.foil = _foil(a.claim, chunks)
+        if stripped:
+            by_id = {c.id: c for c in chunks}
+            for w in a.windows[:3]:
+                window = best_window(stripped, by_id[w.chunk_id])
+                second.append(JudgeItem(f"{ci}|foil|{w.chunk_id}", stripped, (window.quote,)))
+    for result in judge_items(judge, second, batch_size=batch_size) if second else []:
+        ci, rest = result.key.split("|", 1)
+        a = out[int(ci)]
+        if rest == "combo":
+            a.combo_result = result
+        else:
+            a.foil_results[rest.split("|", 1)[1]] = result
+    return out
+
+
+def _citation_note(claim: AnswerClaim, supported_by: Sequence[str], known: set[str]) -> str:
+    notes = []
+    unknown = [c for c in claim.cited if c not in known]
+    if unknown:
+        notes.append(f"cites {', '.join(unknown)}, which is not among the chunks")
+    cited = [c for c in claim.cited if c in known]
+    if supported_by and cited and not set(cited) & set(supported_by):
+        notes.append(
+            f"citation error: cites {', '.join(cited)}, but only "
+            f"{', '.join(supported_by)} supports it"
+        )
+    elif supported_by and cited:
+        extra = [c for c in cited if c not in supported_by]
+        if extra:
+            notes.append(f"citation error: {', '.join(extra)} is cited but does not support it")
+    elif cited and not supported_by:
+        notes.append(f"the cited {', '.join(cited)} does not back it")
+    return "; ".join(notes)
+
+
+def _join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+def decide(
+    a: Assessment, known: set[str], order: dict[str, int], chunk_words: set[str]
+) -> ClaimAudit:
+    """One claim's verdict, supporting chunks, note and evidence from its assessment."""
+    claim = a.claim
+    entailing = sorted(a.entailing(), key=lambda w: order[w.chunk_id])
+    contradicting = a.contradicting()
+    if contradicting:
+        w, confidence, why = contradicting[0]
+        ids = tuple(x.chunk_id for x in entailing)
+        conflict = f"{', '.join(ids)} supports it, but " if ids else ""
+        note = f"{conflict}contradicted by {w.chunk_id}: {why}"
+        citation = _citation_note(claim, ids, known) if ids else ""
+        return ClaimAudit(
+            claim,
+            "contradicted",
+            ids,
+            _join(note, citation),
+            (w, *entailing),
+            "contradicted",
+            confidence,
+        )
+    support: list[Window] = entailing
+    confidence, extra = 0.0, ""
+    if entailing:
+        confidence = max(a.results[w.chunk_id].confidence for w in entailing)
+    elif a.combo_result is not None and a.combo_result.label == "entailed":
+        support = sorted(a.combo, key=lambda w: order[w.chunk_id])
+        confidence, extra = a.combo_result.confidence, "supported only by the chunks together"
+    else:
+        foil_ok = [cid for cid, r in a.foil_results.items() if r.label == "entailed"]
+        if foil_ok:
+            support = [w for w in a.windows if w.chunk_id in foil_ok]
+            confidence = max(a.foil_results[cid].confidence for cid in foil_ok)
+            extra = f"'{a.foil}' read as the alternative the chunks discuss"
+    if support:
+        ids = tuple(w.chunk_id for w in support)
+        return ClaimAudit(
+            claim,
+            "supported",
+            ids,
+            _join(extra, _citation_note(claim, ids, known)),
+            tuple(support),
+            "entailed",
+            confidence,
+        )
+    return _not_supported(a, known, chunk_words)
+
+
+def _not_supported(a: Assessment, known: set[str], chunk_words: set[str]) -> ClaimAudit:
+    claim = a.claim
+    best = a.windows[0] if a.windows else None
+    citation = _citation_note(claim, (), known)
+    if best is None:
+        note = _join("no chunk backs it: no chunk shares its content words", citation)
+        return ClaimAudit(claim, "unsupported", (), note, (), "abstained", 0.0)
+    comparison = best.comparison
+    matched = comparison.content_words - len(comparison.uncovered)
+    overclaims = tuple(find_overclaims(claim.text, best.quote))
+    over = "; ".join(
+        o.describe("no chunk" if o.word and o.word not in chunk_words else best.chunk_id)
+        for o in overclaims
+    )
+    missing = ", ".join(f"'{w}'" for w in comparison.uncovered)
+    result = a.results.get(best.chunk_id)
+    judge_note = clean_note(result.note) if result else ""
+    confidence = result.confidence if result else 0.0
+    if comparison.coverage >= PARTIAL_MIN_COVERAGE and matched >= PARTIAL_MIN_WORDS:
+        note = _join(
+            f"partly backed by {best.chunk_id}",
+            f"not backed: {missing}" if missing else "",
+            over,
+            "" if over or missing else f"judge: {judge_note}",
+            citation,
+        )
+        return ClaimAudit(
+            claim,
+            "partial",
+            (),
+            note,
+            (best,),
+            "abstained",
+            confidence,
+            overclaims,
+            comparison.uncovered,
+        )
+    closest = (
+        f"closest is {best.chunk_id}, which backs {matched} of its "
+        f"{comparison.content_words} content words"
+    )
+    note = _join(f"no chunk backs it ({closest})", over, citation)
+    return ClaimAudit(
+        claim,
+        "unsupported",
+        (),
+        note,
+        (),
+        "abstained",
+        confidence,
+        overclaims,
+        comparison.uncovered,
+    )
+
+
+def overall_verdict(verdicts: Sequence[str]) -> str:
+    if any(v in ("unsupported", "contradicted") for v in verdicts):
+        return "unfaithful"
+    if any(v == "partial" for v in verdicts):
+        return "partial"
+    return "faithful"
+
+
+def audit_answer(
+    answer: str, chunks: Sequence[Chunk], *, judge: Judge, batch_size: int | None = None
+) -> AuditResult:
+    """Audit ``answer`` against ``chunks`` (parsed with ``parse_chunks``)."""
+    from verifier.rag.fix import suggested_fix
+
+    validate_answer(answer)
+    sentences = [
+        s for s in decompose(answer) if any(content_words(t.text) for t in (s.whole, *s.atoms))
+    ]
+    wholes = assess(
+        [s.whole for s in sentences],
+        chunks,
+        judge,
+        combos=[not s.splits for s in sentences],
+        batch_size=batch_size,
+    )
+    pending = [
+        atom
+        for s, a in zip(sentences, wholes, strict=True)
+        if s.splits and not a.entailing()
+        for atom in s.atoms
+        if content_words(atom.text)
+    ]
+    atoms = assess(pending, chunks, judge, combos=[True] * len(pending), batch_size=batch_size)
+    by_sentence: dict[int, list[Assessment]] = {}
+    for a in atoms:
+        by_sentence.setdefault(a.claim.sentence, []).append(a)
+    known = {c.id for c in chunks}
+    order = {c.id: i for i, c in enumerate(chunks)}
+    chunk_words = {w.lower() for c in chunks for w in re.findall(r"[A-Za-z]+", c.text)}
+    audits: list[ClaimAudit] = []
+    for s, a in zip(sentences, wholes, strict=True):
+        for item in by_sentence.get(s.index, [a]):
+            audits.append(decide(item, known, order, chunk_words))
+    verdict = overall_verdict([c.verdict for c in audits])
+    fix = None if verdict == "faithful" else suggested_fix(audits, chunks)
+    return AuditResult(
+        answer=answer,
+        chunks=tuple(chunks),
+        sentences=tuple(sentences),
+        claims=tuple(audits),
+        verdict=verdict,
+        suggested_fix=fix,
+        judge_model=str(judge.model_id),
+        judge_family=str(judge.family),
+        prompt_version=int(judge.prompt_version),
+    )

@@ -1,0 +1,175 @@
+"""Parse and validate the audit input: the answer and its id-keyed chunks (pure Python).
+
+``chunks`` is JSONL — one ``{"id": ..., "text": ...}`` object per line — or a JSON array
+of the same objects (as a string or already decoded). Every problem raises
+``RagInputError`` with a stable ``code``, a message a person can act on (the JSONL line
+number, the duplicated id) and machine-readable ``details``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+MAX_ANSWER_CHARS = 20_000
+MAX_CHUNKS = 1000
+MAX_CHUNK_CHARS = 50_000
+MAX_CHUNKS_TOTAL_CHARS = 1_000_000
+MAX_CHUNK_ID_CHARS = 100
+
+
+class RagInputError(ValueError):
+    """Bad audit input; ``code`` names the problem, ``details`` locates it."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+@dataclass(frozen=True)
+class Chunk:
+    id: str
+    text: str
+
+
+def _text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be stored (PostgreSQL takes neither NUL nor lone surrogates)."""
+    if "\x00" in text:
+        return f"contains a NUL character at position {text.index(chr(0))}"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"is not valid Unicode at position {exc.start}"
+    return None
+
+
+def validate_answer(answer: Any) -> str:
+    if not isinstance(answer, str):
+        raise RagInputError("invalid_answer", "`answer` must be a string.")
+    if not answer.strip():
+        raise RagInputError("empty_answer", "`answer` is empty: there is nothing to audit.")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise RagInputError(
+            "payload_too_large",
+            f"`answer` has {len(answer)} characters; at most {MAX_ANSWER_CHARS} are allowed.",
+            {"field": "answer", "limit": MAX_ANSWER_CHARS, "size": len(answer)},
+        )
+    problem = _text_problem(answer)
+    if problem:
+        raise RagInputError("invalid_text", f"`answer` {problem}.", {"field": "answer"})
+    return answer
+
+
+def _chunk_from(obj: Any, where: str, details: dict[str, Any]) -> Chunk:
+    if not isinstance(obj, dict):
+        raise RagInputError(
+            "invalid_chunk", f"{where} is not a JSON object with `id` and `text`.", details
+        )
+    raw_id, text = obj.get("id"), obj.get("text")
+    if isinstance(raw_id, bool) or not isinstance(raw_id, str | int) or not str(raw_id).strip():
+        raise RagInputError("invalid_chunk", f"{where} needs a non-empty string `id`.", details)
+    chunk_id = str(raw_id).strip()
+    if len(chunk_id) > MAX_CHUNK_ID_CHARS:
+        raise RagInputError(
+            "invalid_chunk", f"{where}: `id` is longer than {MAX_CHUNK_ID_CHARS} chars.", details
+        )
+    if not isinstance(text, str) or not text.strip():
+        raise RagInputError(
+            "invalid_chunk", f"{where} (id {chunk_id!r}) needs a non-empty string `text`.", details
+        )
+    if len(text) > MAX_CHUNK_CHARS:
+        raise RagInputError(
+            "payload_too_large",
+            f"{where} (id {chunk_id!r}) has {len(text)} characters; "
+            f"at most {MAX_CHUNK_CHARS} are allowed per chunk.",
+            {**details, "limit": MAX_CHUNK_CHARS, "size": len(text)},
+        )
+    problem = _text_problem(text) or _text_problem(chunk_id)
+    if problem:
+        raise RagInputError("invalid_text", f"{where} (id {chunk_id!r}) {problem}.", details)
+    return Chunk(chunk_id, text)
+
+
+def _from_jsonl(raw: str) -> list[tuple[Chunk, str, dict[str, Any]]]:
+    out = []
+    for number, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RagInputError(
+                "malformed_jsonl",
+                f"chunks line {number} is not valid JSON: {exc.msg} (column {exc.colno}).",
+                {"line": number, "column": exc.colno},
+            ) from exc
+        details = {"line": number}
+        out.append((_chunk_from(obj, f"chunks line {number}", details), f"line {number}", details))
+    return out
+
+
+def _from_array(items: Sequence[Any]) -> list[tuple[Chunk, str, dict[str, Any]]]:
+    out = []
+    for index, obj in enumerate(items):
+        details = {"index": index}
+        out.append((_chunk_from(obj, f"chunks[{index}]", details), f"item {index}", details))
+    return out
+
+
+def parse_chunks(raw: Any) -> list[Chunk]:
+    """Chunks from JSONL text, a JSON array string, or a list of ``{"id", "text"}`` dicts."""
+    if isinstance(raw, str):
+        if len(raw) > MAX_CHUNKS_TOTAL_CHARS:
+            raise RagInputError(
+                "payload_too_large",
+                f"`chunks` has {len(raw)} characters; at most {MAX_CHUNKS_TOTAL_CHARS} allowed.",
+                {"field": "chunks", "limit": MAX_CHUNKS_TOTAL_CHARS, "size": len(raw)},
+            )
+        if raw.lstrip().startswith("["):
+            try:
+                decoded = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise RagInputError(
+                    "malformed_chunks",
+                    f"`chunks` looks like a JSON array but is not valid JSON: {exc.msg} "
+                    f"(line {exc.lineno}, column {exc.colno}).",
+                    {"line": exc.lineno, "column": exc.colno},
+                ) from exc
+            parsed = _from_array(decoded)
+        else:
+            parsed = _from_jsonl(raw)
+    elif isinstance(raw, list | tuple):
+        parsed = _from_array(raw)
+    else:
+        raise RagInputError(
+            "invalid_chunks", "`chunks` must be JSONL text or a JSON array of {id, text}."
+        )
+    if not parsed:
+        raise RagInputError("no_chunks", "`chunks` is empty: an answer needs chunks to audit.")
+    if len(parsed) > MAX_CHUNKS:
+        raise RagInputError(
+            "payload_too_large",
+            f"{len(parsed)} chunks given; at most {MAX_CHUNKS} are allowed.",
+            {"field": "chunks", "limit": MAX_CHUNKS, "size": len(parsed)},
+        )
+    total = sum(len(chunk.text) for chunk, _, _ in parsed)
+    if total > MAX_CHUNKS_TOTAL_CHARS:
+        raise RagInputError(
+            "payload_too_large",
+            f"the chunks hold {total} characters; at most {MAX_CHUNKS_TOTAL_CHARS} are allowed.",
+            {"field": "chunks", "limit": MAX_CHUNKS_TOTAL_CHARS, "size": total},
+        )
+    first_seen: dict[str, str] = {}
+    for chunk, where, details in parsed:
+        if chunk.id in first_seen:
+            raise RagInputError(
+                "duplicate_chunk_id",
+                f"chunk id {chunk.id!r} appears twice ({first_seen[chunk.id]} and {where}).",
+                {**details, "id": chunk.id},
+            )
+        first_seen[chunk.id] = where
+    return [chunk for chunk, _, _ in parsed]

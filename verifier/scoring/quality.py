@@ -1,0 +1,104 @@
+"""Quality report arithmetic for one ingest job, and the G2 gate.
+
+G2: at least 90% of validated claims supported and at most 2% unsupported.
+Validated claims are the ones the rule set classified: supported + weak +
+unsupported. Percentages are whole numbers computed as ``round(100 * n / total)``
+with exact rational arithmetic and Python's ``round`` (half to even), and the gate
+compares those rounded numbers, so:
+
+* 179/200 supported = 89.5% -> 90 -> passes the 90% floor; 177/200 = 88.5% -> 88.
+* 4/200 unsupported = 2.0% -> 2 -> passes; 5/200 = 2.5% -> 2 -> passes;
+  7/200 = 3.5% -> 4 -> fails; 301/10000 = 3.01% -> 3 -> fails.
+
+An empty job (no validated claims) has no percentages (``None``) and does not pass
+G2: an empty graph has not cleared any bar. Counts the pipeline did not record
+(coverage gaps, remediation drops) stay ``None`` and are never shown as 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any, Final
+
+G2_MIN_SUPPORTED_PCT: Final = 90
+G2_MAX_UNSUPPORTED_PCT: Final = 2
+
+
+@dataclass(frozen=True)
+class QualityCounts:
+    supported: int
+    weak: int
+    unsupported: int
+    coverage_gaps: int | None
+    remediation_drops: int | None
+    bound: int
+    unbound: int
+    no_evidence: int
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if value is None and name in ("coverage_gaps", "remediation_drops"):
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+
+
+def percent(part: int, total: int) -> int | None:
+    """``round(100 * part / total)`` exactly (half to even); ``None`` when total is 0."""
+    if total == 0:
+        return None
+    return round(Fraction(100 * part, total))
+
+
+@dataclass(frozen=True)
+class QualityReport:
+    counts: QualityCounts
+    total: int
+    ok_pct: int | None
+    weak_pct: int | None
+    unsupported_pct: int | None
+    bound_pct: int | None
+    g2_passed: bool
+    g2_shortfalls: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self.counts),
+            "total": self.total,
+            "ok": self.counts.supported,
+            "ok_pct": self.ok_pct,
+            "weak_pct": self.weak_pct,
+            "unsupported_pct": self.unsupported_pct,
+            "bound_pct": self.bound_pct,
+            "g2": {
+                "passed": self.g2_passed,
+                "min_supported_pct": G2_MIN_SUPPORTED_PCT,
+                "max_unsupported_pct": G2_MAX_UNSUPPORTED_PCT,
+                "shortfalls": list(self.g2_shortfalls),
+            },
+        }
+
+
+def quality_report(counts: QualityCounts) -> QualityReport:
+    total = counts.supported + counts.weak + counts.unsupported
+    ok_pct = percent(counts.supported, total)
+    unsupported_pct = percent(counts.unsupported, total)
+    shortfalls: list[str] = []
+    if ok_pct is None or unsupported_pct is None:
+        shortfalls.append("no validated claims")
+    else:
+        if ok_pct < G2_MIN_SUPPORTED_PCT:
+            shortfalls.append(f"supported {ok_pct}% < {G2_MIN_SUPPORTED_PCT}%")
+        if unsupported_pct > G2_MAX_UNSUPPORTED_PCT:
+            shortfalls.append(f"unsupported {unsupported_pct}% > {G2_MAX_UNSUPPORTED_PCT}%")
+    return QualityReport(
+        counts=counts,
+        total=total,
+        ok_pct=ok_pct,
+        weak_pct=percent(counts.weak, total),
+        unsupported_pct=unsupported_pct,
+        bound_pct=percent(counts.bound, counts.bound + counts.unbound),
+        g2_passed=not shortfalls,
+        g2_shortfalls=tuple(shortfalls),
+    )

@@ -1,0 +1,174 @@
+"""The verified-claim envelope (seed 000), rendered from stored rows.
+
+Honesty rules, enforced here and pinned by ``tests/verifier/api/test_envelope.py``:
+
+* ``evidence`` is the claim's ACTIVE binding only; when nothing is bound the array is
+  empty (never fabricated) and the stored state is never ``supported``.
+* ``judge`` is the latest verdict (model or human); the key is OMITTED when the claim
+  was never judged. ``at`` is ISO-8601 UTC with milliseconds and ``Z``.
+* ``match`` is always present, so anything looser than ``exact`` reads ``normalized``
+  or ``fuzzy``.
+* ``trace_ref`` is present only when the envelope was served by a trace.
+* ``trust_score`` is ``claim.trust_score`` when the ingest pipeline stored one; else a
+  per-claim value computed by :func:`claim_trust_score` (documented there).
+
+Call :func:`claims_for_envelopes` on the queryset first: rendering N envelopes is then a
+constant number of queries (claims + bindings + verdicts).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from verifier.models import Claim, EvidenceBinding, Verdict
+
+TRACE_REF_PREFIX = "/connect/v1/traces/"
+
+# Per-claim trust (0–100) when the pipeline did not store one: a base per state, plus
+# up to 10 points for the latest verdict's confidence when that verdict is entailed,
+# minus 10 for a fuzzy binding. Deterministic, monotone in evidence strength.
+_STATE_BASE = {
+    "supported": 80,
+    "inferred": 50,
+    "unverified": 20,
+    "contradicted": 0,
+    "excluded": 0,
+}
+
+
+def iso_millis(value: datetime) -> str:
+    """``2026-06-10T12:04:11.000Z``."""
+    value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def claims_for_envelopes(qs: QuerySet[Claim]) -> QuerySet[Claim]:
+    """Attach what an envelope needs: ``_active_bindings`` (with version and source) and
+    ``_verdicts`` (newest first; the envelope reads the first)."""
+    # The 384-float embedding and the bound version's full text are never rendered:
+    # deferring them keeps loading N claims cheap.
+    return (
+        qs.select_related("source")
+        .defer("embedding")
+        .prefetch_related(
+            Prefetch(
+                "bindings",
+                queryset=EvidenceBinding.objects.filter(is_active=True)
+                .select_related("source_version__source")
+                .defer("source_version__text"),
+                to_attr="_active_bindings",
+            ),
+            Prefetch(
+                "verdicts",
+                queryset=Verdict.objects.order_by("-at", "-id").only(
+                    "id",
+                    "claim_id",
+                    "judge_model",
+                    "prompt_version",
+                    "confidence",
+                    "label",
+                    "at",
+                    "reviewer_id",
+                ),
+                to_attr="_verdicts",
+            ),
+        )
+    )
+
+
+def _active_binding(claim: Claim) -> EvidenceBinding | None:
+    bindings = getattr(claim, "_active_bindings", None)
+    if bindings is None:
+        return (
+            claim.bindings.filter(is_active=True).select_related("source_version__source").first()
+        )
+    return bindings[0] if bindings else None
+
+
+def _latest_verdict(claim: Claim) -> Verdict | None:
+    verdicts = getattr(claim, "_verdicts", None)
+    if verdicts is None:
+        return claim.verdicts.order_by("-at", "-id").first()
+    return verdicts[0] if verdicts else None
+
+
+def claim_trust_score(*, claim: Claim, verdict: Verdict | None = None, binding=None) -> int:
+    """``claim.trust_score`` when stored, else the computed per-claim value (see module)."""
+    if claim.trust_score is not None:
+        return int(claim.trust_score)
+    score = _STATE_BASE.get(claim.state, 0)
+    entailed = verdict is not None and verdict.label == "entailed"
+    if entailed and claim.state in ("supported", "inferred"):
+        score += round(10 * float(verdict.confidence))  # type: ignore[union-attr]
+    if binding is not None and binding.match == "fuzzy":
+        score -= 10
+    return max(0, min(100, score))
+
+
+def evidence_item(binding: EvidenceBinding) -> dict[str, Any]:
+    return {
+        "quote": binding.quote,
+        "offsets": [binding.start, binding.end],
+        "source_ref": binding.source_version.source.ref,
+        "source_hash": binding.source_hash,
+        "match": binding.match,
+    }
+
+
+def judge_item(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "model": verdict.judge_model,
+        "prompt_version": verdict.prompt_version,
+        "confidence": verdict.confidence,
+        "at": iso_millis(verdict.at),
+    }
+
+
+def claim_envelope(*, claim: Claim, trace_id: str | None = None) -> dict[str, Any]:
+    binding = _active_binding(claim)
+    verdict = _latest_verdict(claim)
+    envelope: dict[str, Any] = {
+        "claim": {"id": claim.public_id, "text": claim.text},
+        "state": claim.state,
+        "evidence": [evidence_item(binding)] if binding is not None else [],
+    }
+    if verdict is not None:
+        envelope["judge"] = judge_item(verdict)
+    envelope["citation"] = claim.source.citation or claim.source.title or claim.source.ref
+    if trace_id:
+        envelope["trace_ref"] = f"{TRACE_REF_PREFIX}{trace_id}"
+    envelope["trust_score"] = claim_trust_score(claim=claim, verdict=verdict, binding=binding)
+    return envelope
+
+
+def claim_envelope_list(
+    *,
+    workspace,
+    state: str | None = None,
+    source_ref: str | None = None,
+    job_id: int | None = None,
+) -> QuerySet[Claim]:
+    """The workspace's claims for the claims API, filtered, newest first (by id)."""
+    qs = Claim.objects.filter(workspace=workspace)
+    if state:
+        qs = qs.filter(state=state)
+    if source_ref:
+        qs = qs.filter(source__ref=source_ref)
+    if job_id is not None:
+        qs = qs.filter(ingest_job_id=job_id)
+    return claims_for_envelopes(qs.order_by("-id"))
+
+
+def claim_envelope_get(*, workspace, public_id: str) -> Claim:
+    """One claim ready for its envelope; the same 404 for missing and other-workspace."""
+    from django.http import Http404
+
+    claim = claims_for_envelopes(
+        Claim.objects.filter(workspace=workspace, public_id=public_id)
+    ).first()
+    if claim is None:
+        raise Http404("No such claim in this workspace.")
+    return claim

@@ -1,0 +1,172 @@
+"""Reads for ingest jobs: scoped lookups, stage item keys, and report inputs."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.db import connection
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.http import Http404
+
+from verifier.models import (
+    Claim,
+    ClaimRelation,
+    ClaimStateChoices,
+    EvidenceBinding,
+    IngestJob,
+    IngestStatus,
+    Verdict,
+    Workspace,
+)
+from verifier.scoring.quality import QualityCounts
+from verifier.scoring.trust import TrustInputs
+from verifier.services.remediation import EXCLUSION_REASON
+from verifier.states import StateReason
+
+CLAIM_INDEX_NAME: Final = "claim_embedding_hnsw"
+
+
+def ingest_job_list(*, workspace: Workspace) -> QuerySet[IngestJob]:
+    return IngestJob.objects.filter(workspace=workspace).order_by("-created_at", "-id")
+
+
+def ingest_job_get(*, workspace: Workspace, job_id: int) -> IngestJob:
+    """The job, or the same 404 for missing and other-workspace jobs."""
+    job = IngestJob.objects.filter(workspace=workspace, pk=job_id).first()
+    if job is None:
+        raise Http404("No such ingest job.")
+    return job
+
+
+def ingest_job_is_finished(job: IngestJob) -> bool:
+    return job.status not in (IngestStatus.QUEUED, IngestStatus.RUNNING)
+
+
+def job_claims(job: IngestJob) -> QuerySet[Claim]:
+    return Claim.objects.filter(ingest_job=job)
+
+
+# --- stage items: stable keys over claim-id ranges ----------------------------------
+
+
+def claim_range_keys(job: IngestJob, batch: int) -> list[str]:
+    ids = list(job_claims(job).order_by("pk").values_list("pk", flat=True))
+    return [
+        f"claims:{chunk[0]}-{chunk[-1]}"
+        for chunk in (ids[i : i + batch] for i in range(0, len(ids), batch))
+    ]
+
+
+def claims_in_range(job: IngestJob, key: str) -> QuerySet[Claim]:
+    first, last = (int(x) for x in key.removeprefix("claims:").split("-"))
+    return job_claims(job).filter(pk__gte=first, pk__lte=last).order_by("pk")
+
+
+# --- report inputs ------------------------------------------------------------------
+
+
+def _latest_model_label() -> Subquery:
+    latest = Verdict.objects.filter(claim=OuterRef("pk"), reviewer__isnull=True).order_by(
+        "-at", "-id"
+    )
+    return Subquery(latest.values("label")[:1])
+
+
+def ingest_quality_counts(job: IngestJob, *, remediated: bool) -> QualityCounts:
+    claims = job_claims(job).annotate(
+        bound=Exists(EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True)),
+        latest_label=_latest_model_label(),
+    )
+    rows = list(claims.values_list("quality", "bound", "latest_label", "state_reason"))
+    judged = any(label is not None for _, _, label, _ in rows)
+    return QualityCounts(
+        supported=sum(1 for q, *_ in rows if q == "supported"),
+        weak=sum(1 for q, *_ in rows if q == "weak"),
+        unsupported=sum(1 for q, *_ in rows if q == "unsupported"),
+        coverage_gaps=(sum(1 for r in rows if r[2] == "coverage_gap") if judged else None),
+        remediation_drops=(
+            job_claims(job).filter(exclusion_reason=EXCLUSION_REASON).count()
+            if remediated
+            else None
+        ),
+        bound=sum(1 for r in rows if r[1]),
+        unbound=sum(1 for r in rows if not r[1]),
+        no_evidence=sum(1 for r in rows if r[3] == StateReason.NO_EVIDENCE),
+    )
+
+
+def vector_index_status() -> tuple[bool, bool]:
+    """(present, used): the HNSW index exists, and the nearest-neighbour query that
+    retrieval runs is planned on it when the planner is told to avoid a full scan
+    (with few rows a planner rightly prefers the scan, which says nothing)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", [CLAIM_INDEX_NAME])
+        present = cursor.fetchone() is not None
+    if not present:
+        return False, False
+    probe = "[" + ",".join(["0"] * 383 + ["1"]) + "]"
+    from django.db import transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(
+            f"EXPLAIN SELECT id FROM {Claim._meta.db_table} WHERE embedding IS NOT NULL "
+            "ORDER BY embedding <=> %s::vector LIMIT 10",
+            [probe],
+        )
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    return True, CLAIM_INDEX_NAME in plan
+
+
+def ingest_trust_inputs(job: IngestJob, *, high_severity_issues: int) -> TrustInputs:
+    claims = job_claims(job)
+    ids = list(claims.values_list("pk", flat=True))
+    relations = ClaimRelation.objects.filter(Q(from_claim_id__in=ids) | Q(to_claim_id__in=ids))
+    related = set(relations.values_list("from_claim_id", flat=True)) | set(
+        relations.values_list("to_claim_id", flat=True)
+    )
+    verified = (
+        claims.annotate(latest_label=_latest_model_label())
+        .filter(latest_label__isnull=False)
+        .exclude(latest_label="coverage_gap")
+        .count()
+    )
+    present, used = vector_index_status()
+    return TrustInputs(
+        total_claims=len(ids),
+        embedded_claims=claims.filter(embedding__isnull=False).count(),
+        verified_claims=verified,
+        orphan_claims=sum(1 for pk in ids if pk not in related),
+        vector_index_present=present,
+        vector_index_used=used,
+        relations=relations.count(),
+        supports_relations=relations.filter(kind="supports").count(),
+        contradicts_relations=relations.filter(kind="contradicts").count(),
+        high_severity_issues=high_severity_issues,
+    )
+
+
+def contradicted_count(job: IngestJob) -> int:
+    return job_claims(job).filter(state=ClaimStateChoices.CONTRADICTED).count()
+
+
+def job_progress_rows(job: IngestJob) -> list[dict]:
+    """One row per stage in pipeline order: done/total/failed and a whole percent."""
+    from verifier.services.ingest import STAGE_ORDER
+
+    rows = []
+    for stage in STAGE_ORDER:
+        entry = (job.progress or {}).get(stage) or {}
+        done, total = entry.get("done", 0), entry.get("total")
+        percent = round(100 * done / total) if total else (100 if total == 0 else 0)
+        rows.append(
+            {
+                "stage": stage,
+                "done": done,
+                "total": total,
+                "failed": entry.get("failed", 0),
+                "percent": percent,
+                "current": job.stage == stage and not ingest_job_is_finished(job),
+            }
+        )
+    return rows

@@ -1,0 +1,228 @@
+"""Layer-1 writes: bind a claim's evidence in its CITED source's current version.
+
+Binding never looks at another source: a quote that exists only elsewhere in the
+corpus does not bind, which is what catches misattribution. Bad input comes back as a
+``BindOutcome`` with a reason, never as an exception; a reviewer's explicit selection
+that is out of range raises ``BindingRejected`` (the caller turns it into a 4xx).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from verifier.binding import BindingInputError, bind, source_index, validate_text
+from verifier.models import (
+    BoundBy,
+    Claim,
+    EvidenceBinding,
+    EvidenceCandidate,
+    SourceVersion,
+)
+from verifier.services.claim_state import claim_state_refresh, current_version
+from verifier.services.evidence_search import evidence_search
+
+# Evidence-search windows kept per claim: the bound one plus this many runners-up.
+EVIDENCE_CANDIDATES_KEPT = 4
+
+REASON_QUOTE_NOT_FOUND = "quote_not_found"
+REASON_NO_EVIDENCE = "no_evidence"
+REASON_INVALID_QUOTE = "invalid_quote"
+REASON_NO_SOURCE_VERSION = "no_source_version"
+
+
+class BindingRejected(ValueError):
+    """A reviewer's span selection that cannot be bound (``code`` says why)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class BindOutcome:
+    binding: EvidenceBinding | None
+    reason: str | None  # None when bound; else one of the REASON_* values
+    candidates: list[EvidenceCandidate] = field(default_factory=list)
+
+    @property
+    def bound(self) -> bool:
+        return self.binding is not None
+
+
+def _deactivate(claim: Claim) -> None:
+    EvidenceBinding.objects.filter(claim=claim, is_active=True).update(is_active=False)
+
+
+def _create_binding(
+    *,
+    claim: Claim,
+    version: SourceVersion,
+    start: int,
+    end: int,
+    match: str,
+    score: float,
+    bound_by: str,
+    actor=None,
+) -> EvidenceBinding:
+    _deactivate(claim)
+    return EvidenceBinding.objects.create(
+        claim=claim,
+        source_version=version,
+        quote=version.text[start:end],
+        start=start,
+        end=end,
+        source_hash=version.sha256,
+        match=match,
+        score=max(0.0, min(1.0, float(score))),
+        bound_by=bound_by,
+        bound_by_user=actor,
+        is_active=True,
+    )
+
+
+def _quote_problem(quote: str, version: SourceVersion) -> str | None:
+    if not quote or not quote.strip():
+        return "empty quote"
+    try:
+        validate_text(quote, what="the quote")
+    except BindingInputError as exc:
+        return str(exc)
+    if len(quote) > len(version.text):
+        return "the quote is longer than the source"
+    return None
+
+
+def _finish(claim: Claim, outcome: BindOutcome, cause: str, actor=None) -> BindOutcome:
+    claim_state_refresh(claim=claim, cause=cause, actor=actor)
+    return outcome
+
+
+@transaction.atomic
+def claim_bind(
+    *,
+    claim: Claim,
+    quote: str | None = None,
+    actor=None,
+    bound_by: str | None = None,
+) -> BindOutcome:
+    """Bind ``quote`` (or, without one, the best evidence-search window) in the cited
+    source's current version; deactivate the previous binding; refresh the state.
+
+    A failed attempt also deactivates the previous binding: the claim's evidence is
+    whatever the latest attempt found, so a stale span never lingers as "active".
+    """
+    if quote is None and claim.submitted_quote:
+        quote = claim.submitted_quote
+    version = current_version(claim)
+    if version is None:
+        _deactivate(claim)
+        return _finish(
+            claim, BindOutcome(None, REASON_NO_SOURCE_VERSION), "bind: no source version", actor
+        )
+
+    if quote is not None:
+        problem = _quote_problem(quote, version)
+        if problem is not None:
+            _deactivate(claim)
+            return _finish(
+                claim,
+                BindOutcome(None, REASON_INVALID_QUOTE),
+                f"bind: invalid quote ({problem})",
+                actor,
+            )
+        found = bind(quote, version.text, index=source_index(version.text, version.sha256))
+        if found is None:
+            _deactivate(claim)
+            return _finish(
+                claim, BindOutcome(None, REASON_QUOTE_NOT_FOUND), "bind: quote not found", actor
+            )
+        binding = _create_binding(
+            claim=claim,
+            version=version,
+            start=found.start,
+            end=found.end,
+            match=found.match,
+            score=found.score,
+            bound_by=bound_by or BoundBy.QUOTE,
+            actor=actor,
+        )
+        return _finish(claim, BindOutcome(binding, None), f"bind: {found.match} quote", actor)
+
+    spans = evidence_search(
+        version=version, claim_text=claim.text, limit=EVIDENCE_CANDIDATES_KEPT + 1
+    )
+    EvidenceCandidate.objects.filter(claim=claim).delete()
+    if not spans:
+        _deactivate(claim)
+        return _finish(
+            claim, BindOutcome(None, REASON_NO_EVIDENCE), "bind: no evidence in source", actor
+        )
+    best, runners_up = spans[0], spans[1:]
+    binding = _create_binding(
+        claim=claim,
+        version=version,
+        start=best.start,
+        end=best.end,
+        match="exact",
+        score=1.0,
+        bound_by=bound_by or BoundBy.EVIDENCE_SEARCH,
+        actor=actor,
+    )
+    candidates = EvidenceCandidate.objects.bulk_create(
+        [
+            EvidenceCandidate(
+                claim=claim,
+                source_version=version,
+                quote=span.quote,
+                start=span.start,
+                end=span.end,
+                score=span.score,
+                rank=rank,
+            )
+            for rank, span in enumerate(runners_up, start=1)
+        ]
+    )
+    return _finish(
+        claim,
+        BindOutcome(binding, None, list(candidates)),
+        f"bind: evidence search (score {best.score:.2f})",
+        actor,
+    )
+
+
+@transaction.atomic
+def claim_bind_span(*, claim: Claim, start: int, end: int, actor) -> EvidenceBinding:
+    """A reviewer's selection ``[start, end)`` of the current version, bound exactly."""
+    version = current_version(claim)
+    if version is None:
+        raise BindingRejected("no_source_version", "The cited source has no version to bind.")
+    if (
+        not isinstance(start, int)
+        or not isinstance(end, int)
+        or isinstance(start, bool)
+        or isinstance(end, bool)
+    ):
+        raise BindingRejected("invalid_offsets", "Offsets must be integers.")
+    if not 0 <= start < end <= len(version.text):
+        raise BindingRejected(
+            "offsets_out_of_range",
+            f"The selection [{start}, {end}) is not inside the source text "
+            f"(0 to {len(version.text)}) or is empty.",
+        )
+    if not version.text[start:end].strip():
+        raise BindingRejected("empty_selection", "The selection is only whitespace.")
+    binding = _create_binding(
+        claim=claim,
+        version=version,
+        start=start,
+        end=end,
+        match="exact",
+        score=1.0,
+        bound_by=BoundBy.REVIEWER,
+        actor=actor,
+    )
+    claim_state_refresh(claim=claim, cause="bind: reviewer selection", actor=actor)
+    return binding

@@ -1,0 +1,100 @@
+"""Extract stage: claims (text + verbatim quote) from each uploaded source version, and
+the imported claims of the upload. Imported claims skip extraction.
+
+Idempotence: a claim is keyed by (cited source, original text). Creating the claims of
+one item locks its source row, reads the texts that already exist and creates only the
+missing ones, so a rerun, a redelivered task or re-ingesting identical text adds no
+rows.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from verifier.engine import get_extractor
+from verifier.models import Claim, ClaimOrigin, IngestJob, Source, SourceVersion
+
+IMPORT_BATCH: Final = 500
+
+
+def extract_items(job: IngestJob) -> list[str]:
+    keys = []
+    if job.payload.get("extract", True):
+        keys += [f"version:{s['version_id']}" for s in job.payload.get("sources", [])]
+    claims = job.payload.get("claims", [])
+    keys += [
+        f"import:{i}-{min(i + IMPORT_BATCH, len(claims)) - 1}"
+        for i in range(0, len(claims), IMPORT_BATCH)
+    ]
+    return keys
+
+
+def _create_missing(source: Source, job: IngestJob, claims: list[Claim]) -> int:
+    """Create the claims whose original text the source does not have yet."""
+    Source.objects.select_for_update().filter(pk=source.pk).first()
+    existing = set(Claim.objects.filter(source=source).values_list("original_text", flat=True))
+    fresh = []
+    for claim in claims:
+        if claim.original_text in existing:
+            continue
+        existing.add(claim.original_text)
+        fresh.append(claim)
+    Claim.objects.bulk_create(fresh)
+    return len(fresh)
+
+
+def _extract_version(job: IngestJob, version_id: int) -> None:
+    version = SourceVersion.objects.select_related("source").get(
+        pk=version_id, source__workspace=job.workspace
+    )
+    extracted = get_extractor().extract(version.text)
+    claims = [
+        Claim(
+            workspace=job.workspace,
+            source=version.source,
+            text=item.text,
+            original_text=item.text,
+            submitted_quote=item.quote,
+            origin=ClaimOrigin.EXTRACTED,
+            ingest_job=job,
+            created_by=job.created_by,
+        )
+        for item in extracted
+    ]
+    _create_missing(version.source, job, claims)
+
+
+def _import_claims(job: IngestJob, first: int, last: int) -> None:
+    rows = job.payload.get("claims", [])[first : last + 1]
+    refs = {row["source_ref"] for row in rows}
+    sources = {s.ref: s for s in Source.objects.filter(workspace=job.workspace, ref__in=refs)}
+    by_source: dict[int, list[Claim]] = {}
+    for row in rows:
+        source = sources[row["source_ref"]]
+        by_source.setdefault(source.pk, []).append(
+            Claim(
+                workspace=job.workspace,
+                source=source,
+                text=row["text"],
+                original_text=row["text"],
+                submitted_quote=row.get("quote") or "",
+                legacy_affirmed=row.get("legacy_verdict") == "affirmed",
+                origin=ClaimOrigin.IMPORTED,
+                ingest_job=job,
+                created_by=job.created_by,
+            )
+        )
+    for source_pk in sorted(by_source):
+        claims = by_source[source_pk]
+        _create_missing(claims[0].source, job, claims)
+
+
+def extract_item(job: IngestJob, key: str) -> None:
+    kind, _, value = key.partition(":")
+    if kind == "version":
+        _extract_version(job, int(value))
+    elif kind == "import":
+        first, last = (int(x) for x in value.split("-"))
+        _import_claims(job, first, last)
+    else:
+        raise ValueError(f"unknown extract item {key!r}")

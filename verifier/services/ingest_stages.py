@@ -1,0 +1,53 @@
+"""The pipeline's stages as item lists and per-item work (see ``services.ingest``)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from verifier.models import IngestJob, IngestStage
+from verifier.selectors.ingest import claim_range_keys, claims_in_range
+from verifier.services.graph_relate import claims_relate
+from verifier.services.ingest import StageSpec
+from verifier.services.ingest_extract import extract_item, extract_items
+from verifier.services.ingest_group import claims_embed, claims_group
+from verifier.services.ingest_store import ingest_job_store
+from verifier.services.ingest_validate import claims_remediate, claims_validate
+
+# Claims per item, by stage. Validation binds and judges; its batch is one transaction.
+RELATE_BATCH: Final = 500
+GROUP_BATCH: Final = 256
+EMBED_BATCH: Final = 256
+VALIDATE_BATCH: Final = 50
+REMEDIATE_BATCH: Final = 50
+STORE_ITEM: Final = "publish"
+
+
+def _batched(batch: int):
+    return lambda job: claim_range_keys(job, batch)
+
+
+def _claims(job: IngestJob, key: str, *related: str) -> list:
+    return list(claims_in_range(job, key).select_related(*related))
+
+
+STAGES: Final[dict[str, StageSpec]] = {
+    IngestStage.EXTRACT: StageSpec(extract_items, extract_item),
+    IngestStage.RELATE: StageSpec(
+        _batched(RELATE_BATCH), lambda job, key: claims_relate(job=job, claims=_claims(job, key))
+    ),
+    IngestStage.GROUP: StageSpec(
+        _batched(GROUP_BATCH), lambda job, key: claims_group(claims=_claims(job, key))
+    ),
+    IngestStage.EMBED: StageSpec(
+        _batched(EMBED_BATCH), lambda job, key: claims_embed(claims=_claims(job, key))
+    ),
+    IngestStage.VALIDATE: StageSpec(
+        _batched(VALIDATE_BATCH),
+        lambda job, key: claims_validate(job=job, claims=_claims(job, key, "source")),
+    ),
+    IngestStage.REMEDIATE: StageSpec(
+        _batched(REMEDIATE_BATCH),
+        lambda job, key: claims_remediate(job=job, claims=_claims(job, key, "source")),
+    ),
+    IngestStage.STORE: StageSpec(lambda job: [STORE_ITEM], lambda job, key: ingest_job_store(job=job)),
+}

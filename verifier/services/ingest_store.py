@@ -1,0 +1,82 @@
+"""Store stage: publish the job's claims, compute and persist the quality report and
+trust score, mark the job succeeded and queue its webhooks.
+
+Claims become visible to retrieval only here (``published``); retrieval still applies
+its own gates (state, duplicates, trust). The report is
+``{"quality": quality_report(...).to_dict(), "trust": trust_score(...).to_dict(), ...}``.
+High-severity issues for the trust score are the job's failed items plus its claims
+that ended ``contradicted``. Webhooks are queued only by the run that moves the job
+from running to succeeded, so a redelivered store task sends nothing twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from verifier.models import IngestJob, IngestStage, IngestStatus
+from verifier.scoring.quality import quality_report
+from verifier.scoring.trust import trust_score
+from verifier.selectors.ingest import (
+    contradicted_count,
+    ingest_quality_counts,
+    ingest_trust_inputs,
+    job_claims,
+)
+from verifier.services.rule_sets import rule_set_for_pack
+from verifier.services.webhooks import webhook_deliveries_queue
+
+
+def _stage_complete(job: IngestJob, stage: str) -> bool:
+    entry = job.progress.get(stage) or {}
+    return entry.get("total") is not None and entry.get("done") == entry.get("total")
+
+
+def _rules_used(job: IngestJob) -> list[dict[str, Any]]:
+    packs = sorted(set(job_claims(job).values_list("source__domain_pack", flat=True)))
+    used = []
+    for pack in packs:
+        rules = rule_set_for_pack(workspace=job.workspace, domain_pack=pack)
+        used.append(
+            {
+                "domain_pack": pack,
+                "rule_set": rules.label,
+                "rule_set_id": rules.rule_set.pk if rules.rule_set else None,
+                "policy": rules.policy,
+            }
+        )
+    return used
+
+
+def ingest_job_report(*, job: IngestJob) -> dict[str, Any]:
+    """The job's quality report document (pure arithmetic over counted rows)."""
+    counts = ingest_quality_counts(job, remediated=_stage_complete(job, IngestStage.REMEDIATE))
+    failed_items = len(job.errors)
+    trust = trust_score(
+        ingest_trust_inputs(job, high_severity_issues=failed_items + contradicted_count(job))
+    )
+    return {
+        "job": job.pk,
+        "quality": quality_report(counts).to_dict(),
+        "trust": trust.to_dict(),
+        "claims": job_claims(job).count(),
+        "duplicates": job_claims(job).filter(duplicate_of__isnull=False).count(),
+        "failed_items": failed_items,
+        "rule_sets": _rules_used(job),
+        "generated_at": timezone.now().isoformat(),
+    }
+
+
+def ingest_job_store(*, job: IngestJob) -> dict[str, Any]:
+    job_claims(job).filter(published=False).update(published=True)
+    # A fresh row: the runner still holds ``job`` and its progress dict.
+    current = IngestJob.objects.get(pk=job.pk)
+    report = ingest_job_report(job=current)
+    finished = IngestJob.objects.filter(pk=job.pk, status=IngestStatus.RUNNING).update(
+        quality_report=report, status=IngestStatus.SUCCEEDED, finished_at=timezone.now()
+    )
+    if finished:
+        current.refresh_from_db()
+        webhook_deliveries_queue(job=current, report=report)
+    return report

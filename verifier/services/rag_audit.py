@@ -1,0 +1,136 @@
+"""Store a RAG answer audit so a flagged answer is reviewed like any other claim.
+
+Each chunk becomes a source (content-addressed ref ``rag-chunk:<sha256[:16]>``, so the
+same chunk text is one source whose single version never changes under an old audit);
+each audited claim becomes a ``Claim`` with origin ``rag_answer`` citing the chunk that
+decided its verdict (a supporting one, else the best partial or contradicting one, else
+the chunk it cites, else the first chunk), its evidence bound by the one binder, and the
+audit's verdict appended by the configured judge's identity. All in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from verifier.engine import get_judge, judge_batch_size
+from verifier.judges import Judge
+from verifier.models import BoundBy, Claim, ClaimOrigin, RagAudit, Verdict, Workspace, text_sha256
+from verifier.rag import (
+    AuditResult,
+    Chunk,
+    ClaimAudit,
+    audit_answer,
+    parse_chunks,
+    validate_answer,
+)
+from verifier.services.binding import claim_bind
+from verifier.services.claim_state import claim_state_refresh
+from verifier.services.sources import source_upsert
+
+CHUNK_REF_PREFIX = "rag-chunk:"
+NOTE_MAX_CHARS = 500
+
+
+@dataclass(frozen=True)
+class RagAuditWrite:
+    audit: RagAudit
+    result: AuditResult
+    claims: list[Claim]
+
+
+def chunk_ref(chunk: Chunk) -> str:
+    return f"{CHUNK_REF_PREFIX}{text_sha256(chunk.text)[:16]}"
+
+
+def _decisive_chunk(item: ClaimAudit, chunks: Sequence[Chunk]) -> str:
+    if item.evidence:
+        return item.evidence[0].chunk_id
+    known = {c.id for c in chunks}
+    cited = [c for c in item.claim.cited if c in known]
+    return cited[0] if cited else chunks[0].id
+
+
+def _store_claim(
+    *, workspace: Workspace, item: ClaimAudit, source_id: int, result: AuditResult, actor
+) -> Claim:
+    window = item.evidence[0] if item.evidence else None
+    claim = Claim.objects.create(
+        workspace=workspace,
+        text=item.claim.text,
+        original_text=item.claim.span,
+        source_id=source_id,
+        origin=ClaimOrigin.RAG_ANSWER,
+        submitted_quote=window.quote if window else "",
+        flagged=item.verdict != "supported",
+        created_by=actor,
+    )
+    binding = None
+    if window is not None:
+        outcome = claim_bind(
+            claim=claim, quote=window.quote, actor=actor, bound_by=BoundBy.EVIDENCE_SEARCH
+        )
+        binding = outcome.binding
+    Verdict.objects.create(
+        claim=claim,
+        binding=binding,
+        judge_model=result.judge_model[:200],
+        judge_family=result.judge_family[:100],
+        prompt_version=result.prompt_version,
+        label=item.label if binding is not None else "abstained",
+        confidence=max(0.0, min(1.0, float(item.confidence))),
+        note=f"rag audit: {item.verdict}; {item.note}"[:NOTE_MAX_CHARS],
+    )
+    claim_state_refresh(claim=claim, cause=f"rag audit: {item.verdict}")
+    return claim
+
+
+@transaction.atomic
+def rag_audit_store(*, workspace: Workspace, result: AuditResult, actor=None) -> RagAuditWrite:
+    """Persist ``result``: the audit row, chunks as sources, claims with evidence."""
+    chunks = list(result.chunks)
+    source_ids = {}
+    for chunk in chunks:
+        write = source_upsert(
+            workspace=workspace,
+            ref=chunk_ref(chunk),
+            text=chunk.text,
+            title=f"RAG chunk {chunk.id}"[:300],
+            domain_pack="rag",
+        )
+        source_ids[chunk.id] = write.source.pk
+    audit = RagAudit.objects.create(
+        workspace=workspace,
+        answer=result.answer,
+        chunks=[{"id": c.id, "text": c.text} for c in chunks],
+        result=result.as_dict(),
+        verdict=result.verdict,
+        created_by=actor,
+    )
+    claims = [
+        _store_claim(
+            workspace=workspace,
+            item=item,
+            source_id=source_ids[_decisive_chunk(item, chunks)],
+            result=result,
+            actor=actor,
+        )
+        for item in result.claims
+    ]
+    audit.claims.set(claims)
+    return RagAuditWrite(audit, result, claims)
+
+
+def rag_audit_run(
+    *, workspace: Workspace, answer: str, chunks: object, actor=None, judge: Judge | None = None
+) -> RagAuditWrite:
+    """Parse, audit (outside the transaction: judging may take a while) and store.
+
+    Raises ``verifier.rag.RagInputError`` for bad input.
+    """
+    validate_answer(answer)
+    parsed = parse_chunks(chunks)
+    result = audit_answer(answer, parsed, judge=judge or get_judge(), batch_size=judge_batch_size())
+    return rag_audit_store(workspace=workspace, result=result, actor=actor)

@@ -1,0 +1,674 @@
+"""Serving verified context: seeds → expansion → read-time re-check → ranking → policy
+gate → envelopes → provenance trace.
+
+Every claim considered ends up in the trace as included, or excluded with one reason:
+
+* ``duplicate`` — the claim is marked ``duplicate_of`` another, or its text (case- and
+  whitespace-folded) equals a claim already included;
+* ``verification_gate`` — its state (after the re-check) is not in the policy's
+  ``include``, or it is flagged and the policy excludes flagged claims;
+* ``confidence_gate`` — its trust score is below ``min_trust_score``;
+* ``budget`` — it passed every gate but ``max_claims`` were already included.
+
+The read-time re-check runs on every supported/inferred claim considered, before the
+gate, through ``claim_recheck_on_read`` — it demotes the stored claim and the response
+alike and never promotes. The per-state summary counts the served claims after that.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from django.db import transaction
+from django.utils import timezone
+
+from verifier import embeddings
+from verifier.models import Claim, ClaimStateChoices, Workspace
+from verifier.selectors import retrieval as sel
+from verifier.selectors.envelopes import (
+    claim_envelope,
+    claim_trust_score,
+    claims_for_envelopes,
+    iso_millis,
+)
+from verifier.services.claim_state import BindingCheck, binding_recheck, claim_recheck_on_read
+from verifier.services.traces import TRACE_DOCUMENT_VERSION, TraceClaimRow, trace_record
+
+DEPTH_HOPS: Final = {"quick": 0, "standard": 1, "deep": 2}
+HOP_DECAY: Final = 0.85
+SEED_OVERFETCH: Final = 2  # seeds fetched per requested claim, so gated ones can be replaced
+MIN_SEEDS: Final = 20
+MAX_SEEDS: Final = 1000
+MAX_EXPANDED: Final = 2000
+SEED_TEXT_CHARS: Final = 200
+STATES: Final = tuple(s.value for s in ClaimStateChoices)
+
+EXCLUSION_REASONS: Final = ("verification_gate", "confidence_gate", "duplicate", "budget")
+
+
+class RetrievalInputError(ValueError):
+    def __init__(self, code: str, message: str, details: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+# --- pure parts -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VerificationPolicy:
+    include: tuple[str, ...] = ("supported",)
+    min_trust_score: int = 0
+    exclude_flagged: bool = True
+    require_verified: bool = False
+
+    @classmethod
+    def from_request(
+        cls, *, policy: dict[str, Any] | None, require_verified: bool
+    ) -> VerificationPolicy:
+        policy = policy or {}
+        include = tuple(dict.fromkeys(policy.get("include") or ("supported",)))
+        if require_verified:
+            include = ("supported",)
+        return cls(
+            include=include,
+            min_trust_score=int(policy.get("min_trust_score") or 0),
+            exclude_flagged=bool(policy.get("exclude_flagged", True)),
+            require_verified=require_verified,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "include": list(self.include),
+            "min_trust_score": self.min_trust_score,
+            "exclude_flagged": self.exclude_flagged,
+            "require_verified": self.require_verified,
+        }
+
+
+@dataclass
+class Considered:
+    pk: int
+    score: float
+    hop_depth: int
+    edge_path: list[dict[str, Any]] = field(default_factory=list)
+    claim: Claim | None = None
+    trust_score: int = 0
+    included: bool = False
+    exclusion_reason: str = ""
+    exclusion_detail: str = ""
+    demoted_from: str = ""
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def rank(considered: list[Considered]) -> list[Considered]:
+    """Best first: relevance score, then nearer hops, then trust, then a stable id."""
+    return sorted(considered, key=lambda c: (-c.score, c.hop_depth, -c.trust_score, c.pk))
+
+
+def gate(ranked: list[Considered], policy: VerificationPolicy, max_claims: int) -> None:
+    """Mark every claim included or excluded with its reason (in ranked order)."""
+    seen_texts: set[str] = set()
+    included = 0
+    for item in ranked:
+        claim = item.claim
+        assert claim is not None
+        if claim.duplicate_of_id is not None:
+            item.exclusion_reason, item.exclusion_detail = "duplicate", "duplicate_of"
+        elif claim.state not in policy.include:
+            item.exclusion_reason, item.exclusion_detail = "verification_gate", claim.state
+        elif policy.exclude_flagged and claim.flagged:
+            item.exclusion_reason, item.exclusion_detail = "verification_gate", "flagged"
+        elif item.trust_score < policy.min_trust_score:
+            item.exclusion_reason = "confidence_gate"
+            item.exclusion_detail = f"trust_score {item.trust_score} < {policy.min_trust_score}"
+        elif _fold(claim.text) in seen_texts:
+            item.exclusion_reason, item.exclusion_detail = "duplicate", "same_text"
+        elif included >= max_claims:
+            item.exclusion_reason = "budget"
+        else:
+            item.included = True
+            included += 1
+            seen_texts.add(_fold(claim.text))
+
+
+def context_block(envelopes: Sequence[dict[str, Any]]) -> str:
+    """Included claims as numbered lines with state, citation and evidence location."""
+    lines = []
+    for n, env in enumerate(envelopes, start=1):
+        line = f"[{n}] {env['claim']['text']} ({env['state']}) — {env['citation']}"
+        if env["evidence"]:
+            ev = env["evidence"][0]
+            start, end = ev["offsets"]
+            match = "" if ev["match"] == "exact" else f", {ev['match']} match"
+            line += f' [{ev["source_ref"]} {start}–{end}{match}: "{ev["quote"]}"]'
+        else:
+            line += " [no bound evidence]"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def state_summary(envelopes: Sequence[dict[str, Any]]) -> dict[str, int]:
+    counts = Counter(env["state"] for env in envelopes)
+    return {state: counts.get(state, 0) for state in STATES}
+
+
+def _trust(claim: Claim) -> int:
+    verdicts = claim._verdicts  # type: ignore[attr-defined]
+    bindings = claim._active_bindings  # type: ignore[attr-defined]
+    return claim_trust_score(
+        claim=claim,
+        verdict=verdicts[0] if verdicts else None,
+        binding=bindings[0] if bindings else None,
+    )
+
+
+def claims_recheck_on_read(*, claims: Sequence[Claim]) -> dict[int, str]:
+    """Read-time re-check of every supported/inferred claim in ``claims`` (loaded through
+    ``claims_for_envelopes``), with one query for the current source versions. Demotes
+    the stored claim and the instance; returns {claim pk: state before} for demotions."""
+    versions = sel.current_versions(
+        source_pks=[
+            c.source_id
+            for c in claims
+            if c.state in (ClaimStateChoices.SUPPORTED, ClaimStateChoices.INFERRED)
+        ]
+    )
+    demoted: dict[int, str] = {}
+    for claim in claims:
+        if claim.state not in (ClaimStateChoices.SUPPORTED, ClaimStateChoices.INFERRED):
+            continue
+        bound = claim._active_bindings  # type: ignore[attr-defined]
+        binding = bound[0] if bound else None
+        version = versions.get(claim.source_id)
+        check = BindingCheck(binding, version, binding_recheck(binding=binding, version=version))
+        if check.status == "fresh":
+            continue  # claim_recheck_on_read would return None; skip its savepoint
+        before = claim.state
+        if claim_recheck_on_read(claim=claim, check=check) is not None:
+            demoted[claim.pk] = before
+    return demoted
+
+
+# --- the serving run ----------------------------------------------------------------------
+
+
+@dataclass
+class ServeRun:
+    """One retrieve/graph call, accumulated into the response and the trace."""
+
+    workspace: Workspace
+    operation: str
+    query: str
+    domain_pack: str
+    policy: VerificationPolicy
+    max_claims: int
+    depth: str
+    trace_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    request_id: str = field(default_factory=lambda: f"req_{uuid.uuid4().hex}")
+    degraded_code: str | None = None
+    considered: dict[int, Considered] = field(default_factory=dict)
+    seeds: list[Considered] = field(default_factory=list)
+    expansion: list[dict[str, Any]] = field(default_factory=list)
+    edges: list[tuple[int, int, str, float]] = field(default_factory=list)
+    timing: dict[str, float] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+    started: float = field(default_factory=time.perf_counter)
+    included: list[Considered] = field(default_factory=list)
+    ranked: list[Considered] = field(default_factory=list)
+
+    def mark(self, name: str, since: float) -> float:
+        now = time.perf_counter()
+        self.timing[f"{name}_ms"] = round((now - since) * 1000, 3)
+        return now
+
+    def degrade(self, code: str) -> None:
+        self.degraded_code = self.degraded_code or code
+
+    # seeds ---------------------------------------------------------------------------
+
+    def add_seeds(self, scored: Sequence[tuple[int, float]]) -> None:
+        for pk, score in scored:
+            if pk not in self.considered:
+                item = Considered(pk=pk, score=float(score), hop_depth=0)
+                self.considered[pk] = item
+                self.seeds.append(item)
+
+    def seed_by_query(self, *, limit: int) -> None:
+        limit = max(MIN_SEEDS, min(limit, MAX_SEEDS))
+        try:
+            vector = embeddings.embed_text(self.query)
+        except embeddings.EmbeddingUnavailable:
+            self.degrade("embedding_unavailable")
+            scored = sel.claim_seeds_by_text(
+                workspace=self.workspace,
+                query=self.query,
+                limit=limit,
+                domain_pack=self.domain_pack,
+            )
+        else:
+            scored = sel.claim_seeds_by_vector(
+                workspace=self.workspace, vector=vector, limit=limit, domain_pack=self.domain_pack
+            )
+        self.add_seeds(scored)
+
+    def seed_by_ids(self, public_ids: Sequence[str]) -> list[str]:
+        """Seed from claim ids (score 1); returns the ids that were not found."""
+        found = sel.claim_pks_by_public_id(workspace=self.workspace, public_ids=public_ids)
+        self.add_seeds([(found[pid], 1.0) for pid in public_ids if pid in found])
+        return [pid for pid in public_ids if pid not in found]
+
+    # expansion -------------------------------------------------------------------------
+
+    def expand(self, hops: int) -> None:
+        frontier = [item.pk for item in self.seeds]
+        for depth in range(1, hops + 1):
+            if not frontier or len(self.considered) >= MAX_EXPANDED:
+                break
+            edges = sel.relations_touching(workspace=self.workspace, claim_pks=frontier)
+            frontier_set = set(frontier)
+            added: list[int] = []
+            kinds: Counter[str] = Counter()
+            for a, b, kind, confidence in edges:
+                kinds[kind] += 1
+                for here, there in ((a, b), (b, a)):
+                    if here not in frontier_set or there in self.considered:
+                        continue
+                    if len(self.considered) >= MAX_EXPANDED:
+                        break
+                    parent = self.considered[here]
+                    step = {
+                        "from": here,
+                        "to": there,
+                        "kind": kind,
+                        "confidence": confidence,
+                    }
+                    item = Considered(
+                        pk=there,
+                        score=parent.score * confidence * HOP_DECAY,
+                        hop_depth=depth,
+                        edge_path=[*parent.edge_path, step],
+                    )
+                    self.considered[there] = item
+                    added.append(there)
+            self.edges.extend(edges)
+            self.expansion.append(
+                {
+                    "depth": depth,
+                    "claims": added,  # pks; rendered to public ids in the trace
+                    "relations_traversed": len(edges),
+                    "edge_types": dict(sorted(kinds.items())),
+                }
+            )
+            frontier = added
+
+    # load, re-check, rank, gate ------------------------------------------------------
+
+    def load_and_recheck(self) -> None:
+        claims = list(
+            claims_for_envelopes(
+                Claim.objects.filter(workspace=self.workspace, published=True).filter(
+                    pk__in=list(self.considered)
+                )
+            )
+        )
+        demoted = claims_recheck_on_read(claims=claims)
+        for claim in claims:
+            item = self.considered[claim.pk]
+            item.claim = claim
+            item.demoted_from = demoted.get(claim.pk, "")
+            item.trust_score = _trust(claim)
+        # A claim unpublished between seeding and loading is not considered at all.
+        self.considered = {pk: c for pk, c in self.considered.items() if c.claim is not None}
+        self.seeds = [s for s in self.seeds if s.claim is not None]
+
+    def select(self) -> None:
+        ranked = rank(list(self.considered.values()))
+        gate(ranked, self.policy, self.max_claims)
+        self.included = [c for c in ranked if c.included]
+        self.ranked = ranked
+
+    # output --------------------------------------------------------------------------
+
+    def envelopes(self) -> list[dict[str, Any]]:
+        tid = str(self.trace_id)
+        return [claim_envelope(claim=c.claim, trace_id=tid) for c in self.included]  # type: ignore[arg-type]
+
+    def public_id(self, pk: int) -> str:
+        item = self.considered.get(pk)
+        if item is not None and item.claim is not None:
+            return item.claim.public_id
+        return str(pk)
+
+    def _path(self, path: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {**step, "from": self.public_id(step["from"]), "to": self.public_id(step["to"])}
+            for step in path
+        ]
+
+    def document(self) -> dict[str, Any]:
+        reasons = Counter(c.exclusion_reason for c in self.ranked if not c.included)
+        filtered = sum(n for r, n in reasons.items() if r != "budget")
+        return {
+            "version": TRACE_DOCUMENT_VERSION,
+            "trace_id": str(self.trace_id),
+            "request_id": self.request_id,
+            "operation": self.operation,
+            "query": self.query,
+            "workspace": self.workspace.slug,
+            "domain_pack": self.domain_pack,
+            "created_at": iso_millis(timezone.now()),
+            "verification_policy": self.policy.to_dict(),
+            "depth": self.depth,
+            "max_claims": self.max_claims,
+            "retrieval_degraded_code": self.degraded_code,
+            "seeds": [
+                {
+                    "claim_id": s.claim.public_id,  # type: ignore[union-attr]
+                    "text": s.claim.text[:SEED_TEXT_CHARS],  # type: ignore[union-attr]
+                    "source_ref": s.claim.source.ref,  # type: ignore[union-attr]
+                    "score": round(s.score, 6),
+                }
+                for s in self.seeds
+            ],
+            "expansion": [
+                {**step, "claims": [self.public_id(pk) for pk in step["claims"]]}
+                for step in self.expansion
+            ],
+            "result": {
+                "considered": len(self.ranked),
+                "retrieved": len(self.included),
+                "filtered": filtered,
+                "truncated": reasons.get("budget", 0),
+                "demoted": sum(1 for c in self.ranked if c.demoted_from),
+                "excluded_by_reason": {r: reasons.get(r, 0) for r in EXCLUSION_REASONS},
+            },
+            "claims": [
+                {
+                    "claim_id": c.claim.public_id,  # type: ignore[union-attr]
+                    "verification_state": c.claim.state,  # type: ignore[union-attr]
+                    "trust_score": c.trust_score,
+                    "included": c.included,
+                    "exclusion_reason": c.exclusion_reason or None,
+                    "exclusion_detail": c.exclusion_detail or None,
+                    "demoted_from": c.demoted_from or None,
+                    "hop_depth": c.hop_depth,
+                    "edge_path": self._path(c.edge_path),
+                    "score": round(c.score, 6),
+                }
+                for c in self.ranked
+            ],
+            "timing": self.timing,
+            **self.extra,
+        }
+
+    def record(self) -> None:
+        self.timing["total_ms"] = round((time.perf_counter() - self.started) * 1000, 3)
+        trace_record(
+            workspace=self.workspace,
+            trace_id=self.trace_id,
+            operation=self.operation,
+            query=self.query,
+            domain_pack=self.domain_pack,
+            document=self.document(),
+            considered=[
+                TraceClaimRow(
+                    claim_pk=c.pk,
+                    included=c.included,
+                    exclusion_reason=c.exclusion_reason,
+                    verification_state=c.claim.state,  # type: ignore[union-attr]
+                )
+                for c in self.ranked
+            ],
+        )
+
+    def metadata(self, served: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        reasons = Counter(c.exclusion_reason for c in self.ranked if not c.included)
+        return {
+            "verification_summary": state_summary(served),
+            "retrieval_degraded_code": self.degraded_code,
+            "verification_policy": self.policy.to_dict(),
+            "depth": self.depth,
+            "considered": len(self.ranked),
+            "excluded": {r: reasons.get(r, 0) for r in EXCLUSION_REASONS},
+            "demoted": sum(1 for c in self.ranked if c.demoted_from),
+        }
+
+    def run(self) -> None:
+        """Expansion, re-check, ranking and gate once seeds are in place."""
+        t = time.perf_counter()
+        self.expand(DEPTH_HOPS[self.depth])
+        t = self.mark("expansion", t)
+        self.load_and_recheck()
+        self.select()
+        self.mark("ranking", t)
+        if not self.considered:
+            self.degrade("no_claims")
+
+
+def _serve_run(
+    *,
+    workspace: Workspace,
+    operation: str,
+    query: str,
+    depth: str,
+    max_claims: int,
+    require_verified: bool,
+    verification_policy: dict[str, Any] | None,
+    domain_pack: str,
+) -> ServeRun:
+    if depth not in DEPTH_HOPS:
+        raise RetrievalInputError("invalid_depth", f"depth must be one of {sorted(DEPTH_HOPS)}.")
+    return ServeRun(
+        workspace=workspace,
+        operation=operation,
+        query=query,
+        domain_pack=domain_pack or "",
+        policy=VerificationPolicy.from_request(
+            policy=verification_policy, require_verified=require_verified
+        ),
+        max_claims=max_claims,
+        depth=depth,
+    )
+
+
+@transaction.atomic
+def context_retrieve(
+    *,
+    workspace: Workspace,
+    query: str,
+    depth: str = "quick",
+    max_claims: int = 20,
+    require_verified: bool = False,
+    verification_policy: dict[str, Any] | None = None,
+    seed_claim_id: str | None = None,
+    domain_pack: str = "",
+) -> dict[str, Any]:
+    """``POST /connect/v1/retrieve``: envelopes, context block, summary and a trace."""
+    run = _serve_run(
+        workspace=workspace,
+        operation="retrieve",
+        query=query,
+        depth=depth,
+        max_claims=max_claims,
+        require_verified=require_verified,
+        verification_policy=verification_policy,
+        domain_pack=domain_pack,
+    )
+    t = time.perf_counter()
+    if seed_claim_id:
+        if run.seed_by_ids([seed_claim_id]):
+            run.degrade("seed_claim_not_found")
+            run.seed_by_query(limit=max_claims * SEED_OVERFETCH)
+    else:
+        run.seed_by_query(limit=max_claims * SEED_OVERFETCH)
+    run.mark("seed", t)
+    run.run()
+    served = run.envelopes()
+    run.record()
+    return {
+        "request_id": run.request_id,
+        "trace_id": str(run.trace_id),
+        "context_block": context_block(served),
+        "verified_claims": served,
+        "metadata": run.metadata(served),
+    }
+
+
+# --- graph operations ---------------------------------------------------------------------
+
+GRAPH_OPERATIONS: Final = (
+    "retrieve_context",
+    "expand_context",
+    "find_relevant_subgraph",
+    "find_paths",
+    "summarise_subgraph",
+)
+MAX_PATH_HOPS: Final = 6
+
+
+def _resolve_endpoint(workspace: Workspace, ref: str) -> list[int]:
+    if ref.startswith("claim:"):
+        found = sel.claim_pks_by_public_id(workspace=workspace, public_ids=[ref])
+        return list(found.values())
+    return sel.claim_pks_by_entity(workspace=workspace, name=ref)
+
+
+@transaction.atomic
+def graph_query(
+    *,
+    workspace: Workspace,
+    operation: str,
+    query: str = "",
+    claim_ids: Sequence[str] = (),
+    from_ref: str = "",
+    to_ref: str = "",
+    depth: str | None = None,
+    max_claims: int = 20,
+    max_hops: int = 4,
+    max_paths: int = 5,
+    require_verified: bool = False,
+    verification_policy: dict[str, Any] | None = None,
+    domain_pack: str = "",
+) -> dict[str, Any]:
+    """``POST /connect/v1/graph``: nodes carry envelopes, edges carry kind and confidence."""
+    if operation not in GRAPH_OPERATIONS:
+        raise RetrievalInputError(
+            "unsupported_operation", f"operation must be one of {list(GRAPH_OPERATIONS)}."
+        )
+    default_depth = "quick" if operation in ("retrieve_context", "find_paths") else "standard"
+    run = _serve_run(
+        workspace=workspace,
+        operation=operation,
+        query=query,
+        depth=depth or default_depth,
+        max_claims=max_claims,
+        require_verified=require_verified,
+        verification_policy=verification_policy,
+        domain_pack=domain_pack,
+    )
+    t = time.perf_counter()
+    paths_pk: list[list[tuple[int, int, str, float]]] = []
+    if operation in ("retrieve_context", "find_relevant_subgraph") or (
+        operation == "summarise_subgraph" and not claim_ids
+    ):
+        if not query.strip():
+            raise RetrievalInputError("query_required", f"{operation} needs a query.")
+        run.seed_by_query(limit=max_claims * SEED_OVERFETCH)
+    elif operation in ("expand_context", "summarise_subgraph"):
+        if not claim_ids:
+            raise RetrievalInputError("claim_ids_required", f"{operation} needs claim_ids.")
+        missing = run.seed_by_ids(list(claim_ids))
+        if missing:
+            run.degrade("seed_claim_not_found")
+            run.extra["missing_claim_ids"] = missing
+    else:  # find_paths
+        if not from_ref or not to_ref:
+            raise RetrievalInputError("endpoints_required", "find_paths needs from and to.")
+        starts = _resolve_endpoint(workspace, from_ref)
+        goals = _resolve_endpoint(workspace, to_ref)
+        if not starts or not goals:
+            run.degrade("seed_claim_not_found")
+        else:
+            paths_pk = sel.claim_paths(
+                workspace=workspace,
+                start_pks=starts,
+                goal_pks=goals,
+                max_hops=min(max_hops, MAX_PATH_HOPS),
+                max_paths=max_paths,
+            )
+        run.add_seeds([(pk, 1.0) for pk in starts])
+        for path in paths_pk:
+            for hop, (a, b, _kind, _confidence) in enumerate(path, start=1):
+                for pk in (a, b):
+                    if pk not in run.considered:
+                        run.considered[pk] = Considered(pk=pk, score=1.0 / (1 + hop), hop_depth=hop)
+        run.depth = "quick"
+    run.mark("seed", t)
+    run.run()
+
+    served_pks = {c.pk for c in run.included}
+    envelopes = {c.pk: env for c, env in zip(run.included, run.envelopes(), strict=True)}
+    edges = sel.relations_among(workspace=workspace, claim_pks=served_pks)
+    nodes = [
+        {"id": envelopes[c.pk]["claim"]["id"], "envelope": envelopes[c.pk]} for c in run.included
+    ]
+    edge_rows = [
+        {"from": run.public_id(a), "to": run.public_id(b), "type": kind, "confidence": conf}
+        for a, b, kind, conf in sorted(edges)
+    ]
+    served = list(envelopes.values())
+    response: dict[str, Any] = {
+        "request_id": run.request_id,
+        "trace_id": str(run.trace_id),
+        "operation": operation,
+        "nodes": nodes,
+        "edges": edge_rows,
+        "context_block": context_block(served),
+    }
+    if operation == "find_paths":
+        kept, dropped = [], 0
+        for path in paths_pk:
+            pks = {pk for a, b, _k, _c in path for pk in (a, b)}
+            if pks <= served_pks:
+                kept.append(
+                    [
+                        {
+                            "from": run.public_id(a),
+                            "to": run.public_id(b),
+                            "type": k,
+                            "confidence": c,
+                        }
+                        for a, b, k, c in path
+                    ]
+                )
+            else:
+                dropped += 1
+        response["paths"] = kept
+        run.extra["paths"] = {
+            "found": len(paths_pk),
+            "served": len(kept),
+            "dropped_by_policy": dropped,
+        }
+    if operation == "summarise_subgraph":
+        kinds = Counter(kind for _a, _b, kind, _c in edges)
+        response["summary"] = {
+            "nodes": len(nodes),
+            "edges": len(edge_rows),
+            "edge_types": dict(sorted(kinds.items())),
+            "states": state_summary(served),
+            "sources": sorted({e["evidence"][0]["source_ref"] for e in served if e["evidence"]}),
+        }
+    run.record()
+    response["metadata"] = run.metadata(served)
+    return response

@@ -1,0 +1,78 @@
+"""Writes for sources and their immutable versions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from verifier.models import Source, SourceVersion, Workspace, text_sha256
+
+
+class SourceInputError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SourceWrite:
+    source: Source
+    version: SourceVersion
+    created_source: bool
+    created_version: bool
+
+
+def _validate_text(text: str) -> None:
+    if not text or not text.strip():
+        raise SourceInputError("empty_text", "A source version needs non-empty text.")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise SourceInputError(
+            "invalid_unicode", f"The text is not valid Unicode at position {exc.start}."
+        ) from exc
+
+
+@transaction.atomic
+def source_upsert(
+    *,
+    workspace: Workspace,
+    ref: str,
+    text: str,
+    title: str = "",
+    citation: str = "",
+    domain_pack: str = "general",
+) -> SourceWrite:
+    """Create the source, or a new version when its text changed. Identical text is a no-op."""
+    _validate_text(text)
+    if not ref.strip():
+        raise SourceInputError("empty_ref", "A source needs a ref such as source:my_document.")
+    source, created_source = Source.objects.select_for_update().get_or_create(
+        workspace=workspace,
+        ref=ref,
+        defaults={
+            "title": title or ref,
+            "citation": citation,
+            "domain_pack": domain_pack or "general",
+        },
+    )
+    if not created_source:
+        changed = {}
+        if title and title != source.title:
+            changed["title"] = title
+        if citation and citation != source.citation:
+            changed["citation"] = citation
+        if changed:
+            Source.objects.filter(pk=source.pk).update(**changed)
+            for key, value in changed.items():
+                setattr(source, key, value)
+    digest = text_sha256(text)
+    latest = SourceVersion.objects.filter(source=source).order_by("-number").first()
+    if latest is not None and latest.sha256 == digest:
+        return SourceWrite(source, latest, created_source, False)
+    version = SourceVersion.objects.create(
+        source=source, number=(latest.number if latest else 0) + 1, text=text, sha256=digest
+    )
+    return SourceWrite(source, version, created_source, True)

@@ -1,0 +1,82 @@
+"""Writes of provenance traces: one ``Trace`` + one ``TraceClaim`` per claim considered."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from verifier.models import Trace, TraceClaim, Workspace
+
+TRACE_DOCUMENT_VERSION = 1
+PURGE_BATCH_SIZE = 1000
+
+
+@dataclass(frozen=True)
+class TraceClaimRow:
+    claim_pk: int
+    included: bool
+    exclusion_reason: str
+    verification_state: str
+
+
+@transaction.atomic
+def trace_record(
+    *,
+    workspace: Workspace,
+    trace_id: uuid.UUID,
+    operation: str,
+    query: str,
+    domain_pack: str,
+    document: dict[str, Any],
+    considered: Iterable[TraceClaimRow],
+) -> Trace:
+    trace = Trace.objects.create(
+        trace_id=trace_id,
+        workspace=workspace,
+        operation=operation,
+        query=query,
+        domain_pack=domain_pack or "",
+        document=document,
+    )
+    TraceClaim.objects.bulk_create(
+        [
+            TraceClaim(
+                trace=trace,
+                claim_id=row.claim_pk,
+                included=row.included,
+                exclusion_reason=row.exclusion_reason[:40],
+                verification_state=row.verification_state,
+            )
+            for row in considered
+        ]
+    )
+    return trace
+
+
+def traces_purge_expired(*, now: datetime | None = None, days: int | None = None) -> int:
+    """Delete traces older than the retention period (90 days); returns how many.
+
+    Deletes in batches of ``PURGE_BATCH_SIZE`` so a backlog never holds one long lock;
+    safe to rerun.
+    """
+    days = settings.SPANPROOF_TRACE_RETENTION_DAYS if days is None else days
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    total = 0
+    while True:
+        ids = list(
+            Trace.objects.filter(created_at__lt=cutoff).values_list("pk", flat=True)[
+                :PURGE_BATCH_SIZE
+            ]
+        )
+        if not ids:
+            return total
+        with transaction.atomic():
+            Trace.objects.filter(pk__in=ids).delete()
+        total += len(ids)

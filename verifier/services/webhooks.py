@@ -1,0 +1,169 @@
+"""Webhooks: ``job.completed`` and ``job.quality_below_threshold``.
+
+A delivery row is created per (webhook, event) inside the store stage's transaction
+and sent by its own task after commit. Each try appends a ``WebhookAttempt`` (status
+code or error); a 2xx ends it as ``delivered``, anything else is retried with
+exponential backoff (``RETRY_BASE_SECONDS`` × 2^(try − 1)) up to ``MAX_ATTEMPTS``, then
+the delivery is ``failed``.
+
+The body is the JSON payload serialised canonically (sorted keys, no spaces). Headers:
+``X-Spanproof-Event``, ``X-Spanproof-Delivery`` (delivery id), ``X-Spanproof-Timestamp``
+(Unix seconds) and ``X-Spanproof-Signature: sha256=<hex>``, the HMAC-SHA256 with the
+webhook's secret over ``<timestamp>.<body>`` — a receiver recomputes it and rejects
+stale timestamps to stop replays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+import requests
+from django.db import transaction
+from django.utils import timezone
+
+from verifier.models import (
+    IngestJob,
+    Webhook,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEvent,
+    Workspace,
+)
+
+MAX_ATTEMPTS: Final = 5
+RETRY_BASE_SECONDS: Final = 10
+TIMEOUT_SECONDS: Final = 10
+SIGNATURE_HEADER: Final = "X-Spanproof-Signature"
+ERROR_MAX_CHARS: Final = 500
+
+
+class WebhookInputError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def canonical_body(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
+
+
+def sign(secret: str, timestamp: str, body: bytes) -> str:
+    mac = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256)
+    return "sha256=" + mac.hexdigest()
+
+
+def retry_delay(attempt: int) -> int:
+    """Seconds to wait after failed try number ``attempt`` (1-based)."""
+    return RETRY_BASE_SECONDS * 2 ** (attempt - 1)
+
+
+def webhook_create(
+    *, workspace: Workspace, url: str, secret: str, events: list[str], threshold: int = 90
+) -> Webhook:
+    allowed = {e.value for e in WebhookEvent}
+    unknown = sorted(set(events) - allowed)
+    if not events or unknown:
+        raise WebhookInputError(
+            "invalid_events", f"events must be a non-empty subset of {sorted(allowed)}."
+        )
+    if not url.startswith(("http://", "https://")):
+        raise WebhookInputError("invalid_url", "The URL must be http(s).")
+    if len(secret) < 16:
+        raise WebhookInputError("weak_secret", "The secret needs at least 16 characters.")
+    if not 0 <= threshold <= 100:
+        raise WebhookInputError("invalid_threshold", "threshold is a trust score 0–100.")
+    return Webhook.objects.create(
+        workspace=workspace, url=url, secret=secret, events=sorted(set(events)), threshold=threshold
+    )
+
+
+def _events_for(webhook: Webhook, trust: int | None) -> list[str]:
+    events = []
+    if WebhookEvent.JOB_COMPLETED in webhook.events:
+        events.append(WebhookEvent.JOB_COMPLETED.value)
+    below = trust is not None and trust < webhook.threshold
+    if WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD in webhook.events and below:
+        events.append(WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD.value)
+    return events
+
+
+def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[WebhookDelivery]:
+    """Create the job's deliveries and send each in its own task after commit.
+
+    ``job.quality_below_threshold`` fires when the job's trust score is below the
+    webhook's threshold (the payload carries the G2 result too) — except for a job that
+    added no claims (re-ingesting identical text), which has nothing to score."""
+    from verifier.pipeline.webhooks import deliver_webhook
+
+    trust = (report.get("trust") or {}).get("score") if report.get("claims") else None
+    deliveries = []
+    for webhook in Webhook.objects.filter(workspace=job.workspace, is_active=True):
+        for event in _events_for(webhook, trust):
+            payload = {
+                "event": event,
+                "job": {"id": job.pk, "label": job.label, "status": job.status},
+                "threshold": webhook.threshold,
+                "report": report,
+            }
+            deliveries.append(
+                WebhookDelivery.objects.create(webhook=webhook, event=event, payload=payload)
+            )
+    for delivery in deliveries:
+        transaction.on_commit(lambda pk=delivery.pk: deliver_webhook.delay(pk))
+    return deliveries
+
+
+@dataclass(frozen=True)
+class AttemptResult:
+    delivered: bool
+    retry_in: int | None  # seconds until the next try, None when finished
+    attempt: int
+
+
+def webhook_deliver(*, delivery_id: int) -> AttemptResult:
+    """Make one try; record it; say whether and when to try again."""
+    delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
+    number = delivery.attempts.count() + 1
+    if delivery.status in ("delivered", "failed"):
+        return AttemptResult(delivery.status == "delivered", None, number - 1)
+    body = canonical_body(delivery.payload)
+    timestamp = str(int(time.time()))
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Spanproof-Webhooks/1",
+        "X-Spanproof-Event": delivery.event,
+        "X-Spanproof-Delivery": str(delivery.pk),
+        "X-Spanproof-Timestamp": timestamp,
+        SIGNATURE_HEADER: sign(delivery.webhook.secret, timestamp, body),
+    }
+    status_code, error = None, ""
+    try:
+        response = requests.post(
+            delivery.webhook.url, data=body, headers=headers, timeout=TIMEOUT_SECONDS
+        )
+        status_code = response.status_code
+        if not 200 <= status_code < 300:
+            error = f"HTTP {status_code}"
+    except requests.RequestException as exc:
+        error = f"{type(exc).__name__}: {exc}"[:ERROR_MAX_CHARS]
+    delivered = status_code is not None and 200 <= status_code < 300
+    with transaction.atomic():
+        WebhookAttempt.objects.create(
+            delivery=delivery, number=number, status_code=status_code, error=error
+        )
+        if delivered:
+            status, retry_in = "delivered", None
+        elif number >= MAX_ATTEMPTS:
+            status, retry_in = "failed", None
+        else:
+            status, retry_in = "retrying", retry_delay(number)
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            status=status, delivered_at=timezone.now() if delivered else None
+        )
+    return AttemptResult(delivered, retry_in, number)

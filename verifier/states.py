@@ -1,0 +1,287 @@
+"""The five claim states and the one pure function that decides them.
+
+No Django imports: the service that stores a claim's state gathers the inputs
+(re-check status of the active binding, latest model verdict, latest human
+verdict, exclusion, legacy flag), calls :func:`resolve_state`, checks the move
+with :func:`check_transition` and appends a state event.
+
+Decision order (first rule that applies wins):
+
+1. ``excluded`` dominates everything (reason ``excluded``).
+2. The judging verdict is the latest *human* verdict when there is one, else the
+   latest model verdict. A reviewer is a judge like any other: the same
+   confidence floor and the same binding rules apply to them.
+3. Contradicted with confidence >= floor -> ``contradicted`` (reason
+   ``contradicted``, or ``human_contradicted`` for a reviewer). This holds even
+   when the binding is stale or absent: a re-check only demotes positive states,
+   and surfacing a contradiction is the fail-safe direction.
+4. Entailed with confidence >= floor:
+   * stale binding -> ``unverified`` / ``stale_source`` (demoted, never promoted);
+   * fresh binding whose match kind the policy accepts -> ``supported``
+     (reason ``entailed``, or ``human_supported`` for a reviewer);
+   * fresh binding with a match kind the policy does not accept (e.g. fuzzy when
+     the policy requires exact/normalized) -> ``inferred`` / ``fuzzy_only``;
+   * no binding -> ``inferred`` / ``no_bound_span`` (``legacy_affirmed`` when the
+     claim carries the legacy flag).
+5. No verdict but the claim is legacy-affirmed: ``inferred`` / ``legacy_affirmed``
+   unless the binding is stale (then ``unverified`` / ``stale_source``). A legacy
+   flag never makes anything supported, and a real verdict always outranks it.
+6. Everything else is ``unverified``. Several reasons can apply at once (say, a
+   stale binding and an abstention); the reason recorded is the one that ranks
+   highest in :data:`QUEUE_REASON_RISK_ORDER`, so the review queue sorts by the
+   worst thing known about the claim. Candidate reasons come from the verdict
+   (``coverage_gap``, ``abstained`` / ``self_consistency_disagreement``,
+   ``low_confidence`` for entailed/contradicted below the floor) and from the
+   binding (``stale_source``; ``no_evidence`` when nothing is bound). A claim
+   with a fresh acceptable binding and no verdict yet is ``not_judged``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Final, Literal
+
+
+class ClaimState(StrEnum):
+    SUPPORTED = "supported"
+    INFERRED = "inferred"
+    UNVERIFIED = "unverified"
+    CONTRADICTED = "contradicted"
+    EXCLUDED = "excluded"
+
+
+class StateReason(StrEnum):
+    # Queue reasons: why an unverified/contradicted claim is in the review queue.
+    ABSTAINED = "abstained"
+    LOW_CONFIDENCE = "low_confidence"
+    COVERAGE_GAP = "coverage_gap"
+    CONTRADICTED = "contradicted"
+    STALE_SOURCE = "stale_source"
+    NO_EVIDENCE = "no_evidence"
+    SELF_CONSISTENCY_DISAGREEMENT = "self_consistency_disagreement"
+    # Non-queue reasons.
+    ENTAILED = "entailed"
+    NO_BOUND_SPAN = "no_bound_span"
+    FUZZY_ONLY = "fuzzy_only"
+    LEGACY_AFFIRMED = "legacy_affirmed"
+    EXCLUDED = "excluded"
+    NOT_JUDGED = "not_judged"
+    HUMAN_SUPPORTED = "human_supported"
+    HUMAN_CONTRADICTED = "human_contradicted"
+
+
+QUEUE_REASONS: Final[frozenset[StateReason]] = frozenset(
+    {
+        StateReason.ABSTAINED,
+        StateReason.LOW_CONFIDENCE,
+        StateReason.COVERAGE_GAP,
+        StateReason.CONTRADICTED,
+        StateReason.STALE_SOURCE,
+        StateReason.NO_EVIDENCE,
+        StateReason.SELF_CONSISTENCY_DISAGREEMENT,
+    }
+)
+
+QUEUE_STATES: Final[frozenset[ClaimState]] = frozenset(
+    {ClaimState.UNVERIFIED, ClaimState.CONTRADICTED}
+)
+
+# Riskiest first. ``self_consistency_disagreement`` is a kind of abstention (the
+# judge disagreed with itself across samples) and ranks right after ``abstained``.
+QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
+    StateReason.CONTRADICTED,
+    StateReason.COVERAGE_GAP,
+    StateReason.STALE_SOURCE,
+    StateReason.LOW_CONFIDENCE,
+    StateReason.ABSTAINED,
+    StateReason.SELF_CONSISTENCY_DISAGREEMENT,
+    StateReason.NO_EVIDENCE,
+)
+
+_RISK_RANK: Final[Mapping[StateReason, int]] = MappingProxyType(
+    {
+        **{reason: rank for rank, reason in enumerate(QUEUE_REASON_RISK_ORDER)},
+        # A reviewer's contradiction is still a contradiction in the queue.
+        StateReason.HUMAN_CONTRADICTED: 0,
+    }
+)
+
+
+def queue_risk_rank(reason: StateReason | str) -> int:
+    """Sort key for the review queue: 0 is riskiest; reasons outside the order sort last."""
+    try:
+        return _RISK_RANK[StateReason(reason)]
+    except (KeyError, ValueError):
+        return len(QUEUE_REASON_RISK_ORDER)
+
+
+BindingStatus = Literal["fresh", "stale", "none"]
+VerdictLabel = Literal["entailed", "contradicted", "abstained", "coverage_gap"]
+
+# A verdict note containing this marker (case, ``-`` and spaces folded to ``_``)
+# marks an abstention caused by the judge disagreeing with itself.
+SELF_CONSISTENCY_NOTE: Final = "self_consistency_disagreement"
+# The note of the abstention recorded locally for a claim with no bound span.
+NO_BOUND_EVIDENCE_NOTE: Final = "no_bound_evidence"
+
+
+@dataclass(frozen=True)
+class VerdictInput:
+    label: VerdictLabel
+    confidence: float
+    note: str = ""
+
+    @property
+    def is_self_consistency_disagreement(self) -> bool:
+        folded = self.note.lower().replace("-", "_").replace(" ", "_")
+        return SELF_CONSISTENCY_NOTE in folded
+
+
+@dataclass(frozen=True)
+class StatePolicy:
+    confidence_floor: float = 0.5
+    bound_match_kinds: frozenset[str] = field(
+        default_factory=lambda: frozenset({"exact", "normalized", "fuzzy"})
+    )
+
+
+DEFAULT_POLICY: Final = StatePolicy()
+STRICT_MATCH_POLICY: Final = StatePolicy(bound_match_kinds=frozenset({"exact", "normalized"}))
+
+
+@dataclass(frozen=True)
+class StateInputs:
+    binding: BindingStatus
+    match: str | None
+    model_verdict: VerdictInput | None
+    human_verdict: VerdictInput | None
+    excluded: bool
+    legacy_affirmed: bool
+
+
+@dataclass(frozen=True)
+class StateDecision:
+    state: ClaimState
+    reason: StateReason
+
+
+def _riskiest(reasons: list[StateReason]) -> StateReason:
+    return min(reasons, key=queue_risk_rank)
+
+
+def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> StateDecision:
+    """Map one claim's verification inputs to its state and the reason for it."""
+    if inputs.excluded:
+        return StateDecision(ClaimState.EXCLUDED, StateReason.EXCLUDED)
+
+    is_human = inputs.human_verdict is not None
+    verdict = inputs.human_verdict if is_human else inputs.model_verdict
+    if (
+        inputs.legacy_affirmed
+        and verdict is not None
+        and not is_human
+        and verdict.label == "abstained"
+        and verdict.note == NO_BOUND_EVIDENCE_NOTE
+    ):
+        # The local "nothing to judge" finalisation is not a judgement of the claim: a
+        # legacy-affirmed claim without a bound span stays inferred at best.
+        verdict = None
+    confident = verdict is not None and verdict.confidence >= policy.confidence_floor
+    fresh = inputs.binding == "fresh"
+    bound = fresh and inputs.match is not None and inputs.match in policy.bound_match_kinds
+
+    if verdict is not None and verdict.label == "contradicted" and confident:
+        reason = StateReason.HUMAN_CONTRADICTED if is_human else StateReason.CONTRADICTED
+        return StateDecision(ClaimState.CONTRADICTED, reason)
+
+    positive = (verdict is not None and verdict.label == "entailed" and confident) or (
+        verdict is None and inputs.legacy_affirmed
+    )
+    if positive and inputs.binding != "stale":
+        if verdict is None:  # legacy flag only
+            return StateDecision(ClaimState.INFERRED, StateReason.LEGACY_AFFIRMED)
+        if bound:
+            reason = StateReason.HUMAN_SUPPORTED if is_human else StateReason.ENTAILED
+            return StateDecision(ClaimState.SUPPORTED, reason)
+        if fresh and inputs.match is not None:
+            return StateDecision(ClaimState.INFERRED, StateReason.FUZZY_ONLY)
+        if inputs.legacy_affirmed:
+            return StateDecision(ClaimState.INFERRED, StateReason.LEGACY_AFFIRMED)
+        return StateDecision(ClaimState.INFERRED, StateReason.NO_BOUND_SPAN)
+
+    reasons: list[StateReason] = []
+    if inputs.binding == "stale":
+        reasons.append(StateReason.STALE_SOURCE)
+    elif not fresh:
+        reasons.append(StateReason.NO_EVIDENCE)
+    if verdict is not None:
+        if verdict.label == "coverage_gap":
+            reasons.append(StateReason.COVERAGE_GAP)
+        elif verdict.label == "abstained":
+            reasons.append(
+                StateReason.SELF_CONSISTENCY_DISAGREEMENT
+                if verdict.is_self_consistency_disagreement
+                else StateReason.ABSTAINED
+            )
+        elif not confident:
+            reasons.append(StateReason.LOW_CONFIDENCE)
+    if not reasons:
+        reasons.append(StateReason.NOT_JUDGED)
+    return StateDecision(ClaimState.UNVERIFIED, _riskiest(reasons))
+
+
+# --- transitions -----------------------------------------------------------------
+
+# The state is re-resolved from its inputs whenever they change, and a new verdict
+# or binding may move a claim anywhere, so every move between different states is
+# allowed; excluded may be restored to whatever the inputs re-resolve to. Same ->
+# same is a no-op, not a transition: the writer must not append an event for it.
+ALLOWED_TRANSITIONS: Final[Mapping[ClaimState, frozenset[ClaimState]]] = MappingProxyType(
+    {frm: frozenset(s for s in ClaimState if s is not frm) for frm in ClaimState}
+)
+
+
+class IllegalTransition(ValueError):
+    """Raised for a same-state no-op, an unknown state, or a move outside the table."""
+
+
+def check_transition(frm: ClaimState | str, to: ClaimState | str) -> None:
+    try:
+        frm_state, to_state = ClaimState(frm), ClaimState(to)
+    except ValueError as exc:
+        raise IllegalTransition(f"unknown claim state in {frm!r} -> {to!r}") from exc
+    if frm_state is to_state:
+        raise IllegalTransition(f"{frm_state} -> {to_state} is a no-op, not a transition")
+    if to_state not in ALLOWED_TRANSITIONS[frm_state]:
+        raise IllegalTransition(f"{frm_state} -> {to_state} is not allowed")
+
+
+# --- read-time re-check ----------------------------------------------------------
+
+RECHECK_FRESH: Final = "fresh"
+# Statuses meaning "there is no binding to re-check"; an inferred claim is inferred
+# precisely because nothing is bound, so these do not demote it.
+RECHECK_NOTHING_BOUND: Final[frozenset[str]] = frozenset({"none", "unbound"})
+
+
+def demote_on_recheck(
+    state: ClaimState, recheck_status: str
+) -> tuple[ClaimState, StateReason | None]:
+    """Apply a read-time Layer-1 re-check. Demotes, never promotes.
+
+    A supported claim whose re-check is not ``fresh`` (hash_mismatch,
+    offsets_out_of_range, span_lost, or its binding has gone) becomes
+    unverified/stale_source. An inferred claim is demoted the same way when a
+    binding it has fails; with nothing bound there is nothing to re-check. Other
+    states are returned unchanged with reason ``None``.
+    """
+    if recheck_status == RECHECK_FRESH:
+        return state, None
+    if state is ClaimState.SUPPORTED or (
+        state is ClaimState.INFERRED and recheck_status not in RECHECK_NOTHING_BOUND
+    ):
+        return ClaimState.UNVERIFIED, StateReason.STALE_SOURCE
+    return state, None

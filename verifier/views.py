@@ -1,0 +1,51 @@
+"""Console shell views: home, workspace switch, /healthz and the error pages."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from verifier.middleware import SESSION_WORKSPACE_KEY
+from verifier.selectors.claims import claim_state_counts
+from verifier.selectors.health import health_report
+from verifier.selectors.workspaces import membership_get, membership_list
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    counts = claim_state_counts(workspace=workspace) if workspace else {}
+    return render(
+        request,
+        "home.html",
+        {"state_counts": counts, "memberships": membership_list(user=request.user)},
+    )
+
+
+@login_required
+@require_POST
+def workspace_switch(request: HttpRequest) -> HttpResponse:
+    slug = request.POST.get("workspace", "")
+    if membership_get(user=request.user, slug=slug) is not None:
+        request.session[SESSION_WORKSPACE_KEY] = slug
+    return redirect("home")
+
+
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    report = health_report()
+    return JsonResponse(report, status=200 if report["ok"] else 503)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render(request, "errors/403.html", {"message": str(exception or "")}, status=403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render(request, "errors/404.html", {"path": request.path}, status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return render(request, "errors/500.html", status=500)
