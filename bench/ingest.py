@@ -2,11 +2,12 @@
 
     .venv/bin/python -m bench.ingest [--docs 200] [--doc-bytes 5000]
 
-Uses its own ``bench_ingest`` database and a new ``bench-ingest-<time>`` workspace, ingests synthetic documents
-(deterministic, varied declarative sentences), runs the seven stages in order in this
-process (the same stage services the Celery tasks call), then embeds the same claim
-texts once more with nothing else (embed-only throughput). Prints JSON: claims/s end
-to end, embed-only claims/s, their ratio (target ≥ 0.5), and seconds per stage.
+Uses its own ``bench_ingest`` database and a new ``bench-ingest-<time>`` workspace,
+ingests synthetic documents (deterministic, varied declarative sentences), runs the
+seven stages in order in this process (the same stage services the Celery tasks call),
+then embeds the same claim texts once more with nothing else (embed-only throughput).
+Prints JSON: claims/s end to end, embed-only claims/s, their ratio (target >= 0.5), and
+seconds per stage.
 """
 
 from __future__ import annotations
@@ -27,24 +28,69 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SPANPROOF_TEST_DB", "bench_ingest")
 
 SUBJECTS = [
-    "The Marrow River delta", "Harbour sediment", "The northern salt marsh", "Dune grass",
-    "The tidal channel", "Spring floodwater", "The Halden Point lighthouse", "Oyster reefs",
-    "The estuary's mudflats", "Winter storm surge", "The Kessel dam", "Local fishing crews",
-    "Migratory geese", "The coastal aquifer", "Dredging barges", "Reed beds",
+    "The Marrow River delta",
+    "Harbour sediment",
+    "The northern salt marsh",
+    "Dune grass",
+    "The tidal channel",
+    "Spring floodwater",
+    "The Halden Point lighthouse",
+    "Oyster reefs",
+    "The estuary's mudflats",
+    "Winter storm surge",
+    "The Kessel dam",
+    "Local fishing crews",
+    "Migratory geese",
+    "The coastal aquifer",
+    "Dredging barges",
+    "Reed beds",
 ]
 VERBS = [
-    "slows", "carries", "shelters", "traps", "erodes", "feeds", "raises", "lowers",
-    "protects", "floods", "drains", "stabilises", "buries", "exposes", "supports", "reshapes",
+    "slows",
+    "carries",
+    "shelters",
+    "traps",
+    "erodes",
+    "feeds",
+    "raises",
+    "lowers",
+    "protects",
+    "floods",
+    "drains",
+    "stabilises",
+    "buries",
+    "exposes",
+    "supports",
+    "reshapes",
 ]
 OBJECTS = [
-    "fine silt", "the outer marsh", "young fish", "the main channel", "nesting birds",
-    "the eastern shore", "brackish water", "the seawall", "spawning grounds", "the old quay",
-    "peat layers", "the river mouth", "shallow lagoons", "the sandbar", "mussel beds",
+    "fine silt",
+    "the outer marsh",
+    "young fish",
+    "the main channel",
+    "nesting birds",
+    "the eastern shore",
+    "brackish water",
+    "the seawall",
+    "spawning grounds",
+    "the old quay",
+    "peat layers",
+    "the river mouth",
+    "shallow lagoons",
+    "the sandbar",
+    "mussel beds",
 ]
 TAILS = [
-    "in wet years", "during spring tides", "after heavy rain", "each autumn",
-    "when the current weakens", "near Halden Point", "along the southern bank",
-    "for most of the winter", "since the dam was built in 1962", "at high tide",
+    "in wet years",
+    "during spring tides",
+    "after heavy rain",
+    "each autumn",
+    "when the current weakens",
+    "near Halden Point",
+    "along the southern bank",
+    "for most of the winter",
+    "since the dam was built in 1962",
+    "at high tide",
 ]
 
 

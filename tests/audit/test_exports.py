@@ -17,7 +17,6 @@ from verifier.models import Claim
 pytestmark = pytest.mark.django_db
 
 
-
 def _body(response):
     assert response.streaming
     return b"".join(response.streaming_content).decode()

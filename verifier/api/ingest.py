@@ -150,9 +150,7 @@ class WebhookCreateApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            webhook = webhook_create(
-                workspace=request_workspace(request), **data.validated_data
-            )
+            webhook = webhook_create(workspace=request_workspace(request), **data.validated_data)
         except WebhookInputError as exc:
             raise ApiError(exc.code, exc.message) from exc
         return Response(self.OutputSerializer(webhook).data, status=status.HTTP_201_CREATED)

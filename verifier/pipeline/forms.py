@@ -18,7 +18,9 @@ class MultipleFileInput(forms.ClearableFileInput):
 
 class MultipleFileField(forms.FileField):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".txt,.md,.markdown,.html,.htm"}))
+        kwargs.setdefault(
+            "widget", MultipleFileInput(attrs={"accept": ".txt,.md,.markdown,.html,.htm"})
+        )
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> list:
@@ -47,7 +49,9 @@ class IngestUploadForm(forms.Form):
         if (data.get("text") or "").strip():
             title = data.get("title") or "Pasted text"
             uploads.append(
-                SourceUpload(text=data["text"], title=title, format=data["format"], domain_pack=pack)
+                SourceUpload(
+                    text=data["text"], title=title, format=data["format"], domain_pack=pack
+                )
             )
         for upload in data.get("files") or []:
             if upload.size > MAX_FILE_BYTES:

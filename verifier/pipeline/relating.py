@@ -79,7 +79,5 @@ def relation_kind(
     return "contradicts" if negated_a != negated_b else "supports"
 
 
-def elaborates(
-    concepts_a: frozenset[str], concepts_b: frozenset[str], share_entity: bool
-) -> bool:
+def elaborates(concepts_a: frozenset[str], concepts_b: frozenset[str], share_entity: bool) -> bool:
     return share_entity or len(concepts_a & concepts_b) >= ELABORATE_MIN_SHARED

@@ -103,9 +103,7 @@ def _relation(job: IngestJob, a: int, b: int, kind: str) -> ClaimRelation:
 def claims_relate(*, job: IngestJob, claims: list[Claim]) -> int:
     """Create the entities and relations of ``claims``; returns relations proposed."""
     entities = _entities_for(job, claims)
-    touched = {
-        pair for found in entities.values() for pair in combinations(sorted(found), 2)
-    }
+    touched = {pair for found in entities.values() for pair in combinations(sorted(found), 2)}
     _entity_edges(job, touched)
     concepts: dict[int, frozenset[str]] = {}
     negated: dict[int, bool] = {}

@@ -91,7 +91,9 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
 
 def _plan_claims(workspace: Workspace, claims: Sequence[ClaimUpload], plan: _Plan) -> None:
     refs = {c.source_ref for c in claims}
-    known = set(Source.objects.filter(workspace=workspace, ref__in=refs).values_list("ref", flat=True))
+    known = set(
+        Source.objects.filter(workspace=workspace, ref__in=refs).values_list("ref", flat=True)
+    )
     for index, claim in enumerate(claims):
         if claim.source_ref not in known:
             raise IngestInputError(

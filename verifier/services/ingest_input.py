@@ -11,8 +11,41 @@ from typing import Final
 
 FORMATS: Final = ("text", "markdown", "html")
 _BLOCK_TAGS: Final = frozenset(
-    "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 h3 "
-    "h4 h5 h6 header hr li main nav ol p pre section table td th tr ul".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    ]
 )
 _SKIP_TAGS: Final = frozenset({"script", "style", "head", "template", "noscript"})
 _MANY_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")

@@ -49,5 +49,7 @@ STAGES: Final[dict[str, StageSpec]] = {
         _batched(REMEDIATE_BATCH),
         lambda job, key: claims_remediate(job=job, claims=_claims(job, key, "source")),
     ),
-    IngestStage.STORE: StageSpec(lambda job: [STORE_ITEM], lambda job, key: ingest_job_store(job=job)),
+    IngestStage.STORE: StageSpec(
+        lambda job: [STORE_ITEM], lambda job, key: ingest_job_store(job=job)
+    ),
 }

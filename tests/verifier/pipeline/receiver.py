@@ -13,7 +13,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 receiver.requests.append({"headers": dict(self.headers), "body": body})
                 code = receiver.statuses.pop(0) if receiver.statuses else 200

@@ -10,7 +10,9 @@ def test_upload_form_starts_a_job_and_progress_polls_until_done(
     reviewer_client, django_capture_on_commit_callbacks
 ):
     assert reviewer_client.get("/ingest/").status_code == 200
-    upload = SimpleUploadedFile("notes.html", b"<p>The Marrow River delta gains land in wet years.</p>")
+    upload = SimpleUploadedFile(
+        "notes.html", b"<p>The Marrow River delta gains land in wet years.</p>"
+    )
     with django_capture_on_commit_callbacks(execute=True):
         response = reviewer_client.post(
             "/ingest/", {"label": "web", "text": DOC_A, "format": "text", "files": [upload]}

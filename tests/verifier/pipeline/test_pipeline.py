@@ -85,7 +85,10 @@ def test_claims_stay_unpublished_until_store(workspace):
 def test_each_stage_run_twice_gives_the_same_rows(workspace):
     job = ingest_job_create(
         workspace=workspace,
-        sources=[SourceUpload(ref="source:a", text=DOC_A), SourceUpload(ref="source:b", text=DOC_B)],
+        sources=[
+            SourceUpload(ref="source:a", text=DOC_A),
+            SourceUpload(ref="source:b", text=DOC_B),
+        ],
         start=False,
     )
     for stage in STAGE_ORDER[:-1]:
@@ -99,7 +102,9 @@ def test_each_stage_run_twice_gives_the_same_rows(workspace):
         assert _rows(job) == once, stage
 
 
-def test_rerunning_a_job_or_reingesting_identical_text_adds_nothing(workspace, run_job, django_capture_on_commit_callbacks):
+def test_rerunning_a_job_or_reingesting_identical_text_adds_nothing(
+    workspace, run_job, django_capture_on_commit_callbacks
+):
     job = run_job(workspace)
     before = _rows(job)
     with django_capture_on_commit_callbacks(execute=True):
@@ -146,7 +151,10 @@ def test_crash_mid_stage_resumes_without_loss_or_duplicates(workspace, flaky_ext
     plan, calls = flaky_extractor
     job = ingest_job_create(
         workspace=workspace,
-        sources=[SourceUpload(ref="source:a", text=DOC_A), SourceUpload(ref="source:b", text=DOC_B)],
+        sources=[
+            SourceUpload(ref="source:a", text=DOC_A),
+            SourceUpload(ref="source:b", text=DOC_B),
+        ],
         start=False,
     )
     plan["Fishing boats"] = SimulatedCrash()
@@ -170,7 +178,12 @@ def test_a_failing_item_is_recorded_and_the_rest_go_on(workspace, run_job, flaky
     plan["Fishing boats"] = ValueError("extractor returned garbage")
     job = run_job(workspace)
     assert job.status == IngestStatus.SUCCEEDED
-    assert job.progress["extract"] == {**job.progress["extract"], "done": 1, "total": 2, "failed": 1}
+    assert job.progress["extract"] == {
+        **job.progress["extract"],
+        "done": 1,
+        "total": 2,
+        "failed": 1,
+    }
     [error] = job.errors
     assert error["stage"] == "extract" and "garbage" in error["error"]
     assert error["item"].startswith("version:")
@@ -243,7 +256,10 @@ def test_html_upload_is_stored_as_its_text(workspace, run_job):
     [
         ({}, "empty_upload"),
         ({"sources": [SourceUpload(ref="source:x", text="   ")]}, "empty_text"),
-        ({"claims": [ClaimUpload(source_ref="source:nope", text="A claim here.")]}, "unknown_source"),
+        (
+            {"claims": [ClaimUpload(source_ref="source:nope", text="A claim here.")]},
+            "unknown_source",
+        ),
     ],
 )
 def test_bad_uploads_are_rejected(workspace, kwargs, code):

@@ -53,7 +53,9 @@ def test_retries_with_backoff_until_delivered(workspace, run_job, monkeypatch):
     assert len(receiver.requests) == 3
     delivery = WebhookDelivery.objects.get()
     assert delivery.status == "delivered"
-    attempts = list(delivery.attempts.order_by("number").values_list("number", "status_code", "error"))
+    attempts = list(
+        delivery.attempts.order_by("number").values_list("number", "status_code", "error")
+    )
     assert attempts == [(1, 500, "HTTP 500"), (2, 503, "HTTP 503"), (3, 200, "")]
     assert [retry_delay(n) for n in (1, 2, 3)] == [10, 20, 40]
 
