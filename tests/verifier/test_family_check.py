@@ -53,3 +53,36 @@ def test_check_fails_when_families_match():
 def test_families_derived_from_model_names_are_compared():
     with pytest.raises(SystemCheckError, match="llama"):
         call_command("check")
+
+
+OPENAI_EXTRACTOR = {"backend": "openai", "base_url": "http://x/v1", "model": "qwen2.5-7b-instruct"}
+
+
+@override_settings(
+    ROOT_URLCONF=ISOLATED_URLS,
+    SPANPROOF_JUDGE={
+        "backend": "openai",
+        "base_url": "http://y/v1",
+        "model": "m",
+        "family": "Qwen",
+    },
+    SPANPROOF_EXTRACTOR=OPENAI_EXTRACTOR,
+)
+def test_check_catches_an_openai_extractor_of_the_judges_family(settings):
+    judge_family, extractor_family = configured_families(settings)
+    assert judge_family == extractor_family == get_extractor().family.lower() == "qwen"
+    with pytest.raises(SystemCheckError) as exc:
+        call_command("check")
+    assert "spanproof.E001" in str(exc.value) and "qwen" in str(exc.value)
+
+
+@override_settings(
+    ROOT_URLCONF=ISOLATED_URLS,
+    SPANPROOF_JUDGE={"backend": "openai", "base_url": "http://y/v1", "model": "qwen3-32b"},
+    SPANPROOF_EXTRACTOR={**OPENAI_EXTRACTOR, "family": "mistral"},
+)
+def test_an_explicit_openai_extractor_family_overrides_the_model_name(settings, capsys):
+    assert get_extractor().family == "mistral"
+    assert configured_families(settings) == ("qwen", "mistral")
+    call_command("check")
+    assert "no issues" in capsys.readouterr().out

@@ -1,10 +1,11 @@
 """Build an extractor from a plain config mapping; read it from env or a settings dict.
 
-Backends: ``{"backend": "sentence"}`` (offline default). The OpenAI-compatible extractor
-is not written yet: it goes in ``verifier/extractors/openai_compat.py`` as a class with
-``model_id``, ``family`` and ``extract(text)``, and is registered in ``build_extractor``
-below under the backend name ``"openai"`` (config: base_url, model, api_key, family,
-timeout). Until then that backend raises ``ExtractorConfigError``.
+Backends: ``{"backend": "sentence"}`` (offline default, rule-based) and
+``{"backend": "openai", "base_url": ..., "model": ..., "api_key": ..., "family": ...,
+"timeout": ...}`` (``OpenAICompatibleExtractor`` in ``verifier/extractors/openai_compat.py``,
+any OpenAI-compatible chat-completions server; ``base_url`` and ``model`` are required,
+the family defaults to the model name's, e.g. 'qwen2.5-7b-instruct' → 'qwen'). Kept free
+of Django so workers, benches and tests can use it.
 """
 
 from __future__ import annotations
@@ -52,6 +53,27 @@ def build_extractor(config: Mapping[str, Any]) -> Extractor:
 
         return SentenceExtractor()
     if backend in {"openai", "openai_compatible", "openai-compatible"}:
-        # Place for the OpenAI-compatible extractor (verifier/extractors/openai_compat.py).
-        raise ExtractorConfigError("the openai extractor backend is not implemented yet")
+        from verifier.extractors.openai_compat import OpenAICompatibleExtractor
+
+        missing = [k for k in ("base_url", "model") if not str(config.get(k) or "").strip()]
+        if missing:
+            raise ExtractorConfigError(
+                f"the openai extractor needs {' and '.join(missing)} "
+                f"(set {', '.join(ENV_PREFIX + k.upper() for k in missing)})"
+            )
+        try:
+            timeout = float(config.get("timeout") or 0) or None
+        except (TypeError, ValueError) as exc:
+            raise ExtractorConfigError(
+                f"extractor timeout {config.get('timeout')!r}: {exc}"
+            ) from exc
+        if timeout is not None and timeout < 0:
+            raise ExtractorConfigError(f"extractor timeout must be positive, got {timeout:g}")
+        return OpenAICompatibleExtractor(
+            base_url=str(config["base_url"]).strip(),
+            model=str(config["model"]).strip(),
+            api_key=str(config.get("api_key") or ""),
+            family=str(config.get("family") or "").strip(),
+            timeout=timeout,
+        )
     raise ExtractorConfigError(f"unknown extractor backend {backend!r}")

@@ -34,8 +34,8 @@ def test_env_config() -> None:
     assert config == {"backend": "openai", "timeout": 3.0}
 
 
-def test_openai_backend_is_not_built_yet_and_unknown_backends_fail() -> None:
-    with pytest.raises(ExtractorConfigError):
+def test_openai_backend_needs_url_and_model_and_unknown_backends_fail() -> None:
+    with pytest.raises(ExtractorConfigError, match="base_url and model"):
         build_extractor({"backend": "openai"})
     with pytest.raises(ExtractorConfigError):
         build_extractor({"backend": "magic"})
