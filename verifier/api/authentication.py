@@ -9,6 +9,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from verifier.selectors.workspaces import api_key_authenticate
+from verifier.services.workspaces import api_key_touch
 
 
 class ApiKeyUser(AnonymousUser):
@@ -46,6 +47,7 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         api_key = api_key_authenticate(raw_key=parts[1])
         if api_key is None:
             raise exceptions.AuthenticationFailed("Unknown or revoked API key.")
+        api_key_touch(api_key=api_key)
         return ApiKeyUser(api_key), api_key
 
     def authenticate_header(self, request: Request) -> str:

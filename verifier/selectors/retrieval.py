@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 import numpy as np
 from django.db import connection
 from django.db.models import Q, QuerySet
-from pgvector.django import CosineDistance
+from pgvector import Vector
 
 from verifier.models import Claim, ClaimRelation, Entity, SourceVersion, Workspace
 
@@ -25,21 +28,36 @@ def published_claims(*, workspace: Workspace, domain_pack: str = "") -> QuerySet
     return qs
 
 
+# The nearest-neighbour query as fixed SQL text: the ORM would compile the same
+# statement (published claims of the workspace with an embedding, ordered by cosine
+# distance ``<=>``, HNSW) on every request. ``%s::vector`` takes pgvector's text form.
+_SEEDS_BY_VECTOR_SQL = (
+    'SELECT c."id", c."embedding" <=> %s::vector AS "distance" FROM "verifier_claim" c '
+    'WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL '
+    'ORDER BY "distance" ASC LIMIT %s'
+)
+_SEEDS_BY_VECTOR_PACK_SQL = (
+    'SELECT c."id", c."embedding" <=> %s::vector AS "distance" FROM "verifier_claim" c '
+    'JOIN "verifier_source" s ON s."id" = c."source_id" '
+    'WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL '
+    'AND s."domain_pack" = %s ORDER BY "distance" ASC LIMIT %s'
+)
+
+
 def claim_seeds_by_vector(
     *, workspace: Workspace, vector: np.ndarray, limit: int, domain_pack: str = ""
 ) -> list[tuple[int, float]]:
     """(claim pk, cosine similarity) of the ``limit`` nearest published claims (HNSW)."""
-    if limit > HNSW_DEFAULT_EF_SEARCH:
-        with connection.cursor() as cursor:
+    with connection.cursor() as cursor:
+        if limit > HNSW_DEFAULT_EF_SEARCH:
             # hnsw.ef_search bounds how many rows one index scan can return.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(limit)])
-    rows = (
-        published_claims(workspace=workspace, domain_pack=domain_pack)
-        .filter(embedding__isnull=False)
-        .annotate(distance=CosineDistance("embedding", vector))
-        .order_by("distance")
-        .values_list("pk", "distance")[:limit]
-    )
+        literal = Vector(vector).to_text()  # what pgvector.django sends
+        if domain_pack:
+            cursor.execute(_SEEDS_BY_VECTOR_PACK_SQL, [literal, workspace.pk, domain_pack, limit])
+        else:
+            cursor.execute(_SEEDS_BY_VECTOR_SQL, [literal, workspace.pk, limit])
+        rows = cursor.fetchall()
     return [(pk, 1.0 - float(distance)) for pk, distance in rows]
 
 
@@ -178,3 +196,173 @@ def current_versions(*, source_pks: Iterable[int]) -> dict[int, SourceVersion]:
         .distinct("source_id")
     )
     return {v.source_id: v for v in versions}
+
+
+# --- what serving needs of each considered claim, in one query ------------------------
+#
+# Light, read-only stand-ins for the model instances ``claims_for_envelopes`` +
+# ``current_versions`` would build, with the same attribute names, so the envelope,
+# the trust score, the gate, the trace and the read-time re-check read them unchanged.
+# ``ServedClaim.state``/``state_reason`` are updated in place by a demotion.
+
+
+@dataclass(slots=True)
+class ServedSource:
+    id: int
+    ref: str
+    title: str
+    citation: str
+
+
+@dataclass(slots=True)
+class ServedVersion:
+    """A source version as far as a binding needs it (its source, for ``source_ref``)."""
+
+    id: int
+    source: ServedSource
+
+
+@dataclass(slots=True)
+class ServedBinding:
+    id: int
+    quote: str
+    start: int
+    end: int
+    source_hash: str
+    match: str
+    source_version: ServedVersion
+
+
+@dataclass(slots=True)
+class ServedVerdict:
+    id: int
+    judge_model: str
+    prompt_version: int
+    confidence: float
+    label: str
+    at: datetime
+    reviewer_id: int | None
+
+
+@dataclass(slots=True)
+class CurrentVersion:
+    """The highest-numbered version of a source, with its full text for the re-check."""
+
+    id: int
+    source_id: int
+    number: int
+    sha256: str
+    text: str
+
+
+@dataclass(slots=True)
+class ServedClaim:
+    pk: int
+    public_id: str
+    text: str
+    state: str
+    state_reason: str
+    source_id: int
+    source: ServedSource
+    duplicate_of_id: int | None
+    flagged: bool
+    trust_score: int | None
+    _active_bindings: list[ServedBinding] = field(default_factory=list)
+    _verdicts: list[ServedVerdict] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+
+# One row per claim: the claim and its source, its active binding (at most one, by the
+# ``binding_one_active_per_claim`` constraint) with the bound version's source, its
+# latest verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them) and — for
+# supported/inferred claims, the only ones re-checked — the current version of its
+# source (highest number) with the full text.
+_SERVED_CLAIMS_SQL = """
+SELECT c."id", c."public_id", c."text", c."state", c."state_reason", c."source_id",
+       c."duplicate_of_id", c."flagged", c."trust_score",
+       s."ref", s."title", s."citation",
+       b."id", b."quote", b."start", b."end", b."source_hash", b."match",
+       b."source_version_id", bs."id", bs."ref", bs."title", bs."citation",
+       v."id", v."judge_model", v."prompt_version", v."confidence", v."label", v."at",
+       v."reviewer_id",
+       cv."id", cv."number", cv."sha256", cv."text"
+FROM "verifier_claim" c
+JOIN "verifier_source" s ON s."id" = c."source_id"
+LEFT JOIN "verifier_evidencebinding" b ON b."claim_id" = c."id" AND b."is_active"
+LEFT JOIN "verifier_sourceversion" bv ON bv."id" = b."source_version_id"
+LEFT JOIN "verifier_source" bs ON bs."id" = bv."source_id"
+LEFT JOIN LATERAL (
+    SELECT vv."id", vv."judge_model", vv."prompt_version", vv."confidence", vv."label",
+           vv."at", vv."reviewer_id"
+    FROM "verifier_verdict" vv WHERE vv."claim_id" = c."id"
+    ORDER BY vv."at" DESC, vv."id" DESC LIMIT 1
+) v ON TRUE
+LEFT JOIN LATERAL (
+    SELECT sv."id", sv."number", sv."sha256", sv."text" FROM "verifier_sourceversion" sv
+    WHERE sv."source_id" = c."source_id" AND c."state" IN ('supported', 'inferred')
+    ORDER BY sv."number" DESC LIMIT 1
+) cv ON TRUE
+WHERE c."workspace_id" = %s AND c."published" AND c."id" = ANY(%s)
+ORDER BY c."id"
+"""
+
+
+def served_claims(
+    *, workspace: Workspace, claim_pks: Iterable[int]
+) -> tuple[list[ServedClaim], dict[int, CurrentVersion]]:
+    """The published claims of ``workspace`` among ``claim_pks`` as :class:`ServedClaim`
+    (active binding, latest verdict attached), and {source pk: current version} for the
+    sources of the supported/inferred ones — one query."""
+    pks = sorted(set(claim_pks))
+    if not pks:
+        return [], {}
+    with connection.cursor() as cursor:
+        cursor.execute(_SERVED_CLAIMS_SQL, [workspace.pk, pks])
+        rows: list[Any] = cursor.fetchall()
+    claims: list[ServedClaim] = []
+    versions: dict[int, CurrentVersion] = {}
+    sources: dict[int, ServedSource] = {}
+    for row in rows:
+        (pk, public_id, text, state, state_reason, source_id, duplicate_of_id, flagged) = row[:8]
+        trust_score, ref, title, citation = row[8:12]
+        source = sources.get(source_id)
+        if source is None:
+            source = sources[source_id] = ServedSource(source_id, ref, title, citation)
+        claim = ServedClaim(
+            pk=pk,
+            public_id=public_id,
+            text=text,
+            state=state,
+            state_reason=state_reason,
+            source_id=source_id,
+            source=source,
+            duplicate_of_id=duplicate_of_id,
+            flagged=flagged,
+            trust_score=trust_score,
+        )
+        if row[12] is not None:
+            b_id, quote, start, end, source_hash, match, version_id = row[12:19]
+            bs_id, bs_ref, bs_title, bs_citation = row[19:23]
+            bound_source = sources.get(bs_id)
+            if bound_source is None:
+                bound_source = sources[bs_id] = ServedSource(bs_id, bs_ref, bs_title, bs_citation)
+            claim._active_bindings.append(
+                ServedBinding(
+                    b_id,
+                    quote,
+                    start,
+                    end,
+                    source_hash,
+                    match,
+                    ServedVersion(version_id, bound_source),
+                )
+            )
+        if row[23] is not None:
+            claim._verdicts.append(ServedVerdict(*row[23:30]))
+        if row[30] is not None and source_id not in versions:
+            versions[source_id] = CurrentVersion(row[30], source_id, row[31], row[32], row[33])
+        claims.append(claim)
+    return claims, versions

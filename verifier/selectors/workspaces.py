@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from django.utils import timezone
 
 from verifier.models import ApiKey, Membership, Workspace, hash_api_key
 
@@ -23,15 +22,12 @@ def membership_get(*, user, slug: str | None = None) -> Membership | None:
 
 
 def api_key_authenticate(*, raw_key: str) -> ApiKey | None:
-    """The live key whose hash matches ``raw_key``; touches ``last_used_at``."""
-    api_key = (
+    """The live key whose hash matches ``raw_key``, with its workspace."""
+    return (
         ApiKey.objects.select_related("workspace")
         .filter(key_hash=hash_api_key(raw_key), revoked_at__isnull=True)
         .first()
     )
-    if api_key is not None:
-        ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=timezone.now())
-    return api_key
 
 
 def workspace_get(*, slug: str) -> Workspace | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -33,7 +33,6 @@ from verifier.selectors import retrieval as sel
 from verifier.selectors.envelopes import (
     claim_envelope,
     claim_trust_score,
-    claims_for_envelopes,
     iso_millis,
 )
 from verifier.services.claim_state import BindingCheck, binding_recheck, claim_recheck_on_read
@@ -99,7 +98,7 @@ class Considered:
     score: float
     hop_depth: int
     edge_path: list[dict[str, Any]] = field(default_factory=list)
-    claim: Claim | None = None
+    claim: Claim | sel.ServedClaim | None = None
     trust_score: int = 0
     included: bool = False
     exclusion_reason: str = ""
@@ -163,9 +162,9 @@ def state_summary(envelopes: Sequence[dict[str, Any]]) -> dict[str, int]:
     return {state: counts.get(state, 0) for state in STATES}
 
 
-def _trust(claim: Claim) -> int:
-    verdicts = claim._verdicts  # type: ignore[attr-defined]
-    bindings = claim._active_bindings  # type: ignore[attr-defined]
+def _trust(claim: Claim | sel.ServedClaim) -> int:
+    verdicts = claim._verdicts  # type: ignore[union-attr]
+    bindings = claim._active_bindings  # type: ignore[union-attr]
     return claim_trust_score(
         claim=claim,
         verdict=verdicts[0] if verdicts else None,
@@ -173,22 +172,22 @@ def _trust(claim: Claim) -> int:
     )
 
 
-def claims_recheck_on_read(*, claims: Sequence[Claim]) -> dict[int, str]:
+def claims_recheck_on_read(
+    *, claims: Sequence[Any], versions: Mapping[int, Any] | None = None
+) -> dict[int, str]:
     """Read-time re-check of every supported/inferred claim in ``claims`` (loaded through
-    ``claims_for_envelopes``), with one query for the current source versions. Demotes
-    the stored claim and the instance; returns {claim pk: state before} for demotions."""
-    versions = sel.current_versions(
-        source_pks=[
-            c.source_id
-            for c in claims
-            if c.state in (ClaimStateChoices.SUPPORTED, ClaimStateChoices.INFERRED)
-        ]
-    )
+    ``claims_for_envelopes``, or ``sel.served_claims``), against the current version of
+    its source: ``versions`` ({source pk: current version, with its text}) when the
+    caller loaded them, else one query. Demotes the stored claim and the instance;
+    returns {claim pk: state before} for demotions."""
+    rechecked = [
+        c for c in claims if c.state in (ClaimStateChoices.SUPPORTED, ClaimStateChoices.INFERRED)
+    ]
+    if versions is None:
+        versions = sel.current_versions(source_pks=[c.source_id for c in rechecked])
     demoted: dict[int, str] = {}
-    for claim in claims:
-        if claim.state not in (ClaimStateChoices.SUPPORTED, ClaimStateChoices.INFERRED):
-            continue
-        bound = claim._active_bindings  # type: ignore[attr-defined]
+    for claim in rechecked:
+        bound = claim._active_bindings
         binding = bound[0] if bound else None
         version = versions.get(claim.source_id)
         check = BindingCheck(binding, version, binding_recheck(binding=binding, version=version))
@@ -246,9 +245,11 @@ class ServeRun:
 
     def seed_by_query(self, *, limit: int) -> None:
         limit = max(MIN_SEEDS, min(limit, MAX_SEEDS))
+        t = time.perf_counter()
         try:
             vector = embeddings.embed_text(self.query)
         except embeddings.EmbeddingUnavailable:
+            t = self.mark("embedding", t)
             self.degrade("embedding_unavailable")
             scored = sel.claim_seeds_by_text(
                 workspace=self.workspace,
@@ -256,10 +257,13 @@ class ServeRun:
                 limit=limit,
                 domain_pack=self.domain_pack,
             )
+            self.mark("lexical_search", t)
         else:
+            t = self.mark("embedding", t)
             scored = sel.claim_seeds_by_vector(
                 workspace=self.workspace, vector=vector, limit=limit, domain_pack=self.domain_pack
             )
+            self.mark("vector_search", t)
         self.add_seeds(scored)
 
     def seed_by_ids(self, public_ids: Sequence[str]) -> list[str]:
@@ -315,14 +319,14 @@ class ServeRun:
     # load, re-check, rank, gate ------------------------------------------------------
 
     def load_and_recheck(self) -> None:
-        claims = list(
-            claims_for_envelopes(
-                Claim.objects.filter(workspace=self.workspace, published=True).filter(
-                    pk__in=list(self.considered)
-                )
-            )
-        )
-        demoted = claims_recheck_on_read(claims=claims)
+        # One query for the claims, their active bindings, latest verdicts and the
+        # current versions of their sources; the re-check then runs on every
+        # supported/inferred claim against that current text.
+        t = time.perf_counter()
+        claims, versions = sel.served_claims(workspace=self.workspace, claim_pks=self.considered)
+        t = self.mark("load", t)
+        demoted = claims_recheck_on_read(claims=claims, versions=versions)
+        self.mark("recheck", t)
         for claim in claims:
             item = self.considered[claim.pk]
             item.claim = claim
@@ -514,7 +518,9 @@ def context_retrieve(
         run.seed_by_query(limit=max_claims * SEED_OVERFETCH)
     run.mark("seed", t)
     run.run()
+    t = time.perf_counter()
     served = run.envelopes()
+    run.mark("envelopes", t)
     run.record()
     return {
         "request_id": run.request_id,

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
+from django.utils import timezone
 
 from verifier.models import ApiKey, Membership, Role, Workspace, generate_api_key, hash_api_key
 
@@ -37,3 +39,16 @@ def api_key_create(*, workspace: Workspace, name: str) -> CreatedApiKey:
         key_hash=hash_api_key(raw_key),
     )
     return CreatedApiKey(api_key=api_key, raw_key=raw_key)
+
+
+LAST_USED_RESOLUTION = timedelta(seconds=60)
+
+
+def api_key_touch(*, api_key: ApiKey) -> None:
+    """Record that ``api_key`` was used, at most once per ``LAST_USED_RESOLUTION``, so a
+    busy client does not pay an UPDATE on every request."""
+    now = timezone.now()
+    if api_key.last_used_at is not None and now - api_key.last_used_at < LAST_USED_RESOLUTION:
+        return
+    ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=now)
+    api_key.last_used_at = now

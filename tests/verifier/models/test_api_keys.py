@@ -51,3 +51,23 @@ def test_revoked_key_is_refused(workspace):
     ApiKey.objects.filter(pk=created.api_key.pk).update(revoked_at=timezone.now())
     response = Client().get("/connect/v1/workspace", HTTP_AUTHORIZATION=f"Bearer {created.raw_key}")
     assert response.status_code == 401
+
+
+def test_last_used_is_recorded_at_most_once_a_minute(workspace):
+    from datetime import timedelta
+
+    from verifier.services.workspaces import LAST_USED_RESOLUTION, api_key_touch
+
+    created = api_key_create(workspace=workspace, name="touch")
+    client = Client()
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {created.raw_key}"}
+    assert client.get("/connect/v1/workspace", **headers).status_code == 200
+    first = ApiKey.objects.get(pk=created.api_key.pk).last_used_at
+    assert first is not None
+    assert client.get("/connect/v1/workspace", **headers).status_code == 200
+    assert ApiKey.objects.get(pk=created.api_key.pk).last_used_at == first
+
+    stale = ApiKey.objects.get(pk=created.api_key.pk)
+    stale.last_used_at = first - LAST_USED_RESOLUTION - timedelta(seconds=1)
+    api_key_touch(api_key=stale)
+    assert ApiKey.objects.get(pk=created.api_key.pk).last_used_at > first

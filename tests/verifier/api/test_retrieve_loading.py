@@ -1,0 +1,136 @@
+"""The serving path's lean loading matches the ORM path it replaces: the same envelopes,
+trust scores, current versions and re-check outcomes; and the single-query embedding
+is the batch embedding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.factories import make_claim, make_source
+from tests.verifier.api.conftest import judged_claim
+from verifier import embeddings
+from verifier.models import Claim, Verdict
+from verifier.selectors import retrieval as sel
+from verifier.selectors.envelopes import claim_envelope, claims_for_envelopes
+from verifier.services.claim_state import binding_recheck
+from verifier.services.retrieval import _trust
+
+TRACE_ID = "3f6f9a3a-0000-4000-8000-000000000000"
+
+
+def _variety(delta, other_workspace):
+    claims = [
+        judged_claim(delta, "Sediment settles.", quote="Sediment settles where the current"),
+        judged_claim(
+            delta, "Storm surges strip growth.", quote="Storm surges can strip", match="normalized"
+        ),
+        judged_claim(
+            delta, "Dredging starves the marsh.", quote="Dredging the main channel", match="fuzzy"
+        ),
+        judged_claim(delta, "The delta is older than the city.", quote=None),
+        judged_claim(
+            delta, "Salt marsh grasses trap silt.", quote="Salt marsh grasses trap silt", label=""
+        ),
+        judged_claim(delta, "The delta gains land.", quote="gains land", trust_score=88),
+        judged_claim(
+            delta, "Grass grows.", quote="Salt marsh", label="contradicted", confidence=0.4
+        ),
+        judged_claim(delta, "Flagged one.", quote="Storm surges", flagged=True),
+    ]
+    # a later verdict wins (newest first), and a second source
+    Verdict.objects.create(
+        claim=claims[0],
+        judge_model="heuristic-entailment-v2",
+        judge_family="heuristic",
+        prompt_version=3,
+        label="entailed",
+        confidence=0.61,
+    )
+    other = make_source(delta.workspace, ref="source:other", text="Another text entirely.")
+    claims.append(judged_claim(other, "Another text.", quote="Another text", embed=False))
+    hidden = [
+        judged_claim(delta, "Not published.", quote="Sediment settles", published=False),
+        make_claim(
+            make_source(other_workspace, ref="source:x", text="Sediment settles here."),
+            "Elsewhere.",
+            published=True,
+        ),
+    ]
+    return claims, hidden
+
+
+def test_served_claims_render_like_the_orm_path(delta, other_workspace):
+    claims, hidden = _variety(delta, other_workspace)
+    pks = [c.pk for c in claims] + [c.pk for c in hidden]
+    served, versions = sel.served_claims(workspace=delta.workspace, claim_pks=pks)
+    assert sorted(c.pk for c in served) == sorted(c.pk for c in claims)
+    orm = {
+        c.pk: c
+        for c in claims_for_envelopes(
+            Claim.objects.filter(workspace=delta.workspace, published=True, pk__in=pks)
+        )
+    }
+    rechecked = [c for c in orm.values() if c.state in ("supported", "inferred")]
+    orm_versions = sel.current_versions(source_pks=[c.source_id for c in rechecked])
+    assert {k: (v.pk, v.number, v.sha256, v.text) for k, v in orm_versions.items()} == {
+        k: (v.id, v.number, v.sha256, v.text) for k, v in versions.items()
+    }
+    for light in served:
+        model = orm[light.pk]
+        assert claim_envelope(claim=light, trace_id=TRACE_ID) == claim_envelope(
+            claim=model, trace_id=TRACE_ID
+        )
+        assert claim_envelope(claim=light) == claim_envelope(claim=model)
+        assert _trust(light) == _trust(model)
+        assert (light.public_id, light.text, light.state, light.state_reason) == (
+            model.public_id,
+            model.text,
+            model.state,
+            model.state_reason,
+        )
+        assert (light.duplicate_of_id, light.flagged, light.source.ref) == (
+            model.duplicate_of_id,
+            model.flagged,
+            model.source.ref,
+        )
+        if light.state in ("supported", "inferred"):
+            lb = light._active_bindings[0] if light._active_bindings else None
+            mb = model._active_bindings[0] if model._active_bindings else None
+            assert binding_recheck(
+                binding=lb, version=versions.get(light.source_id)
+            ) == binding_recheck(binding=mb, version=orm_versions.get(model.source_id))
+
+
+def test_served_claims_use_the_current_version(delta, workspace):
+    from verifier.services.sources import source_upsert
+
+    claim = judged_claim(
+        delta, "Dredging starves the outer marsh.", quote="Dredging the main channel"
+    )
+    source_upsert(workspace=workspace, ref=delta.ref, text="Completely rewritten text.")
+    (served,), versions = sel.served_claims(workspace=workspace, claim_pks=[claim.pk])
+    current = delta.versions.order_by("-number").first()
+    assert versions[served.source_id].id == current.pk
+    assert versions[served.source_id].text == "Completely rewritten text."
+    binding = served._active_bindings[0]
+    assert binding_recheck(binding=binding, version=versions[served.source_id]) != "fresh"
+
+
+def test_served_claims_of_nothing():
+    assert sel.served_claims(workspace=None, claim_pks=[]) == ([], {})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("threads", [0, embeddings.QUERY_THREADS])
+def test_single_query_embedding_is_the_batch_embedding(monkeypatch, threads):
+    monkeypatch.setattr(embeddings, "QUERY_THREADS", threads)
+    texts = ["Sediment settles where the current slows.", "", "x", "Ünïcødé ✓ 東京 " * 40]
+    for text in texts:
+        single = embeddings.embed_text(text)
+        batch = embeddings.embed_texts([text])[0]
+        assert single.dtype == batch.dtype == np.float32
+        assert single.shape == batch.shape == (embeddings.EMBEDDING_DIMENSIONS,)
+        if threads == 0:  # the process's thread count on both paths: bit-identical
+            assert np.array_equal(single, batch)
+        else:
+            assert np.allclose(single, batch, rtol=0, atol=1e-6)
