@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -202,6 +202,7 @@ class HeuristicJudge:
     family = FAMILY
     prompt_version = PROMPT_VERSION
     batch_size = BATCH_SIZE
+    accepts_vectors = True  # judge_batch(items, vectors=...) reuses known embeddings
 
     def __init__(
         self, *, thresholds: HeuristicThresholds | None = None, embed: EmbedFn | None = None
@@ -210,10 +211,16 @@ class HeuristicJudge:
         self._embed = embed or _default_embed
 
     def assess(
-        self, items: Sequence[JudgeItem], *, similarity_for_all: bool = False
+        self,
+        items: Sequence[JudgeItem],
+        *,
+        similarity_for_all: bool = False,
+        vectors: Mapping[str, np.ndarray] | None = None,
     ) -> list[list[Candidate]]:
         """Candidates per item, with similarity for those that could still be entailed
-        (or for all of them, which the fitting script needs). One encode call per batch."""
+        (or for all of them, which the fitting script needs). One encode call per batch
+        for the texts that ``vectors`` (text → normalized embedding of exactly that
+        text, e.g. a claim's stored vector) does not already cover."""
         per_item = [candidates_for(item) if item.has_evidence else [] for item in items]
         floor = min(self.thresholds.coverage_floor, self.thresholds.lexical_coverage_floor)
         wanted: dict[str, int] = {}
@@ -224,26 +231,33 @@ class HeuristicJudge:
                     wanted.setdefault(cand.text[:EMBED_MAX_CHARS], len(wanted))
         if not wanted:
             return per_item
+        known = {text: vectors[text] for text in wanted if vectors is not None and text in vectors}
+        to_embed = [text for text in wanted if text not in known]
         try:
-            vectors = self._embed(list(wanted))
+            embedded = self._embed(to_embed) if to_embed else None
         except Exception as exc:  # EmbeddingUnavailable or a broken model: lexical only
             logger.warning("heuristic judge without embeddings: %s", exc)
             return per_item
+        by_text: dict[str, np.ndarray] = dict(known)
+        if embedded is not None:
+            by_text.update(zip(to_embed, embedded, strict=True))
         out: list[list[Candidate]] = []
         for item, cands in zip(items, per_item, strict=True):
-            claim_idx = wanted.get(item.claim[:EMBED_MAX_CHARS])
+            claim_vec = by_text.get(item.claim[:EMBED_MAX_CHARS])
             filled = []
             for cand in cands:
-                span_idx = wanted.get(cand.text[:EMBED_MAX_CHARS])
-                if claim_idx is not None and span_idx is not None:
-                    sim = float(np.dot(vectors[claim_idx], vectors[span_idx]))
+                span_vec = by_text.get(cand.text[:EMBED_MAX_CHARS])
+                if claim_vec is not None and span_vec is not None:
+                    sim = float(np.dot(claim_vec, span_vec))
                     cand = replace(cand, similarity=sim)
                 filled.append(cand)
             out.append(filled)
         return out
 
-    def judge_batch(self, items: Sequence[JudgeItem]) -> list[JudgeResult]:
-        assessed = self.assess(items)
+    def judge_batch(
+        self, items: Sequence[JudgeItem], *, vectors: Mapping[str, np.ndarray] | None = None
+    ) -> list[JudgeResult]:
+        assessed = self.assess(items, vectors=vectors)
         return [
             decide(item.key, cands, self.thresholds)
             for item, cands in zip(items, assessed, strict=True)

@@ -8,6 +8,7 @@ that is out of range raises ``BindingRejected`` (the caller turns it into a 4xx)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -20,7 +21,13 @@ from verifier.models import (
     EvidenceCandidate,
     SourceVersion,
 )
-from verifier.services.claim_state import claim_state_refresh, current_version
+from verifier.services.claim_state import (
+    ClaimStates,
+    claim_state_refresh,
+    claims_state_refresh,
+    current_version,
+    current_versions,
+)
 from verifier.services.evidence_search import evidence_search
 
 # Evidence-search windows kept per claim: the bound one plus this many runners-up.
@@ -100,6 +107,143 @@ def _finish(claim: Claim, outcome: BindOutcome, cause: str, actor=None) -> BindO
     return outcome
 
 
+@dataclass
+class _Attempt:
+    """One bind attempt, decided but not written: the outcome (its binding and
+    candidates unsaved), the state-refresh cause, and whether the claim's previous
+    evidence-search candidates are replaced."""
+
+    claim: Claim
+    outcome: BindOutcome
+    cause: str
+    replaces_candidates: bool = False
+
+
+def _new_binding(
+    *,
+    claim: Claim,
+    version: SourceVersion,
+    start: int,
+    end: int,
+    match: str,
+    score: float,
+    bound_by: str,
+    actor=None,
+) -> EvidenceBinding:
+    return EvidenceBinding(
+        claim=claim,
+        source_version=version,
+        quote=version.text[start:end],
+        start=start,
+        end=end,
+        source_hash=version.sha256,
+        match=match,
+        score=max(0.0, min(1.0, float(score))),
+        bound_by=bound_by,
+        bound_by_user=actor,
+        is_active=True,
+    )
+
+
+def _attempt(
+    *,
+    claim: Claim,
+    version: SourceVersion | None,
+    quote: str | None,
+    actor=None,
+    bound_by: str | None = None,
+) -> _Attempt:
+    """Decide what binding ``claim`` gets; no writes (see ``claim_bind``)."""
+    if quote is None and claim.submitted_quote:
+        quote = claim.submitted_quote
+    if version is None:
+        return _Attempt(
+            claim, BindOutcome(None, REASON_NO_SOURCE_VERSION), "bind: no source version"
+        )
+
+    if quote is not None:
+        problem = _quote_problem(quote, version)
+        if problem is not None:
+            return _Attempt(
+                claim, BindOutcome(None, REASON_INVALID_QUOTE), f"bind: invalid quote ({problem})"
+            )
+        found = bind(quote, version.text, index=source_index(version.text, version.sha256))
+        if found is None:
+            return _Attempt(
+                claim, BindOutcome(None, REASON_QUOTE_NOT_FOUND), "bind: quote not found"
+            )
+        binding = _new_binding(
+            claim=claim,
+            version=version,
+            start=found.start,
+            end=found.end,
+            match=found.match,
+            score=found.score,
+            bound_by=bound_by or BoundBy.QUOTE,
+            actor=actor,
+        )
+        return _Attempt(claim, BindOutcome(binding, None), f"bind: {found.match} quote")
+
+    spans = evidence_search(
+        version=version, claim_text=claim.text, limit=EVIDENCE_CANDIDATES_KEPT + 1
+    )
+    if not spans:
+        return _Attempt(
+            claim,
+            BindOutcome(None, REASON_NO_EVIDENCE),
+            "bind: no evidence in source",
+            replaces_candidates=True,
+        )
+    best, runners_up = spans[0], spans[1:]
+    binding = _new_binding(
+        claim=claim,
+        version=version,
+        start=best.start,
+        end=best.end,
+        match="exact",
+        score=1.0,
+        bound_by=bound_by or BoundBy.EVIDENCE_SEARCH,
+        actor=actor,
+    )
+    candidates = [
+        EvidenceCandidate(
+            claim=claim,
+            source_version=version,
+            quote=span.quote,
+            start=span.start,
+            end=span.end,
+            score=span.score,
+            rank=rank,
+        )
+        for rank, span in enumerate(runners_up, start=1)
+    ]
+    return _Attempt(
+        claim,
+        BindOutcome(binding, None, candidates),
+        f"bind: evidence search (score {best.score:.2f})",
+        replaces_candidates=True,
+    )
+
+
+def _write(attempts: Sequence[_Attempt]) -> None:
+    """Store decided attempts: every attempt, bound or not, deactivates the claim's
+    previous binding; evidence search replaces the claim's candidates."""
+    if not attempts:
+        return
+    EvidenceBinding.objects.filter(
+        claim_id__in=[a.claim.pk for a in attempts], is_active=True
+    ).update(is_active=False)
+    EvidenceCandidate.objects.filter(
+        claim_id__in=[a.claim.pk for a in attempts if a.replaces_candidates]
+    ).delete()
+    EvidenceBinding.objects.bulk_create(
+        [a.outcome.binding for a in attempts if a.outcome.binding is not None]
+    )
+    EvidenceCandidate.objects.bulk_create(
+        [candidate for a in attempts for candidate in a.outcome.candidates]
+    )
+
+
 @transaction.atomic
 def claim_bind(
     *,
@@ -114,83 +258,38 @@ def claim_bind(
     A failed attempt also deactivates the previous binding: the claim's evidence is
     whatever the latest attempt found, so a stale span never lingers as "active".
     """
-    if quote is None and claim.submitted_quote:
-        quote = claim.submitted_quote
-    version = current_version(claim)
-    if version is None:
-        _deactivate(claim)
-        return _finish(
-            claim, BindOutcome(None, REASON_NO_SOURCE_VERSION), "bind: no source version", actor
-        )
+    attempt = _attempt(
+        claim=claim, version=current_version(claim), quote=quote, actor=actor, bound_by=bound_by
+    )
+    _write([attempt])
+    return _finish(claim, attempt.outcome, attempt.cause, actor)
 
-    if quote is not None:
-        problem = _quote_problem(quote, version)
-        if problem is not None:
-            _deactivate(claim)
-            return _finish(
-                claim,
-                BindOutcome(None, REASON_INVALID_QUOTE),
-                f"bind: invalid quote ({problem})",
-                actor,
-            )
-        found = bind(quote, version.text, index=source_index(version.text, version.sha256))
-        if found is None:
-            _deactivate(claim)
-            return _finish(
-                claim, BindOutcome(None, REASON_QUOTE_NOT_FOUND), "bind: quote not found", actor
-            )
-        binding = _create_binding(
-            claim=claim,
-            version=version,
-            start=found.start,
-            end=found.end,
-            match=found.match,
-            score=found.score,
-            bound_by=bound_by or BoundBy.QUOTE,
-            actor=actor,
-        )
-        return _finish(claim, BindOutcome(binding, None), f"bind: {found.match} quote", actor)
 
-    spans = evidence_search(
-        version=version, claim_text=claim.text, limit=EVIDENCE_CANDIDATES_KEPT + 1
-    )
-    EvidenceCandidate.objects.filter(claim=claim).delete()
-    if not spans:
-        _deactivate(claim)
-        return _finish(
-            claim, BindOutcome(None, REASON_NO_EVIDENCE), "bind: no evidence in source", actor
-        )
-    best, runners_up = spans[0], spans[1:]
-    binding = _create_binding(
-        claim=claim,
-        version=version,
-        start=best.start,
-        end=best.end,
-        match="exact",
-        score=1.0,
-        bound_by=bound_by or BoundBy.EVIDENCE_SEARCH,
-        actor=actor,
-    )
-    candidates = EvidenceCandidate.objects.bulk_create(
-        [
-            EvidenceCandidate(
-                claim=claim,
-                source_version=version,
-                quote=span.quote,
-                start=span.start,
-                end=span.end,
-                score=span.score,
-                rank=rank,
-            )
-            for rank, span in enumerate(runners_up, start=1)
-        ]
-    )
-    return _finish(
-        claim,
-        BindOutcome(binding, None, list(candidates)),
-        f"bind: evidence search (score {best.score:.2f})",
-        actor,
-    )
+@transaction.atomic
+def claims_bind(
+    *, claims: Sequence[Claim], actor=None, states: ClaimStates | None = None
+) -> list[BindOutcome]:
+    """``claim_bind`` for many claims, each with its submitted quote (else evidence
+    search): the same bindings, candidates and state events, written with a fixed number
+    of queries, and one batch state refresh (recorded in ``states`` when given, which
+    the caller flushes). Outcomes in input order."""
+    claims = list(claims)
+    if not claims:
+        return []
+    if len({c.pk for c in claims}) != len(claims):
+        raise ValueError("claims_bind needs distinct claims")
+    versions = current_versions(source_ids={c.source_id for c in claims})
+    attempts = [
+        _attempt(claim=c, version=versions.get(c.source_id), quote=None, actor=actor)
+        for c in claims
+    ]
+    _write(attempts)
+    causes = {a.claim.pk: a.cause for a in attempts}
+    if states is not None:
+        states.refresh(claims=claims, causes=causes, actor=actor)
+    else:
+        claims_state_refresh(claims=claims, causes=causes, actor=actor)
+    return [a.outcome for a in attempts]
 
 
 @transaction.atomic

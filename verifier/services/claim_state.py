@@ -9,6 +9,7 @@ legacy flag — resolves the state, and, when it changed, stores it and appends 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -45,6 +46,16 @@ class BindingCheck:
 
 def current_version(claim: Claim) -> SourceVersion | None:
     return SourceVersion.objects.filter(source_id=claim.source_id).order_by("-number").first()
+
+
+def current_versions(*, source_ids: Iterable[int]) -> dict[int, SourceVersion]:
+    """The current (highest-numbered) version of each source, in one query."""
+    rows = (
+        SourceVersion.objects.filter(source_id__in=set(source_ids))
+        .order_by("source_id", "-number")
+        .distinct("source_id")
+    )
+    return {v.source_id: v for v in rows}
 
 
 def binding_recheck(
@@ -86,14 +97,25 @@ def verdict_applies(*, verdict: Verdict | None, binding: EvidenceBinding | None)
     binding, or about the same quote text (say, re-bound on a new source version),
     still apply; a verdict about a span when nothing is bound any more does not.
     """
+    return _applies(
+        verdict,
+        binding,
+        lambda pk: EvidenceBinding.objects.filter(pk=pk).values_list("quote", flat=True).first(),
+    )
+
+
+def _applies(
+    verdict: Verdict | None,
+    binding: EvidenceBinding | None,
+    judged_quote: Callable[[int], str | None],
+) -> bool:
     if verdict is None or verdict.binding_id is None:
         return True
     if binding is None:
         return False
     if verdict.binding_id == binding.id:
         return True
-    judged = EvidenceBinding.objects.filter(pk=verdict.binding_id).values_list("quote", flat=True)
-    return judged.first() == binding.quote
+    return judged_quote(verdict.binding_id) == binding.quote
 
 
 def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
@@ -113,19 +135,81 @@ def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
     return inputs, check
 
 
-def claim_state_set(*, claim: Claim, decision: StateDecision, cause: str, actor=None) -> bool:
-    """Store ``decision`` on the claim and append a state event; False when unchanged."""
+def _latest_verdicts(ids: list[int], *, human: bool) -> dict[int, Verdict]:
+    rows = (
+        Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human)
+        .order_by("claim_id", "-at", "-id")
+        .distinct("claim_id")
+    )
+    return {v.claim_id: v for v in rows}
+
+
+def claims_binding_checks(*, claims: Sequence[Claim]) -> dict[int, BindingCheck]:
+    """``claim_binding_check`` for many claims: two queries however many there are."""
+    ids = [c.pk for c in claims]
+    bindings: dict[int, EvidenceBinding] = {}
+    for binding in EvidenceBinding.objects.filter(claim_id__in=ids, is_active=True).order_by(
+        "claim_id", "pk"
+    ):
+        bindings.setdefault(binding.claim_id, binding)
+    versions = current_versions(source_ids={c.source_id for c in claims})
+    out: dict[int, BindingCheck] = {}
+    for claim in claims:
+        binding, version = bindings.get(claim.pk), versions.get(claim.source_id)
+        out[claim.pk] = BindingCheck(
+            binding, version, binding_recheck(binding=binding, version=version)
+        )
+    return out
+
+
+def claims_state_inputs(*, claims: Sequence[Claim]) -> dict[int, tuple[StateInputs, BindingCheck]]:
+    """``claim_state_inputs`` for many claims, with a fixed number of queries."""
+    ids = [c.pk for c in claims]
+    checks = claims_binding_checks(claims=claims)
+    model, human = _latest_verdicts(ids, human=False), _latest_verdicts(ids, human=True)
+    judged_ids = {
+        v.binding_id
+        for pk, v in model.items()
+        if v.binding_id is not None
+        and checks[pk].binding is not None
+        and v.binding_id != checks[pk].binding.id  # type: ignore[union-attr]
+    }
+    judged = dict(
+        EvidenceBinding.objects.filter(pk__in=judged_ids).values_list("pk", "quote")
+        if judged_ids
+        else []
+    )
+    out: dict[int, tuple[StateInputs, BindingCheck]] = {}
+    for claim in claims:
+        check = checks[claim.pk]
+        model_verdict = model.get(claim.pk)
+        if not _applies(model_verdict, check.binding, judged.get):
+            model_verdict = None
+        inputs = StateInputs(
+            binding=check.binding_status,
+            match=check.binding.match if check.binding else None,
+            model_verdict=_verdict_input(model_verdict),
+            human_verdict=_verdict_input(human.get(claim.pk)),
+            excluded=bool(claim.exclusion_reason),
+            legacy_affirmed=claim.legacy_affirmed,
+        )
+        out[claim.pk] = (inputs, check)
+    return out
+
+
+def _state_change(
+    *, claim: Claim, decision: StateDecision, cause: str, actor=None
+) -> StateEvent | None:
+    """Apply ``decision`` to the in-memory claim and return its (unsaved) state event;
+    None when unchanged. Raises on an illegal transition before touching anything."""
     if claim.state == decision.state and claim.state_reason == decision.reason:
-        return False
+        return None
     if claim.state != decision.state:
         check_transition(ClaimState(claim.state), decision.state)
     from_state = claim.state
-    Claim.objects.filter(pk=claim.pk).update(
-        state=decision.state.value, state_reason=decision.reason.value
-    )
     claim.state = decision.state.value
     claim.state_reason = decision.reason.value
-    StateEvent.objects.create(
+    return StateEvent(
         claim=claim,
         from_state=from_state,
         to_state=decision.state.value,
@@ -133,7 +217,97 @@ def claim_state_set(*, claim: Claim, decision: StateDecision, cause: str, actor=
         cause=cause[:200],
         actor=actor,
     )
+
+
+def claim_state_set(*, claim: Claim, decision: StateDecision, cause: str, actor=None) -> bool:
+    """Store ``decision`` on the claim and append a state event; False when unchanged."""
+    event = _state_change(claim=claim, decision=decision, cause=cause, actor=actor)
+    if event is None:
+        return False
+    Claim.objects.filter(pk=claim.pk).update(state=claim.state, state_reason=claim.state_reason)
+    event.save()
     return True
+
+
+def _store(changed: Sequence[Claim], events: Sequence[StateEvent]) -> None:
+    """Write the new states of ``changed`` (one UPDATE per distinct state) and append
+    ``events`` in order."""
+    by_state: dict[tuple[str, str], list[int]] = {}
+    for claim in changed:
+        by_state.setdefault((claim.state, claim.state_reason), []).append(claim.pk)
+    for (state, reason), pks in by_state.items():
+        Claim.objects.filter(pk__in=pks).update(state=state, state_reason=reason)
+    if events:
+        StateEvent.objects.bulk_create(events)
+
+
+def claims_state_set(
+    *, changes: Sequence[tuple[Claim, StateDecision, str]], actor=None
+) -> list[Claim]:
+    """``claim_state_set`` for many claims at once: (claim, decision, cause) triples, at
+    most one per claim. Returns the claims whose state changed."""
+    changed: list[Claim] = []
+    events: list[StateEvent] = []
+    for claim, decision, cause in changes:
+        event = _state_change(claim=claim, decision=decision, cause=cause, actor=actor)
+        if event is not None:
+            changed.append(claim)
+            events.append(event)
+    _store(changed, events)
+    return changed
+
+
+class ClaimStates:
+    """Claims locked for several state refreshes in one transaction (say, after binding
+    and again after judging) whose rows are written once, by ``flush``.
+
+    Each ``refresh`` resolves and records exactly what ``claim_state_refresh`` would at
+    that point (the same decision, the same state event with its cause); only the
+    intermediate row writes are skipped, which nothing outside the transaction can see.
+    """
+
+    def __init__(self, claims: Sequence[Claim]) -> None:
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("ClaimStates needs a transaction")
+        self._given = list(claims)
+        ids = sorted({c.pk for c in claims})
+        locked = Claim.objects.select_for_update().filter(pk__in=ids).defer("embedding")
+        locked = locked.order_by("pk")
+        self._locked = {c.pk: c for c in locked}
+        self._changed: dict[int, Claim] = {}
+        self._events: list[StateEvent] = []
+
+    def refresh(
+        self,
+        *,
+        claims: Sequence[Claim],
+        causes: Mapping[int, str],
+        actor=None,
+        policy: StatePolicy = DEFAULT_POLICY,
+    ) -> dict[int, StateDecision]:
+        """Re-resolve the states of ``claims`` (among the locked ones) from the stored
+        evidence and history; ``causes`` by claim id."""
+        locked = [self._locked[pk] for pk in sorted({c.pk for c in claims})]
+        inputs = claims_state_inputs(claims=locked)
+        decisions: dict[int, StateDecision] = {}
+        for claim in locked:
+            decisions[claim.pk] = decision = resolve_state(inputs[claim.pk][0], policy)
+            event = _state_change(
+                claim=claim, decision=decision, cause=causes[claim.pk], actor=actor
+            )
+            if event is not None:
+                self._changed[claim.pk] = claim
+                self._events.append(event)
+        return decisions
+
+    def flush(self) -> None:
+        """Write the changed states and the recorded events; the claims passed in get
+        their stored state."""
+        _store(list(self._changed.values()), self._events)
+        self._changed, self._events = {}, []
+        for claim in self._given:
+            locked = self._locked[claim.pk]
+            claim.state, claim.state_reason = locked.state, locked.state_reason
 
 
 def claim_history_note(*, claim: Claim, cause: str, actor=None) -> StateEvent:
@@ -159,6 +333,23 @@ def claim_state_refresh(
     decision = resolve_state(inputs, policy)
     claim_state_set(claim=claim, decision=decision, cause=cause, actor=actor)
     return decision
+
+
+@transaction.atomic
+def claims_state_refresh(
+    *,
+    claims: Sequence[Claim],
+    causes: Mapping[int, str],
+    actor=None,
+    policy: StatePolicy = DEFAULT_POLICY,
+) -> dict[int, StateDecision]:
+    """``claim_state_refresh`` for many claims (``causes`` by claim id): the same locks,
+    inputs, decisions and state events, with a fixed number of queries. The passed claim
+    objects get the stored state."""
+    states = ClaimStates(claims)
+    decisions = states.refresh(claims=claims, causes=causes, actor=actor, policy=policy)
+    states.flush()
+    return decisions
 
 
 @transaction.atomic

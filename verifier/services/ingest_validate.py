@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.db import connection
+
 from verifier.models import Claim, EvidenceBinding, IngestJob, Verdict
 from verifier.scoring.dimension_heuristics import dimension_scores
 from verifier.scoring.rulesets import classify, overall_score
@@ -62,7 +64,31 @@ def claims_classify(*, job: IngestJob, claims: Iterable[Claim]) -> None:
         claim.quality = classify(rules.definition, scores, rules.policy)
         claim.quality_score = round(overall_score(rules.definition, scores), 6)
         claim.flagged = claim.quality != "supported"
-    Claim.objects.bulk_update(claims, ["quality", "quality_score", "flagged"])
+    _store_quality(claims)
+
+
+_STORE_QUALITY = f"""
+UPDATE {Claim._meta.db_table} AS c
+SET quality = v.quality, quality_score = v.score, flagged = v.flagged
+FROM unnest(%s::bigint[], %s::text[], %s::float8[], %s::boolean[]) AS v(id, quality, score, flagged)
+WHERE c.id = v.id
+"""
+
+
+def _store_quality(claims: list[Claim]) -> None:
+    """``bulk_update`` of quality, quality_score and flagged in one plain statement."""
+    if not claims:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _STORE_QUALITY,
+            [
+                [c.pk for c in claims],
+                [c.quality for c in claims],
+                [c.quality_score for c in claims],
+                [c.flagged for c in claims],
+            ],
+        )
 
 
 def claims_validate(*, job: IngestJob, claims: list[Claim]) -> int:

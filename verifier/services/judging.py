@@ -9,15 +9,20 @@ Verdicts are appended (one per claim per call); nothing is rewritten.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from django.db import transaction
 
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import MAX_SPANS_PER_ITEM, Judge, JudgeItem, JudgeResult, judge_items
 from verifier.models import Claim, EvidenceBinding, EvidenceCandidate, Verdict
-from verifier.services.claim_state import claim_binding_check, claim_state_refresh
+from verifier.services.claim_state import (
+    ClaimStates,
+    claims_binding_checks,
+    claims_state_refresh,
+)
 from verifier.states import NO_BOUND_EVIDENCE_NOTE
 
 NOTE_MAX_CHARS = 500
@@ -36,26 +41,43 @@ class _Prepared:
     item: JudgeItem | None  # None: no fresh bound span, finalized locally
 
 
-def _prepare(claim: Claim) -> _Prepared:
-    check = claim_binding_check(claim=claim)
-    if check.binding is None or check.status != "fresh":
-        return _Prepared(claim, check.binding, None)
-    spans = [check.binding.quote]
-    if check.version is not None:
-        candidates = EvidenceCandidate.objects.filter(
-            claim=claim, source_version=check.version, score__gte=JUDGE_CANDIDATE_MIN_SCORE
-        ).order_by("rank")
-        for candidate in candidates:
+def _prepare_all(claims: Sequence[Claim]) -> list[_Prepared]:
+    """For each claim: its active binding re-checked against the current version, and,
+    when fresh, the judge item (the bound span plus strong runners-up)."""
+    checks = claims_binding_checks(claims=claims)
+    fresh = {
+        c.pk: checks[c.pk]
+        for c in claims
+        if checks[c.pk].binding is not None and checks[c.pk].status == "fresh"
+    }
+    runners_up: dict[int, list[str]] = {}
+    if fresh:
+        rows = EvidenceCandidate.objects.filter(
+            claim_id__in=list(fresh), score__gte=JUDGE_CANDIDATE_MIN_SCORE
+        ).order_by("claim_id", "rank")
+        for candidate in rows:
+            check = fresh[candidate.claim_id]
+            if check.version is not None and candidate.source_version_id == check.version.pk:
+                runners_up.setdefault(candidate.claim_id, []).append(candidate.quote)
+    prepared: list[_Prepared] = []
+    for claim in claims:
+        check = checks[claim.pk]
+        if claim.pk not in fresh or check.binding is None:
+            prepared.append(_Prepared(claim, check.binding, None))
+            continue
+        spans = [check.binding.quote]
+        for quote in runners_up.get(claim.pk, []):
             if len(spans) >= MAX_SPANS_PER_ITEM:
                 break
-            if candidate.quote != check.binding.quote:
-                spans.append(candidate.quote)
-    item = JudgeItem(key=str(claim.pk), claim=claim.text, spans=tuple(spans))
-    return _Prepared(claim, check.binding, item)
+            if quote != check.binding.quote:
+                spans.append(quote)
+        item = JudgeItem(key=str(claim.pk), claim=claim.text, spans=tuple(spans))
+        prepared.append(_Prepared(claim, check.binding, item))
+    return prepared
 
 
-def _record(*, judge: Judge, prepared: _Prepared, result: JudgeResult) -> Verdict:
-    return Verdict.objects.create(
+def _verdict(*, judge: Judge, prepared: _Prepared, result: JudgeResult) -> Verdict:
+    return Verdict(
         claim=prepared.claim,
         binding=prepared.binding if prepared.item is not None else None,
         judge_model=str(judge.model_id)[:200],
@@ -67,30 +89,103 @@ def _record(*, judge: Judge, prepared: _Prepared, result: JudgeResult) -> Verdic
     )
 
 
+class _WithVectors:
+    """A judge that accepts precomputed text vectors, seen through the plain protocol."""
+
+    def __init__(self, judge: Judge, vectors: Mapping[str, np.ndarray]) -> None:
+        self.judge = judge
+        self.vectors = vectors
+        self.model_id = judge.model_id
+        self.family = judge.family
+        self.prompt_version = judge.prompt_version
+        self.batch_size = getattr(judge, "batch_size", None)
+
+    def judge_batch(self, items: Sequence[JudgeItem]) -> list[JudgeResult]:
+        return self.judge.judge_batch(items, vectors=self.vectors)  # type: ignore[call-arg]
+
+
+def claim_vectors(claims: Sequence[Claim]) -> dict[str, np.ndarray]:
+    """Stored embeddings of the claims' own current texts, keyed by text (a claim's
+    embedding is cleared whenever its text changes, so a stored vector is its text's)."""
+    out: dict[str, np.ndarray] = {}
+    for claim in claims:
+        if claim.embedding is not None:
+            out.setdefault(claim.text, np.asarray(claim.embedding, dtype=np.float32))
+    return out
+
+
 def claims_judge(
-    *, claims: Sequence[Claim], judge: Judge | None = None, cause: str = "judged"
+    *,
+    claims: Sequence[Claim],
+    judge: Judge | None = None,
+    cause: str = "judged",
+    vectors: Mapping[str, np.ndarray] | None = None,
+    states: ClaimStates | None = None,
 ) -> list[Verdict]:
-    """Judge ``claims`` and append one verdict per claim, in input order; refresh states."""
+    """Judge ``claims`` and append one verdict per claim, in input order; refresh states.
+
+    ``vectors`` (text → embedding, e.g. ``claim_vectors``) spare a judge that accepts
+    them (``accepts_vectors``) from re-embedding texts it already has vectors for. With
+    ``states`` the state refreshes are recorded there, for the caller to flush.
+    """
     judge = judge or get_judge()
+    asked: Judge = judge
+    if vectors and getattr(judge, "accepts_vectors", False):
+        asked = _WithVectors(judge, vectors)
     size = judge_batch_size()
+    # Judging never changes bindings, so every claim can be prepared up front.
+    prepared = _prepare_all(claims)
+    chunks = [prepared[offset : offset + size] for offset in range(0, len(prepared), size)]
+    if states is not None:  # inside the caller's transaction: record everything once
+        recorded = [e for chunk in chunks for e in _judge_chunk(asked, judge, chunk, cause, size)]
+        _record_all(recorded, states)
+        return [v for v, _, _ in recorded]
     verdicts: list[Verdict] = []
-    for offset in range(0, len(claims), size):
-        batch = [_prepare(claim) for claim in claims[offset : offset + size]]
-        items = [p.item for p in batch if p.item is not None]
-        results = {r.key: r for r in judge_items(judge, items, batch_size=size)} if items else {}
+    for chunk in chunks:
+        recorded = _judge_chunk(asked, judge, chunk, cause, size)
         with transaction.atomic():
-            for prepared in batch:
-                if prepared.item is None:
-                    result = JudgeResult(
-                        key=str(prepared.claim.pk),
-                        label="abstained",
-                        confidence=0.0,
-                        note=NO_BOUND_EVIDENCE_NOTE,
-                    )
-                else:
-                    result = results[prepared.item.key]
-                verdicts.append(_record(judge=judge, prepared=prepared, result=result))
-                claim_state_refresh(
-                    claim=prepared.claim, cause=f"{cause}: {result.label} by {judge.model_id}"
-                )
+            _record_all(recorded, None)
+        verdicts.extend(v for v, _, _ in recorded)
     return verdicts
+
+
+def _judge_chunk(
+    asked: Judge, judge: Judge, batch: list[_Prepared], cause: str, size: int
+) -> list[tuple[Verdict, Claim, str]]:
+    """One judge call's worth: the (unsaved) verdict and state-refresh cause per claim."""
+    items = [p.item for p in batch if p.item is not None]
+    results = {r.key: r for r in judge_items(asked, items, batch_size=size)} if items else {}
+    recorded: list[tuple[Verdict, Claim, str]] = []
+    for prepared in batch:
+        if prepared.item is None:
+            result = JudgeResult(
+                key=str(prepared.claim.pk),
+                label="abstained",
+                confidence=0.0,
+                note=NO_BOUND_EVIDENCE_NOTE,
+            )
+        else:
+            result = results[prepared.item.key]
+        verdict = _verdict(judge=judge, prepared=prepared, result=result)
+        recorded.append((verdict, prepared.claim, f"{cause}: {result.label} by {judge.model_id}"))
+    return recorded
+
+
+def _record_all(recorded: list[tuple[Verdict, Claim, str]], states: ClaimStates | None) -> None:
+    """Append the verdicts and refresh the states. A claim judged twice in one call gets
+    its verdicts and refreshes one after the other, as separate calls would."""
+    pending = recorded
+    while pending:
+        seen: set[int] = set()
+        now, later = [], []
+        for entry in pending:
+            (later if entry[1].pk in seen else now).append(entry)
+            seen.add(entry[1].pk)
+        Verdict.objects.bulk_create([v for v, _, _ in now])
+        claims = [c for _, c, _ in now]
+        causes = {c.pk: x for _, c, x in now}
+        if states is not None:
+            states.refresh(claims=claims, causes=causes)
+        else:
+            claims_state_refresh(claims=claims, causes=causes)
+        pending = later

@@ -4,20 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db import transaction
+
 from verifier.engine import get_judge
 from verifier.judges import Judge
 from verifier.models import Claim
-from verifier.services.binding import claim_bind
-from verifier.services.judging import claims_judge
+from verifier.services.binding import claim_bind, claims_bind
+from verifier.services.claim_state import ClaimStates
+from verifier.services.judging import claim_vectors, claims_judge
 
 
+@transaction.atomic
 def claims_verify(*, claims: Sequence[Claim], judge: Judge | None = None) -> None:
     """Bind each claim in its cited source (its submitted quote, else evidence search),
-    judge them all in batches, and refresh every state (the judge step refreshes)."""
+    judge them all in batches, and refresh every state (the bind and judge steps each
+    refresh, as ``claim_bind`` and ``claims_judge`` do). One transaction: a failure
+    leaves none of the claims bound or judged. The claims' stored embeddings spare the
+    judge from re-embedding their texts."""
     claims = list(claims)
     if not claims:
         return
     judge = judge or get_judge()
-    for claim in claims:
-        claim_bind(claim=claim, quote=claim.submitted_quote or None)
-    claims_judge(claims=claims, judge=judge, cause="verified")
+    vectors = claim_vectors(claims)
+    if len({c.pk for c in claims}) != len(claims):  # a claim listed twice: bound twice
+        for claim in claims:
+            claim_bind(claim=claim)
+        claims_judge(claims=claims, judge=judge, cause="verified", vectors=vectors)
+        return
+    # Each claim's state is refreshed after binding and after judging, with both state
+    # events recorded; the row is written once.
+    states = ClaimStates(claims)
+    claims_bind(claims=claims, states=states)
+    claims_judge(claims=claims, judge=judge, cause="verified", vectors=vectors, states=states)
+    states.flush()
