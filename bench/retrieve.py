@@ -347,7 +347,8 @@ def _seed(n_claims: int, fresh: bool) -> dict:
         cursor.execute("SET max_parallel_maintenance_workers = 4")
         cursor.execute(
             "CREATE INDEX claim_embedding_hnsw ON verifier_claim USING hnsw "
-            "(embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+            "(embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64) "
+            "WHERE published"
         )
         cursor.execute("ANALYZE verifier_claim")
     index_s = time.perf_counter() - t

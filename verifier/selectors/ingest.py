@@ -110,7 +110,8 @@ def vector_index_status() -> tuple[bool, bool]:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute(
-            f"EXPLAIN SELECT id FROM {Claim._meta.db_table} WHERE embedding IS NOT NULL "
+            f"EXPLAIN SELECT id FROM {Claim._meta.db_table} "
+            "WHERE published AND embedding IS NOT NULL "
             "ORDER BY embedding <=> %s::vector LIMIT 10",
             [probe],
         )
