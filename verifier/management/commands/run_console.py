@@ -65,7 +65,10 @@ class Command(BaseCommand):
         def stop(*_: Any) -> None:
             raise KeyboardInterrupt
 
+        # SIGINT too: a shell that starts us in the background leaves SIGINT ignored, and
+        # Python then never raises KeyboardInterrupt for Ctrl-C / ``kill -INT``.
         signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
         try:
             while all(child.poll() is None for child in children):
                 time.sleep(0.5)
