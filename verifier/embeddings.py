@@ -70,6 +70,23 @@ def embed_texts(texts: Sequence[str], *, batch_size: int = ENCODE_BATCH_SIZE) ->
     return np.asarray(vectors, dtype=np.float32)
 
 
+def vector_text(vector: np.ndarray) -> str:
+    """pgvector's text form of a float32 vector with 9 significant digits per component:
+    enough for every float32 to parse back to the same value, and about a third shorter
+    (and faster to write and parse) than Python's float repr."""
+    return "[" + ",".join([f"{x:.9g}" for x in vector.tolist()]) + "]"
+
+
+def vectors_from_binary(blobs: Sequence[bytes]) -> np.ndarray:
+    """pgvector's binary form (``vector_send``: uint16 dimensions, uint16 unused, then
+    big-endian float32s) of 384-dimensional vectors → an (n, 384) float32 array, parsed
+    in one pass (the 4-byte header is one float32 slot, dropped)."""
+    if not blobs:
+        return np.zeros((0, EMBEDDING_DIMENSIONS), dtype=np.float32)
+    raw = np.frombuffer(b"".join(blobs), dtype=">f4")
+    return raw.reshape(len(blobs), 1 + EMBEDDING_DIMENSIONS)[:, 1:].astype(np.float32)
+
+
 def _single_text_path_exact(model: Any) -> bool:
     """Whether :func:`embed_text` may skip ``encode``: no default prompt, no truncation,
     the stock Transformer → mean Pooling → Normalize stack, on the CPU."""

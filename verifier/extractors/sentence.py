@@ -170,9 +170,17 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     return out
 
 
+ABBREVIATION_WINDOW = 64
+ABBREVIATION_TAIL = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
+
+
 def _is_abbreviation(text: str, end: int) -> bool:
-    """Does the period at ``text[end-1]`` close an abbreviation or an initial?"""
-    match = re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[:end])
+    """Does the period at ``text[end-1]`` close an abbreviation or an initial?
+
+    Only the run of letters and periods before it matters, so only a bounded tail is
+    searched (the whole prefix made sentence splitting quadratic in the document); a
+    run longer than the window is no abbreviation either way."""
+    match = ABBREVIATION_TAIL.search(text, max(0, end - ABBREVIATION_WINDOW), end)
     if not match:
         return False
     word = match.group(1).lower()

@@ -24,21 +24,34 @@ from typing import Final
 import numpy as np
 from django.db import connection
 
-from verifier.embeddings import embed_texts
+from verifier.embeddings import embed_texts, vector_text, vectors_from_binary
 from verifier.models import Claim
+from verifier.selectors.claims import claim_pks_without_vectors
 
 GROUP_COSINE_THRESHOLD: Final = 0.92
 EMBED_BATCH: Final = 256  # texts per encode call (it sorts them by length within)
 
 
+def _without_vectors(claims: list[Claim]) -> list[Claim]:
+    """The claims with no vector: from the instance when it holds the field, else (the
+    stages load claims with ``embedding`` deferred) from one query."""
+    deferred = [c.pk for c in claims if "embedding" in c.get_deferred_fields()]
+    empty = claim_pks_without_vectors(claim_pks=deferred) if deferred else set()
+    return [
+        c
+        for c in claims
+        if (c.pk in empty if "embedding" in c.get_deferred_fields() else c.embedding is None)
+    ]
+
+
 def claims_embed(*, claims: list[Claim]) -> int:
     """Embed ``claims`` that have no vector into the pgvector column; returns how many."""
-    missing = [c for c in claims if c.embedding is None]
+    missing = _without_vectors(claims)
     for offset in range(0, len(missing), EMBED_BATCH):
         batch = missing[offset : offset + EMBED_BATCH]
         vectors = embed_texts([c.text for c in batch])
         for claim, vector in zip(batch, vectors, strict=True):
-            claim.embedding = vector.tolist()
+            claim.embedding = vector
         _store_embeddings(batch)
     return len(missing)
 
@@ -51,14 +64,14 @@ WHERE c.id = v.id
 
 
 def _store_embeddings(claims: list[Claim]) -> None:
-    """``bulk_update(claims, ["embedding"])`` as one plain statement, the vectors in
-    pgvector's text form exactly as ``VectorField`` writes them."""
+    """``bulk_update(claims, ["embedding"])`` as one plain statement, the float32 vectors
+    in pgvector's text form (each component round-trips exactly)."""
     with connection.cursor() as cursor:
         cursor.execute(
             _STORE_EMBEDDINGS,
             [
                 [c.pk for c in claims],
-                ["[" + ",".join(map(str, c.embedding)) + "]" for c in claims],
+                [vector_text(np.asarray(c.embedding, dtype=np.float32)) for c in claims],
             ],
         )
 
@@ -72,12 +85,25 @@ FROM {Claim._meta.db_table}
 WHERE workspace_id = %s AND id <= %s AND embedding IS NOT NULL
 ORDER BY id
 """
+# Earlier claims compared per block: bounds the similarity matrix to
+# batch × GROUP_COLUMN_BLOCK float32s however large the workspace grows.
+GROUP_COLUMN_BLOCK: Final = 8192
+
+
+def _unit_vectors(blobs: list[bytes]) -> np.ndarray:
+    """pgvector binary blobs → an (n, 384) float32 array of unit vectors (a zero vector
+    stays zero)."""
+    matrix = vectors_from_binary(blobs)
+    norms = np.linalg.norm(matrix, axis=1)
+    matrix /= np.where(norms > 0, norms, 1.0)[:, None]  # cosine, as pgvector's <=>
+    return matrix
 
 
 def _nearest_earlier(claims: list[Claim]) -> dict[int, tuple[int, int, float]]:
     """For each claim with a vector: (id, cluster root, cosine) of the most similar
-    EARLIER claim (lower id) of its workspace, by exact comparison; none for a claim with
-    no earlier embedded claim. Ties go to the lowest id."""
+    EARLIER claim (lower id) of its workspace, by exhaustive comparison in float32 (the
+    precision pgvector itself computes ``<=>`` in); none for a claim with no earlier
+    embedded claim. Ties go to the lowest id."""
     out: dict[int, tuple[int, int, float]] = {}
     by_workspace: dict[int, list[int]] = {}
     for claim in claims:
@@ -90,24 +116,30 @@ def _nearest_earlier(claims: list[Claim]) -> dict[int, tuple[int, int, float]]:
             continue
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         roots = [r[1] for r in rows]
-        vectors = [np.frombuffer(bytes(r[2]), dtype=">f4", offset=4) for r in rows]
-        matrix = np.stack(vectors).astype(np.float64)
-        norms = np.linalg.norm(matrix, axis=1)
-        matrix /= np.where(norms > 0, norms, 1.0)[:, None]  # cosine, as pgvector's <=>
+        matrix = _unit_vectors([bytes(r[2]) for r in rows])
         position = {int(pk): i for i, pk in enumerate(ids)}
         wanted = [pk for pk in pks if pk in position]  # embedded claims of this batch
         if not wanted:
             continue
         rows_at = np.array([position[pk] for pk in wanted], dtype=np.int64)
-        sims = matrix[rows_at] @ matrix.T
-        # Only earlier claims count; ids ascend, so the claim at row r may match columns < r.
-        sims[np.arange(len(ids))[None, :] >= rows_at[:, None]] = -np.inf
-        best = sims.argmax(axis=1)
+        best_sim = np.full(len(wanted), -np.inf, dtype=np.float32)
+        best_col = np.zeros(len(wanted), dtype=np.int64)
+        queries = matrix[rows_at]
+        # Only earlier columns count: the claim at row r may match columns < r.
+        for first in range(0, int(rows_at.max()), GROUP_COLUMN_BLOCK):
+            block = queries @ matrix[first : first + GROUP_COLUMN_BLOCK].T
+            cols = np.arange(first, first + block.shape[1])
+            block[cols[None, :] >= rows_at[:, None]] = -np.inf
+            arg = block.argmax(axis=1)
+            sim = block[np.arange(len(wanted)), arg]
+            better = sim > best_sim  # strictly: an earlier block keeps its tie
+            best_sim[better] = sim[better]
+            best_col[better] = arg[better] + first
         for i, pk in enumerate(wanted):
             if rows_at[i] == 0:
                 continue  # the workspace's first embedded claim has nothing earlier
-            col = int(best[i])
-            out[pk] = (int(ids[col]), int(roots[col]), float(sims[i, col]))
+            col = int(best_col[i])
+            out[pk] = (int(ids[col]), int(roots[col]), float(best_sim[i]))
     return out
 
 

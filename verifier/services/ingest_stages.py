@@ -15,10 +15,10 @@ from verifier.services.ingest_validate import claims_remediate, claims_validate
 
 # Claims per item, by stage. Validation binds and judges; its batch is one transaction.
 RELATE_BATCH: Final = 500
-GROUP_BATCH: Final = 256
+GROUP_BATCH: Final = 1024
 EMBED_BATCH: Final = 256
-VALIDATE_BATCH: Final = 50
-REMEDIATE_BATCH: Final = 50
+VALIDATE_BATCH: Final = 200
+REMEDIATE_BATCH: Final = 200
 STORE_ITEM: Final = "publish"
 
 
@@ -27,7 +27,8 @@ def _batched(batch: int):
 
 
 def _claims(job: IngestJob, key: str, *related: str) -> list:
-    return list(claims_in_range(job, key).select_related(*related))
+    # Vectors are read where needed (one binary query), never parsed per instance.
+    return list(claims_in_range(job, key).select_related(*related).defer("embedding"))
 
 
 STAGES: Final[dict[str, StageSpec]] = {

@@ -18,6 +18,7 @@ from django.db import transaction
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import MAX_SPANS_PER_ITEM, Judge, JudgeItem, JudgeResult, judge_items
 from verifier.models import Claim, EvidenceBinding, EvidenceCandidate, Verdict
+from verifier.selectors.claims import claim_stored_vectors
 from verifier.services.claim_state import (
     ClaimStates,
     claims_binding_checks,
@@ -106,10 +107,16 @@ class _WithVectors:
 
 def claim_vectors(claims: Sequence[Claim]) -> dict[str, np.ndarray]:
     """Stored embeddings of the claims' own current texts, keyed by text (a claim's
-    embedding is cleared whenever its text changes, so a stored vector is its text's)."""
+    embedding is cleared whenever its text changes, so a stored vector is its text's).
+    Claims loaded with ``embedding`` deferred get theirs in one binary query."""
+    deferred = [c.pk for c in claims if "embedding" in c.get_deferred_fields()]
+    stored = claim_stored_vectors(claim_pks=deferred) if deferred else {}
     out: dict[str, np.ndarray] = {}
     for claim in claims:
-        if claim.embedding is not None:
+        if "embedding" in claim.get_deferred_fields():
+            if claim.pk in stored:
+                out.setdefault(claim.text, stored[claim.pk])
+        elif claim.embedding is not None:
             out.setdefault(claim.text, np.asarray(claim.embedding, dtype=np.float32))
     return out
 

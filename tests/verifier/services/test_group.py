@@ -1,0 +1,105 @@
+"""The group stage's near-duplicate search against a brute-force reference: the most
+similar EARLIER claim of the same workspace, ties to the lowest id, clusters as stars
+around their oldest claim, whatever the column-block size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.factories import make_claim, make_source, make_workspace
+from verifier.embeddings import EMBEDDING_DIMENSIONS
+from verifier.models import Claim
+from verifier.services import ingest_group
+from verifier.services.ingest_group import GROUP_COSINE_THRESHOLD, claims_group
+
+pytestmark = pytest.mark.django_db
+
+
+def _vectors(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Random directions, with every third one a small perturbation of an earlier one
+    (a near-duplicate above the threshold) and one exact repeat (a tie)."""
+    out = rng.standard_normal((n, EMBEDDING_DIMENSIONS))
+    for i in range(3, n, 3):
+        out[i] = out[int(rng.integers(0, i))] + rng.standard_normal(EMBEDDING_DIMENSIONS) * 0.1
+    out[n - 1] = out[1]
+    return out
+
+
+def _claims_with(workspace, vectors: np.ndarray) -> list[Claim]:
+    source = make_source(workspace)
+    return [
+        make_claim(source, f"claim {i}", embedding=[float(x) for x in v])
+        for i, v in enumerate(vectors)
+    ]
+
+
+def _reference(vectors: np.ndarray) -> list[int | None]:
+    """Brute force in float64: index of each claim's cluster root, or None."""
+    unit = vectors / np.linalg.norm(vectors, axis=1)[:, None]
+    roots: list[int | None] = []
+    for i in range(len(unit)):
+        if i == 0:
+            roots.append(None)
+            continue
+        sims = unit[:i] @ unit[i]
+        j = int(np.argmax(sims))  # first maximum: the lowest id wins a tie
+        if sims[j] < GROUP_COSINE_THRESHOLD:
+            roots.append(None)
+        else:
+            roots.append(roots[j] if roots[j] is not None else j)
+    return roots
+
+
+@pytest.mark.parametrize("block", [4, 7, 8192])
+def test_grouping_matches_brute_force_in_batches(monkeypatch, block):
+    monkeypatch.setattr(ingest_group, "GROUP_COLUMN_BLOCK", block)
+    rng = np.random.default_rng(11)
+    vectors = _vectors(rng, 40)
+    workspace = make_workspace()
+    claims = _claims_with(workspace, vectors)
+    other = make_workspace()  # identical vectors in another workspace never group with these
+    _claims_with(other, vectors[:5])
+
+    for first in range(0, len(claims), 9):  # batches in id order, as the stage runs them
+        batch = list(Claim.objects.filter(pk__in=[c.pk for c in claims[first : first + 9]]))
+        claims_group(claims=sorted(batch, key=lambda c: c.pk))
+
+    position = {c.pk: i for i, c in enumerate(claims)}
+    stored = dict(Claim.objects.filter(workspace=workspace).values_list("pk", "duplicate_of_id"))
+    got = [None if stored[c.pk] is None else position[stored[c.pk]] for c in claims]
+    expected = _reference(vectors)
+    assert got == expected
+    assert sum(r is not None for r in expected) >= 10  # the fixture really has clusters
+    assert got[-1] == (expected[1] if expected[1] is not None else 1)  # the exact repeat
+
+
+def test_regrouping_is_idempotent():
+    rng = np.random.default_rng(5)
+    claims = _claims_with(make_workspace(), _vectors(rng, 12))
+    claims_group(claims=list(Claim.objects.filter(pk__in=[c.pk for c in claims]).order_by("pk")))
+    first = list(Claim.objects.order_by("pk").values_list("pk", "duplicate_of_id"))
+    claims_group(claims=list(Claim.objects.filter(pk__in=[c.pk for c in claims]).order_by("pk")))
+    assert list(Claim.objects.order_by("pk").values_list("pk", "duplicate_of_id")) == first
+
+
+def test_stored_vectors_are_the_model_vectors_bit_for_bit():
+    from verifier.embeddings import embed_texts
+    from verifier.selectors.claims import claim_stored_vectors
+    from verifier.services.ingest_group import claims_embed
+
+    source = make_source(make_workspace())
+    texts = ["Sediment settles where the current slows.", "Oyster reefs shelter young fish."]
+    claims = [make_claim(source, t) for t in texts]
+    loaded = list(Claim.objects.filter(pk__in=[c.pk for c in claims]).defer("embedding"))
+    assert claims_embed(claims=loaded) == 2
+    assert claims_embed(claims=loaded) == 0  # nothing missing any more
+    stored = claim_stored_vectors(claim_pks=[c.pk for c in claims])
+    expected = embed_texts(texts)
+    for claim, vector in zip(claims, expected, strict=True):
+        assert stored[claim.pk].dtype == np.float32
+        assert np.array_equal(stored[claim.pk], vector)
+        # and the ORM reads the same values back through VectorField's text form
+        assert np.array_equal(
+            np.asarray(Claim.objects.get(pk=claim.pk).embedding, dtype=np.float32), vector
+        )
