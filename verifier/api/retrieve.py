@@ -47,4 +47,6 @@ class ContextRetrieveApi(APIView):
             result = context_retrieve(workspace=workspace, **data.validated_data)
         except RetrievalInputError as exc:
             raise ApiError(exc.code, exc.message, details=exc.details) from exc
-        return Response(self.OutputSerializer(result).data)
+        # ``result`` is already the documented shape (``OutputSerializer`` describes it
+        # for the schema; a test holds the two equal), so it is not serialized again.
+        return Response(result)

@@ -7,7 +7,7 @@ of one source version, by the first stage that finds it: ``exact`` -> ``normaliz
 
 from verifier.binding.locate import FUZZY_MIN_TOKENS, bind
 from verifier.binding.normalization import normalize
-from verifier.binding.recheck import DEFAULT_FUZZY_FLOOR, recheck, span_matches
+from verifier.binding.recheck import DEFAULT_FUZZY_FLOOR, recheck, recheck_span, span_matches
 from verifier.binding.sentences import sentence_spans
 from verifier.binding.source_index import (
     INDEX_CACHE_SIZE,
@@ -33,6 +33,7 @@ __all__ = [
     "clear_index_cache",
     "normalize",
     "recheck",
+    "recheck_span",
     "sentence_spans",
     "sha256_hex",
     "source_index",

@@ -42,12 +42,30 @@ def recheck(
 
     ``sha256`` is the stored hash of the current version; the text is not rehashed.
     """
+    return recheck_span(
+        binding,
+        span_text=text[binding.start : binding.end],
+        sha256=sha256,
+        fuzzy_floor=fuzzy_floor,
+    )
+
+
+def recheck_span(
+    binding: BoundSpan,
+    *,
+    span_text: str,
+    sha256: str,
+    fuzzy_floor: float = DEFAULT_FUZZY_FLOOR,
+) -> RecheckStatus:
+    """``recheck`` from the text at the binding's offsets only (``text[start:end]``), so a
+    caller can cut the span out where the text is stored (the database) instead of
+    loading a whole, possibly huge, source. With ``0 <= start < end``, the slice is
+    ``end - start`` long exactly when ``end <= len(text)``: the same range rule."""
     if binding.source_hash != sha256:
         return "hash_mismatch"
-    start = binding.start
-    end = binding.end
-    if not 0 <= start < end <= len(text):
+    start, end = binding.start, binding.end
+    if not 0 <= start < end or len(span_text) != end - start:
         return "offsets_out_of_range"
-    if span_matches(binding.quote, text[start:end], binding.match, fuzzy_floor=fuzzy_floor):
+    if span_matches(binding.quote, span_text, binding.match, fuzzy_floor=fuzzy_floor):
         return "fresh"
     return "span_lost"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import numpy as np
+import psycopg
 from django.db import connection
 from django.db.models import Q, QuerySet
 from pgvector import Vector
@@ -19,6 +21,19 @@ from verifier.models import Claim, ClaimRelation, Entity, SourceVersion, Workspa
 HNSW_DEFAULT_EF_SEARCH = 40
 LEXICAL_TOKENS = 4
 _WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
+
+
+@contextmanager
+def _serving_cursor() -> Iterator[psycopg.Cursor[Any]]:
+    """A server-side-binding cursor on Django's connection (same transaction) for the
+    two statements every retrieve runs. psycopg prepares a statement once it has run a
+    few times on a connection (its ``prepare_threshold``), which spares the planner
+    1–2 ms per call; ``"prepare_threshold": None`` in the database OPTIONS turns that
+    off (say, behind a transaction-pooling PgBouncer). Django's query logging and
+    execute wrappers do not see these two statements."""
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        yield cursor
 
 
 def published_claims(*, workspace: Workspace, domain_pack: str = "") -> QuerySet[Claim]:
@@ -48,9 +63,10 @@ def claim_seeds_by_vector(
     *, workspace: Workspace, vector: np.ndarray, limit: int, domain_pack: str = ""
 ) -> list[tuple[int, float]]:
     """(claim pk, cosine similarity) of the ``limit`` nearest published claims (HNSW)."""
-    with connection.cursor() as cursor:
+    with _serving_cursor() as cursor:
         if limit > HNSW_DEFAULT_EF_SEARCH:
-            # hnsw.ef_search bounds how many rows one index scan can return.
+            # hnsw.ef_search bounds how many rows one index scan can return; it is read
+            # when the scan runs, so a prepared plan honours it.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(limit)])
         literal = Vector(vector).to_text()  # what pgvector.django sends
         if domain_pack:
@@ -246,13 +262,22 @@ class ServedVerdict:
 
 @dataclass(slots=True)
 class CurrentVersion:
-    """The highest-numbered version of a source, with its full text for the re-check."""
+    """The highest-numbered version of a source (what the re-check compares against)."""
 
     id: int
     source_id: int
     number: int
     sha256: str
-    text: str
+
+
+@dataclass(slots=True)
+class CurrentSpan:
+    """What the read-time re-check reads of the current version: its text at the
+    claim's bound offsets, cut out by the database (a source can be megabytes; only
+    the span travels)."""
+
+    version: CurrentVersion
+    span_text: str
 
 
 @dataclass(slots=True)
@@ -269,6 +294,7 @@ class ServedClaim:
     trust_score: int | None
     _active_bindings: list[ServedBinding] = field(default_factory=list)
     _verdicts: list[ServedVerdict] = field(default_factory=list)
+    current_span: CurrentSpan | None = None  # supported/inferred claims with a binding
 
     @property
     def id(self) -> int:
@@ -279,7 +305,7 @@ class ServedClaim:
 # ``binding_one_active_per_claim`` constraint) with the bound version's source, its
 # latest verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them) and — for
 # supported/inferred claims, the only ones re-checked — the current version of its
-# source (highest number) with the full text.
+# source (highest number) with its text at the bound offsets.
 _SERVED_CLAIMS_SQL = """
 SELECT c."id", c."public_id", c."text", c."state", c."state_reason", c."source_id",
        c."duplicate_of_id", c."flagged", c."trust_score",
@@ -288,7 +314,7 @@ SELECT c."id", c."public_id", c."text", c."state", c."state_reason", c."source_i
        b."source_version_id", bs."id", bs."ref", bs."title", bs."citation",
        v."id", v."judge_model", v."prompt_version", v."confidence", v."label", v."at",
        v."reviewer_id",
-       cv."id", cv."number", cv."sha256", cv."text"
+       cv."id", cv."number", cv."sha256", cv."span"
 FROM "verifier_claim" c
 JOIN "verifier_source" s ON s."id" = c."source_id"
 LEFT JOIN "verifier_evidencebinding" b ON b."claim_id" = c."id" AND b."is_active"
@@ -301,7 +327,10 @@ LEFT JOIN LATERAL (
     ORDER BY vv."at" DESC, vv."id" DESC LIMIT 1
 ) v ON TRUE
 LEFT JOIN LATERAL (
-    SELECT sv."id", sv."number", sv."sha256", sv."text" FROM "verifier_sourceversion" sv
+    SELECT sv."id", sv."number", sv."sha256",
+           substring(sv."text" FROM b."start" + 1 FOR GREATEST(b."end" - b."start", 0))
+           AS "span"
+    FROM "verifier_sourceversion" sv
     WHERE sv."source_id" = c."source_id" AND c."state" IN ('supported', 'inferred')
     ORDER BY sv."number" DESC LIMIT 1
 ) cv ON TRUE
@@ -314,12 +343,13 @@ def served_claims(
     *, workspace: Workspace, claim_pks: Iterable[int]
 ) -> tuple[list[ServedClaim], dict[int, CurrentVersion]]:
     """The published claims of ``workspace`` among ``claim_pks`` as :class:`ServedClaim`
-    (active binding, latest verdict attached), and {source pk: current version} for the
-    sources of the supported/inferred ones — one query."""
+    (active binding, latest verdict and — supported/inferred ones — the current span
+    attached), and {source pk: current version} for the sources of the
+    supported/inferred ones — one query."""
     pks = sorted(set(claim_pks))
     if not pks:
         return [], {}
-    with connection.cursor() as cursor:
+    with _serving_cursor() as cursor:
         cursor.execute(_SERVED_CLAIMS_SQL, [workspace.pk, pks])
         rows: list[Any] = cursor.fetchall()
     claims: list[ServedClaim] = []
@@ -362,7 +392,11 @@ def served_claims(
             )
         if row[23] is not None:
             claim._verdicts.append(ServedVerdict(*row[23:30]))
-        if row[30] is not None and source_id not in versions:
-            versions[source_id] = CurrentVersion(row[30], source_id, row[31], row[32], row[33])
+        if row[30] is not None:
+            version = versions.get(source_id)
+            if version is None:
+                version = versions[source_id] = CurrentVersion(row[30], source_id, *row[31:33])
+            if row[12] is not None:
+                claim.current_span = CurrentSpan(version, row[33] or "")
         claims.append(claim)
     return claims, versions

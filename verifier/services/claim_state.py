@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from verifier.binding import BoundSpan, RecheckStatus, recheck
+from verifier.binding import BoundSpan, RecheckStatus, recheck, recheck_span
 from verifier.models import Claim, EvidenceBinding, SourceVersion, StateEvent, Verdict
 from verifier.states import (
     DEFAULT_POLICY,
@@ -66,14 +66,29 @@ def binding_recheck(
         return None
     if version is None:
         return "hash_mismatch"
-    span = BoundSpan(
+    return recheck(_bound_span(binding), version.text, version.sha256)
+
+
+def binding_recheck_span(
+    *, binding: EvidenceBinding | None, sha256: str | None, span_text: str
+) -> RecheckStatus | None:
+    """``binding_recheck`` from the current version's hash and its text at the binding's
+    offsets (``sha256`` None: the source has no version)."""
+    if binding is None:
+        return None
+    if sha256 is None:
+        return "hash_mismatch"
+    return recheck_span(_bound_span(binding), span_text=span_text, sha256=sha256)
+
+
+def _bound_span(binding: EvidenceBinding) -> BoundSpan:
+    return BoundSpan(
         quote=binding.quote,
         start=binding.start,
         end=binding.end,
         match=binding.match,  # type: ignore[arg-type]
         source_hash=binding.source_hash,
     )
-    return recheck(span, version.text, version.sha256)
 
 
 def claim_binding_check(*, claim: Claim) -> BindingCheck:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -35,7 +35,12 @@ from verifier.selectors.envelopes import (
     claim_trust_score,
     iso_millis,
 )
-from verifier.services.claim_state import BindingCheck, binding_recheck, claim_recheck_on_read
+from verifier.services.claim_state import (
+    BindingCheck,
+    binding_recheck,
+    binding_recheck_span,
+    claim_recheck_on_read,
+)
 from verifier.services.traces import TRACE_DOCUMENT_VERSION, TraceClaimRow, trace_record
 
 DEPTH_HOPS: Final = {"quick": 0, "standard": 1, "deep": 2}
@@ -172,31 +177,63 @@ def _trust(claim: Claim | sel.ServedClaim) -> int:
     )
 
 
-def claims_recheck_on_read(
-    *, claims: Sequence[Any], versions: Mapping[int, Any] | None = None
-) -> dict[int, str]:
-    """Read-time re-check of every supported/inferred claim in ``claims`` (loaded through
-    ``claims_for_envelopes``, or ``sel.served_claims``), against the current version of
-    its source: ``versions`` ({source pk: current version, with its text}) when the
-    caller loaded them, else one query. Demotes the stored claim and the instance;
+def _demote_stale(checks: Sequence[tuple[Any, BindingCheck]]) -> dict[int, str]:
+    """Demote each claim whose check is not fresh (stored claim and instance alike);
     returns {claim pk: state before} for demotions."""
-    rechecked = [
-        c for c in claims if c.state in (ClaimStateChoices.SUPPORTED, ClaimStateChoices.INFERRED)
-    ]
-    if versions is None:
-        versions = sel.current_versions(source_pks=[c.source_id for c in rechecked])
     demoted: dict[int, str] = {}
-    for claim in rechecked:
-        bound = claim._active_bindings
-        binding = bound[0] if bound else None
-        version = versions.get(claim.source_id)
-        check = BindingCheck(binding, version, binding_recheck(binding=binding, version=version))
+    for claim, check in checks:
         if check.status == "fresh":
             continue  # claim_recheck_on_read would return None; skip its savepoint
         before = claim.state
         if claim_recheck_on_read(claim=claim, check=check) is not None:
             demoted[claim.pk] = before
     return demoted
+
+
+def _rechecked(claims: Sequence[Any]) -> list[Any]:
+    return [
+        c for c in claims if c.state in (ClaimStateChoices.SUPPORTED, ClaimStateChoices.INFERRED)
+    ]
+
+
+def claims_recheck_on_read(*, claims: Sequence[Any]) -> dict[int, str]:
+    """Read-time re-check of every supported/inferred claim in ``claims`` (loaded through
+    ``claims_for_envelopes``) against the current version of its source (one query).
+    Demotes the stored claim and the instance; returns {claim pk: state before} for
+    demotions."""
+    rechecked = _rechecked(claims)
+    versions = sel.current_versions(source_pks=[c.source_id for c in rechecked])
+    checks = []
+    for claim in rechecked:
+        bound = claim._active_bindings
+        binding = bound[0] if bound else None
+        version = versions.get(claim.source_id)
+        checks.append(
+            (
+                claim,
+                BindingCheck(binding, version, binding_recheck(binding=binding, version=version)),
+            )
+        )
+    return _demote_stale(checks)
+
+
+def served_claim_check(claim: sel.ServedClaim) -> BindingCheck:
+    """The re-check of a claim loaded by ``sel.served_claims``, from the current
+    version's hash and text at the offsets that it carries (no query)."""
+    bound = claim._active_bindings
+    binding = bound[0] if bound else None
+    span = claim.current_span
+    status = binding_recheck_span(
+        binding=binding,  # type: ignore[arg-type]
+        sha256=span.version.sha256 if span else None,
+        span_text=span.span_text if span else "",
+    )
+    return BindingCheck(binding, span.version if span else None, status)  # type: ignore[arg-type]
+
+
+def served_claims_recheck(*, claims: Sequence[sel.ServedClaim]) -> dict[int, str]:
+    """``claims_recheck_on_read`` for claims loaded by ``sel.served_claims``."""
+    return _demote_stale([(c, served_claim_check(c)) for c in _rechecked(claims)])
 
 
 # --- the serving run ----------------------------------------------------------------------
@@ -319,13 +356,13 @@ class ServeRun:
     # load, re-check, rank, gate ------------------------------------------------------
 
     def load_and_recheck(self) -> None:
-        # One query for the claims, their active bindings, latest verdicts and the
-        # current versions of their sources; the re-check then runs on every
-        # supported/inferred claim against that current text.
+        # One query for the claims, their active bindings, latest verdicts and, for
+        # supported/inferred claims, the current version's hash and its text at the
+        # bound offsets; the re-check then runs on every one of them.
         t = time.perf_counter()
-        claims, versions = sel.served_claims(workspace=self.workspace, claim_pks=self.considered)
+        claims, _versions = sel.served_claims(workspace=self.workspace, claim_pks=self.considered)
         t = self.mark("load", t)
-        demoted = claims_recheck_on_read(claims=claims, versions=versions)
+        demoted = served_claims_recheck(claims=claims)
         self.mark("recheck", t)
         for claim in claims:
             item = self.considered[claim.pk]

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 from django.db import connection
 
 from tests.verifier.api.conftest import judged_claim
@@ -278,3 +280,36 @@ def test_auth_required_and_session_works(client, reviewer_client, delta):
     assert post(client, {"query": "x"}).status_code == 401
     assert post(reviewer_client, {"query": "sediment"}).status_code == 200
     assert Claim.objects.count() == 0
+
+
+def test_served_body_is_exactly_what_the_schema_serializer_describes(api, delta):
+    """The view returns the service's dict as is; the OpenAPI serializer must describe
+    it field for field (judged, never-judged and unbound claims, every state served)."""
+    from verifier.api.retrieve import ContextRetrieveApi
+
+    judged_claim(
+        delta,
+        "Sediment settles where the current slows.",
+        quote="Sediment settles where the current slows.",
+    )
+    judged_claim(
+        delta, "Sediment settles in slow water.", label="abstained", quote="Sediment settles"
+    )
+    Claim.objects.create(
+        workspace=delta.workspace,
+        source=delta,
+        text="Sediment never settles anywhere.",
+        original_text="Sediment never settles anywhere.",
+        published=True,
+        embedding=embeddings.embed_text("Sediment never settles anywhere.").tolist(),
+    )
+    policy = {
+        "include": ["supported", "inferred", "unverified", "contradicted", "excluded"],
+        "exclude_flagged": False,
+    }
+    body = post(api, {"query": "sediment settles", "verification_policy": policy}).json()
+    assert len(body["verified_claims"]) == 3
+    assert any("judge" not in env for env in body["verified_claims"])
+    assert any(env["evidence"] == [] for env in body["verified_claims"])
+    serializer = ContextRetrieveApi.OutputSerializer(body)
+    assert json.loads(json.dumps(serializer.data)) == body

@@ -14,7 +14,7 @@ from verifier.models import Claim, Verdict
 from verifier.selectors import retrieval as sel
 from verifier.selectors.envelopes import claim_envelope, claims_for_envelopes
 from verifier.services.claim_state import binding_recheck
-from verifier.services.retrieval import _trust
+from verifier.services.retrieval import _trust, served_claim_check, served_claims_recheck
 
 TRACE_ID = "3f6f9a3a-0000-4000-8000-000000000000"
 
@@ -73,8 +73,8 @@ def test_served_claims_render_like_the_orm_path(delta, other_workspace):
     }
     rechecked = [c for c in orm.values() if c.state in ("supported", "inferred")]
     orm_versions = sel.current_versions(source_pks=[c.source_id for c in rechecked])
-    assert {k: (v.pk, v.number, v.sha256, v.text) for k, v in orm_versions.items()} == {
-        k: (v.id, v.number, v.sha256, v.text) for k, v in versions.items()
+    assert {k: (v.pk, v.number, v.sha256) for k, v in orm_versions.items()} == {
+        k: (v.id, v.number, v.sha256) for k, v in versions.items()
     }
     for light in served:
         model = orm[light.pk]
@@ -97,9 +97,12 @@ def test_served_claims_render_like_the_orm_path(delta, other_workspace):
         if light.state in ("supported", "inferred"):
             lb = light._active_bindings[0] if light._active_bindings else None
             mb = model._active_bindings[0] if model._active_bindings else None
-            assert binding_recheck(
-                binding=lb, version=versions.get(light.source_id)
-            ) == binding_recheck(binding=mb, version=orm_versions.get(model.source_id))
+            version = orm_versions.get(model.source_id)
+            if lb is not None and version is not None:
+                span = light.current_span
+                assert span is not None and span.version.id == version.pk
+                assert span.span_text == version.text[lb.start : lb.end]
+            assert served_claim_check(light).status == binding_recheck(binding=mb, version=version)
 
 
 def test_served_claims_use_the_current_version(delta, workspace):
@@ -112,9 +115,12 @@ def test_served_claims_use_the_current_version(delta, workspace):
     (served,), versions = sel.served_claims(workspace=workspace, claim_pks=[claim.pk])
     current = delta.versions.order_by("-number").first()
     assert versions[served.source_id].id == current.pk
-    assert versions[served.source_id].text == "Completely rewritten text."
     binding = served._active_bindings[0]
-    assert binding_recheck(binding=binding, version=versions[served.source_id]) != "fresh"
+    assert (
+        served.current_span.span_text == "Completely rewritten text."[binding.start : binding.end]
+    )
+    assert served_claims_recheck(claims=[served]) == {served.pk: "supported"}
+    assert served.state == "unverified"
 
 
 def test_served_claims_of_nothing():
@@ -134,3 +140,46 @@ def test_single_query_embedding_is_the_batch_embedding(monkeypatch, threads):
             assert np.array_equal(single, batch)
         else:
             assert np.allclose(single, batch, rtol=0, atol=1e-6)
+
+
+def _tamper(source, sql_expr: str) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(
+            "ALTER TABLE verifier_sourceversion DISABLE TRIGGER verifier_sourceversion_append_only"
+        )
+        try:
+            cursor.execute(
+                f"UPDATE verifier_sourceversion SET text = {sql_expr} WHERE source_id = %s",
+                [source.pk],
+            )
+        finally:
+            cursor.execute(
+                "ALTER TABLE verifier_sourceversion ENABLE TRIGGER "
+                "verifier_sourceversion_append_only"
+            )
+
+
+@pytest.mark.parametrize(
+    ("sql_expr", "expected"),
+    [
+        ("text", "fresh"),
+        ("replace(text, 'Storm', 'Flood')", "span_lost"),
+        ("left(text, 10)", "offsets_out_of_range"),
+        ("'ñ' || text", "span_lost"),  # offsets are code points, not bytes
+    ],
+)
+def test_served_recheck_reads_only_the_span_and_agrees_with_the_full_text(
+    delta, sql_expr, expected
+):
+    claim = judged_claim(
+        delta, "Storm surges can strip growth.", quote="Storm surges can strip a season"
+    )
+    _tamper(delta, sql_expr)
+    (served,), _ = sel.served_claims(workspace=delta.workspace, claim_pks=[claim.pk])
+    version = delta.versions.order_by("-number").first()
+    binding = claim.bindings.get(is_active=True)
+    assert served_claim_check(served).status == expected
+    assert binding_recheck(binding=binding, version=version) == expected

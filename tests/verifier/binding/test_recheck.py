@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from verifier.binding import BoundSpan, bind, recheck, sha256_hex, span_matches
+from verifier.binding import BoundSpan, bind, recheck, recheck_span, sha256_hex, span_matches
 
 TEXT = "The committee approved the annual budget after a long debate on Tuesday."
 SHA = sha256_hex(TEXT)
@@ -71,3 +73,25 @@ def test_span_matches_per_match_kind() -> None:
     assert not span_matches(
         quote, "the annual budgett after a long debate", "fuzzy", fuzzy_floor=1.0
     )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(list("ab ñ\u00a0Z.")), max_size=30),
+    quote=st.text(alphabet=st.sampled_from(list("ab ñZ")), min_size=1, max_size=6),
+    start=st.integers(min_value=-3, max_value=35),
+    width=st.integers(min_value=-2, max_value=10),
+    match=st.sampled_from(["exact", "normalized", "fuzzy"]),
+    same_hash=st.booleans(),
+)
+def test_recheck_span_is_recheck_from_the_slice_alone(text, quote, start, width, match, same_hash):
+    digest = sha256_hex(text)
+    binding = BoundSpan(
+        quote=quote,
+        start=start,
+        end=start + width,
+        match=match,
+        source_hash=digest if same_hash else "0" * 64,
+    )
+    sliced = text[max(start, 0) : max(start + width, 0)] if start >= 0 else ""
+    assert recheck_span(binding, span_text=sliced, sha256=digest) == recheck(binding, text, digest)
