@@ -5,8 +5,17 @@ from __future__ import annotations
 import itertools
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 
-from verifier.models import Claim, ClaimOrigin, EvidenceBinding, Membership, Source, Workspace
+from verifier.models import (
+    Claim,
+    ClaimOrigin,
+    EvidenceBinding,
+    Membership,
+    Source,
+    SourceVersion,
+    Workspace,
+)
 from verifier.services.sources import source_upsert
 
 _seq = itertools.count(1)
@@ -69,3 +78,23 @@ def make_binding(claim: Claim, quote: str, **kw) -> EvidenceBinding:
         bound_by=kw.pop("bound_by", "quote"),
         **kw,
     )
+
+
+def tamper(version: SourceVersion, new_text: str) -> None:
+    """Rewrite a version's text behind the append-only trigger's back."""
+    with connection.cursor() as cursor:
+        # Deferred FK checks from this test's inserts would block ALTER TABLE.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(
+            "ALTER TABLE verifier_sourceversion DISABLE TRIGGER verifier_sourceversion_append_only"
+        )
+        try:
+            cursor.execute(
+                "UPDATE verifier_sourceversion SET text = %s WHERE id = %s", [new_text, version.pk]
+            )
+        finally:
+            cursor.execute(
+                "ALTER TABLE verifier_sourceversion "
+                "ENABLE TRIGGER verifier_sourceversion_append_only"
+            )
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")

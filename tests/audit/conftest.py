@@ -1,10 +1,9 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection
 
 from tests.factories import make_binding, make_claim
-from verifier.models import SourceVersion, Verdict
+from verifier.models import Verdict
 from verifier.services.claim_state import claim_state_refresh
 
 QUOTE = "Sediment settles where the current slows."
@@ -34,23 +33,3 @@ def supported_claim(source):
     judge(claim, binding=binding)
     assert claim.state == "supported"
     return claim
-
-
-def tamper(version: SourceVersion, new_text: str) -> None:
-    """Rewrite a version's text behind the append-only trigger's back."""
-    with connection.cursor() as cursor:
-        # Deferred FK checks from this test's inserts would block ALTER TABLE.
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute(
-            "ALTER TABLE verifier_sourceversion DISABLE TRIGGER verifier_sourceversion_append_only"
-        )
-        try:
-            cursor.execute(
-                "UPDATE verifier_sourceversion SET text = %s WHERE id = %s", [new_text, version.pk]
-            )
-        finally:
-            cursor.execute(
-                "ALTER TABLE verifier_sourceversion "
-                "ENABLE TRIGGER verifier_sourceversion_append_only"
-            )
-            cursor.execute("SET CONSTRAINTS ALL DEFERRED")

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.audit.conftest import QUOTE, judge, tamper
-from tests.factories import make_binding, make_claim, make_source
+from tests.audit.conftest import QUOTE, judge
+from tests.factories import make_binding, make_claim, make_source, tamper
 from verifier.models import Trace, TraceClaim
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,7 @@ from __future__ import annotations
 
 import json
 
-from django.db import connection
-
+from tests.factories import tamper
 from tests.verifier.api.conftest import judged_claim
 from verifier import embeddings
 from verifier.models import Claim, ClaimRelation, StateEvent, Trace, TraceClaim
@@ -135,22 +134,8 @@ def test_tampered_source_demotes_in_response_and_store(api, delta):
         quote="Storm surges can strip a season of growth",
     )
     assert claim.state == "supported"
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # flush deferred FK checks first
-        cursor.execute(
-            "ALTER TABLE verifier_sourceversion DISABLE TRIGGER verifier_sourceversion_append_only"
-        )
-        try:
-            cursor.execute(
-                "UPDATE verifier_sourceversion SET text = replace(text, 'Storm', 'Flood') "
-                "WHERE source_id = %s",
-                [delta.pk],
-            )
-        finally:
-            cursor.execute(
-                "ALTER TABLE verifier_sourceversion ENABLE TRIGGER "
-                "verifier_sourceversion_append_only"
-            )
+    for version in delta.versions.all():
+        tamper(version, version.text.replace("Storm", "Flood"))
     body = post(
         api,
         {

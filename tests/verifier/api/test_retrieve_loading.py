@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.factories import make_claim, make_source
+from tests.factories import make_claim, make_source, tamper
 from tests.verifier.api.conftest import judged_claim
 from verifier import embeddings
 from verifier.models import Claim, Verdict
@@ -142,42 +142,21 @@ def test_single_query_embedding_is_the_batch_embedding(monkeypatch, threads):
             assert np.allclose(single, batch, rtol=0, atol=1e-6)
 
 
-def _tamper(source, sql_expr: str) -> None:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute(
-            "ALTER TABLE verifier_sourceversion DISABLE TRIGGER verifier_sourceversion_append_only"
-        )
-        try:
-            cursor.execute(
-                f"UPDATE verifier_sourceversion SET text = {sql_expr} WHERE source_id = %s",
-                [source.pk],
-            )
-        finally:
-            cursor.execute(
-                "ALTER TABLE verifier_sourceversion ENABLE TRIGGER "
-                "verifier_sourceversion_append_only"
-            )
-
-
 @pytest.mark.parametrize(
-    ("sql_expr", "expected"),
+    ("rewrite", "expected"),
     [
-        ("text", "fresh"),
-        ("replace(text, 'Storm', 'Flood')", "span_lost"),
-        ("left(text, 10)", "offsets_out_of_range"),
-        ("'ñ' || text", "span_lost"),  # offsets are code points, not bytes
+        (lambda text: text, "fresh"),
+        (lambda text: text.replace("Storm", "Flood"), "span_lost"),
+        (lambda text: text[:10], "offsets_out_of_range"),
+        (lambda text: "ñ" + text, "span_lost"),  # offsets are code points, not bytes
     ],
 )
-def test_served_recheck_reads_only_the_span_and_agrees_with_the_full_text(
-    delta, sql_expr, expected
-):
+def test_served_recheck_reads_only_the_span_and_agrees_with_the_full_text(delta, rewrite, expected):
     claim = judged_claim(
         delta, "Storm surges can strip growth.", quote="Storm surges can strip a season"
     )
-    _tamper(delta, sql_expr)
+    for version in delta.versions.all():
+        tamper(version, rewrite(version.text))
     (served,), _ = sel.served_claims(workspace=delta.workspace, claim_pks=[claim.pk])
     version = delta.versions.order_by("-number").first()
     binding = claim.bindings.get(is_active=True)
