@@ -14,7 +14,7 @@ def _family(config: dict[str, Any], offline_backend: str, offline_family: str) -
     """The family a configured judge/extractor will declare, folded for comparison
     (case and surrounding whitespace ignored): the explicit ``family``, else the offline
     backend's family, else the family of the model name ('meta-llama/Llama-3.3' → 'llama')."""
-    from verifier.judges.openai_compat import family_from_model
+    from verifier.chat_completions import family_from_model
 
     family = str(config.get("family") or "").strip()
     if not family:

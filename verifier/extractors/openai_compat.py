@@ -19,20 +19,23 @@ item's error and goes on. No Django imports.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from typing import Any
 
 import requests
 
+from verifier.chat_completions import (
+    ChatCompletionsClient,
+    ChatUnavailable,
+    family_from_model,
+    load_json_answer,
+)
 from verifier.extractors.base import ExtractedClaim
-from verifier.judges.openai_compat import family_from_model
 
 logger = logging.getLogger(__name__)
 
 PROMPT_VERSION = 1
-DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_MAX_CHUNK_CHARS = 6000
 MIN_CHUNK_CHARS = 200
 
@@ -124,26 +127,10 @@ def split_chunks(text: str, max_chars: int = DEFAULT_MAX_CHUNK_CHARS) -> list[st
 
 
 # -- answer parsing --------------------------------------------------------------------
-_FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
-
-
 def parse_answer(content: str) -> list[Any]:
     """The raw ``claims`` entries of one completion's text. Raises ``ValueError`` if the
     answer is not JSON or has no claims list."""
-    text = content.strip()
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        start, end = text.find("{"), text.rfind("}")
-        if start < 0 or end <= start:
-            raise ValueError("answer is not JSON") from None
-        try:
-            data = json.loads(text[start : end + 1])
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"answer is not JSON: {exc.msg}") from None
+    data = load_json_answer(content)
     if isinstance(data, list):
         return data
     if isinstance(data, dict) and isinstance(data.get("claims"), list):
@@ -201,55 +188,31 @@ class OpenAICompatibleExtractor:
         json_mode: bool = True,
         session: requests.Session | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self._client = ChatCompletionsClient(
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            timeout=timeout,
+            json_mode=json_mode,
+            session=session,
+        )
+        self.base_url = self._client.base_url
         self.model = model
         self.model_id = model
         self.family = family or family_from_model(model)
-        self.api_key = api_key
-        self.timeout = timeout or DEFAULT_TIMEOUT_SECONDS
+        self.timeout = self._client.timeout
         self.max_chunk_chars = max(MIN_CHUNK_CHARS, int(max_chunk_chars))
-        self.json_mode = json_mode
-        self._session = session or requests.Session()
 
     # -- transport -------------------------------------------------------------------
-    def _unavailable(self, reason: str) -> ExtractorUnavailable:
-        return ExtractorUnavailable(
-            f"extractor {self.model!r} at {self.base_url}/chat/completions: {reason}"
-        )
-
     def _post(self, chunk: str) -> str:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": USER_TEMPLATE.format(text=chunk)},
-            ],
-            "temperature": 0.0,
-        }
-        if self.json_mode:
-            body["response_format"] = {"type": "json_object"}
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        url = f"{self.base_url}/chat/completions"
         try:
-            response = self._session.post(url, json=body, headers=headers, timeout=self.timeout)
-        except requests.Timeout as exc:
-            raise self._unavailable(f"timeout after {self.timeout:g}s") from exc
-        except requests.RequestException as exc:
-            raise self._unavailable(f"request failed: {type(exc).__name__}") from exc
-        if response.status_code == 400 and self.json_mode and "response_format" in response.text:
-            self.json_mode = False  # server does not support JSON mode: ask without it
-            return self._post(chunk)
-        if response.status_code >= 400:
-            raise self._unavailable(f"http {response.status_code}")
-        try:
-            content = response.json()["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise self._unavailable("response is not a chat completion") from exc
-        if not isinstance(content, str):
-            raise self._unavailable("response has no message content")
-        return content
+            return self._client.complete(
+                system=SYSTEM_PROMPT, user=USER_TEMPLATE.format(text=chunk), temperature=0.0
+            )[0]
+        except ChatUnavailable as exc:
+            raise ExtractorUnavailable(
+                f"extractor {self.model!r} at {self._client.url}: {exc}"
+            ) from exc
 
     # -- Extractor protocol ----------------------------------------------------------
     def extract(self, text: str) -> list[ExtractedClaim]:

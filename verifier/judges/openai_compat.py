@@ -18,13 +18,17 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import requests
 
+from verifier.chat_completions import (
+    ChatCompletionsClient,
+    ChatUnavailable,
+    family_from_model,
+    load_json_answer,
+)
 from verifier.judges.base import (
     ANSWER_LABELS,
     JudgeAnswerError,
@@ -37,7 +41,6 @@ PROMPT_VERSION = 1
 DEFAULT_BATCH_SIZE = 10
 MIN_BATCH_SIZE = 1
 MAX_BATCH_SIZE = 25
-DEFAULT_TIMEOUT_SECONDS = 60.0
 MAX_SAMPLES = 9
 SAMPLING_TEMPERATURE = 0.7
 NOTE_DISAGREEMENT = "self_consistency_disagreement"
@@ -67,37 +70,14 @@ def clamp_batch_size(value: int | None) -> int:
     return max(MIN_BATCH_SIZE, min(MAX_BATCH_SIZE, int(value)))
 
 
-def family_from_model(model: str) -> str:
-    """Best-effort family of a model name: 'meta-llama/Llama-3.3-70B' → 'llama'."""
-    name = model.rsplit("/", 1)[-1].lower()
-    match = re.match(r"[a-z]+", name)
-    return match.group(0) if match else name
-
-
 def build_user_prompt(items: Sequence[JudgeItem]) -> str:
     payload = [{"key": it.key, "claim": it.claim, "spans": list(it.spans)} for it in items]
     return "Judge these items:\n" + json.dumps({"items": payload}, ensure_ascii=False)
 
 
-_FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
-
-
 def parse_answer(content: str) -> list[JudgeResult]:
     """Raw results from one completion's text. Raises ``ValueError`` if unusable."""
-    text = content.strip()
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        start, end = text.find("{"), text.rfind("}")
-        if start < 0 or end <= start:
-            raise ValueError("answer is not JSON") from None
-        try:
-            data = json.loads(text[start : end + 1])
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"answer is not JSON: {exc.msg}") from None
+    data = load_json_answer(content)
     if isinstance(data, list):
         entries = data
     elif isinstance(data, dict) and isinstance(data.get("results"), list):
@@ -188,57 +168,36 @@ class OpenAICompatibleJudge:
         json_mode: bool = True,
         session: requests.Session | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self._client = ChatCompletionsClient(
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            timeout=timeout,
+            json_mode=json_mode,
+            session=session,
+        )
+        self.base_url = self._client.base_url
         self.model = model
         self.model_id = model
         self.family = family or family_from_model(model)
-        self.api_key = api_key
-        self.timeout = timeout or DEFAULT_TIMEOUT_SECONDS
+        self.timeout = self._client.timeout
         self.batch_size = clamp_batch_size(batch_size)
         self.samples = max(1, min(MAX_SAMPLES, int(samples or 1)))
         if temperature is None:
             temperature = 0.0 if self.samples == 1 else SAMPLING_TEMPERATURE
         self.temperature = float(temperature)
-        self.json_mode = json_mode
-        self._session = session or requests.Session()
 
     # -- transport -------------------------------------------------------------------
     def _post(self, items: Sequence[JudgeItem], n: int) -> list[str]:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": build_user_prompt(items)},
-            ],
-            "temperature": self.temperature,
-        }
-        if n > 1:
-            body["n"] = n
-        if self.json_mode:
-            body["response_format"] = {"type": "json_object"}
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        url = f"{self.base_url}/chat/completions"
         try:
-            response = self._session.post(url, json=body, headers=headers, timeout=self.timeout)
-        except requests.Timeout as exc:
-            raise JudgeTransportError(f"timeout after {self.timeout:g}s") from exc
-        except requests.RequestException as exc:
-            raise JudgeTransportError(f"request failed: {type(exc).__name__}") from exc
-        if response.status_code == 400 and self.json_mode and "response_format" in response.text:
-            self.json_mode = False  # server does not support JSON mode: ask without it
-            return self._post(items, n)
-        if response.status_code >= 400:
-            raise JudgeTransportError(f"http {response.status_code}")
-        try:
-            choices = response.json()["choices"]
-            contents = [c["message"]["content"] for c in choices]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise JudgeTransportError("response is not a chat completion") from exc
-        if not contents or not all(isinstance(c, str) for c in contents):
-            raise JudgeTransportError("response has no message content")
-        return contents
+            return self._client.complete(
+                system=SYSTEM_PROMPT,
+                user=build_user_prompt(items),
+                temperature=self.temperature,
+                n=n,
+            )
+        except ChatUnavailable as exc:
+            raise JudgeTransportError(str(exc)) from exc
 
     def _completions(self, items: Sequence[JudgeItem]) -> list[str]:
         contents = self._post(items, self.samples)
