@@ -63,33 +63,6 @@ def _deactivate(claim: Claim) -> None:
     EvidenceBinding.objects.filter(claim=claim, is_active=True).update(is_active=False)
 
 
-def _create_binding(
-    *,
-    claim: Claim,
-    version: SourceVersion,
-    start: int,
-    end: int,
-    match: str,
-    score: float,
-    bound_by: str,
-    actor=None,
-) -> EvidenceBinding:
-    _deactivate(claim)
-    return EvidenceBinding.objects.create(
-        claim=claim,
-        source_version=version,
-        quote=version.text[start:end],
-        start=start,
-        end=end,
-        source_hash=version.sha256,
-        match=match,
-        score=max(0.0, min(1.0, float(score))),
-        bound_by=bound_by,
-        bound_by_user=actor,
-        is_active=True,
-    )
-
-
 def _quote_problem(quote: str, version: SourceVersion) -> str | None:
     if not quote or not quote.strip():
         return "empty quote"
@@ -313,7 +286,8 @@ def claim_bind_span(*, claim: Claim, start: int, end: int, actor) -> EvidenceBin
         )
     if not version.text[start:end].strip():
         raise BindingRejected("empty_selection", "The selection is only whitespace.")
-    binding = _create_binding(
+    _deactivate(claim)
+    binding = _new_binding(
         claim=claim,
         version=version,
         start=start,
@@ -323,5 +297,6 @@ def claim_bind_span(*, claim: Claim, start: int, end: int, actor) -> EvidenceBin
         bound_by=BoundBy.REVIEWER,
         actor=actor,
     )
+    binding.save()
     claim_state_refresh(claim=claim, cause="bind: reviewer selection", actor=actor)
     return binding

@@ -35,13 +35,9 @@ EMBED_BATCH: Final = 256  # texts per encode call (it sorts them by length withi
 def _without_vectors(claims: list[Claim]) -> list[Claim]:
     """The claims with no vector: from the instance when it holds the field, else (the
     stages load claims with ``embedding`` deferred) from one query."""
-    deferred = [c.pk for c in claims if "embedding" in c.get_deferred_fields()]
-    empty = claim_pks_without_vectors(claim_pks=deferred) if deferred else set()
-    return [
-        c
-        for c in claims
-        if (c.pk in empty if "embedding" in c.get_deferred_fields() else c.embedding is None)
-    ]
+    deferred = {c.pk for c in claims if "embedding" in c.get_deferred_fields()}
+    empty = claim_pks_without_vectors(claim_pks=list(deferred)) if deferred else set()
+    return [c for c in claims if (c.pk in empty if c.pk in deferred else c.embedding is None)]
 
 
 def claims_embed(*, claims: list[Claim]) -> int:

@@ -109,11 +109,11 @@ def claim_vectors(claims: Sequence[Claim]) -> dict[str, np.ndarray]:
     """Stored embeddings of the claims' own current texts, keyed by text (a claim's
     embedding is cleared whenever its text changes, so a stored vector is its text's).
     Claims loaded with ``embedding`` deferred get theirs in one binary query."""
-    deferred = [c.pk for c in claims if "embedding" in c.get_deferred_fields()]
-    stored = claim_stored_vectors(claim_pks=deferred) if deferred else {}
+    deferred = {c.pk for c in claims if "embedding" in c.get_deferred_fields()}
+    stored = claim_stored_vectors(claim_pks=list(deferred)) if deferred else {}
     out: dict[str, np.ndarray] = {}
     for claim in claims:
-        if "embedding" in claim.get_deferred_fields():
+        if claim.pk in deferred:
             if claim.pk in stored:
                 out.setdefault(claim.text, stored[claim.pk])
         elif claim.embedding is not None:
