@@ -12,6 +12,8 @@ from collections import defaultdict
 from itertools import combinations
 from typing import Final
 
+from django.db import connection
+
 from verifier.models import Claim, ClaimRelation, Entity, EntityRelation, IngestJob
 from verifier.pipeline.relating import (
     elaborates,
@@ -76,17 +78,33 @@ def _entity_edges(job: IngestJob, touched: set[tuple[int, int]]) -> None:
     )
 
 
-def _neighbours(job: IngestJob, entity_ids: set[int]) -> dict[int, list[tuple[int, str]]]:
+# The newest claims mentioning each entity, one index scan per entity (backwards on
+# the membership table's unique (entity_id, claim_id) index). No join or workspace
+# filter inside the LATERAL: an entity belongs to one workspace and only that
+# workspace's claims mention it, and with nothing else to plan the scan cannot be
+# replaced by a walk over every claim (which stale statistics on a freshly filled table
+# once chose, at 0.3 s per entity).
+_NEWEST_MENTIONS = f"""
+SELECT e.id, m.claim_id, c.text
+FROM unnest(%s::bigint[]) AS e(id)
+CROSS JOIN LATERAL (
+    SELECT claim_id FROM {Entity.claims.through._meta.db_table}
+    WHERE entity_id = e.id ORDER BY claim_id DESC LIMIT %s
+) AS m
+JOIN {Claim._meta.db_table} AS c ON c.id = m.claim_id
+ORDER BY e.id, m.claim_id DESC
+"""
+
+
+def _neighbours(entity_ids: set[int]) -> dict[int, list[tuple[int, str]]]:
     """{entity pk: [(claim pk, text)]} — the newest claims mentioning each entity."""
-    through = Entity.claims.through
-    out: dict[int, list[tuple[int, str]]] = {}
-    for entity_id in entity_ids:
-        rows = (
-            through.objects.filter(entity_id=entity_id, claim__workspace=job.workspace)
-            .order_by("-claim_id")
-            .values_list("claim_id", "claim__text")[:ENTITY_NEIGHBOURS]
-        )
-        out[entity_id] = list(rows)
+    out: dict[int, list[tuple[int, str]]] = {pk: [] for pk in entity_ids}
+    if not entity_ids:
+        return out
+    with connection.cursor() as cursor:
+        cursor.execute(_NEWEST_MENTIONS, [sorted(entity_ids), ENTITY_NEIGHBOURS])
+        for entity_id, claim_id, text in cursor.fetchall():
+            out[entity_id].append((claim_id, text))
     return out
 
 
@@ -114,7 +132,7 @@ def claims_relate(*, job: IngestJob, claims: list[Claim]) -> int:
         return concepts[pk], negated[pk]
 
     relations: list[ClaimRelation] = []
-    neighbours = _neighbours(job, {e for found in entities.values() for e in found})
+    neighbours = _neighbours({e for found in entities.values() for e in found})
     previous: Claim | None = None
     for claim in claims:
         mine, neg = facts(claim.pk, claim.text)
