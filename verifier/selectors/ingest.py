@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from verifier.models import (
@@ -120,11 +120,24 @@ def vector_index_status() -> tuple[bool, bool]:
 
 
 def ingest_trust_inputs(job: IngestJob, *, high_severity_issues: int) -> TrustInputs:
+    """Counted in the database (the job's claims as subqueries, never as id lists)."""
     claims = job_claims(job)
-    ids = list(claims.values_list("pk", flat=True))
-    relations = ClaimRelation.objects.filter(Q(from_claim_id__in=ids) | Q(to_claim_id__in=ids))
-    related = set(relations.values_list("from_claim_id", flat=True)) | set(
-        relations.values_list("to_claim_id", flat=True)
+    job_ids = claims.values("pk")
+    relations = ClaimRelation.objects.filter(
+        Q(from_claim_id__in=job_ids) | Q(to_claim_id__in=job_ids)
+    ).aggregate(
+        total=Count("pk"),
+        supports=Count("pk", filter=Q(kind="supports")),
+        contradicts=Count("pk", filter=Q(kind="contradicts")),
+    )
+    counts = claims.aggregate(
+        total=Count("pk"),
+        embedded=Count("pk", filter=Q(embedding__isnull=False)),
+        orphans=Count(
+            "pk",
+            filter=~Q(Exists(ClaimRelation.objects.filter(from_claim=OuterRef("pk"))))
+            & ~Q(Exists(ClaimRelation.objects.filter(to_claim=OuterRef("pk")))),
+        ),
     )
     verified = (
         claims.annotate(latest_label=_latest_model_label())
@@ -134,15 +147,15 @@ def ingest_trust_inputs(job: IngestJob, *, high_severity_issues: int) -> TrustIn
     )
     present, used = vector_index_status()
     return TrustInputs(
-        total_claims=len(ids),
-        embedded_claims=claims.filter(embedding__isnull=False).count(),
+        total_claims=counts["total"],
+        embedded_claims=counts["embedded"],
         verified_claims=verified,
-        orphan_claims=sum(1 for pk in ids if pk not in related),
+        orphan_claims=counts["orphans"],
         vector_index_present=present,
         vector_index_used=used,
-        relations=relations.count(),
-        supports_relations=relations.filter(kind="supports").count(),
-        contradicts_relations=relations.filter(kind="contradicts").count(),
+        relations=relations["total"],
+        supports_relations=relations["supports"],
+        contradicts_relations=relations["contradicts"],
         high_severity_issues=high_severity_issues,
     )
 
