@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, Protocol
 
 from django.db import transaction
 
@@ -97,7 +98,25 @@ def claim_binding_check(*, claim: Claim) -> BindingCheck:
     return BindingCheck(binding, version, binding_recheck(binding=binding, version=version))
 
 
-def _verdict_input(verdict: Verdict | None) -> VerdictInput | None:
+class _VerdictFields(Protocol):
+    """What the state inputs read of a verdict: a ``Verdict`` or a ``LatestVerdict``."""
+
+    binding_id: int | None
+    label: str
+    confidence: float
+    note: str
+
+
+class LatestVerdict(NamedTuple):
+    """The fields of a claim's latest verdict that its state depends on."""
+
+    binding_id: int | None
+    label: str
+    confidence: float
+    note: str
+
+
+def _verdict_input(verdict: _VerdictFields | None) -> VerdictInput | None:
     if verdict is None:
         return None
     return VerdictInput(label=verdict.label, confidence=verdict.confidence, note=verdict.note)  # type: ignore[arg-type]
@@ -120,7 +139,7 @@ def verdict_applies(*, verdict: Verdict | None, binding: EvidenceBinding | None)
 
 
 def _applies(
-    verdict: Verdict | None,
+    verdict: _VerdictFields | None,
     binding: EvidenceBinding | None,
     judged_quote: Callable[[int], str | None],
 ) -> bool:
@@ -150,13 +169,14 @@ def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
     return inputs, check
 
 
-def _latest_verdicts(ids: list[int], *, human: bool) -> dict[int, Verdict]:
+def _latest_verdicts(ids: list[int], *, human: bool) -> dict[int, LatestVerdict]:
     rows = (
         Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human)
         .order_by("claim_id", "-at", "-id")
         .distinct("claim_id")
+        .values_list("claim_id", "binding_id", "label", "confidence", "note")
     )
-    return {v.claim_id: v for v in rows}
+    return {claim_id: LatestVerdict(*fields) for claim_id, *fields in rows}
 
 
 def claims_binding_checks(*, claims: Sequence[Claim]) -> dict[int, BindingCheck]:
@@ -177,10 +197,14 @@ def claims_binding_checks(*, claims: Sequence[Claim]) -> dict[int, BindingCheck]
     return out
 
 
-def claims_state_inputs(*, claims: Sequence[Claim]) -> dict[int, tuple[StateInputs, BindingCheck]]:
-    """``claim_state_inputs`` for many claims, with a fixed number of queries."""
+def claims_state_inputs(
+    *, claims: Sequence[Claim], checks: Mapping[int, BindingCheck] | None = None
+) -> dict[int, tuple[StateInputs, BindingCheck]]:
+    """``claim_state_inputs`` for many claims, with a fixed number of queries.
+    ``checks``: the claims' binding checks when the caller already has them."""
     ids = [c.pk for c in claims]
-    checks = claims_binding_checks(claims=claims)
+    if checks is None:
+        checks = claims_binding_checks(claims=claims)
     model, human = _latest_verdicts(ids, human=False), _latest_verdicts(ids, human=True)
     judged_ids = {
         v.binding_id
@@ -279,6 +303,9 @@ class ClaimStates:
     Each ``refresh`` resolves and records exactly what ``claim_state_refresh`` would at
     that point (the same decision, the same state event with its cause); only the
     intermediate row writes are skipped, which nothing outside the transaction can see.
+    A refresh keeps the binding checks it made: a caller that writes no bindings after
+    it (judging) reads them back with ``binding_checks`` and refreshes again with
+    ``bindings_unchanged=True`` instead of re-reading and re-checking every binding.
     """
 
     def __init__(self, claims: Sequence[Claim]) -> None:
@@ -291,6 +318,15 @@ class ClaimStates:
         self._locked = {c.pk: c for c in locked}
         self._changed: dict[int, Claim] = {}
         self._events: list[StateEvent] = []
+        self._checks: dict[int, BindingCheck] = {}
+
+    def binding_checks(self, claims: Sequence[Claim]) -> dict[int, BindingCheck]:
+        """The binding checks of ``claims`` as of their last refresh (checked now for
+        claims not refreshed yet)."""
+        missing = [c for c in claims if c.pk not in self._checks]
+        if missing:
+            self._checks.update(claims_binding_checks(claims=missing))
+        return {c.pk: self._checks[c.pk] for c in claims}
 
     def refresh(
         self,
@@ -299,11 +335,18 @@ class ClaimStates:
         causes: Mapping[int, str],
         actor=None,
         policy: StatePolicy = DEFAULT_POLICY,
+        bindings_unchanged: bool = False,
     ) -> dict[int, StateDecision]:
         """Re-resolve the states of ``claims`` (among the locked ones) from the stored
-        evidence and history; ``causes`` by claim id."""
+        evidence and history; ``causes`` by claim id. ``bindings_unchanged``: nothing
+        wrote a binding of these claims since their last refresh, so its checks hold."""
         locked = [self._locked[pk] for pk in sorted({c.pk for c in claims})]
-        inputs = claims_state_inputs(claims=locked)
+        if bindings_unchanged:
+            checks = self.binding_checks(locked)
+        else:
+            checks = claims_binding_checks(claims=locked)
+            self._checks.update(checks)
+        inputs = claims_state_inputs(claims=locked, checks=checks)
         decisions: dict[int, StateDecision] = {}
         for claim in locked:
             decisions[claim.pk] = decision = resolve_state(inputs[claim.pk][0], policy)

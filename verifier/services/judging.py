@@ -42,10 +42,14 @@ class _Prepared:
     item: JudgeItem | None  # None: no fresh bound span, finalized locally
 
 
-def _prepare_all(claims: Sequence[Claim]) -> list[_Prepared]:
-    """For each claim: its active binding re-checked against the current version, and,
-    when fresh, the judge item (the bound span plus strong runners-up)."""
-    checks = claims_binding_checks(claims=claims)
+def _prepare_all(claims: Sequence[Claim], states: ClaimStates | None) -> list[_Prepared]:
+    """For each claim: its active binding re-checked against the current version (as
+    ``states`` last checked it, when given), and, when fresh, the judge item (the bound
+    span plus strong runners-up)."""
+    if states is not None:
+        checks = states.binding_checks(claims)
+    else:
+        checks = claims_binding_checks(claims=claims)
     fresh = {
         c.pk: checks[c.pk]
         for c in claims
@@ -141,7 +145,7 @@ def claims_judge(
         asked = _WithVectors(judge, vectors)
     size = judge_batch_size()
     # Judging never changes bindings, so every claim can be prepared up front.
-    prepared = _prepare_all(claims)
+    prepared = _prepare_all(claims, states)
     chunks = [prepared[offset : offset + size] for offset in range(0, len(prepared), size)]
     if states is not None:  # inside the caller's transaction: record everything once
         recorded = [e for chunk in chunks for e in _judge_chunk(asked, judge, chunk, cause, size)]
@@ -192,7 +196,7 @@ def _record_all(recorded: list[tuple[Verdict, Claim, str]], states: ClaimStates 
         claims = [c for _, c, _ in now]
         causes = {c.pk: x for _, c, x in now}
         if states is not None:
-            states.refresh(claims=claims, causes=causes)
+            states.refresh(claims=claims, causes=causes, bindings_unchanged=True)
         else:
             claims_state_refresh(claims=claims, causes=causes)
         pending = later

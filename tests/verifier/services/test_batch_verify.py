@@ -181,3 +181,23 @@ def test_heuristic_judge_reuses_stored_claim_vectors(workspace):
     assert [(v.label, v.confidence, v.note) for v in with_vectors] == [
         (v.label, v.confidence, v.note) for v in without
     ]
+
+
+def test_verify_checks_the_new_bindings_once_however_many_claims(workspace):
+    """Judging writes no bindings: the judge items and the refresh after judging reuse
+    the checks made when the states were refreshed after binding."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def binding_reads(claims: list[Claim]) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            claims_verify(claims=claims, judge=KeyedJudge())
+        return sum(
+            1
+            for q in queries.captured_queries
+            if q["sql"].startswith('SELECT "verifier_evidencebinding"."id"')
+            and '"is_active"' in q["sql"]
+        )
+
+    small, large = _mixed_set(workspace, "small")[:2], _mixed_set(workspace, "large")
+    assert binding_reads(small) == binding_reads(large) == 1
