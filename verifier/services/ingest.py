@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -38,10 +39,13 @@ ERROR_MESSAGE_MAX_CHARS: Final = 500
 
 @dataclass(frozen=True)
 class StageSpec:
-    """``items(job)`` lists stable item keys; ``run_item(job, key)`` does one item."""
+    """``items(job)`` lists stable item keys; ``run_item(job, key)`` does one item, in a
+    transaction of its own unless ``own_transactions`` (the item opens its own, say to
+    write on several connections at once; it must still be safe to rerun)."""
 
     items: Callable[[IngestJob], list[str]]
     run_item: Callable[[IngestJob, str], None]
+    own_transactions: bool = False
 
 
 def _registry() -> dict[str, StageSpec]:
@@ -148,7 +152,7 @@ def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
         if _status(job.pk) != IngestStatus.RUNNING:
             return None  # cancelled (or failed) while this stage ran
         try:
-            with transaction.atomic():
+            with nullcontext() if spec.own_transactions else transaction.atomic():
                 spec.run_item(job, key)
         except Exception as exc:  # one item's failure is recorded; the rest go on
             logger.warning("ingest job %s: %s item %s failed: %s", job_id, stage, key, exc)

@@ -51,6 +51,6 @@ STAGES: Final[dict[str, StageSpec]] = {
         lambda job, key: claims_remediate(job=job, claims=_claims(job, key, "source")),
     ),
     IngestStage.STORE: StageSpec(
-        lambda job: [STORE_ITEM], lambda job, key: ingest_job_store(job=job)
+        lambda job: [STORE_ITEM], lambda job, key: ingest_job_store(job=job), own_transactions=True
     ),
 }
