@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from verifier.judges.lexicon import (
     APPROXIMATORS,
@@ -331,6 +332,10 @@ def _clauses(text: str, starts: list[int], ends: list[int]) -> tuple[list[int], 
     return clause, sentence
 
 
+# First lemmas of the multi-word synonyms: most tokens start none of them.
+_MULTIWORD_FIRST: Final = frozenset(group[0] for group in MULTIWORD_SYNONYMS)
+
+
 @lru_cache(maxsize=8192)
 def profile(text: str) -> TextProfile:
     plain = text.replace("’", "'")
@@ -341,6 +346,8 @@ def profile(text: str) -> TextProfile:
     lemmas = tuple(lemma(t) for t in lower)
     concepts = [SYNONYMS.get(lem, lem) for lem in lemmas]
     for i in range(len(lower)):
+        if lemmas[i] not in _MULTIWORD_FIRST:
+            continue
         for group in MULTIWORD_SYNONYMS:
             width = len(group)
             if tuple(lemmas[i : i + width]) == group:

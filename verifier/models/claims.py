@@ -13,8 +13,19 @@ from verifier.models.workspaces import Workspace
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
+_ID_LENGTH = 12
+
+
 def new_claim_public_id() -> str:
-    return "claim:" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(12))
+    """``claim:`` and 12 base-36 characters, uniformly random: one draw below 36¹²
+    written in base 36 (drawing each character with ``secrets.choice`` reads the OS
+    random source 12 times, a measurable share of bulk extraction)."""
+    n = secrets.randbelow(len(_ID_ALPHABET) ** _ID_LENGTH)
+    chars = []
+    for _ in range(_ID_LENGTH):
+        n, digit = divmod(n, len(_ID_ALPHABET))
+        chars.append(_ID_ALPHABET[digit])
+    return "claim:" + "".join(chars)
 
 
 class ClaimStateChoices(models.TextChoices):

@@ -65,3 +65,16 @@ def test_claim_public_ids_look_like_the_seed(source):
     claim = make_claim(source)
     assert claim.public_id.startswith("claim:")
     assert len(claim.public_id) == len("claim:") + 12
+
+
+def test_new_claim_public_ids_use_the_whole_alphabet_in_every_position():
+    import re
+
+    from verifier.models import new_claim_public_id
+
+    ids = [new_claim_public_id() for _ in range(3000)]
+    assert all(re.fullmatch(r"claim:[0-9a-z]{12}", i) for i in ids)
+    assert len(set(ids)) == len(ids)
+    for position in range(len("claim:"), len("claim:") + 12):
+        # 3000 draws over 36 characters: every one appears (p(miss) < 1e-30).
+        assert len({i[position] for i in ids}) == 36
