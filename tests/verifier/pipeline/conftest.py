@@ -16,6 +16,18 @@ DOC_B = (
 )
 
 
+def unstarted_job(workspace):
+    """A job over DOC_A and DOC_B whose stages the test runs itself."""
+    return ingest_job_create(
+        workspace=workspace,
+        sources=[
+            SourceUpload(ref="source:a", text=DOC_A),
+            SourceUpload(ref="source:b", text=DOC_B),
+        ],
+        start=False,
+    )
+
+
 @pytest.fixture
 def run_job(django_capture_on_commit_callbacks):
     """Create a job and run its whole stage chain (tasks eager, on-commit executed)."""

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verifier.pipeline.conftest import DOC_A, DOC_B
+from tests.verifier.pipeline.conftest import DOC_A, unstarted_job
 from verifier.models import (
     Claim,
     ClaimRelation,
@@ -83,14 +83,7 @@ def test_claims_stay_unpublished_until_store(workspace):
 
 
 def test_each_stage_run_twice_gives_the_same_rows(workspace):
-    job = ingest_job_create(
-        workspace=workspace,
-        sources=[
-            SourceUpload(ref="source:a", text=DOC_A),
-            SourceUpload(ref="source:b", text=DOC_B),
-        ],
-        start=False,
-    )
+    job = unstarted_job(workspace)
     for stage in STAGE_ORDER[:-1]:
         ingest_stage_run(job_id=job.pk, stage=stage)
         once = _rows(job)
@@ -149,14 +142,7 @@ def flaky_extractor(monkeypatch):
 
 def test_crash_mid_stage_resumes_without_loss_or_duplicates(workspace, flaky_extractor):
     plan, calls = flaky_extractor
-    job = ingest_job_create(
-        workspace=workspace,
-        sources=[
-            SourceUpload(ref="source:a", text=DOC_A),
-            SourceUpload(ref="source:b", text=DOC_B),
-        ],
-        start=False,
-    )
+    job = unstarted_job(workspace)
     plan["Fishing boats"] = SimulatedCrash()
     with pytest.raises(SimulatedCrash):
         ingest_stage_run(job_id=job.pk, stage="extract")

@@ -7,11 +7,10 @@ import threading
 
 import pytest
 
-from tests.verifier.pipeline.conftest import DOC_A, DOC_B
+from tests.verifier.pipeline.conftest import unstarted_job
 from verifier.models import Claim, IngestStatus
 from verifier.services import ingest, ingest_store
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
-from verifier.services.ingest_create import SourceUpload, ingest_job_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,14 +23,7 @@ def _stages_run_by_hand(monkeypatch):
 
 
 def _job_before_store(workspace):
-    job = ingest_job_create(
-        workspace=workspace,
-        sources=[
-            SourceUpload(ref="source:a", text=DOC_A),
-            SourceUpload(ref="source:b", text=DOC_B),
-        ],
-        start=False,
-    )
+    job = unstarted_job(workspace)
     for stage in STAGE_ORDER[:-1]:
         ingest_stage_run(job_id=job.pk, stage=stage)
     job.refresh_from_db()
