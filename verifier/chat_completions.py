@@ -109,3 +109,33 @@ def load_json_answer(content: str) -> Any:
             return json.loads(text[start : end + 1])
         except json.JSONDecodeError as exc:
             raise ValueError(f"answer is not JSON: {exc.msg}") from None
+
+
+class ChatCompletionsModel:
+    """A model served behind a chat-completions endpoint (the judge, the extractor): its
+    client and the identity both protocols expose (``model_id``, ``family``)."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str = "",
+        family: str = "",
+        timeout: float | None = None,
+        json_mode: bool = True,
+        session: requests.Session | None = None,
+    ) -> None:
+        self._client = ChatCompletionsClient(
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            timeout=timeout,
+            json_mode=json_mode,
+            session=session,
+        )
+        self.base_url = self._client.base_url
+        self.model = model
+        self.model_id = model
+        self.family = family or family_from_model(model)
+        self.timeout = self._client.timeout

@@ -26,9 +26,8 @@ from typing import Any
 import requests
 
 from verifier.chat_completions import (
-    ChatCompletionsClient,
+    ChatCompletionsModel,
     ChatUnavailable,
-    family_from_model,
     load_json_answer,
 )
 from verifier.extractors.base import ExtractedClaim
@@ -173,7 +172,7 @@ def validate_claims(entries: list[Any], text: str) -> tuple[list[ExtractedClaim]
     return claims, dropped
 
 
-class OpenAICompatibleExtractor:
+class OpenAICompatibleExtractor(ChatCompletionsModel):
     prompt_version = PROMPT_VERSION
 
     def __init__(
@@ -188,19 +187,15 @@ class OpenAICompatibleExtractor:
         json_mode: bool = True,
         session: requests.Session | None = None,
     ) -> None:
-        self._client = ChatCompletionsClient(
+        super().__init__(
             base_url=base_url,
             model=model,
             api_key=api_key,
+            family=family,
             timeout=timeout,
             json_mode=json_mode,
             session=session,
         )
-        self.base_url = self._client.base_url
-        self.model = model
-        self.model_id = model
-        self.family = family or family_from_model(model)
-        self.timeout = self._client.timeout
         self.max_chunk_chars = max(MIN_CHUNK_CHARS, int(max_chunk_chars))
 
     # -- transport -------------------------------------------------------------------

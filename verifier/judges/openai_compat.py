@@ -24,9 +24,8 @@ from collections.abc import Sequence
 import requests
 
 from verifier.chat_completions import (
-    ChatCompletionsClient,
+    ChatCompletionsModel,
     ChatUnavailable,
-    family_from_model,
     load_json_answer,
 )
 from verifier.judges.base import (
@@ -151,7 +150,7 @@ def aggregate_samples(
     return out
 
 
-class OpenAICompatibleJudge:
+class OpenAICompatibleJudge(ChatCompletionsModel):
     prompt_version = PROMPT_VERSION
 
     def __init__(
@@ -168,19 +167,15 @@ class OpenAICompatibleJudge:
         json_mode: bool = True,
         session: requests.Session | None = None,
     ) -> None:
-        self._client = ChatCompletionsClient(
+        super().__init__(
             base_url=base_url,
             model=model,
             api_key=api_key,
+            family=family,
             timeout=timeout,
             json_mode=json_mode,
             session=session,
         )
-        self.base_url = self._client.base_url
-        self.model = model
-        self.model_id = model
-        self.family = family or family_from_model(model)
-        self.timeout = self._client.timeout
         self.batch_size = clamp_batch_size(batch_size)
         self.samples = max(1, min(MAX_SAMPLES, int(samples or 1)))
         if temperature is None:
