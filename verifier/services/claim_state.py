@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from django.db import transaction
 
@@ -98,17 +98,9 @@ def claim_binding_check(*, claim: Claim) -> BindingCheck:
     return BindingCheck(binding, version, binding_recheck(binding=binding, version=version))
 
 
-class _VerdictFields(Protocol):
-    """What the state inputs read of a verdict: a ``Verdict`` or a ``LatestVerdict``."""
-
-    binding_id: int | None
-    label: str
-    confidence: float
-    note: str
-
-
 class LatestVerdict(NamedTuple):
-    """The fields of a claim's latest verdict that its state depends on."""
+    """The fields of a claim's latest verdict that its state depends on (what the state
+    inputs read of a ``Verdict``)."""
 
     binding_id: int | None
     label: str
@@ -116,7 +108,7 @@ class LatestVerdict(NamedTuple):
     note: str
 
 
-def _verdict_input(verdict: _VerdictFields | None) -> VerdictInput | None:
+def _verdict_input(verdict: Verdict | LatestVerdict | None) -> VerdictInput | None:
     if verdict is None:
         return None
     return VerdictInput(label=verdict.label, confidence=verdict.confidence, note=verdict.note)  # type: ignore[arg-type]
@@ -139,7 +131,7 @@ def verdict_applies(*, verdict: Verdict | None, binding: EvidenceBinding | None)
 
 
 def _applies(
-    verdict: _VerdictFields | None,
+    verdict: Verdict | LatestVerdict | None,
     binding: EvidenceBinding | None,
     judged_quote: Callable[[int], str | None],
 ) -> bool:
