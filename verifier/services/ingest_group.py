@@ -22,9 +22,14 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-from django.db import connection
+from django.db import connection, transaction
 
-from verifier.embeddings import embed_texts, vector_text, vectors_from_binary
+from verifier.embeddings import (
+    EMBEDDING_DIMENSIONS,
+    embed_texts,
+    id_vector_copy_binary,
+    vectors_from_binary,
+)
 from verifier.models import Claim
 from verifier.selectors.claims import claim_pks_without_vectors
 
@@ -55,24 +60,35 @@ def claims_embed(*, claims: list[Claim]) -> int:
     return len(missing)
 
 
+# Vectors travel to the server in binary COPY into a per-session temporary table (its
+# rows go at commit), then one UPDATE joins them in: 1,024 vectors written as pgvector
+# text took ~230 ms here (formatting and parsing 393,216 floats), in binary ~50 ms.
+_EMBEDDINGS_IN = "spanproof_claim_embedding_in"
+_CREATE_EMBEDDINGS_IN = (
+    f"CREATE TEMPORARY TABLE IF NOT EXISTS {_EMBEDDINGS_IN} "
+    f"(id bigint NOT NULL, embedding vector({EMBEDDING_DIMENSIONS}) NOT NULL) "
+    "ON COMMIT DELETE ROWS"
+)
+_COPY_EMBEDDINGS_IN = f"COPY {_EMBEDDINGS_IN} (id, embedding) FROM STDIN WITH (FORMAT BINARY)"
 _STORE_EMBEDDINGS = f"""
-UPDATE {Claim._meta.db_table} AS c SET embedding = v.embedding::vector
-FROM unnest(%s::bigint[], %s::text[]) AS v(id, embedding)
-WHERE c.id = v.id
+UPDATE {Claim._meta.db_table} AS c SET embedding = v.embedding
+FROM {_EMBEDDINGS_IN} AS v WHERE c.id = v.id
 """
 
 
 def _store_embeddings(claims: list[Claim]) -> None:
-    """``bulk_update(claims, ["embedding"])`` as one plain statement, the float32 vectors
-    in pgvector's text form (each component round-trips exactly)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _STORE_EMBEDDINGS,
-            [
-                [c.pk for c in claims],
-                [vector_text(np.asarray(c.embedding, dtype=np.float32)) for c in claims],
-            ],
-        )
+    """``bulk_update(claims, ["embedding"])``: binary COPY, then one UPDATE, in the
+    caller's transaction or one of its own (the temporary rows are deleted after the
+    UPDATE, so a second call in the same transaction starts empty)."""
+    if not claims:
+        return
+    payload = id_vector_copy_binary([c.pk for c in claims], np.stack([c.embedding for c in claims]))
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(_CREATE_EMBEDDINGS_IN)
+        with cursor.copy(_COPY_EMBEDDINGS_IN) as copy:
+            copy.write(payload)
+        cursor.execute(_STORE_EMBEDDINGS)
+        cursor.execute(f"DELETE FROM {_EMBEDDINGS_IN}")
 
 
 # Every embedded claim of a workspace up to an id, vectors in pgvector's binary form

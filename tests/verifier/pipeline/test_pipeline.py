@@ -82,6 +82,32 @@ def test_claims_stay_unpublished_until_store(workspace):
     assert Claim.objects.filter(ingest_job=job, published=False).count() == 0
 
 
+def _planner_row_counts(models) -> dict[str, float]:
+    from django.db import connection
+
+    tables = [m._meta.db_table for m in models]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relname, reltuples FROM pg_class WHERE relname = ANY(%s)", [tables])
+        return dict(cursor.fetchall())
+
+
+def test_store_refreshes_the_planner_statistics_of_the_tables_the_job_filled(workspace):
+    """The job's rows are uncommitted here, so autovacuum cannot have counted them: only
+    the store stage's own ANALYZE brings the planner's row counts up to date."""
+    from verifier.services.ingest_store import FILLED_TABLES
+
+    job = unstarted_job(workspace)
+    for stage in STAGE_ORDER[:-1]:
+        ingest_stage_run(job_id=job.pk, stage=stage)
+    actual = {m._meta.db_table: m.objects.count() for m in FILLED_TABLES}
+    assert all(actual.values())
+    assert _planner_row_counts(FILLED_TABLES) != actual
+
+    ingest_stage_run(job_id=job.pk, stage=STAGE_ORDER[-1])
+
+    assert _planner_row_counts(FILLED_TABLES) == actual
+
+
 def test_each_stage_run_twice_gives_the_same_rows(workspace):
     job = unstarted_job(workspace)
     for stage in STAGE_ORDER[:-1]:

@@ -103,3 +103,16 @@ def test_stored_vectors_are_the_model_vectors_bit_for_bit():
         assert np.array_equal(
             np.asarray(Claim.objects.get(pk=claim.pk).embedding, dtype=np.float32), vector
         )
+
+
+def test_a_second_vector_write_in_the_same_transaction_replaces_the_first():
+    """The binary-COPY staging rows of one write are gone before the next: a claim
+    written twice keeps the second vector, not whichever staged row a join meets first."""
+    from verifier.selectors.claims import claim_stored_vectors
+
+    claim = make_claim(make_source(make_workspace()), "Reed beds slow the floodwater.")
+    first, second = np.eye(2, EMBEDDING_DIMENSIONS, dtype=np.float32)
+    for vector in (first, second):
+        claim.embedding = vector
+        ingest_group._store_embeddings([claim])
+    assert np.array_equal(claim_stored_vectors(claim_pks=[claim.pk])[claim.pk], second)
