@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,7 +27,6 @@ class TraceClaimRow:
     verification_state: str
 
 
-@transaction.atomic
 def trace_record(
     *,
     workspace: Workspace,
@@ -36,37 +36,41 @@ def trace_record(
     domain_pack: str,
     document: dict[str, Any],
     considered: Iterable[TraceClaimRow],
-) -> Trace:
-    trace = Trace.objects.create(
-        trace_id=trace_id,
-        workspace=workspace,
-        operation=operation,
-        query=query,
-        domain_pack=domain_pack or "",
-        document=document,
-    )
+) -> int:
+    """Write the trace and one ``TraceClaim`` per claim considered; returns the trace's
+    row id. One statement (a data-modifying CTE), so it is all or nothing on its own and
+    costs a served call one round trip, not a savepoint, two inserts and a release."""
     rows = list(considered)
-    if rows:
-        # One statement for every considered claim (a served call has tens of them):
-        # the same rows ``bulk_create`` would write, without building model instances.
-        with connection.cursor() as cursor:
-            cursor.execute(
-                _TRACE_CLAIMS_INSERT_SQL,
-                [
-                    trace.pk,
-                    [row.claim_pk for row in rows],
-                    [row.included for row in rows],
-                    [row.exclusion_reason[:40] for row in rows],
-                    [row.verification_state for row in rows],
-                ],
-            )
-    return trace
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _TRACE_INSERT_SQL,
+            [
+                trace_id,
+                workspace.pk,
+                operation,
+                query,
+                domain_pack or "",
+                json.dumps(document),
+                timezone.now(),
+                [row.claim_pk for row in rows],
+                [row.included for row in rows],
+                [row.exclusion_reason[:40] for row in rows],
+                [row.verification_state for row in rows],
+            ],
+        )
+        (pk,) = cursor.fetchone()
+    return pk
 
 
-_TRACE_CLAIMS_INSERT_SQL = (
-    f'INSERT INTO "{TraceClaim._meta.db_table}" '
+_TRACE_INSERT_SQL = (
+    f'WITH t AS (INSERT INTO "{Trace._meta.db_table}" '
+    '("trace_id", "workspace_id", "operation", "query", "domain_pack", "document", '
+    '"created_at") VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s) RETURNING "id"), '
+    f'c AS (INSERT INTO "{TraceClaim._meta.db_table}" '
     '("trace_id", "claim_id", "included", "exclusion_reason", "verification_state") '
-    "SELECT %s, u.* FROM unnest(%s::bigint[], %s::boolean[], %s::text[], %s::text[]) AS u"
+    'SELECT t."id", u.* FROM t, '
+    "unnest(%s::bigint[], %s::boolean[], %s::text[], %s::text[]) AS u) "
+    'SELECT "id" FROM t'
 )
 
 
