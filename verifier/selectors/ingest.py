@@ -97,8 +97,9 @@ def ingest_quality_counts(job: IngestJob, *, remediated: bool) -> QualityCounts:
 
 def vector_index_status() -> tuple[bool, bool]:
     """(present, used): the HNSW index exists, and the nearest-neighbour query that
-    retrieval runs is planned on it when the planner is told to avoid a full scan
-    (with few rows a planner rightly prefers the scan, which says nothing)."""
+    retrieval runs is planned on it when the planner is told to avoid a full scan and
+    a sort (with few rows a planner rightly prefers either, which says nothing: with
+    fresh statistics of a small table it picks another index and sorts)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", [CLAIM_INDEX_NAME])
         present = cursor.fetchone() is not None
@@ -109,6 +110,7 @@ def vector_index_status() -> tuple[bool, bool]:
 
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_sort = off")
         cursor.execute(
             f"EXPLAIN SELECT id FROM {Claim._meta.db_table} "
             "WHERE published AND embedding IS NOT NULL "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
+from tests.factories import make_claim, make_source, make_workspace
+from verifier.models import Claim
 from verifier.selectors.ingest import CLAIM_INDEX_NAME, vector_index_status
 from verifier.selectors.retrieval import _SEEDS_BY_VECTOR_PACK_SQL, _SEEDS_BY_VECTOR_SQL
 
@@ -32,6 +34,18 @@ def test_index_is_partial_on_published():
 
 
 def test_trust_score_probe_sees_the_index_used():
+    assert vector_index_status() == (True, True)
+
+
+def test_the_probe_still_sees_it_with_fresh_statistics_of_a_small_table():
+    """The store stage analyzes the claims table before the trust score's probe runs; with
+    a handful of analyzed rows the planner would pick another index and sort."""
+    source = make_source(make_workspace())
+    for i in range(5):
+        claim = make_claim(source, f"claim {i}", embedding=[float(i + 1)] * 384)
+        Claim.objects.filter(pk=claim.pk).update(published=True)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE verifier_claim")
     assert vector_index_status() == (True, True)
 
 
