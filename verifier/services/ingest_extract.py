@@ -5,11 +5,17 @@ Idempotence: a claim is keyed by (cited source, original text). Creating the cla
 one item locks its source row, reads the texts that already exist and creates only the
 missing ones, so a rerun, a redelivered task or re-ingesting identical text adds no
 rows.
+
+The stage's items open their own transactions: a version's text goes to the extractor
+(possibly a remote model taking seconds) with no transaction open, and only the
+writes of its claims are atomic.
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from django.db import transaction
 
 from verifier.engine import get_extractor
 from verifier.models import Claim, ClaimOrigin, IngestJob, Source, SourceVersion
@@ -47,7 +53,7 @@ def _extract_version(job: IngestJob, version_id: int) -> None:
     version = SourceVersion.objects.select_related("source").get(
         pk=version_id, source__workspace=job.workspace
     )
-    extracted = get_extractor().extract(version.text)
+    extracted = get_extractor().extract(version.text)  # outside any transaction
     claims = [
         Claim(
             workspace=job.workspace,
@@ -61,7 +67,8 @@ def _extract_version(job: IngestJob, version_id: int) -> None:
         )
         for item in extracted
     ]
-    _create_missing(version.source, job, claims)
+    with transaction.atomic():
+        _create_missing(version.source, job, claims)
 
 
 def _import_claims(job: IngestJob, first: int, last: int) -> None:
@@ -84,9 +91,10 @@ def _import_claims(job: IngestJob, first: int, last: int) -> None:
                 created_by=job.created_by,
             )
         )
-    for source_pk in sorted(by_source):
-        claims = by_source[source_pk]
-        _create_missing(claims[0].source, job, claims)
+    with transaction.atomic():
+        for source_pk in sorted(by_source):
+            claims = by_source[source_pk]
+            _create_missing(claims[0].source, job, claims)
 
 
 def extract_item(job: IngestJob, key: str) -> None:

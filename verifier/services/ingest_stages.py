@@ -32,7 +32,7 @@ def _claims(job: IngestJob, key: str, *related: str) -> list:
 
 
 STAGES: Final[dict[str, StageSpec]] = {
-    IngestStage.EXTRACT: StageSpec(extract_items, extract_item),
+    IngestStage.EXTRACT: StageSpec(extract_items, extract_item, own_transactions=True),
     IngestStage.RELATE: StageSpec(
         _batched(RELATE_BATCH), lambda job, key: claims_relate(job=job, claims=_claims(job, key))
     ),

@@ -1,5 +1,7 @@
-"""The store stage publishes a large job on several connections at once, each id range
-committing on its own; the job succeeds only when every range is published."""
+"""Stages whose items open their own transactions, run with real commits: the store
+stage publishes a large job on several connections at once, each id range committing on
+its own (the job succeeds only when every range is published); the extract stage calls
+the extractor with no transaction open."""
 
 from __future__ import annotations
 
@@ -86,3 +88,29 @@ def test_a_range_that_fails_leaves_the_job_running_and_the_rerun_publishes_the_r
     job.refresh_from_db()
     assert job.status == IngestStatus.SUCCEEDED and not job.errors
     assert not claims.filter(published=False).exists()
+
+
+def test_the_extractor_answers_with_no_transaction_open(workspace, monkeypatch):
+    """A remote extractor may take seconds: no transaction (and no source-row lock) is
+    held while it answers; the claims it returns are still written."""
+    from django.db import connection
+
+    from verifier.engine import get_extractor
+    from verifier.services import ingest_extract
+
+    real = get_extractor()
+    in_transaction: list[bool] = []
+
+    class Watched:
+        model_id, family = real.model_id, real.family
+
+        def extract(self, text):
+            in_transaction.append(connection.in_atomic_block)
+            return real.extract(text)
+
+    monkeypatch.setattr(ingest_extract, "get_extractor", lambda: Watched())
+    job = unstarted_job(workspace)
+    ingest_stage_run(job_id=job.pk, stage=STAGE_ORDER[0])
+
+    assert in_transaction == [False, False]  # one call per source, none in a transaction
+    assert Claim.objects.filter(ingest_job=job).count() == 7
