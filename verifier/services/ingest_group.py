@@ -70,9 +70,13 @@ _CREATE_EMBEDDINGS_IN = (
     "ON COMMIT DELETE ROWS"
 )
 _COPY_EMBEDDINGS_IN = f"COPY {_EMBEDDINGS_IN} (id, embedding) FROM STDIN WITH (FORMAT BINARY)"
+# The ids again as an array: the temporary table has no statistics (autovacuum never
+# sees temporary tables), so the planner guesses ~25,000 rows in it and would hash-join
+# them against a full scan of the claims table; ``c.id = ANY(...)`` keeps the claims side
+# to an index scan of exactly the batch's rows, however large the table.
 _STORE_EMBEDDINGS = f"""
 UPDATE {Claim._meta.db_table} AS c SET embedding = v.embedding
-FROM {_EMBEDDINGS_IN} AS v WHERE c.id = v.id
+FROM {_EMBEDDINGS_IN} AS v WHERE c.id = v.id AND c.id = ANY(%s::bigint[])
 """
 
 
@@ -82,12 +86,13 @@ def _store_embeddings(claims: list[Claim]) -> None:
     UPDATE, so a second call in the same transaction starts empty)."""
     if not claims:
         return
-    payload = id_vector_copy_binary([c.pk for c in claims], np.stack([c.embedding for c in claims]))
+    ids = [c.pk for c in claims]
+    payload = id_vector_copy_binary(ids, np.stack([c.embedding for c in claims]))
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         cursor.execute(_CREATE_EMBEDDINGS_IN)
         with cursor.copy(_COPY_EMBEDDINGS_IN) as copy:
             copy.write(payload)
-        cursor.execute(_STORE_EMBEDDINGS)
+        cursor.execute(_STORE_EMBEDDINGS, [ids])
         cursor.execute(f"DELETE FROM {_EMBEDDINGS_IN}")
 
 
