@@ -3,11 +3,12 @@
 Stages run in the published order (extract → relate → group → embed → validate →
 remediate → store), one Celery task each, chained with ``transaction.on_commit``.
 A stage is a list of items with stable keys (a source version, a range of claim
-ids); each item runs in its own transaction (the store item opens its own: it
-publishes on several connections), so a failure is recorded on that item and never
-loses the rest. Completed item keys are kept in ``job.progress[stage]``,
-so a rerun (a redelivered task after a crash, or :func:`ingest_job_rerun`) skips
-them, and every item is itself idempotent, so even a repeated item adds no rows.
+ids); each item runs in its own transaction (extract and store items open their
+own: extract calls the extractor with none open, store publishes on several
+connections), so a failure is recorded on that item and never loses the rest.
+Completed item keys are kept in ``job.progress[stage]``, so a rerun (a redelivered
+task after a crash, or :func:`ingest_job_rerun`) skips them, and every item is
+itself idempotent, so even a repeated item adds no rows.
 """
 
 from __future__ import annotations
