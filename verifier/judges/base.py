@@ -25,11 +25,16 @@ MAX_SPANS_PER_ITEM = 3
 
 @dataclass(frozen=True)
 class JudgeItem:
-    """One claim and up to ``MAX_SPANS_PER_ITEM`` spans bound to it (texts, not offsets)."""
+    """One claim and up to ``MAX_SPANS_PER_ITEM`` spans bound to it (texts, not offsets).
+
+    ``context`` is what a reader sees just before the span (the source title and the
+    preceding sentence), so that a name given one sentence earlier is not "missing".
+    It may resolve a reference; it is not evidence on its own."""
 
     key: str
     claim: str
     spans: tuple[str, ...]
+    context: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.spans, tuple):

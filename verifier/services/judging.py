@@ -9,17 +9,27 @@ Verdicts are appended (one per claim per call); nothing is rewritten.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from django.db import transaction
 
+from verifier.binding.sentences import sentence_spans
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import MAX_SPANS_PER_ITEM, Judge, JudgeItem, JudgeResult, judge_items
-from verifier.models import Claim, EvidenceBinding, EvidenceCandidate, Verdict
+from verifier.models import (
+    Claim,
+    EvidenceBinding,
+    EvidenceCandidate,
+    Source,
+    SourceVersion,
+    Verdict,
+    Workspace,
+)
 from verifier.selectors.claims import claim_stored_vectors
 from verifier.services.claim_state import (
+    BindingCheck,
     ClaimStates,
     claims_binding_checks,
     claims_state_refresh,
@@ -33,6 +43,8 @@ NOTE_MAX_CHARS = 500
 # bench/fixtures/planted-v1.json runners-up of true claims score 0.2–0.55 and best
 # windows 0.7–0.99.
 JUDGE_CANDIDATE_MIN_SCORE = 0.6
+# How far before a bound span the judge's context (the preceding sentence) is looked for.
+CONTEXT_LOOKBACK_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,7 @@ def _prepare_all(claims: Sequence[Claim], states: ClaimStates | None) -> list[_P
             check = fresh[candidate.claim_id]
             if check.version is not None and candidate.source_version_id == check.version.pk:
                 runners_up.setdefault(candidate.claim_id, []).append(candidate.quote)
+    contexts = _contexts({pk: check for pk, check in fresh.items()})
     prepared: list[_Prepared] = []
     for claim in claims:
         check = checks[claim.pk]
@@ -76,9 +89,46 @@ def _prepare_all(claims: Sequence[Claim], states: ClaimStates | None) -> list[_P
                 break
             if quote != check.binding.quote:
                 spans.append(quote)
-        item = JudgeItem(key=str(claim.pk), claim=claim.text, spans=tuple(spans))
+        item = JudgeItem(
+            key=str(claim.pk),
+            claim=claim.text,
+            spans=tuple(spans),
+            context=contexts.get(claim.pk, ""),
+        )
         prepared.append(_Prepared(claim, check.binding, item))
     return prepared
+
+
+def _contexts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
+    """Per claim: its source's title and the sentence before its bound span, so the judge
+    can resolve a name given one sentence earlier. Version texts that the checks did not
+    load are read once per version."""
+    version_ids = {c.version.pk for c in fresh.values() if c.version is not None}
+    loaded = {
+        c.version.pk: c.version
+        for c in fresh.values()
+        if c.version is not None and "text" not in c.version.get_deferred_fields()
+    }
+    missing = version_ids - set(loaded)
+    if missing:
+        loaded.update(SourceVersion.objects.select_related("source").in_bulk(list(missing)))
+    titles = dict(
+        Source.objects.filter(versions__pk__in=version_ids).values_list("versions__pk", "title")
+    )
+    out: dict[int, str] = {}
+    for claim_pk, check in fresh.items():
+        if check.version is None or check.binding is None:
+            continue
+        text = loaded[check.version.pk].text
+        start = check.binding.start
+        head = text[max(0, start - CONTEXT_LOOKBACK_CHARS) : start]
+        sentences = sentence_spans(head)
+        previous = head[slice(*sentences[-1])] if sentences else ""
+        if start - CONTEXT_LOOKBACK_CHARS > 0 and len(sentences) == 1:
+            previous = ""  # only a fragment of a very long sentence is in reach
+        title = (titles.get(check.version.pk) or "").strip()
+        out[claim_pk] = " ".join(p for p in (f"{title}." if title else "", previous) if p)
+    return out
 
 
 def _verdict(*, judge: Judge, prepared: _Prepared, result: JudgeResult) -> Verdict:
@@ -200,3 +250,50 @@ def _record_all(recorded: list[tuple[Verdict, Claim, str]], states: ClaimStates 
         else:
             claims_state_refresh(claims=claims, causes=causes)
         pending = later
+
+
+REJUDGE_BATCH = 200
+
+
+@dataclass(frozen=True)
+class RejudgeReport:
+    claims: int
+    verdicts: int
+    states_before: dict[str, int]
+    states_after: dict[str, int]
+    judge_model: str
+
+
+def workspace_rejudge(
+    *,
+    workspace: Workspace,
+    states: Sequence[str] | None = None,
+    judge: Judge | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> RejudgeReport:
+    """Append a verdict of ``judge`` (the configured one by default) to every claim of
+    ``workspace`` (only those in ``states`` when given) and refresh their states through
+    the one state service. History is only appended to; each batch is its own
+    transaction, so a stopped run keeps what it finished and a rerun is safe."""
+    judge = judge or get_judge()
+    query = Claim.objects.filter(workspace=workspace)
+    if states:
+        query = query.filter(state__in=list(states))
+    ids = list(query.order_by("pk").values_list("pk", flat=True))
+    before: dict[str, int] = {}
+    after: dict[str, int] = {}
+    verdicts = 0
+    for offset in range(0, len(ids), REJUDGE_BATCH):
+        batch = list(
+            Claim.objects.filter(pk__in=ids[offset : offset + REJUDGE_BATCH]).order_by("pk")
+        )
+        for claim in batch:
+            before[claim.state] = before.get(claim.state, 0) + 1
+        verdicts += len(
+            claims_judge(claims=batch, judge=judge, cause="re-judged (rejudge command)")
+        )
+        for claim in Claim.objects.filter(pk__in=[c.pk for c in batch]).only("state"):
+            after[claim.state] = after.get(claim.state, 0) + 1
+        if progress is not None:
+            progress(min(offset + REJUDGE_BATCH, len(ids)), len(ids))
+    return RejudgeReport(len(ids), verdicts, before, after, str(judge.model_id))

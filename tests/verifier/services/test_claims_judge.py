@@ -95,3 +95,15 @@ def test_claims_verify_runs_the_chain_with_submitted_quotes(coral, kelp):
     # whose best window there is unrelated, or whose search found nothing.
     binding = misattributed.bindings.filter(is_active=True).first()
     assert binding is None or "otter" not in binding.quote
+
+
+def test_judge_gets_the_title_and_the_sentence_before_the_span(coral):
+    claim = make_claim(coral, "Norway shut several reef areas to trawlers in 1999.")
+    claim_bind(claim=claim, quote=QUOTE)
+    judge = ScriptedJudge()
+    claims_judge(claims=[claim], judge=judge)
+    (item,) = judge.seen
+    assert item.context == (
+        "A document. Unlike their tropical relatives, they host no symbiotic algae."
+    )
+    assert QUOTE not in item.context  # context resolves names; it is not evidence
