@@ -8,9 +8,11 @@ from django.conf import settings as django_settings
 
 from verifier.extractors import Extractor, build_extractor
 from verifier.judges import Judge, build_judge
+from verifier.judges.registry import DEFAULT_BACKEND as JUDGE_DEFAULT_BACKEND
+from verifier.judges.registry import OFFLINE_FAMILIES as JUDGE_OFFLINE_FAMILIES
 
 
-def _family(config: dict[str, Any], offline_backend: str, offline_family: str) -> str:
+def _family(config: dict[str, Any], default_backend: str, offline: dict[str, str]) -> str:
     """The family a configured judge/extractor will declare, folded for comparison
     (case and surrounding whitespace ignored): the explicit ``family``, else the offline
     backend's family, else the family of the model name ('meta-llama/Llama-3.3' → 'llama')."""
@@ -18,10 +20,10 @@ def _family(config: dict[str, Any], offline_backend: str, offline_family: str) -
 
     family = str(config.get("family") or "").strip()
     if not family:
-        backend = str(config.get("backend") or offline_backend).lower()
+        backend = str(config.get("backend") or default_backend).lower()
         model = str(config.get("model") or "").strip()
-        if backend == offline_backend:
-            family = offline_family
+        if backend in offline:
+            family = offline[backend]
         elif model:
             family = family_from_model(model)
     return family.lower()
@@ -32,8 +34,8 @@ def configured_families(settings: Any) -> tuple[str, str]:
     judge = dict(settings.SPANPROOF_JUDGE)
     extractor = dict(settings.SPANPROOF_EXTRACTOR)
     return (
-        _family(judge, "heuristic", "spanproof-heuristic"),
-        _family(extractor, "sentence", "spanproof-extractor"),
+        _family(judge, JUDGE_DEFAULT_BACKEND, JUDGE_OFFLINE_FAMILIES),
+        _family(extractor, "sentence", {"sentence": "spanproof-extractor"}),
     )
 
 

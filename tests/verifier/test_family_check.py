@@ -86,3 +86,11 @@ def test_an_explicit_openai_extractor_family_overrides_the_model_name(settings, 
     assert configured_families(settings) == ("qwen", "mistral")
     call_command("check")
     assert "no issues" in capsys.readouterr().out
+
+
+def test_trained_judge_family_is_its_own(settings):
+    settings.SPANPROOF_JUDGE = {"backend": "nli"}
+    judge_family, extractor_family = configured_families(settings)
+    assert judge_family == get_judge().family == "spanproof-nli"
+    assert judge_family != extractor_family
+    assert judge_and_extractor_families_differ() == []

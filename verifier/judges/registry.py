@@ -12,6 +12,8 @@ from typing import Any
 from verifier.judges.base import Judge
 
 DEFAULT_BACKEND = "heuristic"
+# offline backends and the family each declares (for the judge/extractor family check)
+OFFLINE_FAMILIES = {"nli": "spanproof-nli", "heuristic": "spanproof-heuristic"}
 ENV_PREFIX = "SPANPROOF_JUDGE_"
 # config key -> converter for values read from the environment
 _ENV_KEYS: dict[str, type] = {
@@ -53,6 +55,10 @@ def judge_config_from_env(env: Mapping[str, str]) -> dict[str, Any]:
 
 def build_judge(config: Mapping[str, Any]) -> Judge:
     backend = str(config.get("backend") or DEFAULT_BACKEND).lower()
+    if backend == "nli":
+        from verifier.judges.nli.judge import NliJudge
+
+        return NliJudge()
     if backend == "heuristic":
         from verifier.judges.heuristic import HeuristicJudge
 

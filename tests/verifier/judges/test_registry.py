@@ -52,6 +52,7 @@ def test_unknown_backend_and_missing_fields_are_errors() -> None:
 def test_packages_import_without_django() -> None:
     code = (
         "import sys, verifier.judges, verifier.extractors, verifier.judges.heuristic, "
+        "verifier.judges.nli.judge, verifier.judges.nli.train, verifier.judges.nli.synthetic, "
         "verifier.judges.openai_compat; print(any(m.startswith('django') for m in sys.modules))"
     )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
