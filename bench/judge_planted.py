@@ -1,7 +1,7 @@
-"""The heuristic judge on the planted-ground-truth fixture, without the database.
+"""A judge on the planted-ground-truth fixture, without the database.
 
     .venv/bin/python bench/judge_planted.py [--fixture bench/fixtures/planted-v1.json]
-                                             [--show all|wrong]
+                                             [--show all|wrong] [--judge nli|heuristic]
 
 A fast, DB-free replica of ``verifier/services/validator_benchmark.py`` for tuning the
 judge: evidence search inside the cited source (``rank_windows``, the same window limit
@@ -29,52 +29,70 @@ import django  # noqa: E402
 
 django.setup()
 
-from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, judge_items  # noqa: E402
-from verifier.judges.heuristic import HeuristicJudge  # noqa: E402
+from verifier.binding.sentences import sentence_before  # noqa: E402
+from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_items  # noqa: E402
 from verifier.services.binding import EVIDENCE_CANDIDATES_KEPT  # noqa: E402
 from verifier.services.evidence_search import rank_windows  # noqa: E402
-from verifier.services.judging import JUDGE_CANDIDATE_MIN_SCORE  # noqa: E402
+from verifier.services.judging import (  # noqa: E402
+    CONTEXT_LOOKBACK_CHARS,
+    JUDGE_CANDIDATE_MIN_SCORE,
+)
 from verifier.services.validator_benchmark import benchmark_metrics, fixture_load  # noqa: E402
 from verifier.states import StatePolicy  # noqa: E402
 
 DEFAULT_FIXTURE = REPO / "bench" / "fixtures" / "planted-v1.json"
 
 
-def spans_for(text: str, claim: str) -> tuple[str, ...]:
+def spans_for(text: str, claim: str, title: str = "") -> tuple[tuple[str, ...], str]:
+    """(spans, context) as the judging service builds them."""
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     found = rank_windows(
         text=text, sha256=sha, claim_text=claim, limit=EVIDENCE_CANDIDATES_KEPT + 1
     )
     if not found:
-        return ()
+        return (), ""
+    previous = sentence_before(text, found[0].start, lookback=CONTEXT_LOOKBACK_CHARS)
+    context = " ".join(p for p in (f"{title}." if title else "", previous) if p)
     spans = [found[0].quote]
     for cand in found[1:]:
         if len(spans) >= MAX_SPANS_PER_ITEM:
             break
         if cand.score >= JUDGE_CANDIDATE_MIN_SCORE and cand.quote != found[0].quote:
             spans.append(cand.quote)
-    return tuple(spans)
+    return tuple(spans), context
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", type=Path, default=DEFAULT_FIXTURE)
     parser.add_argument("--show", choices=["none", "wrong", "all"], default="wrong")
+    parser.add_argument("--judge", default="nli", help="judge backend (nli, heuristic)")
+    parser.add_argument(
+        "--export-items",
+        type=Path,
+        help="write the judge items with their gold labels as JSONL (the trainer's "
+        "--extra-dev input) and stop",
+    )
     args = parser.parse_args()
 
     fixture = fixture_load(args.fixture)
-    sources = {s["id"]: s["text"] for s in fixture["sources"]}
+    sources = {s["id"]: s for s in fixture["sources"]}
     specs = fixture["claims"]
-    items = [
-        JudgeItem(
-            key=spec["id"],
-            claim=spec["text"],
-            spans=spans_for(sources[spec["source_id"]], spec["text"]),
-        )
-        for spec in specs
-    ]
+    items = []
+    for spec in specs:
+        source = sources[spec["source_id"]]
+        spans, context = spans_for(source["text"], spec["text"], source.get("title") or "")
+        items.append(JudgeItem(key=spec["id"], claim=spec["text"], spans=spans, context=context))
+    if args.export_items:
+        with args.export_items.open("w", encoding="utf-8") as fh:
+            for spec, item in zip(specs, items, strict=True):
+                row = {"id": item.key, "claim": item.claim, "spans": list(item.spans)}
+                row |= {"context": item.context, "supported": spec["label"] == "supported"}
+                fh.write(json.dumps(row) + "\n")
+        return
     judged = [item for item in items if item.spans]
-    results = {r.key: r for r in judge_items(HeuristicJudge(), judged)}
+    judge = build_judge({"backend": args.judge})
+    results = {r.key: r for r in judge_items(judge, judged)}
     floor = StatePolicy().confidence_floor
     rows = []
     for spec, item in zip(specs, items, strict=True):
@@ -107,6 +125,7 @@ def main() -> None:
     metrics = benchmark_metrics(rows)
     summary = {
         "fixture": str(args.fixture),
+        "judge": judge.model_id,
         "recall_strict": {t: v["recall_strict"] for t, v in metrics["recall"].items()},
         "missed": {t: v["missed"] for t, v in metrics["recall"].items() if v["missed"]},
         "false_flag_rate": metrics["false_flag_rate"],

@@ -108,3 +108,15 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             spans.append((start + lead, start + lead + len(stripped)))
         start = end
     return spans
+
+
+def sentence_before(text: str, start: int, *, lookback: int = 600) -> str:
+    """The whole sentence that ends before offset ``start`` (looking back at most
+    ``lookback`` characters), or "" when none fits: only a fragment of a very long
+    sentence would be in reach."""
+    head = text[max(0, start - lookback) : start]
+    spans = sentence_spans(head)
+    if not spans or (start - lookback > 0 and len(spans) == 1):
+        return ""
+    first, last = spans[-1]
+    return head[first:last]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import transaction
 
-from verifier.binding.sentences import sentence_spans
+from verifier.binding.sentences import sentence_before
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import MAX_SPANS_PER_ITEM, Judge, JudgeItem, JudgeResult, judge_items
 from verifier.models import (
@@ -120,12 +120,7 @@ def _contexts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
         if check.version is None or check.binding is None:
             continue
         text = loaded[check.version.pk].text
-        start = check.binding.start
-        head = text[max(0, start - CONTEXT_LOOKBACK_CHARS) : start]
-        sentences = sentence_spans(head)
-        previous = head[slice(*sentences[-1])] if sentences else ""
-        if start - CONTEXT_LOOKBACK_CHARS > 0 and len(sentences) == 1:
-            previous = ""  # only a fragment of a very long sentence is in reach
+        previous = sentence_before(text, check.binding.start, lookback=CONTEXT_LOOKBACK_CHARS)
         title = (titles.get(check.version.pk) or "").strip()
         out[claim_pk] = " ".join(p for p in (f"{title}." if title else "", previous) if p)
     return out

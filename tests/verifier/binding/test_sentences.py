@@ -58,3 +58,14 @@ def test_spans_are_ordered_trimmed_and_in_range() -> None:
     for start, end in spans:
         assert 0 <= start < end <= len(text)
         assert text[start:end] == text[start:end].strip()
+
+
+def test_sentence_before_a_span():
+    from verifier.binding.sentences import sentence_before
+
+    text = "Ada wrote to Babbage. She published her notes in 1843. They were reprinted."
+    start = text.index("They")
+    assert sentence_before(text, start) == "She published her notes in 1843."
+    assert sentence_before(text, 0) == ""
+    long = "word " * 300 + "ends here. Next one."
+    assert sentence_before(long, long.index("Next"), lookback=100) == ""  # only a fragment
