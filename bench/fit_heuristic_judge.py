@@ -105,7 +105,7 @@ def main() -> None:
     rows = load_eval_rows(args.data)
     judge = HeuristicJudge()
     assessed = judge.assess([r.item for r in rows], similarity_for_all=True)
-    train = [i for i, r in enumerate(rows) if r.split == "train"]
+    train = [i for i, r in enumerate(rows) if r.split == "fit"]
     heldout = [i for i, r in enumerate(rows) if r.split == "heldout"]
 
     # 2. logistic support probability

@@ -1,96 +1,84 @@
-"""Heuristic judge benchmark: throughput and quality on the development eval data.
+"""Judge benchmark: held-out quality, throughput, cold load and memory.
 
     .venv/bin/python bench/judge.py                       # ../shared/eval/claims.jsonl
-    .venv/bin/python bench/judge.py --data PATH [--split heldout|train|all]
+    .venv/bin/python bench/judge.py --data PATH [--split heldout|fit|all]
+                                    [--judges nli heuristic] [--no-speed]
 
-Prints one JSON object: claim–span pairs judged per second (batched, embedding model
-already loaded), precision of ``entailed`` (gold SUPPORT vs NOINFO/CONTRADICT, i.e.
-supported vs partially/un-supported), its recall, the abstention rate and the label mix.
+Prints one JSON object with a row per judge: precision of ``entailed`` (gold SUPPORT vs
+NOINFO/CONTRADICT, i.e. supported vs partially/un-supported), its recall, balanced
+accuracy of entailed-vs-rest, the abstention rate, contradiction precision, the label
+mix, per dataset; and for ``spanproof-nli-v1`` the claim–span pairs judged per second
+(batched, model loaded), the cold load time (a fresh process: imports, SHA-256 checks,
+first batch) and the resident memory of that process, plus the cosine agreement of a
+torch dynamic int8 encoder's sentence vectors with the fp32 model's (why the judge runs
+fp32).
 
-Evidence per row is the gold rationale spans (grouped into at most three spans). Rows
-without rationale (NOINFO) get the three source sentences with the highest word
-coverage of the claim, which is what an evidence search inside the cited source would
-bind. The split is deterministic: SHA-256 of the claim group id, so a claim's variants
-never straddle train and held-out (``bench/fit_heuristic_judge.py`` fits on train).
+Rows, evidence and the split come from ``verifier.judges.nli.devdata``: the trainer fits
+its thresholds and temperature on the ``fit`` part only; ``heldout`` is never seen there.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
+import subprocess
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path[0] = str(REPO)
 
-from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, judge_items  # noqa: E402
-from verifier.judges.heuristic import HeuristicJudge  # noqa: E402
-from verifier.judges.signals import compare  # noqa: E402
+from verifier.judges import build_judge, judge_items  # noqa: E402
+from verifier.judges.base import Judge  # noqa: E402
+from verifier.judges.nli.devdata import EvalRow, load_eval_rows  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "eval" / "claims.jsonl"
-HELDOUT_SHARE_PERCENT = 30
-THROUGHPUT_TARGET_PAIRS_PER_S = 200
-THROUGHPUT_REPEATS = 3
+THROUGHPUT_TARGET_PAIRS_PER_S = 150
+COLD_LOAD_TARGET_S = 3.0
+RSS_TARGET_MB = 700
+THROUGHPUT_REPEATS = 2
 
-
-@dataclass(frozen=True)
-class EvalRow:
-    item: JudgeItem
-    gold: str  # SUPPORT | NOINFO | CONTRADICT
-    dataset: str
-    split: str  # train | heldout
-
-
-def split_of(group: str) -> str:
-    bucket = int(hashlib.sha256(group.encode("utf-8")).hexdigest()[:8], 16) % 100
-    return "heldout" if bucket < HELDOUT_SHARE_PERCENT else "train"
-
-
-def _group_spans(texts: list[str]) -> tuple[str, ...]:
-    if len(texts) <= MAX_SPANS_PER_ITEM:
-        return tuple(texts)
-    size = -(-len(texts) // MAX_SPANS_PER_ITEM)
-    return tuple(" ".join(texts[i : i + size]) for i in range(0, len(texts), size))
-
-
-def _evidence(row: dict) -> tuple[str, ...]:
-    text = row["source_text"]
-    if row["rationale_spans"]:
-        return _group_spans([text[s:e] for s, e in row["rationale_spans"]])
-    sentences = [text[s:e] for s, e in row["source_sentence_offsets"] if text[s:e].strip()]
-    ranked = sorted(
-        range(len(sentences)), key=lambda i: (-compare(row["claim"], sentences[i]).coverage, i)
-    )
-    return tuple(sentences[i] for i in sorted(ranked[:MAX_SPANS_PER_ITEM]))
-
-
-def load_eval_rows(path: Path) -> list[EvalRow]:
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            item = JudgeItem(key=row["id"], claim=row["claim"], spans=_evidence(row))
-            rows.append(EvalRow(item, row["label"], row["dataset"], split_of(row["group"])))
-    return rows
+_COLD_LOAD = """
+import resource, sys, time
+t0 = time.perf_counter()
+sys.path[0] = {repo!r}
+from verifier.judges import JudgeItem, build_judge
+judge = build_judge({{"backend": "nli"}})
+judge.judge_batch([JudgeItem("k", "Corals grow slowly.", ("Cold-water corals grow slowly.",))])
+elapsed = time.perf_counter() - t0
+rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(elapsed, rss_mb)
+"""
 
 
 def quality(rows: list[EvalRow], labels: list[str]) -> dict:
     entailed = [r for r, lab in zip(rows, labels, strict=True) if lab == "entailed"]
     true_pos = sum(r.gold == "SUPPORT" for r in entailed)
     support = sum(r.gold == "SUPPORT" for r in rows)
+    rest = len(rows) - support
+    true_neg = sum(
+        r.gold != "SUPPORT" and lab != "entailed" for r, lab in zip(rows, labels, strict=True)
+    )
     contradicted = [r for r, lab in zip(rows, labels, strict=True) if lab == "contradicted"]
+    tpr = true_pos / support if support else None
+    tnr = true_neg / rest if rest else None
     return {
         "rows": len(rows),
         "entailed": len(entailed),
         "entailed_precision": round(true_pos / len(entailed), 4) if entailed else None,
-        "entailed_recall": round(true_pos / support, 4) if support else None,
+        "entailed_recall": round(tpr, 4) if tpr is not None else None,
+        "balanced_accuracy": (
+            round((tpr + tnr) / 2, 4) if tpr is not None and tnr is not None else None
+        ),
         "abstention_rate": round(sum(lab == "abstained" for lab in labels) / len(rows), 4),
         "contradicted": len(contradicted),
+        "contradicted_precision": (
+            round(sum(r.gold == "CONTRADICT" for r in contradicted) / len(contradicted), 4)
+            if contradicted
+            else None
+        ),
         "contradicted_not_support_rate": (
             round(sum(r.gold != "SUPPORT" for r in contradicted) / len(contradicted), 4)
             if contradicted
@@ -101,17 +89,32 @@ def quality(rows: list[EvalRow], labels: list[str]) -> dict:
     }
 
 
-def throughput(judge: HeuristicJudge, rows: list[EvalRow]) -> dict:
+def evaluate(judge: Judge, rows: list[EvalRow]) -> dict:
+    results = judge_items(judge, [r.item for r in rows], batch_size=64)
+    labels = [r.label for r in results]
+    return {
+        "judge": {"model_id": judge.model_id, "family": judge.family},
+        "quality": quality(rows, labels),
+        "quality_by_dataset": {
+            ds: quality(
+                [r for r in rows if r.dataset == ds],
+                [lab for r, lab in zip(rows, labels, strict=True) if r.dataset == ds],
+            )
+            for ds in sorted({r.dataset for r in rows})
+        },
+    }
+
+
+def throughput(judge: Judge, rows: list[EvalRow]) -> dict:
+    from verifier.judges.nli.judge import candidate_texts
+
     items = [r.item for r in rows]
-    judge_items(judge, items[:8])  # load the embedding model outside the timing
-    pairs = sum(len(item.spans) for item in items)
+    judge.judge_batch(items[:4])  # load outside the timing
+    pairs = sum(len(candidate_texts(item)) for item in items)
     best = float("inf")
     for _ in range(THROUGHPUT_REPEATS):
-        from verifier.judges import signals
-
-        signals.profile.cache_clear()  # measure cold tokenization too
         start = time.perf_counter()
-        judge_items(judge, items)
+        judge_items(judge, items, batch_size=64)
         best = min(best, time.perf_counter() - start)
     rate = pairs / best
     return {
@@ -119,36 +122,63 @@ def throughput(judge: HeuristicJudge, rows: list[EvalRow]) -> dict:
         "items": len(items),
         "seconds": round(best, 3),
         "pairs_per_s": round(rate, 1),
-        "items_per_s": round(len(items) / best, 1),
         "target_pairs_per_s": THROUGHPUT_TARGET_PAIRS_PER_S,
         "meets_target": rate >= THROUGHPUT_TARGET_PAIRS_PER_S,
+    }
+
+
+def cold_load() -> dict:
+    out = subprocess.run(
+        [sys.executable, "-c", _COLD_LOAD.format(repo=str(REPO))],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    seconds, rss = float(out[-2]), float(out[-1])
+    return {
+        "cold_load_s": round(seconds, 2),
+        "cold_load_target_s": COLD_LOAD_TARGET_S,
+        "rss_mb_after_first_batch": round(rss, 1),
+        "rss_target_mb": RSS_TARGET_MB,
+    }
+
+
+def int8_agreement(rows: list[EvalRow]) -> dict:
+    import numpy as np
+
+    from verifier.embeddings import embed_texts
+    from verifier.judges.nli.encoder import TokenEncoder
+
+    claims = [r.item.claim for r in rows]
+    fp32 = embed_texts(claims)
+    int8 = np.stack([e.sentence for e in TokenEncoder(quantize=True).encode(claims)])
+    cosines = (fp32 * int8).sum(axis=1)
+    return {
+        "texts": len(claims),
+        "mean_cosine": round(float(cosines.mean()), 4),
+        "min_cosine": round(float(cosines.min()), 4),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--split", choices=["heldout", "train", "all"], default="heldout")
+    parser.add_argument("--split", choices=["heldout", "fit", "all"], default="heldout")
+    parser.add_argument("--judges", nargs="+", default=["nli", "heuristic"])
+    parser.add_argument("--no-speed", action="store_true", help="quality only")
     args = parser.parse_args()
 
     rows = load_eval_rows(args.data)
-    judge = HeuristicJudge()
     chosen = rows if args.split == "all" else [r for r in rows if r.split == args.split]
-    results = judge_items(judge, [r.item for r in chosen])
-    report = {
-        "judge": {"model_id": judge.model_id, "family": judge.family},
-        "data": str(args.data),
-        "split": args.split,
-        "quality": quality(chosen, [r.label for r in results]),
-        "quality_by_dataset": {
-            ds: quality(
-                [r for r in chosen if r.dataset == ds],
-                [res.label for r, res in zip(chosen, results, strict=True) if r.dataset == ds],
-            )
-            for ds in sorted({r.dataset for r in chosen})
-        },
-        "throughput_all_rows": throughput(judge, rows),
-    }
+    report: dict = {"data": str(args.data), "split": args.split, "judges": {}}
+    for backend in args.judges:
+        judge = build_judge({"backend": backend})
+        row = evaluate(judge, chosen)
+        if backend == "nli" and not args.no_speed:
+            row["throughput_all_rows"] = throughput(judge, rows)
+            row["load"] = cold_load()
+            row["int8_vs_fp32_sentence_vectors"] = int8_agreement(rows)
+        report["judges"][judge.model_id] = row
     print(json.dumps(report, indent=2))
 
 

@@ -16,7 +16,8 @@ did not mark ``supported`` (its ``[start, end)`` in the answer).
 * answer-level: share of answers whose verdict matches (cases) or is not ``faithful``
   (eval, where every answer has an unsupported span).
 
-Prints one JSON object. Uses the offline heuristic judge with the real MiniLM model.
+Prints one JSON object with a report per judge (``--judges``, default the trained
+``nli`` judge and the ``heuristic`` one beside it), each with the real MiniLM model.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ class Tally:
         self.pred = self.pred_hit = self.gold = self.gold_hit = 0
         self.pred_chars = self.gold_chars = self.both_chars = 0
         self.answers = self.answers_ok = 0
+        # answer level, faithful vs not: gold faithful/unfaithful answers called right
+        self.faithful = self.faithful_ok = self.unfaithful = self.unfaithful_ok = 0
         self.seconds = 0.0
         self.empty_chunks = 0
 
@@ -66,6 +69,14 @@ class Tally:
         self.both_chars += len(pc & gc)
         self.answers += 1
         self.answers_ok += answer_ok
+
+    def add_answer(self, *, gold_faithful: bool, called_faithful: bool) -> None:
+        if gold_faithful:
+            self.faithful += 1
+            self.faithful_ok += called_faithful
+        else:
+            self.unfaithful += 1
+            self.unfaithful_ok += not called_faithful
 
     def report(self) -> dict[str, object]:
         def ratio(a: int, b: int) -> float | None:
@@ -83,6 +94,15 @@ class Tally:
             "char_precision": ratio(self.both_chars, self.pred_chars),
             "char_recall": ratio(self.both_chars, self.gold_chars),
             "answer_level_accuracy": ratio(self.answers_ok, self.answers),
+            "answer_level_faithful_recall": ratio(self.faithful_ok, self.faithful),
+            "answer_level_unfaithful_recall": ratio(self.unfaithful_ok, self.unfaithful),
+            "answer_level_balanced_accuracy": (
+                round(
+                    (self.faithful_ok / self.faithful + self.unfaithful_ok / self.unfaithful) / 2, 4
+                )
+                if self.faithful and self.unfaithful
+                else None
+            ),
             "empty_chunks_skipped": self.empty_chunks,
             "seconds_per_answer": round(self.seconds / self.answers, 3) if self.answers else None,
         }
@@ -106,6 +126,10 @@ def run_cases(path: Path, judge) -> dict[str, object]:
         result = audit_answer(answer, parse_chunks(case["chunks"]), judge=judge)
         tally.seconds += time.perf_counter() - began
         tally.add(_predicted(result), gold, result.verdict == case["expected"]["verdict"])
+        tally.add_answer(
+            gold_faithful=case["expected"]["verdict"] == "faithful",
+            called_faithful=result.verdict == "faithful",
+        )
     return tally.report()
 
 
@@ -125,6 +149,7 @@ def run_eval(path: Path, judge) -> dict[str, object]:
         result = audit_answer(row["answer"], parse_chunks(chunks), judge=judge)
         tally.seconds += time.perf_counter() - began
         tally.add(_predicted(result), gold, result.verdict != "faithful")
+        tally.add_answer(gold_faithful=False, called_faithful=result.verdict == "faithful")
     return tally.report()
 
 
@@ -132,15 +157,19 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--judges", nargs="+", default=["nli", "heuristic"])
     args = parser.parse_args(argv)
-    judge = build_judge({"backend": "heuristic"})
-    audit_answer("Warm-up.", parse_chunks([{"id": "w", "text": "Warm-up."}]), judge=judge)
-    out: dict[str, object] = {"judge": judge.model_id, "cases": run_cases(args.cases, judge)}
-    if args.data.exists():
-        out["eval"] = {"path": str(args.data), **run_eval(args.data, judge)}
-    else:
-        out["eval"] = {"path": str(args.data), "error": "not found"}
-    print(json.dumps(out, indent=2))
+    reports: dict[str, object] = {}
+    for backend in args.judges:
+        judge = build_judge({"backend": backend})
+        audit_answer("Warm-up.", parse_chunks([{"id": "w", "text": "Warm-up."}]), judge=judge)
+        out: dict[str, object] = {"cases": run_cases(args.cases, judge)}
+        if args.data.exists():
+            out["eval"] = {"path": str(args.data), **run_eval(args.data, judge)}
+        else:
+            out["eval"] = {"path": str(args.data), "error": "not found"}
+        reports[judge.model_id] = out
+    print(json.dumps(reports, indent=2))
 
 
 if __name__ == "__main__":
