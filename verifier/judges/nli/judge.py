@@ -1,4 +1,5 @@
-"""``spanproof-nli-v1``: the offline default judge, a classifier trained in this repository.
+"""``spanproof-nli-v1``: an offline judge, a classifier trained in this repository
+(``SPANPROOF_JUDGE_BACKEND=nli``; not yet the default, see docs/spanproof-nli.md).
 
 For each item the claim is compared with every bound span and, with several spans, with
 their concatenation. Each comparison is a feature vector (``features.pair_features``:
@@ -109,6 +110,7 @@ class NliJudge:
     family = FAMILY
     prompt_version = PROMPT_VERSION
     batch_size = BATCH_SIZE
+    reads_context = True  # the judging service fills JudgeItem.context for it
 
     def __init__(self, *, head: Head | None = None, encoder: TokenEncoder | None = None) -> None:
         self._head = head

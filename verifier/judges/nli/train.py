@@ -6,7 +6,8 @@
 1. Training pairs: synthetic pairs generated from ``prose.jsonl`` (``synthetic``), the
    fact-checking pairs of ``nli_pairs.jsonl`` (Check-COVID, FEVER-symmetric, WiCE;
    weighted up) and a sample of its SNLI pairs (e-SNLI, CAD-SNLI; weighted down).
-2. Features (``features``) from the int8 MiniLM encoder, cached under ``var/nli-cache``.
+2. Features (``features``) from the fp32 MiniLM token encoder, cached under
+   ``var/nli-cache``.
 3. A 3-way MLP trained with AdamW; the epoch is chosen on the ``fit`` part of the
    development rows (ROC AUC of P(entailed) for SUPPORT vs the rest), never trained on:
    the ``fit`` part of the eval claims plus our own planted-v1 fixture's judge items
