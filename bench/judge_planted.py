@@ -31,6 +31,7 @@ django.setup()
 
 from verifier.binding.sentences import sentence_before  # noqa: E402
 from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_items  # noqa: E402
+from verifier.judges.base import item_context  # noqa: E402
 from verifier.services.binding import EVIDENCE_CANDIDATES_KEPT  # noqa: E402
 from verifier.services.evidence_search import rank_windows  # noqa: E402
 from verifier.services.judging import (  # noqa: E402
@@ -52,7 +53,7 @@ def spans_for(text: str, claim: str, title: str = "") -> tuple[tuple[str, ...], 
     if not found:
         return (), ""
     previous = sentence_before(text, found[0].start, lookback=CONTEXT_LOOKBACK_CHARS)
-    context = " ".join(p for p in (f"{title}." if title else "", previous) if p)
+    context = item_context(title=title, previous=previous)
     spans = [found[0].quote]
     for cand in found[1:]:
         if len(spans) >= MAX_SPANS_PER_ITEM:

@@ -50,6 +50,13 @@ class JudgeItem:
         return any(span.strip() for span in self.spans)
 
 
+def item_context(*, title: str, previous: str) -> str:
+    """A ``JudgeItem.context``: the source title (as a sentence) and the sentence before
+    the span, whichever are present."""
+    title = title.strip()
+    return " ".join(part for part in (f"{title}." if title else "", previous.strip()) if part)
+
+
 @dataclass(frozen=True)
 class JudgeResult:
     """One answer. ``confidence`` is the judge's confidence in ``label``, in [0, 1]."""

@@ -18,6 +18,7 @@ from django.db import transaction
 from verifier.binding.sentences import sentence_before
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import MAX_SPANS_PER_ITEM, Judge, JudgeItem, JudgeResult, judge_items
+from verifier.judges.base import item_context
 from verifier.models import (
     Claim,
     EvidenceBinding,
@@ -54,7 +55,9 @@ class _Prepared:
     item: JudgeItem | None  # None: no fresh bound span, finalized locally
 
 
-def _prepare_all(claims: Sequence[Claim], states: ClaimStates | None) -> list[_Prepared]:
+def _prepare_all(
+    claims: Sequence[Claim], states: ClaimStates | None, *, with_context: bool
+) -> list[_Prepared]:
     """For each claim: its active binding re-checked against the current version (as
     ``states`` last checked it, when given), and, when fresh, the judge item (the bound
     span plus strong runners-up)."""
@@ -76,7 +79,7 @@ def _prepare_all(claims: Sequence[Claim], states: ClaimStates | None) -> list[_P
             check = fresh[candidate.claim_id]
             if check.version is not None and candidate.source_version_id == check.version.pk:
                 runners_up.setdefault(candidate.claim_id, []).append(candidate.quote)
-    contexts = _contexts({pk: check for pk, check in fresh.items()})
+    contexts = _contexts(fresh) if with_context else {}
     prepared: list[_Prepared] = []
     for claim in claims:
         check = checks[claim.pk]
@@ -101,7 +104,8 @@ def _prepare_all(claims: Sequence[Claim], states: ClaimStates | None) -> list[_P
 
 def _contexts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
     """Per claim: its source's title and the sentence before its bound span, so the judge
-    can resolve a name given one sentence earlier. Version texts that the checks did not
+    can resolve a name given one sentence earlier. Built only for judges that declare
+    ``reads_context`` (the others would ignore it). Version texts that the checks did not
     load are read once per version."""
     version_ids = {c.version.pk for c in fresh.values() if c.version is not None}
     loaded = {
@@ -111,7 +115,7 @@ def _contexts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
     }
     missing = version_ids - set(loaded)
     if missing:
-        loaded.update(SourceVersion.objects.select_related("source").in_bulk(list(missing)))
+        loaded.update(SourceVersion.objects.in_bulk(list(missing)))
     titles = dict(
         Source.objects.filter(versions__pk__in=version_ids).values_list("versions__pk", "title")
     )
@@ -121,8 +125,7 @@ def _contexts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
             continue
         text = loaded[check.version.pk].text
         previous = sentence_before(text, check.binding.start, lookback=CONTEXT_LOOKBACK_CHARS)
-        title = (titles.get(check.version.pk) or "").strip()
-        out[claim_pk] = " ".join(p for p in (f"{title}." if title else "", previous) if p)
+        out[claim_pk] = item_context(title=titles.get(check.version.pk) or "", previous=previous)
     return out
 
 
@@ -190,7 +193,7 @@ def claims_judge(
         asked = _WithVectors(judge, vectors)
     size = judge_batch_size()
     # Judging never changes bindings, so every claim can be prepared up front.
-    prepared = _prepare_all(claims, states)
+    prepared = _prepare_all(claims, states, with_context=getattr(judge, "reads_context", False))
     chunks = [prepared[offset : offset + size] for offset in range(0, len(prepared), size)]
     if states is not None:  # inside the caller's transaction: record everything once
         recorded = [e for chunk in chunks for e in _judge_chunk(asked, judge, chunk, cause, size)]

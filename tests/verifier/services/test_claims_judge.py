@@ -101,9 +101,19 @@ def test_judge_gets_the_title_and_the_sentence_before_the_span(coral):
     claim = make_claim(coral, "Norway shut several reef areas to trawlers in 1999.")
     claim_bind(claim=claim, quote=QUOTE)
     judge = ScriptedJudge()
+    judge.reads_context = True
     claims_judge(claims=[claim], judge=judge)
     (item,) = judge.seen
     assert item.context == (
         "A document. Unlike their tropical relatives, they host no symbiotic algae."
     )
     assert QUOTE not in item.context  # context resolves names; it is not evidence
+
+
+def test_judges_that_do_not_read_context_are_spared_building_it(coral):
+    claim = make_claim(coral, "Norway shut several reef areas to trawlers in 1999.")
+    claim_bind(claim=claim, quote=QUOTE)
+    judge = ScriptedJudge()
+    claims_judge(claims=[claim], judge=judge)
+    (item,) = judge.seen
+    assert item.context == ""

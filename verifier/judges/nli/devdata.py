@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from verifier.judges.base import MAX_SPANS_PER_ITEM, JudgeItem
+from verifier.judges.base import MAX_SPANS_PER_ITEM, JudgeItem, item_context
 
 HELDOUT_SHARE_PERCENT = 30
 _WORD = re.compile(r"\w+")
@@ -71,8 +71,7 @@ def _context(row: dict, start: int) -> str:
     text = row["source_text"]
     before = [(s, e) for s, e in row["source_sentence_offsets"] if e <= start]
     previous = text[slice(*before[-1])].strip() if before else ""
-    title = (row.get("source_title") or "").strip()
-    return " ".join(p for p in (f"{title}." if title else "", previous) if p)
+    return item_context(title=row.get("source_title") or "", previous=previous)
 
 
 def load_eval_rows(path: Path) -> list[EvalRow]:
