@@ -110,6 +110,38 @@ _RISK_RANK: Final[Mapping[StateReason, int]] = MappingProxyType(
 )
 
 
+# Each reason in words, for people and API clients that do not know the codes.
+REASON_DESCRIPTIONS: Final[Mapping[StateReason, str]] = MappingProxyType(
+    {
+        StateReason.ABSTAINED: "The judge could not decide whether the span supports the claim.",
+        StateReason.LOW_CONFIDENCE: "The judge leaned one way, below the confidence floor.",
+        StateReason.COVERAGE_GAP: "The judge gave no answer (unreachable or failed).",
+        StateReason.CONTRADICTED: "The judge found that the cited span contradicts the claim.",
+        StateReason.STALE_SOURCE: "The source changed since the span was bound.",
+        StateReason.NO_EVIDENCE: "No span of the cited source states the claim.",
+        StateReason.SELF_CONSISTENCY_DISAGREEMENT: (
+            "The judge disagreed with itself across samples."
+        ),
+        StateReason.ENTAILED: "The cited span entails the claim.",
+        StateReason.NO_BOUND_SPAN: "No span of the cited source is bound to the claim.",
+        StateReason.FUZZY_ONLY: "Only a fuzzy match of the quote was found in the source.",
+        StateReason.LEGACY_AFFIRMED: "Affirmed by an earlier system, without a bound span.",
+        StateReason.EXCLUDED: "Excluded by a person.",
+        StateReason.NOT_JUDGED: "Not judged yet.",
+        StateReason.HUMAN_SUPPORTED: "A reviewer found the span supports the claim.",
+        StateReason.HUMAN_CONTRADICTED: "A reviewer found the span contradicts the claim.",
+    }
+)
+
+
+def reason_description(reason: StateReason | str) -> str:
+    """The reason in words; an unknown code is returned as it is."""
+    try:
+        return REASON_DESCRIPTIONS[StateReason(reason)]
+    except ValueError:
+        return str(reason)
+
+
 def queue_risk_rank(reason: StateReason | str) -> int:
     """Sort key for the review queue: 0 is riskiest; reasons outside the order sort last."""
     try:

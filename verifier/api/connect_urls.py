@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from verifier.api.claim_verification import ClaimVerifyApi, ClaimVerifyJobGetApi
 from verifier.api.claims import ClaimGetApi, ClaimListApi
 from verifier.api.graph import GraphQueryApi
 from verifier.api.retrieve import ContextRetrieveApi
@@ -24,5 +25,12 @@ urlpatterns = [
     # A ref looks like "source:name" and may contain "/" — the path converter takes both.
     path("sources/<path:ref>", SourceGetApi.as_view(), name="api-source"),
     path("claims", ClaimListApi.as_view(), name="api-claims"),
+    # Before claims/<claim_id>: "verify" is not a claim id.
+    path("claims/verify", ClaimVerifyApi.as_view(), name="api-claims-verify"),
+    path(
+        "claims/verify/jobs/<int:job_id>",
+        ClaimVerifyJobGetApi.as_view(),
+        name="api-claims-verify-job",
+    ),
     path("claims/<str:claim_id>", ClaimGetApi.as_view(), name="api-claim"),
 ]

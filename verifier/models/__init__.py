@@ -8,6 +8,7 @@ from verifier.models.rules import RuleSet, RuleSetActivation
 from verifier.models.sources import Source, SourceVersion, text_sha256
 from verifier.models.traces import Trace, TraceClaim
 from verifier.models.verdicts import HUMAN_JUDGE_FAMILY, StateEvent, Verdict, VerdictLabel
+from verifier.models.verification import VerificationJob, VerificationJobStatus
 from verifier.models.webhooks import Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent
 from verifier.models.workspaces import (
     ApiKey,
@@ -48,6 +49,8 @@ __all__ = [
     "ValidatorRun",
     "Verdict",
     "VerdictLabel",
+    "VerificationJob",
+    "VerificationJobStatus",
     "Webhook",
     "WebhookAttempt",
     "WebhookDelivery",

@@ -43,6 +43,7 @@ class ClaimOrigin(models.TextChoices):
     MEMORY = "memory", "Memory"
     RELATION = "relation", "Relation"
     WORKER = "worker", "Worker"
+    API = "api", "API"
 
 
 class Claim(models.Model):
@@ -64,6 +65,15 @@ class Claim(models.Model):
         default=False, help_text="Affirmed by a system that predates evidence binding."
     )
     submitted_quote = models.TextField(blank=True, help_text="The quote the claim arrived with.")
+    external_id = models.CharField(
+        max_length=200,
+        blank=True,
+        default="",
+        help_text="The submitting application's id for the claim (unique per workspace).",
+    )
+    metadata = models.JSONField(
+        default=dict, blank=True, help_text="Whatever the submitting application attached."
+    )
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
     ingest_job = models.ForeignKey(
         "verifier.IngestJob",
@@ -116,6 +126,12 @@ class Claim(models.Model):
             models.CheckConstraint(
                 condition=models.Q(trust_score__isnull=True) | models.Q(trust_score__lte=100),
                 name="claim_trust_score_range",
+            ),
+            # Idempotency of POST /connect/v1/claims/verify: one claim per external id.
+            models.UniqueConstraint(
+                fields=["workspace", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="claim_ws_external_id_unique",
             ),
         ]
 

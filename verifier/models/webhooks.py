@@ -8,6 +8,7 @@ from verifier.models.workspaces import Workspace
 class WebhookEvent(models.TextChoices):
     JOB_COMPLETED = "job.completed", "job.completed"
     JOB_QUALITY_BELOW_THRESHOLD = "job.quality_below_threshold", "job.quality_below_threshold"
+    VERIFICATION_COMPLETED = "verification.completed", "verification.completed"
 
 
 class Webhook(models.Model):

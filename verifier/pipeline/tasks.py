@@ -12,3 +12,12 @@ def purge_expired_traces() -> int:
     from verifier.services.traces import traces_purge_expired
 
     return traces_purge_expired()
+
+
+# --- claim verification batches (Connect API) ----------------------------------------
+@shared_task(name="verifier.pipeline.tasks.run_verification_job")
+def run_verification_job(job_id: int) -> str:
+    """Verify a background batch of submitted claims (``POST /connect/v1/claims/verify``)."""
+    from verifier.services.claim_verification import verification_job_run
+
+    return verification_job_run(job_id=job_id).status

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from django.db import connection
 
-from verifier.models import Claim, EvidenceBinding, IngestJob, Verdict
+from verifier.models import Claim, EvidenceBinding, IngestJob, Verdict, Workspace
 from verifier.scoring.dimension_heuristics import dimension_scores
 from verifier.scoring.rulesets import classify, overall_score
 from verifier.services.ingest_group import claims_embed
@@ -43,8 +43,12 @@ def _verdicts(ids: list[int]) -> dict[int, tuple[str, float]]:
     return {pk: (label, confidence) for pk, label, confidence in rows}
 
 
-def claims_classify(*, job: IngestJob, claims: Iterable[Claim]) -> None:
-    """Score each claim on the six dimensions and classify it under the active rules."""
+def claims_classify(
+    *, workspace: Workspace, claims: Iterable[Claim], policy: str | None = None
+) -> None:
+    """Score each claim on the six dimensions and classify it under the rule set active
+    for its source's domain pack, with that activation's policy (or ``policy``, a
+    policy name the caller checked with ``rule_set_policies``)."""
     claims = list(claims)
     ids = [c.pk for c in claims]
     spans, verdicts = _spans(ids), _verdicts(ids)
@@ -52,7 +56,7 @@ def claims_classify(*, job: IngestJob, claims: Iterable[Claim]) -> None:
     for claim in claims:
         pack = claim.source.domain_pack
         if pack not in rules_by_pack:
-            rules_by_pack[pack] = rule_set_for_pack(workspace=job.workspace, domain_pack=pack)
+            rules_by_pack[pack] = rule_set_for_pack(workspace=workspace, domain_pack=pack)
         rules = rules_by_pack[pack]
         label, confidence = verdicts.get(claim.pk, (None, None))
         scores = dimension_scores(
@@ -61,7 +65,7 @@ def claims_classify(*, job: IngestJob, claims: Iterable[Claim]) -> None:
             verdict_label=label,
             verdict_confidence=confidence,
         )
-        claim.quality = classify(rules.definition, scores, rules.policy)
+        claim.quality = classify(rules.definition, scores, policy or rules.policy)
         claim.quality_score = round(overall_score(rules.definition, scores), 6)
         claim.flagged = claim.quality != "supported"
     _store_quality(claims)
@@ -97,7 +101,7 @@ def claims_validate(*, job: IngestJob, claims: list[Claim]) -> int:
     if not pending:
         return 0
     claims_verify(claims=pending)
-    claims_classify(job=job, claims=pending)
+    claims_classify(workspace=job.workspace, claims=pending)
     return len(pending)
 
 
@@ -119,5 +123,5 @@ def claims_remediate(*, job: IngestJob, claims: list[Claim]) -> int:
         for claim in repaired:
             claim.embedding = None
         claims_embed(claims=repaired)
-        claims_classify(job=job, claims=repaired)
+        claims_classify(workspace=job.workspace, claims=repaired)
     return len(candidates)

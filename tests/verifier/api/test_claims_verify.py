@@ -1,0 +1,284 @@
+"""POST /connect/v1/claims/verify through the real API, database, binding and judge."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.verifier.api.conftest import DELTA_TEXT
+from verifier.models import (
+    Claim,
+    ClaimOrigin,
+    EvidenceBinding,
+    StateEvent,
+    Verdict,
+    VerificationJob,
+    Webhook,
+    WebhookDelivery,
+)
+
+pytestmark = pytest.mark.django_db
+
+URL = "/connect/v1/claims/verify"
+
+ORCHARD_TEXT = (
+    "The Hollin orchard was planted in 1911 by the Vey family. It holds 340 apple trees "
+    "of eleven varieties. Frost in April 1956 killed a third of the blossom. The orchard "
+    "was sold to the county in 1987."
+)
+
+
+def post(client, payload: dict):
+    return client.post(URL, data=json.dumps(payload), content_type="application/json")
+
+
+def test_inline_batch_binds_judges_and_stores_each_claim(api, delta):
+    quote = "Sediment settles where the current slows."
+    response = post(
+        api,
+        {
+            "claims": [
+                {
+                    "text": "Sediment settles where the current slows.",
+                    "source": delta.ref,
+                    "quote": quote,
+                    "external_id": "app-1",
+                    "metadata": {"answer": 7},
+                },
+                {"text": "Salt marsh grasses trap silt at high tide.", "source": delta.ref},
+            ]
+        },
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["job"] is None
+    assert body["summary"]["verified"] == 2 and body["summary"]["errors"] == 0
+    first, second = body["results"]
+    assert first["state"] == "supported" and first["reason"] == "entailed"
+    assert first["reason_text"] == "The cited span entails the claim."
+    start = DELTA_TEXT.index(quote)
+    assert first["span"]["start"] == start and first["span"]["end"] == start + len(quote)
+    assert first["span"]["quote"] == quote
+    version = delta.versions.get()
+    assert first["span"]["source_hash"] == version.sha256
+    assert first["span"]["permalink"].endswith(f"/v/{version.sha256}#seg-{start}")
+    assert first["permalink"] == f"/audit/claims/{first['claim_id']}/"
+    assert first["external_id"] == "app-1" and first["metadata"] == {"answer": 7}
+    verdict = Verdict.objects.get(pk=first["verdict_id"])
+    assert verdict.claim.public_id == first["claim_id"]
+    assert first["confidence"] == pytest.approx(verdict.confidence, abs=1e-4)
+    # Without a quote, evidence search found the span in the cited source.
+    assert second["span"]["bound_by"] == "evidence_search"
+    assert "Salt marsh grasses trap silt" in second["span"]["quote"]
+    claims = Claim.objects.filter(public_id__in=[first["claim_id"], second["claim_id"]])
+    assert {c.origin for c in claims} == {ClaimOrigin.API}
+    assert all(c.quality for c in claims)
+    # States went through the one state writer: state events were appended.
+    assert StateEvent.objects.filter(claim__in=claims).count() >= 2
+
+
+def test_same_external_id_and_text_returns_the_stored_result(api, delta):
+    claim = {
+        "text": "Dredging the main channel starves the outer marsh of mud.",
+        "source": delta.ref,
+        "external_id": "ext-9",
+    }
+    first = post(api, {"claims": [claim]}).json()["results"][0]
+    again = post(api, {"claims": [claim]}).json()["results"][0]
+    assert again["claim_id"] == first["claim_id"] and again["reused"] is True
+    assert again["verdict_id"] == first["verdict_id"] and again["state"] == first["state"]
+    assert Claim.objects.filter(external_id="ext-9").count() == 1
+    assert Verdict.objects.filter(claim__external_id="ext-9").count() == 1
+
+
+def test_external_id_reused_for_another_text_is_that_claims_error(api, delta):
+    post(
+        api,
+        {
+            "claims": [
+                {
+                    "text": "Sediment settles where the current slows.",
+                    "source": delta.ref,
+                    "external_id": "x",
+                }
+            ]
+        },
+    )
+    body = post(
+        api,
+        {"claims": [{"text": "Something else entirely.", "source": delta.ref, "external_id": "x"}]},
+    ).json()
+    assert body["results"][0]["status"] == "error"
+    assert body["results"][0]["error"]["code"] == "external_id_conflict"
+    assert Claim.objects.filter(external_id="x").get().text.startswith("Sediment")
+
+
+def test_quote_from_another_source_is_a_misattribution(api, workspace, delta):
+    orchard = post(
+        api,
+        {
+            "sources": [{"ref": "source:orchard", "title": "Hollin orchard", "text": ORCHARD_TEXT}],
+            "claims": [
+                {
+                    "text": "The orchard was planted in 1911.",
+                    "source": delta.ref,  # cites the delta survey ...
+                    "quote": "The Hollin orchard was planted in 1911 by the Vey family.",
+                }  # ... but the quote is in the orchard source
+            ],
+        },
+    ).json()
+    row = orchard["results"][0]
+    assert row["status"] == "verified"
+    assert row["state"] != "supported"
+    assert row["span"] is None
+    assert row["misattributed_to"] == ["source:orchard"]
+    assert "not in the cited source source:marrow_river" in row["reason_text"]
+    claim = Claim.objects.get(public_id=row["claim_id"])
+    assert not EvidenceBinding.objects.filter(claim=claim, is_active=True).exists()
+
+
+def test_mixed_valid_and_invalid_claims_do_not_fail_the_batch(api, delta):
+    body = post(
+        api,
+        {
+            "claims": [
+                {"text": "Storm surges can strip a season of growth.", "source": delta.ref},
+                {"text": "Anything.", "source": "source:nowhere"},
+                {"text": "   ", "source": delta.ref},
+                {"text": "x" * 2001, "source": delta.ref},
+                {"text": "Sediment settles where the current slows.", "source": delta.pk},
+            ]
+        },
+    ).json()
+    statuses = [r["status"] for r in body["results"]]
+    assert statuses == ["verified", "error", "error", "error", "verified"]
+    codes = [r["error"]["code"] for r in body["results"] if r["status"] == "error"]
+    assert codes == ["unknown_source", "empty_text", "text_too_long"]
+    assert body["summary"] == {
+        "claims": 5,
+        "verified": 2,
+        "pending": 0,
+        "errors": 3,
+        "states": body["summary"]["states"],
+    }
+    assert Claim.objects.filter(origin=ClaimOrigin.API).count() == 2
+
+
+@pytest.mark.parametrize(
+    "payload, code",
+    [
+        ({}, "invalid_request"),
+        ({"claims": []}, "invalid_request"),
+        ({"claims": "text"}, "invalid_request"),
+        ({"claims": [{"source": "s"}]}, "invalid_request"),
+        ({"claims": [{"text": "t", "source": "s"}], "wait": -1}, "invalid_request"),
+        ({"claims": [{"text": "t", "source": "s"}] * 1001}, "invalid_request"),
+    ],
+)
+def test_malformed_request_is_400_with_json_error_and_stores_nothing(api, delta, payload, code):
+    response = post(api, payload)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == code
+    assert not Claim.objects.exists()
+
+
+def test_unknown_policy_is_400_naming_the_choices(api, delta):
+    response = post(
+        api,
+        {"claims": [{"text": "Sediment settles.", "source": delta.ref}], "policy": "sloppy"},
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "unknown_policy" and "strict" in error["details"]["policies"]
+    assert not Claim.objects.exists()
+
+
+def test_not_json_is_400(api):
+    response = api.post(URL, data="{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "malformed_request"
+
+
+def test_wait_zero_gives_a_job_whose_results_are_readable(
+    api, workspace, delta, django_capture_on_commit_callbacks
+):
+    Webhook.objects.create(
+        workspace=workspace,
+        url="http://127.0.0.1:9/hook",
+        secret="s" * 16,
+        events=["verification.completed"],
+        is_active=False,  # counted below only when active
+    )
+    hook = Webhook.objects.create(
+        workspace=workspace,
+        url="http://127.0.0.1:9/hook",
+        secret="s" * 16,
+        events=["verification.completed"],
+    )
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = post(
+            api,
+            {
+                "claims": [
+                    {"text": "Sediment settles where the current slows.", "source": delta.ref},
+                    {"text": "", "source": delta.ref},
+                ],
+                "wait": 0,
+            },
+        )
+    assert response.status_code == 202
+    body = response.json()
+    job_id = body["job"]["id"]
+    assert body["job"]["status"] == "queued" and body["job"]["total"] == 1
+    assert [r["status"] for r in body["results"]] == ["pending", "error"]
+    polled = api.get(f"{URL}/jobs/{job_id}").json()
+    assert polled["job"]["done"] == 0
+    # The job runs after commit (Celery, eager in tests); the webhook send is queued.
+    from verifier.pipeline.tasks import run_verification_job
+
+    assert len(callbacks) == 1
+    run_verification_job.apply(args=[job_id])
+    polled = api.get(f"{URL}/jobs/{job_id}").json()
+    assert polled["job"]["status"] == "succeeded" and polled["job"]["done"] == 1
+    assert polled["results"][0]["status"] == "verified"
+    assert polled["results"][0]["state"] == "supported"
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.webhook == hook and delivery.event == "verification.completed"
+    assert delivery.payload["verification_job"]["states"] == {"supported": 1}
+
+
+def test_job_is_invisible_from_another_workspace(api, other_api, delta):
+    job = post(api, {"claims": [{"text": "Sediment settles.", "source": delta.ref}], "wait": 0})
+    job_id = job.json()["job"]["id"]
+    assert other_api.get(f"{URL}/jobs/{job_id}").status_code == 404
+    assert VerificationJob.objects.filter(pk=job_id).exists()
+
+
+def test_a_source_in_another_workspace_is_unknown(api, other_api, delta):
+    body = post(other_api, {"claims": [{"text": "Sediment settles.", "source": delta.ref}]})
+    assert body.json()["results"][0]["error"]["code"] == "unknown_source"
+
+
+def test_thousand_claim_batch_becomes_a_job_that_verifies_every_claim(
+    api, delta, django_capture_on_commit_callbacks
+):
+    sentences = [s.strip() + "." for s in DELTA_TEXT.split(".") if s.strip()]
+    claims = [
+        {
+            "text": f"{sentences[i % len(sentences)]}",
+            "source": delta.ref,
+            "external_id": f"bulk-{i}",
+        }
+        for i in range(1000)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(api, {"claims": claims})
+    assert response.status_code == 202
+    job = VerificationJob.objects.get(pk=response.json()["job"]["id"])
+    assert job.status == "succeeded" and job.total == 1000 and job.done == 1000
+    assert Claim.objects.filter(origin=ClaimOrigin.API).count() == 1000
+    assert Verdict.objects.filter(claim__origin=ClaimOrigin.API).count() == 1000
+    body = api.get(f"/connect/v1/claims/verify/jobs/{job.pk}").json()
+    assert body["summary"]["verified"] == 1000
+    assert body["summary"]["states"] == {"supported": 1000}

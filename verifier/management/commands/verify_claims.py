@@ -1,0 +1,142 @@
+"""``manage.py verify_claims claims.jsonl --workspace W [--source-dir DIR]``.
+
+Each input line is ``{"text", "source", "quote"?, "external_id"?, "metadata"?}`` (the
+body of ``POST /connect/v1/claims/verify``, one claim a line). Files in ``--source-dir``
+(text, Markdown, HTML) are created or versioned as sources ``source:<file stem>``
+first. Results go to stdout (or ``--output``) as JSONL, one line per input claim, in
+input order; a progress bar goes to stderr. Exit status 1 when any claim is
+contradicted, is not supported, or has an error — usable as a CI gate, like
+``rag_audit``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from verifier.selectors.claim_verification import verification_results
+from verifier.selectors.workspaces import workspace_get
+from verifier.services.claim_verification import (
+    ClaimSubmission,
+    ClaimVerifyInputError,
+    SourceSubmission,
+    verification_job_create,
+    verification_job_run,
+)
+from verifier.services.ingest_input import format_for_filename, source_text
+
+BAR_WIDTH = 30
+SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm")
+CLAIM_KEYS = {"text", "source", "quote", "external_id", "metadata"}
+
+
+def read_claims(path: Path) -> list[ClaimSubmission]:
+    """Parse the JSONL file; a bad line stops everything with its line number."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"Cannot read {path}: {exc}") from exc
+    claims = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise CommandError(f"{path}:{number}: each line must be a JSON object")
+        unknown = set(row) - CLAIM_KEYS
+        if unknown:
+            raise CommandError(f"{path}:{number}: unknown keys {sorted(unknown)}")
+        text, source = row.get("text"), row.get("source")
+        if not isinstance(text, str) or not isinstance(source, str | int):
+            raise CommandError(f"{path}:{number}: needs a string text and a source ref or id")
+        quote, metadata = row.get("quote"), row.get("metadata") or {}
+        if (quote is not None and not isinstance(quote, str)) or not isinstance(metadata, dict):
+            raise CommandError(f"{path}:{number}: quote must be a string, metadata an object")
+        claims.append(
+            ClaimSubmission(
+                text=text,
+                source=str(source),
+                quote=quote,
+                external_id=str(row.get("external_id") or ""),
+                metadata=metadata,
+            )
+        )
+    return claims
+
+
+def read_sources(folder: Path) -> list[SourceSubmission]:
+    if not folder.is_dir():
+        raise CommandError(f"No such folder: {folder}")
+    return [
+        SourceSubmission(
+            ref=f"source:{path.stem.lower()}",
+            title=path.name,
+            text=source_text(path.read_text(encoding="utf-8"), format_for_filename(path.name)),
+        )
+        for path in sorted(folder.rglob("*"))
+        if path.suffix.lower() in SUFFIXES
+    ]
+
+
+def failing(row: dict[str, Any]) -> bool:
+    return row["status"] != "verified" or row["state"] != "supported"
+
+
+class Command(BaseCommand):
+    help = "Verify claims (JSONL) against the sources they cite; results as JSONL."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("claims", help="JSONL file, one claim a line")
+        parser.add_argument("--workspace", required=True, help="Workspace slug")
+        parser.add_argument("--source-dir", help="Create or version these files as sources")
+        parser.add_argument("--policy", default="", help="Policy of the active rule set")
+        parser.add_argument("--output", help="Write the JSONL results here, not to stdout")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        workspace = workspace_get(slug=options["workspace"])
+        if workspace is None:
+            raise CommandError(f"No workspace with slug {options['workspace']!r}.")
+        claims = read_claims(Path(options["claims"]))
+        sources = read_sources(Path(options["source_dir"])) if options["source_dir"] else []
+        try:
+            job = verification_job_create(
+                workspace=workspace,
+                claims=claims,
+                sources=sources,
+                policy=options["policy"],
+                enqueue=False,
+            )
+        except ClaimVerifyInputError as exc:
+            raise CommandError(exc.message) from exc
+        self.stderr.write(f"Verification job #{job.pk}: {len(claims)} claim(s)")
+        self._bar(0, job.total)
+        job = verification_job_run(job_id=job.pk, on_progress=self._bar)
+        self.stderr.write("")
+        results = verification_results(workspace=workspace, items=job.items)
+        lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in results)
+        if options["output"]:
+            Path(options["output"]).write_text(lines, encoding="utf-8")
+        else:
+            self.stdout.write(lines, ending="")
+        failed = sum(1 for row in results if failing(row))
+        self.stderr.write(
+            f"{len(results)} claim(s): {len(results) - failed} supported, {failed} not"
+        )
+        if failed:
+            sys.exit(1)
+
+    def _bar(self, done: int, total: int) -> None:
+        share = done / total if total else 1.0
+        filled = int(BAR_WIDTH * share)
+        self.stderr.write(
+            f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * share:5.1f}% {done}/{total}",
+            ending="",
+        )
+        self.stderr.flush()

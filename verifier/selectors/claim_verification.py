@@ -1,0 +1,151 @@
+"""Reads for claim verification batches: per-claim results in request order, and jobs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.urls import reverse
+
+from verifier.models import (
+    Claim,
+    EvidenceBinding,
+    SourceVersion,
+    Verdict,
+    VerificationJob,
+    Workspace,
+)
+from verifier.states import reason_description
+
+# A quote that did not bind in its cited source is looked up in this many other sources
+# of the workspace (the ones that contain it are named: a misattribution).
+MISATTRIBUTION_LOOKUP_LIMIT = 3
+
+
+def verification_job_get(*, workspace: Workspace, job_id: int) -> VerificationJob:
+    job = VerificationJob.objects.filter(workspace=workspace, pk=job_id).first()
+    if job is None:
+        raise Http404("No such verification job in this workspace.")
+    return job
+
+
+def verification_job_list(*, workspace: Workspace):
+    return VerificationJob.objects.filter(workspace=workspace).defer("items")
+
+
+def _claims(workspace: Workspace, public_ids: Sequence[str]) -> dict[str, Claim]:
+    rows = (
+        Claim.objects.filter(workspace=workspace, public_id__in=list(public_ids))
+        .select_related("source")
+        .defer("embedding")
+        .prefetch_related(
+            Prefetch(
+                "bindings",
+                queryset=EvidenceBinding.objects.filter(is_active=True)
+                .select_related("source_version")
+                .defer("source_version__text"),
+                to_attr="_active_bindings",
+            ),
+            Prefetch(
+                "verdicts",
+                queryset=Verdict.objects.order_by("-at", "-id").only(
+                    "id", "claim_id", "judge_model", "label", "confidence", "note", "at"
+                ),
+                to_attr="_verdicts",
+            ),
+        )
+    )
+    return {c.public_id: c for c in rows}
+
+
+def _found_elsewhere(claim: Claim) -> list[str]:
+    """Refs of other sources whose current version contains the claim's quote."""
+    versions = (
+        SourceVersion.objects.filter(
+            source__workspace_id=claim.workspace_id, text__contains=claim.submitted_quote
+        )
+        .exclude(source_id=claim.source_id)
+        .order_by("source_id", "-number")
+        .distinct("source_id")
+        .values_list("source__ref", flat=True)
+    )
+    return list(versions[:MISATTRIBUTION_LOOKUP_LIMIT])
+
+
+def _span(binding: EvidenceBinding) -> dict[str, Any]:
+    version = binding.source_version
+    page = reverse(
+        "audit:source-version", kwargs={"source_id": version.source_id, "sha256": version.sha256}
+    )
+    return {
+        "quote": binding.quote,
+        "start": binding.start,
+        "end": binding.end,
+        "match": binding.match,
+        "bound_by": binding.bound_by,
+        "source_version": version.number,
+        "source_hash": binding.source_hash,
+        "permalink": f"{page}#seg-{binding.start}",
+    }
+
+
+def claim_result(claim: Claim) -> dict[str, Any]:
+    """One verified claim as the API, the CLI and the console report it."""
+    bindings = getattr(claim, "_active_bindings", None)
+    if bindings is None:
+        bindings = list(claim.bindings.filter(is_active=True).select_related("source_version"))
+    verdicts = getattr(claim, "_verdicts", None)
+    if verdicts is None:
+        verdicts = list(claim.verdicts.order_by("-at", "-id")[:1])
+    binding = bindings[0] if bindings else None
+    verdict = verdicts[0] if verdicts else None
+    reason_text = reason_description(claim.state_reason)
+    misattributed_to: list[str] = []
+    if binding is None and claim.submitted_quote:
+        misattributed_to = _found_elsewhere(claim)
+        reason_text = f"The quote is not in the cited source {claim.source.ref}."
+        if misattributed_to:
+            reason_text += (
+                f" It is in {', '.join(misattributed_to)}: the claim cites the wrong source."
+            )
+    return {
+        "claim_id": claim.public_id,
+        "external_id": claim.external_id or None,
+        "text": claim.text,
+        "source": claim.source.ref,
+        "state": claim.state,
+        "reason": claim.state_reason,
+        "reason_text": reason_text,
+        "confidence": round(float(verdict.confidence), 4) if verdict is not None else None,
+        "verdict_id": verdict.pk if verdict is not None else None,
+        "judge_model": verdict.judge_model if verdict is not None else None,
+        "quality": claim.quality or None,
+        "misattributed_to": misattributed_to,
+        "span": _span(binding) if binding is not None else None,
+        "permalink": reverse("audit:claim-detail", kwargs={"public_id": claim.public_id}),
+        "metadata": claim.metadata or {},
+    }
+
+
+def verification_results(
+    *, workspace: Workspace, items: Sequence[dict[str, Any]], include_pending: bool = True
+) -> list[dict[str, Any]]:
+    """Results in request order from job-style items (``{"index", "claim_id",
+    "reused"}`` or ``{"index", "error"}``); a claim not verified yet reads ``pending``."""
+    claims = _claims(workspace, [i["claim_id"] for i in items if i.get("claim_id")])
+    out: list[dict[str, Any]] = []
+    for item in items:
+        row: dict[str, Any] = {"index": item["index"]}
+        claim = claims.get(item.get("claim_id") or "")
+        if claim is None:
+            row.update(status="error", error=item.get("error"))
+        elif not claim.quality and not item.get("reused"):
+            if not include_pending:
+                continue
+            row.update(status="pending", claim_id=claim.public_id)
+        else:
+            row.update(status="verified", reused=bool(item.get("reused")), **claim_result(claim))
+        out.append(row)
+    return out

@@ -1,0 +1,395 @@
+"""Claims an application already has, verified against the sources they cite.
+
+``POST /connect/v1/claims/verify``, ``manage.py verify_claims`` and the console's
+"Verify claims" page all come here. A batch is accepted in one transaction
+(``claims_submit``): inline sources are created or versioned, each claim's cited source
+is resolved, and the valid claims are stored with origin ``api``. Problems of one claim
+(unknown source, empty text, text over ``MAX_CLAIM_CHARS``, an external id already used
+for another text) become that claim's error and never fail the batch. Then the stored
+claims go through the one chain (``claims_verify``: bind in the CITED source only —
+a quote found only in another source does not bind —, judge, state) and are classified
+under the active rule set with the requested policy: inline (``claims_submit_and_verify``)
+or chunk by chunk in a background job (``verification_job_create`` /
+``verification_job_run``), whose end queues the ``verification.completed`` webhooks.
+
+Idempotency: a claim with an ``external_id`` already stored in the workspace with the
+same text and source is not stored again; its stored result is returned
+(``reused: true``). Concurrent submissions of the same external id are serialised by a
+transaction-scoped advisory lock per id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from verifier.binding import BindingInputError, validate_text
+from verifier.engine import get_judge
+from verifier.judges import Judge
+from verifier.models import (
+    Claim,
+    ClaimOrigin,
+    Source,
+    VerificationJob,
+    VerificationJobStatus,
+    Workspace,
+)
+from verifier.services.ingest_validate import claims_classify
+from verifier.services.rule_sets import rule_set_for_pack
+from verifier.services.sources import SourceInputError, source_upsert
+from verifier.services.verification import claims_verify
+from verifier.services.verification_webhooks import verification_webhooks_queue
+
+MAX_CLAIMS_PER_BATCH = 1000
+MAX_CLAIM_CHARS = 2000
+# Batches up to this size are verified inline (when the caller waits); larger ones,
+# or any batch with ``wait: 0``, become a background job.
+INLINE_MAX_CLAIMS = 100
+# The background job binds, judges and stores this many claims per transaction, so
+# progress moves and a crash loses at most one chunk.
+JOB_CHUNK_SIZE = 100
+
+
+class ClaimVerifyInputError(ValueError):
+    """The request as a whole is unusable (the API answers 400)."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+@dataclass(frozen=True)
+class ClaimSubmission:
+    text: str
+    source: str  # a source ref, or a source id written as digits
+    quote: str | None = None
+    external_id: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SourceSubmission:
+    ref: str
+    text: str
+    title: str = ""
+
+
+@dataclass
+class SubmittedItem:
+    index: int
+    claim: Claim | None = None
+    error: dict[str, str] | None = None
+    reused: bool = False
+
+    def as_job_item(self) -> dict[str, Any]:
+        if self.claim is None:
+            return {"index": self.index, "error": self.error}
+        return {"index": self.index, "claim_id": self.claim.public_id, "reused": self.reused}
+
+
+@dataclass
+class SubmittedBatch:
+    items: list[SubmittedItem]
+    policy: str = ""
+
+    @property
+    def new_claims(self) -> list[Claim]:
+        """Claims stored by this batch (each once, in request order)."""
+        seen: set[int] = set()
+        out = []
+        for item in self.items:
+            if item.claim is not None and not item.reused and item.claim.pk not in seen:
+                seen.add(item.claim.pk)
+                out.append(item.claim)
+        return out
+
+
+def _user(actor: Any) -> Any:
+    """The console user behind a write, or None (an API key is not a user)."""
+    return actor if isinstance(actor, get_user_model()) else None
+
+
+def _error(code: str, message: str) -> dict[str, str]:
+    return {"code": code, "message": message}
+
+
+def _text_problem(text: str) -> dict[str, str] | None:
+    if not text.strip():
+        return _error("empty_text", "The claim text is empty.")
+    if len(text) > MAX_CLAIM_CHARS:
+        return _error(
+            "text_too_long",
+            f"The claim text has {len(text)} characters; the limit is {MAX_CLAIM_CHARS}.",
+        )
+    try:
+        validate_text(text, what="the claim text")
+    except BindingInputError as exc:
+        return _error("invalid_text", str(exc))
+    return None
+
+
+def _upsert_sources(workspace: Workspace, sources: Sequence[SourceSubmission]) -> None:
+    refs = [s.ref for s in sources]
+    if len(set(refs)) != len(refs):
+        raise ClaimVerifyInputError("duplicate_source_ref", "Each inline source needs its own ref.")
+    for index, spec in enumerate(sources):
+        try:
+            source_upsert(workspace=workspace, ref=spec.ref, text=spec.text, title=spec.title)
+        except SourceInputError as exc:
+            raise ClaimVerifyInputError(
+                exc.code, f"sources[{index}]: {exc.message}", {"index": index}
+            ) from exc
+
+
+def _resolve_sources(workspace: Workspace, names: Iterable[str]) -> dict[str, Source]:
+    """Cited source by ref, else by numeric id, in this workspace only."""
+    names = set(names)
+    ids = {int(n) for n in names if n.isdigit() and len(n) < 19}
+    found = Source.objects.filter(workspace=workspace).filter(Q(ref__in=names) | Q(pk__in=ids))
+    by_ref = {s.ref: s for s in found}
+    by_id = {str(s.pk): s for s in found}
+    return {n: by_ref.get(n) or by_id[n] for n in names if n in by_ref or n in by_id}
+
+
+def _check_policy(workspace: Workspace, policy: str, sources: Iterable[Source]) -> None:
+    if not policy:
+        return
+    for pack in sorted({s.domain_pack for s in sources}):
+        definition = rule_set_for_pack(workspace=workspace, domain_pack=pack).definition
+        names = [p.name for p in definition.policies]
+        if policy not in names:
+            raise ClaimVerifyInputError(
+                "unknown_policy",
+                f"Policy {policy!r} is not in the rule set active for {pack!r} "
+                f"({definition.name}); choose one of {', '.join(names)}.",
+                {"policies": names},
+            )
+
+
+def _lock_external_ids(workspace: Workspace, external_ids: Iterable[str]) -> None:
+    """Transaction-scoped advisory locks, taken in a fixed order (no deadlock), so two
+    concurrent batches with the same external id cannot both store it."""
+    keys = sorted({f"claim-external-id:{workspace.pk}:{e}" for e in external_ids})
+    if not keys:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(%s::text[]) AS k",
+            [keys],
+        )
+
+
+@transaction.atomic
+def claims_submit(
+    *,
+    workspace: Workspace,
+    claims: Sequence[ClaimSubmission],
+    sources: Sequence[SourceSubmission] = (),
+    policy: str = "",
+    actor=None,
+) -> SubmittedBatch:
+    """Store a batch's inline sources and valid new claims (not yet verified)."""
+    if not claims:
+        raise ClaimVerifyInputError("no_claims", "Send at least one claim.")
+    if len(claims) > MAX_CLAIMS_PER_BATCH:
+        raise ClaimVerifyInputError(
+            "too_many_claims",
+            f"{len(claims)} claims in one call; the limit is {MAX_CLAIMS_PER_BATCH}.",
+        )
+    _upsert_sources(workspace, sources)
+    resolved = _resolve_sources(workspace, (c.source for c in claims))
+    _check_policy(workspace, policy, resolved.values())
+    external_ids = {c.external_id for c in claims if c.external_id}
+    _lock_external_ids(workspace, external_ids)
+    stored = {
+        c.external_id: c
+        for c in Claim.objects.filter(workspace=workspace, external_id__in=external_ids)
+    }
+    items: list[SubmittedItem] = []
+    pending: list[Claim] = []
+    for index, spec in enumerate(claims):
+        item = SubmittedItem(index=index)
+        items.append(item)
+        source = resolved.get(spec.source)
+        problem = _text_problem(spec.text)
+        if problem is None and source is None:
+            problem = _error(
+                "unknown_source", f"No source {spec.source!r} in this workspace (ref or id)."
+            )
+        if problem is None and spec.quote is not None and spec.quote.strip():
+            try:
+                validate_text(spec.quote, what="the quote")
+            except BindingInputError as exc:
+                problem = _error("invalid_quote", str(exc))
+        if problem is not None:
+            item.error = problem
+            continue
+        assert source is not None
+        previous = stored.get(spec.external_id) if spec.external_id else None
+        if previous is not None:
+            if previous.text != spec.text and previous.original_text != spec.text:
+                item.error = _error(
+                    "external_id_conflict",
+                    f"External id {spec.external_id!r} was already used for another claim "
+                    f"text ({previous.public_id}).",
+                )
+            elif previous.source_id != source.pk:
+                item.error = _error(
+                    "external_id_conflict",
+                    f"External id {spec.external_id!r} was already used with another source "
+                    f"({previous.public_id}).",
+                )
+            else:
+                # Stored earlier: its result is returned as it is. Earlier in this
+                # batch (not saved yet): the same new claim answers both items.
+                item.claim, item.reused = previous, previous.pk is not None
+            continue
+        claim = Claim(
+            workspace=workspace,
+            source=source,
+            text=spec.text,
+            original_text=spec.text,
+            origin=ClaimOrigin.API,
+            submitted_quote=spec.quote if spec.quote and spec.quote.strip() else "",
+            external_id=spec.external_id,
+            metadata=spec.metadata or {},
+            created_by=_user(actor),
+        )
+        if spec.external_id:
+            stored[spec.external_id] = claim
+        pending.append(claim)
+        item.claim = claim
+    Claim.objects.bulk_create(pending)
+    return SubmittedBatch(items=items, policy=policy)
+
+
+def claims_verify_submitted(
+    *, workspace: Workspace, claims: Sequence[Claim], policy: str = "", judge: Judge | None = None
+) -> None:
+    """Bind, judge and state the claims, then classify them under the rule set."""
+    claims = list(claims)
+    if not claims:
+        return
+    with transaction.atomic():
+        claims_verify(claims=claims, judge=judge)
+        claims_classify(workspace=workspace, claims=claims, policy=policy or None)
+
+
+@transaction.atomic
+def claims_submit_and_verify(
+    *,
+    workspace: Workspace,
+    claims: Sequence[ClaimSubmission],
+    sources: Sequence[SourceSubmission] = (),
+    policy: str = "",
+    actor=None,
+    judge: Judge | None = None,
+) -> SubmittedBatch:
+    """The inline path: submit and verify in one transaction (a failure stores nothing)."""
+    batch = claims_submit(
+        workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
+    )
+    claims_verify_submitted(
+        workspace=workspace, claims=batch.new_claims, policy=policy, judge=judge
+    )
+    return batch
+
+
+@transaction.atomic
+def verification_job_create(
+    *,
+    workspace: Workspace,
+    claims: Sequence[ClaimSubmission],
+    sources: Sequence[SourceSubmission] = (),
+    policy: str = "",
+    actor=None,
+    enqueue: bool = True,
+) -> VerificationJob:
+    """The background path: submit now, verify in a Celery task after commit (or, with
+    ``enqueue=False``, when the caller runs ``verification_job_run`` itself)."""
+    from verifier.pipeline.tasks import run_verification_job
+
+    batch = claims_submit(
+        workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
+    )
+    job = VerificationJob.objects.create(
+        workspace=workspace,
+        created_by=_user(actor),
+        policy=policy,
+        items=[item.as_job_item() for item in batch.items],
+        total=len(batch.new_claims),
+    )
+    if enqueue:
+        transaction.on_commit(lambda: run_verification_job.delay(job.pk))
+    return job
+
+
+def _job_new_claim_ids(job: VerificationJob) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for item in job.items:
+        claim_id = item.get("claim_id")
+        if claim_id and not item.get("reused") and claim_id not in seen:
+            seen.add(claim_id)
+            out.append(claim_id)
+    return out
+
+
+def verification_job_run(
+    *,
+    job_id: int,
+    judge: Judge | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> VerificationJob:
+    """Verify a job's claims chunk by chunk (each chunk its own transaction, progress
+    saved after each); claims already judged by an earlier, interrupted run are skipped,
+    so running a job twice verifies every claim once."""
+    with transaction.atomic():
+        job = VerificationJob.objects.select_for_update().get(pk=job_id)
+        if job.finished:
+            return job
+        job.status = VerificationJobStatus.RUNNING
+        job.started_at = job.started_at or timezone.now()
+        job.save(update_fields=["status", "started_at"])
+    judge = judge or get_judge()
+    ids = _job_new_claim_ids(job)
+    try:
+        for offset in range(0, len(ids), JOB_CHUNK_SIZE):
+            chunk_ids = ids[offset : offset + JOB_CHUNK_SIZE]
+            chunk = list(
+                Claim.objects.filter(workspace=job.workspace, public_id__in=chunk_ids, quality="")
+                .select_related("source")
+                .order_by("pk")
+            )
+            with transaction.atomic():
+                claims_verify_submitted(
+                    workspace=job.workspace, claims=chunk, policy=job.policy, judge=judge
+                )
+                done = min(len(ids), offset + len(chunk_ids))
+                VerificationJob.objects.filter(pk=job.pk).update(done=done)
+            if on_progress is not None:
+                on_progress(done, len(ids))
+    except Exception as exc:
+        with transaction.atomic():
+            VerificationJob.objects.filter(pk=job.pk).update(
+                status=VerificationJobStatus.FAILED,
+                error=f"{type(exc).__name__}: {exc}"[:2000],
+                finished_at=timezone.now(),
+            )
+        raise
+    with transaction.atomic():
+        job = VerificationJob.objects.select_for_update().get(pk=job.pk)
+        job.status = VerificationJobStatus.SUCCEEDED
+        job.done = len(ids)
+        job.finished_at = timezone.now()
+        job.save(update_fields=["status", "done", "finished_at"])
+        verification_webhooks_queue(job=job)
+    return job
