@@ -8,9 +8,10 @@ that is out of range raises ``BindingRejected`` (the caller turns it into a 4xx)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from django.db import transaction
 
 from verifier.binding import BindingInputError, bind, source_index, validate_text
@@ -28,7 +29,7 @@ from verifier.services.claim_state import (
     current_version,
     current_versions,
 )
-from verifier.services.evidence_search import evidence_search
+from verifier.services.evidence_search import embed_claim_texts, evidence_search
 
 # Evidence-search windows kept per claim: the bound one plus this many runners-up.
 EVIDENCE_CANDIDATES_KEPT = 4
@@ -125,6 +126,7 @@ def _attempt(
     quote: str | None,
     actor=None,
     bound_by: str | None = None,
+    claim_vector: np.ndarray | None = None,
 ) -> _Attempt:
     """Decide what binding ``claim`` gets; no writes (see ``claim_bind``)."""
     if quote is None and claim.submitted_quote:
@@ -158,7 +160,10 @@ def _attempt(
         return _Attempt(claim, BindOutcome(binding, None), f"bind: {found.match} quote")
 
     spans = evidence_search(
-        version=version, claim_text=claim.text, limit=EVIDENCE_CANDIDATES_KEPT + 1
+        version=version,
+        claim_text=claim.text,
+        limit=EVIDENCE_CANDIDATES_KEPT + 1,
+        claim_vector=claim_vector,
     )
     if not spans:
         return _Attempt(
@@ -240,7 +245,11 @@ def claim_bind(
 
 @transaction.atomic
 def claims_bind(
-    *, claims: Sequence[Claim], actor=None, states: ClaimStates | None = None
+    *,
+    claims: Sequence[Claim],
+    actor=None,
+    states: ClaimStates | None = None,
+    vectors: Mapping[str, np.ndarray] | None = None,
 ) -> list[BindOutcome]:
     """``claim_bind`` for many claims, each with its submitted quote (else evidence
     search): the same bindings, candidates and state events, written with a fixed number
@@ -252,8 +261,19 @@ def claims_bind(
     if len({c.pk for c in claims}) != len(claims):
         raise ValueError("claims_bind needs distinct claims")
     versions = current_versions(source_ids={c.source_id for c in claims})
+    # Claims that go to evidence search (no quote) are embedded in one batch, not one
+    # model call each; ``vectors`` already known (stored embeddings) are reused.
+    searching = [c.text for c in claims if not c.submitted_quote and versions.get(c.source_id)]
+    known = dict(vectors or {})
+    known.update(embed_claim_texts([t for t in searching if t not in known]))
     attempts = [
-        _attempt(claim=c, version=versions.get(c.source_id), quote=None, actor=actor)
+        _attempt(
+            claim=c,
+            version=versions.get(c.source_id),
+            quote=None,
+            actor=actor,
+            claim_vector=known.get(c.text),
+        )
         for c in claims
     ]
     _write(attempts)

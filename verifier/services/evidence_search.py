@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -144,8 +145,12 @@ def rank_windows(
     lexical_weight: float = LEXICAL_WEIGHT,
     extra_sentence_penalty: float = EXTRA_SENTENCE_PENALTY,
     floor: float = EVIDENCE_FLOOR,
+    claim_vector: np.ndarray | None = None,
 ) -> list[EvidenceCandidateSpan]:
     """Best windows of ``text`` for ``claim_text``, best first, at most ``limit``.
+
+    ``claim_vector`` is the claim text's embedding when the caller already has it (a
+    batch embeds all its claims at once); otherwise it is computed here.
 
     Overlapping windows are suppressed (a window overlapping a better one is skipped),
     so the runners-up are genuine alternatives. Pure apart from the embedding model.
@@ -157,10 +162,12 @@ def rank_windows(
         return []
     claim_concepts = content_concepts(claim_text)
     if windows.vectors is not None:
-        claim_vector = _embed([claim_text])
+        claim_vectors = (
+            _embed([claim_text]) if claim_vector is None else claim_vector.reshape(1, -1)
+        )
         semantic = (
-            windows.vectors @ claim_vector[0]
-            if claim_vector is not None
+            windows.vectors @ claim_vectors[0]
+            if claim_vectors is not None
             else np.zeros(len(windows.spans))
         )
     else:
@@ -200,9 +207,27 @@ def rank_windows(
 
 
 def evidence_search(
-    *, version: SourceVersion, claim_text: str, limit: int = 5
+    *,
+    version: SourceVersion,
+    claim_text: str,
+    limit: int = 5,
+    claim_vector: np.ndarray | None = None,
 ) -> list[EvidenceCandidateSpan]:
     """Candidate evidence windows for ``claim_text`` inside ``version`` only, best first."""
     return rank_windows(
-        text=version.text, sha256=version.sha256, claim_text=claim_text, limit=limit
+        text=version.text,
+        sha256=version.sha256,
+        claim_text=claim_text,
+        limit=limit,
+        claim_vector=claim_vector,
     )
+
+
+def embed_claim_texts(texts: Sequence[str]) -> dict[str, np.ndarray]:
+    """Embeddings of many claim texts in one batch, keyed by text, exactly as
+    ``rank_windows`` would compute them one by one; empty when the model is unavailable."""
+    unique = list(dict.fromkeys(t for t in texts if t.strip()))
+    vectors = _embed(unique) if unique else None
+    if vectors is None:
+        return {}
+    return dict(zip(unique, vectors, strict=True))

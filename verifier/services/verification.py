@@ -11,6 +11,7 @@ from verifier.judges import Judge
 from verifier.models import Claim
 from verifier.services.binding import claim_bind, claims_bind
 from verifier.services.claim_state import ClaimStates
+from verifier.services.evidence_search import embed_claim_texts
 from verifier.services.judging import claim_vectors, claims_judge
 
 
@@ -34,6 +35,9 @@ def claims_verify(*, claims: Sequence[Claim], judge: Judge | None = None) -> Non
     # Each claim's state is refreshed after binding and after judging, with both state
     # events recorded; the row is written once.
     states = ClaimStates(claims)
-    claims_bind(claims=claims, states=states)
+    # Texts without a stored embedding are embedded once, in one batch: evidence
+    # search and the judge both read them.
+    vectors.update(embed_claim_texts([c.text for c in claims if c.text not in vectors]))
+    claims_bind(claims=claims, states=states, vectors=vectors)
     claims_judge(claims=claims, judge=judge, cause="verified", vectors=vectors, states=states)
     states.flush()
