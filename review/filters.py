@@ -15,7 +15,7 @@ from review.selectors import (
     reason_values,
     review_domain_packs,
 )
-from verifier.models import Claim, ClaimStateChoices
+from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 
 STATE_CHOICES = [
     ("queue", "Queue (unverified + contradicted)"),
@@ -38,6 +38,7 @@ FILTER_KEYS = (
     "source",
     "domain_pack",
     "ingest_job",
+    "origin",
     "judge_model",
     "confidence_min",
     "confidence_max",
@@ -66,6 +67,9 @@ class ReviewQueueFilter(django_filters.FilterSet):
         label="Domain pack",
     )
     ingest_job = django_filters.NumberFilter(field_name="ingest_job_id", label="Ingest job #")
+    origin = django_filters.ChoiceFilter(
+        field_name="origin", choices=ClaimOrigin.choices, empty_label="Any origin", label="Origin"
+    )
     judge_model = django_filters.CharFilter(
         field_name="latest_judge_model", lookup_expr="iexact", label="Judge model"
     )

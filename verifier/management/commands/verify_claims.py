@@ -1,7 +1,8 @@
 """``manage.py verify_claims claims.jsonl --workspace W [--source-dir DIR]``.
 
 Each input line is ``{"text", "source", "quote"?, "external_id"?, "metadata"?}`` (the
-body of ``POST /connect/v1/claims/verify``, one claim a line). Files in ``--source-dir``
+body of ``POST /connect/v1/claims/verify``, one claim a line), or the file is a CSV with
+a header (``verifier.services.claim_lines``). Files in ``--source-dir``
 (text, Markdown, HTML) are created or versioned as sources ``source:<file stem>``
 first. Results go to stdout (or ``--output``) as JSONL, one line per input claim, in
 input order; a progress bar goes to stderr. Exit status 1 when any claim is
@@ -20,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from verifier.selectors.claim_verification import verification_results
 from verifier.selectors.workspaces import workspace_get
+from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
 from verifier.services.claim_verification import (
     ClaimSubmission,
     ClaimVerifyInputError,
@@ -31,44 +33,18 @@ from verifier.services.ingest_input import format_for_filename, source_text
 
 BAR_WIDTH = 30
 SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm")
-CLAIM_KEYS = {"text", "source", "quote", "external_id", "metadata"}
 
 
 def read_claims(path: Path) -> list[ClaimSubmission]:
-    """Parse the JSONL file; a bad line stops everything with its line number."""
+    """Parse the JSONL (or CSV) file; a bad line stops everything with its number."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CommandError(f"Cannot read {path}: {exc}") from exc
-    claims = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{path}:{number}: not JSON ({exc.msg})") from exc
-        if not isinstance(row, dict):
-            raise CommandError(f"{path}:{number}: each line must be a JSON object")
-        unknown = set(row) - CLAIM_KEYS
-        if unknown:
-            raise CommandError(f"{path}:{number}: unknown keys {sorted(unknown)}")
-        text, source = row.get("text"), row.get("source")
-        if not isinstance(text, str) or not isinstance(source, str | int):
-            raise CommandError(f"{path}:{number}: needs a string text and a source ref or id")
-        quote, metadata = row.get("quote"), row.get("metadata") or {}
-        if (quote is not None and not isinstance(quote, str)) or not isinstance(metadata, dict):
-            raise CommandError(f"{path}:{number}: quote must be a string, metadata an object")
-        claims.append(
-            ClaimSubmission(
-                text=text,
-                source=str(source),
-                quote=quote,
-                external_id=str(row.get("external_id") or ""),
-                metadata=metadata,
-            )
-        )
-    return claims
+    try:
+        return parse_claim_lines(text)
+    except ClaimLinesError as exc:
+        raise CommandError(f"{path}:{exc.line}: {exc.message}") from exc
 
 
 def read_sources(folder: Path) -> list[SourceSubmission]:

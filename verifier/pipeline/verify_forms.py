@@ -1,0 +1,76 @@
+"""The console's "Verify claims" form: pasted or uploaded JSONL/CSV claims."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from django import forms
+
+from verifier.models import Source, Workspace
+from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
+from verifier.services.claim_verification import MAX_CLAIMS_PER_BATCH
+from verifier.services.rule_sets import rule_set_for_pack
+
+MAX_FILE_BYTES: Final = 5_000_000
+
+
+class ClaimVerifyForm(forms.Form):
+    claims = forms.CharField(
+        required=False,
+        strip=False,
+        label="Paste claims",
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=(
+            'One JSON object a line ({"text": …, "source": …, "quote": …, '
+            '"external_id": …}), or CSV with a header row: text,source,quote,external_id.'
+        ),
+    )
+    file = forms.FileField(
+        required=False,
+        label="Or upload a file",
+        widget=forms.ClearableFileInput(attrs={"accept": ".jsonl,.json,.csv,.txt"}),
+    )
+    source = forms.ModelChoiceField(
+        queryset=Source.objects.none(),
+        required=False,
+        label="Cited source",
+        empty_label="— each claim names its source —",
+        help_text="Cited by every claim that names no source.",
+    )
+    policy = forms.ChoiceField(required=False, label="Rule-set policy")
+
+    def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["source"]
+        field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")  # type: ignore[attr-defined]
+        active = rule_set_for_pack(workspace=workspace, domain_pack="general")
+        self.fields["policy"].choices = [("", f"active ({active.policy})")] + [  # type: ignore[attr-defined]
+            (p.name, p.name) for p in active.definition.policies
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        text = data.get("claims") or ""
+        if upload is not None:
+            if upload.size > MAX_FILE_BYTES:
+                raise forms.ValidationError(f"{upload.name} is larger than 5 MB.")
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
+        if "\x00" in text:
+            raise forms.ValidationError("The claims contain a NUL character.")
+        source = data.get("source")
+        try:
+            parsed = parse_claim_lines(text, default_source=source.ref if source else "")
+        except ClaimLinesError as exc:
+            raise forms.ValidationError(f"Line {exc.line}: {exc.message}") from exc
+        if not parsed:
+            raise forms.ValidationError("Paste some claims or choose a file.")
+        if len(parsed) > MAX_CLAIMS_PER_BATCH:
+            raise forms.ValidationError(
+                f"{len(parsed)} claims; at most {MAX_CLAIMS_PER_BATCH} per batch."
+            )
+        data["parsed"] = parsed
+        return data
