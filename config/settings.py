@@ -195,3 +195,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("SPANPROOF_LOG_LEVEL", "WARNING")},
 }
+
+# --- outbound webhooks ----------------------------------------------------------------
+# Receivers must be public https endpoints. An operator may admit internal receivers by
+# naming their networks (comma-separated addresses or CIDRs) and allow plain http.
+SPANPROOF_WEBHOOK_ALLOWED_NETWORKS = [
+    n.strip()
+    for n in os.environ.get("SPANPROOF_WEBHOOK_ALLOWED_NETWORKS", "").split(",")
+    if n.strip()
+]
+SPANPROOF_WEBHOOK_ALLOW_HTTP = env_bool("SPANPROOF_WEBHOOK_ALLOW_HTTP", False)
+SPANPROOF_WEBHOOK_TIMEOUT = float(os.environ.get("SPANPROOF_WEBHOOK_TIMEOUT", "10"))
