@@ -113,7 +113,19 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- API ------------------------------------------------------------------------------
+# A source's text may be 5,000,000 characters (SOURCE_TEXT_MAX_CHARS); sent as UTF-8 JSON
+# that is at most 4 bytes a character, so the body cap leaves room for the largest one
+# plus 1 MiB of envelope. A larger body is a JSON 400 ``payload_too_large``.
+SOURCE_TEXT_MAX_CHARS = 5_000_000
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(
+    os.environ.get("SPANPROOF_MAX_REQUEST_BYTES", str(4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024))
+)
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "verifier.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "verifier.api.authentication.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
