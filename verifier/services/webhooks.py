@@ -120,7 +120,12 @@ def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[
         for event in _events_for(webhook, trust):
             payload = {
                 "event": event,
-                "job": {"id": job.pk, "label": job.label, "status": job.status},
+                "job": {
+                    "id": job.pk,
+                    "label": job.label,
+                    "status": job.status,
+                    "warnings": job.warnings,
+                },
                 "threshold": webhook.threshold,
                 "report": report,
             }
