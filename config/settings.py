@@ -9,6 +9,7 @@ heuristic judge and sentence extractor. Production values come from the environm
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_filters",
     "django_htmx",
+    "axes",
     "verifier",
     "review",
     "audit",
@@ -61,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "verifier.middleware.WorkspaceMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -96,6 +100,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses sign-ins while locked out
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Sign-in throttling (django-axes): after SPANPROOF_LOGIN_FAILURE_LIMIT failures in a row
+# for one username from one address, that pair is locked out for
+# SPANPROOF_LOGIN_LOCKOUT_MINUTES (a 429 page with Retry-After); a success resets it.
+AXES_ENABLED = env_bool("SPANPROOF_LOGIN_LOCKOUT", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("SPANPROOF_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(
+    minutes=float(os.environ.get("SPANPROOF_LOGIN_LOCKOUT_MINUTES", "15"))
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "verifier.login_lockout.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "verifier.login_lockout.client_address"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -133,8 +154,28 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "verifier.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "verifier.api.throttling.ApiKeyRateThrottle",
+        "verifier.api.throttling.ClientIpRateThrottle",
+    ],
+    # How many proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
+    "NUM_PROXIES": int(os.environ.get("SPANPROOF_NUM_PROXIES", "0")),
     "UNAUTHENTICATED_USER": None,
 }
+# Per API key (or signed-in user) and per client address; "<n>/<sec|min|hour|day>",
+# empty turns the limit off. See verifier/api/throttling.py.
+SPANPROOF_API_RATE_PER_KEY = os.environ.get("SPANPROOF_API_RATE_PER_KEY", "600/min")
+SPANPROOF_API_RATE_PER_IP = os.environ.get("SPANPROOF_API_RATE_PER_IP", "1200/min")
+# Rate-limit counters live here: share one cache between web processes in production.
+if os.environ.get("SPANPROOF_CACHE_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["SPANPROOF_CACHE_URL"],
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Spanproof Connect API",
     "DESCRIPTION": "Verified knowledge-graph context: every claim bound to a quoted span "

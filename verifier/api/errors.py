@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
@@ -73,7 +74,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         else:
             message = str(exc.detail)
             details = {}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            details = {"retry_after": math.ceil(exc.wait)}
         response = Response(error_body(code, message, details), status=exc.status_code)
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            response["Retry-After"] = str(math.ceil(exc.wait))
         if getattr(exc, "auth_header", None):
             response["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
