@@ -141,6 +141,7 @@ class WebhookCreateApi(APIView):
         )
         threshold = serializers.IntegerField(min_value=0, max_value=100, default=90)
 
+    @extend_schema_serializer(component_name="Webhook")
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField(source="pk")
         url = serializers.CharField()
