@@ -15,6 +15,7 @@ from pathlib import Path
 import dj_database_url
 
 from config.embedded_postgres import data_root, ensure_embedded_postgres
+from config.secret_key import secret_key_from
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -31,9 +32,47 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "spanproof-embedded-development-key-change-me")
+SECRET_KEY = secret_key_from(os.environ, DATA_DIR)
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+
+# --- HTTPS (behind a TLS-terminating proxy) -------------------------------------------
+# DJANGO_HTTPS=1 switches all of these on; each can be set on its own as well.
+HTTPS = env_bool("DJANGO_HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the proxy's health probe speaks plain http
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_SECURE_HSTS_SECONDS", str(365 * 24 * 3600 if HTTPS else 0))
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", HTTPS)
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", HTTPS):
+    # Only behind a proxy that sets (and strips client-sent) X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------
+# No inline script or style anywhere: htmx and the console's JS and CSS come from static.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -47,6 +86,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "axes",
+    "csp",
     "verifier",
     "review",
     "audit",
@@ -54,6 +94,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
