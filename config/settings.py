@@ -9,11 +9,13 @@ heuristic judge and sentence extractor. Production values come from the environm
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 
 from config.embedded_postgres import data_root, ensure_embedded_postgres
+from config.secret_key import secret_key_from
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -30,9 +32,47 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "spanproof-embedded-development-key-change-me")
+SECRET_KEY = secret_key_from(os.environ, DATA_DIR)
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+
+# --- HTTPS (behind a TLS-terminating proxy) -------------------------------------------
+# DJANGO_HTTPS=1 switches all of these on; each can be set on its own as well.
+HTTPS = env_bool("DJANGO_HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the proxy's health probe speaks plain http
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_SECURE_HSTS_SECONDS", str(365 * 24 * 3600 if HTTPS else 0))
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", HTTPS)
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", HTTPS):
+    # Only behind a proxy that sets (and strips client-sent) X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------
+# No inline script or style anywhere: htmx and the console's JS and CSS come from static.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -45,6 +85,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_filters",
     "django_htmx",
+    "axes",
+    "csp",
     "verifier",
     "review",
     "audit",
@@ -52,6 +94,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -61,6 +104,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "verifier.middleware.WorkspaceMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -96,6 +141,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses sign-ins while locked out
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Sign-in throttling (django-axes): after SPANPROOF_LOGIN_FAILURE_LIMIT failures in a row
+# for one username from one address, that pair is locked out for
+# SPANPROOF_LOGIN_LOCKOUT_MINUTES (a 429 page with Retry-After); a success resets it.
+AXES_ENABLED = env_bool("SPANPROOF_LOGIN_LOCKOUT", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("SPANPROOF_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(
+    minutes=float(os.environ.get("SPANPROOF_LOGIN_LOCKOUT_MINUTES", "15"))
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "verifier.login_lockout.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "verifier.login_lockout.client_address"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -113,7 +175,19 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- API ------------------------------------------------------------------------------
+# A source's text may be 5,000,000 characters (SOURCE_TEXT_MAX_CHARS); sent as UTF-8 JSON
+# that is at most 4 bytes a character, so the body cap leaves room for the largest one
+# plus 1 MiB of envelope. A larger body is a JSON 400 ``payload_too_large``.
+SOURCE_TEXT_MAX_CHARS = 5_000_000
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(
+    os.environ.get("SPANPROOF_MAX_REQUEST_BYTES", str(4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024))
+)
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "verifier.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "verifier.api.authentication.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -121,8 +195,28 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "verifier.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "verifier.api.throttling.ApiKeyRateThrottle",
+        "verifier.api.throttling.ClientIpRateThrottle",
+    ],
+    # How many proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
+    "NUM_PROXIES": int(os.environ.get("SPANPROOF_NUM_PROXIES", "0")),
     "UNAUTHENTICATED_USER": None,
 }
+# Per API key (or signed-in user) and per client address; "<n>/<sec|min|hour|day>",
+# empty turns the limit off. See verifier/api/throttling.py.
+SPANPROOF_API_RATE_PER_KEY = os.environ.get("SPANPROOF_API_RATE_PER_KEY", "600/min")
+SPANPROOF_API_RATE_PER_IP = os.environ.get("SPANPROOF_API_RATE_PER_IP", "1200/min")
+# Rate-limit counters live here: share one cache between web processes in production.
+if os.environ.get("SPANPROOF_CACHE_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["SPANPROOF_CACHE_URL"],
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Spanproof Connect API",
     "DESCRIPTION": "Verified knowledge-graph context: every claim bound to a quoted span "
@@ -195,3 +289,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("SPANPROOF_LOG_LEVEL", "WARNING")},
 }
+
+# --- outbound webhooks ----------------------------------------------------------------
+# Receivers must be public https endpoints. An operator may admit internal receivers by
+# naming their networks (comma-separated addresses or CIDRs) and allow plain http.
+SPANPROOF_WEBHOOK_ALLOWED_NETWORKS = [
+    n.strip()
+    for n in os.environ.get("SPANPROOF_WEBHOOK_ALLOWED_NETWORKS", "").split(",")
+    if n.strip()
+]
+SPANPROOF_WEBHOOK_ALLOW_HTTP = env_bool("SPANPROOF_WEBHOOK_ALLOW_HTTP", False)
+SPANPROOF_WEBHOOK_TIMEOUT = float(os.environ.get("SPANPROOF_WEBHOOK_TIMEOUT", "10"))

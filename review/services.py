@@ -8,6 +8,7 @@ so the same rules apply: nobody makes a claim ``supported`` without a fresh boun
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -150,18 +151,60 @@ def review_rejudge(*, claims: Iterable[Claim], reviewer) -> int:
     return len(claims)
 
 
+@dataclass(frozen=True)
+class BulkOutcome:
+    """What a bulk action did: ``done`` claims were acted on; ``held`` ones were left
+    alone because another reviewer holds a live lease on them (claim, holder name)."""
+
+    done: list[Claim] = field(default_factory=list)
+    held: list[tuple[Claim, str]] = field(default_factory=list)
+
+
+def _bulk_partition(
+    claims: Iterable[Claim], reviewer
+) -> tuple[list[Claim], list[tuple[Claim, str]]]:
+    """Lock the claims' rows (in id order) and split off those leased to someone else.
+
+    ``review_lease_claim`` locks the claim row before it writes a lease, so under these
+    locks no other reviewer can take a lease on a claim we are about to act on."""
+    ids = sorted({claim.pk for claim in claims})
+    locked = list(Claim.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+    holders = {
+        lease.claim_id: lease.reviewer.get_username()
+        for lease in ReviewLease.objects.filter(claim__in=ids, expires_at__gt=timezone.now())
+        .exclude(reviewer=reviewer)
+        .select_related("reviewer")
+    }
+    free = [claim for claim in locked if claim.pk not in holders]
+    held = [(claim, holders[claim.pk]) for claim in locked if claim.pk in holders]
+    return free, held
+
+
 @transaction.atomic
-def review_bulk_exclude(*, claims: Iterable[Claim], reviewer, reason: str) -> int:
+def review_bulk_exclude(*, claims: Iterable[Claim], reviewer, reason: str) -> BulkOutcome:
+    """Exclude the claims, skipping (and reporting) those another reviewer is holding —
+    the same rule as the single-item path, which refuses them with a 409."""
     if not reason.strip():
         raise ReviewError("An exclusion needs a reason.")
-    count = 0
-    for claim in claims:
+    free, held = _bulk_partition(claims, reviewer)
+    done = []
+    for claim in free:
         if claim.exclusion_reason:
             continue
         claim_exclude(claim=claim, reason=reason, actor=reviewer)
-        count += 1
-    ReviewLease.objects.filter(claim__in=[c.pk for c in claims]).delete()
-    return count
+        done.append(claim)
+    ReviewLease.objects.filter(claim__in=[c.pk for c in free]).delete()  # own or expired
+    return BulkOutcome(done=done, held=held)
+
+
+def review_bulk_rejudge(*, claims: Iterable[Claim], reviewer) -> BulkOutcome:
+    """Send the claims back to the judge, skipping (and reporting) those another
+    reviewer is holding."""
+    with transaction.atomic():
+        free, held = _bulk_partition(claims, reviewer)
+    free = [claim for claim in free if not claim.exclusion_reason]
+    review_rejudge(claims=free, reviewer=reviewer)
+    return BulkOutcome(done=free, held=held)
 
 
 def review_lease_release(*, claim: Claim, reviewer) -> None:

@@ -34,9 +34,11 @@ from review.selectors import (
     review_tally_total,
 )
 from review.services import (
+    BulkOutcome,
     ReviewError,
     review_blind_set,
     review_bulk_exclude,
+    review_bulk_rejudge,
     review_decide,
     review_exclude,
     review_lease_claim,
@@ -176,14 +178,24 @@ def bulk(request: HttpRequest) -> HttpResponse:
             },
         )
     if action == "exclude":
-        n = review_bulk_exclude(
+        outcome = review_bulk_exclude(
             claims=claims, reviewer=request.user, reason=form.cleaned_data["reason"]
         )
-        messages.success(request, f"Excluded {n} claim(s).")
+        messages.success(request, f"Excluded {len(outcome.done)} claim(s).")
     else:
-        n = review_rejudge(claims=claims, reviewer=request.user)
-        messages.success(request, f"Sent {n} claim(s) back to the judge.")
+        outcome = review_bulk_rejudge(claims=claims, reviewer=request.user)
+        messages.success(request, f"Sent {len(outcome.done)} claim(s) back to the judge.")
+    _report_held(request, outcome)
     return redirect(queue_url)
+
+
+def _report_held(request: HttpRequest, outcome: BulkOutcome) -> None:
+    if outcome.held:
+        listed = ", ".join(f"{claim.public_id} ({holder})" for claim, holder in outcome.held)
+        messages.warning(
+            request,
+            f"Skipped {len(outcome.held)} claim(s) another reviewer is working on: {listed}.",
+        )
 
 
 @role_required()

@@ -22,6 +22,16 @@ def _eager_celery(settings):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate-limit counters (API throttles) start from zero in every test: all test
+    requests come from one address, so counts would otherwise leak between tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def workspace(db):
     return make_workspace("acme")

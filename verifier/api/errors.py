@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -47,6 +49,19 @@ _DRF_CODES = {
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApiError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = error_body(
+            "payload_too_large",
+            f"The request body is larger than {limit} bytes.",
+            {"limit": limit},
+        )
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, TooManyFieldsSent):
+        return Response(
+            error_body("malformed_request", "The request has too many fields."),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("Not found.")
     elif isinstance(exc, PermissionDenied):
@@ -59,7 +74,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         else:
             message = str(exc.detail)
             details = {}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            details = {"retry_after": math.ceil(exc.wait)}
         response = Response(error_body(code, message, details), status=exc.status_code)
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            response["Retry-After"] = str(math.ceil(exc.wait))
         if getattr(exc, "auth_header", None):
             response["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):

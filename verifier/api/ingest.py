@@ -37,6 +37,9 @@ class IngestJobSerializer(serializers.Serializer):
     stage = serializers.CharField()
     progress = serializers.SerializerMethodField()
     errors = serializers.JSONField()
+    warnings = serializers.JSONField(
+        help_text="Set when status is 'degraded': [{code, message, count, causes}]."
+    )
     quality_report = serializers.JSONField(allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -138,6 +141,7 @@ class WebhookCreateApi(APIView):
         )
         threshold = serializers.IntegerField(min_value=0, max_value=100, default=90)
 
+    @extend_schema_serializer(component_name="Webhook")
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField(source="pk")
         url = serializers.CharField()

@@ -44,6 +44,7 @@ class ChunksField(serializers.Field):
         return value
 
 
+@extend_schema_serializer(component_name="RagEvidence")
 class EvidenceSerializer(serializers.Serializer):
     chunk_id = serializers.CharField()
     quote = serializers.CharField()

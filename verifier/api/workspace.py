@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,6 +12,7 @@ from verifier.api.scoping import request_workspace
 class WorkspaceGetApi(APIView):
     """The workspace the caller's key (or console session) is scoped to."""
 
+    @extend_schema_serializer(component_name="Workspace")
     class OutputSerializer(serializers.Serializer):
         slug = serializers.CharField()
         name = serializers.CharField()

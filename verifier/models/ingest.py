@@ -10,6 +10,9 @@ class IngestStatus(models.TextChoices):
     QUEUED = "queued", "Queued"
     RUNNING = "running", "Running"
     SUCCEEDED = "succeeded", "Succeeded"
+    # Finished, but part of the verification did not happen (e.g. the judge was
+    # unreachable, so claims carry coverage gaps); ``warnings`` says how many and why.
+    DEGRADED = "degraded", "Degraded"
     FAILED = "failed", "Failed"
     CANCELLED = "cancelled", "Cancelled"
 
@@ -38,6 +41,11 @@ class IngestJob(models.Model):
         default=dict, blank=True, help_text="Per stage: {'done': n, 'total': m}."
     )
     errors = models.JSONField(default=list, blank=True, help_text="Per-item errors.")
+    warnings = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Why a finished job is degraded: [{code, message, count, causes}].",
+    )
     payload = models.JSONField(default=dict, blank=True, help_text="What was uploaded.")
     quality_report = models.JSONField(null=True, blank=True)
     rule_set = models.ForeignKey(

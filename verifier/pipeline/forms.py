@@ -60,6 +60,10 @@ class IngestUploadForm(forms.Form):
                 text = upload.read().decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
+            if "\x00" in text:
+                raise forms.ValidationError(
+                    f"{upload.name} contains a NUL character: it is not a text file."
+                )
             fmt = format_for_filename(upload.name)
             uploads.append(SourceUpload(text=text, title=upload.name, format=fmt, domain_pack=pack))
         data["uploads"] = uploads

@@ -186,3 +186,20 @@ def job_progress_rows(job: IngestJob) -> list[dict]:
             }
         )
     return rows
+
+
+def ingest_coverage_gap_causes(job: IngestJob) -> dict[str, int]:
+    """Why the job's claims whose latest judge verdict is a coverage gap got one: the
+    verdict note (e.g. ``transport_error: ...``) → how many claims, most frequent first."""
+    latest = (
+        Verdict.objects.filter(claim__ingest_job=job, reviewer__isnull=True)
+        .order_by("claim_id", "-at", "-id")
+        .distinct("claim_id")
+        .values_list("label", "note")
+    )
+    causes: dict[str, int] = {}
+    for label, note in latest:
+        if label == "coverage_gap":
+            key = note or "unknown"
+            causes[key] = causes.get(key, 0) + 1
+    return dict(sorted(causes.items(), key=lambda item: (-item[1], item[0])))

@@ -1,5 +1,7 @@
 """Store stage: publish the job's claims, compute and persist the quality report and
-trust score, mark the job succeeded and queue its webhooks.
+trust score, mark the job succeeded — or ``degraded`` when claims were left with
+coverage gaps (the judge was unreachable, crashed or omitted them), with a warning that
+gives their count and causes — and queue its webhooks.
 
 Claims become visible to retrieval only here (``published``); retrieval still applies
 its own gates (state, duplicates, trust). The report is
@@ -30,6 +32,7 @@ from verifier.scoring.quality import quality_report
 from verifier.scoring.trust import trust_score
 from verifier.selectors.ingest import (
     contradicted_count,
+    ingest_coverage_gap_causes,
     ingest_quality_counts,
     ingest_trust_inputs,
     job_claims,
@@ -129,6 +132,32 @@ def _analyze_filled_tables() -> None:
             cursor.execute(f'ANALYZE (SKIP_LOCKED) "{model._meta.db_table}"')
 
 
+COVERAGE_GAP_CAUSES_SHOWN: Final = 5
+
+
+def job_warnings(*, job: IngestJob) -> list[dict[str, Any]]:
+    """What keeps a finished job from being a plain success: claims the judge never
+    judged (coverage gaps). Empty when verification covered every claim."""
+    causes = ingest_coverage_gap_causes(job)
+    gaps = sum(causes.values())
+    if not gaps:
+        return []
+    top = next(iter(causes))
+    return [
+        {
+            "code": "coverage_gaps",
+            "message": (
+                f"{gaps} claim(s) were not judged (coverage gaps); most common cause: {top[:200]}"
+            ),
+            "count": gaps,
+            "causes": [
+                {"cause": cause[:300], "count": count}
+                for cause, count in list(causes.items())[:COVERAGE_GAP_CAUSES_SHOWN]
+            ],
+        }
+    ]
+
+
 def ingest_job_store(*, job: IngestJob) -> dict[str, Any]:
     """Publish, refresh the planner statistics of the tables the job filled, then report
     and finish in one transaction (a rerun after a crash in between publishes nothing
@@ -139,8 +168,12 @@ def ingest_job_store(*, job: IngestJob) -> dict[str, Any]:
         # A fresh row: the runner still holds ``job`` and its progress dict.
         current = IngestJob.objects.get(pk=job.pk)
         report = ingest_job_report(job=current)
+        warnings = job_warnings(job=current)
         finished = IngestJob.objects.filter(pk=job.pk, status=IngestStatus.RUNNING).update(
-            quality_report=report, status=IngestStatus.SUCCEEDED, finished_at=timezone.now()
+            quality_report=report,
+            warnings=warnings,
+            status=IngestStatus.DEGRADED if warnings else IngestStatus.SUCCEEDED,
+            finished_at=timezone.now(),
         )
         if finished:
             current.refresh_from_db()

@@ -33,6 +33,11 @@ def _validate_text(text: str) -> None:
         raise SourceInputError(
             "invalid_unicode", f"The text is not valid Unicode at position {exc.start}."
         ) from exc
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise SourceInputError(
+            "invalid_text", f"The text contains a NUL character at position {nul}."
+        )
 
 
 @transaction.atomic

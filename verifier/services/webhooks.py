@@ -11,6 +11,12 @@ The body is the JSON payload serialised canonically (sorted keys, no spaces). He
 (Unix seconds) and ``X-Spanproof-Signature: sha256=<hex>``, the HMAC-SHA256 with the
 webhook's secret over ``<timestamp>.<body>`` — a receiver recomputes it and rejects
 stale timestamps to stop replays.
+
+The target is checked when the webhook is registered and again at every try
+(``webhook_transport``): https only (unless ``SPANPROOF_WEBHOOK_ALLOW_HTTP``), no
+loopback, private, link-local, metadata or other non-public addresses (unless
+``SPANPROOF_WEBHOOK_ALLOWED_NETWORKS`` names them), no redirects followed. A try refused
+by that check ends the delivery as ``failed`` at once: it is not a transient failure.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-import requests
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,6 +39,11 @@ from verifier.models import (
     WebhookDelivery,
     WebhookEvent,
     Workspace,
+)
+from verifier.services.webhook_transport import (
+    WebhookTargetRefused,
+    webhook_post,
+    webhook_target_check,
 )
 
 MAX_ATTEMPTS: Final = 5
@@ -72,12 +83,14 @@ def webhook_create(
         raise WebhookInputError(
             "invalid_events", f"events must be a non-empty subset of {sorted(allowed)}."
         )
-    if not url.startswith(("http://", "https://")):
-        raise WebhookInputError("invalid_url", "The URL must be http(s).")
     if len(secret) < 16:
         raise WebhookInputError("weak_secret", "The secret needs at least 16 characters.")
     if not 0 <= threshold <= 100:
         raise WebhookInputError("invalid_threshold", "threshold is a trust score 0–100.")
+    try:
+        webhook_target_check(url=url)
+    except WebhookTargetRefused as exc:
+        raise WebhookInputError(exc.code, exc.message) from exc
     return Webhook.objects.create(
         workspace=workspace, url=url, secret=secret, events=sorted(set(events)), threshold=threshold
     )
@@ -107,7 +120,12 @@ def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[
         for event in _events_for(webhook, trust):
             payload = {
                 "event": event,
-                "job": {"id": job.pk, "label": job.label, "status": job.status},
+                "job": {
+                    "id": job.pk,
+                    "label": job.label,
+                    "status": job.status,
+                    "warnings": job.warnings,
+                },
                 "threshold": webhook.threshold,
                 "report": report,
             }
@@ -142,16 +160,11 @@ def webhook_deliver(*, delivery_id: int) -> AttemptResult:
         "X-Spanproof-Timestamp": timestamp,
         SIGNATURE_HEADER: sign(delivery.webhook.secret, timestamp, body),
     }
-    status_code, error = None, ""
-    try:
-        response = requests.post(
-            delivery.webhook.url, data=body, headers=headers, timeout=TIMEOUT_SECONDS
-        )
-        status_code = response.status_code
-        if not 200 <= status_code < 300:
-            error = f"HTTP {status_code}"
-    except requests.RequestException as exc:
-        error = f"{type(exc).__name__}: {exc}"[:ERROR_MAX_CHARS]
+    timeout = float(getattr(settings, "SPANPROOF_WEBHOOK_TIMEOUT", TIMEOUT_SECONDS))
+    result = webhook_post(url=delivery.webhook.url, body=body, headers=headers, timeout=timeout)
+    status_code, error = result.status_code, result.error[:ERROR_MAX_CHARS]
+    if status_code is not None and not 200 <= status_code < 300:
+        error = f"HTTP {status_code}"
     delivered = status_code is not None and 200 <= status_code < 300
     with transaction.atomic():
         WebhookAttempt.objects.create(
@@ -159,7 +172,7 @@ def webhook_deliver(*, delivery_id: int) -> AttemptResult:
         )
         if delivered:
             status, retry_in = "delivered", None
-        elif number >= MAX_ATTEMPTS:
+        elif number >= MAX_ATTEMPTS or result.refused:
             status, retry_in = "failed", None
         else:
             status, retry_in = "retrying", retry_delay(number)

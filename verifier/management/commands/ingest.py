@@ -47,7 +47,7 @@ def _bar(job: IngestJob) -> str:
     share = finished_stages / len(rows)
     if current and current["total"]:
         share = (finished_stages + current["done"] / current["total"]) / len(rows)
-    share = 1.0 if job.status == "succeeded" else min(share, 1.0)
+    share = 1.0 if job.status in ("succeeded", "degraded") else min(share, 1.0)
     filled = int(BAR_WIDTH * share)
     detail = f"{current['stage']} {current['done']}/{current['total']}" if current else job.status
     return f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * share:5.1f}% {detail:<24}"
@@ -106,6 +106,8 @@ class Command(BaseCommand):
             f"trust score {trust}, G2 {'pass' if quality.get('g2', {}).get('passed') else 'fail'}, "
             f"{len(job.errors)} failed item(s)"
         )
+        for warning in job.warnings or []:
+            self.stdout.write(f"warning: {warning['message']}")
 
     def _run_in_thread(self, job: IngestJob) -> threading.Thread:
         from config.celery import app
