@@ -140,7 +140,7 @@ def tokens(text: str) -> list[Token]:
     out: list[Token] = []
     for m in _TOKEN.finditer(text):
         word = m.group().lower().replace("\u2019", "'")
-        parts = _CONTRACTIONS.get(word)
+        parts: tuple[str, ...] | None = _CONTRACTIONS.get(word)
         if parts is None and word.endswith("n't"):
             parts = (word[:-3], "not")
         if parts is None and word.endswith("'s"):
