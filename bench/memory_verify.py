@@ -150,11 +150,12 @@ def slot_values(dialogue: dict[str, Any], turn: int) -> list[tuple[str, str, int
     return out
 
 
-def kind(slot: str) -> str:
+def kind(slot: str, value: str = "") -> str:
     if "date" in slot:
         return "date"
     if "time" in slot:
-        return "time"
+        # a time of day, not a duration such as "7" (minutes)
+        return "time" if not value.strip().isdigit() else ""
     if any(k in slot for k in ("price", "total", "amount", "number", "rating", "temperature")):
         return "quantity"
     return ""
@@ -178,10 +179,10 @@ class Builder:
         for dialogue in dialogues:
             if dialogue["dataset"] != "sgd":
                 continue
-            for i, turn in enumerate(dialogue["turns"]):
+            for i in range(len(dialogue["turns"])):
                 for slot, value, _, _ in slot_values(dialogue, i):
-                    if kind(slot):
-                        self.values[kind(slot)].append(value)
+                    if kind(slot, value):
+                        self.values[kind(slot, value)].append(value)
 
     def domain(self, sentence: Sentence) -> str:
         dialogue = self.dialogues[sentence.dialogue]
@@ -235,15 +236,19 @@ class Builder:
         if dialogue["dataset"] != "sgd":
             return None
         for slot, value, s, e in slot_values(dialogue, sentence.turn):
-            if kind(slot) in kinds and sentence.start <= s and e <= sentence.end:
+            if kind(slot, value) in kinds and sentence.start <= s and e <= sentence.end:
                 return slot, value, s - sentence.start, e - sentence.start
         return None
 
-    def _other_value(self, slot_kind: str, value: str) -> str:
+    def _other_value(self, slot_kind: str, value: str, sentence: str) -> str:
+        """Another value of the same kind that shares no number with the sentence."""
+        taken = set(re.findall(r"\d+", sentence))
         while True:
             other = self.rng.choice(self.values[slot_kind])
-            if other.lower() != value.lower() and not set(re.findall(r"\d+", other)) & set(
-                re.findall(r"\d+", value)
+            if (
+                other.lower() != value.lower()
+                and other.lower() not in sentence.lower()
+                and not set(re.findall(r"\d+", other)) & taken
             ):
                 return other
 
@@ -282,14 +287,13 @@ class Builder:
         if lane == "summarized":
 
             def summary(s: Sentence) -> str | None:
-                slot = self._slot_in(s, ("date", "time", "quantity", ""))
                 dialogue = self.dialogues[s.dialogue]
                 if dialogue["dataset"] != "sgd":
                     return None
                 for name, value, start, end in slot_values(dialogue, s.turn):
                     if s.start <= start and end <= s.end and not name.startswith("intent"):
                         return f"the {name.replace('_', ' ')} is {value}"
-                return None if slot is None else None
+                return None
 
             for s, text in self.pick(agent_pool, PER_SCENARIO, summary):
                 cases.append(
@@ -308,7 +312,7 @@ class Builder:
             if slot is None:
                 return None
             _, value, a, b = slot
-            return s.text[:a] + self._other_value(kind(slot[0]), value) + s.text[b:]
+            return s.text[:a] + self._other_value(kind(slot[0], value), value, s.text) + s.text[b:]
 
         for s, text in self.pick(agent_pool, PER_SCENARIO, temporal):
             cases.append(
@@ -331,7 +335,7 @@ class Builder:
                 or re.search(r"\d\s*(?:am|pm)|:\d\d", s.text)
             ):
                 return None
-            _, value, a, b = slot
+            b = slot[3]
             clock = rng.choice(("5pm", "9 am", "at 5:30 pm", "at noon", "10:15 am"))
             return s.text[:b] + " " + clock + s.text[b:]
 
@@ -353,7 +357,7 @@ class Builder:
             if slot is None:
                 return None
             _, value, a, b = slot
-            return s.text[:a] + self._other_value("quantity", value) + s.text[b:]
+            return s.text[:a] + self._other_value("quantity", value, s.text) + s.text[b:]
 
         for s, text in self.pick(agent_pool, PER_SCENARIO, scope):
             cases.append(
@@ -449,8 +453,16 @@ class Builder:
             cases.append(
                 self.case(lane, "no_match", s, frame(rng, lane, other.text), "unsupported:no_match")
             )
-        # insufficient — the quoted turn is missing from the transcript
-        for s, _ in self.pick(agent_pool, PER_SCENARIO, lambda s: True):
+
+        # insufficient — the quoted turn is missing from the transcript (a gap in the
+        # turn indices; never the last turn, whose loss no index shows)
+        def hidden(s: Sentence) -> bool:
+            all_turns = turns_of(self.dialogues[s.dialogue])
+            return s.turn < len(all_turns) - 1 and not any(
+                s.text.lower() in t["text"].lower() for t in all_turns if t["idx"] != s.turn
+            )
+
+        for s, _ in self.pick(agent_pool, PER_SCENARIO, hidden):
             turns = [t for t in turns_of(self.dialogues[s.dialogue]) if t["idx"] != s.turn]
             cases.append(
                 self.case(
@@ -469,7 +481,7 @@ class Builder:
             if slot is None:
                 return None
             _, value, a, b = slot
-            return s.text[:a] + self._other_value(kind(slot[0]), value) + s.text[b:]
+            return s.text[:a] + self._other_value(kind(slot[0], value), value, s.text) + s.text[b:]
 
         for s, changed in self.pick(agent_pool, PER_SCENARIO, conflict):
             dialogue = self.dialogues[s.dialogue]

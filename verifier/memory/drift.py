@@ -49,7 +49,9 @@ _NUMWORD = (
 )
 _ORD = r"(?:st|nd|rd|th)"
 CLOCK = re.compile(
-    rf"\b(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}|noon|midnight"
+    rf"\b(?:(?:\d{{1,2}}(?::\d{{2}})?|{_NUMWORD}(?:[\s-]+(?:thirty|fifteen|forty[\s-]five))?)"
+    rf"\s+in\s+the\s+(?:morning|afternoon|evening|night)"
+    rf"|\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}|noon|midnight"
     rf"|{_NUMWORD}(?:[\s-]+(?:thirty|fifteen|forty[\s-]five|o'clock))?\s+(?:am|pm|a\.m\.|p\.m\.|o'clock)"
     rf"|half\s+past\s+\w+|quarter\s+(?:past|to)\s+\w+)(?![\w])",
     re.IGNORECASE,
@@ -356,14 +358,12 @@ def _persons(text: str) -> tuple[list[str], list[wording.Token]]:
 
 
 def _actor(claim: str, source: str) -> list[Finding]:
+    """The first person pronoun swapped between speaker and addressee ("I'll send you" →
+    "you'll send me"); a pronoun merely left out is not a swap."""
     c_seq, c_toks = _persons(claim)
     s_seq, s_toks = _persons(source)
-    if c_seq and s_seq and c_seq != s_seq:
-        i = next(
-            (i for i, (a, b) in enumerate(zip(c_seq, s_seq, strict=False)) if a != b),
-            min(len(c_seq), len(s_seq)) - 1,
-        )
-        ct, st = c_toks[min(i, len(c_toks) - 1)], s_toks[min(i, len(s_toks) - 1)]
+    if c_seq and s_seq and c_seq[0] != s_seq[0]:
+        ct, st = c_toks[0], s_toks[0]
         return [
             Finding(
                 "actor_shift",

@@ -10,7 +10,8 @@ paraphrase is ``supported`` only when the Layer-2 judge entails it. Outcomes, in
    ``inconclusive:insufficient``;
 2. best own unit below ``MATCH_THRESHOLD``: another speaker said it → ``unsupported:drift``
    with ``actor_shift``; coverage incomplete → ``inconclusive:insufficient``; else
-   ``unsupported:no_match``;
+   ``unsupported:no_match``; the content is verbatim in another speaker's turn but not in
+   the agent's → ``unsupported:drift`` with ``actor_shift`` too;
 3. a "you said" claim whose content is the agent's own → drift with ``actor_shift``;
 4. two of the agent's turns both match and disagree, one supporting the claim and one not
    → ``inconclusive:conflict``;
@@ -265,20 +266,24 @@ class MemoryVerifier:
         other_scored = self._scored(claim, units(transcript, others))
         other_sim = other_scored[0][0] if other_scored else 0.0
 
-        if similarity < self.threshold:
-            if claim.actor == "self" and other_sim >= self.threshold:
-                other = _match(other_scored[0][1], other_sim)
-                report = compare(claim.content, other.quote)
+        own_verbatim = match.binder in ("exact", "normalized")
+        other_bound = _bound(claim, others) if claim.actor == "self" and not own_verbatim else None
+        said_by_other = other_bound is not None and other_bound.binder in ("exact", "normalized")
+        if similarity < self.threshold or said_by_other:
+            if claim.actor == "self" and (said_by_other or other_sim >= self.threshold):
+                other = other_bound if said_by_other else _match(other_scored[0][1], other_sim)
+                assert other is not None
+                report = compare(claim.content, other.compared[1])
                 shift = Finding(
                     "actor_shift",
                     (0, len(claim.content)),
-                    (0, len(other.quote)),
+                    (0, len(other.compared[1])),
                     f"said by {other.speaker}, not by {agent}",
                 )
                 return ClaimVerdict(
                     claim,
                     "unsupported:drift",
-                    other_sim,
+                    max(other_sim, other.similarity),
                     other,
                     DriftReport(
                         (shift, *report.findings),
@@ -287,7 +292,7 @@ class MemoryVerifier:
                         report.equivalent,
                     ),
                     drift_categories=("actor_shift",),
-                    note=f"the closest turn is {other.speaker}'s, not {agent}'s",
+                    note=f"{other.speaker} said it, not {agent}",
                 )
             return ClaimVerdict(
                 claim,
@@ -328,7 +333,7 @@ class MemoryVerifier:
             )
 
         report = compare(claim.content, match.compared[1])
-        conflicts = self._conflicts(claim, match, report, scored, similarity)
+        conflicts = self._conflicts(claim, match, report, scored, best_sim)
         if conflicts:
             return ClaimVerdict(
                 claim,
@@ -348,14 +353,16 @@ class MemoryVerifier:
                 report,
                 drift_categories=report.categories,
             )
-        if (
-            match.binder in ("exact", "normalized")
-            or (match.binder == "fuzzy" and match.similarity >= EXACT_FUZZY_FLOOR)
-            or report.near_verbatim
+        if report.near_verbatim or (
+            match.binder in ("exact", "normalized", "fuzzy")
+            and "synonym_substitution" not in report.non_material
         ):
             return ClaimVerdict(claim, "supported:exact", similarity, match, report)
+        # The judge reads the matched sentence(s) and the whole turn they belong to.
+        turn_text = next(t.text for t in own if t.index == match.turn)
+        spans = tuple(dict.fromkeys((match.compared[1], turn_text)))
         result = judge_items(
-            self.judge, [JudgeItem(key="memory", claim=claim.content, spans=(match.compared[1],))]
+            self.judge, [JudgeItem(key="memory", claim=claim.content, spans=spans)]
         )[0]
         judged = {
             "model": self.judge.model_id,
