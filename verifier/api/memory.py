@@ -169,7 +169,7 @@ class MemoryVerifyApi(APIView):
         agent = serializers.CharField(max_length=100, help_text="The agent's speaker name.")
         message = serializers.CharField(trim_whitespace=False)
         transcript = TranscriptField(required=False)
-        transcript_id = serializers.IntegerField(required=False, min_value=1)
+        transcript_id = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "transcript" in attrs and "transcript_id" in attrs:

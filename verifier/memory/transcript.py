@@ -139,7 +139,12 @@ def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
                 "invalid_turn", f"Turn {position} `{field}` {problem}.", {"turn": position}
             )
     timestamp = raw.get("timestamp", raw.get("time", ""))
-    timestamp = "" if timestamp is None else str(timestamp)[:64]
+    timestamp = "" if timestamp is None else " ".join(str(timestamp).split())[:64]
+    problem = _problem(timestamp)
+    if problem:
+        raise TranscriptInputError(
+            "invalid_turn", f"Turn {position} `timestamp` {problem}.", {"turn": position}
+        )
     idx = raw.get("idx", raw.get("index"))
     if idx is not None and (not isinstance(idx, int) or isinstance(idx, bool) or idx < 0):
         raise TranscriptInputError(

@@ -47,6 +47,8 @@ def memory_check_get(*, workspace: Workspace, check_id: int) -> MemoryCheck:
 
 def memory_agent_stats(*, workspace: Workspace, agent: str) -> dict[str, Any] | None:
     """Seed-002 aggregates for one agent, or ``None`` when it has no check here."""
+    if "\x00" in agent:
+        return None
     rows = list(
         memory_check_list(workspace=workspace, agent=agent).values_list("claim_type", "outcome")
     )

@@ -40,7 +40,7 @@ from verifier.models import (
 )
 from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
-from verifier.services.sources import source_upsert
+from verifier.services.sources import SourceInputError, source_upsert
 
 TRANSCRIPT_REF_PREFIX: Final = "transcript:"
 MAX_MESSAGE_CHARS: Final = 20_000
@@ -83,13 +83,18 @@ def memory_transcript_import(
     ref = ref.strip() or f"{TRANSCRIPT_REF_PREFIX}{text_sha256(transcript.text)[:16]}"
     if len(ref) > 200:
         raise TranscriptInputError("invalid_ref", "`ref` has more than 200 characters.")
-    write = source_upsert(
-        workspace=workspace,
-        ref=ref,
-        text=transcript.text,
-        title=(title or f"Transcript {ref}")[:300],
-        domain_pack="memory",
-    )
+    if not _storable(ref) or not _storable(title):
+        raise TranscriptInputError("invalid_ref", "`ref` and `title` must be valid text.")
+    try:
+        write = source_upsert(
+            workspace=workspace,
+            ref=ref,
+            text=transcript.text,
+            title=(title or f"Transcript {ref}")[:300],
+            domain_pack="memory",
+        )
+    except SourceInputError as exc:
+        raise TranscriptInputError(exc.code, exc.message) from exc
     row, _ = MemoryTranscript.objects.get_or_create(
         workspace=workspace,
         version=write.version,
@@ -112,12 +117,24 @@ def _validate(agent: Any, message: Any) -> tuple[str, str]:
         )
     if not isinstance(message, str) or not message.strip():
         raise TranscriptInputError("empty_message", "`message` is empty: nothing to verify.")
-    if len(message) > MAX_MESSAGE_CHARS or "\x00" in message:
+    if len(message) > MAX_MESSAGE_CHARS or not _storable(message) or not _storable(agent):
         raise TranscriptInputError(
             "invalid_message",
-            f"`message` must be text of at most {MAX_MESSAGE_CHARS} characters without NUL.",
+            f"`message` and `agent` must be valid Unicode text without NUL "
+            f"(`message` at most {MAX_MESSAGE_CHARS} characters).",
         )
     return " ".join(agent.split()), message
+
+
+def _storable(text: str) -> bool:
+    """PostgreSQL text takes neither NUL nor lone surrogates."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _verdict_row(verdict: ClaimVerdict) -> tuple[str, str, str, int, str, float]:
