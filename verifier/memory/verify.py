@@ -40,8 +40,9 @@ from verifier.memory.detection import MemoryClaim, detect_claims, undeclared
 from verifier.memory.drift import DriftReport, Finding, compare
 from verifier.memory.transcript import Transcript, Turn, speaker_key
 
-# Chosen once on bench/memory_verify.py (the only threshold fitted there).
-MATCH_THRESHOLD: Final = 0.55
+# Chosen once by ``bench/memory_verify.py --sweep`` (outcome accuracy 0.896 at 0.4, 0.903 at
+# 0.5–0.55, 0.913 at 0.6–0.7; the lowest of the plateau). The only value fitted there.
+MATCH_THRESHOLD: Final = 0.6
 EXACT_FUZZY_FLOOR: Final = 0.9
 CONFLICT_MARGIN: Final = 0.1
 CONFLICT_CATEGORIES: Final = frozenset(
@@ -367,6 +368,7 @@ class MemoryVerifier:
         judged = {
             "model": self.judge.model_id,
             "family": self.judge.family,
+            "prompt_version": self.judge.prompt_version,
             "label": result.label,
             "confidence": round(float(result.confidence), 4),
         }

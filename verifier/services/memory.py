@@ -161,7 +161,14 @@ def _verdict_row(verdict: ClaimVerdict) -> tuple[str, str, str, int, str, float]
     else:
         label, confidence = "abstained", 0.0
     if judged and label == "contradicted" and not verdict.drift_categories:
-        return (label, judged["model"], judged["family"], 1, note, judged["confidence"])
+        return (
+            label,
+            judged["model"],
+            judged["family"],
+            int(judged.get("prompt_version", 1)),
+            note,
+            judged["confidence"],
+        )
     return label, RULES_MODEL, RULES_FAMILY, RULES_PROMPT_VERSION, note, min(1.0, confidence)
 
 
