@@ -19,6 +19,7 @@ urlpatterns = [
     path("review/", include("review.urls")),
     path("audit/", include("audit.urls")),
     path("audit/rag/", include("audit.rag_urls")),
+    path("audit/memory/", include("audit.memory_urls")),
     path("ingest/", include("verifier.pipeline.urls")),
 ]
 

@@ -24,4 +24,5 @@ urlpatterns = [
     path("", include("verifier.api.connect_urls")),
     path("", include("verifier.api.ingest_urls")),
     path("", include("verifier.api.rag_urls")),
+    path("", include("verifier.api.memory_urls")),
 ]

@@ -3,6 +3,7 @@ from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_cl
 from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
 from verifier.models.graph import ClaimRelation, Entity, EntityRelation, RelationKind
 from verifier.models.ingest import IngestJob, IngestStage, IngestStatus
+from verifier.models.memory import MemoryCheck, MemoryTranscript
 from verifier.models.rag import RagAudit
 from verifier.models.rules import RuleSet, RuleSetActivation
 from verifier.models.sources import Source, SourceVersion, text_sha256
@@ -36,6 +37,8 @@ __all__ = [
     "IngestStatus",
     "MatchKind",
     "Membership",
+    "MemoryCheck",
+    "MemoryTranscript",
     "RagAudit",
     "RelationKind",
     "Role",

@@ -1,0 +1,127 @@
+"""Console for the memory-claim verifier: verify a message, then see each claim beside
+the matched turn with the drift spans highlighted (segments computed here, autoescaped)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from audit.highlighting import Segment, Span, segments
+from verifier.memory import TranscriptInputError
+from verifier.memory.transcript import MAX_TRANSCRIPT_CHARS
+from verifier.models import MemoryCheck
+from verifier.permissions import role_required
+from verifier.selectors.memory import memory_agent_stats, memory_check_get, memory_check_list
+from verifier.services.memory import MAX_MESSAGE_CHARS, memory_verify
+
+RECENT_CHECKS: Final = 30
+
+
+class MemoryVerifyForm(forms.Form):
+    agent = forms.CharField(max_length=100, help_text="The agent's speaker name in the transcript.")
+    message = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), max_length=MAX_MESSAGE_CHARS, strip=False
+    )
+    transcript = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+        strip=False,
+        help_text='JSONL, one {"speaker", "text", "timestamp"} turn per line, or a JSON array.',
+    )
+    transcript_file = forms.FileField(
+        required=False, label="or upload the transcript (.jsonl/.json)"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("transcript_file")
+        if upload:
+            if upload.size > 4 * MAX_TRANSCRIPT_CHARS:
+                raise forms.ValidationError("The transcript file is too large.")
+            try:
+                data["transcript"] = upload.read().decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise forms.ValidationError("The transcript file is not UTF-8 text.") from exc
+        return data
+
+
+@require_http_methods(["GET", "POST"])
+@role_required()
+def memory_index(request: HttpRequest) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    form = MemoryVerifyForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            transcript = form.cleaned_data["transcript"]
+            try:
+                write = memory_verify(
+                    workspace=workspace,
+                    agent=form.cleaned_data["agent"],
+                    message=form.cleaned_data["message"],
+                    transcript_data=transcript if transcript.strip() else None,
+                    actor=request.user,
+                )
+            except TranscriptInputError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("memory:check", check_id=write.checks[0].pk)
+        status = 400
+    checks = memory_check_list(workspace=workspace)[:RECENT_CHECKS]
+    return render(
+        request, "audit/memory_index.html", {"form": form, "checks": checks}, status=status
+    )
+
+
+def _marked(segs: list[Segment], base: str) -> list[dict[str, str]]:
+    """Segments as {text, css, title}: drift evidence over the claim/match highlight."""
+    out = []
+    for seg in segs:
+        drift = [str(k) for k in seg.keys if k != base]
+        css = "m-drift" if drift else f"m-{base}" if seg.keys else ""
+        out.append({"text": seg.text, "css": css, "title": ", ".join(drift)})
+    return out
+
+
+def _claim_segments(check: MemoryCheck, drift: list[dict[str, Any]]) -> list[dict[str, str]]:
+    spans = [Span(check.claim_start, check.claim_end, "claim")]
+    spans += [Span(*d["claim_span"], d["category"]) for d in drift if d["claim_span"]]
+    return _marked(segments(check.message, spans), "claim")
+
+
+def _turn_view(check: MemoryCheck, drift: list[dict[str, Any]]) -> dict[str, Any] | None:
+    match = check.result.get("match")
+    if not match or check.transcript is None:
+        return None
+    turn = next((t for t in check.transcript.turns if t["index"] == match["turn"]), None)
+    if turn is None:
+        return None
+    base = turn["start"]
+    spans = [Span(match["start"] - base, match["end"] - base, "match")]
+    spans += [
+        Span(d["source_span"][0] - base, d["source_span"][1] - base, d["category"])
+        for d in drift
+        if d["source_span"]
+    ]
+    return {"turn": turn, "segments": _marked(segments(turn["text"], spans), "match")}
+
+
+@require_GET
+@role_required()
+def memory_check_detail(request: HttpRequest, check_id: int) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    check = memory_check_get(workspace=workspace, check_id=check_id)
+    drift = check.result.get("drift_spans", [])
+    context = {
+        "check": check,
+        "result": check.result,
+        "drift": drift,
+        "claim_segments": _claim_segments(check, drift),
+        "turn_view": _turn_view(check, drift),
+        "stats": memory_agent_stats(workspace=workspace, agent=check.agent),
+    }
+    return render(request, "audit/memory_check.html", context)

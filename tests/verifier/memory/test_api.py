@@ -1,0 +1,136 @@
+"""/connect/v1/memory/* through the real API, database, binder, embeddings and judge."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.verifier.api.conftest import client_for
+from verifier.models import Claim, MemoryCheck, MemoryTranscript
+
+VERIFY = "/connect/v1/memory/verify"
+TURNS = [
+    {"speaker": "user", "text": "Can you get me the report?", "timestamp": "10:00"},
+    {
+        "speaker": "agent",
+        "text": "I'll try to send the draft this week if nothing comes up.",
+        "timestamp": "10:01",
+    },
+]
+
+
+def post(client, url, body):
+    return client.post(url, data=json.dumps(body), content_type="application/json")
+
+
+@pytest.fixture
+def api(workspace):
+    return client_for(workspace)
+
+
+@pytest.mark.django_db
+def test_verify_returns_the_seed_metrics_per_claim(api, workspace):
+    message = 'I said "I\'ll try to send the draft Friday 5pm if nothing comes up."'
+    response = post(api, VERIFY, {"agent": "agent", "message": message, "transcript": TURNS})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    (claim,) = body["claims"]
+    assert claim["outcome"] == "unsupported:drift"
+    assert claim["claim_type"] == "verbatim"
+    assert claim["drift_categories"] == ["precision_added"]
+    assert 0.5 < claim["similarity"] < 1.0
+    (span,) = claim["drift_spans"]
+    assert message[slice(*span["claim_span"])] == "5pm"
+    row = MemoryTranscript.objects.get(workspace=workspace)
+    assert row.version.text[slice(*span["source_span"])] == "this week"
+    assert body["transcript"]["sha256"] == row.version.sha256
+    check = MemoryCheck.objects.get(pk=claim["check_id"])
+    assert response["Location"] == f"/audit/memory/checks/{check.pk}/"
+    stored = Claim.objects.get(public_id=claim["claim_id"])
+    assert stored.origin == "memory" and stored.state == "contradicted"
+
+
+@pytest.mark.django_db
+def test_import_then_verify_by_id_and_stats(api):
+    imported = post(api, "/connect/v1/memory/transcripts", {"transcript": TURNS, "ref": "chat:1"})
+    assert imported.status_code == 201, imported.content
+    transcript = imported.json()
+    assert transcript["ref"] == "chat:1" and transcript["turns"] == 2 and transcript["complete"]
+    message = 'I said "I\'ll try to send the draft this week if nothing comes up."'
+    for _ in range(10):
+        response = post(
+            api, VERIFY, {"agent": "agent", "message": message, "transcript_id": transcript["id"]}
+        )
+        assert response.json()["claims"][0]["outcome"] == "supported:exact"
+    stats = api.get("/connect/v1/memory/agents/agent/stats").json()
+    assert stats["evaluated_claims"] == 10
+    assert stats["support_rate"]["value"] == 1.0 and len(stats["support_rate"]["ci95"]) == 2
+    assert stats["drift_rate"]["value"] == 0.0 and stats["coverage_rate"]["value"] == 1.0
+
+
+@pytest.mark.django_db
+def test_stats_below_ten_claims_say_so(api):
+    post(api, VERIFY, {"agent": "agent", "message": "As discussed, done.", "transcript": TURNS})
+    post(api, VERIFY, {"agent": "agent", "message": 'I said "hello there"', "transcript": TURNS})
+    stats = api.get("/connect/v1/memory/agents/agent/stats").json()
+    assert stats["evaluated_claims"] == 1 and stats["out_of_scope_claims"] == 1
+    assert stats["drift_rate"] is None and "at least 10" in stats["note"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"agent": "agent"}, "invalid_request"),
+        ({"agent": "agent", "message": "   ", "transcript": TURNS}, "empty_message"),
+        ({"agent": "agent", "message": "I said 'x'", "transcript": 5}, "invalid_request"),
+        ({"agent": "agent", "message": "I said 'x'", "transcript": "nope\n{"}, "invalid_jsonl"),
+        (
+            {"agent": "agent", "message": "I said 'x'", "transcript": [{"text": "x"}]},
+            "invalid_turn",
+        ),
+        (
+            {"agent": "agent", "message": "I said 'x'", "transcript": TURNS, "transcript_id": 1},
+            "invalid_request",
+        ),
+    ],
+)
+def test_bad_input_is_a_400_with_the_error_body(api, body, code):
+    response = post(api, VERIFY, body)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == code
+    assert not MemoryCheck.objects.exists()
+
+
+@pytest.mark.django_db
+def test_other_workspace_sees_404(api, other_workspace):
+    imported = post(api, "/connect/v1/memory/transcripts", {"transcript": TURNS}).json()
+    post(
+        api, VERIFY, {"agent": "agent", "message": "I said 'x y'", "transcript_id": imported["id"]}
+    )
+    other = client_for(other_workspace)
+    response = post(
+        other,
+        VERIFY,
+        {"agent": "agent", "message": "I said 'x y'", "transcript_id": imported["id"]},
+    )
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+    stats = other.get("/connect/v1/memory/agents/agent/stats")
+    assert stats.status_code == 404 and "error" in stats.json()
+    missing = post(api, VERIFY, {"agent": "a", "message": "I said 'x'", "transcript_id": 99999})
+    assert missing.status_code == 404
+
+
+@pytest.mark.django_db
+def test_requires_an_api_key(client):
+    response = post(client, VERIFY, {"agent": "agent", "message": "I said 'x'"})
+    assert response.status_code in (401, 403) and "error" in response.json()
+
+
+@pytest.mark.django_db
+def test_schema_lists_the_memory_endpoints(api):
+    schema = api.get("/connect/v1/schema", HTTP_ACCEPT="application/json").json()
+    assert "/connect/v1/memory/verify" in schema["paths"]
+    assert "/connect/v1/memory/agents/{agent_id}/stats" in schema["paths"]
+    assert "MemoryVerifyResponse" in schema["components"]["schemas"]

@@ -1,0 +1,89 @@
+"""The memory service against the real database, binder, embeddings and default judge."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, InternalError, transaction
+
+from verifier.memory import TranscriptInputError
+from verifier.models import Claim, MemoryCheck, MemoryTranscript, Source, StateEvent, Verdict
+from verifier.selectors.memory import memory_agent_stats
+from verifier.services.memory import memory_transcript_import, memory_verify
+
+TURNS = [
+    {"speaker": "user", "text": "Can you get me the report?"},
+    {"speaker": "agent", "text": "I'll try to send the draft this week if nothing comes up."},
+    {"speaker": "user", "text": "Thanks."},
+]
+
+
+@pytest.mark.django_db
+def test_import_stores_a_hashed_version_with_turn_offsets(workspace):
+    row = memory_transcript_import(workspace=workspace, data=TURNS)
+    assert row.source.ref.startswith("transcript:") and row.source.domain_pack == "memory"
+    for turn, raw in zip(row.turns, TURNS, strict=True):
+        assert row.version.text[turn["start"] : turn["end"]] == raw["text"]
+    again = memory_transcript_import(workspace=workspace, data=TURNS)
+    assert again.pk == row.pk and Source.objects.filter(workspace=workspace).count() == 1
+
+
+@pytest.mark.django_db
+def test_bad_transcript_raises(workspace):
+    with pytest.raises(TranscriptInputError):
+        memory_transcript_import(workspace=workspace, data=[{"speaker": "a"}])
+
+
+@pytest.mark.django_db
+def test_verify_stores_checks_and_memory_claims_through_the_state_writer(workspace):
+    message = (
+        'I said "I\'ll try to send the draft this week if nothing comes up." '
+        'Then I said "I will send the draft this week if nothing comes up."'
+    )
+    write = memory_verify(
+        workspace=workspace, agent="agent", message=message, transcript_data=TURNS
+    )
+    assert [v.outcome for v in write.verdicts] == ["supported:exact", "unsupported:drift"]
+    checks = MemoryCheck.objects.filter(workspace=workspace).order_by("id")
+    assert [c.outcome for c in checks] == ["supported:exact", "unsupported:drift"]
+    assert checks[1].drift_categories == ["confidence_shift"]
+    exact, drift = (c.claim for c in checks)
+    assert exact.origin == "memory" and exact.state == "supported"
+    assert drift.state == "contradicted" and drift.flagged
+    binding = exact.bindings.get(is_active=True)
+    assert binding.source_version_id == write.transcript.version_id
+    assert binding.source_version.text[binding.start : binding.end] == exact.text
+    assert StateEvent.objects.filter(claim__in=[exact, drift]).count() >= 2
+    assert Verdict.objects.get(claim=drift).label == "contradicted"
+
+
+@pytest.mark.django_db
+def test_out_of_scope_and_no_transcript_store_no_claim(workspace):
+    write = memory_verify(workspace=workspace, agent="agent", message="As discussed, it is done.")
+    assert write.verdicts[0].outcome == "inconclusive:insufficient"
+    assert MemoryCheck.objects.get().claim is None
+    assert not Claim.objects.exists() and not MemoryTranscript.objects.exists()
+
+
+@pytest.mark.django_db
+def test_checks_are_append_only(workspace):
+    memory_verify(
+        workspace=workspace, agent="agent", message='I said "x y z"', transcript_data=TURNS
+    )
+    check = MemoryCheck.objects.get()
+    with pytest.raises((IntegrityError, InternalError), match="append-only"), transaction.atomic():
+        MemoryCheck.objects.filter(pk=check.pk).update(outcome="supported:exact")
+
+
+@pytest.mark.django_db
+def test_agent_stats_need_ten_claims(workspace):
+    row = memory_transcript_import(workspace=workspace, data=TURNS)
+    message = 'I said "I\'ll try to send the draft this week if nothing comes up."'
+    for _ in range(9):
+        memory_verify(workspace=workspace, agent="agent", message=message, transcript=row)
+    stats = memory_agent_stats(workspace=workspace, agent="AGENT")
+    assert stats["evaluated_claims"] == 9 and stats["support_rate"] is None
+    memory_verify(workspace=workspace, agent="agent", message=message, transcript=row)
+    stats = memory_agent_stats(workspace=workspace, agent="agent")
+    assert stats["support_rate"]["value"] == 1.0
+    assert stats["support_rate"]["ci95"][0] == pytest.approx(0.7225, abs=1e-4)
+    assert memory_agent_stats(workspace=workspace, agent="nobody") is None

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from verifier.memory import TranscriptInputError, parse_transcript
+
+TURNS = [
+    {"speaker": "USER", "text": "Can you book a table?", "timestamp": "2026-03-01T10:00"},
+    {"speaker": "SYSTEM", "text": "Sure, for how many people?"},
+]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        TURNS,
+        {"turns": TURNS},
+        json.dumps(TURNS),
+        "\n".join(json.dumps(t) for t in TURNS),
+    ],
+)
+def test_formats_render_the_same_text_with_turn_offsets(data):
+    transcript = parse_transcript(data)
+    assert transcript.text == (
+        "[2026-03-01T10:00] USER: Can you book a table?\nSYSTEM: Sure, for how many people?\n"
+    )
+    for turn, raw in zip(transcript.turns, TURNS, strict=True):
+        assert transcript.text[turn.start : turn.end] == raw["text"]
+    assert transcript.complete
+    assert [t.text for t in transcript.turns_by("system")] == ["Sure, for how many people?"]
+
+
+def test_gaps_in_idx_or_a_declared_gap_make_it_incomplete():
+    turns = [dict(t, idx=i) for i, t in zip((0, 2), TURNS, strict=True)]
+    assert not parse_transcript(turns).complete
+    assert not parse_transcript({"turns": TURNS, "complete": False}).complete
+    assert parse_transcript([dict(t, idx=i) for i, t in enumerate(TURNS)]).complete
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ("", "empty_transcript"),
+        ([], "empty_transcript"),
+        ('{"speaker": "A", "text": "x"}\nnot json', "invalid_jsonl"),
+        ([{"speaker": "", "text": "x"}], "invalid_turn"),
+        ([{"speaker": "A"}], "invalid_turn"),
+        ([{"speaker": "A", "text": "bad\x00"}], "invalid_turn"),
+        ({"turns": TURNS, "complete": "yes"}, "invalid_transcript"),
+        (42, "invalid_transcript"),
+    ],
+)
+def test_bad_input_raises_with_a_code(data, code):
+    with pytest.raises(TranscriptInputError) as caught:
+        parse_transcript(data)
+    assert caught.value.code == code

@@ -1,0 +1,171 @@
+"""Six outcomes end to end with the real MiniLM embeddings and the default (heuristic) judge."""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier.embeddings import embed_texts
+from verifier.judges import build_judge
+from verifier.memory import MemoryVerifier, parse_transcript
+
+TURNS = [
+    {"speaker": "user", "text": "Can you get me the report?"},
+    {
+        "speaker": "agent",
+        "text": "I'll try to send the draft this week if nothing comes up. "
+        "Let me know if you need anything else.",
+    },
+    {"speaker": "user", "text": "Could you also book a table for 2 at Sushi 85?"},
+    {
+        "speaker": "agent",
+        "text": "Sure, I booked a table for 2 people at Sushi 85 in Mountain View.",
+    },
+]
+TRANSCRIPT = parse_transcript(TURNS)
+
+
+@pytest.fixture(scope="module")
+def verifier():
+    return MemoryVerifier(judge=build_judge({"backend": "heuristic"}), embed=embed_texts)
+
+
+def one(verifier, message, transcript=TRANSCRIPT, agent="agent"):
+    (verdict,) = verifier.verify_message(message, transcript, agent)
+    return verdict
+
+
+@pytest.mark.parametrize(
+    ("message", "outcome", "categories"),
+    [
+        (
+            'I said "I\'ll try to send the draft this week if nothing comes up."',
+            "supported:exact",
+            (),
+        ),
+        (
+            'I, uh, said "I\'ll, um, try to send the draft this week if nothing comes up."',
+            "supported:exact",
+            (),
+        ),
+        (
+            'I said "I\'d try to send the draft this week if nothing comes up."',
+            "supported:exact",
+            (),
+        ),
+        (
+            'I said "I\'ll try to send the draft Friday if nothing comes up."',
+            "unsupported:drift",
+            ("temporal_shift",),
+        ),
+        (
+            'I said "I will send the draft this week if nothing comes up."',
+            "unsupported:drift",
+            ("confidence_shift",),
+        ),
+        (
+            'I said "I\'ll try to send the final report this week if nothing comes up."',
+            "unsupported:drift",
+            ("scope_shift",),
+        ),
+        (
+            'I said "I\'ll try to send the draft this week."',
+            "unsupported:drift",
+            ("conditionality_removed",),
+        ),
+        (
+            'I said "I\'ll try to send the draft Friday 5pm if nothing comes up."',
+            "unsupported:drift",
+            ("precision_added",),
+        ),
+        (
+            'You said "I\'ll try to send the draft this week if nothing comes up."',
+            "unsupported:drift",
+            ("actor_shift",),
+        ),
+        (
+            'I said "Could you also book a table for 2 at Sushi 85?"',
+            "unsupported:drift",
+            ("actor_shift",),
+        ),
+        (
+            "I mentioned that I would try to deliver the draft this week if nothing comes up.",
+            "supported:paraphrase",
+            (),
+        ),
+        (
+            "I mentioned that I booked a table for 4 people at Sushi 85.",
+            "unsupported:drift",
+            ("scope_shift",),
+        ),
+        ("I said the weather in Paris is lovely in spring.", "unsupported:no_match", ()),
+        ("As discussed, the table is booked.", "inconclusive:insufficient", ()),
+        ("The table is booked.", "inconclusive:insufficient", ()),
+    ],
+)
+def test_outcomes(verifier, message, outcome, categories):
+    verdict = one(verifier, message)
+    assert verdict.outcome == outcome, verdict.as_dict()
+    assert verdict.drift_categories == categories
+
+
+def test_exact_match_is_bound_to_transcript_offsets(verifier):
+    quote = "I booked a table for 2 people at Sushi 85"
+    verdict = one(verifier, f'I said "{quote}".')
+    body = verdict.as_dict()
+    assert body["outcome"] == "supported:exact" and body["match"]["binder"] == "exact"
+    assert TRANSCRIPT.text[body["match"]["start"] : body["match"]["end"]] == quote
+    assert body["similarity"] == 1.0 and body["claim_type"] == "verbatim"
+
+
+def test_drift_spans_point_at_the_evidence(verifier):
+    message = 'I said "I\'ll try to send the draft Friday 5pm if nothing comes up."'
+    body = one(verifier, message).as_dict()
+    (span,) = body["drift_spans"]
+    assert span["category"] == "precision_added"
+    assert message[slice(*span["claim_span"])] == "5pm"
+    assert TRANSCRIPT.text[slice(*span["source_span"])] == "this week"
+
+
+def test_paraphrase_records_the_judge(verifier):
+    verdict = one(verifier, "I mentioned that the table was booked at Sushi 85.")
+    assert verdict.outcome == "supported:paraphrase"
+    assert verdict.judge is not None and verdict.judge["label"] == "entailed"
+    assert verdict.judge["model"] == "spanproof-heuristic-v1"
+
+
+def test_only_the_agents_own_turns_count(verifier):
+    # The words exist, but the user said them: the agent cannot claim them.
+    verdict = one(verifier, 'I said "Can you get me the report?"')
+    assert verdict.outcome == "unsupported:drift"
+    assert verdict.drift_categories == ("actor_shift",)
+    assert verdict.match is not None and verdict.match.speaker == "user"
+
+
+def test_conflicting_turns(verifier):
+    turns = [
+        *TURNS,
+        {"speaker": "agent", "text": "Update: I'll try to send the draft next Monday instead."},
+    ]
+    verdict = one(
+        verifier, 'I said "I\'ll try to send the draft next Monday."', parse_transcript(turns)
+    )
+    assert verdict.outcome == "inconclusive:conflict", verdict.as_dict()
+    assert verdict.conflicts
+
+
+def test_missing_coverage_is_insufficient(verifier):
+    gap = [dict(t, idx=i) for i, t in zip((0, 1, 5), TURNS, strict=False)]
+    transcript = parse_transcript(gap)
+    assert not transcript.complete
+    assert one(verifier, "I said the weather in Paris is lovely.", transcript).outcome == (
+        "inconclusive:insufficient"
+    )
+    # A supporting span still supports when coverage is incomplete.
+    exact = 'I said "I\'ll try to send the draft this week if nothing comes up."'
+    assert one(verifier, exact, transcript).outcome == "supported:exact"
+
+
+def test_no_transcript_or_no_turn_of_the_agent(verifier):
+    message = 'I said "I booked a table."'
+    assert one(verifier, message, None).outcome == "inconclusive:insufficient"
+    assert one(verifier, message, agent="someone-else").outcome == "inconclusive:insufficient"

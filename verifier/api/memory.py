@@ -1,0 +1,254 @@
+"""Memory-claim verifier (seed 002): import transcripts, verify an agent's "I said X",
+per-agent stats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.errors import ApiError
+from verifier.api.scoping import request_workspace
+from verifier.memory import DRIFT_CATEGORIES, NON_MATERIAL, OUTCOMES, TranscriptInputError
+from verifier.models import MemoryTranscript
+from verifier.selectors.memory import memory_agent_stats, memory_transcript_get
+from verifier.services.memory import memory_transcript_import, memory_verify
+
+_TURN = {
+    "type": "object",
+    "properties": {
+        "speaker": {"type": "string"},
+        "text": {"type": "string"},
+        "timestamp": {"type": "string"},
+        "idx": {"type": "integer", "minimum": 0},
+    },
+    "required": ["speaker", "text"],
+}
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "description": "JSONL (one turn per line) or JSON text."},
+            {"type": "array", "items": _TURN},
+            {
+                "type": "object",
+                "properties": {
+                    "turns": {"type": "array", "items": _TURN},
+                    "complete": {"type": "boolean"},
+                },
+                "required": ["turns"],
+            },
+        ]
+    }
+)
+class TranscriptField(serializers.Field):
+    """JSON/JSONL text, an array of turns, or ``{"turns": [...], "complete": bool}``."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str | list | dict):
+            raise serializers.ValidationError("Must be JSON/JSONL text, an array or an object.")
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def _body(request: Request) -> Any:
+    try:
+        return request.data
+    except RequestDataTooBig as exc:
+        raise ApiError(
+            "payload_too_large",
+            f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
+            details={"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+        ) from exc
+
+
+def _actor(request: Request) -> Any:
+    return request.user if getattr(request.user, "pk", None) else None
+
+
+class TranscriptSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ref = serializers.CharField(source="source.ref")
+    version = serializers.IntegerField(source="version.number")
+    sha256 = serializers.CharField(source="version.sha256")
+    complete = serializers.BooleanField()
+    turns = serializers.SerializerMethodField()
+
+    def get_turns(self, row: MemoryTranscript) -> int:
+        return len(row.turns)
+
+
+class MemoryTranscriptImportApi(APIView):
+    """Store a transcript (turns with speaker, timestamp and text) as a hashed source
+    version with turn offsets. Importing the same turns again is a no-op."""
+
+    @extend_schema_serializer(component_name="MemoryTranscriptImportRequest")
+    class InputSerializer(serializers.Serializer):
+        transcript = TranscriptField()
+        ref = serializers.CharField(max_length=200, required=False, allow_blank=True)
+        title = serializers.CharField(max_length=300, required=False, allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses={201: TranscriptSerializer})
+    def post(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        data = self.InputSerializer(data=_body(request))
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        try:
+            row = memory_transcript_import(
+                workspace=workspace,
+                data=values["transcript"],
+                ref=values.get("ref", ""),
+                title=values.get("title", ""),
+                actor=_actor(request),
+            )
+        except TranscriptInputError as exc:
+            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        return Response(TranscriptSerializer(row).data, status=status.HTTP_201_CREATED)
+
+
+class DriftSpanSerializer(serializers.Serializer):
+    category = serializers.ChoiceField(choices=list(DRIFT_CATEGORIES))
+    claim_span = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    source_span = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    note = serializers.CharField()
+
+
+class MatchSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    speaker = serializers.CharField()
+    start = serializers.IntegerField(help_text="Offset in the transcript version text.")
+    end = serializers.IntegerField()
+    quote = serializers.CharField()
+    similarity = serializers.FloatField()
+    binder = serializers.CharField(allow_blank=True)
+    context_start = serializers.IntegerField()
+    context_end = serializers.IntegerField()
+
+
+class MemoryClaimResultSerializer(serializers.Serializer):
+    check_id = serializers.IntegerField()
+    claim_id = serializers.CharField(allow_null=True)
+    claim = serializers.CharField()
+    claim_start = serializers.IntegerField(help_text="Offset in the message.")
+    claim_end = serializers.IntegerField()
+    claim_type = serializers.ChoiceField(
+        choices=["verbatim", "summarized", "implicit", "undeclared"]
+    )
+    actor = serializers.ChoiceField(choices=["self", "addressee"])
+    outcome = serializers.ChoiceField(choices=list(OUTCOMES))
+    drift_categories = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(DRIFT_CATEGORIES))
+    )
+    similarity = serializers.FloatField(allow_null=True)
+    match = MatchSerializer(allow_null=True)
+    drift_spans = DriftSpanSerializer(many=True)
+    non_material = serializers.ListField(child=serializers.ChoiceField(choices=list(NON_MATERIAL)))
+    conflicts = MatchSerializer(many=True)
+    judge = serializers.DictField(allow_null=True)
+    note = serializers.CharField(allow_blank=True)
+
+
+class MemoryVerifyApi(APIView):
+    """Verify the explicit memory claims of an agent's message against that agent's own
+    earlier turns. Give the transcript inline (it is imported) or a stored
+    ``transcript_id``; without either every claim is ``inconclusive:insufficient``."""
+
+    @extend_schema_serializer(component_name="MemoryVerifyRequest")
+    class InputSerializer(serializers.Serializer):
+        agent = serializers.CharField(max_length=100, help_text="The agent's speaker name.")
+        message = serializers.CharField(trim_whitespace=False)
+        transcript = TranscriptField(required=False)
+        transcript_id = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if "transcript" in attrs and "transcript_id" in attrs:
+                raise serializers.ValidationError("Give `transcript` or `transcript_id`, not both.")
+            return attrs
+
+    @extend_schema_serializer(component_name="MemoryVerifyResponse")
+    class OutputSerializer(serializers.Serializer):
+        agent = serializers.CharField()
+        transcript = TranscriptSerializer(allow_null=True)
+        claims = MemoryClaimResultSerializer(many=True)
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        data = self.InputSerializer(data=_body(request))
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        transcript = None
+        if "transcript_id" in values:
+            transcript = memory_transcript_get(
+                workspace=workspace, transcript_id=values["transcript_id"]
+            )
+        try:
+            write = memory_verify(
+                workspace=workspace,
+                agent=values["agent"],
+                message=values["message"],
+                transcript=transcript,
+                transcript_data=values.get("transcript"),
+                actor=_actor(request),
+            )
+        except TranscriptInputError as exc:
+            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        claims = [{"check_id": c.pk, **c.result} for c in write.checks]
+        response = Response(
+            {
+                "agent": write.checks[0].agent if write.checks else values["agent"],
+                "transcript": TranscriptSerializer(write.transcript).data
+                if write.transcript
+                else None,
+                "claims": claims,
+            }
+        )
+        if write.checks:
+            response["Location"] = reverse("memory:check", args=[write.checks[0].pk])
+        return response
+
+
+class RateSerializer(serializers.Serializer):
+    value = serializers.FloatField()
+    ci95 = serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2)
+    count = serializers.IntegerField()
+
+
+class MemoryAgentStatsApi(APIView):
+    """Seed-002 aggregates for one agent: drift_rate, support_rate and coverage_rate with
+    95% Wilson intervals, only from 10 evaluated claims on (else ``null`` and a note)."""
+
+    @extend_schema_serializer(component_name="MemoryAgentStats")
+    class OutputSerializer(serializers.Serializer):
+        agent = serializers.CharField()
+        evaluated_claims = serializers.IntegerField()
+        out_of_scope_claims = serializers.IntegerField()
+        claim_types = serializers.DictField(child=serializers.IntegerField())
+        outcomes = serializers.DictField(child=serializers.IntegerField())
+        min_claims_for_rates = serializers.IntegerField()
+        drift_rate = RateSerializer(allow_null=True)
+        support_rate = RateSerializer(allow_null=True)
+        coverage_rate = RateSerializer(allow_null=True)
+        note = serializers.CharField(allow_blank=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, agent_id: str) -> Response:
+        stats = memory_agent_stats(workspace=request_workspace(request), agent=agent_id)
+        if stats is None:
+            raise ApiError(
+                "not_found",
+                "No memory checks for this agent in this workspace.",
+                status_code=status.HTTP_404_NOT_FOUND,
+            )
+        return Response(stats)

@@ -1,0 +1,51 @@
+"""Seed 002 — memory claims: an agent's "I said X" checked against its own transcript.
+
+Pure Python, no Django: ``transcript`` (parse and render turns), ``detection`` (lanes),
+``drift`` (the material-drift rubric and non-material differences), ``verify`` (match to
+the agent's own turns, six outcomes) and ``metrics`` (per-agent rates, Wilson intervals).
+"""
+
+from verifier.memory.detection import IN_SCOPE, MemoryClaim, detect_claims, undeclared
+from verifier.memory.drift import DRIFT_CATEGORIES, DriftReport, Finding, compare
+from verifier.memory.metrics import (
+    MIN_CLAIMS_FOR_RATES,
+    OUTCOMES,
+    agent_stats,
+    wilson_interval,
+)
+from verifier.memory.transcript import (
+    Transcript,
+    TranscriptInputError,
+    Turn,
+    parse_transcript,
+    render,
+    speaker_key,
+)
+from verifier.memory.verify import MATCH_THRESHOLD, ClaimVerdict, Match, MemoryVerifier
+from verifier.memory.wording import NON_MATERIAL
+
+__all__ = [
+    "DRIFT_CATEGORIES",
+    "IN_SCOPE",
+    "MATCH_THRESHOLD",
+    "MIN_CLAIMS_FOR_RATES",
+    "NON_MATERIAL",
+    "OUTCOMES",
+    "ClaimVerdict",
+    "DriftReport",
+    "Finding",
+    "Match",
+    "MemoryClaim",
+    "MemoryVerifier",
+    "Transcript",
+    "TranscriptInputError",
+    "Turn",
+    "agent_stats",
+    "compare",
+    "detect_claims",
+    "parse_transcript",
+    "render",
+    "speaker_key",
+    "undeclared",
+    "wilson_interval",
+]

@@ -1,0 +1,142 @@
+"""Detect explicit memory claims in an agent's message (seed 002 lanes; pure Python).
+
+* **verbatim** — the agent claims to quote itself exactly: ``I said "X"``, ``My exact
+  words were: X``, ``"X," I said``;
+* **summarized** — the agent paraphrases itself: ``I mentioned that X``, ``I said
+  something like X``, ``I told you X``;
+* **implicit** — "as discussed", "per our agreement": no explicit memory marker. Out of
+  scope in v1 (reported, never verified).
+
+A ``you said ...`` claim is detected too, with ``actor="addressee"``: when the content is
+the agent's own earlier words, the speaker was swapped (``actor_shift``). A message with
+no marker at all is an *undeclared* claim, also out of scope.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Lane = Literal["verbatim", "summarized", "implicit", "undeclared"]
+Actor = Literal["self", "addressee"]
+IN_SCOPE: Final = frozenset({"verbatim", "summarized"})
+
+_FILLER = r"(?:,?\s*(?:uh|um|uhm|umm|er|erm|ah)\b,?)*"
+_SELF = rf"\b(?:I|i){_FILLER}\s+"
+_YOU = rf"\b(?:[Yy]ou){_FILLER}\s+"
+_WHEN = r"(?:\s+(?:earlier|before|previously|yesterday|already|once|last\s+time|to\s+you|to\s+me))?"
+_QUOTED = (
+    r"(?:\"(?P<q1>[^\"\n]+)\"|\u201c(?P<q2>[^\u201d\n]+)\u201d"
+    r"|\u2018(?P<q3>[^\n]+?)\u2019(?![A-Za-z])|'(?P<q4>[^\n]+?)'(?![A-Za-z]))"
+)
+_REST = r"(?P<r>(?![\"\u201c\u2018'])[^\n]+?)(?=[.!?](?:\s|$)|\n|$)"
+_SAY = r"(?:said|wrote|stated|told\s+you|promised|put\s+it|replied|answered)"
+_MENTION = (
+    r"(?:mentioned|said|noted|told\s+you|explained|promised|confirmed|stated|indicated"
+    r"|suggested|agreed|committed|wrote|let\s+you\s+know|pointed\s+out)"
+)
+_YOU_SAY = r"(?:said|wrote|told\s+me|mentioned|promised|stated|asked)"
+
+_PATTERNS: Final[tuple[tuple[Lane, Actor, re.Pattern[str]], ...]] = (
+    (
+        "verbatim",
+        "self",
+        re.compile(rf"\b[Mm]y\s+(?:exact\s+)?words\s+were{_FILLER}[:,]?\s*(?:{_QUOTED}|{_REST})"),
+    ),
+    (
+        "verbatim",
+        "self",
+        re.compile(
+            rf"{_SELF}{_SAY}{_WHEN}(?:,?\s*(?:quote|verbatim|word\s+for\s+word|exactly))?"
+            rf"[,:]?\s*{_QUOTED}"
+        ),
+    ),
+    ("verbatim", "self", re.compile(rf"{_QUOTED},?\s*(?:I|i){_FILLER}\s+{_SAY}\b")),
+    ("verbatim", "addressee", re.compile(rf"{_YOU}{_YOU_SAY}{_WHEN}[,:]?\s*{_QUOTED}")),
+    (
+        "summarized",
+        "self",
+        re.compile(
+            rf"{_SELF}(?:said|wrote|mentioned)\s+something\s+(?:like|along\s+the\s+lines\s+of)"
+            rf"[,:]?\s*(?:{_QUOTED}|{_REST})"
+        ),
+    ),
+    (
+        "summarized",
+        "self",
+        re.compile(rf"{_SELF}{_MENTION}{_WHEN},?\s+(?:that\s+)?{_REST}"),
+    ),
+    (
+        "summarized",
+        "addressee",
+        re.compile(rf"{_YOU}{_YOU_SAY}{_WHEN},?\s+(?:that\s+)?{_REST}"),
+    ),
+    (
+        "implicit",
+        "self",
+        re.compile(
+            r"\b(?:[Aa]s\s+(?:we\s+)?(?:previously\s+)?(?:discussed|agreed|planned|mentioned|noted)"
+            r"|[Pp]er\s+our\s+(?:agreement|discussion|conversation|call|chat)"
+            r"|[Ll]ike\s+we\s+(?:said|discussed)|[Aa]s\s+promised)\b,?\s*" + _REST
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class MemoryClaim:
+    """One claim: its lane, who it says spoke, and the claimed content with its offsets
+    ``[start, end)`` in the message (``marker_start`` is where the memory marker begins)."""
+
+    lane: Lane
+    actor: Actor
+    content: str
+    start: int
+    end: int
+    marker_start: int
+
+    @property
+    def in_scope(self) -> bool:
+        return self.lane in IN_SCOPE
+
+
+def _content(match: re.Match[str]) -> tuple[str, int, int] | None:
+    for group in ("q1", "q2", "q3", "q4", "r"):
+        value = match.groupdict().get(group)
+        if value is not None:
+            start = match.start(group)
+            stripped = value.rstrip(" ,;:")
+            lead = len(stripped) - len(stripped.lstrip())
+            text = stripped.strip()
+            if text:
+                return text, start + lead, start + lead + len(text)
+    return None
+
+
+def detect_claims(message: str) -> list[MemoryClaim]:
+    """Explicit (and implicit) memory claims in ``message``, in reading order; where two
+    patterns overlap, the first pattern (verbatim before summarized) wins."""
+    found: list[MemoryClaim] = []
+    taken: list[tuple[int, int]] = []
+    for lane, actor, pattern in _PATTERNS:
+        pos = 0
+        while (match := pattern.search(message, pos)) is not None:
+            s, e = match.span()
+            pos = s + 1
+            if any(s < te and ts < e for ts, te in taken):
+                continue
+            content = _content(match)
+            if content is None:
+                continue
+            text, cs, ce = content
+            found.append(MemoryClaim(lane, actor, text, cs, ce, s))
+            taken.append((s, e))
+    return sorted(found, key=lambda c: c.marker_start)
+
+
+def undeclared(message: str) -> MemoryClaim:
+    """The whole message as an undeclared claim (no memory marker; out of scope)."""
+    text = message.strip()
+    start = message.find(text) if text else 0
+    return MemoryClaim("undeclared", "self", text, start, start + len(text), start)

@@ -1,0 +1,102 @@
+"""Seed-002 metrics: per claim (outcome, claim_type, drift_categories, similarity) and per
+agent (drift_rate, support_rate, coverage_rate, each with a 95% Wilson interval, only from
+``MIN_CLAIMS_FOR_RATES`` evaluated claims on). Pure Python."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Final
+
+MIN_CLAIMS_FOR_RATES: Final = 10
+Z_95: Final = 1.959963984540054
+
+OUTCOMES: Final = (
+    "supported:exact",
+    "supported:paraphrase",
+    "unsupported:drift",
+    "unsupported:no_match",
+    "inconclusive:insufficient",
+    "inconclusive:conflict",
+)
+
+
+def wilson_interval(successes: int, n: int, *, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for ``successes`` out of ``n`` (``(0, 1)`` when n is 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise ValueError("successes must lie in [0, n]")
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Rate:
+    value: float
+    ci95: tuple[float, float]
+    count: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "value": round(self.value, 4),
+            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
+            "count": self.count,
+        }
+
+
+def _rate(k: int, n: int) -> Rate:
+    return Rate(k / n, wilson_interval(k, n), k)
+
+
+def agent_stats(rows: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """Aggregates over ``(claim_type, outcome)`` rows of one agent.
+
+    Evaluated claims are the explicit ones (verbatim, summarized); implicit and undeclared
+    claims are counted apart as out of scope. ``drift_rate`` = drift outcomes,
+    ``support_rate`` = supported outcomes, ``coverage_rate`` = claims whose transcript
+    coverage sufficed (every outcome except ``inconclusive:insufficient``), each over the
+    evaluated claims. Below ``MIN_CLAIMS_FOR_RATES`` the rates are ``None`` and ``note``
+    says why."""
+    outcomes: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+    by_type: dict[str, int] = {}
+    out_of_scope = 0
+    for claim_type, outcome in rows:
+        if claim_type not in ("verbatim", "summarized"):
+            out_of_scope += 1
+            continue
+        by_type[claim_type] = by_type.get(claim_type, 0) + 1
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    n = sum(by_type.values())
+    stats: dict[str, Any] = {
+        "evaluated_claims": n,
+        "out_of_scope_claims": out_of_scope,
+        "claim_types": by_type,
+        "outcomes": outcomes,
+        "min_claims_for_rates": MIN_CLAIMS_FOR_RATES,
+    }
+    if n < MIN_CLAIMS_FOR_RATES:
+        stats.update(
+            drift_rate=None,
+            support_rate=None,
+            coverage_rate=None,
+            note=(
+                f"{n} evaluated claim{'s' if n != 1 else ''}; rates need at least "
+                f"{MIN_CLAIMS_FOR_RATES}."
+            ),
+        )
+        return stats
+    drift = outcomes["unsupported:drift"]
+    support = outcomes["supported:exact"] + outcomes["supported:paraphrase"]
+    covered = n - outcomes["inconclusive:insufficient"]
+    stats.update(
+        drift_rate=_rate(drift, n).as_dict(),
+        support_rate=_rate(support, n).as_dict(),
+        coverage_rate=_rate(covered, n).as_dict(),
+        note="",
+    )
+    return stats

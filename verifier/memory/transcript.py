@@ -1,0 +1,213 @@
+"""Transcripts as sources: parse JSON/JSONL turns and render them as one text (pure Python).
+
+A transcript is a list of turns ``{"speaker", "text", "timestamp"?, "idx"?}`` given as a
+JSON array, a JSON object with ``"turns"`` (and optionally ``"complete"``), or JSONL (one
+turn per line). ``render`` writes the turns as one text, one turn per line, and records
+for each turn the half-open ``[start, end)`` offsets of its words in that text, so a claim
+can be bound to exact offsets of a hashed source version.
+
+Coverage: a transcript is *incomplete* when the caller says so (``"complete": false``) or
+when the turns carry ``idx`` values that do not run 0, 1, 2, ... without gaps.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+MAX_TURNS = 5000
+MAX_TURN_CHARS = 20_000
+MAX_SPEAKER_CHARS = 100
+MAX_TRANSCRIPT_CHARS = 2_000_000
+
+
+class TranscriptInputError(ValueError):
+    """Bad transcript input; ``code`` names the problem, ``details`` locates it."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn; ``start``/``end`` are offsets of ``text`` in the rendered transcript."""
+
+    index: int
+    speaker: str
+    text: str
+    timestamp: str = ""
+    start: int = 0
+    end: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "speaker": self.speaker,
+            "text": self.text,
+            "timestamp": self.timestamp,
+            "start": self.start,
+            "end": self.end,
+        }
+
+
+@dataclass(frozen=True)
+class Transcript:
+    text: str
+    turns: tuple[Turn, ...]
+    complete: bool
+
+    def turns_by(self, speaker: str) -> list[Turn]:
+        key = speaker_key(speaker)
+        return [t for t in self.turns if speaker_key(t.speaker) == key]
+
+    @property
+    def speakers(self) -> list[str]:
+        seen: dict[str, str] = {}
+        for turn in self.turns:
+            seen.setdefault(speaker_key(turn.speaker), turn.speaker)
+        return list(seen.values())
+
+
+def speaker_key(speaker: str) -> str:
+    """Speakers compare case- and whitespace-insensitively ("SYSTEM" == " system ")."""
+    return " ".join(speaker.split()).casefold()
+
+
+def _problem(text: str) -> str | None:
+    if "\x00" in text:
+        return "contains a NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"is not valid Unicode at position {exc.start}"
+    return None
+
+
+def _decode(raw: str) -> Any:
+    stripped = raw.strip()
+    if not stripped:
+        raise TranscriptInputError("empty_transcript", "The transcript is empty.")
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError:
+        pass
+    rows = []
+    for number, line in enumerate(stripped.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise TranscriptInputError(
+                "invalid_jsonl",
+                f"Line {number} of the transcript is not JSON: {exc.msg}.",
+                {"line": number},
+            ) from exc
+    return rows
+
+
+def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
+    if not isinstance(raw, dict):
+        raise TranscriptInputError(
+            "invalid_turn", f"Turn {position} must be an object.", {"turn": position}
+        )
+    speaker, text = raw.get("speaker"), raw.get("text")
+    if not isinstance(speaker, str) or not speaker.strip():
+        raise TranscriptInputError(
+            "invalid_turn", f"Turn {position} needs a non-empty `speaker`.", {"turn": position}
+        )
+    if not isinstance(text, str):
+        raise TranscriptInputError(
+            "invalid_turn", f"Turn {position} needs a `text` string.", {"turn": position}
+        )
+    if len(speaker) > MAX_SPEAKER_CHARS or len(text) > MAX_TURN_CHARS:
+        raise TranscriptInputError(
+            "turn_too_large",
+            f"Turn {position} is too large (speaker ≤ {MAX_SPEAKER_CHARS}, "
+            f"text ≤ {MAX_TURN_CHARS} characters).",
+            {"turn": position},
+        )
+    for field, value in (("speaker", speaker), ("text", text)):
+        problem = _problem(value)
+        if problem:
+            raise TranscriptInputError(
+                "invalid_turn", f"Turn {position} `{field}` {problem}.", {"turn": position}
+            )
+    timestamp = raw.get("timestamp", raw.get("time", ""))
+    timestamp = "" if timestamp is None else " ".join(str(timestamp).split())[:64]
+    problem = _problem(timestamp)
+    if problem:
+        raise TranscriptInputError(
+            "invalid_turn", f"Turn {position} `timestamp` {problem}.", {"turn": position}
+        )
+    idx = raw.get("idx", raw.get("index"))
+    if idx is not None and (not isinstance(idx, int) or isinstance(idx, bool) or idx < 0):
+        raise TranscriptInputError(
+            "invalid_turn",
+            f"Turn {position} `idx` must be a non-negative integer.",
+            {"turn": position},
+        )
+    return idx, " ".join(speaker.split()), " ".join(text.split()), timestamp
+
+
+def render(rows: Sequence[tuple[str, str, str]], *, complete: bool = True) -> Transcript:
+    """Render ``(speaker, text, timestamp)`` rows: ``[timestamp] speaker: text`` per line."""
+    parts: list[str] = []
+    turns: list[Turn] = []
+    pos = 0
+    for index, (speaker, text, timestamp) in enumerate(rows):
+        prefix = (f"[{timestamp}] " if timestamp else "") + f"{speaker}: "
+        start = pos + len(prefix)
+        turns.append(Turn(index, speaker, text, timestamp, start, start + len(text)))
+        line = prefix + text + "\n"
+        parts.append(line)
+        pos += len(line)
+    return Transcript("".join(parts), tuple(turns), complete)
+
+
+def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
+    """Parse JSON/JSONL turns (see the module docstring) into a rendered ``Transcript``.
+
+    Raises ``TranscriptInputError`` for anything that is not a usable transcript."""
+    if isinstance(data, str):
+        if len(data) > MAX_TRANSCRIPT_CHARS:
+            raise TranscriptInputError(
+                "payload_too_large",
+                f"The transcript has more than {MAX_TRANSCRIPT_CHARS} characters.",
+                {"limit": MAX_TRANSCRIPT_CHARS},
+            )
+        data = _decode(data)
+    declared = True
+    if isinstance(data, dict):
+        if "turns" not in data:
+            raise TranscriptInputError("invalid_transcript", "A transcript object needs `turns`.")
+        if "complete" in data:
+            if not isinstance(data["complete"], bool):
+                raise TranscriptInputError(
+                    "invalid_transcript", "`complete` must be true or false."
+                )
+            declared = data["complete"]
+        data = data["turns"]
+    if not isinstance(data, list):
+        raise TranscriptInputError(
+            "invalid_transcript", "A transcript is a JSON array of turns, an object, or JSONL."
+        )
+    if not data:
+        raise TranscriptInputError("empty_transcript", "The transcript has no turns.")
+    if len(data) > MAX_TURNS:
+        raise TranscriptInputError(
+            "payload_too_large",
+            f"The transcript has {len(data)} turns; at most {MAX_TURNS} are allowed.",
+            {"limit": MAX_TURNS},
+        )
+    parsed = [_turn(raw, position) for position, raw in enumerate(data)]
+    indices = [idx for idx, *_ in parsed]
+    gapless = all(i is None for i in indices) or indices == list(range(len(parsed)))
+    if complete is not None:
+        declared = declared and complete
+    return render([(s, t, ts) for _, s, t, ts in parsed], complete=declared and gapless)

@@ -1,0 +1,423 @@
+"""Verify an agent's memory claims against its own earlier turns (pure Python).
+
+For each explicit claim of the message (``detection``), the claimed content is matched to
+the agent's own turns only: first by the one binder (exact → normalized → fuzzy), then by
+MiniLM cosine similarity over sentence units (a sentence, two adjacent sentences, the
+whole turn). The best unit is compared by the drift rubric (``drift.compare``); a
+paraphrase is ``supported`` only when the Layer-2 judge entails it. Outcomes, in order:
+
+1. implicit or undeclared claim, no transcript, or no turn of the agent →
+   ``inconclusive:insufficient``;
+2. best own unit below ``MATCH_THRESHOLD``: another speaker said it → ``unsupported:drift``
+   with ``actor_shift``; coverage incomplete → ``inconclusive:insufficient``; else
+   ``unsupported:no_match``; the content is verbatim in another speaker's turn but not in
+   the agent's → ``unsupported:drift`` with ``actor_shift`` too;
+3. a "you said" claim whose content is the agent's own → drift with ``actor_shift``;
+4. two of the agent's turns both match and disagree, one supporting the claim and one not
+   → ``inconclusive:conflict``;
+5. material drift → ``unsupported:drift``;
+6. binder exact/normalized, fuzzy ≥ ``EXACT_FUZZY_FLOOR``, or equal once fillers and tense
+   are folded → ``supported:exact``;
+7. otherwise the judge: entailed → ``supported:paraphrase``; contradicted →
+   ``unsupported:drift``; abstained → ``unsupported:no_match``.
+
+With incomplete coverage every outcome but a supported one becomes
+``inconclusive:insufficient`` (the missing turns may hold what the claim says).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+
+from verifier.binding import bind, sentence_spans
+from verifier.judges import Judge, JudgeItem, judge_items
+from verifier.memory.detection import MemoryClaim, detect_claims, undeclared
+from verifier.memory.drift import DriftReport, Finding, compare
+from verifier.memory.transcript import Transcript, Turn, speaker_key
+
+# Chosen once by ``bench/memory_verify.py --sweep`` (outcome accuracy 0.896 at 0.4, 0.903 at
+# 0.5–0.55, 0.913 at 0.6–0.7; the lowest of the plateau). The only value fitted there.
+MATCH_THRESHOLD: Final = 0.6
+EXACT_FUZZY_FLOOR: Final = 0.9
+CONFLICT_MARGIN: Final = 0.1
+CONFLICT_CATEGORIES: Final = frozenset(
+    {"temporal_shift", "scope_shift", "confidence_shift", "conditionality_removed"}
+)
+
+EmbedFn = Callable[[Sequence[str]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A stretch of one turn; ``start``/``end`` are offsets in the transcript text."""
+
+    turn: Turn
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Match:
+    turn: int
+    speaker: str
+    start: int
+    end: int
+    quote: str
+    similarity: float
+    binder: str = ""  # exact | normalized | fuzzy | "" (by embeddings)
+    # The whole sentence(s) around the span: what the drift rubric compares, so that a
+    # quote cut short of its hedge or condition still shows the omission.
+    context_start: int = -1
+    context: str = ""
+
+    @property
+    def compared(self) -> tuple[int, str]:
+        if self.context_start >= 0:
+            return self.context_start, self.context
+        return self.start, self.quote
+
+    def as_dict(self) -> dict[str, Any]:
+        start, text = self.compared
+        return {
+            "turn": self.turn,
+            "speaker": self.speaker,
+            "start": self.start,
+            "end": self.end,
+            "quote": self.quote,
+            "similarity": round(self.similarity, 4),
+            "binder": self.binder,
+            "context_start": start,
+            "context_end": start + len(text),
+        }
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    claim: MemoryClaim
+    outcome: str
+    similarity: float | None = None
+    match: Match | None = None
+    drift: DriftReport | None = None
+    conflicts: tuple[Match, ...] = ()
+    judge: dict[str, Any] | None = None
+    note: str = ""
+    drift_categories: tuple[str, ...] = field(default=())
+
+    @property
+    def claim_type(self) -> str:
+        return self.claim.lane
+
+    def findings(self) -> list[dict[str, Any]]:
+        """Drift findings with claim spans in message offsets, source spans in transcript
+        offsets."""
+        if self.drift is None or self.match is None:
+            return []
+        return [_absolute(f, self.claim, self.match) for f in self.drift.findings]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim.content,
+            "claim_start": self.claim.start,
+            "claim_end": self.claim.end,
+            "claim_type": self.claim_type,
+            "actor": self.claim.actor,
+            "outcome": self.outcome,
+            "drift_categories": list(self.drift_categories),
+            "similarity": None if self.similarity is None else round(self.similarity, 4),
+            "match": self.match.as_dict() if self.match else None,
+            "drift_spans": self.findings(),
+            "non_material": list(self.drift.non_material) if self.drift else [],
+            "conflicts": [m.as_dict() for m in self.conflicts],
+            "judge": self.judge,
+            "note": self.note,
+        }
+
+
+def _absolute(finding: Finding, claim: MemoryClaim, match: Match) -> dict[str, Any]:
+    cs = finding.claim_span
+    ss = finding.source_span
+    return {
+        "category": finding.category,
+        "claim_span": [claim.start + cs[0], claim.start + cs[1]] if cs else None,
+        "source_span": [match.compared[0] + ss[0], match.compared[0] + ss[1]] if ss else None,
+        "note": finding.note,
+    }
+
+
+def units(transcript: Transcript, turns: Sequence[Turn]) -> list[Unit]:
+    out: list[Unit] = []
+    for turn in turns:
+        spans = sentence_spans(turn.text) or [(0, len(turn.text))]
+        seen: set[tuple[int, int]] = set()
+        windows = [*spans, *((a[0], b[1]) for a, b in itertools.pairwise(spans))]
+        windows.append((spans[0][0], spans[-1][1]))
+        for s, e in windows:
+            if (s, e) in seen or not turn.text[s:e].strip():
+                continue
+            seen.add((s, e))
+            out.append(Unit(turn, turn.start + s, turn.start + e, turn.text[s:e]))
+    return out
+
+
+def _match(unit: Unit, similarity: float, binder: str = "") -> Match:
+    return Match(
+        unit.turn.index, unit.turn.speaker, unit.start, unit.end, unit.text, similarity, binder
+    )
+
+
+def _bound(claim: MemoryClaim, turns: Sequence[Turn]) -> Match | None:
+    """The binder's match of the content in one of the agent's turns (best score)."""
+    best: Match | None = None
+    for turn in turns:
+        b = bind(claim.content, turn.text)
+        if b is None:
+            continue
+        if best is None or b.score > best.similarity:
+            spans = sentence_spans(turn.text) or [(0, len(turn.text))]
+            cs = max([s for s, _ in spans if s <= b.start] or [0])
+            ce = min([e for _, e in spans if e >= b.end] or [len(turn.text)])
+            best = Match(
+                turn.index,
+                turn.speaker,
+                turn.start + b.start,
+                turn.start + b.end,
+                turn.text[b.start : b.end],
+                float(b.score),
+                b.match,
+                turn.start + cs,
+                turn.text[cs:ce],
+            )
+    return best
+
+
+class MemoryVerifier:
+    """Verifies claims with one judge and one embedding function (both injected)."""
+
+    def __init__(self, *, judge: Judge, embed: EmbedFn, threshold: float = MATCH_THRESHOLD) -> None:
+        self.judge = judge
+        self.embed = embed
+        self.threshold = threshold
+
+    # -- public -----------------------------------------------------------------------
+    def verify_message(
+        self, message: str, transcript: Transcript | None, agent: str
+    ) -> list[ClaimVerdict]:
+        """One verdict per claim of ``message`` (an undeclared one when it has none)."""
+        claims = detect_claims(message) or [undeclared(message)]
+        return [self.verify_claim(c, transcript, agent) for c in claims]
+
+    def verify_claim(
+        self, claim: MemoryClaim, transcript: Transcript | None, agent: str
+    ) -> ClaimVerdict:
+        if not claim.in_scope:
+            return ClaimVerdict(
+                claim,
+                "inconclusive:insufficient",
+                note=f"{claim.lane} claims are out of scope in v1 (no explicit memory marker)",
+            )
+        if transcript is None or not transcript.turns:
+            return ClaimVerdict(claim, "inconclusive:insufficient", note="no transcript")
+        own = transcript.turns_by(agent)
+        if not own:
+            return ClaimVerdict(
+                claim, "inconclusive:insufficient", note=f"no turn by {agent!r} in the transcript"
+            )
+        verdict = self._decide(claim, transcript, own, agent)
+        if not transcript.complete and not verdict.outcome.startswith("supported"):
+            return ClaimVerdict(
+                claim,
+                "inconclusive:insufficient",
+                similarity=verdict.similarity,
+                match=verdict.match,
+                drift=verdict.drift,
+                note=f"transcript coverage incomplete (would be {verdict.outcome})",
+            )
+        return verdict
+
+    # -- steps ------------------------------------------------------------------------
+    def _scored(self, claim: MemoryClaim, candidates: list[Unit]) -> list[tuple[float, Unit]]:
+        if not candidates:
+            return []
+        vectors = self.embed([claim.content, *(u.text for u in candidates)])
+        sims = vectors[1:] @ vectors[0]
+        return sorted(
+            ((float(s), u) for s, u in zip(sims, candidates, strict=True)),
+            key=lambda pair: (-pair[0], pair[1].start),
+        )
+
+    def _decide(
+        self, claim: MemoryClaim, transcript: Transcript, own: list[Turn], agent: str
+    ) -> ClaimVerdict:
+        key = speaker_key(agent)
+        others = [t for t in transcript.turns if speaker_key(t.speaker) != key]
+        bound = _bound(claim, own)
+        scored = self._scored(claim, units(transcript, own))
+        best_sim, best_unit = scored[0]
+        if bound is not None and (bound.binder != "fuzzy" or bound.similarity >= EXACT_FUZZY_FLOOR):
+            match = bound
+        else:
+            match = _match(best_unit, best_sim)
+        similarity = max(best_sim, bound.similarity if bound else 0.0)
+        other_scored = self._scored(claim, units(transcript, others))
+        other_sim = other_scored[0][0] if other_scored else 0.0
+
+        own_verbatim = match.binder in ("exact", "normalized")
+        other_bound = _bound(claim, others) if claim.actor == "self" and not own_verbatim else None
+        said_by_other = other_bound is not None and other_bound.binder in ("exact", "normalized")
+        if similarity < self.threshold or said_by_other:
+            if claim.actor == "self" and (said_by_other or other_sim >= self.threshold):
+                other = other_bound if said_by_other else _match(other_scored[0][1], other_sim)
+                assert other is not None
+                report = compare(claim.content, other.compared[1])
+                shift = Finding(
+                    "actor_shift",
+                    (0, len(claim.content)),
+                    (0, len(other.compared[1])),
+                    f"said by {other.speaker}, not by {agent}",
+                )
+                return ClaimVerdict(
+                    claim,
+                    "unsupported:drift",
+                    max(other_sim, other.similarity),
+                    other,
+                    DriftReport(
+                        (shift, *report.findings),
+                        report.non_material,
+                        report.near_verbatim,
+                        report.equivalent,
+                    ),
+                    drift_categories=("actor_shift",),
+                    note=f"{other.speaker} said it, not {agent}",
+                )
+            return ClaimVerdict(
+                claim,
+                "unsupported:no_match",
+                similarity,
+                match,
+                note=f"no turn of {agent} reaches similarity {self.threshold}",
+            )
+        if claim.actor == "addressee":
+            if other_sim > similarity:
+                return ClaimVerdict(
+                    claim,
+                    "inconclusive:insufficient",
+                    similarity,
+                    match,
+                    note="a claim about the addressee's words is out of scope",
+                )
+            report = compare(claim.content, match.compared[1])
+            shift = Finding(
+                "actor_shift",
+                None,
+                (0, len(match.compared[1])),
+                f"{agent} said it, the claim credits the addressee",
+            )
+            report = DriftReport(
+                (shift, *report.findings),
+                report.non_material,
+                report.near_verbatim,
+                report.equivalent,
+            )
+            return ClaimVerdict(
+                claim,
+                "unsupported:drift",
+                similarity,
+                match,
+                report,
+                drift_categories=report.categories,
+            )
+
+        report = compare(claim.content, match.compared[1])
+        conflicts = self._conflicts(claim, match, report, scored, best_sim)
+        if conflicts:
+            return ClaimVerdict(
+                claim,
+                "inconclusive:conflict",
+                similarity,
+                match,
+                report,
+                conflicts,
+                note="several of the agent's turns match and disagree",
+            )
+        if report.categories:
+            return ClaimVerdict(
+                claim,
+                "unsupported:drift",
+                similarity,
+                match,
+                report,
+                drift_categories=report.categories,
+            )
+        if report.near_verbatim or (
+            match.binder in ("exact", "normalized", "fuzzy")
+            and "synonym_substitution" not in report.non_material
+        ):
+            return ClaimVerdict(claim, "supported:exact", similarity, match, report)
+        # The judge reads the matched sentence(s) and the whole turn they belong to.
+        turn_text = next(t.text for t in own if t.index == match.turn)
+        spans = tuple(dict.fromkeys((match.compared[1], turn_text)))
+        result = judge_items(
+            self.judge, [JudgeItem(key="memory", claim=claim.content, spans=spans)]
+        )[0]
+        judged = {
+            "model": self.judge.model_id,
+            "family": self.judge.family,
+            "prompt_version": self.judge.prompt_version,
+            "label": result.label,
+            "confidence": round(float(result.confidence), 4),
+        }
+        if result.label == "entailed":
+            return ClaimVerdict(
+                claim, "supported:paraphrase", similarity, match, report, judge=judged
+            )
+        if result.label == "contradicted":
+            return ClaimVerdict(
+                claim,
+                "unsupported:drift",
+                similarity,
+                match,
+                report,
+                judge=judged,
+                note="the judge found a contradiction",
+            )
+        return ClaimVerdict(
+            claim,
+            "unsupported:no_match",
+            similarity,
+            match,
+            report,
+            judge=judged,
+            note="the judge did not entail the closest turn",
+        )
+
+    def _conflicts(
+        self,
+        claim: MemoryClaim,
+        match: Match,
+        report: DriftReport,
+        scored: list[tuple[float, Unit]],
+        similarity: float,
+    ) -> tuple[Match, ...]:
+        floor = max(self.threshold, similarity - CONFLICT_MARGIN)
+        best_material = bool(set(report.categories) & CONFLICT_CATEGORIES)
+        seen_turns = {match.turn}
+        for sim, unit in scored:
+            if sim < floor:
+                break
+            if unit.turn.index in seen_turns:
+                continue
+            seen_turns.add(unit.turn.index)
+            other = compare(claim.content, unit.text)
+            other_material = bool(set(other.categories) & CONFLICT_CATEGORIES)
+            if best_material == other_material:
+                continue
+            between = compare(unit.text, match.compared[1]).categories
+            if set(between) & CONFLICT_CATEGORIES:
+                return (_match(unit, sim),)
+        return ()

@@ -1,0 +1,57 @@
+"""Reads of memory transcripts and checks, always scoped to one workspace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from verifier.memory import agent_stats, speaker_key
+from verifier.models import MemoryCheck, MemoryTranscript, Workspace
+
+
+def memory_transcript_get(*, workspace: Workspace, transcript_id: int) -> MemoryTranscript:
+    """The transcript, or the same 404 for a missing one and another workspace's."""
+    row = (
+        MemoryTranscript.objects.select_related("source", "version")
+        .filter(workspace=workspace, pk=transcript_id)
+        .first()
+    )
+    if row is None:
+        raise Http404("No such transcript.")
+    return row
+
+
+def memory_transcript_list(*, workspace: Workspace) -> QuerySet[MemoryTranscript]:
+    return MemoryTranscript.objects.filter(workspace=workspace).select_related("source")
+
+
+def memory_check_list(*, workspace: Workspace, agent: str | None = None) -> QuerySet[MemoryCheck]:
+    checks = MemoryCheck.objects.filter(workspace=workspace).order_by("-created_at", "-id")
+    if agent is not None:
+        checks = checks.filter(agent_key=speaker_key(agent))
+    return checks
+
+
+def memory_check_get(*, workspace: Workspace, check_id: int) -> MemoryCheck:
+    check = (
+        MemoryCheck.objects.select_related("transcript__version", "claim")
+        .filter(workspace=workspace, pk=check_id)
+        .first()
+    )
+    if check is None:
+        raise Http404("No such memory check.")
+    return check
+
+
+def memory_agent_stats(*, workspace: Workspace, agent: str) -> dict[str, Any] | None:
+    """Seed-002 aggregates for one agent, or ``None`` when it has no check here."""
+    if "\x00" in agent:
+        return None
+    rows = list(
+        memory_check_list(workspace=workspace, agent=agent).values_list("claim_type", "outcome")
+    )
+    if not rows:
+        return None
+    return {"agent": agent, **agent_stats(rows)}

@@ -1,0 +1,276 @@
+"""Seed 002 — memory claims: import transcripts, verify an agent's "I said X", store it.
+
+A transcript becomes a source (ref ``transcript:<sha256[:16]>`` unless one is given) whose
+version text is the rendered transcript; the turns with their offsets are kept beside it
+(``MemoryTranscript``). Verification runs the pure ``verifier.memory`` core outside any
+transaction (embedding and judging take a while). Each claim is then stored as an
+append-only ``MemoryCheck``; a claim that was matched in the transcript is also stored as
+a ``Claim`` with origin ``memory`` citing the transcript, bound to the matched span by the
+one binder, with a verdict appended and its state set by the one state writer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.db import transaction
+
+from verifier.embeddings import embed_texts
+from verifier.engine import get_judge
+from verifier.judges import Judge
+from verifier.memory import (
+    ClaimVerdict,
+    MemoryVerifier,
+    Transcript,
+    TranscriptInputError,
+    Turn,
+    parse_transcript,
+    speaker_key,
+)
+from verifier.models import (
+    BoundBy,
+    Claim,
+    ClaimOrigin,
+    MemoryCheck,
+    MemoryTranscript,
+    Verdict,
+    Workspace,
+    text_sha256,
+)
+from verifier.services.binding import claim_bind
+from verifier.services.claim_state import claim_state_refresh
+from verifier.services.sources import SourceInputError, source_upsert
+
+TRANSCRIPT_REF_PREFIX: Final = "transcript:"
+MAX_MESSAGE_CHARS: Final = 20_000
+MAX_AGENT_CHARS: Final = 100
+# Verdicts decided by the memory rules (binder match, drift rubric) carry this identity;
+# paraphrases carry the Layer-2 judge's own.
+RULES_MODEL: Final = "spanproof-memory-rules-v1"
+RULES_FAMILY: Final = "spanproof-memory"
+RULES_PROMPT_VERSION: Final = 1
+NOTE_MAX_CHARS: Final = 500
+# Outcomes with a matched span become claims (no_match and insufficient have none to bind).
+CLAIM_OUTCOMES: Final = frozenset(
+    {"supported:exact", "supported:paraphrase", "unsupported:drift", "inconclusive:conflict"}
+)
+
+
+@dataclass(frozen=True)
+class MemoryVerifyWrite:
+    transcript: MemoryTranscript | None
+    checks: list[MemoryCheck]
+    verdicts: list[ClaimVerdict]
+
+
+def transcript_from_row(row: MemoryTranscript) -> Transcript:
+    turns = tuple(
+        Turn(t["index"], t["speaker"], t["text"], t["timestamp"], t["start"], t["end"])
+        for t in row.turns
+    )
+    return Transcript(row.version.text, turns, row.complete)
+
+
+@transaction.atomic
+def memory_transcript_import(
+    *, workspace: Workspace, data: Any, ref: str = "", title: str = "", actor=None
+) -> MemoryTranscript:
+    """Store JSON/JSONL turns as a transcript source version (a no-op when unchanged).
+
+    Raises ``TranscriptInputError`` for bad input."""
+    transcript = parse_transcript(data)
+    ref = ref.strip() or f"{TRANSCRIPT_REF_PREFIX}{text_sha256(transcript.text)[:16]}"
+    if len(ref) > 200:
+        raise TranscriptInputError("invalid_ref", "`ref` has more than 200 characters.")
+    if not _storable(ref) or not _storable(title):
+        raise TranscriptInputError("invalid_ref", "`ref` and `title` must be valid text.")
+    try:
+        write = source_upsert(
+            workspace=workspace,
+            ref=ref,
+            text=transcript.text,
+            title=(title or f"Transcript {ref}")[:300],
+            domain_pack="memory",
+        )
+    except SourceInputError as exc:
+        raise TranscriptInputError(exc.code, exc.message) from exc
+    row, _ = MemoryTranscript.objects.get_or_create(
+        workspace=workspace,
+        version=write.version,
+        complete=transcript.complete,
+        defaults={
+            "source": write.source,
+            "turns": [t.as_dict() for t in transcript.turns],
+            "created_by": actor,
+        },
+    )
+    return row
+
+
+def _validate(agent: Any, message: Any) -> tuple[str, str]:
+    if not isinstance(agent, str) or not agent.strip():
+        raise TranscriptInputError("invalid_agent", "`agent` must be the agent's speaker name.")
+    if len(agent) > MAX_AGENT_CHARS:
+        raise TranscriptInputError(
+            "invalid_agent", f"`agent` has more than {MAX_AGENT_CHARS} characters."
+        )
+    if not isinstance(message, str) or not message.strip():
+        raise TranscriptInputError("empty_message", "`message` is empty: nothing to verify.")
+    if len(message) > MAX_MESSAGE_CHARS or not _storable(message) or not _storable(agent):
+        raise TranscriptInputError(
+            "invalid_message",
+            f"`message` and `agent` must be valid Unicode text without NUL "
+            f"(`message` at most {MAX_MESSAGE_CHARS} characters).",
+        )
+    return " ".join(agent.split()), message
+
+
+def _storable(text: str) -> bool:
+    """PostgreSQL text takes neither NUL nor lone surrogates."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _verdict_row(verdict: ClaimVerdict) -> tuple[str, str, str, int, str, float]:
+    """(label, model, family, prompt version, note, confidence) of the appended verdict."""
+    note = f"memory: {verdict.outcome}"
+    if verdict.drift_categories:
+        note += f" ({', '.join(verdict.drift_categories)})"
+    if verdict.note:
+        note += f"; {verdict.note}"
+    judged = verdict.judge
+    if verdict.outcome == "supported:paraphrase" and judged:
+        return (
+            "entailed",
+            judged["model"],
+            judged["family"],
+            int(judged.get("prompt_version", 1)),
+            note,
+            judged["confidence"],
+        )
+    if verdict.outcome == "supported:exact":
+        label, confidence = "entailed", max(0.5, float(verdict.similarity or 1.0))
+    elif verdict.outcome == "unsupported:drift":
+        label, confidence = "contradicted", max(0.5, float(verdict.similarity or 0.5))
+    else:
+        label, confidence = "abstained", 0.0
+    if judged and label == "contradicted" and not verdict.drift_categories:
+        return (
+            label,
+            judged["model"],
+            judged["family"],
+            int(judged.get("prompt_version", 1)),
+            note,
+            judged["confidence"],
+        )
+    return label, RULES_MODEL, RULES_FAMILY, RULES_PROMPT_VERSION, note, min(1.0, confidence)
+
+
+def _store_claim(
+    *, workspace: Workspace, row: MemoryTranscript, verdict: ClaimVerdict, actor
+) -> Claim:
+    match = verdict.match
+    assert match is not None
+    claim = Claim.objects.create(
+        workspace=workspace,
+        text=verdict.claim.content,
+        original_text=verdict.claim.content,
+        source=row.source,
+        origin=ClaimOrigin.MEMORY,
+        submitted_quote=match.quote,
+        flagged=not verdict.outcome.startswith("supported"),
+        created_by=actor,
+    )
+    outcome = claim_bind(claim=claim, quote=match.quote, actor=actor, bound_by=BoundBy.QUOTE)
+    label, model, family, prompt_version, note, confidence = _verdict_row(verdict)
+    Verdict.objects.create(
+        claim=claim,
+        binding=outcome.binding,
+        judge_model=model[:200],
+        judge_family=family[:100],
+        prompt_version=prompt_version,
+        label=label if outcome.binding is not None else "abstained",
+        confidence=max(0.0, min(1.0, float(confidence))),
+        note=note[:NOTE_MAX_CHARS],
+    )
+    claim_state_refresh(claim=claim, cause=f"memory check: {verdict.outcome}", actor=actor)
+    return claim
+
+
+@transaction.atomic
+def memory_checks_store(
+    *,
+    workspace: Workspace,
+    agent: str,
+    message: str,
+    row: MemoryTranscript | None,
+    verdicts: list[ClaimVerdict],
+    actor=None,
+) -> list[MemoryCheck]:
+    checks = []
+    for verdict in verdicts:
+        claim = None
+        if row is not None and verdict.match is not None and verdict.outcome in CLAIM_OUTCOMES:
+            claim = _store_claim(workspace=workspace, row=row, verdict=verdict, actor=actor)
+        body = verdict.as_dict()
+        body["claim_id"] = claim.public_id if claim else None
+        checks.append(
+            MemoryCheck.objects.create(
+                workspace=workspace,
+                agent=agent,
+                agent_key=speaker_key(agent),
+                transcript=row,
+                message=message,
+                claim_text=verdict.claim.content,
+                claim_start=verdict.claim.start,
+                claim_end=verdict.claim.end,
+                claim_type=verdict.claim_type,
+                outcome=verdict.outcome,
+                drift_categories=list(verdict.drift_categories),
+                similarity=verdict.similarity,
+                result=body,
+                claim=claim,
+                created_by=actor,
+            )
+        )
+    return checks
+
+
+def memory_verify(
+    *,
+    workspace: Workspace,
+    agent: Any,
+    message: Any,
+    transcript: MemoryTranscript | None = None,
+    transcript_data: Any = None,
+    actor=None,
+    judge: Judge | None = None,
+) -> MemoryVerifyWrite:
+    """Verify the memory claims of ``message`` against ``agent``'s own earlier turns.
+
+    The transcript is a stored one, or ``transcript_data`` imported first; with neither,
+    every explicit claim is ``inconclusive:insufficient``. Raises ``TranscriptInputError``.
+    """
+    agent, message = _validate(agent, message)
+    if transcript is None and transcript_data is not None:
+        transcript = memory_transcript_import(
+            workspace=workspace, data=transcript_data, actor=actor
+        )
+    parsed = transcript_from_row(transcript) if transcript is not None else None
+    verifier = MemoryVerifier(judge=judge or get_judge(), embed=embed_texts)
+    verdicts = verifier.verify_message(message, parsed, agent)
+    checks = memory_checks_store(
+        workspace=workspace,
+        agent=agent,
+        message=message,
+        row=transcript,
+        verdicts=verdicts,
+        actor=actor,
+    )
+    return MemoryVerifyWrite(transcript, checks, verdicts)
