@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("verifier", "0004_published_only_hnsw"),
+        ("verifier", "0006_ingest_job_degraded"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("verifier", "0004_published_only_hnsw"),
+        ("verifier", "0005_claim_verification"),
     ]
 
     operations = [
