@@ -21,6 +21,7 @@ urlpatterns = [
     path("audit/rag/", include("audit.rag_urls")),
     path("audit/memory/", include("audit.memory_urls")),
     path("ingest/", include("verifier.pipeline.urls")),
+    path("verify/", include("verifier.pipeline.verify_urls")),
 ]
 
 handler403 = "verifier.views.permission_denied"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.http import Http404
 from django.urls import reverse
 
@@ -33,6 +33,22 @@ def verification_job_get(*, workspace: Workspace, job_id: int) -> VerificationJo
 
 def verification_job_list(*, workspace: Workspace):
     return VerificationJob.objects.filter(workspace=workspace).defer("items")
+
+
+def verification_job_summary(*, job: VerificationJob) -> dict[str, Any]:
+    """Counts for a job page: claims, errors, and states of its stored claims."""
+    ids = [i["claim_id"] for i in job.items if i.get("claim_id")]
+    states = dict(
+        Claim.objects.filter(workspace_id=job.workspace_id, public_id__in=ids)
+        .values_list("state")
+        .annotate(n=Count("id"))
+        .order_by("state")
+    )
+    return {
+        "claims": len(job.items),
+        "errors": sum(1 for i in job.items if i.get("error")),
+        "states": states,
+    }
 
 
 def _claims(workspace: Workspace, public_ids: Sequence[str]) -> dict[str, Claim]:
@@ -87,7 +103,7 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
         "bound_by": binding.bound_by,
         "source_version": version.number,
         "source_hash": binding.source_hash,
-        "permalink": f"{page}#seg-{binding.start}",
+        "permalink": f"{page}#{binding.start}-{binding.end}",
     }
 
 

@@ -1,0 +1,99 @@
+"""The console's "Verify claims" page and its job page, through the real chain."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.factories import make_source
+from verifier.models import Claim, ClaimOrigin, VerificationJob
+
+pytestmark = pytest.mark.django_db
+
+TEXT = (
+    "The harbour wall was rebuilt in 1998 after the winter storms. It is 412 metres long. "
+    "Fishing boats moor on its inner side."
+)
+
+
+@pytest.fixture
+def harbour(workspace):
+    return make_source(workspace, ref="source:harbour", text=TEXT)
+
+
+def test_pasted_jsonl_is_verified_and_each_row_links_to_its_audit_page(reviewer_client, harbour):
+    response = reviewer_client.post(
+        "/verify/",
+        {
+            "claims": (
+                '{"text": "It is 412 metres long.", "source": "source:harbour"}\n'
+                '{"text": "Anything at all.", "source": "source:elsewhere"}\n'
+            )
+        },
+    )
+    job = VerificationJob.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/verify/jobs/{job.pk}/"
+    page = reviewer_client.get(response["Location"])
+    html = page.content.decode()
+    claim = Claim.objects.get(origin=ClaimOrigin.API)
+    assert claim.state == "supported"
+    assert f'href="/audit/claims/{claim.public_id}/"' in html
+    assert "The cited span entails the claim." in html
+    assert "unknown_source" in html and "Not accepted" in html
+    assert "Verified 1 claim(s)." in html
+
+
+def test_csv_upload_with_a_default_cited_source(reviewer_client, harbour):
+    upload = SimpleUploadedFile(
+        "claims.csv", b"text,quote\nFishing boats moor on its inner side.,\n", "text/csv"
+    )
+    response = reviewer_client.post("/verify/", {"file": upload, "source": harbour.pk})
+    assert response.status_code == 302
+    claim = Claim.objects.get(origin=ClaimOrigin.API)
+    assert claim.source == harbour and claim.state == "supported"
+
+
+def test_a_bad_line_is_a_form_error_and_nothing_is_stored(reviewer_client, harbour):
+    response = reviewer_client.post(
+        "/verify/", {"claims": '{"text": "It is 412 metres long.", "source": "s"}\n{oops\n'}
+    )
+    assert response.status_code == 200
+    assert "Line 2: not JSON" in response.content.decode()
+    assert not Claim.objects.exists() and not VerificationJob.objects.exists()
+
+
+def test_a_line_without_source_needs_the_default(reviewer_client, harbour):
+    response = reviewer_client.post("/verify/", {"claims": '{"text": "It is long."}\n'})
+    assert "names no source" in response.content.decode()
+    assert not Claim.objects.exists()
+
+
+def test_auditor_reads_but_cannot_submit(auditor_client, harbour):
+    page = auditor_client.get("/verify/")
+    assert page.status_code == 200
+    assert "can read verification results but not submit" in page.content.decode()
+    response = auditor_client.post(
+        "/verify/", {"claims": '{"text": "It is 412 metres long.", "source": "source:harbour"}'}
+    )
+    assert response.status_code == 403
+    assert not Claim.objects.exists()
+
+
+def test_job_page_polls_until_finished_then_stops(reviewer_client, harbour, workspace):
+    job = VerificationJob.objects.create(workspace=workspace, items=[], total=3, done=1)
+    partial = reviewer_client.get(f"/verify/jobs/{job.pk}/", headers={"HX-Request": "true"})
+    assert partial.status_code == 200 and 'hx-trigger="every 1s"' in partial.content.decode()
+    job.status = "succeeded"
+    job.save()
+    finished = reviewer_client.get(f"/verify/jobs/{job.pk}/", headers={"HX-Request": "true"})
+    assert finished.status_code == 286
+    assert "hx-trigger" not in finished.content.decode()
+
+
+def test_another_workspaces_job_is_404(reviewer_client, other_workspace):
+    job = VerificationJob.objects.create(workspace=other_workspace, items=[])
+    assert reviewer_client.get(f"/verify/jobs/{job.pk}/").status_code == 404
+
+
+def test_empty_state(reviewer_client):
+    assert "No claims verified here yet." in reviewer_client.get("/verify/").content.decode()

@@ -1,0 +1,92 @@
+"""Console: "Verify claims" — paste or upload claims with their cited sources, read each
+claim's state, reason and audit link. Small batches are verified during the request;
+larger ones run on the Celery workers while the job page shows progress."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from verifier.permissions import DECIDER_ROLES, role_required
+from verifier.pipeline.verify_forms import ClaimVerifyForm
+from verifier.selectors.claim_verification import (
+    verification_job_get,
+    verification_job_list,
+    verification_job_summary,
+    verification_results,
+)
+from verifier.services.claim_verification import (
+    INLINE_MAX_CLAIMS,
+    ClaimVerifyInputError,
+    verification_job_create,
+    verification_job_run,
+)
+
+JOBS_PAGE_SIZE = 20
+RESULTS_PAGE_SIZE = 50
+# htmx stops polling when a response has this status (the job finished).
+HTMX_STOP_POLLING = 286
+
+
+@require_http_methods(["GET", "POST"])
+@role_required()
+def verify(request: HttpRequest) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    can_submit = request.membership.role in DECIDER_ROLES  # type: ignore[attr-defined]
+    form = ClaimVerifyForm(workspace=workspace)
+    if request.method == "POST":
+        if not can_submit:
+            return HttpResponse("Auditors cannot submit claims for verification.", status=403)
+        form = ClaimVerifyForm(request.POST, request.FILES, workspace=workspace)
+        if form.is_valid():
+            claims = form.cleaned_data["parsed"]
+            inline = len(claims) <= INLINE_MAX_CLAIMS
+            try:
+                job = verification_job_create(
+                    workspace=workspace,
+                    claims=claims,
+                    policy=form.cleaned_data["policy"],
+                    actor=request.user,
+                    enqueue=not inline,
+                )
+            except ClaimVerifyInputError as exc:
+                form.add_error(None, exc.message)
+            else:
+                if inline:
+                    verification_job_run(job_id=job.pk)
+                    messages.success(request, f"Verified {job.total} claim(s).")
+                else:
+                    messages.success(request, f"Verification job #{job.pk} queued.")
+                return redirect("verify:job", job_id=job.pk)
+    page = Paginator(verification_job_list(workspace=workspace), JOBS_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "verify/verify.html",
+        {"form": form, "page": page, "can_submit": can_submit, "inline_max": INLINE_MAX_CLAIMS},
+    )
+
+
+@require_GET
+@role_required()
+def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
+    workspace = request.workspace  # type: ignore[attr-defined]
+    job = verification_job_get(workspace=workspace, job_id=job_id)
+    page = Paginator(job.items, RESULTS_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "job": job,
+        "summary": verification_job_summary(job=job),
+        "page": page,
+        "results": verification_results(workspace=workspace, items=list(page.object_list)),
+        "percent": round(100 * job.done / job.total) if job.total else 100,
+    }
+    if request.htmx:  # type: ignore[attr-defined]
+        response = render(request, "verify/partials/_job.html", context)
+        if job.finished:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "verify/job.html", context)
