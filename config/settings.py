@@ -224,6 +224,8 @@ SPECTACULAR_SETTINGS = {
     "abstain.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # One name for the memory verifier's drift categories wherever they appear.
+    "ENUM_NAME_OVERRIDES": {"DriftCategoryEnum": "verifier.memory.DRIFT_CATEGORIES"},
 }
 
 # --- Celery ---------------------------------------------------------------------------

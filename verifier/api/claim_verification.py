@@ -36,7 +36,7 @@ INLINE_CLAIMS_PER_SECOND = 20
 DEFAULT_WAIT_SECONDS = 30
 
 
-class SpanSerializer(serializers.Serializer):
+class VerifiedSpanSerializer(serializers.Serializer):
     quote = serializers.CharField()
     start = serializers.IntegerField()
     end = serializers.IntegerField()
@@ -72,12 +72,12 @@ class ResultSerializer(serializers.Serializer):
     judge_model = serializers.CharField(required=False, allow_null=True)
     quality = serializers.CharField(required=False, allow_null=True)
     misattributed_to = serializers.ListField(child=serializers.CharField(), required=False)
-    span = SpanSerializer(required=False, allow_null=True)
+    span = VerifiedSpanSerializer(required=False, allow_null=True)
     permalink = serializers.CharField(required=False, help_text="The claim's audit page.")
     metadata = serializers.JSONField(required=False)
 
 
-class JobSerializer(serializers.Serializer):
+class VerificationJobSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     status = serializers.CharField()
     policy = serializers.CharField()
@@ -161,7 +161,7 @@ class ClaimVerifyApi(APIView):
         ],
     )
     class InputSerializer(serializers.Serializer):
-        class ClaimInput(serializers.Serializer):
+        class VerifyClaimInput(serializers.Serializer):
             # Length and emptiness are checked per claim by the service, so one bad
             # claim does not fail the batch.
             text = serializers.CharField(allow_blank=True, trim_whitespace=False)
@@ -179,13 +179,13 @@ class ClaimVerifyApi(APIView):
             )
             metadata = serializers.DictField(required=False, default=dict)
 
-        class SourceInput(serializers.Serializer):
+        class VerifySourceInput(serializers.Serializer):
             ref = serializers.CharField(max_length=200)
             title = serializers.CharField(max_length=300, required=False, allow_blank=True)
             text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
 
-        claims = ClaimInput(many=True, allow_empty=False, max_length=MAX_CLAIMS_PER_BATCH)
-        sources = SourceInput(many=True, required=False, default=list)
+        claims = VerifyClaimInput(many=True, allow_empty=False, max_length=MAX_CLAIMS_PER_BATCH)
+        sources = VerifySourceInput(many=True, required=False, default=list)
         policy = serializers.CharField(
             max_length=64,
             required=False,
@@ -203,7 +203,7 @@ class ClaimVerifyApi(APIView):
 
     @extend_schema_serializer(component_name="ClaimVerifyResponse")
     class OutputSerializer(serializers.Serializer):
-        job = JobSerializer(allow_null=True)
+        job = VerificationJobSerializer(allow_null=True)
         summary = serializers.JSONField()
         results = ResultSerializer(many=True)
 
@@ -251,7 +251,7 @@ class ClaimVerifyApi(APIView):
             raise ApiError(exc.code, exc.message, details=exc.details) from exc
         results = verification_results(workspace=workspace, items=items)
         payload = {
-            "job": JobSerializer(job).data if job is not None else None,
+            "job": VerificationJobSerializer(job).data if job is not None else None,
             "summary": _summary(results),
             "results": ResultSerializer(results, many=True).data,
         }
@@ -270,7 +270,7 @@ class ClaimVerifyJobGetApi(APIView):
         job = verification_job_get(workspace=workspace, job_id=job_id)
         results = verification_results(workspace=workspace, items=job.items)
         payload = {
-            "job": JobSerializer(job).data,
+            "job": VerificationJobSerializer(job).data,
             "summary": _summary(results),
             "results": ResultSerializer(results, many=True).data,
         }
