@@ -1,6 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db import transaction
 
 from verifier import models
+from verifier.services.claim_state import claim_exclude, claim_restore
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -16,8 +18,16 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class NoDeleteWithHistoryAdmin(admin.ModelAdmin):
+    """Rows that own append-only history (claims, verdicts, state events, versions) are
+    never deleted from the admin: the database triggers would refuse half-way."""
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
 @admin.register(models.Workspace)
-class WorkspaceAdmin(admin.ModelAdmin):
+class WorkspaceAdmin(NoDeleteWithHistoryAdmin):
     list_display = ("slug", "name", "created_at")
     search_fields = ("slug", "name")
 
@@ -43,7 +53,7 @@ class SourceVersionInline(admin.TabularInline):
 
 
 @admin.register(models.Source)
-class SourceAdmin(admin.ModelAdmin):
+class SourceAdmin(NoDeleteWithHistoryAdmin):
     list_display = ("ref", "title", "domain_pack", "workspace")
     list_filter = ("workspace", "domain_pack")
     search_fields = ("ref", "title")
@@ -56,12 +66,40 @@ class SourceVersionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.Claim)
-class ClaimAdmin(admin.ModelAdmin):
+class ClaimAdmin(NoDeleteWithHistoryAdmin):
+    """Claims are read here; their state changes only through the one state writer.
+
+    Every field is read-only (text, source, quote, exclusion and publication are all
+    inputs of the claim's state, and editing them here would leave the state stale);
+    the exclude and restore actions call the same services as the console."""
+
     list_display = ("public_id", "state", "state_reason", "origin", "source", "published")
     list_filter = ("state", "origin", "published", "workspace")
     search_fields = ("public_id", "text")
-    readonly_fields = ("state", "state_reason", "public_id", "embedding")
-    raw_id_fields = ("source", "ingest_job", "duplicate_of", "created_by")
+    actions = ["exclude_claims", "restore_claims"]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def get_readonly_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return [field.name for field in self.model._meta.fields]
+
+    @admin.action(description="Exclude the selected claims (reversible)")
+    def exclude_claims(self, request, queryset):  # type: ignore[no-untyped-def]
+        reason = f"Excluded in the admin by {request.user.get_username()}"
+        with transaction.atomic():
+            claims = list(queryset.select_for_update().exclude(state="excluded"))
+            for claim in claims:
+                claim_exclude(claim=claim, reason=reason, actor=request.user)
+        self.message_user(request, f"Excluded {len(claims)} claim(s).", messages.SUCCESS)
+
+    @admin.action(description="Restore the selected excluded claims")
+    def restore_claims(self, request, queryset):  # type: ignore[no-untyped-def]
+        with transaction.atomic():
+            claims = list(queryset.select_for_update().filter(state="excluded"))
+            for claim in claims:
+                claim_restore(claim=claim, actor=request.user)
+        self.message_user(request, f"Restored {len(claims)} claim(s).", messages.SUCCESS)
 
 
 @admin.register(models.EvidenceBinding)
