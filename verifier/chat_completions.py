@@ -6,12 +6,53 @@ the JSON object read out of an answer that may wrap it in a code fence or prose.
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 DEFAULT_TIMEOUT_SECONDS = 60.0
+# Transient answers (rate limited, overloaded, gateway trouble) are retried with
+# exponential backoff, honouring ``Retry-After``; other errors are not retried.
+RETRY_STATUSES = (429, 502, 503, 504)
+DEFAULT_RETRIES = 3
+RETRY_BACKOFF_SECONDS = 0.5
+RETRY_AFTER_MAX_SECONDS = 30.0
+
+
+def retrying_session(retries: int | None = None) -> requests.Session:
+    """A session that retries POSTs on ``RETRY_STATUSES`` and on connection errors
+    (``SPANPROOF_CHAT_RETRIES`` times, default 3), waiting as ``Retry-After`` says
+    (at most ``RETRY_AFTER_MAX_SECONDS``) or 0.5 s, 1 s, 2 s …"""
+    if retries is None:
+        retries = int(os.environ.get("SPANPROOF_CHAT_RETRIES", DEFAULT_RETRIES))
+    policy = _CappedRetry(
+        total=max(0, retries),
+        connect=max(0, retries),
+        read=False,  # a read timeout is not retried (it may have been processed): raised as is
+        status=max(0, retries),
+        status_forcelist=RETRY_STATUSES,
+        allowed_methods=frozenset({"POST"}),
+        backoff_factor=RETRY_BACKOFF_SECONDS,
+        respect_retry_after_header=True,
+        raise_on_status=False,
+    )
+    session = requests.Session()
+    adapter = HTTPAdapter(max_retries=policy)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+class _CappedRetry(Retry):
+    """``Retry`` whose ``Retry-After`` wait is capped, so a server cannot stall a batch."""
+
+    def get_retry_after(self, response: Any) -> float | None:
+        seconds = super().get_retry_after(response)
+        return None if seconds is None else min(seconds, RETRY_AFTER_MAX_SECONDS)
 
 
 class ChatUnavailable(RuntimeError):
@@ -42,7 +83,7 @@ class ChatCompletionsClient:
         self.api_key = api_key
         self.timeout = timeout or DEFAULT_TIMEOUT_SECONDS
         self.json_mode = json_mode
-        self._session = session or requests.Session()
+        self._session = session or retrying_session()
 
     @property
     def url(self) -> str:

@@ -1,7 +1,8 @@
 """A real local HTTP server speaking the chat-completions protocol, misbehaving on demand.
 
 ``ChatServer(reply)`` starts on 127.0.0.1 (port 0) in a thread; ``reply(request, call)``
-returns ``(status, body)`` or ``(status, body, delay_seconds)``; every request body is
+returns ``(status, body)``, ``(status, body, delay_seconds)`` or
+``(status, body, delay_seconds, headers)``; every request body is
 recorded in ``server.requests``.
 """
 
@@ -68,6 +69,8 @@ class ChatServer:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
+                    for name, value in (out[3] if len(out) > 3 else {}).items():
+                        self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
