@@ -29,7 +29,7 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 pytest: $(STAMP) chromium
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@$(PY) -m pytest --durations=25 $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
 test: lint typecheck pytest
