@@ -24,12 +24,6 @@ from verifier.services.ingest_input import FORMATS
 from verifier.services.webhooks import WebhookInputError, webhook_create
 
 
-class StageProgressSerializer(serializers.Serializer):
-    done = serializers.IntegerField()
-    total = serializers.IntegerField()
-    failed = serializers.IntegerField()
-
-
 class IngestJobSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     label = serializers.CharField()

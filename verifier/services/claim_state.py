@@ -272,22 +272,6 @@ def _store(changed: Sequence[Claim], events: Sequence[StateEvent]) -> None:
         StateEvent.objects.bulk_create(events)
 
 
-def claims_state_set(
-    *, changes: Sequence[tuple[Claim, StateDecision, str]], actor=None
-) -> list[Claim]:
-    """``claim_state_set`` for many claims at once: (claim, decision, cause) triples, at
-    most one per claim. Returns the claims whose state changed."""
-    changed: list[Claim] = []
-    events: list[StateEvent] = []
-    for claim, decision, cause in changes:
-        event = _state_change(claim=claim, decision=decision, cause=cause, actor=actor)
-        if event is not None:
-            changed.append(claim)
-            events.append(event)
-    _store(changed, events)
-    return changed
-
-
 class ClaimStates:
     """Claims locked for several state refreshes in one transaction (say, after binding
     and again after judging) whose rows are written once, by ``flush``.

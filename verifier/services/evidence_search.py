@@ -131,11 +131,6 @@ def _windows(text: str, sha256: str) -> _Windows:
     return windows
 
 
-def clear_evidence_cache() -> None:
-    with _lock:
-        _cache.clear()
-
-
 def rank_windows(
     *,
     text: str,
