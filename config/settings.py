@@ -192,7 +192,7 @@ REST_FRAMEWORK = {
         "verifier.api.authentication.ApiKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["verifier.api.permissions.ScopePermission"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "verifier.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [

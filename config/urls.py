@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.http import require_http_methods
 
 from verifier import views as verifier_views
 
@@ -10,7 +11,10 @@ urlpatterns = [
     path("workspace/switch", verifier_views.workspace_switch, name="workspace-switch"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        # LoginView would also answer PUT like POST; only the form's methods are served.
+        require_http_methods(["GET", "POST"])(
+            auth_views.LoginView.as_view(redirect_authenticated_user=True)
+        ),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -49,7 +49,7 @@ from review.services import (
     review_rejudge,
     review_restore,
 )
-from verifier.models import Claim
+from verifier.models import ApiScope, Claim
 from verifier.permissions import DECIDER_ROLES, role_required
 
 QUEUE_PAGE_SIZE = 50
@@ -198,7 +198,8 @@ def _report_held(request: HttpRequest, outcome: BulkOutcome) -> None:
         )
 
 
-@role_required()
+# Blind review is the member's own preference, not workspace data: auditors may set it.
+@role_required(unsafe_scope=ApiScope.READ)
 @require_POST
 def blind_toggle(request: HttpRequest) -> HttpResponse:
     membership = request.membership  # type: ignore[attr-defined]

@@ -1,4 +1,19 @@
-"""Role rules for console views: reviewers and admins decide, auditors read, admins tune."""
+"""One permission layer for the console and the API.
+
+Every principal holds one scope: an API key its own (``ApiKey.scope``), a signed-in console
+member the scope of their role in the current workspace (``ROLE_SCOPES``). Scopes are
+ordered, each including the ones before it:
+
+- ``read``  — look: pages, exports, ``GET`` endpoints, retrieval and graph queries;
+- ``write`` — add work: sources, ingest jobs, claim verification, RAG audits, memory
+  checks and transcripts, review decisions;
+- ``admin`` — change how the workspace behaves: webhooks, verification rules.
+
+Console views say which roles may see them (``role_required``); their unsafe methods also
+need ``write`` unless the view says otherwise. API views say which scope each method needs
+(``required_scopes``); by default safe methods need ``read`` and unsafe ones ``write``
+(``verifier.api.permissions.ScopePermission``).
+"""
 
 from __future__ import annotations
 
@@ -10,17 +25,42 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
-from verifier.models import Role
+from verifier.models import ApiScope, Role
 
 ALL_ROLES = (Role.REVIEWER, Role.AUDITOR, Role.ADMIN)
 DECIDER_ROLES = (Role.REVIEWER, Role.ADMIN)
 ADMIN_ROLES = (Role.ADMIN,)
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SCOPE_ORDER = (ApiScope.READ, ApiScope.WRITE, ApiScope.ADMIN)
+ROLE_SCOPES = {
+    Role.AUDITOR: ApiScope.READ,
+    Role.REVIEWER: ApiScope.WRITE,
+    Role.ADMIN: ApiScope.ADMIN,
+}
+
+
+def scope_allows(held: str | None, needed: str) -> bool:
+    """Whether a principal holding ``held`` may do what needs ``needed``."""
+    if held is None:
+        return False
+    return SCOPE_ORDER.index(ApiScope(held)) >= SCOPE_ORDER.index(ApiScope(needed))
+
+
+def role_scope(role: str | None) -> str | None:
+    return ROLE_SCOPES.get(Role(role)) if role else None
+
+
+def default_scope(method: str) -> str:
+    return ApiScope.READ if method.upper() in SAFE_METHODS else ApiScope.WRITE
+
 
 def role_required(
-    *roles: str,
+    *roles: str, unsafe_scope: str = ApiScope.WRITE
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """Signed-in member of the current workspace with one of ``roles``, else 403."""
+    """Signed-in member of the current workspace with one of ``roles``, else 403; a POST
+    (or other unsafe method) also needs ``unsafe_scope`` (``write`` unless the view only
+    changes the member's own preferences)."""
     allowed = set(roles or ALL_ROLES)
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -31,6 +71,10 @@ def role_required(
             membership = getattr(request, "membership", None)
             if membership is None or membership.role not in allowed:
                 raise PermissionDenied("Your role in this workspace does not allow this page.")
+            if request.method not in SAFE_METHODS and not scope_allows(
+                role_scope(membership.role), unsafe_scope
+            ):
+                raise PermissionDenied("Your role in this workspace is read-only here.")
             return view(request, *args, **kwargs)
 
         return wrapped

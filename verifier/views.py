@@ -14,6 +14,7 @@ from verifier.selectors.workspaces import membership_get, membership_list
 
 
 @login_required
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
     workspace = request.workspace  # type: ignore[attr-defined]
     counts = claim_state_counts(workspace=workspace) if workspace else {}

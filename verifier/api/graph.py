@@ -13,6 +13,7 @@ from verifier.api.envelopes import (
 )
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
+from verifier.models import ApiScope
 from verifier.services.retrieval import (
     DEPTH_HOPS,
     GRAPH_OPERATIONS,
@@ -37,6 +38,9 @@ EdgeSerializer = type(
 class GraphQueryApi(APIView):
     """Graph operations over verified claims; nodes carry envelopes, edges carry the
     relation type and confidence. Same policy, re-check and trace rules as retrieve."""
+
+    # A query sent as a body: reading.
+    required_scopes = {"POST": ApiScope.READ}
 
     @extend_schema_serializer(component_name="GraphRequest")
     class InputSerializer(serializers.Serializer):

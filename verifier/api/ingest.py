@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
-from verifier.models import WebhookEvent
+from verifier.models import ApiScope, WebhookEvent
 from verifier.selectors.ingest import ingest_job_get, ingest_job_list
 from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import (
@@ -124,6 +124,9 @@ class IngestJobCancelApi(APIView):
 
 class WebhookCreateApi(APIView):
     """Register a webhook for job.completed and/or job.quality_below_threshold."""
+
+    # Webhooks send workspace data to outside addresses: admin keys and console admins.
+    required_scopes = {"POST": ApiScope.ADMIN}
 
     @extend_schema_serializer(component_name="WebhookCreateRequest")
     class InputSerializer(serializers.Serializer):

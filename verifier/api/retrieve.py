@@ -13,12 +13,16 @@ from verifier.api.envelopes import (
 )
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
+from verifier.models import ApiScope
 from verifier.services.retrieval import DEPTH_HOPS, RetrievalInputError, context_retrieve
 
 
 class ContextRetrieveApi(APIView):
     """Verified context for a query: one envelope per served claim, a per-state summary
     (after read-time re-check demotions) and a provenance trace."""
+
+    # A query sent as a body: reading, though it records a provenance trace.
+    required_scopes = {"POST": ApiScope.READ}
 
     @extend_schema_serializer(component_name="RetrieveRequest")
     class InputSerializer(serializers.Serializer):

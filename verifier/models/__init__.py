@@ -13,6 +13,7 @@ from verifier.models.verification import VerificationJob, VerificationJobStatus
 from verifier.models.webhooks import Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent
 from verifier.models.workspaces import (
     ApiKey,
+    ApiScope,
     Membership,
     Role,
     Workspace,
@@ -23,6 +24,7 @@ from verifier.models.workspaces import (
 __all__ = [
     "HUMAN_JUDGE_FAMILY",
     "ApiKey",
+    "ApiScope",
     "BoundBy",
     "Claim",
     "ClaimOrigin",

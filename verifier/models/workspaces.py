@@ -15,6 +15,16 @@ class Role(models.TextChoices):
     ADMIN = "admin", "Admin"
 
 
+class ApiScope(models.TextChoices):
+    """What an API key may do; each scope includes the ones before it.
+
+    Console members hold the scope of their role (see ``verifier.permissions``)."""
+
+    READ = "read", "Read"
+    WRITE = "write", "Write"
+    ADMIN = "admin", "Admin"
+
+
 class Workspace(models.Model):
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=200)
@@ -65,9 +75,20 @@ class ApiKey(models.Model):
     name = models.CharField(max_length=100)
     prefix = models.CharField(max_length=12, help_text="First characters, to recognise the key.")
     key_hash = models.CharField(max_length=64, unique=True)
+    # Keys made before scopes existed got ``admin`` (what they could already do); new
+    # keys default to ``write`` (migration 0008).
+    scope = models.CharField(max_length=8, choices=ApiScope.choices, default=ApiScope.WRITE)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(scope__in=[s.value for s in ApiScope]),
+                name="api_key_scope_valid",
+            ),
+        ]
+
     def __str__(self) -> str:
-        return f"{self.name} ({self.prefix}…)"
+        return f"{self.name} ({self.prefix}…, {self.scope})"

@@ -6,7 +6,15 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from verifier.models import ApiKey, Membership, Role, Workspace, generate_api_key, hash_api_key
+from verifier.models import (
+    ApiKey,
+    ApiScope,
+    Membership,
+    Role,
+    Workspace,
+    generate_api_key,
+    hash_api_key,
+)
 
 
 @dataclass(frozen=True)
@@ -30,11 +38,16 @@ def membership_set(*, workspace: Workspace, user, role: str) -> Membership:
 
 
 @transaction.atomic
-def api_key_create(*, workspace: Workspace, name: str) -> CreatedApiKey:
+def api_key_create(
+    *, workspace: Workspace, name: str, scope: str = ApiScope.WRITE
+) -> CreatedApiKey:
+    if scope not in ApiScope.values:
+        raise ValueError(f"unknown scope {scope!r}; expected one of {', '.join(ApiScope.values)}")
     raw_key = generate_api_key()
     api_key = ApiKey.objects.create(
         workspace=workspace,
         name=name,
+        scope=scope,
         prefix=raw_key[:10],
         key_hash=hash_api_key(raw_key),
     )

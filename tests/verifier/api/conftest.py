@@ -15,16 +15,18 @@ DELTA_TEXT = (
 )
 
 
-def key_for(workspace) -> str:
+def key_for(workspace, scope: str = "admin") -> str:
+    """A key with every scope by default: these fixtures test behaviour, not permissions
+    (``tests/security/test_role_matrix.py`` does)."""
     raw = generate_api_key()
     ApiKey.objects.create(
-        workspace=workspace, name="test", prefix=raw[:8], key_hash=hash_api_key(raw)
+        workspace=workspace, name="test", prefix=raw[:8], key_hash=hash_api_key(raw), scope=scope
     )
     return raw
 
 
-def client_for(workspace) -> Client:
-    return Client(headers={"Authorization": f"Bearer {key_for(workspace)}"})
+def client_for(workspace, scope: str = "admin") -> Client:
+    return Client(headers={"Authorization": f"Bearer {key_for(workspace, scope)}"})
 
 
 @pytest.fixture

@@ -71,3 +71,48 @@ def test_last_used_is_recorded_at_most_once_a_minute(workspace):
     stale.last_used_at = first - LAST_USED_RESOLUTION - timedelta(seconds=1)
     api_key_touch(api_key=stale)
     assert ApiKey.objects.get(pk=created.api_key.pk).last_used_at > first
+
+
+@pytest.mark.parametrize("scope", ["read", "write", "admin"])
+def test_create_api_key_command_takes_a_scope(workspace, scope):
+    out, err = StringIO(), StringIO()
+    call_command(
+        "create_api_key", "--workspace", workspace.slug, "--scope", scope, stdout=out, stderr=err
+    )
+    raw = out.getvalue().strip()
+    key = ApiKey.objects.get(key_hash=hashlib.sha256(raw.encode()).hexdigest())
+    assert key.scope == scope and f"({scope})" in err.getvalue()
+
+
+def test_new_keys_default_to_write_and_unknown_scopes_are_refused(workspace):
+    assert api_key_create(workspace=workspace, name="ci").api_key.scope == "write"
+    call_command("create_api_key", "--workspace", workspace.slug, stdout=StringIO())
+    assert set(ApiKey.objects.values_list("scope", flat=True)) == {"write"}
+    with pytest.raises(CommandError):
+        call_command("create_api_key", "--workspace", workspace.slug, "--scope", "root")
+    with pytest.raises(ValueError, match="unknown scope"):
+        api_key_create(workspace=workspace, name="x", scope="root")
+
+
+def test_the_migration_gives_existing_keys_admin_so_they_keep_working():
+    """Keys made before scopes could do everything; new ones default to write."""
+    import importlib
+
+    migration = importlib.import_module("verifier.migrations.0008_api_key_scope").Migration
+    add, alter = migration.operations[0], migration.operations[1]
+    assert (add.name, add.field.default) == ("scope", "admin")
+    assert (alter.name, alter.field.default) == ("scope", "write")
+
+
+def test_a_read_key_reads_but_cannot_write(workspace):
+    created = api_key_create(workspace=workspace, name="ro", scope="read")
+    client = Client(headers={"Authorization": f"Bearer {created.raw_key}"})
+    assert client.get("/connect/v1/workspace").status_code == 200
+    response = client.post(
+        "/connect/v1/sources",
+        {"ref": "source:x", "text": "T."},
+        content_type="application/json",
+    )
+    assert response.status_code == 403
+    error = response.json()["error"]
+    assert error["code"] == "permission_denied" and "'write'" in error["message"]

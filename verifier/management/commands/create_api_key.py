@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from verifier.models import ApiScope
 from verifier.selectors.workspaces import workspace_get
 from verifier.services.workspaces import api_key_create
 
@@ -14,14 +15,22 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--workspace", required=True, help="Workspace slug")
         parser.add_argument("--name", default="cli", help="A label for the key")
+        parser.add_argument(
+            "--scope",
+            choices=ApiScope.values,
+            default=ApiScope.WRITE.value,
+            help="read: GET endpoints, retrieve, graph; write (default): also sources, ingest "
+            "jobs, claim verification, RAG audits, memory; admin: also webhooks and rules",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         workspace = workspace_get(slug=options["workspace"])
         if workspace is None:
             raise CommandError(f"No workspace with slug {options['workspace']!r}.")
-        created = api_key_create(workspace=workspace, name=options["name"])
+        created = api_key_create(workspace=workspace, name=options["name"], scope=options["scope"])
         self.stderr.write(
-            f"API key {created.api_key.name!r} for workspace {workspace.slug!r} "
+            f"API key {created.api_key.name!r} ({created.api_key.scope}) for workspace "
+            f"{workspace.slug!r} "
             "(shown once; store it now):"
         )
         self.stdout.write(created.raw_key)

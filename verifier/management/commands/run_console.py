@@ -1,4 +1,5 @@
-"""``make run``: migrate, load the demo, start the console and a Celery worker.
+"""``make run``: migrate, load the demo, serve the console through gunicorn (static files by
+WhiteNoise) and start a Celery worker with beat.
 
 Ctrl-C stops the web server, the worker and — when it is the embedded one — PostgreSQL.
 """
@@ -17,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from config.embedded_postgres import stop_embedded_postgres
+from verifier.web_server import gunicorn_command, web_threads, web_workers
 
 
 class Command(BaseCommand):
@@ -25,6 +27,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--addr", default="127.0.0.1:8000")
         parser.add_argument("--no-demo", action="store_true", help="Skip loading demo data")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=web_workers(),
+            help="gunicorn worker processes (default: $SPANPROOF_WEB_WORKERS or 2)",
+        )
+        parser.add_argument(
+            "--threads",
+            type=int,
+            default=web_threads(),
+            help="threads per gunicorn worker (default: $SPANPROOF_WEB_THREADS or 4)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
@@ -52,7 +66,14 @@ class Command(BaseCommand):
                 env=env,
             ),
             subprocess.Popen(
-                [python, "manage.py", "runserver", options["addr"], "--noreload"], env=env
+                gunicorn_command(
+                    python=python,
+                    addr=options["addr"],
+                    workers=options["workers"],
+                    threads=options["threads"],
+                ),
+                env=env,
+                cwd=settings.BASE_DIR,
             ),
         ]
         self.stdout.write(

@@ -1,0 +1,90 @@
+"""``make run`` serves through gunicorn (static files by WhiteNoise), not runserver."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from verifier.web_server import gunicorn_command
+
+
+def test_run_console_starts_gunicorn_with_threads() -> None:
+    argv = gunicorn_command(python="/py", addr="127.0.0.1:8123", workers=3, threads=5)
+    assert argv[:4] == ["/py", "-m", "gunicorn", "config.wsgi:application"]
+    assert argv[argv.index("--bind") + 1] == "127.0.0.1:8123"
+    assert argv[argv.index("--workers") + 1] == "3"
+    assert argv[argv.index("--threads") + 1] == "5"
+    assert argv[argv.index("--worker-class") + 1] == "gthread"
+    assert "runserver" not in argv
+
+
+def test_run_console_source_no_longer_uses_runserver() -> None:
+    source = (settings.BASE_DIR / "verifier/management/commands/run_console.py").read_text()
+    assert "runserver" not in source
+    assert "gunicorn_command(" in source
+
+
+def test_gunicorn_command_rejects_zero_workers() -> None:
+    with pytest.raises(ValueError):
+        gunicorn_command(python="/py", addr="127.0.0.1:1", workers=0, threads=1)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_gunicorn_serves_healthz_and_static_files() -> None:
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        # The child serves this test's database.
+        "DATABASE_URL": (
+            f"postgresql://{db['USER']}:{db['PASSWORD'] or ''}@{quote(db['HOST'], safe='')}"
+            f":{db['PORT'] or 5432}"
+            f"/{db['NAME']}"
+        ),
+        "DJANGO_SECRET_KEY": "test-only-" + "x" * 40,
+    }
+    addr = f"127.0.0.1:{_free_port()}"
+    server = subprocess.Popen(
+        gunicorn_command(python=sys.executable, addr=addr, workers=1, threads=2),
+        cwd=settings.BASE_DIR,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        status = None
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                status, body = _get(f"http://{addr}/healthz")
+                break
+            except OSError:
+                time.sleep(0.2)
+        assert status == 200, body
+        status, css = _get(f"http://{addr}/static/css/console.css")
+        assert status == 200
+        assert css == (settings.BASE_DIR / "static/css/console.css").read_bytes()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)

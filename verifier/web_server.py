@@ -1,0 +1,51 @@
+"""The production web server command line ``make run`` starts: gunicorn serving the WSGI app.
+
+Static files come from the app itself through WhiteNoise (``WHITENOISE_USE_FINDERS``), so
+gunicorn needs no separate static route. Defaults suit a small machine; production sets
+``SPANPROOF_WEB_WORKERS`` / ``SPANPROOF_WEB_THREADS`` (or runs its own gunicorn).
+"""
+
+from __future__ import annotations
+
+import os
+
+DEFAULT_WORKERS = 2
+DEFAULT_THREADS = 4
+# Long enough for a console upload or a synchronous verification on a slow judge.
+WORKER_TIMEOUT_S = 120
+
+
+def web_workers() -> int:
+    return int(os.environ.get("SPANPROOF_WEB_WORKERS", str(DEFAULT_WORKERS)))
+
+
+def web_threads() -> int:
+    return int(os.environ.get("SPANPROOF_WEB_THREADS", str(DEFAULT_THREADS)))
+
+
+def gunicorn_command(*, python: str, addr: str, workers: int, threads: int) -> list[str]:
+    """argv for gunicorn serving ``config.wsgi`` on ``addr`` (``host:port``)."""
+    if workers < 1 or threads < 1:
+        raise ValueError("workers and threads must be at least 1")
+    return [
+        python,
+        "-m",
+        "gunicorn",
+        "config.wsgi:application",
+        "--bind",
+        addr,
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--timeout",
+        str(WORKER_TIMEOUT_S),
+        "--graceful-timeout",
+        "10",
+        "--access-logfile",
+        "-",
+        "--log-level",
+        "warning",
+    ]
