@@ -75,16 +75,28 @@ def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float | None:
 def fit_logistic(
     x: np.ndarray, y: np.ndarray, *, l2: float, lr: float, epochs: int
 ) -> tuple[np.ndarray, float]:
-    """Weights and bias minimising mean log-loss + (l2 / 2n)·|w|² (bias unpenalised)."""
+    """Weights and bias minimising mean log-loss + (l2 / 2n)·|w|² (bias unpenalised).
+
+    Gradient descent runs on standardised features (a component that is nearly
+    constant would otherwise act as a second intercept and, with few epochs, take the
+    class prior's sign); the result is mapped back to weights on the raw components.
+    A constant component gets weight 0."""
     n, d = x.shape
+    mean = x.mean(axis=0)
+    sd = x.std(axis=0)
+    live = sd > 1e-12
+    z = np.zeros_like(x)
+    z[:, live] = (x[:, live] - mean[live]) / sd[live]
     w = np.zeros(d)
     b = 0.0
     for _ in range(epochs):
-        p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
+        p = 1.0 / (1.0 + np.exp(-(z @ w + b)))
         error = p - y
-        w -= lr * (x.T @ error / n + (l2 / n) * w)
+        w -= lr * (z.T @ error / n + (l2 / n) * w)
         b -= lr * float(error.mean())
-    return w, b
+    raw = np.zeros(d)
+    raw[live] = w[live] / sd[live]
+    return raw, b - float((raw * mean).sum())
 
 
 def split(n: int, test_fraction: float, seed: int) -> tuple[list[int], list[int]]:

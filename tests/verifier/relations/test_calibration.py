@@ -62,3 +62,19 @@ def test_split_is_deterministic_and_disjoint():
     train, test = calibration.split(100, 0.2, 0)
     assert len(test) == 20 and not set(train) & set(test)
     assert calibration.split(100, 0.2, 0) == (train, test)
+
+
+def test_constant_component_gets_zero_weight_and_ranking_follows_the_signal():
+    """A near-constant component must not act as a second intercept and flip the sign
+    of a weak signal (failed on plain gradient descent on the raw components)."""
+    rng = random.Random(3)
+    rows, labels = [], []
+    for i in range(300):
+        y = 1 if i % 3 == 0 else 0  # one positive in three, like the KG bench
+        jac = 0.9 + (0.05 if y else 0.0) + rng.uniform(-0.04, 0.04)
+        rows.append([0.5, jac, 1.0, 0.0])
+        labels.append(y)
+    result = calibrate(rows, labels)
+    assert result.weights["base"] == 0.0 and result.weights["type_boost"] == 0.0
+    assert result.weights["jaccard"] > 0
+    assert result.auc is not None and result.auc > 0.8
