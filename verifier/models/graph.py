@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from verifier.models.claims import Claim
@@ -34,6 +35,14 @@ class ClaimRelation(models.Model):
     verification_level = models.CharField(max_length=20, blank=True)
     verification_score = models.FloatField(null=True, blank=True)
     needs_review = models.BooleanField(default=False)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

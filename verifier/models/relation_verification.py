@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from verifier.models.graph import ClaimRelation
@@ -33,6 +34,7 @@ class DecisionLevel(models.TextChoices):
     VOG_REJECTED = "vog_rejected", "VoG rejected"
     VOG_NO_EVIDENCE = "vog_no_evidence", "VoG: no evidence"
     VOG_UNAVAILABLE = "vog_unavailable", "VoG: judge unavailable"
+    REVIEWER = "reviewer", "Reviewer decision"
 
 
 class RelationDecision(models.Model):
@@ -51,7 +53,7 @@ class RelationDecision(models.Model):
     isolated = models.FloatField()
     score = models.FloatField()
     level = models.CharField(max_length=20, choices=DecisionLevel.choices)
-    source = models.CharField(max_length=8)  # srmkg | vog | cap
+    source = models.CharField(max_length=8)  # srmkg | vog | cap | reviewer
     label = models.CharField(max_length=8)  # accept | reject
     vog_verdict = models.CharField(max_length=10, blank=True)
     vog_confidence = models.FloatField(null=True, blank=True)
@@ -60,6 +62,9 @@ class RelationDecision(models.Model):
     needs_review = models.BooleanField(default=False)
     calibration_version = models.PositiveIntegerField(null=True, blank=True)
     judge_model = models.CharField(max_length=200, blank=True)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     note = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
+from django.utils import timezone
 
 from verifier.judges.base import Judge
 from verifier.models import (
@@ -249,3 +250,53 @@ def srmkg_calibrate(
     out["version"] = version
     out["stored"] = True
     return out
+
+
+class RelationReviewError(Exception):
+    """The relation cannot be decided now (not in the review queue any more)."""
+
+
+def relation_review_decide(
+    *, relation: ClaimRelation, reviewer: Any, accept: bool
+) -> ClaimRelation:
+    """A reviewer accepts or rejects a flagged relation. The decision is logged like the
+    automatic ones (same components, ``level``/``source`` ``reviewer``), so calibration
+    learns from it; the relation leaves the review queue."""
+    with transaction.atomic():
+        row = ClaimRelation.objects.select_for_update().get(pk=relation.pk)
+        if not row.needs_review:
+            raise RelationReviewError("this relation is not waiting for review")
+        row.verification = (
+            RelationVerification.ACCEPTED if accept else RelationVerification.REJECTED
+        )
+        row.verification_level = "reviewer"
+        row.needs_review = False
+        row.reviewed_by = reviewer
+        row.reviewed_at = timezone.now()
+        row.save(
+            update_fields=[
+                "verification",
+                "verification_level",
+                "needs_review",
+                "reviewed_by",
+                "reviewed_at",
+            ]
+        )
+        last = row.decisions.order_by("-pk").first()
+        if last is not None:
+            RelationDecision.objects.create(
+                workspace=row.workspace,
+                relation=row,
+                relation_type=row.kind,
+                base=last.base,
+                jaccard=last.jaccard,
+                type_boost=last.type_boost,
+                isolated=last.isolated,
+                score=last.score,
+                level="reviewer",
+                source="reviewer",
+                label="accept" if accept else "reject",
+                calibration_version=last.calibration_version,
+                reviewer=reviewer,
+            )
+    return row
