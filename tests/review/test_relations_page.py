@@ -70,8 +70,9 @@ def test_bad_decision_and_other_workspace_and_auditor(
 
     client = Client()
     client.force_login(outsider)
-    assert client.post(
-        f"/review/relations/{flagged.pk}/decide/", {"decision": "accept"}
-    ).status_code == 404
+    assert (
+        client.post(f"/review/relations/{flagged.pk}/decide/", {"decision": "accept"}).status_code
+        == 404
+    )
     flagged.refresh_from_db()
     assert flagged.needs_review
