@@ -34,6 +34,7 @@ class RelationCandidate:
     source_text: str = ""
     target_text: str = ""
     statement: str = ""  # the relation as a sentence for VoG; default "<from> <type> <to>"
+    contradiction: bool = False  # grounded when the evidence contradicts the statement
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ def verify_relations(
                 or vog.relation_statement(str(c.from_ref), c.relation_type, str(c.to_ref)),
                 source_text=c.source_text,
                 target_text=c.target_text,
+                contradiction=c.contradiction,
             )
             for c in to_ask
         ],

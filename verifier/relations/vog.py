@@ -27,6 +27,12 @@ JUDGE_LABEL_VERDICT: Final = {
     "abstained": "PARTIAL",
     "contradicted": "REJECTED",
 }
+# For a relation that asserts a contradiction the judge's "contradicted" grounds it.
+JUDGE_LABEL_VERDICT_CONTRADICTION: Final = {
+    "contradicted": "GROUNDED",
+    "abstained": "PARTIAL",
+    "entailed": "REJECTED",
+}
 # What a verdict is worth as a VoG score, times the judge's confidence.
 VERDICT_WEIGHT: Final = {"GROUNDED": 1.0, "PARTIAL": 0.5, "REJECTED": 0.0}
 
@@ -73,9 +79,11 @@ def parse_verdict(answer: str | None, *, default_confidence: float = 1.0) -> Par
 @dataclass(frozen=True)
 class VogQuestion:
     key: str
-    statement: str  # the relation spelled as a sentence
+    statement: str  # what the evidence must support (never the evidence itself)
     source_text: str
     target_text: str
+    # the relation asserts that the evidence contradicts the statement
+    contradiction: bool = False
 
     @property
     def has_evidence(self) -> bool:
@@ -119,6 +127,7 @@ def vog_ask(judge: Judge | None, questions: Sequence[VogQuestion]) -> dict[str, 
     """One outcome per question; the judge sees only questions that carry evidence."""
     out: dict[str, VogOutcome] = {}
     asked: list[JudgeItem] = []
+    contradiction = {q.key for q in questions if q.contradiction}
     for q in questions:
         if not q.has_evidence:
             out[q.key] = VogOutcome(q.key, LEVEL_NO_EVIDENCE, None, 0.0, 0.0, "no evidence text")
@@ -130,6 +139,11 @@ def vog_ask(judge: Judge | None, questions: Sequence[VogQuestion]) -> dict[str, 
         asked.append(JudgeItem(key=q.key, claim=q.statement, spans=spans))
     if asked and judge is not None:
         for result in judge_items(judge, asked):
-            answer = JUDGE_LABEL_VERDICT.get(result.label)
+            table = (
+                JUDGE_LABEL_VERDICT_CONTRADICTION
+                if result.key in contradiction
+                else JUDGE_LABEL_VERDICT
+            )
+            answer = table.get(result.label)
             out[result.key] = _outcome(result.key, answer, result.confidence, result.note)
     return out

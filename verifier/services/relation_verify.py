@@ -3,7 +3,10 @@ record chunk-prefilter events, and store SR-MKG calibrations.
 
 A relation's endpoints are its two claims; their topology is the workspace's claim
 relation graph (every relation not rejected, undirected); the evidence VoG reads is
-each claim's active bound span (``source_text`` / ``target_text``): a claim with no
+the FROM claim's active bound span (``source_text``), asked whether it supports the TO
+claim (for ``contradicts``: whether it contradicts it). The statement is never built
+from the evidence itself: a statement quoting both texts is "covered" by them whatever
+they say, and the lexical heuristic judge then grounds any pair. A FROM claim with no
 bound span gives VoG nothing to verify (``vog_no_evidence``).
 """
 
@@ -12,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
@@ -34,12 +37,14 @@ from verifier.relations.chunks import ChunkLike, verify_chunks
 from verifier.relations.cycle import RelationCandidate, verify_relations
 from verifier.relations.cycle import RelationDecision as Decision
 from verifier.relations.srmkg import COMPONENTS
-from verifier.relations.vog import relation_statement
 from verifier.selectors.relation_verification import (
     relation_decision_list,
     relation_settings_get,
     srmkg_calibration_active,
 )
+
+# Rows per UPDATE / INSERT statement (bulk_update's CASE grows with the batch).
+WRITE_BATCH: Final = 500
 
 
 @dataclass(frozen=True)
@@ -88,9 +93,6 @@ def relations_verify(
     calibration = srmkg_calibration_active(workspace=workspace)
     claim_pks = {r.from_claim_id for r in rels} | {r.to_claim_id for r in rels}
     quotes = _quotes(claim_pks)
-    texts = {r.from_claim_id: r.from_claim.text for r in rels} | {
-        r.to_claim_id: r.to_claim.text for r in rels
-    }
     candidates = [
         RelationCandidate(
             key=str(r.pk),
@@ -99,10 +101,8 @@ def relations_verify(
             relation_type=r.kind,
             confidence=r.confidence,
             source_text=quotes.get(r.from_claim_id, ""),
-            target_text=quotes.get(r.to_claim_id, ""),
-            statement=relation_statement(
-                f'"{texts[r.from_claim_id]}"', r.kind, f'"{texts[r.to_claim_id]}"'
-            ),
+            statement=r.to_claim.text,
+            contradiction=r.kind == "contradicts",
         )
         for r in rels
     ]
@@ -122,11 +122,17 @@ def relations_verify(
             relation.verification_score = d.score
             relation.needs_review = d.needs_review
         ClaimRelation.objects.bulk_update(
-            rels, ["verification", "verification_level", "verification_score", "needs_review"]
+            rels,
+            ["verification", "verification_level", "verification_score", "needs_review"],
+            batch_size=WRITE_BATCH,
         )
         if settings.srmkg_log_decisions:
             RelationDecision.objects.bulk_create(
-                [_decision_row(workspace, by_pk[d.key], d, judge_model, version) for d in decisions]
+                [
+                    _decision_row(workspace, by_pk[d.key], d, judge_model, version)
+                    for d in decisions
+                ],
+                batch_size=WRITE_BATCH,
             )
     return RelationsVerifyReport(
         checked=len(decisions),

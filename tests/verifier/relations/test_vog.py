@@ -65,3 +65,22 @@ def test_vog_outcomes(answers, down, level, grounded, score):
 
 def test_no_judge_configured_is_unavailable():
     assert vog.vog_ask(None, [q("a")])["a"].level == vog.LEVEL_UNAVAILABLE
+
+
+@pytest.mark.parametrize(
+    ("label", "level"),
+    [
+        ("contradicted", vog.LEVEL_GROUNDED),
+        ("entailed", vog.LEVEL_REJECTED),
+        ("abstained", vog.LEVEL_PARTIAL),
+    ],
+)
+def test_contradiction_relation_is_grounded_by_a_contradicted_answer(label, level):
+    question = VogQuestion(
+        key="a",
+        statement="X was not built",
+        source_text="X was built",
+        target_text="",
+        contradiction=True,
+    )
+    assert vog.vog_ask(ScriptedJudge({"a": (label, 0.9)}), [question])["a"].level == level

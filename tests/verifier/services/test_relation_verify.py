@@ -114,7 +114,9 @@ def test_borderline_vog_verdicts_and_per_workspace_cap(workspace, claims):
     rels = triangle(workspace, claims)
     judge = ScriptedJudge({str(r.pk): ("contradicted", 0.9) for r in rels})
     report = relations_verify(workspace=workspace, relations=rels, judge=judge)
-    assert len(judge.asked) == 1 and judge.asked[0].spans == (QUOTES[0], QUOTES[1])
+    # the FROM claim's span is the evidence; the TO claim is what it must support
+    assert len(judge.asked) == 1 and judge.asked[0].spans == (QUOTES[0],)
+    assert judge.asked[0].claim == claims[1].text
     assert report.capped == 2 and report.vog_calls == 1
     levels = dict(RelationDecision.objects.values_list("relation_id", "level"))
     assert levels == {rels[0].pk: "vog_rejected", rels[1].pk: "srmkg_cap", rels[2].pk: "srmkg_cap"}
@@ -147,6 +149,22 @@ def test_vog_with_the_default_heuristic_judge(workspace, claims):
     assert len(rows) == 3
     assert all(r.source == "vog" and r.judge_model == judge.model_id for r in rows)
     assert all(r.level.startswith("vog_") and r.level != "vog_no_evidence" for r in rows)
+    # three unrelated sentences of one paragraph: none supports another (a statement
+    # that quoted both texts made the lexical judge ground every pair)
+    assert not any(r.level == "vog_grounded" for r in rows)
+
+
+def test_heuristic_judge_grounds_a_real_contradiction(workspace):
+    text = "The lighthouse was built in 1871. The lighthouse was not built in 1871."
+    src = make_source(workspace, text=text)
+    a = make_claim(src, text="The lighthouse was built in 1871.")
+    b = make_claim(src, text="The lighthouse was not built in 1871.")
+    make_binding(a, "The lighthouse was built in 1871")
+    settings = {"srmkg_threshold_reject": -1.0, "srmkg_threshold_accept": 1.0}  # all to VoG
+    RelationVerificationConfig.objects.create(workspace=workspace, values=settings)
+    r = rel(workspace, a, b, "contradicts")
+    relations_verify(workspace=workspace, relations=[r], judge=get_judge())
+    assert RelationDecision.objects.get(relation=r).level == "vog_grounded"
 
 
 def _log_separable(workspace, n=80):
