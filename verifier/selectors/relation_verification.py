@@ -84,8 +84,9 @@ def relation_stats_get(
     scores = [float(s) for row in chunks.values_list("vog_scores", flat=True) for s in row or []]
     n_vog = agg["vog_sum_n"] + len(scores)
     total = (agg["vog_avg"] or 0.0) * agg["vog_sum_n"] + sum(scores)
+    # order_by() clears the list's ordering, which would otherwise join the GROUP BY
     by_level = dict(
-        decisions.values_list("level").annotate(n=Count("pk")).values_list("level", "n")
+        decisions.order_by().values("level").annotate(n=Count("pk")).values_list("level", "n")
     )
     return {
         "avg_vog_score": round(total / n_vog, 4) if n_vog else None,

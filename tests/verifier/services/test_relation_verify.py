@@ -129,6 +129,7 @@ def test_borderline_vog_verdicts_and_per_workspace_cap(workspace, claims):
     assert stats["relations_rejected_by_vog"] == 1
     assert stats["avg_vog_score"] == 0.0
     assert stats["capped"] == 2
+    assert stats["by_level"] == {"vog_rejected": 1, "srmkg_cap": 2}
 
 
 def test_zero_configured_weight_is_honoured(workspace, claims):
