@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from verifier.relations import srmkg
 from verifier.relations.srmkg import Components, VerificationSettings
@@ -70,3 +72,28 @@ def test_calibrated_score_is_sigmoid_of_learned_combination():
     )
     parts = Components(base=0.5, jaccard=1.0, type_boost=1.0, isolated=0.0)
     assert srmkg.score(parts, DEFAULTS, cal) == pytest.approx(srmkg.sigmoid(1.0))
+
+
+nodes = st.frozensets(st.integers(0, 30), max_size=20)
+
+
+@given(base=st.floats(0, 1), na=nodes, nb=nodes, named=st.booleans())
+def test_score_range_and_components_are_bounded(base, na, nb, named):
+    parts = srmkg.components(
+        base_confidence=base,
+        relation_type="treats" if named else "related_to",
+        neighbours_a=na,
+        neighbours_b=nb,
+    )
+    assert 0.0 <= parts.jaccard <= 1.0
+    assert parts.isolated == (1.0 if not na or not nb else 0.0)
+    value = srmkg.score(parts, DEFAULTS)
+    assert -0.3 - 1e-9 <= value <= 0.85 + 1e-9
+    # symmetric in the endpoints
+    swapped = srmkg.components(
+        base_confidence=base,
+        relation_type="treats" if named else "related_to",
+        neighbours_a=nb,
+        neighbours_b=na,
+    )
+    assert swapped == parts

@@ -16,7 +16,7 @@ from verifier.models import (
 )
 from verifier.relations.srmkg import sigmoid
 from verifier.selectors.relation_verification import relation_stats_get, relations_for_review
-from verifier.selectors.retrieval import relations_touching
+from verifier.selectors.retrieval import relations_among, relations_touching
 from verifier.services.relation_verify import (
     chunks_verify,
     relations_verify,
@@ -85,6 +85,8 @@ def test_isolated_relation_is_rejected_logged_and_queued_for_review(workspace, c
     assert (d.label, d.source) == ("reject", "srmkg")
     assert list(relations_for_review(workspace=workspace)) == [r]
     assert relations_touching(workspace=workspace, claim_pks=[claims[0].pk]) == []
+    pks = [claims[0].pk, claims[3].pk]
+    assert relations_among(workspace=workspace, claim_pks=pks) == []
 
 
 def test_high_confidence_triangle_is_accepted_without_vog_and_feeds_the_graph(workspace, claims):
