@@ -214,6 +214,13 @@ def main() -> None:
     claims = len(texts)
     end_to_end_rate = claims / elapsed
     report = job.quality_report or {}
+    from verifier.engine import get_judge
+    from verifier.selectors.relation_verification import relation_stats_get
+
+    relation_verification = {
+        "judge": get_judge().model_id,
+        **relation_stats_get(workspace=workspace),
+    }
     print(
         json.dumps(
             {
@@ -234,6 +241,8 @@ def main() -> None:
                 "trust_score": (report.get("trust") or {}).get("score"),
                 "g2_passed": ((report.get("quality") or {}).get("g2") or {}).get("passed"),
                 "workspace": workspace.slug,
+                # seed 004: the store stage verifies the job's relations (SR-MKG, VoG)
+                "relation_verification": relation_verification,
             },
             indent=2,
         )

@@ -264,6 +264,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- verification engine --------------------------------------------------------------
+# Seed 004 relation verification: project-wide overrides of the SR-MKG / VoG / chunk
+# prefilter defaults (verifier.relations.srmkg.VerificationSettings); a workspace's
+# RelationVerificationConfig overrides these in turn.
+SPANPROOF_RELATION_VERIFICATION: dict[str, float | int | bool] = {}
+
 SPANPROOF_JUDGE = {
     "backend": os.environ.get("SPANPROOF_JUDGE_BACKEND", "heuristic"),
     "base_url": os.environ.get("SPANPROOF_JUDGE_BASE_URL", ""),

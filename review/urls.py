@@ -1,6 +1,6 @@
 from django.urls import path
 
-from review import views
+from review import relation_views, views
 
 app_name = "review"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("start/", views.start, name="start"),
     path("bulk/", views.bulk, name="bulk"),
     path("blind/", views.blind_toggle, name="blind"),
+    path("relations/", relation_views.relations, name="relations"),
+    path("relations/<int:pk>/decide/", relation_views.relation_decide, name="relation-decide"),
     path("item/<str:public_id>/", views.item, name="item"),
     path("item/<str:public_id>/decide/", views.decide, name="decide"),
     path("item/<str:public_id>/exclude/", views.exclude, name="exclude"),

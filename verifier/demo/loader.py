@@ -103,7 +103,11 @@ def _relations(workspace: Workspace) -> None:
                 from_claim=a,
                 to_claim=b,
                 kind=kind,
-                defaults={"confidence": 0.8},
+                defaults={
+                    "confidence": 0.8,
+                    "verification": "accepted",
+                    "verification_level": "demo",
+                },
             )
 
 

@@ -1,10 +1,23 @@
 from verifier.models.benchmarks import ValidatorRun
 from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_claim_public_id
 from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
-from verifier.models.graph import ClaimRelation, Entity, EntityRelation, RelationKind
+from verifier.models.graph import (
+    ClaimRelation,
+    Entity,
+    EntityRelation,
+    RelationKind,
+    RelationVerification,
+)
 from verifier.models.ingest import IngestJob, IngestStage, IngestStatus
 from verifier.models.memory import MemoryCheck, MemoryTranscript
 from verifier.models.rag import RagAudit
+from verifier.models.relation_verification import (
+    ChunkVerificationEvent,
+    DecisionLevel,
+    RelationDecision,
+    RelationVerificationConfig,
+    SrmkgCalibration,
+)
 from verifier.models.rules import RuleSet, RuleSetActivation
 from verifier.models.sources import Source, SourceVersion, text_sha256
 from verifier.models.traces import Trace, TraceClaim
@@ -26,10 +39,12 @@ __all__ = [
     "ApiKey",
     "ApiScope",
     "BoundBy",
+    "ChunkVerificationEvent",
     "Claim",
     "ClaimOrigin",
     "ClaimRelation",
     "ClaimStateChoices",
+    "DecisionLevel",
     "Entity",
     "EntityRelation",
     "EvidenceBinding",
@@ -42,12 +57,16 @@ __all__ = [
     "MemoryCheck",
     "MemoryTranscript",
     "RagAudit",
+    "RelationDecision",
     "RelationKind",
+    "RelationVerification",
+    "RelationVerificationConfig",
     "Role",
     "RuleSet",
     "RuleSetActivation",
     "Source",
     "SourceVersion",
+    "SrmkgCalibration",
     "StateEvent",
     "Trace",
     "TraceClaim",

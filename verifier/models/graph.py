@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from verifier.models.claims import Claim
@@ -12,12 +13,36 @@ class RelationKind(models.TextChoices):
     ELABORATES = "elaborates", "Elaborates"
 
 
+class RelationVerification(models.TextChoices):
+    PENDING = "pending", "Pending"
+    ACCEPTED = "accepted", "Accepted"
+    REJECTED = "rejected", "Rejected"
+
+
 class ClaimRelation(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="relations")
     from_claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="relations_out")
     to_claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="relations_in")
     kind = models.CharField(max_length=16, choices=RelationKind.choices)
     confidence = models.FloatField(default=0.5)
+    # Seed 004: a relation feeds graph expansion only once accepted (SR-MKG / VoG / cap).
+    verification = models.CharField(
+        max_length=10,
+        choices=RelationVerification.choices,
+        default=RelationVerification.PENDING,
+        db_index=True,
+    )
+    verification_level = models.CharField(max_length=20, blank=True)
+    verification_score = models.FloatField(null=True, blank=True)
+    needs_review = models.BooleanField(default=False)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -121,13 +121,13 @@ def claim_pks_by_entity(*, workspace: Workspace, name: str) -> list[int]:
 def relations_touching(
     *, workspace: Workspace, claim_pks: Iterable[int]
 ) -> list[tuple[int, int, str, float]]:
-    """(from pk, to pk, kind, confidence) of relations with either end in ``claim_pks``
-    and both ends published."""
+    """(from pk, to pk, kind, confidence) of accepted relations (seed 004) with either
+    end in ``claim_pks`` and both ends published."""
     pks = list(claim_pks)
     if not pks:
         return []
     return list(
-        ClaimRelation.objects.filter(workspace=workspace)
+        ClaimRelation.objects.filter(workspace=workspace, verification="accepted")
         .filter(Q(from_claim_id__in=pks) | Q(to_claim_id__in=pks))
         .filter(from_claim__published=True, to_claim__published=True)
         .values_list("from_claim_id", "to_claim_id", "kind", "confidence")
@@ -142,7 +142,10 @@ def relations_among(
         return []
     return list(
         ClaimRelation.objects.filter(
-            workspace=workspace, from_claim_id__in=pks, to_claim_id__in=pks
+            workspace=workspace,
+            verification="accepted",
+            from_claim_id__in=pks,
+            to_claim_id__in=pks,
         ).values_list("from_claim_id", "to_claim_id", "kind", "confidence")
     )
 

@@ -19,6 +19,7 @@ from typing import Any, Final
 from django.db import connection, transaction
 from django.utils import timezone
 
+from verifier.engine import get_judge
 from verifier.models import (
     Claim,
     ClaimRelation,
@@ -37,6 +38,7 @@ from verifier.selectors.ingest import (
     ingest_trust_inputs,
     job_claims,
 )
+from verifier.services.relation_verify import relations_verify_pending
 from verifier.services.rule_sets import rule_set_for_pack
 from verifier.services.webhooks import webhook_deliveries_queue
 
@@ -161,7 +163,12 @@ def job_warnings(*, job: IngestJob) -> list[dict[str, Any]]:
 def ingest_job_store(*, job: IngestJob) -> dict[str, Any]:
     """Publish, refresh the planner statistics of the tables the job filled, then report
     and finish in one transaction (a rerun after a crash in between publishes nothing
-    twice and reports once)."""
+    twice and reports once). The job's new claim relations are verified first (seed 004:
+    one SR-MKG / VoG cycle, now that the claims' spans are bound), so only accepted
+    ones feed graph expansion."""
+    relations_verify_pending(
+        workspace=job.workspace, judge=get_judge(), from_claims=job_claims(job)
+    )
     _publish(job)
     _analyze_filled_tables()
     with transaction.atomic():

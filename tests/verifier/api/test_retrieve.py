@@ -192,10 +192,20 @@ def test_depth_expands_through_relations(api, delta, workspace):
         embed=False,
     )
     ClaimRelation.objects.create(
-        workspace=workspace, from_claim=seed, to_claim=hop1, kind="supports", confidence=0.8
+        workspace=workspace,
+        from_claim=seed,
+        to_claim=hop1,
+        kind="supports",
+        confidence=0.8,
+        verification="accepted",
     )
     ClaimRelation.objects.create(
-        workspace=workspace, from_claim=hop2, to_claim=hop1, kind="elaborates", confidence=0.6
+        workspace=workspace,
+        from_claim=hop2,
+        to_claim=hop1,
+        kind="elaborates",
+        confidence=0.6,
+        verification="accepted",
     )
     for depth, expected in (
         ("quick", {seed}),

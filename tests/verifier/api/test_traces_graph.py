@@ -101,13 +101,28 @@ def _chain(workspace, delta):
         delta, "Storm surges strip growth.", quote="Storm surges", label="abstained", confidence=0.2
     )
     ClaimRelation.objects.create(
-        workspace=workspace, from_claim=a, to_claim=b, kind="supports", confidence=0.9
+        workspace=workspace,
+        from_claim=a,
+        to_claim=b,
+        kind="supports",
+        confidence=0.9,
+        verification="accepted",
     )
     ClaimRelation.objects.create(
-        workspace=workspace, from_claim=b, to_claim=c, kind="elaborates", confidence=0.7
+        workspace=workspace,
+        from_claim=b,
+        to_claim=c,
+        kind="elaborates",
+        confidence=0.7,
+        verification="accepted",
     )
     ClaimRelation.objects.create(
-        workspace=workspace, from_claim=a, to_claim=x, kind="contradicts", confidence=0.6
+        workspace=workspace,
+        from_claim=a,
+        to_claim=x,
+        kind="contradicts",
+        confidence=0.6,
+        verification="accepted",
     )
     return a, b, c, x
 

@@ -278,3 +278,23 @@ def test_bad_uploads_are_rejected(workspace, kwargs, code):
     with pytest.raises(IngestInputError) as err:
         ingest_job_create(workspace=workspace, **kwargs)
     assert err.value.code == code
+
+
+def test_store_verifies_the_jobs_relations_once(workspace, run_job):
+    """Seed 004: every relation of the job gets one logged SR-MKG / VoG decision before
+    publishing; only accepted ones feed graph expansion."""
+    from verifier.models import RelationDecision
+
+    job = run_job(workspace, label="delta")
+    relations = ClaimRelation.objects.filter(workspace=workspace)
+    assert relations.exists()
+    assert not relations.filter(verification="pending").exists()
+    decided = RelationDecision.objects.filter(workspace=workspace)
+    assert decided.count() == relations.count()
+    assert set(decided.values_list("relation_id", flat=True)) == set(
+        relations.values_list("pk", flat=True)
+    )
+    from verifier.services.ingest_store import ingest_job_store
+
+    ingest_job_store(job=job)  # a redelivered store decides nothing twice
+    assert RelationDecision.objects.filter(workspace=workspace).count() == relations.count()

@@ -1,0 +1,78 @@
+import pytest
+
+from tests.factories import make_claim, make_source, make_user
+from verifier.models import ClaimRelation, RelationDecision
+from verifier.services.relation_verify import chunks_verify, relations_verify
+
+
+@pytest.fixture
+def flagged(workspace):
+    src = make_source(workspace)
+    a = make_claim(src, text="Sediment settles where the current slows.")
+    b = make_claim(src, text="Salt marsh grasses trap silt at high tide.")
+    r = ClaimRelation.objects.create(
+        workspace=workspace, from_claim=a, to_claim=b, kind="supports", confidence=0.6
+    )
+    relations_verify(workspace=workspace, relations=[r], judge=None)  # isolated → reject
+    r.refresh_from_db()
+    return r
+
+
+def test_page_shows_stats_and_flagged_relations(reviewer_client, flagged, workspace):
+    chunks_verify(workspace=workspace, chunks=[], query="q", judge=None)
+    page = reviewer_client.get("/review/relations/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Rejected (vector prefilter)" in html and "Hallucinations blocked" in html
+    assert f'id="relation-{flagged.pk}"' in html and "srmkg_reject" in html
+    assert (
+        reviewer_client.get("/review/relations/?level=srmkg_cap")
+        .content.decode()
+        .count('id="relation-')
+        == 0
+    )
+
+
+def test_reviewer_accepts_a_flagged_relation_and_it_is_logged(reviewer_client, reviewer, flagged):
+    response = reviewer_client.post(
+        f"/review/relations/{flagged.pk}/decide/", {"decision": "accept"}
+    )
+    assert response.status_code == 302
+    flagged.refresh_from_db()
+    assert (flagged.verification, flagged.needs_review, flagged.reviewed_by) == (
+        "accepted",
+        False,
+        reviewer,
+    )
+    last = RelationDecision.objects.filter(relation=flagged).order_by("-pk").first()
+    assert (last.level, last.label, last.reviewer) == ("reviewer", "accept", reviewer)
+    again = reviewer_client.post(f"/review/relations/{flagged.pk}/decide/", {"decision": "reject"})
+    assert again.status_code == 409
+    flagged.refresh_from_db()
+    assert flagged.verification == "accepted"
+
+
+def test_bad_decision_and_other_workspace_and_auditor(
+    reviewer_client, auditor_client, flagged, other_workspace
+):
+    bad = reviewer_client.post(f"/review/relations/{flagged.pk}/decide/", {"decision": "maybe"})
+    assert bad.status_code == 422
+    flagged.refresh_from_db()
+    assert flagged.needs_review and flagged.verification == "rejected"
+    assert (
+        auditor_client.post(
+            f"/review/relations/{flagged.pk}/decide/", {"decision": "accept"}
+        ).status_code
+        == 403
+    )
+    outsider = make_user("oscar", workspace=other_workspace, role="reviewer")
+    from django.test import Client
+
+    client = Client()
+    client.force_login(outsider)
+    assert (
+        client.post(f"/review/relations/{flagged.pk}/decide/", {"decision": "accept"}).status_code
+        == 404
+    )
+    flagged.refresh_from_db()
+    assert flagged.needs_review

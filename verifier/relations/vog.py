@@ -1,0 +1,149 @@
+"""VoG (seed 004, Layer 2): ask the judge whether ``source_text`` and ``target_text``
+support a borderline relation, and parse the verdict GROUNDED / PARTIAL / REJECTED.
+
+The judge is any ``verifier.judges.base.Judge``; its structured label is translated to
+the VoG vocabulary and then parsed like any textual answer, by exact label only: an
+answer such as ``UNGROUNDED`` or ``not grounded`` is never GROUNDED.
+
+Honest contract: no evidence text → reject (``vog_no_evidence``) without asking the
+judge; judge unavailable, empty or malformed → reject (``vog_unavailable``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from verifier.judges.base import Judge, JudgeItem
+from verifier.judges.coverage import judge_items
+
+Verdict = Literal["GROUNDED", "PARTIAL", "REJECTED"]
+VERDICTS: Final = ("GROUNDED", "PARTIAL", "REJECTED")
+# The judge protocol's labels in the VoG vocabulary; anything else is "unavailable".
+JUDGE_LABEL_VERDICT: Final = {
+    "entailed": "GROUNDED",
+    "abstained": "PARTIAL",
+    "contradicted": "REJECTED",
+}
+# For a relation that asserts a contradiction the judge's "contradicted" grounds it.
+JUDGE_LABEL_VERDICT_CONTRADICTION: Final = {
+    "contradicted": "GROUNDED",
+    "abstained": "PARTIAL",
+    "entailed": "REJECTED",
+}
+# What a verdict is worth as a VoG score, times the judge's confidence.
+VERDICT_WEIGHT: Final = {"GROUNDED": 1.0, "PARTIAL": 0.5, "REJECTED": 0.0}
+
+LEVEL_GROUNDED: Final = "vog_grounded"
+LEVEL_PARTIAL: Final = "vog_partial"
+LEVEL_REJECTED: Final = "vog_rejected"
+LEVEL_NO_EVIDENCE: Final = "vog_no_evidence"
+LEVEL_UNAVAILABLE: Final = "vog_unavailable"
+
+# A verdict is the whole answer's first token, optionally followed by a confidence:
+# "GROUNDED", "partial 0.6", "REJECTED (confidence: 0.9)".
+_ANSWER = re.compile(
+    r"^\s*(?P<label>[A-Za-z]+)\b(?:[^0-9A-Za-z]*(?:confidence\s*[:=]?\s*)?(?P<conf>[0-9]*\.?[0-9]+))?",
+)
+
+
+@dataclass(frozen=True)
+class ParsedVerdict:
+    verdict: Verdict
+    confidence: float
+
+
+def parse_verdict(answer: str | None, *, default_confidence: float = 1.0) -> ParsedVerdict | None:
+    """The verdict of an answer, or None when it is not exactly one of the labels."""
+    if not answer or not answer.strip():
+        return None
+    match = _ANSWER.match(answer)
+    if match is None:
+        return None
+    label = match.group("label").upper()
+    if label not in VERDICTS:
+        return None
+    rest = answer[match.start("label") + len(label) :].lstrip()
+    if rest[:1].isalpha() and not rest.lower().startswith("confidence"):
+        return None  # "GROUNDED? not really" is fine, "grounded not" is not a clean label
+    confidence = default_confidence
+    if match.group("conf") is not None:
+        confidence = float(match.group("conf"))
+        if not 0.0 <= confidence <= 1.0:
+            return None
+    return ParsedVerdict(verdict=label, confidence=confidence)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class VogQuestion:
+    key: str
+    statement: str  # what the evidence must support (never the evidence itself)
+    source_text: str
+    target_text: str
+    # the relation asserts that the evidence contradicts the statement
+    contradiction: bool = False
+
+    @property
+    def has_evidence(self) -> bool:
+        return bool(self.source_text.strip() or self.target_text.strip())
+
+
+@dataclass(frozen=True)
+class VogOutcome:
+    key: str
+    level: str
+    verdict: Verdict | None
+    confidence: float
+    vog_score: float
+    note: str
+
+    @property
+    def grounded(self) -> bool:
+        return self.verdict == "GROUNDED"
+
+
+def relation_statement(from_text: str, relation_type: str, to_text: str) -> str:
+    return f"{from_text.strip()} {relation_type.replace('_', ' ').strip()} {to_text.strip()}"
+
+
+def _outcome(key: str, answer: str | None, confidence: float, note: str) -> VogOutcome:
+    parsed = parse_verdict(answer, default_confidence=confidence)
+    if parsed is None:
+        return VogOutcome(key, LEVEL_UNAVAILABLE, None, 0.0, 0.0, note or "unparseable verdict")
+    level = {"GROUNDED": LEVEL_GROUNDED, "PARTIAL": LEVEL_PARTIAL, "REJECTED": LEVEL_REJECTED}
+    return VogOutcome(
+        key,
+        level[parsed.verdict],
+        parsed.verdict,
+        parsed.confidence,
+        VERDICT_WEIGHT[parsed.verdict] * parsed.confidence,
+        note,
+    )
+
+
+def vog_ask(judge: Judge | None, questions: Sequence[VogQuestion]) -> dict[str, VogOutcome]:
+    """One outcome per question; the judge sees only questions that carry evidence."""
+    out: dict[str, VogOutcome] = {}
+    asked: list[JudgeItem] = []
+    contradiction = {q.key for q in questions if q.contradiction}
+    for q in questions:
+        if not q.has_evidence:
+            out[q.key] = VogOutcome(q.key, LEVEL_NO_EVIDENCE, None, 0.0, 0.0, "no evidence text")
+            continue
+        if judge is None:
+            out[q.key] = VogOutcome(q.key, LEVEL_UNAVAILABLE, None, 0.0, 0.0, "no judge")
+            continue
+        spans = tuple(t for t in (q.source_text, q.target_text) if t.strip())
+        asked.append(JudgeItem(key=q.key, claim=q.statement, spans=spans))
+    if asked and judge is not None:
+        for result in judge_items(judge, asked):
+            table = (
+                JUDGE_LABEL_VERDICT_CONTRADICTION
+                if result.key in contradiction
+                else JUDGE_LABEL_VERDICT
+            )
+            answer = table.get(result.label)
+            out[result.key] = _outcome(result.key, answer, result.confidence, result.note)
+    return out

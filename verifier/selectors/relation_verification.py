@@ -1,0 +1,112 @@
+"""Reads for seed 004 relation verification: effective settings, the active
+calibration, decision rows, statistics and the relations that need review."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.db.models import Avg, Count, Q, QuerySet, Sum
+from django.utils import timezone
+
+from verifier.models import (
+    ChunkVerificationEvent,
+    ClaimRelation,
+    RelationDecision,
+    RelationVerificationConfig,
+    SrmkgCalibration,
+    Workspace,
+)
+from verifier.relations.srmkg import Calibration, VerificationSettings
+
+
+def relation_settings_get(*, workspace: Workspace) -> VerificationSettings:
+    """Defaults ← ``settings.SPANPROOF_RELATION_VERIFICATION`` ← the workspace's config."""
+    values: dict[str, Any] = dict(getattr(django_settings, "SPANPROOF_RELATION_VERIFICATION", {}))
+    config = RelationVerificationConfig.objects.filter(workspace=workspace).first()
+    if config is not None:
+        values.update(config.values or {})
+    return VerificationSettings.from_mapping(values)
+
+
+def srmkg_calibration_active(*, workspace: Workspace) -> Calibration | None:
+    """The newest calibration record of ``workspace``, or None (heuristic weights)."""
+    row = SrmkgCalibration.objects.filter(workspace=workspace).order_by("-version").first()
+    if row is None:
+        return None
+    return Calibration(
+        weights={k: float(v) for k, v in row.weights.items()}, bias=row.bias, version=row.version
+    )
+
+
+def relation_decision_list(
+    *, workspace: Workspace | None = None, days: int | None = None
+) -> QuerySet[RelationDecision]:
+    rows = RelationDecision.objects.all()
+    if workspace is not None:
+        rows = rows.filter(workspace=workspace)
+    if days is not None:
+        rows = rows.filter(created_at__gte=timezone.now() - timedelta(days=days))
+    return rows.order_by("created_at", "pk")
+
+
+def chunk_event_list(
+    *, workspace: Workspace | None = None, days: int | None = None
+) -> QuerySet[ChunkVerificationEvent]:
+    rows = ChunkVerificationEvent.objects.all()
+    if workspace is not None:
+        rows = rows.filter(workspace=workspace)
+    if days is not None:
+        rows = rows.filter(created_at__gte=timezone.now() - timedelta(days=days))
+    return rows.order_by("created_at", "pk")
+
+
+def relation_stats_get(
+    *, workspace: Workspace | None = None, days: int | None = None
+) -> dict[str, Any]:
+    """The seed's metrics: avg VoG score (every recorded VoG score, relations and
+    chunks), rejected by the vector prefilter, rejected by VoG, hallucinations blocked."""
+    decisions = relation_decision_list(workspace=workspace, days=days)
+    agg = decisions.aggregate(
+        decisions=Count("pk"),
+        vog_sum_n=Count("vog_score"),
+        vog_avg=Avg("vog_score"),
+        blocked=Count("pk", filter=Q(was_hallucination_blocked=True)),
+        relations_rejected_vog=Count("pk", filter=Q(source="vog", label="reject")),
+        accepted=Count("pk", filter=Q(label="accept")),
+        capped=Count("pk", filter=Q(level="srmkg_cap")),
+    )
+    chunks = chunk_event_list(workspace=workspace, days=days)
+    chunk_agg = chunks.aggregate(
+        rejected_vector=Sum("chunks_rejected_srmkg"), rejected_vog=Sum("chunks_rejected_vog")
+    )
+    scores = [float(s) for row in chunks.values_list("vog_scores", flat=True) for s in row or []]
+    n_vog = agg["vog_sum_n"] + len(scores)
+    total = (agg["vog_avg"] or 0.0) * agg["vog_sum_n"] + sum(scores)
+    # order_by() clears the list's ordering, which would otherwise join the GROUP BY
+    by_level = dict(
+        decisions.order_by().values("level").annotate(n=Count("pk")).values_list("level", "n")
+    )
+    return {
+        "avg_vog_score": round(total / n_vog, 4) if n_vog else None,
+        "vog_scores_recorded": n_vog,
+        "rejected_vector_prefilter": chunk_agg["rejected_vector"] or 0,
+        "rejected_by_vog": (chunk_agg["rejected_vog"] or 0) + agg["relations_rejected_vog"],
+        "chunks_rejected_by_vog": chunk_agg["rejected_vog"] or 0,
+        "relations_rejected_by_vog": agg["relations_rejected_vog"],
+        "hallucinations_blocked": agg["blocked"],
+        "decisions": agg["decisions"],
+        "accepted": agg["accepted"],
+        "capped": agg["capped"],
+        "by_level": by_level,
+    }
+
+
+def relations_for_review(*, workspace: Workspace) -> QuerySet[ClaimRelation]:
+    """Rejected relations and relations accepted past the VoG cap."""
+    return (
+        ClaimRelation.objects.filter(workspace=workspace, needs_review=True)
+        .select_related("from_claim", "to_claim")
+        .order_by("-created_at", "-pk")
+    )

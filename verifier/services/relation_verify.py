@@ -1,0 +1,308 @@
+"""Seed 004 writes: verify claim relations (SR-MKG → VoG → cap), log every decision,
+record chunk-prefilter events, and store SR-MKG calibrations.
+
+A relation's endpoints are its two claims; their topology is the workspace's claim
+relation graph (every relation not rejected, undirected); the evidence VoG reads is
+the FROM claim's active bound span (``source_text``), asked whether it supports the TO
+claim (for ``contradicts``: whether it contradicts it). The statement is never built
+from the evidence itself: a statement quoting both texts is "covered" by them whatever
+they say, and the lexical heuristic judge then grounds any pair. A FROM claim with no
+bound span gives VoG nothing to verify (``vog_no_evidence``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.db import transaction
+from django.db.models import Max, Q, QuerySet
+from django.utils import timezone
+
+from verifier.judges.base import Judge
+from verifier.models import (
+    ChunkVerificationEvent,
+    Claim,
+    ClaimRelation,
+    EvidenceBinding,
+    RelationDecision,
+    RelationVerification,
+    SrmkgCalibration,
+    Workspace,
+)
+from verifier.relations import calibration as calibration_core
+from verifier.relations.chunks import ChunkLike, verify_chunks
+from verifier.relations.cycle import RelationCandidate, verify_relations
+from verifier.relations.cycle import RelationDecision as Decision
+from verifier.relations.srmkg import COMPONENTS
+from verifier.selectors.relation_verification import (
+    relation_decision_list,
+    relation_settings_get,
+    srmkg_calibration_active,
+)
+
+# Rows per UPDATE / INSERT statement (bulk_update's CASE grows with the batch).
+WRITE_BATCH: Final = 500
+
+
+@dataclass(frozen=True)
+class RelationsVerifyReport:
+    checked: int
+    accepted: int
+    rejected: int
+    vog_calls: int
+    capped: int
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def _neighbours(workspace: Workspace, claim_pks: set[int]) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = defaultdict(set)
+    edges = (
+        ClaimRelation.objects.filter(workspace=workspace)
+        .exclude(verification=RelationVerification.REJECTED)
+        .filter(Q(from_claim_id__in=claim_pks) | Q(to_claim_id__in=claim_pks))
+        .values_list("from_claim_id", "to_claim_id")
+    )
+    for a, b in edges:
+        out[a].add(b)
+        out[b].add(a)
+    return out
+
+
+def _quotes(claim_pks: set[int]) -> dict[int, str]:
+    return dict(
+        EvidenceBinding.objects.filter(claim_id__in=claim_pks, is_active=True).values_list(
+            "claim_id", "quote"
+        )
+    )
+
+
+def relations_verify(
+    *, workspace: Workspace, relations: Iterable[ClaimRelation], judge: Judge | None
+) -> RelationsVerifyReport:
+    """One verification cycle over ``relations`` (at most ``vog_max_candidates`` VoG
+    calls); sets each relation's verification and logs the decisions."""
+    rels = [r for r in relations if r.workspace_id == workspace.pk]
+    if not rels:
+        return RelationsVerifyReport(0, 0, 0, 0, 0)
+    settings = relation_settings_get(workspace=workspace)
+    calibration = srmkg_calibration_active(workspace=workspace)
+    claim_pks = {r.from_claim_id for r in rels} | {r.to_claim_id for r in rels}
+    quotes = _quotes(claim_pks)
+    candidates = [
+        RelationCandidate(
+            key=str(r.pk),
+            from_ref=r.from_claim_id,
+            to_ref=r.to_claim_id,
+            relation_type=r.kind,
+            confidence=r.confidence,
+            source_text=quotes.get(r.from_claim_id, ""),
+            statement=r.to_claim.text,
+            contradiction=r.kind == "contradicts",
+        )
+        for r in rels
+    ]
+    decisions = verify_relations(
+        candidates, _neighbours(workspace, claim_pks), settings, judge, calibration
+    )
+    by_pk = {str(r.pk): r for r in rels}
+    judge_model = getattr(judge, "model_id", "") if judge is not None else ""
+    version = calibration.version if calibration is not None else None
+    with transaction.atomic():
+        for d in decisions:
+            relation = by_pk[d.key]
+            relation.verification = (
+                RelationVerification.ACCEPTED if d.accepted else RelationVerification.REJECTED
+            )
+            relation.verification_level = d.level
+            relation.verification_score = d.score
+            relation.needs_review = d.needs_review
+        ClaimRelation.objects.bulk_update(
+            rels,
+            ["verification", "verification_level", "verification_score", "needs_review"],
+            batch_size=WRITE_BATCH,
+        )
+        if settings.srmkg_log_decisions:
+            RelationDecision.objects.bulk_create(
+                [
+                    _decision_row(workspace, by_pk[d.key], d, judge_model, version)
+                    for d in decisions
+                ],
+                batch_size=WRITE_BATCH,
+            )
+    return RelationsVerifyReport(
+        checked=len(decisions),
+        accepted=sum(d.accepted for d in decisions),
+        rejected=sum(not d.accepted for d in decisions),
+        vog_calls=sum(d.source == "vog" and d.level != "vog_no_evidence" for d in decisions),
+        capped=sum(d.level == "srmkg_cap" for d in decisions),
+    )
+
+
+def _decision_row(
+    workspace: Workspace,
+    relation: ClaimRelation,
+    d: Decision,
+    judge_model: str,
+    calibration_version: int | None,
+) -> RelationDecision:
+    parts = d.components
+    return RelationDecision(
+        workspace=workspace,
+        relation=relation,
+        relation_type=relation.kind,
+        base=parts.base,
+        jaccard=parts.jaccard,
+        type_boost=parts.type_boost,
+        isolated=parts.isolated,
+        score=d.score,
+        level=d.level,
+        source=d.source,
+        label=d.label,
+        vog_verdict=d.vog_verdict or "",
+        vog_confidence=d.vog_confidence,
+        vog_score=d.vog_score,
+        was_hallucination_blocked=d.hallucination_blocked,
+        needs_review=d.needs_review,
+        calibration_version=calibration_version,
+        judge_model=judge_model if d.source == "vog" else "",
+        note=d.note[:300],
+    )
+
+
+def relations_verify_pending(
+    *, workspace: Workspace, judge: Judge | None, from_claims: QuerySet[Claim] | None = None
+) -> RelationsVerifyReport:
+    """One cycle over the workspace's pending relations (those starting at
+    ``from_claims`` when given, e.g. one ingest job's claims)."""
+    rows = ClaimRelation.objects.filter(
+        workspace=workspace, verification=RelationVerification.PENDING
+    )
+    if from_claims is not None:
+        rows = rows.filter(from_claim__in=from_claims)
+    rows = rows.select_related("from_claim", "to_claim").order_by("pk")
+    return relations_verify(workspace=workspace, relations=list(rows), judge=judge)
+
+
+def chunks_verify(
+    *, workspace: Workspace, chunks: Sequence[ChunkLike], query: str, judge: Judge | None
+) -> dict[str, list[Any]]:
+    """The chunk prefilter, recorded as one event for the statistics."""
+    result = verify_chunks(
+        chunks, query, settings=relation_settings_get(workspace=workspace), judge=judge
+    )
+    ChunkVerificationEvent.objects.create(
+        workspace=workspace,
+        chunks_in=len(chunks),
+        chunks_rejected_srmkg=len(result["rejected_vector"]),
+        chunks_rejected_vog=len(result["rejected_vog"]),
+        vog_scores=list(result["vog_scores"]),
+    )
+    return result
+
+
+def srmkg_calibrate(
+    *,
+    workspace: Workspace,
+    min_samples: int = calibration_core.DEFAULT_MIN_SAMPLES,
+    test_fraction: float = calibration_core.DEFAULT_TEST_FRACTION,
+    l2: float = calibration_core.DEFAULT_L2,
+    lr: float = calibration_core.DEFAULT_LR,
+    epochs: int = calibration_core.DEFAULT_EPOCHS,
+    dry_run: bool = False,
+) -> dict[str, Any]:
+    """Fit on the workspace's logged decisions; store a new version unless ``dry_run``.
+    Raises ``CalibrationRefused`` (nothing stored) on too few rows or one class."""
+    rows = list(relation_decision_list(workspace=workspace).values_list(*COMPONENTS, "label"))
+    result = calibration_core.calibrate(
+        [list(r[:4]) for r in rows],
+        [1 if r[4] == "accept" else 0 for r in rows],
+        min_samples=min_samples,
+        test_fraction=test_fraction,
+        l2=l2,
+        lr=lr,
+        epochs=epochs,
+    )
+    out: dict[str, Any] = {"workspace": workspace.slug, **result.as_dict(), "version": None}
+    params = {
+        "min_samples": min_samples,
+        "test_fraction": test_fraction,
+        "l2": l2,
+        "lr": lr,
+        "epochs": epochs,
+    }
+    out["params"] = params
+    if dry_run:
+        out["stored"] = False
+        return out
+    with transaction.atomic():
+        Workspace.objects.select_for_update().get(pk=workspace.pk)
+        latest = SrmkgCalibration.objects.filter(workspace=workspace).aggregate(v=Max("version"))
+        version = (latest["v"] or 0) + 1
+        SrmkgCalibration.objects.create(
+            workspace=workspace,
+            version=version,
+            weights=result.weights,
+            bias=result.bias,
+            auc=result.auc,
+            n_train=result.n_train,
+            n_test=result.n_test,
+            params=params,
+        )
+    out["version"] = version
+    out["stored"] = True
+    return out
+
+
+class RelationReviewError(Exception):
+    """The relation cannot be decided now (not in the review queue any more)."""
+
+
+def relation_review_decide(
+    *, relation: ClaimRelation, reviewer: Any, accept: bool
+) -> ClaimRelation:
+    """A reviewer accepts or rejects a flagged relation. The decision is logged like the
+    automatic ones (same components, ``level``/``source`` ``reviewer``), so calibration
+    learns from it; the relation leaves the review queue."""
+    with transaction.atomic():
+        row = ClaimRelation.objects.select_for_update().get(pk=relation.pk)
+        if not row.needs_review:
+            raise RelationReviewError("this relation is not waiting for review")
+        row.verification = (
+            RelationVerification.ACCEPTED if accept else RelationVerification.REJECTED
+        )
+        row.verification_level = "reviewer"
+        row.needs_review = False
+        row.reviewed_by = reviewer
+        row.reviewed_at = timezone.now()
+        row.save(
+            update_fields=[
+                "verification",
+                "verification_level",
+                "needs_review",
+                "reviewed_by",
+                "reviewed_at",
+            ]
+        )
+        last = row.decisions.order_by("-pk").first()
+        if last is not None:
+            RelationDecision.objects.create(
+                workspace=row.workspace,
+                relation=row,
+                relation_type=row.kind,
+                base=last.base,
+                jaccard=last.jaccard,
+                type_boost=last.type_boost,
+                isolated=last.isolated,
+                score=last.score,
+                level="reviewer",
+                source="reviewer",
+                label="accept" if accept else "reject",
+                calibration_version=last.calibration_version,
+                reviewer=reviewer,
+            )
+    return row
