@@ -14,7 +14,7 @@ def keep_existing_relations(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("verifier", "0007_memory_checks"),
+        ("verifier", "0008_api_key_scope"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
