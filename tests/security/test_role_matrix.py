@@ -28,7 +28,14 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from audit.services import rule_set_create
 from tests.factories import make_binding, make_claim, make_source, make_user
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
-from verifier.models import ApiScope, Claim, MemoryCheck, RagAudit, VerificationJob
+from verifier.models import (
+    ApiScope,
+    Claim,
+    ClaimRelation,
+    MemoryCheck,
+    RagAudit,
+    VerificationJob,
+)
 from verifier.scoring.rulesets import CORE_V1
 from verifier.services.claim_state import claim_exclude
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
@@ -102,6 +109,15 @@ class World:
         claim = make_claim(self.source, QUOTE)
         make_binding(claim, QUOTE)
         return claim
+
+    def fresh_relation(self) -> ClaimRelation:
+        return ClaimRelation.objects.create(
+            workspace=self.workspace,
+            from_claim=self.fresh_claim(),
+            to_claim=self.fresh_claim(),
+            kind="supports",
+            needs_review=True,
+        )
 
     def excluded_claim(self) -> Claim:
         claim = self.fresh_claim()
@@ -442,6 +458,29 @@ TABLE: tuple[Route, ...] = (
     ),
     Route("ingest:job", "console", {"GET": Op(R, 200)}, args=lambda w: {"job_id": w.ingest_job_id}),
     Route("ingest:job-cancel", "console", {"POST": Op(W, 302)}, args=_job),
+    # --- console: claim verification and relation review --------------------------------
+    Route(
+        "verify:verify",
+        "console",
+        {
+            "GET": Op(R, 200),
+            "POST": Op(
+                W,
+                302,
+                body=lambda w: {
+                    "claims": json.dumps({"text": QUOTE, "source": w.source.ref}) + "\n"
+                },
+            ),
+        },
+    ),
+    Route("verify:job", "console", {"GET": Op(R, 200)}, args=lambda w: {"job_id": w.verify_job_id}),
+    Route("review:relations", "console", {"GET": Op(R, 200)}),
+    Route(
+        "review:relation-decide",
+        "console",
+        {"POST": Op(W, 302, body=lambda w: {"decision": "accept"})},
+        args=lambda w: {"pk": w.fresh_relation().pk},
+    ),
 )
 
 # Django's own admin site: staff accounts only, checked by Django (see the test below).
