@@ -326,6 +326,71 @@ def highlight_segments(text: str, start: int | None, end: int | None) -> list[Se
 
 
 @dataclass(frozen=True)
+class ItemChange:
+    """The latest change to a claim a decision could have been made on."""
+
+    version: str  # "v<latest verdict id>.e<latest state-event id>"
+    at: Any  # datetime | None
+    actor_id: int | None
+    actor_name: str
+    human_verdict: bool
+
+
+def review_item_change(*, claim: Claim) -> ItemChange:
+    """The claim's version token and who changed it last, in one query.
+
+    A decision form carries the token of the item it was shown on; a POST whose token
+    differs was made on a stale page (the back button, or a second reviewer).
+    """
+    verdicts = Verdict.objects.filter(claim_id=claim.pk).order_by("-id")
+    events = StateEvent.objects.filter(claim_id=claim.pk).order_by("-id")
+    row = (
+        Claim.objects.filter(pk=claim.pk)
+        .annotate(
+            v_id=Subquery(verdicts.values("id")[:1]),
+            v_at=Subquery(verdicts.values("at")[:1]),
+            v_reviewer=Subquery(verdicts.values("reviewer_id")[:1]),
+            v_reviewer_name=Subquery(verdicts.values("reviewer__username")[:1]),
+            e_id=Subquery(events.values("id")[:1]),
+            e_at=Subquery(events.values("at")[:1]),
+            e_actor=Subquery(events.values("actor_id")[:1]),
+            e_actor_name=Subquery(events.values("actor__username")[:1]),
+            e_cause=Subquery(events.values("cause")[:1]),
+        )
+        .values(
+            "v_id",
+            "v_at",
+            "v_reviewer",
+            "v_reviewer_name",
+            "e_id",
+            "e_at",
+            "e_actor",
+            "e_actor_name",
+            "e_cause",
+        )
+        .first()
+    ) or {}
+    version = f"v{row.get('v_id') or 0}.e{row.get('e_id') or 0}"
+    v_at, e_at = row.get("v_at"), row.get("e_at")
+    if v_at is not None and (e_at is None or v_at >= e_at):
+        return ItemChange(
+            version=version,
+            at=v_at,
+            actor_id=row.get("v_reviewer"),
+            actor_name=row.get("v_reviewer_name") or "the judge",
+            human_verdict=row.get("v_reviewer") is not None,
+        )
+    return ItemChange(
+        version=version,
+        at=e_at,
+        actor_id=row.get("e_actor"),
+        actor_name=row.get("e_actor_name") or "the system",
+        # The state event a reviewer's decision appends right after its verdict.
+        human_verdict=(row.get("e_cause") or "").startswith("review: "),
+    )
+
+
+@dataclass(frozen=True)
 class ReviewItem:
     claim: Claim
     version: SourceVersion | None
@@ -338,6 +403,7 @@ class ReviewItem:
     notes: list[ReviewNote]
     lease: ReviewLease | None
     decided_by_me: bool
+    change: ItemChange
 
 
 def review_item_detail(*, claim: Claim, reviewer) -> ReviewItem:
@@ -373,6 +439,7 @@ def review_item_detail(*, claim: Claim, reviewer) -> ReviewItem:
         notes=list(ReviewNote.objects.filter(claim=claim).select_related("author")[:50]),
         lease=review_lease_live(claim=claim),
         decided_by_me=any(v.reviewer_id == reviewer.pk for v in verdicts),
+        change=review_item_change(claim=claim),
     )
 
 

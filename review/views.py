@@ -13,12 +13,13 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
 from review.filters import ReviewQueueFilter, filter_querystring
-from review.forms import BulkForm, DecisionForm, ExcludeForm, NoteForm
+from review.forms import BulkForm, DecisionForm, ExcludeForm, ItemActionForm, NoteForm
 from review.selectors import (
     QueueRows,
     reason_values,
@@ -36,6 +37,7 @@ from review.selectors import (
 from review.services import (
     BulkOutcome,
     ReviewError,
+    StaleItem,
     review_blind_set,
     review_bulk_exclude,
     review_bulk_rejudge,
@@ -46,7 +48,7 @@ from review.services import (
     review_lease_release,
     review_lease_release_all,
     review_note,
-    review_rejudge,
+    review_rejudge_one,
     review_restore,
 )
 from verifier.models import Claim
@@ -232,6 +234,7 @@ def _render_item(
     error: str = "",
     flash: str = "",
     forms: dict | None = None,
+    stale: bool = False,
 ) -> HttpResponse:
     reviewer = request.user
     membership = request.membership  # type: ignore[attr-defined]
@@ -249,6 +252,7 @@ def _render_item(
         "blind": membership.blind_review and not detail.decided_by_me,
         "blind_review": membership.blind_review,
         "error": error,
+        "stale": stale,
         "flash": flash,
         "previous_url": _item_url(previous, filter_qs) if previous else "",
         "decision_form": forms.get("decision") or DecisionForm(),
@@ -258,9 +262,18 @@ def _render_item(
     }
     template = "review/_item.html" if request.htmx else "review/item.html"  # type: ignore[attr-defined]
     response = render(request, template, context, status=status)
+    # The page shows a lease and carries the item's version: never serve it stale from
+    # the back/forward cache.
+    add_never_cache_headers(response)
     if request.htmx:  # type: ignore[attr-defined]
         response = push_url(response, context["item_url"])
     return response
+
+
+def _stale(request: HttpRequest, claim: Claim, exc: StaleItem) -> HttpResponse:
+    """409: the action was made on an older page; show the current item instead."""
+    current = review_item_get(workspace=request.workspace, public_id=claim.public_id)  # type: ignore[attr-defined]
+    return _render_item(request, current, status=409, error=str(exc), stale=True)
 
 
 def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
@@ -336,7 +349,10 @@ def decide(request: HttpRequest, public_id: str) -> HttpResponse:
             note=form.cleaned_data["note"],
             span=form.span,
             span_text=form.cleaned_data["span_text"] if form.span else None,
+            expected_version=form.expected_version,
         )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
     except ReviewError as exc:
         return _render_item(request, claim, status=422, error=str(exc), forms={"decision": form})
     flash = f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
@@ -353,7 +369,14 @@ def exclude(request: HttpRequest, public_id: str) -> HttpResponse:
     if not form.is_valid():
         return _render_item(request, claim, status=422, forms={"exclude": form})
     try:
-        review_exclude(claim=claim, reviewer=request.user, reason=form.cleaned_data["reason"])
+        review_exclude(
+            claim=claim,
+            reviewer=request.user,
+            reason=form.cleaned_data["reason"],
+            expected_version=form.expected_version,
+        )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
     except ReviewError as exc:
         return _render_item(request, claim, status=422, error=str(exc), forms={"exclude": form})
     return _advance(request, current=claim, flash=f"{claim.public_id} excluded.")
@@ -365,8 +388,14 @@ def restore(request: HttpRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     if refusal:
         return _render_item(request, claim, status=409, error=refusal)
+    form = ItemActionForm(request.POST)
+    form.is_valid()
     try:
-        result = review_restore(claim=claim, reviewer=request.user)
+        result = review_restore(
+            claim=claim, reviewer=request.user, expected_version=form.expected_version
+        )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
     except ReviewError as exc:
         return _render_item(request, claim, status=422, error=str(exc))
     claim.refresh_from_db()
@@ -379,9 +408,16 @@ def rejudge(request: HttpRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     if refusal:
         return _render_item(request, claim, status=409, error=refusal)
-    if claim.exclusion_reason:
-        return _render_item(request, claim, status=422, error="Restore the claim first.")
-    review_rejudge(claims=[claim], reviewer=request.user)
+    form = ItemActionForm(request.POST)
+    form.is_valid()
+    try:
+        review_rejudge_one(
+            claim=claim, reviewer=request.user, expected_version=form.expected_version
+        )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
+    except ReviewError as exc:
+        return _render_item(request, claim, status=422, error=str(exc))
     claim.refresh_from_db()
     flash = f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
     return _advance(request, current=claim, flash=flash)

@@ -158,6 +158,11 @@
       if (title) title.focus({ preventScroll: true });
     }
   });
+  /* A page restored from the back/forward cache shows a lease and an item version
+   * that may be stale: fetch the current one instead. */
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.getElementById("review-item")) window.location.reload();
+  });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { settle(document); });
   } else {
