@@ -118,9 +118,57 @@ def source_list(request: HttpRequest) -> HttpResponse:
     return render(request, "audit/source_list.html", {"page": page})
 
 
+def _digits(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) < 10 else None
+
+
 def _render_source(request: HttpRequest, source: Any, version: Any) -> HttpResponse:
-    view = selectors.source_view(source=source, version=version)
-    return render(request, "audit/source_detail.html", {"view": view, "source": source})
+    params = request.GET
+    view = selectors.source_view(
+        source=source,
+        version=version,
+        focus=selectors.SourceFocus.parse(params),
+        at=_digits(params.get("at")),
+        state=params.get("state", ""),
+        claims_page=_digits(params.get("cpage")),
+    )
+
+    def query(drop: tuple[str, ...], **values: Any) -> str:
+        out = params.copy()
+        for key in drop:
+            out.pop(key, None)
+        for key, value in values.items():
+            out[key] = str(value)
+        return out.urlencode()
+
+    return render(
+        request,
+        "audit/source_detail.html",
+        {
+            "view": view,
+            "source": source,
+            "earlier_query": query(("cpage",), at=view.earlier_at)
+            if view.earlier_at is not None
+            else "",
+            "later_query": query(("cpage",), at=view.later_at) if view.later_at is not None else "",
+            "prev_claims_query": query((), cpage=view.claims_page.previous_page_number())
+            if view.claims_page.has_previous()
+            else "",
+            "next_claims_query": query((), cpage=view.claims_page.next_page_number())
+            if view.claims_page.has_next()
+            else "",
+            "state_links": [
+                {
+                    "state": state,
+                    "count": n,
+                    "query": query(("cpage",), state=state),
+                    "pressed": state == view.state_filter,
+                }
+                for state, n in view.state_counts
+            ],
+            "all_states_query": query(("cpage", "state")),
+        },
+    )
 
 
 @require_GET

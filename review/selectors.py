@@ -404,9 +404,23 @@ class ReviewItem:
     lease: ReviewLease | None
     decided_by_me: bool
     change: ItemChange
+    window: tuple[int, int] = (0, 0)
+    text_length: int = 0
+
+    @property
+    def earlier_at(self) -> int | None:
+        start, end = self.window
+        return max(0, start - (end - start)) if start > 0 else None
+
+    @property
+    def later_at(self) -> int | None:
+        return self.window[1] if self.window[1] < self.text_length else None
 
 
-def review_item_detail(*, claim: Claim, reviewer) -> ReviewItem:
+def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> ReviewItem:
+    """The item pane. The source is shown as a window around the bound span (or the
+    best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
+    from audit.highlighting import text_window
     from verifier.services.claim_state import binding_recheck, current_version
 
     version = current_version(claim)
@@ -414,18 +428,34 @@ def review_item_detail(*, claim: Claim, reviewer) -> ReviewItem:
     status = binding_recheck(binding=binding, version=version)
     binding_status = "none" if binding is None else ("fresh" if status == "fresh" else "stale")
     segments: list[Segment] = []
-    if version is not None:
-        on_version = binding is not None and binding.source_version_id == version.pk
-        segments = highlight_segments(
-            version.text,
-            binding.start if on_version and binding_status == "fresh" else None,
-            binding.end if on_version and binding_status == "fresh" else None,
-        )
+    window = (0, 0)
     candidates = (
         list(claim.candidates.filter(source_version=version).order_by("rank")[:10])
         if version is not None
         else []
     )
+    if version is not None:
+        on_version = binding is not None and binding.source_version_id == version.pk
+        span = (
+            (binding.start, binding.end)
+            if binding is not None and on_version and binding_status == "fresh"
+            else None
+        )
+        anchor = span or (
+            (binding.start, binding.end)
+            if binding is not None and on_version
+            else ((candidates[0].start, candidates[0].end) if candidates else None)
+        )
+        window = text_window(len(version.text), focus=anchor, at=at)
+        w_start, w_end = window
+        segments = [
+            Segment(seg.text, seg.kind)
+            for seg in highlight_segments(
+                version.text[w_start:w_end],
+                span[0] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
+                span[1] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
+            )
+        ]
     verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id")[:50])
     return ReviewItem(
         claim=claim,
@@ -440,6 +470,8 @@ def review_item_detail(*, claim: Claim, reviewer) -> ReviewItem:
         lease=review_lease_live(claim=claim),
         decided_by_me=any(v.reviewer_id == reviewer.pk for v in verdicts),
         change=review_item_change(claim=claim),
+        window=window,
+        text_length=len(version.text) if version is not None else 0,
     )
 
 

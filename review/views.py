@@ -239,7 +239,10 @@ def _render_item(
     reviewer = request.user
     membership = request.membership  # type: ignore[attr-defined]
     filter_qs = filter_querystring(request.GET)
-    detail = review_item_detail(claim=claim, reviewer=reviewer)
+    at = request.GET.get("at", "")
+    detail = review_item_detail(
+        claim=claim, reviewer=reviewer, at=int(at) if at.isdigit() and len(at) < 10 else None
+    )
     previous = _trail_note(request, claim.public_id)
     held_by_other = detail.lease is not None and detail.lease.reviewer_id != reviewer.pk
     forms = forms or {}
@@ -260,6 +263,13 @@ def _render_item(
         "note_form": forms.get("note") or NoteForm(),
         "item_url": _item_url(claim.public_id, filter_qs),
     }
+    sep = "&" if filter_qs else ""
+    for key, offset in (("earlier_url", detail.earlier_at), ("later_url", detail.later_at)):
+        context[key] = (
+            f"{reverse('review:item', args=[claim.public_id])}?{filter_qs}{sep}at={offset}"
+            if offset is not None
+            else ""
+        )
     template = "review/_item.html" if request.htmx else "review/item.html"  # type: ignore[attr-defined]
     response = render(request, template, context, status=status)
     # The page shows a lease and carries the item's version: never serve it stale from

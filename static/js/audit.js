@@ -54,9 +54,41 @@
       return true;
     }
 
+    var nav = document.getElementById("window-nav");
+    var windowStart = nav ? Number(nav.dataset.windowStart) : 0;
+    var windowEnd = nav ? Number(nav.dataset.windowEnd) : Infinity;
+
+    /* Long sources render a window of their text: a span outside it is fetched by
+     * asking the server to focus it (?span=start-end), keeping the #seg- anchor. */
+    function inWindow(start, end) { return start >= windowStart && end <= windowEnd; }
+
+    function openSpan(start, end) {
+      var params = new URLSearchParams(window.location.search);
+      params.set("span", end === null ? String(start) : start + "-" + end);
+      params.delete("at");
+      params.delete("cpage");
+      window.location.replace("?" + params.toString() + "#seg-" + start);
+    }
+
     function fromHash() {
       var match = /^#(\d+)-(\d+)$/.exec(window.location.hash);
-      if (match) focusSpan(Number(match[1]), Number(match[2]));
+      var seg = /^#seg-(\d+)$/.exec(window.location.hash);
+      if (match) {
+        var start = Number(match[1]), end = Number(match[2]);
+        if (!inWindow(start, end)) { openSpan(start, end); return; }
+        focusSpan(start, end);
+      } else if (seg) {
+        var at = Number(seg[1]);
+        var mark = document.getElementById("seg-" + at);
+        if (mark) { focusSpan(Number(mark.dataset.start), Number(mark.dataset.end)); return; }
+        if (!inWindow(at, at + 1)) openSpan(at, null);
+      } else {
+        var focused = textBox.querySelector("mark.span.focus");
+        if (focused) {
+          focused.scrollIntoView({ block: "center" });
+          focused.focus({ preventScroll: true });
+        }
+      }
     }
 
     function filterClaims(mark) {
@@ -98,7 +130,7 @@
     document.querySelectorAll("a.show-span").forEach(function (link) {
       link.addEventListener("click", function (event) {
         var li = link.closest("li[data-start]");
-        if (!li) return;
+        if (!li || !inWindow(Number(li.dataset.start), Number(li.dataset.end))) return;
         event.preventDefault();
         var hash = "#" + li.dataset.start + "-" + li.dataset.end;
         if (window.location.hash !== hash) history.pushState(null, "", hash);

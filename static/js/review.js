@@ -16,6 +16,12 @@
     return document.getElementById("source-text");
   }
 
+  /* A long source is shown as a window: the pane's first code point is at this offset. */
+  function paneOffset() {
+    var pane = sourcePane();
+    return pane ? parseInt(pane.getAttribute("data-offset") || "0", 10) : 0;
+  }
+
   function selectionSpan() {
     var pane = sourcePane();
     var selection = window.getSelection();
@@ -27,7 +33,7 @@
     before.setEnd(range.startContainer, range.startOffset);
     var text = range.toString();
     if (!text) return null;
-    var start = codePoints(before.toString());
+    var start = paneOffset() + codePoints(before.toString());
     return { start: start, end: start + codePoints(text), text: text };
   }
 
@@ -57,6 +63,9 @@
   function selectCodePoints(start, end) {
     var pane = sourcePane();
     if (!pane) return;
+    start -= paneOffset();
+    end -= paneOffset();
+    if (start < 0) return;
     var walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
     var seen = 0;
     var range = document.createRange();

@@ -79,7 +79,8 @@ def test_evidence_links_to_the_span_permalink(auditor_client, supported_claim):
     url = reverse(
         "audit:source-version", args=[supported_claim.source_id, binding.source_version.sha256]
     )
-    assert f'href="{url}#{binding.start}-{binding.end}"' in html
+    start, end = binding.start, binding.end
+    assert f'href="{url}?span={start}-{end}#seg-{start}"' in html
 
 
 def test_claim_text_is_escaped(auditor_client, source):

@@ -21,7 +21,7 @@ def test_source_page_highlights_overlapping_spans_as_segments(auditor_client, so
     start = DEFAULT_TEXT.index(QUOTE)
     inner = DEFAULT_TEXT.index("the current slows.")
     assert f'data-start="{start}" data-end="{inner}"' in html
-    assert 'class="span overlap"' in html  # the nested span sits inside the outer one
+    assert 'class="span span-unverified overlap"' in html  # the nested span inside the outer
     assert a.public_id in html and b.public_id in html
     assert source.versions.get().sha256 in html
 
