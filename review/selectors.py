@@ -91,9 +91,38 @@ def review_queue_annotated(*, workspace: Workspace) -> QuerySet[Claim]:
 
 
 def review_queue_base(*, workspace: Workspace) -> QuerySet[Claim]:
-    """The queue page's rows: annotated claims with their source and lease holder."""
-    return review_queue_annotated(workspace=workspace).select_related(
-        "source", "review_lease__reviewer"
+    """The queue page's rows: annotated claims with their source and lease holder, and
+    the latest verdict's label and note (for "why it is queued")."""
+    return (
+        review_queue_annotated(workspace=workspace)
+        .annotate(
+            latest_label=_latest_verdict("label", CharField()),
+            latest_note=_latest_verdict("note", CharField()),
+            latest_reviewer=_latest_verdict("reviewer_id", IntegerField()),
+        )
+        .select_related("source", "review_lease__reviewer")
+    )
+
+
+@dataclass(frozen=True)
+class QueueWhy:
+    """Why the judge did not decide, in words."""
+
+    reason: str  # the state reason in words
+    decisive: str  # the decisive reason from the latest verdict's note
+    confidence: str  # the judge's confidence in its own answer, in words
+
+
+def review_why(
+    *, reason: str, label: str | None, note: str, confidence: float | None, human: bool
+) -> QueueWhy:
+    from review.verdict_words import confidence_in_words, note_in_words
+    from verifier.states import reason_description
+
+    return QueueWhy(
+        reason=reason_description(reason),
+        decisive=note_in_words(note),
+        confidence=confidence_in_words(label, confidence, human=human),
     )
 
 
@@ -406,6 +435,7 @@ class ReviewItem:
     change: ItemChange
     window: tuple[int, int] = (0, 0)
     text_length: int = 0
+    why: QueueWhy | None = None
 
     @property
     def earlier_at(self) -> int | None:
@@ -457,6 +487,20 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
             )
         ]
     verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id")[:50])
+    from review.verdict_words import confidence_in_words
+
+    for v in verdicts:
+        v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
+            v.label, v.confidence, human=v.reviewer_id is not None
+        )
+    latest = verdicts[0] if verdicts else None
+    why = review_why(
+        reason=claim.state_reason,
+        label=latest.label if latest else None,
+        note=latest.note if latest else "",
+        confidence=latest.confidence if latest else None,
+        human=latest is not None and latest.reviewer_id is not None,
+    )
     return ReviewItem(
         claim=claim,
         version=version,
@@ -472,6 +516,7 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
         change=review_item_change(claim=claim),
         window=window,
         text_length=len(version.text) if version is not None else 0,
+        why=why,
     )
 
 

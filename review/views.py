@@ -33,6 +33,7 @@ from review.selectors import (
     review_reason_counts,
     review_reason_tally,
     review_tally_total,
+    review_why,
 )
 from review.services import (
     BulkOutcome,
@@ -112,6 +113,14 @@ def queue(request: HttpRequest) -> HttpResponse:
         total=review_tally_total(tally, current_reason) if exact else None,
     )
     page = Paginator(rows, QUEUE_PAGE_SIZE).get_page(params.get("page"))
+    for row in page.object_list:
+        row.why = review_why(
+            reason=row.state_reason,
+            label=row.latest_label,
+            note=row.latest_note or "",
+            confidence=row.latest_confidence,
+            human=row.latest_reviewer is not None,
+        )
     chips = []
     for reason, count in review_reason_counts(tally):
         query = chip_params.copy()
