@@ -621,8 +621,15 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
         # a flat report: {**quality_report(...).to_dict(), **trust_score(...).to_dict()}
         trust = report if "score" in report and "factors" in report else None
     g2 = quality.get("g2") if isinstance(quality.get("g2"), Mapping) else {}
+    counted = [quality.get(k) for k in ("supported", "weak", "unsupported")]
+    total = quality.get("total")
+    if not isinstance(total, int) and all(isinstance(n, int) for n in counted):
+        total = sum(counted)  # type: ignore[arg-type]
+    # Nothing validated: the trust score and G2 were not measured (unknown, not 0 / fail).
+    measured = not (isinstance(total, int) and total == 0)
     return {
-        "trust_score": trust.get("score") if trust else None,
+        "measured": measured,
+        "trust_score": trust.get("score") if trust and measured else None,
         "factors": list(trust.get("factors") or []) if trust else [],
         "supported": quality.get("supported"),
         "weak": quality.get("weak"),
@@ -633,8 +640,8 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
         "unsupported_pct": quality.get("unsupported_pct"),
         "coverage_gaps": quality.get("coverage_gaps"),
         "remediation_drops": quality.get("remediation_drops"),
-        "g2_passed": g2.get("passed"),
-        "g2_shortfalls": list(g2.get("shortfalls") or []),
+        "g2_passed": g2.get("passed") if measured else None,
+        "g2_shortfalls": list(g2.get("shortfalls") or []) if measured else [],
     }
 
 
@@ -642,8 +649,9 @@ def quality_jobs(*, workspace: Workspace) -> QuerySet[IngestJob]:
     return IngestJob.objects.filter(workspace=workspace).order_by("-created_at", "-id")
 
 
-def quality_trend(*, workspace: Workspace) -> list[tuple[int, int]]:
-    """(job id, trust score) for the latest jobs with a report, oldest first."""
+def quality_trend(*, workspace: Workspace) -> list[tuple[int, int | None]]:
+    """(job id, trust score) for the latest jobs with a report, oldest first; the score
+    is None (a gap in the chart) for a job with nothing validated."""
     rows = (
         IngestJob.objects.filter(workspace=workspace, quality_report__isnull=False)
         .order_by("-created_at", "-id")
@@ -654,6 +662,8 @@ def quality_trend(*, workspace: Workspace) -> list[tuple[int, int]]:
         summary = quality_summary(report)
         if summary and isinstance(summary["trust_score"], int | float):
             points.append((pk, int(summary["trust_score"])))
+        elif summary and not summary["measured"]:
+            points.append((pk, None))
     return list(reversed(points))
 
 

@@ -250,27 +250,43 @@ def trace_detail(request: HttpRequest, trace_id: Any) -> HttpResponse:
 # --- quality -----------------------------------------------------------------------
 
 
-def trend_chart(points: list[tuple[int, int]]) -> dict[str, Any] | None:
-    """Plot coordinates for trust scores 0–100 across jobs, computed here, not in JS."""
-    if not points:
+def trend_chart(points: list[tuple[int, int | None]]) -> dict[str, Any] | None:
+    """Plot coordinates for trust scores 0–100 across jobs, computed here, not in JS.
+
+    A job with no score (nothing validated) keeps its place on the x axis and breaks
+    the line: a gap, never a drop to 0.
+    """
+    known = [(job, score) for job, score in points if score is not None]
+    if not known:
         return None
     inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
     step = inner_w / (len(points) - 1) if len(points) > 1 else 0
-    dots = []
+    dots, gaps, lines, line = [], [], [], []
     for i, (job_id, score) in enumerate(points):
-        x = CHART_PAD + (i * step if len(points) > 1 else inner_w / 2)
-        y = CHART_PAD + inner_h * (1 - max(0, min(100, score)) / 100)
-        dots.append({"x": round(x, 1), "y": round(y, 1), "job": job_id, "score": score})
+        x = round(CHART_PAD + (i * step if len(points) > 1 else inner_w / 2), 1)
+        if score is None:
+            gaps.append({"x": x, "job": job_id})
+            if line:
+                lines.append(" ".join(line))
+            line = []
+            continue
+        y = round(CHART_PAD + inner_h * (1 - max(0, min(100, score)) / 100), 1)
+        dots.append({"x": x, "y": y, "job": job_id, "score": score})
+        line.append(f"{x},{y}")
+    if line:
+        lines.append(" ".join(line))
     threshold_y = round(CHART_PAD + inner_h * (1 - 90 / 100), 1)
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
-        "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "lines": lines,
         "dots": dots,
+        "gaps": gaps,
         "threshold_y": threshold_y,
-        "first": points[0][1],
-        "last": points[-1][1],
+        "first": known[0][1],
+        "last": known[-1][1],
         "count": len(points),
+        "unknown": len(gaps),
     }
 
 
