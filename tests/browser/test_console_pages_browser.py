@@ -39,3 +39,48 @@ def test_every_nav_entry_loads_without_a_404(browser_page, live_server, role):
             "aria-current", "page"
         )
     assert missing == []
+
+
+def test_no_page_is_wider_than_a_390px_window(chromium_browser, live_server):
+
+    workspace = make_workspace("narrow")
+    admin = make_user("ada", workspace=workspace, role="admin")
+    source = make_source(workspace, ref="source:a_rather_long_reference_name_for_a_source")
+    claim = queue_claim(source, "contradicted")
+    context = chromium_browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        login_browser(page, live_server, admin)
+        paths = [
+            "/",
+            "/review/",
+            f"/review/item/{claim.public_id}/",
+            "/audit/claims/",
+            f"/audit/claims/{claim.public_id}/",
+            "/audit/sources/",
+            f"/audit/sources/{source.pk}/",
+            "/ingest/",
+            "/audit/rag/",
+            "/audit/memory/",
+            "/audit/traces/",
+            "/audit/quality/",
+            "/audit/rules/",
+        ]
+        too_wide = {}
+        for path in paths:
+            response = page.goto(live_server.url + path)
+            assert response is not None and response.ok, path
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                too_wide[path] = width
+        assert too_wide == {}
+        # The top bar wraps instead of overflowing; a wide table scrolls in its own box.
+        page.goto(live_server.url + "/review/")
+        nav = page.locator('nav[aria-label="Main"]').bounding_box()
+        assert nav is not None and nav["x"] + nav["width"] <= 390
+        table = page.locator("table.review-queue")
+        assert table.evaluate("t => getComputedStyle(t).overflowX") == "auto"
+        assert table.evaluate("t => t.scrollWidth > t.clientWidth")
+    finally:
+        context.close()
