@@ -447,23 +447,46 @@ class ReviewItem:
         return self.window[1] if self.window[1] < self.text_length else None
 
 
+def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
+    """:func:`review_item_change` from the pane's verdicts and events (no query)."""
+    verdict = max(verdicts, key=lambda v: v.pk, default=None)
+    event = max(events, key=lambda e: e.pk, default=None)
+    version = f"v{verdict.pk if verdict else 0}.e{event.pk if event else 0}"
+    if verdict is not None and (event is None or verdict.at >= event.at):
+        return ItemChange(
+            version=version,
+            at=verdict.at,
+            actor_id=verdict.reviewer_id,
+            actor_name=verdict.reviewer.get_username() if verdict.reviewer else "the judge",
+            human_verdict=verdict.reviewer_id is not None,
+        )
+    return ItemChange(
+        version=version,
+        at=event.at if event else None,
+        actor_id=event.actor_id if event else None,
+        actor_name=event.actor.get_username() if event and event.actor else "the system",
+        human_verdict=bool(event and event.cause.startswith("review: ")),
+    )
+
+
 def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> ReviewItem:
     """The item pane. The source is shown as a window around the bound span (or the
     best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
     from audit.highlighting import text_window
-    from verifier.services.claim_state import binding_recheck, current_version
+    from review import item_pane
+    from verifier.services.claim_state import binding_recheck
 
-    version = current_version(claim)
-    binding = claim.bindings.filter(is_active=True).select_related("source_version").first()
+    # One query for the whole pane (keyboard triage loads one per keypress).
+    claim = item_pane.review_item_pane_row(
+        workspace_id=claim.workspace_id, public_id=claim.public_id
+    )
+    version = item_pane.pane_version(claim)
+    binding = item_pane.pane_binding(claim)
     status = binding_recheck(binding=binding, version=version)
     binding_status = "none" if binding is None else ("fresh" if status == "fresh" else "stale")
     segments: list[Segment] = []
     window = (0, 0)
-    candidates = (
-        list(claim.candidates.filter(source_version=version).order_by("rank")[:10])
-        if version is not None
-        else []
-    )
+    candidates = item_pane.pane_candidates(claim) if version is not None else []
     if version is not None:
         on_version = binding is not None and binding.source_version_id == version.pk
         span = (
@@ -486,7 +509,8 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
                 span[1] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
             )
         ]
-    verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id")[:50])
+    verdicts = item_pane.pane_verdicts(claim)
+    events = item_pane.pane_events(claim)
     from review.verdict_words import confidence_in_words
 
     for v in verdicts:
@@ -509,11 +533,11 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
         segments=segments,
         candidates=candidates,
         verdicts=verdicts,
-        events=list(claim.state_events.select_related("actor").order_by("-at", "-id")[:50]),
-        notes=list(ReviewNote.objects.filter(claim=claim).select_related("author")[:50]),
-        lease=review_lease_live(claim=claim),
+        events=events,
+        notes=item_pane.pane_notes(claim),
+        lease=item_pane.pane_lease(claim),
         decided_by_me=any(v.reviewer_id == reviewer.pk for v in verdicts),
-        change=review_item_change(claim=claim),
+        change=_change_of(verdicts, events),
         window=window,
         text_length=len(version.text) if version is not None else 0,
         why=why,

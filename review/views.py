@@ -252,6 +252,7 @@ def _render_item(
     detail = review_item_detail(
         claim=claim, reviewer=reviewer, at=int(at) if at.isdigit() and len(at) < 10 else None
     )
+    claim = detail.claim
     previous = _trail_note(request, claim.public_id)
     held_by_other = detail.lease is not None and detail.lease.reviewer_id != reviewer.pk
     forms = forms or {}
@@ -321,8 +322,8 @@ def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") ->
         messages.info(request, done)
         return redirect(queue_url)
     if request.htmx:  # type: ignore[attr-defined]
-        claim = review_item_get(workspace=workspace, public_id=lease.claim.public_id)
-        return _render_item(request, claim, flash=flash)
+        # The pane query loads the claim itself: no separate fetch.
+        return _render_item(request, lease.claim, flash=flash)
     if flash:
         messages.success(request, flash)
     return redirect(_item_url(lease.claim.public_id, filter_qs))
