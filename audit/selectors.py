@@ -348,8 +348,20 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
 # --- sources -----------------------------------------------------------------------
 
 
-def audit_source_list(*, workspace: Workspace) -> QuerySet[Source]:
-    return Source.objects.filter(workspace=workspace).order_by("ref")
+RAG_CHUNK_REF_PREFIX: Final = "rag-chunk:"
+
+
+def audit_source_list(
+    *, workspace: Workspace, q: str = "", include_rag_chunks: bool = False
+) -> QuerySet[Source]:
+    """The workspace's sources by ref; ``q`` searches ref and title. RAG-audit chunks
+    (``rag-chunk:`` sources, one per audited chunk) are left out unless asked for."""
+    sources = Source.objects.filter(workspace=workspace)
+    if not include_rag_chunks:
+        sources = sources.exclude(ref__startswith=RAG_CHUNK_REF_PREFIX)
+    if q:
+        sources = sources.filter(Q(ref__icontains=q) | Q(title__icontains=q))
+    return sources.order_by("ref")
 
 
 def audit_source_get(*, workspace: Workspace, source_id: int) -> Source:

@@ -113,9 +113,11 @@ def claim_detail(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 @role_required()
 def source_list(request: HttpRequest) -> HttpResponse:
-    sources = selectors.audit_source_list(workspace=_ws(request))
+    q = request.GET.get("q", "").strip()[:200]
+    rag = request.GET.get("rag") == "1"
+    sources = selectors.audit_source_list(workspace=_ws(request), q=q, include_rag_chunks=rag)
     page = Paginator(sources, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "audit/source_list.html", {"page": page})
+    return render(request, "audit/source_list.html", {"page": page, "q": q, "rag": rag})
 
 
 def _digits(value: str | None) -> int | None:

@@ -235,6 +235,12 @@ def _trail_note(request: HttpRequest, public_id: str) -> str | None:
     return previous
 
 
+def _countdown(expires_at) -> str:
+    """Time left on a lease as m:ss (the page's script keeps counting down)."""
+    seconds = max(0, int((expires_at - timezone.now()).total_seconds()))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def _render_item(
     request: HttpRequest,
     claim: Claim,
@@ -261,6 +267,8 @@ def _render_item(
         "claim": claim,
         "filter_qs": filter_qs,
         "can_decide": _is_decider(request) and not held_by_other,
+        "can_skip": _is_decider(request),
+        "lease_left": _countdown(detail.lease.expires_at) if detail.lease else "",
         "held_by_other": held_by_other,
         "blind": membership.blind_review and not detail.decided_by_me,
         "blind_review": membership.blind_review,
@@ -475,5 +483,6 @@ def release(request: HttpRequest, public_id: str) -> HttpResponse:
     """Stop reviewing: give the item back to the queue."""
     claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
     review_lease_release(claim=claim, reviewer=request.user)
+    messages.info(request, f"Stopped reviewing: {claim.public_id} is back in the queue for anyone.")
     filter_qs = filter_querystring(request.GET)
     return redirect(reverse("review:queue") + (f"?{filter_qs}" if filter_qs else ""))

@@ -167,6 +167,17 @@
       if (title) title.focus({ preventScroll: true });
     }
   });
+  /* Lease expiry as a countdown (m:ss); at 0 the lease is gone: say so. */
+  function tickCountdowns() {
+    document.querySelectorAll("time[data-countdown]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
+      el.textContent = left > 0
+        ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")
+        : "0:00 — the lease expired; reload to take it again";
+    });
+  }
+  window.setInterval(tickCountdowns, 1000);
+
   /* A page restored from the back/forward cache shows a lease and an item version
    * that may be stale: fetch the current one instead. */
   window.addEventListener("pageshow", function (event) {
