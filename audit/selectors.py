@@ -137,6 +137,24 @@ class ClaimAudit:
     checks: list[LiveCheck]
     timeline: list[dict[str, Any]]
     permalinks: dict[int, str]
+    # The active span in its context, for the top of the page: (before, span, after).
+    span_context: tuple[str, str, str] | None = None
+
+
+SPAN_CONTEXT_CHARS: Final = 240
+
+
+def _span_context(binding: EvidenceBinding | None) -> tuple[str, str, str] | None:
+    if binding is None:
+        return None
+    text = binding.source_version.text
+    if not (0 <= binding.start < binding.end <= len(text)):
+        return None
+    lo = max(0, binding.start - SPAN_CONTEXT_CHARS)
+    hi = min(len(text), binding.end + SPAN_CONTEXT_CHARS)
+    before = ("…" if lo > 0 else "") + text[lo : binding.start]
+    after = text[binding.end : hi] + ("…" if hi < len(text) else "")
+    return before, text[binding.start : binding.end], after
 
 
 def _check_quote(binding: EvidenceBinding | None) -> LiveCheck:
@@ -342,6 +360,7 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
         checks=checks,
         timeline=timeline,
         permalinks=permalinks,
+        span_context=_span_context(active),
     )
 
 
