@@ -168,3 +168,14 @@ def test_impact_selector_matrix_adds_up(workspace, source):
         n for old, row in impact.matrix.items() for new, n in row.items() if old != new
     )
     assert len(impact.flips) == impact.moved
+
+
+def test_rule_set_names_never_read_core_v1_v1_and_all_packs_is_explicit(admin_client_ws, workspace):
+    from audit.services import rule_set_create
+
+    stored = rule_set_create(workspace=workspace, definition=CORE_V1)
+    assert str(stored) == f"Core v1 (version {stored.version})"
+    html = admin_client_ws.get(reverse("audit:rules")).content.decode()
+    assert "Core v1 v1" not in html
+    assert f"Core v1 (version {stored.version})" in html
+    assert "leave empty: all packs" in html
