@@ -366,7 +366,27 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             definition = form.definition()
-            if action == "activate":
+            if action == "save":
+                # Save, review, then activate: a draft version is stored but not active.
+                try:
+                    draft = services.rule_set_create(
+                        workspace=workspace,
+                        definition=definition,
+                        parent=parent,
+                        note=data["note"],
+                        actor=request.user,
+                    )
+                except InvalidRuleSet as exc:
+                    for message in exc.errors:
+                        form.add_error(None, message)
+                else:
+                    messages.success(
+                        request,
+                        f"Saved {draft} as a draft: it is not active. Review its impact, "
+                        "then activate it for a domain pack or all packs.",
+                    )
+                    return redirect("audit:rule-set-detail", pk=draft.pk)
+            elif action == "activate":
                 try:
                     rule_set, activation = services.rule_set_create_and_activate(
                         workspace=workspace,

@@ -142,8 +142,29 @@
     fromHash();
   }
 
+  /* Rule-set form: the running total of the dimension weights, as they are typed. */
+  function setupWeightTotal() {
+    var out = document.querySelector("[data-weight-total]");
+    var form = document.getElementById("rule-set-form");
+    if (!out || !form) return;
+    function update() {
+      var total = 0;
+      form.querySelectorAll('input[name^="weight_"]').forEach(function (input) {
+        var n = parseFloat(input.value);
+        if (!isNaN(n)) total += n;
+      });
+      var ok = Math.abs(total - 1) < 1e-6;
+      out.textContent = "Weights total: " + total.toFixed(2) + (ok ? " ✓" : " — must be 1.00");
+      out.classList.toggle("fail", !ok);
+    }
+    form.addEventListener("input", function (event) {
+      if (event.target.name && event.target.name.indexOf("weight_") === 0) update();
+    });
+  }
+
   onReady(function () {
     setupCopy();
     setupSource();
+    setupWeightTotal();
   });
 })();

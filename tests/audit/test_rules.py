@@ -179,3 +179,24 @@ def test_rule_set_names_never_read_core_v1_v1_and_all_packs_is_explicit(admin_cl
     assert "Core v1 v1" not in html
     assert f"Core v1 (version {stored.version})" in html
     assert "leave empty: all packs" in html
+
+
+def test_save_stores_a_draft_without_activating_it(admin_client_ws):
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"), _form_data(name="Delta draft", action="save")
+    )
+    draft = RuleSet.objects.get(name="Delta draft")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("audit:rule-set-detail", args=[draft.pk])
+    assert not RuleSetActivation.objects.exists()
+    page = admin_client_ws.get(response["Location"]).content.decode()
+    assert "as a draft: it is not active" in page
+
+
+def test_form_shows_the_running_weight_total(admin_client_ws):
+    html = admin_client_ws.get(reverse("audit:rule-set-new")).content.decode()
+    assert "Weights total: 1.00 ✓" in html
+    bad = admin_client_ws.post(
+        reverse("audit:rule-set-new"), _form_data(weight_logical_structure=0.5, action="preview")
+    ).content.decode()
+    assert "— must be 1.00" in bad

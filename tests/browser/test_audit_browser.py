@@ -110,3 +110,17 @@ def test_rule_set_edit_preview_flip_list_then_activate(browser_login, live_serve
     expect(page.locator(".messages")).to_contain_text("Activated Delta strict v1")
     activation = RuleSetActivation.objects.get()
     assert activation.activated_by == admin and activation.rule_set.name == "Delta strict"
+
+
+def test_rule_set_form_keeps_a_running_weight_total(browser_login, live_server, workspace):
+    from playwright.sync_api import expect
+
+    admin = make_user("ada", workspace=workspace, role="admin")
+    page = browser_login(admin)
+    page.goto(f"{live_server.url}/audit/rules/new/")
+    total = page.locator("#weight-total")
+    expect(total).to_have_text("Weights total: 1.00 ✓")
+    weight = page.locator('input[name^="weight_"]').first
+    value = float(weight.input_value())
+    weight.fill(f"{value + 0.1:.2f}")
+    expect(total).to_have_text("Weights total: 1.10 — must be 1.00")
