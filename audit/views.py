@@ -474,7 +474,23 @@ def _activate(request: HttpRequest, rule_set: Any) -> HttpResponse:
 @require_POST
 @role_required(*ADMIN_ROLES)
 def rule_set_activate(request: HttpRequest, pk: int) -> HttpResponse:
-    return _activate(request, selectors.rule_set_get(workspace=_ws(request), pk=pk))
+    """Activate a stored version, after a confirmation page with its impact (flip list)."""
+    rule_set = selectors.rule_set_get(workspace=_ws(request), pk=pk)
+    policy = request.POST.get("policy", "")
+    if request.POST.get("confirm") == "1" or policy not in POLICY_NAMES:
+        return _activate(request, rule_set)  # an unknown policy is refused there
+    domain_pack = request.POST.get("domain_pack", "").strip()
+    impact = selectors.rule_set_impact(
+        workspace=_ws(request),
+        domain_pack=domain_pack,
+        definition=selectors.rule_set_definition(rule_set),
+        policy=policy,
+    )
+    return render(
+        request,
+        "audit/rule_set_confirm.html",
+        {"rule_set": rule_set, "impact": impact, "domain_pack": domain_pack, "policy": policy},
+    )
 
 
 @require_POST

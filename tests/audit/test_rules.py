@@ -200,3 +200,22 @@ def test_form_shows_the_running_weight_total(admin_client_ws):
         reverse("audit:rule-set-new"), _form_data(weight_logical_structure=0.5, action="preview")
     ).content.decode()
     assert "— must be 1.00" in bad
+
+
+def test_activating_a_stored_version_asks_for_confirmation_with_the_flip_list(
+    admin_client_ws, workspace, source
+):
+    from audit.services import rule_set_create
+
+    _claims(source, 2)
+    stored = rule_set_create(workspace=workspace, definition=CORE_V1)
+    url = reverse("audit:rule-set-activate", args=[stored.pk])
+    page = admin_client_ws.post(url, {"policy": "strict", "domain_pack": ""})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Activate Core v1 (version" in html and "all packs" in html
+    assert 'id="impact-result"' in html and "Flip list" in html
+    assert not RuleSetActivation.objects.exists()
+    done = admin_client_ws.post(url, {"policy": "strict", "domain_pack": "", "confirm": "1"})
+    assert done.status_code == 302
+    assert RuleSetActivation.objects.get().rule_set == stored
