@@ -72,6 +72,20 @@ class RuleSetForm(forms.Form):
             data[f"{pol.name}_weak_threshold"] = pol.weak_threshold
         return data
 
+    def weight_total(self) -> float:
+        """The sum of the dimension weights as entered (unparseable ones count 0)."""
+        total = 0.0
+        for key in DIMENSIONS:
+            raw = self[f"weight_{key}"].value()
+            try:
+                total += float(raw)
+            except (TypeError, ValueError):
+                continue
+        return round(total, 4)
+
+    def weight_total_ok(self) -> bool:
+        return abs(self.weight_total() - 1.0) < 1e-6
+
     def dimension_rows(self) -> list[tuple[str, Any, Any]]:
         return [
             (_title(key), self[f"weight_{key}"], self[f"threshold_{key}"]) for key in DIMENSIONS

@@ -134,3 +134,51 @@ def diff_segments(old: str, new: str) -> list[DiffSegment]:
         else:
             words("".join(a_lines[i1:i2]), "".join(b_lines[j1:j2]))
     return out
+
+
+# --- windows of long texts ----------------------------------------------------------
+
+# How much text a source pane shows at once, and how much of it comes before a focused
+# span. A 200 KB source is shown a window at a time (more on request), not all at once.
+WINDOW_CHARS: Final = 6000
+WINDOW_LEAD: Final = 2000
+
+
+def text_window(
+    length: int,
+    *,
+    focus: tuple[int, int] | None = None,
+    at: int | None = None,
+    size: int = WINDOW_CHARS,
+    lead: int = WINDOW_LEAD,
+) -> tuple[int, int]:
+    """The ``[start, end)`` window of a text of ``length`` code points to show.
+
+    ``at`` (an explicit start, e.g. "later text") wins; otherwise the window opens
+    ``lead`` characters before ``focus`` and always holds the whole focused span;
+    otherwise it is the text's beginning. Always within ``[0, length]``.
+    """
+    if at is not None:
+        start = max(0, min(at, length))
+        return start, min(length, start + size)
+    if focus is not None:
+        f_start = max(0, min(focus[0], length))
+        f_end = max(f_start, min(focus[1], length))
+        start = max(0, f_start - lead)
+        end = min(length, max(start + size, f_end + lead))
+        return start, end
+    return 0, min(length, size)
+
+
+def window_segments(text: str, spans: Iterable[Span], window: tuple[int, int]) -> list[Segment]:
+    """:func:`segments` of ``text[window]``, spans clipped to it, offsets absolute."""
+    w_start, w_end = window
+    clipped = [
+        Span(max(s.start, w_start) - w_start, min(s.end, w_end) - w_start, s.key)
+        for s in spans
+        if s.start < w_end and s.end > w_start
+    ]
+    return [
+        Segment(seg.text, seg.start + w_start, seg.end + w_start, seg.keys)
+        for seg in segments(text[w_start:w_end], clipped)
+    ]

@@ -8,11 +8,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.core.paginator import Paginator
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.urls import reverse
 
-from audit.highlighting import Span, diff_segments, segments
+from audit.highlighting import Span, diff_segments, text_window, window_segments
 from verifier.binding import span_matches
 from verifier.binding.recheck import recheck
 from verifier.binding.spans import BoundSpan
@@ -79,8 +80,10 @@ def audit_claim_list(*, workspace: Workspace, filters: Mapping[str, str]) -> Que
 
 
 def source_permalink(*, source_id: int, sha256: str, start: int, end: int) -> str:
+    """The span permalink: the version page focused on ``[start, end)`` (server side,
+    so a long source renders the window around it), scrolled to it by the anchor."""
     url = reverse("audit:source-version", args=[source_id, sha256])
-    return f"{url}#{start}-{end}"
+    return f"{url}?span={start}-{end}#seg-{start}"
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,24 @@ class ClaimAudit:
     checks: list[LiveCheck]
     timeline: list[dict[str, Any]]
     permalinks: dict[int, str]
+    # The active span in its context, for the top of the page: (before, span, after).
+    span_context: tuple[str, str, str] | None = None
+
+
+SPAN_CONTEXT_CHARS: Final = 240
+
+
+def _span_context(binding: EvidenceBinding | None) -> tuple[str, str, str] | None:
+    if binding is None:
+        return None
+    text = binding.source_version.text
+    if not (0 <= binding.start < binding.end <= len(text)):
+        return None
+    lo = max(0, binding.start - SPAN_CONTEXT_CHARS)
+    hi = min(len(text), binding.end + SPAN_CONTEXT_CHARS)
+    before = ("…" if lo > 0 else "") + text[lo : binding.start]
+    after = text[binding.end : hi] + ("…" if hi < len(text) else "")
+    return before, text[binding.start : binding.end], after
 
 
 def _check_quote(binding: EvidenceBinding | None) -> LiveCheck:
@@ -339,14 +360,27 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
         checks=checks,
         timeline=timeline,
         permalinks=permalinks,
+        span_context=_span_context(active),
     )
 
 
 # --- sources -----------------------------------------------------------------------
 
 
-def audit_source_list(*, workspace: Workspace) -> QuerySet[Source]:
-    return Source.objects.filter(workspace=workspace).order_by("ref")
+RAG_CHUNK_REF_PREFIX: Final = "rag-chunk:"
+
+
+def audit_source_list(
+    *, workspace: Workspace, q: str = "", include_rag_chunks: bool = False
+) -> QuerySet[Source]:
+    """The workspace's sources by ref; ``q`` searches ref and title. RAG-audit chunks
+    (``rag-chunk:`` sources, one per audited chunk) are left out unless asked for."""
+    sources = Source.objects.filter(workspace=workspace)
+    if not include_rag_chunks:
+        sources = sources.exclude(ref__startswith=RAG_CHUNK_REF_PREFIX)
+    if q:
+        sources = sources.filter(Q(ref__icontains=q) | Q(title__icontains=q))
+    return sources.order_by("ref")
 
 
 def audit_source_get(*, workspace: Workspace, source_id: int) -> Source:
@@ -376,6 +410,40 @@ def source_version_get(
     return version
 
 
+# A claim's state, by how much a reader must look at it (the highlight of a run of
+# text bound by several claims takes the first of its claims' states in this order).
+STATE_ATTENTION: Final = ("contradicted", "unverified", "inferred", "excluded", "supported")
+STATE_LEGEND: Final = (
+    ("supported", "Supported", "solid underline"),
+    ("unverified", "Unverified", "dashed underline"),
+    ("contradicted", "Contradicted", "wavy red underline, struck through"),
+    ("excluded", "Excluded", "dotted underline, grey"),
+    ("inferred", "Inferred", "double underline"),
+)
+SPAN_CLAIMS_PAGE: Final = 50
+
+
+@dataclass(frozen=True)
+class SourceFocus:
+    """What the page was asked to focus: a span (``?span=S-E`` or ``?span=S``) or a
+    claim (``?claim=<public_id>``)."""
+
+    start: int | None = None
+    end: int | None = None
+    claim: str = ""
+
+    @classmethod
+    def parse(cls, params: Mapping[str, str]) -> SourceFocus:
+        raw = (params.get("span") or "").strip()
+        start = end = None
+        if raw:
+            head, _, tail = raw.partition("-")
+            if head.isdigit():
+                start = int(head)
+                end = int(tail) if tail.isdigit() and int(tail) > start else None
+        return cls(start=start, end=end, claim=(params.get("claim") or "").strip()[:40])
+
+
 @dataclass
 class SourceView:
     source: Source
@@ -383,37 +451,127 @@ class SourceView:
     version: SourceVersion
     is_current: bool
     segments: list[dict[str, Any]]
-    bindings: list[EvidenceBinding]
     hash_ok: bool
+    text_length: int
+    window: tuple[int, int]
+    focus: tuple[int, int] | None
+    pinned: list[EvidenceBinding]
+    claims_page: Any  # Page of EvidenceBinding
+    state_counts: list[tuple[str, int]]
+    bound_total: int
+    state_filter: str
+    legend: tuple[tuple[str, str, str], ...] = STATE_LEGEND
+    earlier_at: int | None = None
+    later_at: int | None = None
 
 
-def source_view(*, source: Source, version: SourceVersion) -> SourceView:
-    """The version's text cut into highlight segments at every bound span."""
+def _dominant_state(states: list[str]) -> str:
+    for state in STATE_ATTENTION:
+        if state in states:
+            return state
+    return states[0] if states else ""
+
+
+def source_view(
+    *,
+    source: Source,
+    version: SourceVersion,
+    focus: SourceFocus | None = None,
+    at: int | None = None,
+    state: str = "",
+    claims_page: int | None = None,
+) -> SourceView:
+    """A window of the version's text around the focus, with the spans bound in it
+    coloured by their claim's state, and one page of the claims bound to the version.
+
+    The text outside the window is not rendered (a 200 KB source has thousands of
+    spans): the page links to the text before and after. The claims list starts at
+    the page holding the focused claim and pins that claim at its top.
+    """
+    focus = focus or SourceFocus()
     versions = source_versions(source=source)
-    bindings = list(
-        EvidenceBinding.objects.filter(source_version=version)
-        .select_related("claim")
-        .order_by("start", "end", "id")
+    text = version.text
+    on_version = EvidenceBinding.objects.filter(source_version=version).select_related("claim")
+    pinned: list[EvidenceBinding] = []
+    focus_range: tuple[int, int] | None = None
+    if focus.claim:
+        pinned = list(
+            on_version.filter(
+                claim__public_id=focus.claim, claim__workspace_id=source.workspace_id
+            ).order_by("-is_active", "start", "id")[:1]
+        )
+        if pinned:
+            focus_range = (pinned[0].start, pinned[0].end)
+    elif focus.start is not None:
+        end = focus.end if focus.end is not None else focus.start + 1
+        focus_range = (focus.start, end)
+    window = text_window(len(text), focus=focus_range, at=at)
+    in_window = list(
+        on_version.filter(start__lt=window[1], end__gt=window[0]).order_by("start", "end", "id")
     )
-    segs = segments(version.text, [Span(b.start, b.end, b.pk) for b in bindings])
-    rows = [
-        {
-            "text": s.text,
-            "start": s.start,
-            "end": s.end,
-            "keys": " ".join(str(k) for k in s.keys),
-            "count": len(s.keys),
-        }
-        for s in segs
-    ]
+    if focus_range is not None and focus.claim == "" and focus.end is None:
+        # ``#seg-<start>`` / ``?span=<start>``: the span that starts there.
+        starting = [b for b in in_window if b.start == focus_range[0]]
+        if starting:
+            focus_range = (starting[0].start, max(b.end for b in starting))
+    if focus_range is not None and not pinned:
+        pinned = [b for b in in_window if (b.start, b.end) == focus_range][:5]
+    by_pk = {b.pk: b for b in in_window}
+    rows = []
+    for seg in window_segments(text, [Span(b.start, b.end, b.pk) for b in in_window], window):
+        states = [by_pk[k].claim.state for k in seg.keys]  # type: ignore[index]
+        rows.append(
+            {
+                "text": seg.text,
+                "start": seg.start,
+                "end": seg.end,
+                "keys": " ".join(str(k) for k in seg.keys),
+                "count": len(seg.keys),
+                "state": _dominant_state(states),
+                "states": ", ".join(sorted(set(states))),
+                "focus": focus_range is not None
+                and seg.keys != ()
+                and seg.start < focus_range[1]
+                and seg.end > focus_range[0],
+            }
+        )
+    counts = Counter(
+        dict(
+            on_version.order_by()
+            .values_list("claim__state")
+            .annotate(n=Count("id"))
+            .values_list("claim__state", "n")
+        )
+    )
+    state = state if state in STATE_ATTENTION else ""
+    listed = on_version.order_by("start", "id")
+    if state:
+        listed = listed.filter(claim__state=state)
+    paginator = Paginator(listed, SPAN_CLAIMS_PAGE)
+    paginator.count = counts.get(state, 0) if state else sum(counts.values())  # type: ignore[misc]
+    if claims_page is None and pinned:
+        first = pinned[0]
+        before = listed.filter(Q(start__lt=first.start) | Q(start=first.start, id__lt=first.pk))
+        claims_page = before.count() // SPAN_CLAIMS_PAGE + 1
+    page = paginator.get_page(claims_page)
+    size = window[1] - window[0]
     return SourceView(
         source=source,
         versions=versions,
         version=version,
         is_current=bool(versions) and versions[0].pk == version.pk,
         segments=rows,
-        bindings=bindings,
-        hash_ok=hashlib.sha256(version.text.encode("utf-8")).hexdigest() == version.sha256,
+        hash_ok=hashlib.sha256(text.encode("utf-8")).hexdigest() == version.sha256,
+        text_length=len(text),
+        window=window,
+        focus=focus_range,
+        pinned=pinned,
+        claims_page=page,
+        state_counts=[(s, counts.get(s, 0)) for s in STATE_ATTENTION if counts.get(s, 0)],
+        bound_total=sum(counts.values()),
+        state_filter=state,
+        earlier_at=max(0, window[0] - max(size, 1)) if window[0] > 0 else None,
+        later_at=window[1] if window[1] < len(text) else None,
     )
 
 
@@ -494,8 +652,15 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
         # a flat report: {**quality_report(...).to_dict(), **trust_score(...).to_dict()}
         trust = report if "score" in report and "factors" in report else None
     g2 = quality.get("g2") if isinstance(quality.get("g2"), Mapping) else {}
+    counted = [quality.get(k) for k in ("supported", "weak", "unsupported")]
+    total = quality.get("total")
+    if not isinstance(total, int) and all(isinstance(n, int) for n in counted):
+        total = sum(counted)  # type: ignore[arg-type]
+    # Nothing validated: the trust score and G2 were not measured (unknown, not 0 / fail).
+    measured = not (isinstance(total, int) and total == 0)
     return {
-        "trust_score": trust.get("score") if trust else None,
+        "measured": measured,
+        "trust_score": trust.get("score") if trust and measured else None,
         "factors": list(trust.get("factors") or []) if trust else [],
         "supported": quality.get("supported"),
         "weak": quality.get("weak"),
@@ -506,8 +671,8 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
         "unsupported_pct": quality.get("unsupported_pct"),
         "coverage_gaps": quality.get("coverage_gaps"),
         "remediation_drops": quality.get("remediation_drops"),
-        "g2_passed": g2.get("passed"),
-        "g2_shortfalls": list(g2.get("shortfalls") or []),
+        "g2_passed": g2.get("passed") if measured else None,
+        "g2_shortfalls": list(g2.get("shortfalls") or []) if measured else [],
     }
 
 
@@ -515,8 +680,9 @@ def quality_jobs(*, workspace: Workspace) -> QuerySet[IngestJob]:
     return IngestJob.objects.filter(workspace=workspace).order_by("-created_at", "-id")
 
 
-def quality_trend(*, workspace: Workspace) -> list[tuple[int, int]]:
-    """(job id, trust score) for the latest jobs with a report, oldest first."""
+def quality_trend(*, workspace: Workspace) -> list[tuple[int, int | None]]:
+    """(job id, trust score) for the latest jobs with a report, oldest first; the score
+    is None (a gap in the chart) for a job with nothing validated."""
     rows = (
         IngestJob.objects.filter(workspace=workspace, quality_report__isnull=False)
         .order_by("-created_at", "-id")
@@ -527,6 +693,8 @@ def quality_trend(*, workspace: Workspace) -> list[tuple[int, int]]:
         summary = quality_summary(report)
         if summary and isinstance(summary["trust_score"], int | float):
             points.append((pk, int(summary["trust_score"])))
+        elif summary and not summary["measured"]:
+            points.append((pk, None))
     return list(reversed(points))
 
 

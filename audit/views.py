@@ -113,14 +113,64 @@ def claim_detail(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 @role_required()
 def source_list(request: HttpRequest) -> HttpResponse:
-    sources = selectors.audit_source_list(workspace=_ws(request))
+    q = request.GET.get("q", "").strip()[:200]
+    rag = request.GET.get("rag") == "1"
+    sources = selectors.audit_source_list(workspace=_ws(request), q=q, include_rag_chunks=rag)
     page = Paginator(sources, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "audit/source_list.html", {"page": page})
+    return render(request, "audit/source_list.html", {"page": page, "q": q, "rag": rag})
+
+
+def _digits(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) < 10 else None
 
 
 def _render_source(request: HttpRequest, source: Any, version: Any) -> HttpResponse:
-    view = selectors.source_view(source=source, version=version)
-    return render(request, "audit/source_detail.html", {"view": view, "source": source})
+    params = request.GET
+    view = selectors.source_view(
+        source=source,
+        version=version,
+        focus=selectors.SourceFocus.parse(params),
+        at=_digits(params.get("at")),
+        state=params.get("state", ""),
+        claims_page=_digits(params.get("cpage")),
+    )
+
+    def query(drop: tuple[str, ...], **values: Any) -> str:
+        out = params.copy()
+        for key in drop:
+            out.pop(key, None)
+        for key, value in values.items():
+            out[key] = str(value)
+        return out.urlencode()
+
+    return render(
+        request,
+        "audit/source_detail.html",
+        {
+            "view": view,
+            "source": source,
+            "earlier_query": query(("cpage",), at=view.earlier_at)
+            if view.earlier_at is not None
+            else "",
+            "later_query": query(("cpage",), at=view.later_at) if view.later_at is not None else "",
+            "prev_claims_query": query((), cpage=view.claims_page.previous_page_number())
+            if view.claims_page.has_previous()
+            else "",
+            "next_claims_query": query((), cpage=view.claims_page.next_page_number())
+            if view.claims_page.has_next()
+            else "",
+            "state_links": [
+                {
+                    "state": state,
+                    "count": n,
+                    "query": query(("cpage",), state=state),
+                    "pressed": state == view.state_filter,
+                }
+                for state, n in view.state_counts
+            ],
+            "all_states_query": query(("cpage", "state")),
+        },
+    )
 
 
 @require_GET
@@ -202,27 +252,43 @@ def trace_detail(request: HttpRequest, trace_id: Any) -> HttpResponse:
 # --- quality -----------------------------------------------------------------------
 
 
-def trend_chart(points: list[tuple[int, int]]) -> dict[str, Any] | None:
-    """Plot coordinates for trust scores 0–100 across jobs, computed here, not in JS."""
-    if not points:
+def trend_chart(points: list[tuple[int, int | None]]) -> dict[str, Any] | None:
+    """Plot coordinates for trust scores 0–100 across jobs, computed here, not in JS.
+
+    A job with no score (nothing validated) keeps its place on the x axis and breaks
+    the line: a gap, never a drop to 0.
+    """
+    known = [(job, score) for job, score in points if score is not None]
+    if not known:
         return None
     inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
     step = inner_w / (len(points) - 1) if len(points) > 1 else 0
-    dots = []
+    dots, gaps, lines, line = [], [], [], []
     for i, (job_id, score) in enumerate(points):
-        x = CHART_PAD + (i * step if len(points) > 1 else inner_w / 2)
-        y = CHART_PAD + inner_h * (1 - max(0, min(100, score)) / 100)
-        dots.append({"x": round(x, 1), "y": round(y, 1), "job": job_id, "score": score})
+        x = round(CHART_PAD + (i * step if len(points) > 1 else inner_w / 2), 1)
+        if score is None:
+            gaps.append({"x": x, "job": job_id})
+            if line:
+                lines.append(" ".join(line))
+            line = []
+            continue
+        y = round(CHART_PAD + inner_h * (1 - max(0, min(100, score)) / 100), 1)
+        dots.append({"x": x, "y": y, "job": job_id, "score": score})
+        line.append(f"{x},{y}")
+    if line:
+        lines.append(" ".join(line))
     threshold_y = round(CHART_PAD + inner_h * (1 - 90 / 100), 1)
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
-        "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "lines": lines,
         "dots": dots,
+        "gaps": gaps,
         "threshold_y": threshold_y,
-        "first": points[0][1],
-        "last": points[-1][1],
+        "first": known[0][1],
+        "last": known[-1][1],
         "count": len(points),
+        "unknown": len(gaps),
     }
 
 
@@ -300,7 +366,27 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             definition = form.definition()
-            if action == "activate":
+            if action == "save":
+                # Save, review, then activate: a draft version is stored but not active.
+                try:
+                    draft = services.rule_set_create(
+                        workspace=workspace,
+                        definition=definition,
+                        parent=parent,
+                        note=data["note"],
+                        actor=request.user,
+                    )
+                except InvalidRuleSet as exc:
+                    for message in exc.errors:
+                        form.add_error(None, message)
+                else:
+                    messages.success(
+                        request,
+                        f"Saved {draft} as a draft: it is not active. Review its impact, "
+                        "then activate it for a domain pack or all packs.",
+                    )
+                    return redirect("audit:rule-set-detail", pk=draft.pk)
+            elif action == "activate":
                 try:
                     rule_set, activation = services.rule_set_create_and_activate(
                         workspace=workspace,
@@ -388,7 +474,23 @@ def _activate(request: HttpRequest, rule_set: Any) -> HttpResponse:
 @require_POST
 @role_required(*ADMIN_ROLES)
 def rule_set_activate(request: HttpRequest, pk: int) -> HttpResponse:
-    return _activate(request, selectors.rule_set_get(workspace=_ws(request), pk=pk))
+    """Activate a stored version, after a confirmation page with its impact (flip list)."""
+    rule_set = selectors.rule_set_get(workspace=_ws(request), pk=pk)
+    policy = request.POST.get("policy", "")
+    if request.POST.get("confirm") == "1" or policy not in POLICY_NAMES:
+        return _activate(request, rule_set)  # an unknown policy is refused there
+    domain_pack = request.POST.get("domain_pack", "").strip()
+    impact = selectors.rule_set_impact(
+        workspace=_ws(request),
+        domain_pack=domain_pack,
+        definition=selectors.rule_set_definition(rule_set),
+        policy=policy,
+    )
+    return render(
+        request,
+        "audit/rule_set_confirm.html",
+        {"rule_set": rule_set, "impact": impact, "domain_pack": domain_pack, "policy": policy},
+    )
 
 
 @require_POST

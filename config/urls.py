@@ -8,6 +8,7 @@ from verifier import views as verifier_views
 urlpatterns = [
     path("", verifier_views.home, name="home"),
     path("healthz", verifier_views.healthz, name="healthz"),
+    path("favicon.ico", verifier_views.favicon, name="favicon"),
     path("workspace/switch", verifier_views.workspace_switch, name="workspace-switch"),
     path(
         "accounts/login/",

@@ -9,7 +9,18 @@ BULK_ACTIONS = [("exclude", "Exclude"), ("rejudge", "Send back to the judge")]
 MAX_BULK = 200
 
 
-class DecisionForm(forms.Form):
+class ItemActionForm(forms.Form):
+    """An action on one item carries the version of the item it was made on (the token
+    of ``review_item_change``); a stale version is refused with a 409."""
+
+    version = forms.CharField(required=False, max_length=60)
+
+    @property
+    def expected_version(self) -> str | None:
+        return self.cleaned_data.get("version") or None
+
+
+class DecisionForm(ItemActionForm):
     decision = forms.ChoiceField(choices=DECISIONS)
     note = forms.CharField(required=False, max_length=2000)
     # Code-point offsets of a span the reviewer selected in the source pane, and the
@@ -33,7 +44,7 @@ class DecisionForm(forms.Form):
         return (start, end) if start is not None and end is not None else None
 
 
-class ExcludeForm(forms.Form):
+class ExcludeForm(ItemActionForm):
     reason = forms.CharField(max_length=300)
 
 

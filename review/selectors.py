@@ -91,9 +91,38 @@ def review_queue_annotated(*, workspace: Workspace) -> QuerySet[Claim]:
 
 
 def review_queue_base(*, workspace: Workspace) -> QuerySet[Claim]:
-    """The queue page's rows: annotated claims with their source and lease holder."""
-    return review_queue_annotated(workspace=workspace).select_related(
-        "source", "review_lease__reviewer"
+    """The queue page's rows: annotated claims with their source and lease holder, and
+    the latest verdict's label and note (for "why it is queued")."""
+    return (
+        review_queue_annotated(workspace=workspace)
+        .annotate(
+            latest_label=_latest_verdict("label", CharField()),
+            latest_note=_latest_verdict("note", CharField()),
+            latest_reviewer=_latest_verdict("reviewer_id", IntegerField()),
+        )
+        .select_related("source", "review_lease__reviewer")
+    )
+
+
+@dataclass(frozen=True)
+class QueueWhy:
+    """Why the judge did not decide, in words."""
+
+    reason: str  # the state reason in words
+    decisive: str  # the decisive reason from the latest verdict's note
+    confidence: str  # the judge's confidence in its own answer, in words
+
+
+def review_why(
+    *, reason: str, label: str | None, note: str, confidence: float | None, human: bool
+) -> QueueWhy:
+    from review.verdict_words import confidence_in_words, note_in_words
+    from verifier.states import reason_description
+
+    return QueueWhy(
+        reason=reason_description(reason),
+        decisive=note_in_words(note),
+        confidence=confidence_in_words(label, confidence, human=human),
     )
 
 
@@ -326,6 +355,71 @@ def highlight_segments(text: str, start: int | None, end: int | None) -> list[Se
 
 
 @dataclass(frozen=True)
+class ItemChange:
+    """The latest change to a claim a decision could have been made on."""
+
+    version: str  # "v<latest verdict id>.e<latest state-event id>"
+    at: Any  # datetime | None
+    actor_id: int | None
+    actor_name: str
+    human_verdict: bool
+
+
+def review_item_change(*, claim: Claim) -> ItemChange:
+    """The claim's version token and who changed it last, in one query.
+
+    A decision form carries the token of the item it was shown on; a POST whose token
+    differs was made on a stale page (the back button, or a second reviewer).
+    """
+    verdicts = Verdict.objects.filter(claim_id=claim.pk).order_by("-id")
+    events = StateEvent.objects.filter(claim_id=claim.pk).order_by("-id")
+    row = (
+        Claim.objects.filter(pk=claim.pk)
+        .annotate(
+            v_id=Subquery(verdicts.values("id")[:1]),
+            v_at=Subquery(verdicts.values("at")[:1]),
+            v_reviewer=Subquery(verdicts.values("reviewer_id")[:1]),
+            v_reviewer_name=Subquery(verdicts.values("reviewer__username")[:1]),
+            e_id=Subquery(events.values("id")[:1]),
+            e_at=Subquery(events.values("at")[:1]),
+            e_actor=Subquery(events.values("actor_id")[:1]),
+            e_actor_name=Subquery(events.values("actor__username")[:1]),
+            e_cause=Subquery(events.values("cause")[:1]),
+        )
+        .values(
+            "v_id",
+            "v_at",
+            "v_reviewer",
+            "v_reviewer_name",
+            "e_id",
+            "e_at",
+            "e_actor",
+            "e_actor_name",
+            "e_cause",
+        )
+        .first()
+    ) or {}
+    version = f"v{row.get('v_id') or 0}.e{row.get('e_id') or 0}"
+    v_at, e_at = row.get("v_at"), row.get("e_at")
+    if v_at is not None and (e_at is None or v_at >= e_at):
+        return ItemChange(
+            version=version,
+            at=v_at,
+            actor_id=row.get("v_reviewer"),
+            actor_name=row.get("v_reviewer_name") or "the judge",
+            human_verdict=row.get("v_reviewer") is not None,
+        )
+    return ItemChange(
+        version=version,
+        at=e_at,
+        actor_id=row.get("e_actor"),
+        actor_name=row.get("e_actor_name") or "the system",
+        # The state event a reviewer's decision appends right after its verdict.
+        human_verdict=(row.get("e_cause") or "").startswith("review: "),
+    )
+
+
+@dataclass(frozen=True)
 class ReviewItem:
     claim: Claim
     version: SourceVersion | None
@@ -338,29 +432,99 @@ class ReviewItem:
     notes: list[ReviewNote]
     lease: ReviewLease | None
     decided_by_me: bool
+    change: ItemChange
+    window: tuple[int, int] = (0, 0)
+    text_length: int = 0
+    why: QueueWhy | None = None
+
+    @property
+    def earlier_at(self) -> int | None:
+        start, end = self.window
+        return max(0, start - (end - start)) if start > 0 else None
+
+    @property
+    def later_at(self) -> int | None:
+        return self.window[1] if self.window[1] < self.text_length else None
 
 
-def review_item_detail(*, claim: Claim, reviewer) -> ReviewItem:
-    from verifier.services.claim_state import binding_recheck, current_version
+def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
+    """:func:`review_item_change` from the pane's verdicts and events (no query)."""
+    verdict = max(verdicts, key=lambda v: v.pk, default=None)
+    event = max(events, key=lambda e: e.pk, default=None)
+    version = f"v{verdict.pk if verdict else 0}.e{event.pk if event else 0}"
+    if verdict is not None and (event is None or verdict.at >= event.at):
+        return ItemChange(
+            version=version,
+            at=verdict.at,
+            actor_id=verdict.reviewer_id,
+            actor_name=verdict.reviewer.get_username() if verdict.reviewer else "the judge",
+            human_verdict=verdict.reviewer_id is not None,
+        )
+    return ItemChange(
+        version=version,
+        at=event.at if event else None,
+        actor_id=event.actor_id if event else None,
+        actor_name=event.actor.get_username() if event and event.actor else "the system",
+        human_verdict=bool(event and event.cause.startswith("review: ")),
+    )
 
-    version = current_version(claim)
-    binding = claim.bindings.filter(is_active=True).select_related("source_version").first()
+
+def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> ReviewItem:
+    """The item pane. The source is shown as a window around the bound span (or the
+    best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
+    from audit.highlighting import text_window
+    from review import item_pane
+    from verifier.services.claim_state import binding_recheck
+
+    # One query for the whole pane (keyboard triage loads one per keypress).
+    claim = item_pane.review_item_pane_row(
+        workspace_id=claim.workspace_id, public_id=claim.public_id
+    )
+    version = item_pane.pane_version(claim)
+    binding = item_pane.pane_binding(claim)
     status = binding_recheck(binding=binding, version=version)
     binding_status = "none" if binding is None else ("fresh" if status == "fresh" else "stale")
     segments: list[Segment] = []
+    window = (0, 0)
+    candidates = item_pane.pane_candidates(claim) if version is not None else []
     if version is not None:
         on_version = binding is not None and binding.source_version_id == version.pk
-        segments = highlight_segments(
-            version.text,
-            binding.start if on_version and binding_status == "fresh" else None,
-            binding.end if on_version and binding_status == "fresh" else None,
+        span = (
+            (binding.start, binding.end)
+            if binding is not None and on_version and binding_status == "fresh"
+            else None
         )
-    candidates = (
-        list(claim.candidates.filter(source_version=version).order_by("rank")[:10])
-        if version is not None
-        else []
+        anchor = span or (
+            (binding.start, binding.end)
+            if binding is not None and on_version
+            else ((candidates[0].start, candidates[0].end) if candidates else None)
+        )
+        window = text_window(len(version.text), focus=anchor, at=at)
+        w_start, w_end = window
+        segments = [
+            Segment(seg.text, seg.kind)
+            for seg in highlight_segments(
+                version.text[w_start:w_end],
+                span[0] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
+                span[1] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
+            )
+        ]
+    verdicts = item_pane.pane_verdicts(claim)
+    events = item_pane.pane_events(claim)
+    from review.verdict_words import confidence_in_words
+
+    for v in verdicts:
+        v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
+            v.label, v.confidence, human=v.reviewer_id is not None
+        )
+    latest = verdicts[0] if verdicts else None
+    why = review_why(
+        reason=claim.state_reason,
+        label=latest.label if latest else None,
+        note=latest.note if latest else "",
+        confidence=latest.confidence if latest else None,
+        human=latest is not None and latest.reviewer_id is not None,
     )
-    verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id")[:50])
     return ReviewItem(
         claim=claim,
         version=version,
@@ -369,10 +533,14 @@ def review_item_detail(*, claim: Claim, reviewer) -> ReviewItem:
         segments=segments,
         candidates=candidates,
         verdicts=verdicts,
-        events=list(claim.state_events.select_related("actor").order_by("-at", "-id")[:50]),
-        notes=list(ReviewNote.objects.filter(claim=claim).select_related("author")[:50]),
-        lease=review_lease_live(claim=claim),
+        events=events,
+        notes=item_pane.pane_notes(claim),
+        lease=item_pane.pane_lease(claim),
         decided_by_me=any(v.reviewer_id == reviewer.pk for v in verdicts),
+        change=_change_of(verdicts, events),
+        window=window,
+        text_length=len(version.text) if version is not None else 0,
+        why=why,
     )
 
 

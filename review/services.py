@@ -44,6 +44,30 @@ class ReviewError(ValueError):
     """A decision the rules refuse; the message is shown to the reviewer as a form error."""
 
 
+class StaleItem(ReviewError):
+    """The item changed since the page the action was made on (409 in the console)."""
+
+    def __init__(self, change, reviewer) -> None:
+        who = "you" if change.actor_id == reviewer.pk else change.actor_name
+        what = "decided" if change.human_verdict else "changed"
+        when = timezone.localtime(change.at).strftime("%H:%M") if change.at else "an earlier time"
+        super().__init__(f"Already {what} by {who} at {when} — open the current item.")
+        self.change = change
+
+
+def review_version_check(*, claim: Claim, reviewer, expected_version: str | None) -> None:
+    """Lock the claim's row and refuse (``StaleItem``) when it changed since
+    ``expected_version`` (the token the page was rendered with). ``None``: no check."""
+    from review.selectors import review_item_change
+
+    Claim.objects.select_for_update().filter(pk=claim.pk).first()
+    if expected_version is None:
+        return
+    change = review_item_change(claim=claim)
+    if change.version != expected_version:
+        raise StaleItem(change, reviewer)
+
+
 def _lease_seconds() -> int:
     return int(getattr(settings, "SPANPROOF_REVIEW_LEASE_SECONDS", 900))
 
@@ -70,13 +94,29 @@ def review_decide(
     note: str = "",
     span: tuple[int, int] | None = None,
     span_text: str | None = None,
+    expected_version: str | None = None,
 ) -> StateDecision:
-    """Append the reviewer's verdict (optionally binding a selected span) and re-resolve."""
+    """Append the reviewer's verdict (optionally binding a selected span) and re-resolve.
+
+    With ``expected_version`` a decision made on a stale page is refused
+    (``StaleItem``); the same decision repeated by the same reviewer on an unchanged
+    claim is refused too, so a double submit never appends a second identical verdict.
+    """
+    from review.selectors import review_item_change
     from verifier.services.binding import BindingRejected, claim_bind_span
 
     if decision not in DECISION_LABELS:
         raise ReviewError(f"Unknown decision {decision!r}.")
+    review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
+    latest = claim.verdicts.order_by("-id").first()
+    if (
+        span is None
+        and latest is not None
+        and latest.reviewer_id == reviewer.pk
+        and latest.label == DECISION_LABELS[decision]
+    ):
+        raise StaleItem(review_item_change(claim=claim), reviewer)
     if claim.exclusion_reason:
         raise ReviewError("This claim is excluded; restore it before deciding.")
     if span is not None:
@@ -117,16 +157,21 @@ def review_decide(
 
 
 @transaction.atomic
-def review_exclude(*, claim: Claim, reviewer, reason: str) -> StateDecision:
+def review_exclude(
+    *, claim: Claim, reviewer, reason: str, expected_version: str | None = None
+) -> StateDecision:
     if not reason.strip():
         raise ReviewError("An exclusion needs a reason.")
+    review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
     result = claim_exclude(claim=claim, reason=reason, actor=reviewer)
     review_lease_release(claim=claim, reviewer=reviewer)
     return result
 
 
 @transaction.atomic
-def review_restore(*, claim: Claim, reviewer) -> StateDecision:
+def review_restore(*, claim: Claim, reviewer, expected_version: str | None = None) -> StateDecision:
+    review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
+    claim.refresh_from_db(fields=["exclusion_reason"])
     if not claim.exclusion_reason:
         raise ReviewError("This claim is not excluded.")
     return claim_restore(claim=claim, actor=reviewer)
@@ -136,6 +181,16 @@ def review_note(*, claim: Claim, reviewer, text: str) -> ReviewNote:
     if not text.strip():
         raise ReviewError("A note needs some text.")
     return ReviewNote.objects.create(claim=claim, author=reviewer, text=text.strip())
+
+
+def review_rejudge_one(*, claim: Claim, reviewer, expected_version: str | None = None) -> int:
+    """Send one claim back to the judge, refusing a stale page (``StaleItem``)."""
+    with transaction.atomic():
+        review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
+        claim.refresh_from_db(fields=["exclusion_reason"])
+        if claim.exclusion_reason:
+            raise ReviewError("Restore the claim first.")
+    return review_rejudge(claims=[claim], reviewer=reviewer)
 
 
 def review_rejudge(*, claims: Iterable[Claim], reviewer) -> int:
@@ -262,6 +317,7 @@ def review_lease_next(
         review_held_by_others,
         review_queue_annotated,
         review_queue_ordered_ids,
+        review_reason_tally,
     )
 
     # One value per key (a QueryDict iterates keys; .get gives the last value).
@@ -280,8 +336,13 @@ def review_lease_next(
             queryset = filterset.qs.exclude(review_held_by_others(reviewer=reviewer))
             if passed_over:
                 queryset = queryset.exclude(pk__in=passed_over)
+            # The per-reason tally (one GROUP BY) lets the ordered read touch only the
+            # risk groups it needs in one query, instead of one query per small group.
             candidates = review_queue_ordered_ids(
-                queryset=queryset, offset=0, limit=LEASE_CANDIDATES
+                queryset=queryset,
+                offset=0,
+                limit=LEASE_CANDIDATES,
+                tally=review_reason_tally(queryset),
             )
             if not candidates:
                 return None
@@ -293,7 +354,7 @@ def review_lease_next(
                 Claim.objects.filter(pk__in=candidates)
                 .order_by(in_order)
                 .select_for_update(skip_locked=True)
-                .only("pk", "state_reason", "public_id")
+                .only("pk", "state_reason", "public_id", "workspace_id")
                 .first()
             )
             if claim is None:  # every candidate is being taken right now

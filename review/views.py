@@ -13,12 +13,13 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
 from review.filters import ReviewQueueFilter, filter_querystring
-from review.forms import BulkForm, DecisionForm, ExcludeForm, NoteForm
+from review.forms import BulkForm, DecisionForm, ExcludeForm, ItemActionForm, NoteForm
 from review.selectors import (
     QueueRows,
     reason_values,
@@ -32,10 +33,12 @@ from review.selectors import (
     review_reason_counts,
     review_reason_tally,
     review_tally_total,
+    review_why,
 )
 from review.services import (
     BulkOutcome,
     ReviewError,
+    StaleItem,
     review_blind_set,
     review_bulk_exclude,
     review_bulk_rejudge,
@@ -46,7 +49,7 @@ from review.services import (
     review_lease_release,
     review_lease_release_all,
     review_note,
-    review_rejudge,
+    review_rejudge_one,
     review_restore,
 )
 from verifier.models import ApiScope, Claim
@@ -110,6 +113,14 @@ def queue(request: HttpRequest) -> HttpResponse:
         total=review_tally_total(tally, current_reason) if exact else None,
     )
     page = Paginator(rows, QUEUE_PAGE_SIZE).get_page(params.get("page"))
+    for row in page.object_list:
+        row.why = review_why(
+            reason=row.state_reason,
+            label=row.latest_label,
+            note=row.latest_note or "",
+            confidence=row.latest_confidence,
+            human=row.latest_reviewer is not None,
+        )
     chips = []
     for reason, count in review_reason_counts(tally):
         query = chip_params.copy()
@@ -225,6 +236,12 @@ def _trail_note(request: HttpRequest, public_id: str) -> str | None:
     return previous
 
 
+def _countdown(expires_at) -> str:
+    """Time left on a lease as m:ss (the page's script keeps counting down)."""
+    seconds = max(0, int((expires_at - timezone.now()).total_seconds()))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def _render_item(
     request: HttpRequest,
     claim: Claim,
@@ -233,11 +250,16 @@ def _render_item(
     error: str = "",
     flash: str = "",
     forms: dict | None = None,
+    stale: bool = False,
 ) -> HttpResponse:
     reviewer = request.user
     membership = request.membership  # type: ignore[attr-defined]
     filter_qs = filter_querystring(request.GET)
-    detail = review_item_detail(claim=claim, reviewer=reviewer)
+    at = request.GET.get("at", "")
+    detail = review_item_detail(
+        claim=claim, reviewer=reviewer, at=int(at) if at.isdigit() and len(at) < 10 else None
+    )
+    claim = detail.claim
     previous = _trail_note(request, claim.public_id)
     held_by_other = detail.lease is not None and detail.lease.reviewer_id != reviewer.pk
     forms = forms or {}
@@ -246,10 +268,13 @@ def _render_item(
         "claim": claim,
         "filter_qs": filter_qs,
         "can_decide": _is_decider(request) and not held_by_other,
+        "can_skip": _is_decider(request),
+        "lease_left": _countdown(detail.lease.expires_at) if detail.lease else "",
         "held_by_other": held_by_other,
         "blind": membership.blind_review and not detail.decided_by_me,
         "blind_review": membership.blind_review,
         "error": error,
+        "stale": stale,
         "flash": flash,
         "previous_url": _item_url(previous, filter_qs) if previous else "",
         "decision_form": forms.get("decision") or DecisionForm(),
@@ -257,11 +282,27 @@ def _render_item(
         "note_form": forms.get("note") or NoteForm(),
         "item_url": _item_url(claim.public_id, filter_qs),
     }
+    sep = "&" if filter_qs else ""
+    for key, offset in (("earlier_url", detail.earlier_at), ("later_url", detail.later_at)):
+        context[key] = (
+            f"{reverse('review:item', args=[claim.public_id])}?{filter_qs}{sep}at={offset}"
+            if offset is not None
+            else ""
+        )
     template = "review/_item.html" if request.htmx else "review/item.html"  # type: ignore[attr-defined]
     response = render(request, template, context, status=status)
+    # The page shows a lease and carries the item's version: never serve it stale from
+    # the back/forward cache.
+    add_never_cache_headers(response)
     if request.htmx:  # type: ignore[attr-defined]
         response = push_url(response, context["item_url"])
     return response
+
+
+def _stale(request: HttpRequest, claim: Claim, exc: StaleItem) -> HttpResponse:
+    """409: the action was made on an older page; show the current item instead."""
+    current = review_item_get(workspace=request.workspace, public_id=claim.public_id)  # type: ignore[attr-defined]
+    return _render_item(request, current, status=409, error=str(exc), stale=True)
 
 
 def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
@@ -290,8 +331,8 @@ def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") ->
         messages.info(request, done)
         return redirect(queue_url)
     if request.htmx:  # type: ignore[attr-defined]
-        claim = review_item_get(workspace=workspace, public_id=lease.claim.public_id)
-        return _render_item(request, claim, flash=flash)
+        # The pane query loads the claim itself: no separate fetch.
+        return _render_item(request, lease.claim, flash=flash)
     if flash:
         messages.success(request, flash)
     return redirect(_item_url(lease.claim.public_id, filter_qs))
@@ -337,7 +378,10 @@ def decide(request: HttpRequest, public_id: str) -> HttpResponse:
             note=form.cleaned_data["note"],
             span=form.span,
             span_text=form.cleaned_data["span_text"] if form.span else None,
+            expected_version=form.expected_version,
         )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
     except ReviewError as exc:
         return _render_item(request, claim, status=422, error=str(exc), forms={"decision": form})
     flash = f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
@@ -354,7 +398,14 @@ def exclude(request: HttpRequest, public_id: str) -> HttpResponse:
     if not form.is_valid():
         return _render_item(request, claim, status=422, forms={"exclude": form})
     try:
-        review_exclude(claim=claim, reviewer=request.user, reason=form.cleaned_data["reason"])
+        review_exclude(
+            claim=claim,
+            reviewer=request.user,
+            reason=form.cleaned_data["reason"],
+            expected_version=form.expected_version,
+        )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
     except ReviewError as exc:
         return _render_item(request, claim, status=422, error=str(exc), forms={"exclude": form})
     return _advance(request, current=claim, flash=f"{claim.public_id} excluded.")
@@ -366,8 +417,14 @@ def restore(request: HttpRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     if refusal:
         return _render_item(request, claim, status=409, error=refusal)
+    form = ItemActionForm(request.POST)
+    form.is_valid()
     try:
-        result = review_restore(claim=claim, reviewer=request.user)
+        result = review_restore(
+            claim=claim, reviewer=request.user, expected_version=form.expected_version
+        )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
     except ReviewError as exc:
         return _render_item(request, claim, status=422, error=str(exc))
     claim.refresh_from_db()
@@ -380,9 +437,16 @@ def rejudge(request: HttpRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     if refusal:
         return _render_item(request, claim, status=409, error=refusal)
-    if claim.exclusion_reason:
-        return _render_item(request, claim, status=422, error="Restore the claim first.")
-    review_rejudge(claims=[claim], reviewer=request.user)
+    form = ItemActionForm(request.POST)
+    form.is_valid()
+    try:
+        review_rejudge_one(
+            claim=claim, reviewer=request.user, expected_version=form.expected_version
+        )
+    except StaleItem as exc:
+        return _stale(request, claim, exc)
+    except ReviewError as exc:
+        return _render_item(request, claim, status=422, error=str(exc))
     claim.refresh_from_db()
     flash = f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
     return _advance(request, current=claim, flash=flash)
@@ -420,5 +484,6 @@ def release(request: HttpRequest, public_id: str) -> HttpResponse:
     """Stop reviewing: give the item back to the queue."""
     claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
     review_lease_release(claim=claim, reviewer=request.user)
+    messages.info(request, f"Stopped reviewing: {claim.public_id} is back in the queue for anyone.")
     filter_qs = filter_querystring(request.GET)
     return redirect(reverse("review:queue") + (f"?{filter_qs}" if filter_qs else ""))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
 from verifier.middleware import SESSION_WORKSPACE_KEY
@@ -32,6 +33,12 @@ def workspace_switch(request: HttpRequest) -> HttpResponse:
     if membership_get(user=request.user, slug=slug) is not None:
         request.session[SESSION_WORKSPACE_KEY] = slug
     return redirect("home")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 @require_GET

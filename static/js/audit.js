@@ -54,9 +54,41 @@
       return true;
     }
 
+    var nav = document.getElementById("window-nav");
+    var windowStart = nav ? Number(nav.dataset.windowStart) : 0;
+    var windowEnd = nav ? Number(nav.dataset.windowEnd) : Infinity;
+
+    /* Long sources render a window of their text: a span outside it is fetched by
+     * asking the server to focus it (?span=start-end), keeping the #seg- anchor. */
+    function inWindow(start, end) { return start >= windowStart && end <= windowEnd; }
+
+    function openSpan(start, end) {
+      var params = new URLSearchParams(window.location.search);
+      params.set("span", end === null ? String(start) : start + "-" + end);
+      params.delete("at");
+      params.delete("cpage");
+      window.location.replace("?" + params.toString() + "#seg-" + start);
+    }
+
     function fromHash() {
       var match = /^#(\d+)-(\d+)$/.exec(window.location.hash);
-      if (match) focusSpan(Number(match[1]), Number(match[2]));
+      var seg = /^#seg-(\d+)$/.exec(window.location.hash);
+      if (match) {
+        var start = Number(match[1]), end = Number(match[2]);
+        if (!inWindow(start, end)) { openSpan(start, end); return; }
+        focusSpan(start, end);
+      } else if (seg) {
+        var at = Number(seg[1]);
+        var mark = document.getElementById("seg-" + at);
+        if (mark) { focusSpan(Number(mark.dataset.start), Number(mark.dataset.end)); return; }
+        if (!inWindow(at, at + 1)) openSpan(at, null);
+      } else {
+        var focused = textBox.querySelector("mark.span.focus");
+        if (focused) {
+          focused.scrollIntoView({ block: "center" });
+          focused.focus({ preventScroll: true });
+        }
+      }
     }
 
     function filterClaims(mark) {
@@ -98,7 +130,7 @@
     document.querySelectorAll("a.show-span").forEach(function (link) {
       link.addEventListener("click", function (event) {
         var li = link.closest("li[data-start]");
-        if (!li) return;
+        if (!li || !inWindow(Number(li.dataset.start), Number(li.dataset.end))) return;
         event.preventDefault();
         var hash = "#" + li.dataset.start + "-" + li.dataset.end;
         if (window.location.hash !== hash) history.pushState(null, "", hash);
@@ -110,8 +142,29 @@
     fromHash();
   }
 
+  /* Rule-set form: the running total of the dimension weights, as they are typed. */
+  function setupWeightTotal() {
+    var out = document.querySelector("[data-weight-total]");
+    var form = document.getElementById("rule-set-form");
+    if (!out || !form) return;
+    function update() {
+      var total = 0;
+      form.querySelectorAll('input[name^="weight_"]').forEach(function (input) {
+        var n = parseFloat(input.value);
+        if (!isNaN(n)) total += n;
+      });
+      var ok = Math.abs(total - 1) < 1e-6;
+      out.textContent = "Weights total: " + total.toFixed(2) + (ok ? " ✓" : " — must be 1.00");
+      out.classList.toggle("fail", !ok);
+    }
+    form.addEventListener("input", function (event) {
+      if (event.target.name && event.target.name.indexOf("weight_") === 0) update();
+    });
+  }
+
   onReady(function () {
     setupCopy();
     setupSource();
+    setupWeightTotal();
   });
 })();

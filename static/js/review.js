@@ -16,6 +16,12 @@
     return document.getElementById("source-text");
   }
 
+  /* A long source is shown as a window: the pane's first code point is at this offset. */
+  function paneOffset() {
+    var pane = sourcePane();
+    return pane ? parseInt(pane.getAttribute("data-offset") || "0", 10) : 0;
+  }
+
   function selectionSpan() {
     var pane = sourcePane();
     var selection = window.getSelection();
@@ -27,7 +33,7 @@
     before.setEnd(range.startContainer, range.startOffset);
     var text = range.toString();
     if (!text) return null;
-    var start = codePoints(before.toString());
+    var start = paneOffset() + codePoints(before.toString());
     return { start: start, end: start + codePoints(text), text: text };
   }
 
@@ -57,6 +63,9 @@
   function selectCodePoints(start, end) {
     var pane = sourcePane();
     if (!pane) return;
+    start -= paneOffset();
+    end -= paneOffset();
+    if (start < 0) return;
     var walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
     var seen = 0;
     var range = document.createRange();
@@ -157,6 +166,22 @@
       settle(item);
       if (title) title.focus({ preventScroll: true });
     }
+  });
+  /* Lease expiry as a countdown (m:ss); at 0 the lease is gone: say so. */
+  function tickCountdowns() {
+    document.querySelectorAll("time[data-countdown]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
+      el.textContent = left > 0
+        ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")
+        : "0:00 — the lease expired; reload to take it again";
+    });
+  }
+  window.setInterval(tickCountdowns, 1000);
+
+  /* A page restored from the back/forward cache shows a lease and an item version
+   * that may be stale: fetch the current one instead. */
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.getElementById("review-item")) window.location.reload();
   });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { settle(document); });

@@ -79,7 +79,8 @@ def test_evidence_links_to_the_span_permalink(auditor_client, supported_claim):
     url = reverse(
         "audit:source-version", args=[supported_claim.source_id, binding.source_version.sha256]
     )
-    assert f'href="{url}#{binding.start}-{binding.end}"' in html
+    start, end = binding.start, binding.end
+    assert f'href="{url}?span={start}-{end}#seg-{start}"' in html
 
 
 def test_claim_text_is_escaped(auditor_client, source):
@@ -128,3 +129,13 @@ def test_new_source_version_demotes_on_read_and_fails_the_hash_check(
     assert (supported_claim.state, supported_claim.state_reason) == ("unverified", "stale_source")
     assert _badges(html)[:2] == ["pass", "fail"]
     assert "the source has a newer version" in html
+
+
+def test_evidence_link_and_highlighted_span_come_first(auditor_client, supported_claim):
+    binding = supported_claim.bindings.get()
+    html = _page(auditor_client, supported_claim)
+    top = html.index('id="evidence-top"')
+    assert top < html.index('id="why-h"') and top < html.index('id="checks-h"')
+    panel = html[top : html.index("</section>", top)]
+    assert f'<mark class="span focus">{binding.quote}</mark>' in panel
+    assert f"?span={binding.start}-{binding.end}#seg-{binding.start}" in panel

@@ -168,3 +168,54 @@ def test_impact_selector_matrix_adds_up(workspace, source):
         n for old, row in impact.matrix.items() for new, n in row.items() if old != new
     )
     assert len(impact.flips) == impact.moved
+
+
+def test_rule_set_names_never_read_core_v1_v1_and_all_packs_is_explicit(admin_client_ws, workspace):
+    from audit.services import rule_set_create
+
+    stored = rule_set_create(workspace=workspace, definition=CORE_V1)
+    assert str(stored) == f"Core v1 (version {stored.version})"
+    html = admin_client_ws.get(reverse("audit:rules")).content.decode()
+    assert "Core v1 v1" not in html
+    assert f"Core v1 (version {stored.version})" in html
+    assert "leave empty: all packs" in html
+
+
+def test_save_stores_a_draft_without_activating_it(admin_client_ws):
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"), _form_data(name="Delta draft", action="save")
+    )
+    draft = RuleSet.objects.get(name="Delta draft")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("audit:rule-set-detail", args=[draft.pk])
+    assert not RuleSetActivation.objects.exists()
+    page = admin_client_ws.get(response["Location"]).content.decode()
+    assert "as a draft: it is not active" in page
+
+
+def test_form_shows_the_running_weight_total(admin_client_ws):
+    html = admin_client_ws.get(reverse("audit:rule-set-new")).content.decode()
+    assert "Weights total: 1.00 ✓" in html
+    bad = admin_client_ws.post(
+        reverse("audit:rule-set-new"), _form_data(weight_logical_structure=0.5, action="preview")
+    ).content.decode()
+    assert "— must be 1.00" in bad
+
+
+def test_activating_a_stored_version_asks_for_confirmation_with_the_flip_list(
+    admin_client_ws, workspace, source
+):
+    from audit.services import rule_set_create
+
+    _claims(source, 2)
+    stored = rule_set_create(workspace=workspace, definition=CORE_V1)
+    url = reverse("audit:rule-set-activate", args=[stored.pk])
+    page = admin_client_ws.post(url, {"policy": "strict", "domain_pack": ""})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Activate Core v1 (version" in html and "all packs" in html
+    assert 'id="impact-result"' in html and "Flip list" in html
+    assert not RuleSetActivation.objects.exists()
+    done = admin_client_ws.post(url, {"policy": "strict", "domain_pack": "", "confirm": "1"})
+    assert done.status_code == 302
+    assert RuleSetActivation.objects.get().rule_set == stored

@@ -21,7 +21,7 @@ def test_source_page_highlights_overlapping_spans_as_segments(auditor_client, so
     start = DEFAULT_TEXT.index(QUOTE)
     inner = DEFAULT_TEXT.index("the current slows.")
     assert f'data-start="{start}" data-end="{inner}"' in html
-    assert 'class="span overlap"' in html  # the nested span sits inside the outer one
+    assert 'class="span span-unverified overlap"' in html  # the nested span inside the outer
     assert a.public_id in html and b.public_id in html
     assert source.versions.get().sha256 in html
 
@@ -96,3 +96,16 @@ def test_source_list_links_to_detail_and_paginates(auditor_client, workspace):
     assert "Page 1 of 2" in html
     first = workspace.sources.order_by("ref").first()
     assert reverse("audit:source-detail", args=[first.pk]) in html
+
+
+def test_source_list_searches_and_hides_rag_chunks_by_default(auditor_client, workspace):
+    make_source(workspace, ref="source:delta_report")
+    make_source(workspace, ref="source:marsh_notes")
+    make_source(workspace, ref="rag-chunk:0123456789abcdef")
+    url = reverse("audit:source-list")
+    html = auditor_client.get(url).content.decode()
+    assert "source:delta_report" in html and "rag-chunk:0123456789abcdef" not in html
+    assert "rag-chunk:0123456789abcdef" in auditor_client.get(f"{url}?rag=1").content.decode()
+    found = auditor_client.get(f"{url}?q=marsh").content.decode()
+    assert "source:marsh_notes" in found and "source:delta_report" not in found
+    assert "No source matches" in auditor_client.get(f"{url}?q=zzz").content.decode()

@@ -141,3 +141,45 @@ def test_quality_summary_reads_the_report_shapes(shape):
     assert summary["coverage_gaps"] is None  # unknown stays unknown
     assert summary["g2_passed"] is True
     assert quality_summary(None) is None
+
+
+def test_a_job_with_nothing_validated_is_unknown_not_zero(auditor_client, workspace):
+    import re
+
+    from verifier.scoring.quality import QualityCounts, quality_report
+
+    first = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(95, 4, 1, 0)
+    )
+    empty_counts = QualityCounts(
+        supported=0,
+        weak=0,
+        unsupported=0,
+        coverage_gaps=0,
+        remediation_drops=None,
+        bound=0,
+        unbound=0,
+        no_evidence=0,
+    )
+    nothing = IngestJob.objects.create(
+        workspace=workspace,
+        status="succeeded",
+        quality_report={
+            "quality": quality_report(empty_counts).to_dict(),
+            "trust": {"score": 0, "factors": []},
+        },
+    )
+    last = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(90, 5, 5, 0)
+    )
+    html = auditor_client.get(reverse("audit:quality")).content.decode()
+    row = html.split(f'id="job-{nothing.pk}"')[1].split("</tr>")[0]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    assert cells[0].startswith("unknown") and "nothing validated" in cells[0]  # trust score
+    assert cells[4] == "unknown"  # G2: not measured, not "fail"
+    assert "fail" not in row
+    # The trend breaks at the unknown job: two lines, no dot at 0, a gap marker.
+    assert len(re.findall(r"<polyline", html)) == 2
+    assert f"Job {nothing.pk}: unknown (nothing validated)" in html
+    assert f"Job {first.pk}:" in html and f"Job {last.pk}:" in html
+    assert "faithful" in html and "not</em> measure whether the sources themselves are true" in html

@@ -47,7 +47,8 @@ def test_claim_evidence_opens_source_with_span_highlighted_and_in_view(
     expect(page.locator(".badge-pass")).to_have_count(4)  # no trace yet: check 4 is n/a
     expect(page.locator(".badge-fail")).to_have_count(0)
     page.locator("a.evidence-link").first.click()
-    page.wait_for_url(f"**/v/{binding.source_version.sha256}#{binding.start}-{binding.end}")
+    sha, start, end = binding.source_version.sha256, binding.start, binding.end
+    page.wait_for_url(f"**/v/{sha}?span={start}-{end}#seg-{start}")
 
     focused = page.locator("mark.span.focus")
     expect(focused).to_have_count(1)
@@ -62,6 +63,28 @@ def test_claim_evidence_opens_source_with_span_highlighted_and_in_view(
     focused.click()
     expect(page.locator(f"#binding-{binding.pk}")).to_be_focused()
     expect(page.locator("#span-filter-status")).to_contain_text("1 binding")
+
+
+def test_long_source_permalinks_focus_a_span_outside_the_first_window(
+    browser_login, live_server, workspace
+):
+    """``#seg-<start>`` and ``#start-end`` (old permalinks) still focus a span far into
+    a long source: the page asks the server for the window around it."""
+    from playwright.sync_api import expect
+
+    auditor = make_user("aldo", workspace=workspace, role="auditor")
+    filler = "The river keeps moving through the plain. " * 1000  # 42 KB before the span
+    claim, binding = _supported_claim(workspace, filler + QUOTE + " " + filler)
+    page = browser_login(auditor)
+    base = f"{live_server.url}/audit/sources/{claim.source_id}/v/{binding.source_version.sha256}"
+    for anchor in (f"#seg-{binding.start}", f"#{binding.start}-{binding.end}"):
+        page.goto(base + anchor)
+        page.wait_for_url(f"**span={binding.start}*")
+        focused = page.locator("#source-text mark.span.focus")
+        expect(focused).to_have_count(1)
+        expect(focused).to_have_text(QUOTE)
+        expect(focused).to_be_in_viewport()
+        expect(page.locator("#pinned-claims")).to_contain_text(claim.text[:40])
 
 
 def test_rule_set_edit_preview_flip_list_then_activate(browser_login, live_server, workspace):
@@ -87,3 +110,17 @@ def test_rule_set_edit_preview_flip_list_then_activate(browser_login, live_serve
     expect(page.locator(".messages")).to_contain_text("Activated Delta strict v1")
     activation = RuleSetActivation.objects.get()
     assert activation.activated_by == admin and activation.rule_set.name == "Delta strict"
+
+
+def test_rule_set_form_keeps_a_running_weight_total(browser_login, live_server, workspace):
+    from playwright.sync_api import expect
+
+    admin = make_user("ada", workspace=workspace, role="admin")
+    page = browser_login(admin)
+    page.goto(f"{live_server.url}/audit/rules/new/")
+    total = page.locator("#weight-total")
+    expect(total).to_have_text("Weights total: 1.00 ✓")
+    weight = page.locator('input[name^="weight_"]').first
+    value = float(weight.input_value())
+    weight.fill(f"{value + 0.1:.2f}")
+    expect(total).to_have_text("Weights total: 1.10 — must be 1.00")

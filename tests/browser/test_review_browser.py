@@ -122,3 +122,43 @@ def test_keyboard_help_overlay_opens_and_escape_closes(browser_page, live_server
     expect(page.get_by_role("dialog", name="Exclude this claim")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog", name="Exclude this claim")).to_be_hidden()
+
+
+def test_long_source_window_binds_the_selected_span_at_absolute_offsets(browser_page, live_server):
+    page = browser_page
+    workspace = make_workspace("browser-long")
+    reviewer = make_user("rita", workspace=workspace, role="reviewer")
+    filler = "The river keeps moving through the plain. " * 1500  # 63 KB
+    text = filler + SOURCE_TEXT + " " + filler
+    source = make_source(workspace, ref="source:long_field_notes", text=text)
+    claim = queue_claim(source, "no_evidence", text="The delta gains land in wet years.")
+    login_browser(page, live_server, reviewer)
+
+    page.goto(f"{live_server.url}/review/item/{claim.public_id}/")
+    pane = page.locator("#source-text")
+    offset = int(pane.get_attribute("data-offset"))
+    assert len(pane.inner_text()) < 10_000  # a window, not the 127 KB text
+    # No bound span: the window opens at the start; move to the text with the quote.
+    while QUOTE not in pane.inner_text():
+        page.locator("#text-later").click()
+        expect(pane).not_to_have_attribute("data-offset", str(offset))
+        offset = int(pane.get_attribute("data-offset"))
+    page.evaluate(
+        """(needle) => {
+          const pane = document.getElementById("source-text");
+          const node = pane.firstChild, at = node.data.indexOf(needle);
+          const r = document.createRange();
+          r.setStart(node, at); r.setEnd(node, at + needle.length);
+          pane.scrollTop += r.getBoundingClientRect().top - pane.getBoundingClientRect().top - 40;
+          window.scrollTo(0, window.scrollY + r.getBoundingClientRect().top - 200);
+        }""",
+        QUOTE,
+    )
+    _select_with_mouse(page, QUOTE)
+    start = text.index(QUOTE)
+    assert page.locator("#span-start").input_value() == str(start)
+    assert page.locator("#span-text").input_value() == QUOTE
+    page.keyboard.press("s")
+    expect(page.locator("#review-item .flash, #main .messages")).to_contain_text("supported")
+    binding = claim.bindings.get(is_active=True)
+    assert (binding.start, binding.end) == (start, start + len(QUOTE))

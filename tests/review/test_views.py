@@ -35,7 +35,8 @@ def test_item_highlights_the_bound_span_escaped(reviewer_client, workspace):
     make_binding(claim, "the span 😀 here")
     body = reviewer_client.get(_url(claim)).content.decode()
     assert (
-        '<div id="source-text" class="source-text" tabindex="0" aria-label="Source text; '
+        '<div id="source-text" class="source-text" tabindex="0" data-offset="0" '
+        'aria-label="Source text; '
         'select text to bind a span">Before &lt;b&gt;bold&lt;/b&gt; &amp; '
         '<mark class="span focus" id="bound-span">the span 😀 here</mark>. After.</div>'
     ) in body
@@ -208,3 +209,36 @@ def test_bulk_exclude_needs_a_reason_and_rows(reviewer_client, make_queue_claim)
         "/review/bulk/", {"action": "exclude", "reason": "x"}, follow=True
     )
     assert re.search("Select at least one claim", response.content.decode())
+
+
+def test_stop_reviewing_confirms_the_release(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("abstained")
+    reviewer_client.get(_url(claim))
+    response = reviewer_client.post(_url(claim, "release"), follow=True)
+    assert "is back in the queue" in response.content.decode()
+    assert not ReviewLease.objects.filter(claim=claim).exists()
+
+
+def test_an_item_leased_to_someone_else_still_offers_next(
+    client, reviewer_client, workspace, make_queue_claim
+):
+    held = make_queue_claim("contradicted")
+    other = make_queue_claim("abstained")
+    omar = make_user("omar", workspace=workspace, role="reviewer")
+    client.force_login(omar)
+    client.get(_url(held))
+    body = reviewer_client.get(_url(held)).content.decode()
+    assert "is reviewing this claim" in body
+    assert 'id="btn-skip"' in body and 'id="btn-supported"' not in body
+    response = reviewer_client.post(_url(held, "skip"), **HX)
+    assert f'data-claim="{other.public_id}"' in response.content.decode()
+    assert ReviewLease.objects.get(claim=held).reviewer == omar
+
+
+def test_lease_expiry_is_a_countdown(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("abstained")
+    body = reviewer_client.get(_url(claim)).content.decode()
+    match = re.search(
+        r'<time class="countdown" datetime="[^"]+" data-countdown>(\d+):(\d\d)</time>', body
+    )
+    assert match and 14 <= int(match.group(1)) <= 15

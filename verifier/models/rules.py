@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 
 from verifier.models.workspaces import Workspace
+
+_VERSIONED_NAME = re.compile(r"\bv\d+$")
 
 
 class RuleSet(models.Model):
@@ -36,6 +40,9 @@ class RuleSet(models.Model):
         ]
 
     def __str__(self) -> str:
+        # "Core v1" already carries a version-like suffix: never "Core v1 v1".
+        if _VERSIONED_NAME.search(self.name):
+            return f"{self.name} (version {self.version})"
         return f"{self.name} v{self.version}"
 
 

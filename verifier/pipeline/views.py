@@ -50,7 +50,8 @@ def upload(request: HttpRequest) -> HttpResponse:
             except IngestInputError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"Job #{job.pk} queued.")
+                # No flash message: the job page's live status line says "queued" and
+                # changes as the job runs (a flash would still say "queued" after it ended).
                 return redirect("ingest:job", job_id=job.pk)
     page = Paginator(ingest_job_list(workspace=workspace), JOBS_PAGE_SIZE).get_page(
         request.GET.get("page")

@@ -150,6 +150,30 @@ NOT_VERBS = frozenset(
 MIN_ATOM_WORDS = 2
 
 
+# Sentences that frame an answer rather than state anything about the world ("Here's a
+# concise summary of the passage:", "I hope this helps!"). They are not claims: they are
+# never audited, so they never reach the review queue.
+_FRAMING_RE = re.compile(
+    r"""^(?:
+        (?:here(?:'s|’s|\s+is|\s+are)|below\s+is|below\s+are|the\s+following\s+is)\b
+            .{0,80}\b(?:summary|overview|answer|breakdown|list|explanation|rundown|recap|
+            passage|points?|details|response|version|key\s+\w+)\b[^.!?]{0,40}
+        | (?:in\s+summary|to\s+summari[sz]e|in\s+short|in\s+conclusion|overall)\s*[:,]?\s*$
+        | (?:sure|certainly|of\s+course|absolutely|great\s+question)\b[^.!?]{0,40}
+        | i\s+hope\s+(?:this|that)\s+helps\b.*
+        | (?:let\s+me\s+know|feel\s+free\s+to)\b.*
+        | (?:as\s+an\s+ai)\b.*
+    )[.!?:]*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def is_answer_framing(text: str) -> bool:
+    """Whether a sentence only frames the answer ("Here's a concise summary of the
+    passage") and states nothing a source could support or contradict."""
+    return bool(_FRAMING_RE.match(" ".join(text.split())))
+
+
 @dataclass(frozen=True)
 class Marker:
     start: int
@@ -311,6 +335,16 @@ def decompose(answer: str) -> list[AnswerSentence]:
         start, end = _trim(masked, s_start, s_end)
         if end <= start or not _words(masked[start:end]):
             continue
+        if is_answer_framing(masked[start:end]) and not _markers_in(markers, s_start, owned_end):
+            continue
+        colon = masked.find(":", start, end)
+        if colon > start and is_answer_framing(masked[start : colon + 1]):
+            # "Here's a summary of the passage: HNSW is fast" — the claim is after the colon.
+            start = colon + 1
+            while start < end and masked[start].isspace():
+                start += 1
+            if not _words(masked[start:end]):
+                continue
         index = len(sentences)
         own_from = s_start if sentences else 0
         sentence_cites = _markers_in(markers, own_from, owned_end)

@@ -44,3 +44,20 @@ def test_empty_form_shows_an_error_and_auditors_cannot_upload(reviewer_client, a
     assert auditor_client.get("/ingest/").status_code == 200
     assert auditor_client.post("/ingest/", {"text": DOC_A, "format": "text"}).status_code == 403
     assert not IngestJob.objects.exists()
+
+
+def test_queued_message_is_gone_once_the_job_has_ended(
+    reviewer_client, django_capture_on_commit_callbacks
+):
+    reviewer_client.post("/ingest/", {"text": DOC_A, "format": "text"})
+    job = IngestJob.objects.get()
+    running = reviewer_client.get(f"/ingest/jobs/{job.pk}/").content.decode()
+    assert f"Job #{job.pk} queued" in running  # the live status line, while it waits
+    with django_capture_on_commit_callbacks(execute=True):
+        reviewer_client.post("/ingest/", {"text": DOC_A, "format": "text"})
+    done = IngestJob.objects.exclude(pk=job.pk).get()
+    done.refresh_from_db()
+    page = reviewer_client.get(f"/ingest/jobs/{done.pk}/").content.decode()
+    assert done.status in ("succeeded", "degraded")
+    assert "queued" not in page
+    assert f"Job #{done.pk} {done.status}." in page

@@ -1,0 +1,290 @@
+"""Long-source benchmark: the pages of one 200 KB source with 2,557 bound claims.
+
+    .venv/bin/python bench/long_source.py            # seed once, then time the pages
+    .venv/bin/python bench/long_source.py --fresh    # rebuild the bench workspace
+    .venv/bin/python bench/long_source.py --label before --rounds 5
+
+Runs on its own database (``spanproof_bench_long_source`` in the embedded cluster unless
+``DATABASE_URL`` says otherwise), migrated first. Requests go through Django's test
+client (full middleware, session, templates). Prints one JSON object with the median
+server time (ms) and the HTML size (bytes) of the source page, the source version page
+(the span permalink, focused on a claim in the middle) and a review item on that
+source. Target: each page <= 300 ms and <= 300 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+# bench/ holds a queue.py: drop bench/ from the path so the stdlib ``queue`` is not shadowed.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+ROOT = _HERE.parent
+sys.path.insert(0, str(ROOT))
+
+BENCH_DB = "spanproof_bench_long_source"
+WORKSPACE_SLUG = "bench-long-source"
+SEED = 20261125
+CLAIMS = 2557
+TEXT_BYTES = 200_000
+TARGET_MS = 300.0
+TARGET_BYTES = 300_000
+# (state, state_reason, verdict label, confidence, share)
+STATE_MIX = [
+    ("supported", "entailed", "entailed", 0.92, 0.6),
+    ("unverified", "abstained", "abstained", 0.0, 0.2),
+    ("unverified", "low_confidence", "entailed", 0.3, 0.05),
+    ("contradicted", "contradicted", "contradicted", 0.9, 0.1),
+    ("excluded", "excluded", "entailed", 0.9, 0.05),
+]
+WORDS = [
+    "river",
+    "delta",
+    "sediment",
+    "marsh",
+    "tide",
+    "current",
+    "basin",
+    "levee",
+    "channel",
+    "estuary",
+    "silt",
+    "flood",
+    "gauge",
+    "station",
+    "upstream",
+    "survey",
+    "dredging",
+    "wetland",
+    "salinity",
+    "erosion",
+    "shoreline",
+    "plume",
+]
+
+
+def _database_url() -> str:
+    if os.environ.get("DATABASE_URL"):
+        return os.environ["DATABASE_URL"]
+    from config.embedded_postgres import ensure_embedded_postgres
+
+    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")
+    import psycopg
+
+    with psycopg.connect(
+        dbname="postgres", user="postgres", host=info["HOST"], port=info["PORT"], autocommit=True
+    ) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
+        if not exists:
+            conn.execute(f"CREATE DATABASE {BENCH_DB}")
+    return f"postgresql://postgres@/{BENCH_DB}?host={info['HOST']}&port={info['PORT']}"
+
+
+def _sentences(rng: random.Random) -> list[str]:
+    """CLAIMS distinct sentences, padded to about TEXT_BYTES of text in all."""
+    per = TEXT_BYTES // CLAIMS - 1
+    out = []
+    for i in range(CLAIMS):
+        words = [f"Record {i}:"]
+        while sum(len(w) + 1 for w in words) < per - 1:
+            words.append(rng.choice(WORDS))
+        out.append((" ".join(words))[: per - 1] + ".")
+    return out
+
+
+def _seed(fresh: bool) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+
+    from verifier.models import (
+        Claim,
+        EvidenceBinding,
+        Membership,
+        Source,
+        SourceVersion,
+        Verdict,
+        Workspace,
+        text_sha256,
+    )
+
+    User = get_user_model()
+    workspace = Workspace.objects.filter(slug=WORKSPACE_SLUG).first()
+    reuse = workspace is not None and not fresh
+    if reuse and Claim.objects.filter(workspace=workspace).count() == CLAIMS:
+        return {"reused": True}
+    with connection.cursor() as cursor:  # append-only triggers forbid DELETE: truncate
+        cursor.execute(
+            "TRUNCATE verifier_verdict, verifier_stateevent, verifier_evidencebinding, "
+            "verifier_evidencecandidate, verifier_claimrelation, verifier_traceclaim, "
+            "verifier_trace, review_reviewlease, review_reviewnote, verifier_claim, "
+            "verifier_sourceversion, verifier_source, verifier_membership, "
+            "verifier_workspace CASCADE"
+        )
+    rng = random.Random(SEED)
+    sentences = _sentences(rng)
+    text = " ".join(sentences)
+    with transaction.atomic():
+        workspace = Workspace.objects.create(slug=WORKSPACE_SLUG, name="Bench long source")
+        for name, role in (("bench-rita", "reviewer"), ("bench-ada", "auditor")):
+            user = User.objects.filter(username=name).first() or User.objects.create_user(name)
+            Membership.objects.create(workspace=workspace, user=user, role=role)
+        source = Source.objects.create(
+            workspace=workspace, ref="source:long_report", title="A long report"
+        )
+        version = SourceVersion.objects.create(
+            source=source, number=1, text=text, sha256=text_sha256(text)
+        )
+        weights = [row[-1] for row in STATE_MIX]
+        mix = [rng.choices(STATE_MIX, weights=weights)[0] for _ in sentences]
+        claims = Claim.objects.bulk_create(
+            [
+                Claim(
+                    workspace=workspace,
+                    source=source,
+                    text=f"Claim {i}: {sentence}",
+                    original_text=sentence,
+                    state=state,
+                    state_reason=reason,
+                    exclusion_reason="bench exclusion" if state == "excluded" else "",
+                    origin="extracted",
+                )
+                for i, (sentence, (state, reason, *_)) in enumerate(
+                    zip(sentences, mix, strict=False)
+                )
+            ]
+        )
+        bindings = []
+        at = 0
+        for claim, sentence in zip(claims, sentences, strict=False):
+            bindings.append(
+                EvidenceBinding(
+                    claim=claim,
+                    source_version=version,
+                    quote=sentence,
+                    start=at,
+                    end=at + len(sentence),
+                    source_hash=version.sha256,
+                    match="exact",
+                    bound_by="quote",
+                )
+            )
+            at += len(sentence) + 1
+        bindings = EvidenceBinding.objects.bulk_create(bindings)
+        Verdict.objects.bulk_create(
+            [
+                Verdict(
+                    claim=claim,
+                    binding=binding,
+                    label=label,
+                    confidence=confidence,
+                    judge_model="bench-judge",
+                    judge_family="heuristic",
+                    prompt_version=1,
+                    note="abstained: no decisive span" if label == "abstained" else "",
+                )
+                for claim, binding, (_, _, label, confidence, _) in zip(
+                    claims, bindings, mix, strict=False
+                )
+            ]
+        )
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    return {"reused": False}
+
+
+def _measure(client, url: str, rounds: int) -> dict:
+    client.get(url)  # warm-up
+    times, size = [], 0
+    for _ in range(rounds):
+        started = time.perf_counter()
+        response = client.get(url)
+        times.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200, (url, response.status_code)
+        size = len(response.content)
+    return {
+        "url": url,
+        "server_ms_p50": round(statistics.median(times), 1),
+        "server_ms_max": round(max(times), 1),
+        "html_bytes": size,
+        "meets_target": statistics.median(times) <= TARGET_MS and size <= TARGET_BYTES,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
+    parser.add_argument("--label", default="", help="a label for this run (before / after)")
+    args = parser.parse_args()
+
+    os.environ["DATABASE_URL"] = _database_url()
+    # A DATABASE_URL means "production" to the settings, which then want a secret key.
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from review.models import ReviewLease
+    from verifier.models import Claim, EvidenceBinding, SourceVersion
+
+    call_command("migrate", verbosity=0, interactive=False)
+    data = _seed(args.fresh)
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    settings.DEBUG = False
+
+    version = SourceVersion.objects.get(source__workspace__slug=WORKSPACE_SLUG)
+    claims = Claim.objects.filter(workspace__slug=WORKSPACE_SLUG)
+    unverified = claims.filter(state="unverified").order_by("id")
+    middle = unverified[unverified.count() // 2]
+    binding = EvidenceBinding.objects.get(claim=middle)
+    # The span permalink (the server focuses ?span=; older code ignores it).
+    page = f"/audit/sources/{version.source_id}/v/{version.sha256}"
+    permalink = f"{page}?span={binding.start}-{binding.end}#seg-{binding.start}"
+
+    auditor, reviewer = Client(), Client()
+    auditor.force_login(get_user_model().objects.get(username="bench-ada"))
+    reviewer.force_login(get_user_model().objects.get(username="bench-rita"))
+    pages = {
+        "source_page": _measure(auditor, f"/audit/sources/{version.source_id}/", args.rounds),
+        "source_version_page": _measure(auditor, permalink.split("#")[0], args.rounds),
+        "review_item": _measure(reviewer, f"/review/item/{middle.public_id}/", args.rounds),
+    }
+    ReviewLease.objects.filter(claim__workspace__slug=WORKSPACE_SLUG).delete()
+    print(
+        json.dumps(
+            {
+                "benchmark": "long_source",
+                "label": args.label,
+                "data": {
+                    **data,
+                    "claims": claims.count(),
+                    "text_chars": len(version.text),
+                    "text_bytes": len(version.text.encode("utf-8")),
+                },
+                "permalink": permalink,
+                "pages": pages,
+                "target_ms": TARGET_MS,
+                "target_bytes": TARGET_BYTES,
+                "meets_target": all(page["meets_target"] for page in pages.values()),
+                "load_average_1m": round(os.getloadavg()[0], 2),
+                "cpus": os.cpu_count(),
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

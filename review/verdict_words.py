@@ -1,0 +1,71 @@
+"""Why a claim is in the review queue, in words a reviewer reads (pure Python).
+
+The judge's verdict note starts with a code ("low_coverage: 0.40 (missing: delta)",
+"number_mismatch: 12 vs 14 (span 1)"); these functions turn the decisive part of it
+into a sentence, and the judge's confidence into what it means for its answer. An
+abstention has no answer, so it never shows a confidence ("Confidence 1.00" on an
+abstention reads as certainty).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# code -> sentence; "{detail}" is the note's text after the code.
+NOTE_CODES: Final[dict[str, str]] = {
+    "low_coverage": "The span covers too few of the claim's words ({detail}).",
+    "signals_disagree": "Word overlap and meaning disagree ({detail}).",
+    "weak_support": "The span supports the claim only weakly ({detail}).",
+    "spans_conflict": "One span supports the claim and another contradicts it ({detail}).",
+    "embedding_unavailable": "Meaning similarity could not be computed ({detail}).",
+    "no_content_words": "The claim has no content words to check.",
+    "number_mismatch": "The numbers differ: {detail}.",
+    "number_unsupported": "The span does not state the number {detail}.",
+    "unit_mismatch": "The units differ: {detail}.",
+    "date_mismatch": "The dates differ: {detail}.",
+    "date_unsupported": "The span does not state the date {detail}.",
+    "entity_mismatch": "A name does not match: {detail}.",
+    "scope": "The scope differs: {detail}.",
+    "antonym": "Opposite words: {detail}.",
+    "negation": "One of them negates the other: {detail}.",
+    "no_bound_evidence": "No span was bound, so the judge was not asked.",
+    "omitted": "The judge's answer left this claim out.",
+    "self_consistency_disagreement": "The judge gave different answers across samples ({detail}).",
+    "supported": "The span supports the claim ({detail}).",
+    "entailed": "The span entails the claim ({detail}).",
+    "verbatim": "The claim is stated verbatim ({detail}).",
+}
+_CODE_RE: Final = re.compile(r"^\s*([a-z_]+)\s*:\s*(.*)$", re.DOTALL)
+_LABEL_TAIL_RE: Final = re.compile(r"\s*\((?:span|candidate|chunk|window)[^)]*\)\s*$")
+ANSWERS: Final = {"entailed": "supports", "contradicted": "contradicts"}
+
+
+def note_in_words(note: str) -> str:
+    """The decisive reason of a verdict note as a sentence ('' for an empty note)."""
+    note = (note or "").strip()
+    if note.startswith("rag audit:"):  # "rag audit: <verdict>; <judge note>"
+        note = note.split(";", 1)[1].strip() if ";" in note else ""
+    if not note:
+        return ""
+    match = _CODE_RE.match(note)
+    if match is None or match.group(1) not in NOTE_CODES:
+        plain = note if note.endswith((".", "!", "?")) else note + "."
+        return plain[:1].upper() + plain[1:]
+    code, detail = match.group(1), _LABEL_TAIL_RE.sub("", match.group(2)).strip()
+    sentence = NOTE_CODES[code].format(detail=detail)
+    return sentence.replace(" ().", ".").replace(" ( ).", ".")
+
+
+def confidence_in_words(label: str | None, confidence: float | None, *, human: bool = False) -> str:
+    """The judge's confidence in its own answer, or why there is none."""
+    if human:
+        return "decided by a person"
+    if label in (None, ""):
+        return "not judged"
+    if label == "coverage_gap":
+        return "no answer (the judge failed or left it out)"
+    if label == "abstained" or label not in ANSWERS:
+        return "no answer (the judge abstained)"
+    percent = round(100 * float(confidence or 0.0))
+    return f"{percent}% sure the span {ANSWERS[label]} the claim"

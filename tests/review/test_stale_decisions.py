@@ -1,0 +1,94 @@
+"""A decision made on a stale page is refused with a 409 and the current item."""
+
+from __future__ import annotations
+
+from review.models import ReviewLease
+from tests.factories import make_user
+from verifier.models import Verdict
+
+HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-item"}
+
+
+def _url(claim, action=""):
+    return f"/review/item/{claim.public_id}/" + (f"{action}/" if action else "")
+
+
+def _version(body: str) -> str:
+    marker = 'data-version="'
+    at = body.index(marker) + len(marker)
+    return body[at : body.index('"', at)]
+
+
+def test_second_decision_from_the_same_stale_page_is_refused(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("contradicted")
+    page = reviewer_client.get(_url(claim))
+    assert page["Cache-Control"].count("no-store") == 1
+    version = _version(page.content.decode())
+    form = {"decision": "supported", "version": version}
+    first = reviewer_client.post(_url(claim, "decide"), form, **HX)
+    assert first.status_code == 200
+    again = reviewer_client.post(_url(claim, "decide"), form, **HX)
+    assert again.status_code == 409
+    body = again.content.decode()
+    assert "Already decided by you at" in body and "open the current item" in body
+    assert f'data-claim="{claim.public_id}"' in body
+    assert "no-store" in again["Cache-Control"]
+    assert Verdict.objects.filter(claim=claim, reviewer__isnull=False).count() == 1
+
+
+def test_same_decision_resubmitted_without_a_version_is_not_recorded_twice(
+    reviewer_client, make_queue_claim
+):
+    claim = make_queue_claim("contradicted")
+    reviewer_client.get(_url(claim))
+    assert reviewer_client.post(_url(claim, "decide"), {"decision": "supported"}).status_code == 302
+    again = reviewer_client.post(_url(claim, "decide"), {"decision": "supported"})
+    assert again.status_code == 409
+    assert Verdict.objects.filter(claim=claim, reviewer__isnull=False).count() == 1
+
+
+def test_a_decision_on_an_item_another_reviewer_changed_is_refused(
+    client, reviewer_client, workspace, make_queue_claim
+):
+    claim = make_queue_claim("contradicted")
+    version = _version(reviewer_client.get(_url(claim)).content.decode())
+    ReviewLease.objects.filter(claim=claim).delete()  # rita's lease ran out
+    other = make_user("omar", workspace=workspace, role="reviewer")
+    client.force_login(other)
+    client.get(_url(claim))
+    client.post(_url(claim, "decide"), {"decision": "supported"})
+    ReviewLease.objects.filter(claim=claim).delete()
+    stale = reviewer_client.post(
+        _url(claim, "decide"), {"decision": "contradicted", "version": version}, **HX
+    )
+    assert stale.status_code == 409
+    assert "Already decided by omar at" in stale.content.decode()
+    assert Verdict.objects.filter(claim=claim, reviewer__isnull=False).count() == 1
+
+
+def test_exclude_restore_and_rejudge_check_the_version(reviewer_client, make_queue_claim):
+    claim = make_queue_claim("contradicted")
+    version = _version(reviewer_client.get(_url(claim)).content.decode())
+    excluded = reviewer_client.post(
+        _url(claim, "exclude"), {"reason": "off topic", "version": version}, **HX
+    )
+    assert excluded.status_code == 200
+    claim.refresh_from_db()
+    assert claim.exclusion_reason == "off topic"
+    again = reviewer_client.post(
+        _url(claim, "exclude"), {"reason": "dup", "version": version}, **HX
+    )
+    assert again.status_code == 409
+    assert "Already changed by you at" in again.content.decode()
+    restored = reviewer_client.post(_url(claim, "restore"), {"version": version}, **HX)
+    assert restored.status_code == 409
+    claim.refresh_from_db()
+    assert claim.exclusion_reason == "off topic"
+    current = _version(reviewer_client.get(_url(claim)).content.decode())
+    assert (
+        reviewer_client.post(_url(claim, "restore"), {"version": current}, **HX).status_code == 200
+    )
+    events = claim.state_events.count()
+    rejudged = reviewer_client.post(_url(claim, "rejudge"), {"version": current}, **HX)
+    assert rejudged.status_code == 409
+    assert claim.state_events.count() == events
