@@ -25,7 +25,7 @@ def test_paste_claims_see_states_and_open_the_evidence(browser_login, live_serve
     reviewer = make_user("rhea", workspace=workspace, role="reviewer")
     page = browser_login(reviewer)
     page.goto(f"{live_server.url}/")
-    page.get_by_role("link", name="Verify", exact=True).click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Verify").click()
     page.get_by_label("Paste claims").fill(
         '{"text": "It is 412 metres long.", "source": "source:harbour"}\n'
         '{"text": "The wall was rebuilt in 2004.", "source": "source:nowhere"}\n'

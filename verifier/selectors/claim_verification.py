@@ -103,7 +103,7 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
         "bound_by": binding.bound_by,
         "source_version": version.number,
         "source_hash": binding.source_hash,
-        "permalink": f"{page}#{binding.start}-{binding.end}",
+        "permalink": f"{page}?span={binding.start}-{binding.end}#seg-{binding.start}",
     }
 
 

@@ -62,7 +62,9 @@ def test_inline_batch_binds_judges_and_stores_each_claim(api, delta):
     assert first["span"]["quote"] == quote
     version = delta.versions.get()
     assert first["span"]["source_hash"] == version.sha256
-    assert first["span"]["permalink"].endswith(f"/v/{version.sha256}#{start}-{start + len(quote)}")
+    assert first["span"]["permalink"].endswith(
+        f"/v/{version.sha256}?span={start}-{start + len(quote)}#seg-{start}"
+    )
     assert first["permalink"] == f"/audit/claims/{first['claim_id']}/"
     assert first["external_id"] == "app-1" and first["metadata"] == {"answer": 7}
     verdict = Verdict.objects.get(pk=first["verdict_id"])
