@@ -99,6 +99,10 @@ def main() -> None:
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = _database_url()
+
+    # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
+
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import django

@@ -428,6 +428,10 @@ def main() -> None:
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = _database_url()
+
+    # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
+
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
