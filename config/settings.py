@@ -16,6 +16,7 @@ import dj_database_url
 
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
+from verifier.worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -279,6 +280,12 @@ SPANPROOF_EXTRACTOR = {
     "api_key": os.environ.get("SPANPROOF_EXTRACTOR_API_KEY", ""),
     "family": os.environ.get("SPANPROOF_EXTRACTOR_FAMILY", ""),
     "timeout": float(os.environ.get("SPANPROOF_EXTRACTOR_TIMEOUT", "60")),
+}
+# POST /worker/verify (seed 001): the seed's strictness / confidence-cap tuning variables,
+# read from environment variables of the same names (STRICTNESS_HIGH_THRESHOLD, ...);
+# unset ones keep the seed's defaults (verifier/worker/config.py).
+SPANPROOF_WORKER_TUNING = {
+    name: os.environ[name] for name in WORKER_TUNING_NAMES if name in os.environ
 }
 SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
 SPANPROOF_TRACE_RETENTION_DAYS = 90

@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("connect/v1/", include("verifier.api.urls")),
+    path("worker/", include("verifier.api.worker_urls")),
     path("review/", include("review.urls")),
     path("audit/", include("audit.urls")),
     path("audit/rag/", include("audit.rag_urls")),

@@ -1,0 +1,154 @@
+"""POST /worker/verify end to end over a corpus ingested by the real pipeline (extract,
+bind, judge, relate, publish), judged by the configured (heuristic) judge."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.verifier.api.conftest import client_for
+from verifier.models import Claim, ClaimOrigin, SourceVersion, text_sha256
+from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
+from verifier.services.ingest_create import SourceUpload, ingest_job_create
+
+VERIFY = "/worker/verify"
+
+LIGHTHOUSE = (
+    "The Halden Point lighthouse was built in 1871. Its lamp was electrified in 1923. "
+    "The keeper's cottage burned down in 1950 and was never rebuilt. "
+    "Halden Point lies at the mouth of the Marrow River."
+)
+DELTA = (
+    "The Marrow River delta gains land in wet years. Sediment settles where the current "
+    "slows. Salt marsh grasses trap silt at high tide. Dredging the main channel starves "
+    "the outer marsh of mud."
+)
+
+
+@pytest.fixture
+def corpus(workspace):
+    job = ingest_job_create(
+        start=False,
+        workspace=workspace,
+        sources=[
+            SourceUpload(
+                ref="https://coast.example.org/halden", title="Halden Point", text=LIGHTHOUSE
+            ),
+            SourceUpload(ref="https://rivers.example.net/marrow", title="Marrow delta", text=DELTA),
+        ],
+    )
+    for stage in STAGE_ORDER:
+        ingest_stage_run(job_id=job.pk, stage=stage)
+    assert Claim.objects.filter(workspace=workspace, published=True).count() >= 6
+    return workspace
+
+
+def verify(client, **body):
+    return client.post(VERIFY, {"job_id": "job-1", **body}, content_type="application/json")
+
+
+def test_supported_claim_is_true_with_bound_evidence(corpus):
+    api = client_for(corpus)
+    resp = verify(api, claim="The Halden Point lighthouse was built in 1871.", room_id="r1")
+    assert resp.status_code == 200, resp.content
+    body = resp.json()
+    assert body["verdict"] == "TRUE", body["reconciliation_reasons"]
+    assert body["job_id"] == "job-1" and body["room_id"] == "r1"
+    top = body["evidence"][0]
+    assert top["quote"] == "The Halden Point lighthouse was built in 1871."
+    assert top["stance"] == "supports"
+    # every evidence item is a bound span: offsets into the hashed source version
+    for item in body["evidence"]:
+        version = SourceVersion.objects.get(pk=item["source_version_id"])
+        assert version.text[item["start"] : item["end"]] == item["quote"]
+        assert item["source_hash"] == text_sha256(version.text) == version.sha256
+    assert body["trust_threshold_met"] is True
+    assert 0 < body["verdict_confidence"] <= 0.95
+    assert body["truthfulness_percent"] >= 85
+    assert body["claim_breakdown"][0]["status"] in ("VALID", "STRONGLY_VALID")
+    assert body["evidence_map"][0]["supporting"][0] == top["id"]
+    assert body["used_web_search"] is False
+    assert body["data_source"].startswith("vdb")
+    assert body["top_ranking_score"] == top["ranking_score"]
+    assert body["analysis_counts"]["admissible_evidence"] >= 1
+    assert body["judge"]["model_id"] == "spanproof-heuristic-v1"
+    for key in (
+        "avg_ranking_score",
+        "trust_policy_mode",
+        "trust_metric_value",
+        "coverage",
+        "diversity",
+        "trust_post_adaptive",
+        "trust_post_fixed",
+        "vdb_signal_count",
+        "kg_signal_count",
+        "evidence_quality_percent",
+    ):
+        assert key in body
+    stored = Claim.objects.get(public_id=body["stored_claim_id"])
+    assert stored.origin == ClaimOrigin.WORKER and not stored.published
+    assert stored.metadata["job_id"] == "job-1" and stored.metadata["verdict"] == "TRUE"
+    assert stored.source.ref == "https://coast.example.org/halden"
+    assert stored.state == "supported"  # bound in its cited source, judged, by the one chain
+
+
+def test_contradicted_claim_is_false(corpus):
+    resp = verify(client_for(corpus), claim="The Halden Point lighthouse was built in 1902.")
+    assert resp.status_code == 200, resp.content
+    body = resp.json()
+    assert body["verdict"] == "FALSE", body
+    assert body["claim_breakdown"][0]["status"] in ("INVALID", "PARTIALLY_INVALID")
+    assert body["evidence"][0]["stance"] == "contradicts"
+    assert body["truthfulness_percent"] <= 25
+    assert body["verdict_confidence"] >= 0.55  # contradiction-only FALSE floor
+    assert Claim.objects.get(public_id=body["stored_claim_id"]).state == "contradicted"
+
+
+def test_unrelated_claim_is_unverifiable(corpus):
+    resp = verify(client_for(corpus), claim="Jupiter has ninety-five known moons.")
+    assert resp.status_code == 200, resp.content
+    body = resp.json()
+    assert body["verdict"] == "UNVERIFIABLE"
+    assert body["verdict_confidence"] <= 0.35
+    assert 40 <= body["truthfulness_percent"] <= 60
+
+
+def test_compound_claim_is_broken_down(corpus):
+    claim = "The Halden Point lighthouse was built in 1871 and its lamp was electrified in 1990."
+    body = verify(client_for(corpus), claim=claim).json()
+    assert len(body["claim_breakdown"]) == 2
+    statuses = [part["status"] for part in body["claim_breakdown"]]
+    assert statuses[0] in ("VALID", "STRONGLY_VALID")
+    assert body["verdict"] != "TRUE"
+
+
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"claim": "x", "top_k": 0}, "top_k"),
+        ({"claim": "x", "top_k": 21}, "top_k"),
+        ({"claim": ""}, "claim"),
+        ({"job_id": "", "claim": "x"}, "job_id"),
+    ],
+)
+def test_bad_input_is_a_400_and_stores_nothing(corpus, body, field):
+    before = Claim.objects.count()
+    resp = client_for(corpus).post(
+        VERIFY, {"job_id": "job-1", **body}, content_type="application/json"
+    )
+    assert resp.status_code == 400
+    assert "error" in resp.json() and field in str(resp.json())
+    assert Claim.objects.count() == before
+
+
+def test_requires_an_api_key(client, corpus):
+    resp = client.post(VERIFY, {"job_id": "j", "claim": "x"}, content_type="application/json")
+    assert resp.status_code in (401, 403)
+    assert "error" in resp.json()
+
+
+def test_other_workspace_sees_none_of_this_corpus(corpus, other_workspace):
+    body = verify(
+        client_for(other_workspace), claim="The Halden Point lighthouse was built in 1871."
+    ).json()
+    assert body["evidence"] == [] and body["verdict"] == "UNVERIFIABLE"
+    assert body["stored_claim_id"] is None
