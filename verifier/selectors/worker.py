@@ -83,3 +83,27 @@ def worker_claims_by_entities(
         found[claim_pk].add(name)
     ordered = sorted(found.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]
     return dict(ordered)
+
+
+def worker_cached_claim(
+    *, workspace: Workspace, text: str, domain: str, top_k: int
+) -> tuple[str, str, datetime, dict] | None:
+    """(public id, state, created at, stored result) of the newest worker claim of
+    ``workspace`` with this exact text, domain and top_k that stored a result."""
+    row = (
+        Claim.objects.filter(
+            workspace=workspace,
+            origin="worker",
+            text=text,
+            metadata__domain=domain,
+            metadata__top_k=top_k,
+            metadata__has_key="worker_result",
+        )
+        .order_by("-created_at", "-id")
+        .values_list("public_id", "state", "created_at", "metadata")
+        .first()
+    )
+    if row is None:
+        return None
+    public_id, state, created_at, metadata = row
+    return public_id, state, created_at, metadata["worker_result"]

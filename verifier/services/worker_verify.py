@@ -37,12 +37,14 @@ from verifier.rag.decompose import decompose
 from verifier.selectors import retrieval as retrieval_sel
 from verifier.selectors.worker import (
     EvidenceRow,
+    worker_cached_claim,
     worker_claims_by_entities,
     worker_evidence_rows,
 )
 from verifier.services.verification import claims_verify
 from verifier.worker import trust as trust_mod
 from verifier.worker import verdict as verdict_mod
+from verifier.worker.cache import CachedVerdict, cache_precheck
 from verifier.worker.config import WorkerTuning, tuning_from
 from verifier.worker.ranking import Candidate, Ranked, hybrid_rank
 from verifier.worker.text import (
@@ -239,6 +241,29 @@ def worker_verify(
     ranked = ranked_all[:top_k]
     timing["rank_ms"] = (time.perf_counter() - t0) * 1000
 
+    # Cache precheck: the same claim, verified before against exactly this evidence.
+    found = worker_cached_claim(workspace=workspace, text=text, domain=domain, top_k=int(top_k))
+    cached = None
+    if found is not None:
+        public_id, state, created_at, stored_result = found
+        age = (timezone.now() - created_at).total_seconds()
+        cached = CachedVerdict(public_id, state, age, stored_result)
+    usable, cache_reason = cache_precheck(
+        cached, evidence_keys=[r.key for r in ranked], judge_model=judge.model_id
+    )
+    if usable and cached is not None:
+        timing["total_ms"] = (time.perf_counter() - started) * 1000
+        return {
+            **cached.result,
+            "job_id": str(job_id),
+            "room_id": room_id,
+            "source": source,
+            "status": "completed_from_cache",
+            "cache": {"reason": cache_reason, "age_seconds": round(cached.age_seconds, 1)},
+            "stored_claim_id": cached.claim_id,
+            "timing_ms": {k: round(v, 2) for k, v in timing.items()},
+        }
+
     # Layer 2: the judge's stance of every top item toward every subclaim.
     t0 = time.perf_counter()
     items = [
@@ -283,37 +308,14 @@ def worker_verify(
     sources_used = {"vdb": bool(got.sem), "kg": bool(got.kg)}
     data_source = "+".join(k for k, v in sources_used.items() if v) or "none"
 
-    stored_id = None
-    if store and ranked:
-        stored_id = _store_claim(
-            workspace=workspace,
-            text=text,
-            vector=vectors[0] if vectors else None,
-            ranked=ranked,
-            rows=by_key,
-            evidence_trust=evidence_trust,
-            source=source,
-            metadata={
-                "job_id": str(job_id),
-                "room_id": room_id,
-                "source": source,
-                "domain": domain,
-                "verdict": package["verdict"],
-                "verdict_confidence": package["verdict_confidence"],
-                "truthfulness_percent": package["truthfulness_percent"],
-                "evidence": [e["id"] for e in evidence],
-            },
-            actor=actor,
-            judge=judge,
-        )
-    timing["total_ms"] = (time.perf_counter() - started) * 1000
-    return {
+    result: dict[str, Any] = {
         "job_id": str(job_id),
         "room_id": room_id,
         "source": source,
         "domain": domain,
         "claim": text,
         "status": "completed",
+        "cache": {"reason": cache_reason, "age_seconds": None},
         **package,
         "evidence": evidence,
         "top_ranking_score": round(max(scores), 4) if scores else 0.0,
@@ -336,6 +338,35 @@ def worker_verify(
         "candidates_ranked": len(ranked_all),
         "retrieval_degraded": not got.vector_available,
         "judge": {"model_id": judge.model_id, "family": judge.family},
+    }
+    stored_id = None
+    if store and ranked:
+        stored_id = _store_claim(
+            workspace=workspace,
+            text=text,
+            vector=vectors[0] if vectors else None,
+            ranked=ranked,
+            rows=by_key,
+            evidence_trust=evidence_trust,
+            source=source,
+            metadata={
+                "job_id": str(job_id),
+                "room_id": room_id,
+                "source": source,
+                "domain": domain,
+                "top_k": int(top_k),
+                "verdict": package["verdict"],
+                "verdict_confidence": package["verdict_confidence"],
+                "truthfulness_percent": package["truthfulness_percent"],
+                "evidence": [e["id"] for e in evidence],
+                "worker_result": result,
+            },
+            actor=actor,
+            judge=judge,
+        )
+    timing["total_ms"] = (time.perf_counter() - started) * 1000
+    return {
+        **result,
         "stored_claim_id": stored_id,
         "timing_ms": {k: round(v, 2) for k, v in timing.items()},
     }

@@ -152,3 +152,40 @@ def test_other_workspace_sees_none_of_this_corpus(corpus, other_workspace):
     ).json()
     assert body["evidence"] == [] and body["verdict"] == "UNVERIFIABLE"
     assert body["stored_claim_id"] is None
+
+
+def test_repeat_is_answered_from_cache_until_the_evidence_changes(corpus):
+    api = client_for(corpus)
+    claim = "The Halden Point lighthouse was built in 1871."
+    first = verify(api, claim=claim).json()
+    assert first["status"] == "completed" and first["cache"]["reason"] == "no_cached_result"
+    stored = Claim.objects.filter(origin=ClaimOrigin.WORKER).count()
+
+    again = verify(api, claim=claim, job_id="job-2").json()
+    assert again["status"] == "completed_from_cache" and again["cache"]["reason"] == "hit"
+    assert again["job_id"] == "job-2"
+    assert again["verdict"] == first["verdict"] == "TRUE"
+    assert again["stored_claim_id"] == first["stored_claim_id"]
+    assert Claim.objects.filter(origin=ClaimOrigin.WORKER).count() == stored  # nothing new
+
+    # a different top_k is a different question: no cache
+    assert verify(api, claim=claim, top_k=3).json()["status"] == "completed"
+
+    # the stored claim's state moves (here: excluded by an admin) → the gate fails
+    from verifier.services.claim_state import claim_exclude
+
+    claim_exclude(
+        claim=Claim.objects.get(public_id=first["stored_claim_id"]), reason="test", actor=None
+    )
+    after = verify(api, claim=claim).json()
+    assert after["status"] == "completed"
+    assert after["cache"]["reason"] == "state_disagrees"
+
+
+def test_unverifiable_results_are_never_served_from_cache(corpus):
+    api = client_for(corpus)
+    claim = "The Halden Point lighthouse keeper kept three goats."
+    verify(api, claim=claim)
+    body = verify(api, claim=claim).json()
+    assert body["status"] == "completed"
+    assert body["cache"]["reason"] in ("not_binary", "trust_insufficient", "no_cached_result")
