@@ -287,6 +287,21 @@ SPANPROOF_EXTRACTOR = {
 SPANPROOF_WORKER_TUNING = {
     name: os.environ[name] for name in WORKER_TUNING_NAMES if name in os.environ
 }
+# Web expansion of /worker/verify: off unless a search provider is named ("json": GET
+# <base_url>?q=&limit= answering {"results": [{"url", "title"}]}). Pages are fetched
+# under the webhook outbound-address rules; allowed_networks opens private ranges.
+SPANPROOF_WORKER_WEB = {
+    "provider": os.environ.get("SPANPROOF_WORKER_WEB_PROVIDER", ""),
+    "base_url": os.environ.get("SPANPROOF_WORKER_WEB_BASE_URL", ""),
+    "timeout": float(os.environ.get("SPANPROOF_WORKER_WEB_TIMEOUT", "10")),
+    "max_queries": int(os.environ.get("SPANPROOF_WORKER_WEB_MAX_QUERIES", "3")),
+    "urls_per_query": int(os.environ.get("SPANPROOF_WORKER_WEB_URLS_PER_QUERY", "3")),
+    "allowed_networks": [
+        n.strip()
+        for n in os.environ.get("SPANPROOF_WORKER_WEB_ALLOWED_NETWORKS", "").split(",")
+        if n.strip()
+    ],
+}
 SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
 SPANPROOF_TRACE_RETENTION_DAYS = 90
 

@@ -11,7 +11,9 @@ subclaim — stances never come from overlap; compute adaptive trust
 (``verifier.worker.trust``); build the verdict package (``verifier.worker.verdict``).
 The claim is then stored with origin ``worker`` and goes through the one chain (bind in
 the source of its best evidence, judge, state), so it appears in the review queue and
-the audit console. Web expansion is not built: ``used_web_search`` is always false.
+the audit console. While trust is insufficient and a search provider is configured
+(off by default), web expansion searches, ingests new pages and re-ranks, stopping
+early once trust is sufficient (``verifier.services.worker_web``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from verifier.embeddings import EmbeddingUnavailable, embed_texts
+from verifier.embeddings import EmbeddingUnavailable, embed_text
 from verifier.engine import get_judge
 from verifier.judges import Judge
 from verifier.judges.base import JudgeItem, item_context
@@ -35,12 +37,15 @@ from verifier.models import Claim, ClaimOrigin, Source, Workspace
 from verifier.pipeline.relating import entity_mentions
 from verifier.rag.decompose import decompose
 from verifier.selectors import retrieval as retrieval_sel
+from verifier.selectors.claims import claim_stored_vectors
 from verifier.selectors.worker import (
     EvidenceRow,
     worker_cached_claim,
     worker_claims_by_entities,
     worker_evidence_rows,
 )
+from verifier.services import worker_web
+from verifier.services.judging import _WithVectors
 from verifier.services.verification import claims_verify
 from verifier.worker import trust as trust_mod
 from verifier.worker import verdict as verdict_mod
@@ -54,6 +59,7 @@ from verifier.worker.text import (
     has_reporting,
     has_uncertainty,
 )
+from verifier.worker.web import canonical_url, search_queries, select_urls
 
 MAX_CLAIM_CHARS = 2000
 MAX_JOB_ID_CHARS = 200
@@ -129,8 +135,10 @@ def _retrieve(
     vectors: list[Any] = []
     available = True
     try:
-        matrix = embed_texts(list(queries))
-        vectors = list(matrix)
+        # One query at a time on the single-thread query path (``embed_text``): a batch
+        # through ``embed_texts`` spreads over every core and, on a busy machine, is
+        # ~100× slower for the few short texts a claim gives.
+        vectors = [embed_text(query) for query in queries]
         for vector in vectors:
             for pk, similarity in retrieval_sel.claim_seeds_by_vector(
                 workspace=workspace, vector=vector, limit=CANDIDATES_PER_QUERY, domain_pack=pack
@@ -187,6 +195,84 @@ def _stance_label(results: dict[str, Any], key: str) -> trust_mod.Stance:
     return trust_mod.Stance(result.label, float(result.confidence))
 
 
+@dataclass
+class _Found:
+    queries: list[str]
+    got: _Retrieved
+    vectors: list[Any]
+    rows: list[EvidenceRow]
+    by_key: dict[str, EvidenceRow]
+    ranked_all: list[Ranked]
+    ranked: list[Ranked]
+
+
+def _retrieve_and_rank(
+    workspace: Workspace,
+    queries: Sequence[str],
+    features: ClaimFeatures,
+    domain: str,
+    top_k: int,
+    tuning: WorkerTuning,
+) -> _Found:
+    got, vectors = _retrieve(workspace, queries, features, domain)
+    rows = worker_evidence_rows(workspace=workspace, claim_pks=[*got.sem, *got.kg])
+    ranked_all = hybrid_rank(
+        features, _candidates(rows, got), anchor_threshold=tuning.ANCHOR_THRESHOLD
+    )
+    return _Found(
+        list(queries),
+        got,
+        vectors,
+        rows,
+        {row.public_id: row for row in rows},
+        ranked_all,
+        ranked_all[:top_k],
+    )
+
+
+def _judge_and_trust(
+    judge: Judge, subclaims: Sequence[str], found: _Found
+) -> tuple[list[trust_mod.TrustEvidence], trust_mod.AdaptiveTrust]:
+    """Layer 2: the judge's stance of every top item toward every subclaim, then
+    adaptive trust over them."""
+    items = [
+        JudgeItem(
+            key=f"{i}:{j}",
+            claim=sub,
+            spans=(r.candidate.text,),
+            context=item_context(title=found.by_key[r.key].source_title, previous=""),
+        )
+        for i, sub in enumerate(subclaims)
+        for j, r in enumerate(found.ranked)
+    ]
+    asked: Judge = judge
+    if getattr(judge, "accepts_vectors", False):
+        # The judge may reuse embeddings already at hand: the queries' (claim and
+        # subclaims) and each evidence claim's stored one where its text is its quote.
+        vectors = dict(zip(found.queries, found.vectors, strict=False))
+        stored = claim_stored_vectors(
+            claim_pks=[found.by_key[r.key].claim_pk for r in found.ranked]
+        )
+        for r in found.ranked:
+            row = found.by_key[r.key]
+            if row.claim_pk in stored and row.text == row.quote:
+                vectors[row.quote] = stored[row.claim_pk]
+        asked = _WithVectors(judge, vectors)
+    results = {res.key: res for res in judge_items(asked, items)} if items else {}
+    evidence_trust = [
+        trust_mod.TrustEvidence(
+            key=r.key,
+            domain=source_domain(found.by_key[r.key]),
+            relevance=r.score,
+            trust=r.score,
+            semantic=r.candidate.sem_raw,
+            stances={i: _stance_label(results, f"{i}:{j}") for i in range(len(subclaims))},
+        )
+        for j, r in enumerate(found.ranked)
+    ]
+    return evidence_trust, trust_mod.compute_adaptive_trust(len(subclaims), evidence_trust)
+
+
 def worker_verify(
     *,
     workspace: Workspace,
@@ -229,27 +315,20 @@ def worker_verify(
     timing: dict[str, float] = {}
 
     t0 = time.perf_counter()
-    got, vectors = _retrieve(workspace, queries, features, domain)
-    rows = worker_evidence_rows(workspace=workspace, claim_pks=[*got.sem, *got.kg])
-    by_key = {row.public_id: row for row in rows}
-    timing["retrieve_ms"] = (time.perf_counter() - t0) * 1000
-
-    t0 = time.perf_counter()
-    ranked_all = hybrid_rank(
-        features, _candidates(rows, got), anchor_threshold=tuning.ANCHOR_THRESHOLD
-    )
-    ranked = ranked_all[:top_k]
-    timing["rank_ms"] = (time.perf_counter() - t0) * 1000
+    found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+    timing["retrieve_rank_ms"] = (time.perf_counter() - t0) * 1000
 
     # Cache precheck: the same claim, verified before against exactly this evidence.
-    found = worker_cached_claim(workspace=workspace, text=text, domain=domain, top_k=int(top_k))
+    stored_row = worker_cached_claim(
+        workspace=workspace, text=text, domain=domain, top_k=int(top_k)
+    )
     cached = None
-    if found is not None:
-        public_id, state, created_at, stored_result = found
+    if stored_row is not None:
+        public_id, state, created_at, stored_result = stored_row
         age = (timezone.now() - created_at).total_seconds()
         cached = CachedVerdict(public_id, state, age, stored_result)
     usable, cache_reason = cache_precheck(
-        cached, evidence_keys=[r.key for r in ranked], judge_model=judge.model_id
+        cached, evidence_keys=[r.key for r in found.ranked], judge_model=judge.model_id
     )
     if usable and cached is not None:
         timing["total_ms"] = (time.perf_counter() - started) * 1000
@@ -264,33 +343,52 @@ def worker_verify(
             "timing_ms": {k: round(v, 2) for k, v in timing.items()},
         }
 
-    # Layer 2: the judge's stance of every top item toward every subclaim.
     t0 = time.perf_counter()
-    items = [
-        JudgeItem(
-            key=f"{i}:{j}",
-            claim=sub,
-            spans=(r.candidate.text,),
-            context=item_context(title=by_key[r.key].source_title, previous=""),
-        )
-        for i, sub in enumerate(subclaims)
-        for j, r in enumerate(ranked)
-    ]
-    results = {res.key: res for res in judge_items(judge, items)} if items else {}
+    evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
     timing["judge_ms"] = (time.perf_counter() - t0) * 1000
 
-    evidence_trust = [
-        trust_mod.TrustEvidence(
-            key=r.key,
-            domain=source_domain(by_key[r.key]),
-            relevance=r.score,
-            trust=r.score,
-            semantic=r.candidate.sem_raw,
-            stances={i: _stance_label(results, f"{i}:{j}") for i in range(len(subclaims))},
-        )
-        for j, r in enumerate(ranked)
-    ]
-    adaptive = trust_mod.compute_adaptive_trust(len(subclaims), evidence_trust)
+    # Web expansion while trust is insufficient (off unless a provider is configured).
+    web: dict[str, Any] = {"enabled": False, "queries": [], "ingested": [], "errors": []}
+    config = worker_web.web_config()
+    provider = worker_web.web_provider(config)
+    if provider is not None and not adaptive.sufficient:
+        t0 = time.perf_counter()
+        web["enabled"] = True
+        processed: set[str] = set()
+        for query in search_queries(text, subclaims, config.max_queries):
+            step: dict[str, Any] = {"query": query, "urls": []}
+            web["queries"].append(step)
+            try:
+                hits = provider.search(query, limit=config.urls_per_query * 2)
+            except worker_web.WebFetchError as exc:
+                web["errors"].append({"query": query, "error": str(exc)})
+                continue
+            urls = select_urls(hits, processed, config.urls_per_query)
+            processed.update(urls)
+            done = worker_web.processed_urls(workspace=workspace, urls=urls)
+            titles = {canonical_url(h.url): h.title for h in hits}
+            for url in urls:
+                if url in done:
+                    continue  # already ingested by an earlier verification
+                try:
+                    worker_web.web_page_ingest(
+                        workspace=workspace, url=url, title=titles.get(url, ""), config=config
+                    )
+                except (worker_web.WebFetchError, ValueError) as exc:
+                    web["errors"].append({"url": url, "error": str(exc)})
+                    continue
+                step["urls"].append(url)
+                web["ingested"].append(url)
+            if not step["urls"]:
+                continue
+            found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+            evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
+            if adaptive.sufficient:
+                web["stopped"] = "trust_sufficient"
+                break
+        timing["web_ms"] = (time.perf_counter() - t0) * 1000
+    got, vectors, rows, by_key = found.got, found.vectors, found.rows, found.by_key
+    ranked_all, ranked = found.ranked_all, found.ranked
 
     package = _verdict_package(
         text=text,
@@ -331,7 +429,8 @@ def worker_verify(
         "trust_post_adaptive": round(adaptive.trust_post, 4),
         "trust_post_fixed": round(adaptive.trust_post_fixed, 4),
         "data_source": data_source,
-        "used_web_search": False,
+        "used_web_search": bool(web["ingested"]),
+        "web_expansion": web,
         "vdb_signal_count": sum(1 for r in ranked_all if r.candidate.sem_raw > 0),
         "kg_signal_count": sum(1 for r in ranked_all if r.candidate.kg_raw > 0),
         "candidates_considered": len(rows),
