@@ -254,6 +254,7 @@ CELERY_IMPORTS = (
     "verifier.pipeline.tasks",
     "verifier.pipeline.stages",
     "verifier.pipeline.webhooks",
+    "verifier.pipeline.worker_tasks",
 )
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {

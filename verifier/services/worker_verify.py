@@ -461,7 +461,6 @@ def worker_verify(
                 "worker_result": result,
             },
             actor=actor,
-            judge=judge,
         )
     timing["total_ms"] = (time.perf_counter() - started) * 1000
     return {
@@ -699,11 +698,11 @@ def _store_claim(
     source: str,
     metadata: dict[str, Any],
     actor: Any,
-    judge: Judge,
 ) -> str:
     """Store the verified claim (origin ``worker``, unpublished) citing the source of
     its best supporting evidence (else its top item, or the request's ``source`` when
-    that names a source of the workspace), and run it through the one chain."""
+    that names a source of the workspace); its pass through the one chain (bind, judge,
+    state) is queued on commit (``worker_claim_verify``), off the request path."""
     cited = None
     if source:
         cited = Source.objects.filter(workspace=workspace, ref=source).first()
@@ -731,5 +730,24 @@ def _store_claim(
         embedding=vector,
         created_by=actor if getattr(actor, "pk", None) and hasattr(actor, "username") else None,
     )
-    claims_verify(claims=[claim], judge=judge)
+    claim_id = claim.pk
+    transaction.on_commit(lambda: _enqueue_claim_verify(claim_id))
     return claim.public_id
+
+
+def _enqueue_claim_verify(claim_id: int) -> None:
+    from verifier.pipeline.worker_tasks import worker_claim_verify
+
+    worker_claim_verify.delay(claim_id)
+
+
+def worker_stored_claim_verify(*, claim_id: int) -> str:
+    """Bind, judge and state a stored worker claim once (safe to rerun: a claim already
+    judged is left as it is). Returns its state."""
+    claim = Claim.objects.filter(pk=claim_id, origin=ClaimOrigin.WORKER).first()
+    if claim is None:
+        return "missing"
+    if not claim.verdicts.exists():
+        claims_verify(claims=[claim], judge=get_judge())
+        claim.refresh_from_db(fields=["state"])
+    return str(claim.state)

@@ -4,6 +4,7 @@ bind, judge, relate, publish), judged by the configured (heuristic) judge."""
 from __future__ import annotations
 
 import pytest
+from django.test import TestCase
 
 from tests.verifier.api.conftest import client_for
 from verifier.models import Claim, ClaimOrigin, SourceVersion, text_sha256
@@ -43,7 +44,9 @@ def corpus(workspace):
 
 
 def verify(client, **body):
-    return client.post(VERIFY, {"job_id": "job-1", **body}, content_type="application/json")
+    """POST and run what the request queued on commit (the stored claim's chain pass)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return client.post(VERIFY, {"job_id": "job-1", **body}, content_type="application/json")
 
 
 def test_supported_claim_is_true_with_bound_evidence(corpus):
@@ -88,7 +91,9 @@ def test_supported_claim_is_true_with_bound_evidence(corpus):
     assert stored.origin == ClaimOrigin.WORKER and not stored.published
     assert stored.metadata["job_id"] == "job-1" and stored.metadata["verdict"] == "TRUE"
     assert stored.source.ref == "https://coast.example.org/halden"
-    assert stored.state == "supported"  # bound in its cited source, judged, by the one chain
+    # bound in its cited source, judged and stated by the one chain (queued on commit)
+    assert stored.state == "supported"
+    assert stored.verdicts.count() == 1 and stored.bindings.get(is_active=True).match == "exact"
 
 
 def test_contradicted_claim_is_false(corpus):
@@ -189,3 +194,22 @@ def test_unverifiable_results_are_never_served_from_cache(corpus):
     body = verify(api, claim=claim).json()
     assert body["status"] == "completed"
     assert body["cache"]["reason"] in ("not_binary", "trust_insufficient", "no_cached_result")
+
+
+def test_stored_claim_chain_pass_is_queued_and_safe_to_rerun(
+    corpus, django_capture_on_commit_callbacks
+):
+    from verifier.services.worker_verify import worker_stored_claim_verify
+
+    api = client_for(corpus)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        body = api.post(
+            VERIFY,
+            {"job_id": "j", "claim": "The Halden Point lighthouse was built in 1871."},
+            content_type="application/json",
+        ).json()
+    stored = Claim.objects.get(public_id=body["stored_claim_id"])
+    assert len(callbacks) == 1 and stored.verdicts.count() == 0  # not judged inside the request
+    callbacks[0]()
+    assert worker_stored_claim_verify(claim_id=stored.pk) == "supported"  # rerun: no-op
+    assert stored.verdicts.count() == 1
