@@ -213,3 +213,18 @@ def test_stored_claim_chain_pass_is_queued_and_safe_to_rerun(
     callbacks[0]()
     assert worker_stored_claim_verify(claim_id=stored.pk) == "supported"  # rerun: no-op
     assert stored.verdicts.count() == 1
+
+
+def test_tuning_variables_are_read_from_settings_and_checked(settings, corpus):
+    from verifier.checks import worker_tuning_valid
+
+    assert worker_tuning_valid() == []
+    settings.SPANPROOF_WORKER_TUNING = {"UNVERIFIABLE_CONFIDENCE_CAP": "1.7"}
+    assert [e.id for e in worker_tuning_valid()] == ["spanproof.E002"]
+    # HEDGE_PENALTY_BLOCK_TRUE 0: any supporting evidence counts as too hedged for TRUE
+    settings.SPANPROOF_WORKER_TUNING = {"HEDGE_PENALTY_BLOCK_TRUE": "0.0"}
+    body = verify(
+        client_for(corpus), claim="The Halden Point lighthouse was built in 1871.", top_k=4
+    ).json()
+    assert body["verdict"] == "UNVERIFIABLE"
+    assert body["reconciliation_reasons"] == ["hedged_evidence_blocks_true"]
