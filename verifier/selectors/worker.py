@@ -33,15 +33,21 @@ class EvidenceRow:
     version_created_at: datetime
 
 
-def worker_evidence_rows(*, workspace: Workspace, claim_pks: Iterable[int]) -> list[EvidenceRow]:
-    """Published claims of ``workspace`` among ``claim_pks`` that have an active bound
-    span (one query); a claim without one cannot be evidence."""
+def worker_evidence_rows(
+    *, workspace: Workspace, claim_pks: Iterable[int], domain_pack: str = ""
+) -> list[EvidenceRow]:
+    """Published claims of ``workspace`` among ``claim_pks`` (of sources in
+    ``domain_pack`` when given) that have an active bound span (one query); a claim
+    without one cannot be evidence."""
     pks = sorted(set(claim_pks))
     if not pks:
         return []
-    rows = Claim.objects.filter(
+    qs = Claim.objects.filter(
         workspace=workspace, published=True, pk__in=pks, bindings__is_active=True
-    ).values_list(
+    )
+    if domain_pack:
+        qs = qs.filter(source__domain_pack=domain_pack)
+    rows = qs.values_list(
         "pk",
         "public_id",
         "text",

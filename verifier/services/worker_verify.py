@@ -215,7 +215,12 @@ def _retrieve_and_rank(
     tuning: WorkerTuning,
 ) -> _Found:
     got, vectors = _retrieve(workspace, queries, features, domain)
-    rows = worker_evidence_rows(workspace=workspace, claim_pks=[*got.sem, *got.kg])
+    # Every path (vector, entities, relations) is held to the requested domain here.
+    rows = worker_evidence_rows(
+        workspace=workspace,
+        claim_pks=[*got.sem, *got.kg],
+        domain_pack="" if domain == "general" else domain,
+    )
     ranked_all = hybrid_rank(
         features, _candidates(rows, got), anchor_threshold=tuning.ANCHOR_THRESHOLD
     )

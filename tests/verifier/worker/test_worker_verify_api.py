@@ -228,3 +228,15 @@ def test_tuning_variables_are_read_from_settings_and_checked(settings, corpus):
     ).json()
     assert body["verdict"] == "UNVERIFIABLE"
     assert body["reconciliation_reasons"] == ["hedged_evidence_blocks_true"]
+
+
+def test_domain_restricts_retrieval_to_that_domain_pack(corpus):
+    claim = "The Halden Point lighthouse was built in 1871."
+    other = verify(client_for(corpus), claim=claim, domain="law").json()
+    assert other["evidence"] == [] and other["verdict"] == "UNVERIFIABLE"
+    assert other["stored_claim_id"] is None
+    from verifier.models import Source
+
+    Source.objects.filter(workspace=corpus).update(domain_pack="coast")
+    coast = verify(client_for(corpus), claim=claim, domain="coast").json()
+    assert coast["evidence"] and coast["verdict"] == "TRUE"
