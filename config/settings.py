@@ -16,6 +16,7 @@ import dj_database_url
 
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
+from verifier.worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -255,6 +256,7 @@ CELERY_IMPORTS = (
     "verifier.pipeline.tasks",
     "verifier.pipeline.stages",
     "verifier.pipeline.webhooks",
+    "verifier.pipeline.worker_tasks",
 )
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
@@ -286,6 +288,27 @@ SPANPROOF_EXTRACTOR = {
     "api_key": os.environ.get("SPANPROOF_EXTRACTOR_API_KEY", ""),
     "family": os.environ.get("SPANPROOF_EXTRACTOR_FAMILY", ""),
     "timeout": float(os.environ.get("SPANPROOF_EXTRACTOR_TIMEOUT", "60")),
+}
+# POST /worker/verify (seed 001): the seed's strictness / confidence-cap tuning variables,
+# read from environment variables of the same names (STRICTNESS_HIGH_THRESHOLD, ...);
+# unset ones keep the seed's defaults (verifier/worker/config.py).
+SPANPROOF_WORKER_TUNING = {
+    name: os.environ[name] for name in WORKER_TUNING_NAMES if name in os.environ
+}
+# Web expansion of /worker/verify: off unless a search provider is named ("json": GET
+# <base_url>?q=&limit= answering {"results": [{"url", "title"}]}). Pages are fetched
+# under the webhook outbound-address rules; allowed_networks opens private ranges.
+SPANPROOF_WORKER_WEB = {
+    "provider": os.environ.get("SPANPROOF_WORKER_WEB_PROVIDER", ""),
+    "base_url": os.environ.get("SPANPROOF_WORKER_WEB_BASE_URL", ""),
+    "timeout": float(os.environ.get("SPANPROOF_WORKER_WEB_TIMEOUT", "10")),
+    "max_queries": int(os.environ.get("SPANPROOF_WORKER_WEB_MAX_QUERIES", "3")),
+    "urls_per_query": int(os.environ.get("SPANPROOF_WORKER_WEB_URLS_PER_QUERY", "3")),
+    "allowed_networks": [
+        n.strip()
+        for n in os.environ.get("SPANPROOF_WORKER_WEB_ALLOWED_NETWORKS", "").split(",")
+        if n.strip()
+    ],
 }
 SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
 SPANPROOF_TRACE_RETENTION_DAYS = 90

@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.decorators.http import require_http_methods
 
 from verifier import views as verifier_views
+from verifier.pipeline import worker_views
 
 urlpatterns = [
     path("", verifier_views.home, name="home"),
@@ -21,6 +22,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("connect/v1/", include("verifier.api.urls")),
+    path("worker/console", worker_views.worker_console, name="worker-console"),
+    path("worker/", include("verifier.api.worker_urls")),
     path("review/", include("review.urls")),
     path("audit/", include("audit.urls")),
     path("audit/rag/", include("audit.rag_urls")),

@@ -1,4 +1,5 @@
-"""System checks: the judge's model family must differ from the extractor's."""
+"""System checks: the judge's model family must differ from the extractor's; the
+worker's tuning variables must be valid."""
 
 from __future__ import annotations
 
@@ -21,6 +22,25 @@ def judge_and_extractor_families_differ(app_configs: Any = None, **kwargs: Any) 
                 hint="Set SPANPROOF_JUDGE_FAMILY / SPANPROOF_EXTRACTOR_FAMILY (or the models) "
                 "so that the two families differ.",
                 id="spanproof.E001",
+            )
+        ]
+    return []
+
+
+@register()
+def worker_tuning_valid(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """The /worker/verify tuning variables (env, seed names) parse and lie in range, so a
+    typo fails at start-up rather than as a 500 on the first verification."""
+    from verifier.worker.config import TuningError, tuning_from
+
+    try:
+        tuning_from(dict(getattr(settings, "SPANPROOF_WORKER_TUNING", {}) or {}))
+    except TuningError as exc:
+        return [
+            Error(
+                str(exc),
+                hint="Fix or unset the environment variable (defaults: verifier/worker/config.py).",
+                id="spanproof.E002",
             )
         ]
     return []

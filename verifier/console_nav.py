@@ -36,6 +36,12 @@ ENTRY_POINTS: Final[tuple[EntryPoint, ...]] = (
     EntryPoint(
         "Verify", "/verify/", ALL, "Check claims you already have against the sources they cite."
     ),
+    EntryPoint(
+        "Worker",
+        "/worker/console",
+        ALL,
+        "Verify one free-text claim against the whole corpus, with the evidence that decided.",
+    ),
     EntryPoint("Traces", "/audit/traces/", ALL, "What retrieval served, included and excluded."),
     EntryPoint("Quality", "/audit/quality/", ALL, "Trust and quality per ingest job."),
     EntryPoint("Rules", "/audit/rules/", (Role.ADMIN,), "Rule sets: preview, then activate."),

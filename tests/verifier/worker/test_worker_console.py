@@ -1,0 +1,44 @@
+"""The worker console page: run a verification, read the diagnostics in the seed's
+debugging order."""
+
+from __future__ import annotations
+
+from tests.verifier.worker.test_worker_verify_api import corpus  # noqa: F401  (fixture)
+
+PAGE = "/worker/console"
+
+
+def test_reviewer_runs_a_verification_and_reads_diagnostics_in_order(reviewer_client, corpus):  # noqa: F811
+    assert reviewer_client.get(PAGE).status_code == 200
+    resp = reviewer_client.post(
+        PAGE,
+        {
+            "claim": "The Halden Point lighthouse was built in 1871.",
+            "top_k": 5,
+            "domain": "general",
+        },
+    )
+    assert resp.status_code == 200
+    html = resp.content.decode()
+    assert "Verdict: TRUE" in html
+    steps = [
+        "1. Admissible evidence",
+        "2. Claim breakdown",
+        "3. Trust",
+        "4. Top evidence",
+        "5. Binary gates",
+    ]
+    positions = [html.index(step) for step in steps]
+    assert positions == sorted(positions)
+    assert "admissible_evidence_ratio" in html
+
+
+def test_bad_top_k_is_a_form_error(reviewer_client, corpus):  # noqa: F811
+    resp = reviewer_client.post(PAGE, {"claim": "x", "top_k": 40, "domain": "general"})
+    assert resp.status_code == 200
+    assert "Verdict:" not in resp.content.decode()
+    assert "less than or equal to 20" in resp.content.decode()
+
+
+def test_auditors_cannot_run_verifications(auditor_client):
+    assert auditor_client.get(PAGE).status_code == 403

@@ -1,0 +1,13 @@
+"""Celery task of the claim verification worker: the stored claim's pass through the
+one chain (bind, judge, state) runs after the response, off the request path."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="verifier.pipeline.worker_tasks.worker_claim_verify")
+def worker_claim_verify(claim_id: int) -> str:
+    from verifier.services.worker_verify import worker_stored_claim_verify
+
+    return worker_stored_claim_verify(claim_id=claim_id)

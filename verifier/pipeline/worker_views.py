@@ -1,0 +1,43 @@
+"""Console page for the claim verification worker: run one verification and read its
+diagnostics in the seed's debugging order."""
+
+from __future__ import annotations
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from verifier.permissions import DECIDER_ROLES, role_required
+from verifier.services.worker_verify import (
+    MAX_CLAIM_CHARS,
+    TOP_K_DEFAULT,
+    TOP_K_MAX,
+    TOP_K_MIN,
+    WorkerInputError,
+    worker_verify,
+)
+
+
+class WorkerVerifyForm(forms.Form):
+    claim = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=MAX_CLAIM_CHARS)
+    top_k = forms.IntegerField(min_value=TOP_K_MIN, max_value=TOP_K_MAX, initial=TOP_K_DEFAULT)
+    domain = forms.CharField(max_length=64, initial="general")
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*DECIDER_ROLES)
+def worker_console(request: HttpRequest) -> HttpResponse:
+    form = WorkerVerifyForm(request.POST or None)
+    result = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = worker_verify(
+                workspace=request.workspace,  # type: ignore[attr-defined]
+                job_id=f"console:{request.user.pk}",
+                actor=request.user,
+                **form.cleaned_data,
+            )
+        except WorkerInputError as exc:
+            form.add_error(None, exc.message)
+    return render(request, "worker/verify.html", {"form": form, "result": result})

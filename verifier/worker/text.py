@@ -1,0 +1,314 @@
+"""Lexical features of a claim and a candidate text: content tokens, entities, numbers,
+anchors, cue words (uncertainty, reporting, absolute quantifiers, comparatives)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,]\d+)*%?")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
+_NAME = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'’\-]*)*")
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "than",
+        "that",
+        "this",
+        "these",
+        "those",
+        "there",
+        "their",
+        "they",
+        "them",
+        "it",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "about",
+        "as",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "between",
+        "through",
+        "during",
+        "before",
+        "after",
+        "above",
+        "below",
+        "up",
+        "down",
+        "out",
+        "off",
+        "again",
+        "further",
+        "once",
+        "here",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "no",
+        "nor",
+        "not",
+        "only",
+        "own",
+        "same",
+        "so",
+        "too",
+        "very",
+        "can",
+        "will",
+        "just",
+        "should",
+        "now",
+        "he",
+        "she",
+        "his",
+        "her",
+        "him",
+        "we",
+        "our",
+        "you",
+        "your",
+        "i",
+        "me",
+        "my",
+        "who",
+        "whom",
+        "which",
+        "what",
+        "also",
+        "which",
+        "while",
+    ]
+)
+UNCERTAINTY_CUES = frozenset(
+    [
+        "may",
+        "might",
+        "could",
+        "possibly",
+        "perhaps",
+        "probably",
+        "likely",
+        "unlikely",
+        "reportedly",
+        "allegedly",
+        "apparently",
+        "suggests",
+        "suggest",
+        "suggested",
+        "seems",
+        "seem",
+        "appears",
+        "appear",
+        "uncertain",
+        "unclear",
+        "unconfirmed",
+        "estimated",
+        "speculated",
+        "rumored",
+        "rumoured",
+    ]
+)
+REPORTING_CUES = frozenset(
+    [
+        "said",
+        "says",
+        "claimed",
+        "claims",
+        "claim",
+        "stated",
+        "states",
+        "announced",
+        "reported",
+        "reports",
+        "according",
+        "argued",
+        "argues",
+        "alleged",
+        "believes",
+        "believe",
+        "believed",
+        "thinks",
+        "think",
+        "told",
+        "asserted",
+    ]
+)
+BELIEF_CUES = REPORTING_CUES | frozenset({"opinion", "view", "belief", "thought"})
+ABSOLUTE_QUANTIFIERS = frozenset(
+    [
+        "always",
+        "never",
+        "all",
+        "every",
+        "everyone",
+        "everything",
+        "none",
+        "nobody",
+        "nothing",
+        "entirely",
+        "completely",
+        "totally",
+        "only",
+        "forever",
+    ]
+)
+NEGATIONS = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor"})
+_COMPARATIVE = re.compile(
+    r"\b(?:more|less|fewer|greater|larger|smaller|higher|lower|better|worse|bigger)\b"
+    r"|\b\w+er\s+than\b|\bthan\b",
+    re.IGNORECASE,
+)
+
+
+def words(text: str) -> list[str]:
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def content_tokens(text: str) -> frozenset[str]:
+    """Lower-cased words of 3+ letters that are not stopwords, plus every number."""
+    return frozenset(
+        w for w in words(text) if (w[0].isdigit() or (len(w) >= 3 and w not in STOPWORDS))
+    )
+
+
+def numbers(text: str) -> frozenset[str]:
+    return frozenset(m.group().replace(",", "") for m in _NUMBER.finditer(text))
+
+
+def entities(text: str) -> tuple[str, ...]:
+    """Capitalised names (lower-cased), leading stopwords dropped; a sentence's first word
+    counts only as part of a longer name. In reading order, no repeats."""
+    found: dict[str, None] = {}
+    for m in _NAME.finditer(text):
+        parts = m.group().split()
+        at_start = m.start() == 0 or text[: m.start()].rstrip()[-1:] in {".", "!", "?", "“", '"'}
+        while parts and parts[0].lower() in STOPWORDS:
+            parts = parts[1:]
+            at_start = False
+        if not parts or (at_start and len(parts) == 1):
+            continue
+        found[" ".join(p.lower() for p in parts)] = None
+    return tuple(found)
+
+
+def recall(wanted: frozenset[str] | set[str], present: frozenset[str] | set[str]) -> float:
+    """Share of ``wanted`` found in ``present`` (0 when nothing is wanted)."""
+    return len(wanted & present) / len(wanted) if wanted else 0.0
+
+
+def entity_tokens(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t for name in names for t in content_tokens(name))
+
+
+@dataclass(frozen=True)
+class ClaimFeatures:
+    text: str
+    tokens: frozenset[str]
+    entities: tuple[str, ...]
+    numbers: frozenset[str]
+    anchors: frozenset[str]  # entity tokens and numbers: what evidence must mention
+    subject: frozenset[str]  # tokens of the first entity (else the first content word)
+    object: frozenset[str]  # the last number, else the last entity after the subject
+    focus: frozenset[str]  # content tokens that are not entity tokens (the predicate)
+    uncertain: bool
+    belief: bool
+    absolute: bool
+    comparative: bool
+    negated: bool
+
+
+def claim_features(text: str) -> ClaimFeatures:
+    tokens = content_tokens(text)
+    names = entities(text)
+    nums = numbers(text)
+    name_tokens = entity_tokens(names)
+    ordered = [w for w in words(text) if w in tokens]
+    subject = content_tokens(names[0]) if names else frozenset(ordered[:1])
+    obj: frozenset[str] = frozenset()
+    if nums:
+        last = [m.group().replace(",", "") for m in _NUMBER.finditer(text)][-1]
+        obj = frozenset({last})
+    elif len(names) >= 2:
+        obj = content_tokens(names[-1]) - subject
+    all_words = set(words(text))
+    return ClaimFeatures(
+        text=text,
+        tokens=tokens,
+        entities=names,
+        numbers=nums,
+        anchors=name_tokens | nums,
+        subject=subject,
+        object=obj,
+        focus=tokens - name_tokens - nums,
+        uncertain=bool(all_words & UNCERTAINTY_CUES),
+        belief=bool(all_words & BELIEF_CUES),
+        absolute=bool(all_words & ABSOLUTE_QUANTIFIERS),
+        comparative=bool(_COMPARATIVE.search(text)),
+        negated=bool(all_words & NEGATIONS),
+    )
+
+
+def has_uncertainty(text: str) -> bool:
+    return bool(set(words(text)) & UNCERTAINTY_CUES)
+
+
+def has_reporting(text: str) -> bool:
+    lowered = set(words(text))
+    return bool(lowered & REPORTING_CUES)
+
+
+def claim_strictness(features: ClaimFeatures) -> float:
+    """How exacting the claim is, in [0, 1]: numbers, absolute quantifiers, comparatives,
+    several named entities and negation each demand more of the evidence."""
+    score = 0.0
+    score += 0.35 if features.numbers else 0.0
+    score += 0.30 if features.absolute else 0.0
+    score += 0.20 if features.comparative else 0.0
+    score += 0.10 if len(features.entities) >= 2 else 0.0
+    score += 0.05 if features.negated else 0.0
+    return min(1.0, score)
