@@ -182,6 +182,7 @@ TABLE: tuple[Route, ...] = (
         {"GET": Op(PUBLIC, SIGNED_IN), "POST": Op(PUBLIC, SIGNED_IN, body=lambda w: {})},
     ),
     Route("logout", "open", {"POST": Op(PUBLIC, ALL_302)}),
+    Route("favicon", "open", {"GET": Op(PUBLIC, dict.fromkeys(PRINCIPALS, 301))}),
     Route("api-schema", "open", {"GET": Op(PUBLIC, ALL_200)}),
     Route("api-docs", "open", {"GET": Op(PUBLIC, ALL_200)}),
     # --- API ------------------------------------------------------------------------
@@ -400,7 +401,11 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:rule-set-activate",
         "console",
-        {"POST": Op(A, 302, body=lambda w: {"policy": "balanced", "domain_pack": ""})},
+        {
+            "POST": Op(
+                A, 302, body=lambda w: {"policy": "balanced", "domain_pack": "", "confirm": "1"}
+            )
+        },
         args=lambda w: {"pk": w.rule_set.pk},
     ),
     Route(
@@ -475,6 +480,19 @@ TABLE: tuple[Route, ...] = (
     ),
     Route("verify:job", "console", {"GET": Op(R, 200)}, args=lambda w: {"job_id": w.verify_job_id}),
     Route("review:relations", "console", {"GET": Op(R, 200)}),
+    Route(
+        "worker-console",
+        "console",
+        {
+            "GET": Op(R, 200),
+            "POST": Op(W, 200, body=lambda w: {"claim": QUOTE, "top_k": 5, "domain": "general"}),
+        },
+    ),
+    Route(
+        "worker-verify",
+        "api",
+        {"POST": Op(W, 200, body=lambda w: {"job_id": "matrix", "claim": QUOTE})},
+    ),
     Route(
         "review:relation-decide",
         "console",

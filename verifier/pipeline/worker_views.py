@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from verifier.permissions import DECIDER_ROLES, role_required
+from verifier.permissions import role_required
 from verifier.services.worker_verify import (
     MAX_CLAIM_CHARS,
     TOP_K_DEFAULT,
@@ -26,7 +26,7 @@ class WorkerVerifyForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(*DECIDER_ROLES)
+@role_required()  # reading is open to every role; a POST needs the write scope
 def worker_console(request: HttpRequest) -> HttpResponse:
     form = WorkerVerifyForm(request.POST or None)
     result = None
