@@ -40,5 +40,8 @@ def test_bad_top_k_is_a_form_error(reviewer_client, corpus):  # noqa: F811
     assert "less than or equal to 20" in resp.content.decode()
 
 
-def test_auditors_cannot_run_verifications(auditor_client):
-    assert auditor_client.get(PAGE).status_code == 403
+def test_auditors_read_the_page_but_cannot_run_verifications(auditor_client):
+    assert auditor_client.get(PAGE).status_code == 200
+    response = auditor_client.post(PAGE, {"claim": "x", "top_k": 5, "domain": "general"})
+    assert response.status_code == 403
+    assert not Claim.objects.exists()
