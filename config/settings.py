@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
 
@@ -129,12 +130,22 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 
 # --- database -------------------------------------------------------------------------
+# ``default`` is the runtime role (rows only, owns nothing); ``DATABASE_OWNER`` holds
+# the credentials ``manage.py migrate`` and the test-database setup switch to (the role
+# that owns the tables). Externally, ``DATABASE_OWNER_URL`` names it; unset, migrations
+# run as ``DATABASE_URL``'s role (README "Database roles").
+DATABASE_OWNER: dict[str, str] = {}
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
     EMBEDDED_POSTGRES = False
+    if os.environ.get("DATABASE_OWNER_URL"):
+        _owner = dj_database_url.parse(os.environ["DATABASE_OWNER_URL"])
+        DATABASE_OWNER = {"USER": _owner["USER"], "PASSWORD": _owner.get("PASSWORD", "")}
 else:
     DATABASES = {"default": ensure_embedded_postgres(DATA_DIR / "pgdata")}
     EMBEDDED_POSTGRES = True
+    DATABASE_OWNER = {"USER": EMBEDDED_OWNER_ROLE, "PASSWORD": ""}
+DATABASE_RUNTIME_USER: str = DATABASES["default"].get("USER") or ""
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SPANPROOF_TEST_DB", "test_spanproof")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
