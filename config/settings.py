@@ -256,6 +256,15 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A worker killed mid-task (SIGKILL, OOM) gives its message back to a broker that can
+# redeliver (Redis); the filesystem broker deletes a message when it is read, so there
+# the job watchdog below re-enqueues the stage. Redis redelivers an unacknowledged
+# message only after the visibility timeout, which must exceed the longest stage.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("SPANPROOF_BROKER_VISIBILITY_TIMEOUT", "3600"))
+    }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -265,10 +274,20 @@ CELERY_IMPORTS = (
     "verifier.pipeline.stages",
     "verifier.pipeline.webhooks",
 )
+# Ingest jobs: a running stage's worker beats every JOB_STALE_SECONDS / 5; the watchdog
+# (beat, every JOB_WATCH_SECONDS) re-enqueues a stage silent for JOB_STALE_SECONDS and
+# fails the job after JOB_MAX_ATTEMPTS silent runners of one stage.
+SPANPROOF_JOB_STALE_SECONDS = int(os.environ.get("SPANPROOF_JOB_STALE_SECONDS", "300"))
+SPANPROOF_JOB_MAX_ATTEMPTS = int(os.environ.get("SPANPROOF_JOB_MAX_ATTEMPTS", "3"))
+SPANPROOF_JOB_WATCH_SECONDS = int(os.environ.get("SPANPROOF_JOB_WATCH_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",
         "schedule": 6 * 60 * 60,
+    },
+    "watch-ingest-jobs": {
+        "task": "verifier.pipeline.tasks.watch_ingest_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
     },
 }
 

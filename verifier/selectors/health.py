@@ -1,4 +1,4 @@
-"""What /healthz reports: database, pgvector, broker, embedding model."""
+"""What /healthz reports: database, pgvector, broker, embedding model, stuck ingest jobs."""
 
 from __future__ import annotations
 
@@ -57,6 +57,41 @@ def _embedding_model() -> dict[str, Any]:
         return {"ok": False, "model": embeddings.EMBEDDING_MODEL_NAME, "error": str(exc)}
 
 
+STUCK_JOBS_LISTED = 20
+
+
+def _ingest_jobs() -> dict[str, Any]:
+    """Active ingest jobs whose worker has not beaten for the stale period. Reported,
+    not counted against the overall status: the web process is healthy, and the
+    watchdog re-enqueues or fails them (``services.ingest_watch``)."""
+    from django.utils import timezone
+
+    from verifier.selectors.ingest import ingest_jobs_stalled
+
+    try:
+        stuck = list(
+            ingest_jobs_stalled(now=timezone.now())
+            .order_by("pk")
+            .values("pk", "stage", "status", "stage_attempts", "beat")[:STUCK_JOBS_LISTED]
+        )
+    except Exception as exc:
+        return {"ok": False, "error": str(exc)}
+    return {
+        "ok": not stuck,
+        "stale_after_seconds": settings.SPANPROOF_JOB_STALE_SECONDS,
+        "stuck": [
+            {
+                "id": job["pk"],
+                "status": job["status"],
+                "stage": job["stage"],
+                "attempts": job["stage_attempts"],
+                "last_heartbeat": job["beat"].isoformat(),
+            }
+            for job in stuck
+        ],
+    }
+
+
 def health_report() -> dict[str, Any]:
     checks = {
         "database": _database(),
@@ -64,4 +99,6 @@ def health_report() -> dict[str, Any]:
         "broker": _broker(),
         "embedding_model": _embedding_model(),
     }
-    return {"ok": all(c["ok"] for c in checks.values()), "checks": checks}
+    report: dict[str, Any] = {"ok": all(c["ok"] for c in checks.values()), "checks": checks}
+    checks["ingest_jobs"] = _ingest_jobs()
+    return report
