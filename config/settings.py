@@ -289,6 +289,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "verifier.pipeline.tasks.watch_ingest_jobs",
         "schedule": SPANPROOF_JOB_WATCH_SECONDS,
     },
+    "watch-verification-jobs": {
+        "task": "verifier.pipeline.tasks.watch_verification_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
 }
 
 # --- verification engine --------------------------------------------------------------

@@ -10,6 +10,7 @@ def test_healthz_reports_every_dependency(db):
         "broker",
         "embedding_model",
         "ingest_jobs",
+        "verification_jobs",
     }
     assert body["checks"]["database"]["ok"] is True
     assert body["checks"]["pgvector"]["ok"] is True

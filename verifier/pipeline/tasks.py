@@ -32,3 +32,13 @@ def watch_ingest_jobs() -> dict[str, list[int]]:
 
     report = ingest_jobs_watch()
     return {"requeued": report.requeued, "failed": report.failed}
+
+
+@shared_task(name="verifier.pipeline.tasks.watch_verification_jobs")
+def watch_verification_jobs() -> dict[str, list[int]]:
+    """Beat task: the same for background verification jobs
+    (``services.verification_job_watch``)."""
+    from verifier.services.verification_job_watch import verification_jobs_watch
+
+    report = verification_jobs_watch()
+    return {"requeued": report.requeued, "failed": report.failed}

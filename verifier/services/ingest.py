@@ -11,7 +11,8 @@ task after a crash, or :func:`ingest_job_rerun`) skips them, and every item is
 itself idempotent, so even a repeated item adds no rows.
 
 Liveness: the worker running a stage takes a lease (``job.runner``, a fresh token) and
-refreshes ``job.heartbeat_at`` from a background thread while it works; a second
+refreshes ``job.heartbeat_at`` from a background thread while it works
+(``services.job_heartbeat``); a second
 delivery of the same stage (Redis redelivering, the watchdog re-enqueueing) finds the
 lease alive and does nothing, and a runner that lost its lease stops between items.
 ``services.ingest_watch`` re-enqueues a stage whose heartbeat went silent.
@@ -20,19 +21,16 @@ lease alive and does nothing, and a runner that lost its lease stops between ite
 from __future__ import annotations
 
 import logging
-import threading
-import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any, Final
 
-from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from verifier.models import IngestJob, IngestStage, IngestStatus
+from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 
 logger = logging.getLogger(__name__)
 
@@ -85,38 +83,6 @@ def _save_progress(job: IngestJob) -> None:
     )
 
 
-def stale_after() -> timedelta:
-    """How long a stage may go without a heartbeat before its worker counts as gone."""
-    return timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
-
-
-@contextmanager
-def _heartbeat(job_id: int, runner: str) -> Iterator[None]:
-    """Refresh the job's heartbeat every fifth of the stale period while the stage runs
-    (an item may take long: a remote extractor, a big store), on a connection of its own."""
-    stop = threading.Event()
-    interval = max(settings.SPANPROOF_JOB_STALE_SECONDS / 5, 0.2)
-
-    def beat() -> None:
-        try:
-            while not stop.wait(interval):
-                IngestJob.objects.filter(pk=job_id, runner=runner).update(
-                    heartbeat_at=timezone.now()
-                )
-        except Exception:  # a beat that fails is a silence the watchdog will see
-            logger.exception("ingest job %s: heartbeat failed", job_id)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=beat, name=f"ingest-heartbeat-{job_id}", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
-
-
 def _stage_progress(job: IngestJob, stage: str) -> dict[str, Any]:
     entry = job.progress.setdefault(stage, {})
     entry.setdefault("done", 0)
@@ -155,9 +121,9 @@ def _begin(job_id: int, stage: str) -> IngestJob | None:
             return None
         if (job.stage or STAGE_ORDER[0]) != stage:
             return None
-        if job.runner and job.heartbeat_at and job.heartbeat_at > now - stale_after():
+        if lease_is_live(job.runner, job.heartbeat_at):
             return None  # another worker runs this stage and is alive
-        fields: dict[str, Any] = {"stage": stage, "runner": uuid.uuid4().hex, "heartbeat_at": now}
+        fields: dict[str, Any] = {"stage": stage, "runner": new_runner(), "heartbeat_at": now}
         if job.status == IngestStatus.QUEUED:
             fields.update(status=IngestStatus.RUNNING, started_at=now)
         IngestJob.objects.filter(pk=job.pk).update(**fields)
@@ -189,7 +155,7 @@ def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
     if job is None:
         return None
     try:
-        with _heartbeat(job.pk, job.runner):
+        with job_heartbeat(model=IngestJob, pk=job.pk, runner=job.runner):
             return _run_items(job, stage)
     finally:
         # Done, failed or raising: this runner lets go, so a redelivery (or a rerun of
