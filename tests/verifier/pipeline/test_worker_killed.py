@@ -158,9 +158,13 @@ def broker(request, tmp_path, settings):
 
 
 def _reset_pools(app) -> None:
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    """Close the connections made for the previous broker and empty kombu's global pool
+    registry: a closed pool left registered would be handed to the next test that
+    publishes to an equal-looking broker URL ("Acquire on closed pool")."""
+    from kombu import pools
+
+    pools.reset()
+    app._pool = None
     app.amqp._producer_pool = None
 
 
