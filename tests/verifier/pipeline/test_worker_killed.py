@@ -159,13 +159,15 @@ def broker(request, tmp_path, settings):
 
 def _reset_pools(app) -> None:
     """Close the connections made for the previous broker and empty kombu's global pool
-    registry: a closed pool left registered would be handed to the next test that
-    publishes to an equal-looking broker URL ("Acquire on closed pool")."""
+    registry (a closed pool left registered would be handed to the next test that
+    publishes to an equal-looking broker URL: "Acquire on closed pool"), and drop the
+    app's AMQP helper, whose cached queues and router would keep sending to this test's
+    queue."""
     from kombu import pools
 
     pools.reset()
     app._pool = None
-    app.amqp._producer_pool = None
+    app.__dict__.pop("amqp", None)
 
 
 def _wait(predicate, timeout: float, what: str, workers: list[Worker]) -> None:
