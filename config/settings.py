@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
 from verifier.worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
@@ -130,12 +131,22 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 
 # --- database -------------------------------------------------------------------------
+# ``default`` is the runtime role (rows only, owns nothing); ``DATABASE_OWNER`` holds
+# the credentials ``manage.py migrate`` and the test-database setup switch to (the role
+# that owns the tables). Externally, ``DATABASE_OWNER_URL`` names it; unset, migrations
+# run as ``DATABASE_URL``'s role (README "Database roles").
+DATABASE_OWNER: dict[str, str] = {}
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
     EMBEDDED_POSTGRES = False
+    if os.environ.get("DATABASE_OWNER_URL"):
+        _owner = dj_database_url.parse(os.environ["DATABASE_OWNER_URL"])
+        DATABASE_OWNER = {"USER": _owner["USER"], "PASSWORD": _owner.get("PASSWORD", "")}
 else:
     DATABASES = {"default": ensure_embedded_postgres(DATA_DIR / "pgdata")}
     EMBEDDED_POSTGRES = True
+    DATABASE_OWNER = {"USER": EMBEDDED_OWNER_ROLE, "PASSWORD": ""}
+DATABASE_RUNTIME_USER: str = DATABASES["default"].get("USER") or ""
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SPANPROOF_TEST_DB", "test_spanproof")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -248,6 +259,15 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A worker killed mid-task (SIGKILL, OOM) gives its message back to a broker that can
+# redeliver (Redis); the filesystem broker deletes a message when it is read, so there
+# the job watchdog below re-enqueues the stage. Redis redelivers an unacknowledged
+# message only after the visibility timeout, which must exceed the longest stage.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("SPANPROOF_BROKER_VISIBILITY_TIMEOUT", "3600"))
+    }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -258,10 +278,24 @@ CELERY_IMPORTS = (
     "verifier.pipeline.webhooks",
     "verifier.pipeline.worker_tasks",
 )
+# Ingest jobs: a running stage's worker beats every JOB_STALE_SECONDS / 5; the watchdog
+# (beat, every JOB_WATCH_SECONDS) re-enqueues a stage silent for JOB_STALE_SECONDS and
+# fails the job after JOB_MAX_ATTEMPTS silent runners of one stage.
+SPANPROOF_JOB_STALE_SECONDS = int(os.environ.get("SPANPROOF_JOB_STALE_SECONDS", "300"))
+SPANPROOF_JOB_MAX_ATTEMPTS = int(os.environ.get("SPANPROOF_JOB_MAX_ATTEMPTS", "3"))
+SPANPROOF_JOB_WATCH_SECONDS = int(os.environ.get("SPANPROOF_JOB_WATCH_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",
         "schedule": 6 * 60 * 60,
+    },
+    "watch-ingest-jobs": {
+        "task": "verifier.pipeline.tasks.watch_ingest_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
+    "watch-verification-jobs": {
+        "task": "verifier.pipeline.tasks.watch_verification_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
     },
 }
 

@@ -10,6 +10,19 @@ from tests.factories import make_source, make_user, make_workspace
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """The test database is created, migrated and flushed by the owner role (the
+    runtime role may not CREATE DATABASE or TRUNCATE); tests run as it too.
+    ``tests/security/test_append_only_db.py`` connects as the runtime role."""
+    from django.conf import settings
+    from django.db import connections
+
+    if settings.DATABASE_OWNER:
+        connections["default"].close()
+        connections["default"].settings_dict.update(settings.DATABASE_OWNER)
+
+
 @pytest.fixture(autouse=True)
 def _eager_celery(settings):
     """Tasks run in-process (real task code) unless a test starts a real worker."""

@@ -73,7 +73,7 @@ def make_binding(claim: Claim, quote: str, **kw) -> EvidenceBinding:
         quote=quote,
         start=start,
         end=start + len(quote),
-        source_hash=version.sha256,
+        source_hash=kw.pop("source_hash", version.sha256),
         match=kw.pop("match", "exact"),
         bound_by=kw.pop("bound_by", "quote"),
         **kw,

@@ -4,7 +4,14 @@ from django.test import Client
 def test_healthz_reports_every_dependency(db):
     response = Client().get("/healthz")
     body = response.json()
-    assert set(body["checks"]) == {"database", "pgvector", "broker", "embedding_model"}
+    assert set(body["checks"]) == {
+        "database",
+        "pgvector",
+        "broker",
+        "embedding_model",
+        "ingest_jobs",
+        "verification_jobs",
+    }
     assert body["checks"]["database"]["ok"] is True
     assert body["checks"]["pgvector"]["ok"] is True
     assert body["checks"]["pgvector"]["version"].startswith("0.8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_binding, make_claim
-from verifier.models import EvidenceBinding, Verdict
+from verifier.models import Verdict
 from verifier.services.claim_state import claim_state_refresh
 
 QUOTE = "Sediment settles where the current slows."
@@ -30,9 +30,9 @@ def queue_claim(source, reason: str, *, text: str | None = None, judge_model="he
     if binding_kind == "fresh":
         binding = make_binding(claim, QUOTE)
     elif binding_kind == "stale":
-        binding = make_binding(claim, QUOTE)
-        # The source changed under the binding: its recorded hash no longer matches.
-        EvidenceBinding.objects.filter(pk=binding.pk).update(source_hash="0" * 64)
+        # The source changed under the binding: its recorded hash no longer matches
+        # (bindings are immutable, so the stale hash is stored from the start).
+        binding = make_binding(claim, QUOTE, source_hash="0" * 64)
     if label is not None:
         Verdict.objects.create(
             claim=claim,

@@ -54,6 +54,15 @@ class IngestJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Liveness of the current stage (services.ingest_watch): the worker running it holds
+    # ``runner`` (a lease token, "" while the stage waits in the queue) and refreshes
+    # ``heartbeat_at``; the watchdog re-enqueues a stage whose heartbeat went silent and
+    # fails the job after SPANPROOF_JOB_MAX_ATTEMPTS silent runners.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    runner = models.CharField(max_length=64, blank=True)
+    stage_attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times the watchdog re-enqueued the current stage."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

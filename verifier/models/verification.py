@@ -40,6 +40,12 @@ class VerificationJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Liveness, as on IngestJob (services.job_heartbeat, services.verification_watch).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    runner = models.CharField(max_length=64, blank=True)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times the watchdog re-enqueued the job after its worker went silent."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -21,3 +21,24 @@ def run_verification_job(job_id: int) -> str:
     from verifier.services.claim_verification import verification_job_run
 
     return verification_job_run(job_id=job_id).status
+
+
+# --- ingest job watchdog ---------------------------------------------------------------
+@shared_task(name="verifier.pipeline.tasks.watch_ingest_jobs")
+def watch_ingest_jobs() -> dict[str, list[int]]:
+    """Beat task: re-enqueue stages whose worker went silent; fail jobs that keep losing
+    them (``services.ingest_watch``)."""
+    from verifier.services.ingest_watch import ingest_jobs_watch
+
+    report = ingest_jobs_watch()
+    return {"requeued": report.requeued, "failed": report.failed}
+
+
+@shared_task(name="verifier.pipeline.tasks.watch_verification_jobs")
+def watch_verification_jobs() -> dict[str, list[int]]:
+    """Beat task: the same for background verification jobs
+    (``services.verification_job_watch``)."""
+    from verifier.services.verification_job_watch import verification_jobs_watch
+
+    report = verification_jobs_watch()
+    return {"requeued": report.requeued, "failed": report.failed}

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Prefetch
+from django.conf import settings
+from django.db.models import Count, Prefetch, QuerySet
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.urls import reverse
 
@@ -15,6 +18,7 @@ from verifier.models import (
     SourceVersion,
     Verdict,
     VerificationJob,
+    VerificationJobStatus,
     Workspace,
 )
 from verifier.states import reason_description
@@ -165,3 +169,16 @@ def verification_results(
             row.update(status="verified", reused=bool(item.get("reused")), **claim_result(claim))
         out.append(row)
     return out
+
+
+def verification_jobs_stalled(*, now: datetime) -> QuerySet[VerificationJob]:
+    """Queued or running verification jobs not heard from for
+    ``SPANPROOF_JOB_STALE_SECONDS`` (a queued one counts from its creation)."""
+    cutoff = now - timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
+    return (
+        VerificationJob.objects.filter(
+            status__in=(VerificationJobStatus.QUEUED, VerificationJobStatus.RUNNING)
+        )
+        .annotate(beat=Coalesce("heartbeat_at", "created_at"))
+        .filter(beat__lt=cutoff)
+    )

@@ -1,4 +1,4 @@
-"""What /healthz reports: database, pgvector, broker, embedding model."""
+"""What /healthz reports: database, pgvector, broker, embedding model, stuck jobs."""
 
 from __future__ import annotations
 
@@ -57,6 +57,52 @@ def _embedding_model() -> dict[str, Any]:
         return {"ok": False, "model": embeddings.EMBEDDING_MODEL_NAME, "error": str(exc)}
 
 
+STUCK_JOBS_LISTED = 20
+
+
+def _stuck(stalled, fields: dict[str, str]) -> dict[str, Any]:
+    try:
+        rows = list(
+            stalled.order_by("pk").values("pk", "beat", *fields.values())[:STUCK_JOBS_LISTED]
+        )
+    except Exception as exc:
+        return {"ok": False, "error": str(exc)}
+    return {
+        "ok": not rows,
+        "stale_after_seconds": settings.SPANPROOF_JOB_STALE_SECONDS,
+        "stuck": [
+            {
+                "id": row["pk"],
+                **{name: row[column] for name, column in fields.items()},
+                "last_heartbeat": row["beat"].isoformat(),
+            }
+            for row in rows
+        ],
+    }
+
+
+def _jobs() -> dict[str, dict[str, Any]]:
+    """Active ingest and verification jobs whose worker has not beaten for the stale
+    period. Reported, not counted against the overall status: the web process is
+    healthy, and the watchdogs re-enqueue or fail them (``services.ingest_watch``,
+    ``services.verification_job_watch``)."""
+    from django.utils import timezone
+
+    from verifier.selectors.claim_verification import verification_jobs_stalled
+    from verifier.selectors.ingest import ingest_jobs_stalled
+
+    now = timezone.now()
+    return {
+        "ingest_jobs": _stuck(
+            ingest_jobs_stalled(now=now),
+            {"status": "status", "stage": "stage", "attempts": "stage_attempts"},
+        ),
+        "verification_jobs": _stuck(
+            verification_jobs_stalled(now=now), {"status": "status", "attempts": "attempts"}
+        ),
+    }
+
+
 def health_report() -> dict[str, Any]:
     checks = {
         "database": _database(),
@@ -64,4 +110,6 @@ def health_report() -> dict[str, Any]:
         "broker": _broker(),
         "embedding_model": _embedding_model(),
     }
-    return {"ok": all(c["ok"] for c in checks.values()), "checks": checks}
+    report: dict[str, Any] = {"ok": all(c["ok"] for c in checks.values()), "checks": checks}
+    checks.update(_jobs())
+    return report

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Final
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from verifier.models import (
@@ -203,3 +206,14 @@ def ingest_coverage_gap_causes(job: IngestJob) -> dict[str, int]:
             key = note or "unknown"
             causes[key] = causes.get(key, 0) + 1
     return dict(sorted(causes.items(), key=lambda item: (-item[1], item[0])))
+
+
+def ingest_jobs_stalled(*, now: datetime) -> QuerySet[IngestJob]:
+    """Active jobs whose current stage has not beaten for ``SPANPROOF_JOB_STALE_SECONDS``
+    (a queued job counts from its creation): the watchdog's work list, /healthz's count."""
+    cutoff = now - timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
+    return (
+        IngestJob.objects.filter(status__in=(IngestStatus.QUEUED, IngestStatus.RUNNING))
+        .annotate(beat=Coalesce("heartbeat_at", "created_at"))
+        .filter(beat__lt=cutoff)
+    )

@@ -41,6 +41,7 @@ from verifier.models import (
     Workspace,
 )
 from verifier.services.ingest_validate import claims_classify
+from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 from verifier.services.rule_sets import rule_set_for_pack
 from verifier.services.sources import SourceInputError, source_upsert
 from verifier.services.verification import claims_verify
@@ -354,15 +355,33 @@ def verification_job_run(
     so running a job twice verifies every claim once."""
     with transaction.atomic():
         job = VerificationJob.objects.select_for_update().get(pk=job_id)
-        if job.finished:
-            return job
+        if job.finished or lease_is_live(job.runner, job.heartbeat_at):
+            return job  # done, or a live worker has it (a redelivered message)
         job.status = VerificationJobStatus.RUNNING
         job.started_at = job.started_at or timezone.now()
-        job.save(update_fields=["status", "started_at"])
+        job.runner = new_runner()
+        job.heartbeat_at = timezone.now()
+        job.save(update_fields=["status", "started_at", "runner", "heartbeat_at"])
+    try:
+        with job_heartbeat(model=VerificationJob, pk=job.pk, runner=job.runner):
+            return _verification_job_chunks(job, judge=judge, on_progress=on_progress)
+    finally:
+        VerificationJob.objects.filter(pk=job.pk, runner=job.runner).update(runner="")
+
+
+def _verification_job_chunks(
+    job: VerificationJob, *, judge: Judge | None, on_progress: Callable[[int, int], None] | None
+) -> VerificationJob:
+    ours = VerificationJob.objects.filter(
+        pk=job.pk, runner=job.runner, status=VerificationJobStatus.RUNNING
+    )
     judge = judge or get_judge()
     ids = _job_new_claim_ids(job)
     try:
         for offset in range(0, len(ids), JOB_CHUNK_SIZE):
+            if not ours.exists():
+                job.refresh_from_db()
+                return job  # presumed dead and handed to another worker, or failed
             chunk_ids = ids[offset : offset + JOB_CHUNK_SIZE]
             chunk = list(
                 Claim.objects.filter(workspace=job.workspace, public_id__in=chunk_ids, quality="")
@@ -374,22 +393,24 @@ def verification_job_run(
                     workspace=job.workspace, claims=chunk, policy=job.policy, judge=judge
                 )
                 done = min(len(ids), offset + len(chunk_ids))
-                VerificationJob.objects.filter(pk=job.pk).update(done=done)
+                ours.update(done=done, heartbeat_at=timezone.now())
             if on_progress is not None:
                 on_progress(done, len(ids))
     except Exception as exc:
         with transaction.atomic():
-            VerificationJob.objects.filter(pk=job.pk).update(
+            ours.update(
                 status=VerificationJobStatus.FAILED,
                 error=f"{type(exc).__name__}: {exc}"[:2000],
                 finished_at=timezone.now(),
             )
         raise
     with transaction.atomic():
-        job = VerificationJob.objects.select_for_update().get(pk=job.pk)
-        job.status = VerificationJobStatus.SUCCEEDED
-        job.done = len(ids)
-        job.finished_at = timezone.now()
-        job.save(update_fields=["status", "done", "finished_at"])
-        verification_webhooks_queue(job=job)
-    return job
+        current = VerificationJob.objects.select_for_update().get(pk=job.pk)
+        if current.runner != job.runner or current.status != VerificationJobStatus.RUNNING:
+            return current  # another worker finishes it (it holds the lease now)
+        current.status = VerificationJobStatus.SUCCEEDED
+        current.done = len(ids)
+        current.finished_at = timezone.now()
+        current.save(update_fields=["status", "done", "finished_at"])
+        verification_webhooks_queue(job=current)
+    return current

@@ -9,6 +9,13 @@ connections), so a failure is recorded on that item and never loses the rest.
 Completed item keys are kept in ``job.progress[stage]``, so a rerun (a redelivered
 task after a crash, or :func:`ingest_job_rerun`) skips them, and every item is
 itself idempotent, so even a repeated item adds no rows.
+
+Liveness: the worker running a stage takes a lease (``job.runner``, a fresh token) and
+refreshes ``job.heartbeat_at`` from a background thread while it works
+(``services.job_heartbeat``); a second
+delivery of the same stage (Redis redelivering, the watchdog re-enqueueing) finds the
+lease alive and does nothing, and a runner that lost its lease stops between items.
+``services.ingest_watch`` re-enqueues a stage whose heartbeat went silent.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from verifier.models import IngestJob, IngestStage, IngestStatus
+from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +77,10 @@ def _enqueue(job_id: int, stage: str) -> None:
 
 
 def _save_progress(job: IngestJob) -> None:
-    IngestJob.objects.filter(pk=job.pk).update(progress=job.progress, errors=job.errors)
+    """Only while this runner holds the lease: a runner presumed dead writes nothing."""
+    IngestJob.objects.filter(pk=job.pk, runner=job.runner).update(
+        progress=job.progress, errors=job.errors, heartbeat_at=timezone.now()
+    )
 
 
 def _stage_progress(job: IngestJob, stage: str) -> dict[str, Any]:
@@ -93,21 +104,28 @@ def _clear_error(job: IngestJob, stage: str, key: str) -> None:
     job.errors = [e for e in job.errors if not (e["stage"] == stage and e["item"] == key)]
 
 
-def _status(job_id: int) -> str | None:
-    return IngestJob.objects.filter(pk=job_id).values_list("status", flat=True).first()
+def _still_ours(job: IngestJob) -> bool:
+    """The job still runs and this runner still holds its lease."""
+    return IngestJob.objects.filter(
+        pk=job.pk, status=IngestStatus.RUNNING, runner=job.runner
+    ).exists()
 
 
 def _begin(job_id: int, stage: str) -> IngestJob | None:
-    """The job when ``stage`` is the one it is at and it is still active, else None."""
+    """The job, leased to this runner, when ``stage`` is the one it is at, it is still
+    active and no live runner holds it; else None."""
+    now = timezone.now()
     with transaction.atomic():
         job = IngestJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.status not in ACTIVE_STATUSES:
             return None
         if (job.stage or STAGE_ORDER[0]) != stage:
             return None
-        fields = {"stage": stage}
+        if lease_is_live(job.runner, job.heartbeat_at):
+            return None  # another worker runs this stage and is alive
+        fields: dict[str, Any] = {"stage": stage, "runner": new_runner(), "heartbeat_at": now}
         if job.status == IngestStatus.QUEUED:
-            fields.update(status=IngestStatus.RUNNING, started_at=timezone.now())
+            fields.update(status=IngestStatus.RUNNING, started_at=now)
         IngestJob.objects.filter(pk=job.pk).update(**fields)
         for name, value in fields.items():
             setattr(job, name, value)
@@ -120,8 +138,8 @@ def _advance(job: IngestJob, stage: str) -> str | None:
         return None
     with transaction.atomic():
         moved = IngestJob.objects.filter(
-            pk=job.pk, status=IngestStatus.RUNNING, stage=stage
-        ).update(stage=following)
+            pk=job.pk, status=IngestStatus.RUNNING, stage=stage, runner=job.runner
+        ).update(stage=following, runner="", heartbeat_at=timezone.now(), stage_attempts=0)
         if moved:
             _enqueue(job.pk, following)
     return following if moved else None
@@ -136,6 +154,18 @@ def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
     job = _begin(job_id, stage)
     if job is None:
         return None
+    try:
+        with job_heartbeat(model=IngestJob, pk=job.pk, runner=job.runner):
+            return _run_items(job, stage)
+    finally:
+        # Done, failed or raising: this runner lets go, so a redelivery (or a rerun of
+        # a stage that left items failed) may start at once. Only a runner that dies
+        # keeps the lease, until its heartbeat goes stale.
+        IngestJob.objects.filter(pk=job.pk, runner=job.runner).update(runner="")
+
+
+def _run_items(job: IngestJob, stage: str) -> str | None:
+    job_id = job.pk
     spec = _registry()[stage]
     try:
         keys = spec.items(job)
@@ -151,19 +181,22 @@ def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
     for key in keys:
         if key in completed:
             continue
-        if _status(job.pk) != IngestStatus.RUNNING:
-            return None  # cancelled (or failed) while this stage ran
+        if not _still_ours(job):
+            return None  # cancelled, failed, or re-leased (this runner was presumed dead)
         try:
+            # An item in the runner's transaction commits together with its "completed"
+            # mark, so a worker killed in between leaves neither (no item counted twice).
             with nullcontext() if spec.own_transactions else transaction.atomic():
                 spec.run_item(job, key)
+                _clear_error(job, stage, key)
+                completed.add(key)
+                entry["completed"].append(key)
+                entry["done"] += 1
+                entry["failed"] = sum(1 for e in job.errors if e["stage"] == stage)
+                _save_progress(job)
         except Exception as exc:  # one item's failure is recorded; the rest go on
             logger.warning("ingest job %s: %s item %s failed: %s", job_id, stage, key, exc)
             _record_error(job, stage, key, exc)
-        else:
-            _clear_error(job, stage, key)
-            completed.add(key)
-            entry["completed"].append(key)
-            entry["done"] += 1
         entry["failed"] = sum(1 for e in job.errors if e["stage"] == stage)
         _save_progress(job)
     return _advance(job, stage)
@@ -197,6 +230,9 @@ def ingest_job_rerun(*, job: IngestJob) -> IngestJob:
             progress=job.progress,
             errors=[],
             finished_at=None,
+            runner="",
+            heartbeat_at=timezone.now(),
+            stage_attempts=0,
         )
         _enqueue(job.pk, STAGE_ORDER[0])
     job.refresh_from_db()

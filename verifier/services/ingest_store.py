@@ -129,9 +129,12 @@ FILLED_TABLES: Final = (Claim, EvidenceBinding, Verdict, ClaimRelation)
 
 
 def _analyze_filled_tables() -> None:
+    # The runtime role owns no table, so it cannot ANALYZE one itself (PostgreSQL 16
+    # skips it with a warning); ``spanproof_analyze`` (migration 0008) runs the
+    # statement as the tables' owner.
     with connection.cursor() as cursor:
         for model in FILLED_TABLES:
-            cursor.execute(f'ANALYZE (SKIP_LOCKED) "{model._meta.db_table}"')
+            cursor.execute("SELECT spanproof_analyze(%s::regclass)", [model._meta.db_table])
 
 
 COVERAGE_GAP_CAUSES_SHOWN: Final = 5

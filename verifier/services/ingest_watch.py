@@ -1,0 +1,99 @@
+"""The ingest-job watchdog: a stage whose worker went silent is run again, or the job
+fails visibly.
+
+A worker killed mid-stage (SIGKILL, OOM, a lost machine) stops beating
+(``services.ingest._heartbeat``). The filesystem broker deleted the message when the
+worker read it, so nothing would ever run the stage again and the job would stay
+``running``. Every ``SPANPROOF_JOB_WATCH_SECONDS`` the beat task calls
+:func:`ingest_jobs_watch`, which looks at active jobs whose heartbeat is older than
+``SPANPROOF_JOB_STALE_SECONDS``:
+
+- a stage that a worker had taken (``runner`` set) is re-enqueued, and counted
+  (``stage_attempts``); after ``SPANPROOF_JOB_MAX_ATTEMPTS`` silent runners of one stage
+  the job fails with the reason in ``errors``;
+- a stage still waiting for a worker (``runner`` empty: a busy or absent worker, or a
+  message lost before it started) is enqueued once more per stale period, uncounted:
+  waiting in a long queue is not a failure.
+
+Re-running a stage is safe: completed items are skipped (``job.progress``), every item is
+idempotent, and a second delivery of a stage that a live runner holds does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from verifier.models import IngestJob, IngestStatus
+from verifier.selectors.ingest import ingest_jobs_stalled
+from verifier.services.ingest import (
+    STAGE_ORDER,
+    _enqueue,
+    _record_error,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class WorkerSilent(Exception):
+    """The reason recorded on a job given up after too many silent workers."""
+
+
+@dataclass
+class WatchReport:
+    requeued: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+
+
+def ingest_jobs_watch(*, now: datetime | None = None) -> WatchReport:
+    now = now or timezone.now()
+    report = WatchReport()
+    with transaction.atomic():
+        for job in ingest_jobs_stalled(now=now).select_for_update(skip_locked=True, of=("self",)):
+            stage = job.stage or STAGE_ORDER[0]
+            if not job.runner:
+                IngestJob.objects.filter(pk=job.pk).update(heartbeat_at=now)
+                _enqueue(job.pk, stage)
+                report.requeued.append(job.pk)
+                continue
+            attempts = job.stage_attempts + 1
+            if attempts >= settings.SPANPROOF_JOB_MAX_ATTEMPTS:
+                _record_error(
+                    job,
+                    stage,
+                    "*",
+                    WorkerSilent(
+                        f"the worker running stage {stage} went silent {attempts} times "
+                        f"(no heartbeat for {settings.SPANPROOF_JOB_STALE_SECONDS} s); "
+                        "gave up"
+                    ),
+                )
+                IngestJob.objects.filter(pk=job.pk).update(
+                    status=IngestStatus.FAILED,
+                    errors=job.errors,
+                    finished_at=now,
+                    runner="",
+                    stage_attempts=attempts,
+                )
+                report.failed.append(job.pk)
+                logger.error(
+                    "ingest job %s failed: stage %s lost %s workers", job.pk, stage, attempts
+                )
+                continue
+            IngestJob.objects.filter(pk=job.pk).update(
+                runner="", heartbeat_at=now, stage_attempts=attempts
+            )
+            _enqueue(job.pk, stage)
+            report.requeued.append(job.pk)
+            logger.warning(
+                "ingest job %s: the worker running %s went silent; re-enqueued (%s)",
+                job.pk,
+                stage,
+                attempts,
+            )
+    return report
