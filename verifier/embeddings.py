@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,6 @@ ENCODE_BATCH_SIZE = 64
 # when the other core is busy the parallel regions stall on it (p95 ~500 ms measured
 # versus ~25 ms with one thread). Batches (``embed_texts``) keep the process setting.
 QUERY_THREADS = int(os.environ.get("SPANPROOF_QUERY_EMBED_THREADS", "1"))
-SMALL_BATCH_TEXTS = 32
 
 _lock = threading.Lock()
 _model: Any = None
@@ -59,40 +57,17 @@ def get_model() -> Any:
 
 
 def embed_texts(texts: Sequence[str], *, batch_size: int = ENCODE_BATCH_SIZE) -> np.ndarray:
-    """Embed ``texts`` into an (n, 384) float32 array of unit vectors.
-
-    Up to ``SMALL_BATCH_TEXTS`` texts (a request's claims, a judge batch) run on
-    ``QUERY_THREADS`` intra-op threads, like a single query: measured with the other
-    core busy, 10 texts took p50 54 / p95 60 ms on one thread against 70 / 180 ms on
-    two. Larger batches (ingest, a source's windows) keep the process setting."""
+    """Embed ``texts`` into an (n, 384) float32 array of unit vectors."""
     if not texts:
         return np.zeros((0, EMBEDDING_DIMENSIONS), dtype=np.float32)
-    model = get_model()
-    with _intra_op_threads(QUERY_THREADS if len(texts) <= SMALL_BATCH_TEXTS else 0):
-        vectors = model.encode(
-            list(texts),
-            batch_size=batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
+    vectors = get_model().encode(
+        list(texts),
+        batch_size=batch_size,
+        convert_to_numpy=True,
+        normalize_embeddings=True,
+        show_progress_bar=False,
+    )
     return np.asarray(vectors, dtype=np.float32)
-
-
-@contextmanager
-def _intra_op_threads(threads: int) -> Iterator[None]:
-    """Run the block on ``threads`` torch intra-op threads (0: the process setting)."""
-    import torch
-
-    previous = torch.get_num_threads()
-    if threads <= 0 or threads == previous:
-        yield
-        return
-    torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 # PostgreSQL's binary COPY framing around (bigint id, vector) rows: the signature, flags
@@ -179,12 +154,20 @@ def embed_text(text: str) -> np.ndarray:
         return embed_texts([text])[0]
     import torch
 
-    with _intra_op_threads(QUERY_THREADS), torch.inference_mode():
-        model.eval()
-        features = model.preprocess([text], prompt=None)
-        vector = model(features)["sentence_embedding"]
-        vector = torch.nn.functional.normalize(vector, p=2, dim=1)
-        return np.asarray(vector[0].numpy(), dtype=np.float32)
+    previous = torch.get_num_threads()
+    threads = QUERY_THREADS if QUERY_THREADS > 0 else previous
+    if threads != previous:
+        torch.set_num_threads(threads)
+    try:
+        with torch.inference_mode():
+            model.eval()
+            features = model.preprocess([text], prompt=None)
+            vector = model(features)["sentence_embedding"]
+            vector = torch.nn.functional.normalize(vector, p=2, dim=1)
+            return np.asarray(vector[0].numpy(), dtype=np.float32)
+    finally:
+        if threads != previous:
+            torch.set_num_threads(previous)
 
 
 def is_available() -> bool:
