@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,6 +75,7 @@ class _Windows:
     sizes: tuple[int, ...]
     concepts: tuple[frozenset[str], ...]
     vectors: np.ndarray | None  # None when embeddings are unavailable
+    positions: dict[tuple[int, int], int]  # (start, end) → row of ``vectors``
 
 
 _lock = threading.Lock()
@@ -122,6 +123,7 @@ def _windows(text: str, sha256: str) -> _Windows:
         sizes=tuple(sizes),
         concepts=tuple(content_concepts(t) for t in texts),
         vectors=_embed(texts) if texts else None,
+        positions={span: i for i, span in enumerate(spans)},
     )
     with _lock:
         _cache[sha256] = windows
@@ -216,6 +218,24 @@ def evidence_search(
         limit=limit,
         claim_vector=claim_vector,
     )
+
+
+def cached_span_vectors(
+    *, text: str, sha256: str, spans: Iterable[tuple[int, int]]
+) -> dict[str, np.ndarray]:
+    """Embeddings evidence search already computed for spans that are exactly one of its
+    windows (a span it bound), keyed by the span's text as the judge embeds it; spans
+    of a version not in the cache, or not a window, are simply absent."""
+    with _lock:
+        windows = _cache.get(sha256)
+    if windows is None or windows.vectors is None:
+        return {}
+    out: dict[str, np.ndarray] = {}
+    for start, end in spans:
+        row = windows.positions.get((start, end))
+        if row is not None:
+            out[text[start:end][:WINDOW_MAX_CHARS]] = windows.vectors[row]
+    return out
 
 
 def embed_claim_texts(texts: Sequence[str]) -> dict[str, np.ndarray]:

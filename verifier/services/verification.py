@@ -8,10 +8,10 @@ from django.db import transaction
 
 from verifier.engine import get_judge
 from verifier.judges import Judge
-from verifier.models import Claim
+from verifier.models import Claim, EvidenceBinding
 from verifier.services.binding import claim_bind, claims_bind
 from verifier.services.claim_state import ClaimStates
-from verifier.services.evidence_search import embed_claim_texts
+from verifier.services.evidence_search import cached_span_vectors, embed_claim_texts
 from verifier.services.judging import claim_vectors, claims_judge
 
 
@@ -38,6 +38,19 @@ def claims_verify(*, claims: Sequence[Claim], judge: Judge | None = None) -> Non
     # Texts without a stored embedding are embedded once, in one batch: evidence
     # search and the judge both read them.
     vectors.update(embed_claim_texts([c.text for c in claims if c.text not in vectors]))
-    claims_bind(claims=claims, states=states, vectors=vectors)
+    outcomes = claims_bind(claims=claims, states=states, vectors=vectors)
+    # A span evidence search bound is one of its windows, whose embedding it already
+    # has: the judge reuses it instead of embedding the span again.
+    by_version: dict[int, list[EvidenceBinding]] = {}
+    for outcome in outcomes:
+        if outcome.binding is not None:
+            by_version.setdefault(outcome.binding.source_version_id, []).append(outcome.binding)
+    for bindings in by_version.values():
+        version = bindings[0].source_version
+        vectors.update(
+            cached_span_vectors(
+                text=version.text, sha256=version.sha256, spans=[(b.start, b.end) for b in bindings]
+            )
+        )
     claims_judge(claims=claims, judge=judge, cause="verified", vectors=vectors, states=states)
     states.flush()
