@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from django import forms
 
 from verifier.models import Source, Workspace
+from verifier.pipeline.forms import MAX_FILE_BYTES
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
 from verifier.services.claim_verification import MAX_CLAIMS_PER_BATCH
 from verifier.services.rule_sets import rule_set_for_pack
-
-MAX_FILE_BYTES: Final = 5_000_000
 
 
 class ClaimVerifyForm(forms.Form):

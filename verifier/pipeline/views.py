@@ -35,9 +35,7 @@ def _job_context(job: Any) -> dict[str, Any]:
 def upload(request: HttpRequest) -> HttpResponse:
     workspace = request.workspace  # type: ignore[attr-defined]
     form = IngestUploadForm()
-    if request.method == "POST":
-        if request.membership.role not in DECIDER_ROLES:  # type: ignore[attr-defined]
-            return HttpResponse("Auditors cannot start ingest jobs.", status=403)
+    if request.method == "POST":  # role_required refused it without the write scope
         form = IngestUploadForm(request.POST, request.FILES)
         if form.is_valid():
             try:

@@ -3,17 +3,15 @@ workspace's webhooks that subscribe to it (signed and retried like every deliver
 
 from __future__ import annotations
 
-from collections import Counter
-
 from django.db import transaction
 
 from verifier.models import (
-    Claim,
     VerificationJob,
     Webhook,
     WebhookDelivery,
     WebhookEvent,
 )
+from verifier.selectors.claim_verification import verification_job_summary
 
 
 def verification_webhooks_queue(*, job: VerificationJob) -> list[WebhookDelivery]:
@@ -28,21 +26,16 @@ def verification_webhooks_queue(*, job: VerificationJob) -> list[WebhookDelivery
     ]
     if not webhooks:
         return []
-    claim_ids = [i["claim_id"] for i in job.items if i.get("claim_id")]
-    states = Counter(
-        Claim.objects.filter(workspace=job.workspace, public_id__in=claim_ids).values_list(
-            "state", flat=True
-        )
-    )
+    summary = verification_job_summary(job=job)
     payload = {
         "event": event,
         "verification_job": {
             "id": job.pk,
             "status": job.status,
-            "claims": len(job.items),
+            "claims": summary["claims"],
             "verified": job.done,
-            "errors": sum(1 for i in job.items if i.get("error")),
-            "states": dict(sorted(states.items())),
+            "errors": summary["errors"],
+            "states": summary["states"],
             "results": f"/connect/v1/claims/verify/jobs/{job.pk}",
         },
     }
