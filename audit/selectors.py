@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from django.core.paginator import Paginator
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
@@ -21,35 +21,21 @@ from verifier.models import (
     Claim,
     EvidenceBinding,
     IngestJob,
-    RuleSet,
-    RuleSetActivation,
     Source,
     SourceVersion,
     StateEvent,
-    Trace,
     TraceClaim,
     ValidatorRun,
     Verdict,
     Workspace,
 )
-from verifier.scoring.dimension_heuristics import dimension_scores
-from verifier.scoring.rulesets import (
-    CORE_V1,
-    DIMENSIONS,
-    RuleSetDefinition,
-    classify,
-    from_dict,
-    overall_score,
-    validate_definition,
-)
+from verifier.scoring.rulesets import validate_definition
+from verifier.selectors.rules import ActiveRules, rule_set_active
 from verifier.services.claim_state import BindingCheck, claim_state_inputs
 from verifier.states import DEFAULT_POLICY, StateDecision, StateInputs, resolve_state
 
-CLASSES: Final = ("supported", "weak", "unsupported")
-FLIP_LIST_LIMIT: Final = 200
 TRACES_ON_CLAIM_PAGE: Final = 50
 TREND_JOBS: Final = 30
-IMPACT_CHUNK: Final = 2000
 
 # --- claims ------------------------------------------------------------------------
 
@@ -105,21 +91,6 @@ class LiveCheck:
     @property
     def status(self) -> str:
         return "n/a" if self.passed is None else ("pass" if self.passed else "fail")
-
-
-@dataclass(frozen=True)
-class ActiveRules:
-    definition: RuleSetDefinition
-    rule_set: RuleSet | None
-    policy: str
-    activation: RuleSetActivation | None
-    domain_pack: str
-
-    @property
-    def label(self) -> str:
-        d = self.definition
-        base = d.display_name or d.name
-        return base if base.endswith(f" v{d.version}") else f"{base} v{d.version}"
 
 
 @dataclass
@@ -610,33 +581,6 @@ def source_version_diff(
     return diff, stale
 
 
-# --- traces ------------------------------------------------------------------------
-
-
-def audit_trace_list(*, workspace: Workspace) -> QuerySet[Trace]:
-    return Trace.objects.filter(workspace=workspace).order_by("-created_at", "-id")
-
-
-def audit_trace_get(*, workspace: Workspace, trace_id: str) -> Trace:
-    trace = Trace.objects.filter(workspace=workspace, trace_id=trace_id).first()
-    if trace is None:
-        raise Http404("No such trace in this workspace (traces are kept for 90 days).")
-    return trace
-
-
-def trace_considered(*, trace: Trace) -> list[TraceClaim]:
-    return list(
-        trace.considered.select_related("claim").order_by("-included", "exclusion_reason", "id")
-    )
-
-
-def trace_policy(document: Mapping[str, Any]) -> Any:
-    for key in ("verification_policy", "policy"):
-        if document.get(key) not in (None, ""):
-            return document[key]
-    return None
-
-
 # --- quality -----------------------------------------------------------------------
 
 
@@ -732,195 +676,3 @@ def validator_run_headline(metrics: Any) -> list[tuple[str, str]]:
         ("Affirm rate on unseen claims", _rate(metrics.get("affirm_unseen_rate"))),
         ("Seconds", str(metrics.get("seconds", "unknown"))),
     ]
-
-
-# --- rule sets ---------------------------------------------------------------------
-
-
-def rule_set_definition(rule_set: RuleSet) -> RuleSetDefinition:
-    """The stored definition, validated (raises ``InvalidRuleSet`` when corrupt)."""
-    return from_dict(rule_set.definition)
-
-
-def rule_set_active(*, workspace: Workspace, domain_pack: str) -> ActiveRules:
-    """The latest activation for the domain pack, else the all-packs one, else Core v1."""
-    activation = (
-        RuleSetActivation.objects.filter(workspace=workspace, domain_pack__in=[domain_pack, ""])
-        .select_related("rule_set", "activated_by")
-        .order_by("-activated_at", "-id")
-    )
-    chosen = next((a for a in activation if a.domain_pack == domain_pack), None)
-    if chosen is None:
-        chosen = next((a for a in activation if a.domain_pack == ""), None)
-    if chosen is None:
-        return ActiveRules(CORE_V1, None, CORE_V1.default_policy, None, domain_pack)
-    return ActiveRules(
-        rule_set_definition(chosen.rule_set), chosen.rule_set, chosen.policy, chosen, domain_pack
-    )
-
-
-def rule_set_domain_packs(*, workspace: Workspace) -> list[str]:
-    packs = set(
-        Source.objects.filter(workspace=workspace).values_list("domain_pack", flat=True).distinct()
-    )
-    packs |= set(
-        RuleSetActivation.objects.filter(workspace=workspace).values_list("domain_pack", flat=True)
-    )
-    packs.discard("")
-    return ["", *sorted(packs)]
-
-
-def rule_set_list(*, workspace: Workspace) -> QuerySet[RuleSet]:
-    return (
-        RuleSet.objects.filter(Q(workspace=workspace) | Q(workspace__isnull=True))
-        .select_related("created_by", "parent")
-        .order_by("workspace_id", "name", "-version")
-    )
-
-
-def rule_set_get(*, workspace: Workspace, pk: int) -> RuleSet:
-    rule_set = rule_set_list(workspace=workspace).filter(pk=pk).first()
-    if rule_set is None:
-        raise Http404("No such rule set in this workspace.")
-    return rule_set
-
-
-def rule_set_activations(*, workspace: Workspace) -> QuerySet[RuleSetActivation]:
-    return RuleSetActivation.objects.filter(workspace=workspace).select_related(
-        "rule_set", "activated_by"
-    )
-
-
-def rule_set_diff(a: RuleSetDefinition, b: RuleSetDefinition) -> list[dict[str, Any]]:
-    """Side-by-side rows of every tunable number; ``changed`` marks differences."""
-    rows: list[dict[str, Any]] = []
-
-    def add(label: str, left: Any, right: Any) -> None:
-        rows.append({"label": label, "a": left, "b": right, "changed": left != right})
-
-    add("Default policy", a.default_policy, b.default_policy)
-    for key in DIMENSIONS:
-        add(f"{key} · weight", a.dimension(key).weight, b.dimension(key).weight)
-        add(
-            f"{key} · passing threshold",
-            a.dimension(key).passing_threshold,
-            b.dimension(key).passing_threshold,
-        )
-    for name in ("strict", "balanced", "lenient"):
-        add(
-            f"{name} · min overall score",
-            a.policy(name).min_overall_score,
-            b.policy(name).min_overall_score,
-        )
-        add(
-            f"{name} · weak threshold", a.policy(name).weak_threshold, b.policy(name).weak_threshold
-        )
-    return rows
-
-
-@dataclass
-class Flip:
-    public_id: str
-    text: str
-    state: str
-    old: str
-    new: str
-    old_score: float
-    new_score: float
-
-
-@dataclass
-class Impact:
-    total: int
-    moved: int
-    matrix: dict[str, dict[str, int]]
-    before: dict[str, int]
-    after: dict[str, int]
-    flips: list[Flip]
-    truncated: bool
-    old_label: str
-    old_policy: str
-
-    @property
-    def rows(self) -> list[tuple[str, list[tuple[str, int]], int]]:
-        return [
-            (old, [(new, self.matrix[old][new]) for new in CLASSES], self.before[old])
-            for old in CLASSES
-        ]
-
-
-def _impact_rows(*, workspace: Workspace, domain_pack: str) -> Iterator[dict[str, Any]]:
-    latest = Verdict.objects.filter(claim=OuterRef("pk")).order_by("-at", "-id")
-    quote = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True).values("quote")
-    claims = Claim.objects.filter(workspace=workspace)
-    if domain_pack:
-        claims = claims.filter(source__domain_pack=domain_pack)
-    return (
-        claims.annotate(
-            span_text=Subquery(quote[:1]),
-            verdict_label=Subquery(latest.values("label")[:1]),
-            verdict_confidence=Subquery(latest.values("confidence")[:1]),
-        )
-        .order_by("id")
-        .values("public_id", "text", "state", "span_text", "verdict_label", "verdict_confidence")
-        .iterator(chunk_size=IMPACT_CHUNK)
-    )
-
-
-def rule_set_impact(
-    *,
-    workspace: Workspace,
-    domain_pack: str,
-    definition: RuleSetDefinition,
-    policy: str,
-) -> Impact:
-    """Re-classify the pack's claims under the active rules and under ``definition``.
-
-    Per-dimension scores are not stored, so both sides use the same offline
-    heuristic scores (``verifier.scoring.dimension_heuristics``): only the rule
-    set differs between the two columns.
-    """
-    current = rule_set_active(workspace=workspace, domain_pack=domain_pack)
-    matrix = {old: dict.fromkeys(CLASSES, 0) for old in CLASSES}
-    before: Counter[str] = Counter()
-    after: Counter[str] = Counter()
-    flips: list[Flip] = []
-    moved = total = 0
-    for row in _impact_rows(workspace=workspace, domain_pack=domain_pack):
-        scores = dimension_scores(
-            claim_text=row["text"],
-            span_text=row["span_text"],
-            verdict_label=row["verdict_label"],
-            verdict_confidence=row["verdict_confidence"],
-        )
-        old = classify(current.definition, scores, current.policy)
-        new = classify(definition, scores, policy)
-        total += 1
-        before[old] += 1
-        after[new] += 1
-        matrix[old][new] += 1
-        if old != new:
-            moved += 1
-            if len(flips) < FLIP_LIST_LIMIT:
-                flips.append(
-                    Flip(
-                        row["public_id"],
-                        row["text"],
-                        row["state"],
-                        old,
-                        new,
-                        round(overall_score(current.definition, scores), 3),
-                        round(overall_score(definition, scores), 3),
-                    )
-                )
-    return Impact(
-        total=total,
-        moved=moved,
-        matrix=matrix,
-        before={c: before[c] for c in CLASSES},
-        after={c: after[c] for c in CLASSES},
-        flips=flips,
-        truncated=moved > len(flips),
-        old_label=current.label,
-        old_policy=current.policy,
-    )

@@ -18,6 +18,8 @@ from audit.forms import RuleSetForm
 from verifier.models import ClaimStateChoices
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
+from verifier.selectors import rules as rule_selectors
+from verifier.selectors import traces as trace_selectors
 from verifier.selectors.claims import claim_get
 from verifier.services.claim_state import claim_recheck_on_read
 from verifier.states import QUEUE_REASON_RISK_ORDER
@@ -215,25 +217,26 @@ def source_diff(request: HttpRequest, source_id: int) -> HttpResponse:
 @require_GET
 @role_required()
 def trace_list(request: HttpRequest) -> HttpResponse:
-    traces = selectors.audit_trace_list(workspace=_ws(request))
+    traces = trace_selectors.trace_list(workspace=_ws(request))
     page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [{"trace": t, "policy": selectors.trace_policy(t.document or {})} for t in page]
+    rows = [{"trace": t, "policy": trace_selectors.trace_policy(t.document or {})} for t in page]
     return render(request, "audit/trace_list.html", {"page": page, "rows": rows})
 
 
 @require_GET
 @role_required()
 def trace_detail(request: HttpRequest, trace_id: Any) -> HttpResponse:
-    trace = selectors.audit_trace_get(workspace=_ws(request), trace_id=str(trace_id))
+    trace = trace_selectors.trace_get(workspace=_ws(request), trace_id=str(trace_id))
     document = trace.document or {}
-    considered = selectors.trace_considered(trace=trace)
+    considered = trace_selectors.trace_considered(trace=trace)
+    policy = trace_selectors.trace_policy(document)
     return render(
         request,
         "audit/trace_detail.html",
         {
             "trace": trace,
-            "policy": selectors.trace_policy(document),
-            "policy_json": json.dumps(selectors.trace_policy(document), indent=2, default=str),
+            "policy": policy,
+            "policy_json": json.dumps(policy, indent=2, default=str),
             "seeds": document.get("seeds") or document.get("seed_claims") or [],
             "expansion": document.get("expansion") or document.get("graph_expansion"),
             "expansion_json": json.dumps(
@@ -326,11 +329,11 @@ def quality(request: HttpRequest) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def rules(request: HttpRequest) -> HttpResponse:
     workspace = _ws(request)
-    packs = selectors.rule_set_domain_packs(workspace=workspace)
-    active = [selectors.rule_set_active(workspace=workspace, domain_pack=p) for p in packs]
-    rule_sets = list(selectors.rule_set_list(workspace=workspace))
+    packs = rule_selectors.rule_set_domain_packs(workspace=workspace)
+    active = [rule_selectors.rule_set_active(workspace=workspace, domain_pack=p) for p in packs]
+    rule_sets = list(rule_selectors.rule_set_list(workspace=workspace))
     activations = Paginator(
-        selectors.rule_set_activations(workspace=workspace), PAGE_SIZE
+        rule_selectors.rule_set_activations(workspace=workspace), PAGE_SIZE
     ).get_page(request.GET.get("page"))
     return render(
         request,
@@ -348,8 +351,8 @@ def _base_rule_set(request: HttpRequest) -> tuple[Any, Any]:
     """The rule set a new version starts from: ?from=<id>, else the built-in Core v1."""
     source = request.POST.get("from") or request.GET.get("from") or ""
     if source.isdigit():
-        parent = selectors.rule_set_get(workspace=_ws(request), pk=int(source))
-        return parent, selectors.rule_set_definition(parent)
+        parent = rule_selectors.rule_set_get(workspace=_ws(request), pk=int(source))
+        return parent, rule_selectors.rule_set_definition(parent)
     return None, CORE_V1
 
 
@@ -358,7 +361,7 @@ def _base_rule_set(request: HttpRequest) -> tuple[Any, Any]:
 def rule_set_new(request: HttpRequest) -> HttpResponse:
     workspace = _ws(request)
     parent, base = _base_rule_set(request)
-    packs = selectors.rule_set_domain_packs(workspace=workspace)
+    packs = rule_selectors.rule_set_domain_packs(workspace=workspace)
     impact = None
     if request.method == "POST":
         form = RuleSetForm(request.POST, base=base, packs=packs)
@@ -408,7 +411,7 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
                     )
                     return redirect("audit:rules")
             else:
-                impact = selectors.rule_set_impact(
+                impact = rule_selectors.rule_set_impact(
                     workspace=workspace,
                     domain_pack=data["domain_pack"],
                     definition=definition,
@@ -433,9 +436,9 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workspace = _ws(request)
-    rule_set = selectors.rule_set_get(workspace=workspace, pk=pk)
-    definition = selectors.rule_set_definition(rule_set)
-    parent_def = selectors.rule_set_definition(rule_set.parent) if rule_set.parent else CORE_V1
+    rule_set = rule_selectors.rule_set_get(workspace=workspace, pk=pk)
+    definition = rule_selectors.rule_set_definition(rule_set)
+    parent_def = rule_selectors.rule_set_definition(rule_set.parent) if rule_set.parent else CORE_V1
     return render(
         request,
         "audit/rule_set_detail.html",
@@ -443,9 +446,9 @@ def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rule_set": rule_set,
             "definition": definition,
             "definition_json": json.dumps(to_dict(definition), indent=2),
-            "diff": selectors.rule_set_diff(parent_def, definition),
+            "diff": rule_selectors.rule_set_diff(parent_def, definition),
             "compared_to": rule_set.parent or CORE_V1.display_name,
-            "packs": selectors.rule_set_domain_packs(workspace=workspace),
+            "packs": rule_selectors.rule_set_domain_packs(workspace=workspace),
             "policies": POLICY_NAMES,
         },
     )
@@ -475,15 +478,15 @@ def _activate(request: HttpRequest, rule_set: Any) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def rule_set_activate(request: HttpRequest, pk: int) -> HttpResponse:
     """Activate a stored version, after a confirmation page with its impact (flip list)."""
-    rule_set = selectors.rule_set_get(workspace=_ws(request), pk=pk)
+    rule_set = rule_selectors.rule_set_get(workspace=_ws(request), pk=pk)
     policy = request.POST.get("policy", "")
     if request.POST.get("confirm") == "1" or policy not in POLICY_NAMES:
         return _activate(request, rule_set)  # an unknown policy is refused there
     domain_pack = request.POST.get("domain_pack", "").strip()
-    impact = selectors.rule_set_impact(
+    impact = rule_selectors.rule_set_impact(
         workspace=_ws(request),
         domain_pack=domain_pack,
-        definition=selectors.rule_set_definition(rule_set),
+        definition=rule_selectors.rule_set_definition(rule_set),
         policy=policy,
     )
     return render(
@@ -503,13 +506,13 @@ def rule_set_builtin_activate(request: HttpRequest) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def rule_set_diff(request: HttpRequest) -> HttpResponse:
     workspace = _ws(request)
-    options = list(selectors.rule_set_list(workspace=workspace))
+    options = list(rule_selectors.rule_set_list(workspace=workspace))
 
     def pick(key: str) -> tuple[Any, Any]:
         value = request.GET.get(key, "")
         if value.isdigit():
-            rs = selectors.rule_set_get(workspace=workspace, pk=int(value))
-            return rs, selectors.rule_set_definition(rs)
+            rs = rule_selectors.rule_set_get(workspace=workspace, pk=int(value))
+            return rs, rule_selectors.rule_set_definition(rs)
         return None, CORE_V1
 
     a, a_def = pick("a")
@@ -523,6 +526,6 @@ def rule_set_diff(request: HttpRequest) -> HttpResponse:
             "b": b,
             "a_label": str(a) if a else CORE_V1.display_name,
             "b_label": str(b) if b else CORE_V1.display_name,
-            "rows": selectors.rule_set_diff(a_def, b_def),
+            "rows": rule_selectors.rule_set_diff(a_def, b_def),
         },
     )

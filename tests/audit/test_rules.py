@@ -6,11 +6,11 @@ import pytest
 from django.urls import reverse
 
 from audit.forms import RuleSetForm
-from audit.selectors import rule_set_active, rule_set_impact
 from tests.audit.conftest import QUOTE, judge
 from tests.factories import make_binding, make_claim
 from verifier.models import RuleSet, RuleSetActivation
 from verifier.scoring.rulesets import CORE_V1
+from verifier.selectors.rules import rule_set_active, rule_set_impact
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from django import forms
 
 from verifier.models import Source, Workspace
 from verifier.pipeline.forms import MAX_FILE_BYTES
+from verifier.selectors.rules import rule_set_active
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
 from verifier.services.claim_verification import MAX_CLAIMS_PER_BATCH
-from verifier.services.rule_sets import rule_set_for_pack
 
 
 class ClaimVerifyForm(forms.Form):
@@ -42,7 +42,7 @@ class ClaimVerifyForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["source"]
         field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")  # type: ignore[attr-defined]
-        active = rule_set_for_pack(workspace=workspace, domain_pack="general")
+        active = rule_set_active(workspace=workspace, domain_pack="general")
         self.fields["policy"].choices = [("", f"active ({active.policy})")] + [  # type: ignore[attr-defined]
             (p.name, p.name) for p in active.definition.policies
         ]

@@ -40,9 +40,9 @@ from verifier.models import (
     VerificationJobStatus,
     Workspace,
 )
+from verifier.selectors.rules import rule_set_active
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
-from verifier.services.rule_sets import rule_set_for_pack
 from verifier.services.sources import SourceInputError, source_upsert
 from verifier.services.verification import claims_verify
 from verifier.services.verification_webhooks import verification_webhooks_queue
@@ -164,7 +164,7 @@ def _check_policy(workspace: Workspace, policy: str, sources: Iterable[Source]) 
     if not policy:
         return
     for pack in sorted({s.domain_pack for s in sources}):
-        definition = rule_set_for_pack(workspace=workspace, domain_pack=pack).definition
+        definition = rule_set_active(workspace=workspace, domain_pack=pack).definition
         names = [p.name for p in definition.policies]
         if policy not in names:
             raise ClaimVerifyInputError(

@@ -38,8 +38,8 @@ from verifier.selectors.ingest import (
     ingest_trust_inputs,
     job_claims,
 )
+from verifier.selectors.rules import rule_set_active
 from verifier.services.relation_verify import relations_verify_pending
-from verifier.services.rule_sets import rule_set_for_pack
 from verifier.services.webhooks import webhook_deliveries_queue
 
 
@@ -52,7 +52,7 @@ def _rules_used(job: IngestJob) -> list[dict[str, Any]]:
     packs = sorted(set(job_claims(job).values_list("source__domain_pack", flat=True)))
     used = []
     for pack in packs:
-        rules = rule_set_for_pack(workspace=job.workspace, domain_pack=pack)
+        rules = rule_set_active(workspace=job.workspace, domain_pack=pack)
         used.append(
             {
                 "domain_pack": pack,

@@ -22,9 +22,9 @@ from django.db import connection
 from verifier.models import Claim, EvidenceBinding, IngestJob, Verdict, Workspace
 from verifier.scoring.dimension_heuristics import dimension_scores
 from verifier.scoring.rulesets import classify, overall_score
+from verifier.selectors.rules import rule_set_active
 from verifier.services.ingest_group import claims_embed
 from verifier.services.remediation import REMEDIABLE_STATES, claim_remediate
-from verifier.services.rule_sets import rule_set_for_pack
 from verifier.services.verification import claims_verify
 
 
@@ -56,7 +56,7 @@ def claims_classify(
     for claim in claims:
         pack = claim.source.domain_pack
         if pack not in rules_by_pack:
-            rules_by_pack[pack] = rule_set_for_pack(workspace=workspace, domain_pack=pack)
+            rules_by_pack[pack] = rule_set_active(workspace=workspace, domain_pack=pack)
         rules = rules_by_pack[pack]
         label, confidence = verdicts.get(claim.pk, (None, None))
         scores = dimension_scores(
