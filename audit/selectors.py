@@ -30,8 +30,8 @@ from verifier.models import (
     Workspace,
 )
 from verifier.scoring.rulesets import validate_definition
+from verifier.selectors.claim_state import BindingCheck, claim_state_inputs
 from verifier.selectors.rules import ActiveRules, rule_set_active
-from verifier.services.claim_state import BindingCheck, claim_state_inputs
 from verifier.states import DEFAULT_POLICY, StateDecision, StateInputs, resolve_state
 
 TRACES_ON_CLAIM_PAGE: Final = 50

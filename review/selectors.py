@@ -474,7 +474,7 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
     best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
     from audit.highlighting import text_window
     from review import item_pane
-    from verifier.services.claim_state import binding_recheck
+    from verifier.selectors.claim_state import binding_recheck
 
     # One query for the whole pane (keyboard triage loads one per keypress).
     claim = item_pane.review_item_pane_row(

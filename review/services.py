@@ -19,13 +19,8 @@ from django.utils import timezone
 
 from review.models import ReviewLease, ReviewNote
 from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
-from verifier.services.claim_state import (
-    claim_binding_check,
-    claim_exclude,
-    claim_restore,
-    claim_state_refresh,
-    current_version,
-)
+from verifier.selectors.claim_state import claim_binding_check, current_version
+from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
 from verifier.states import DEFAULT_POLICY, StateDecision
 
 Decision = Literal["supported", "contradicted"]

@@ -22,12 +22,11 @@ from verifier.models import (
     EvidenceCandidate,
     SourceVersion,
 )
+from verifier.selectors.claim_state import current_version, current_versions
 from verifier.services.claim_state import (
     ClaimStates,
     claim_state_refresh,
     claims_state_refresh,
-    current_version,
-    current_versions,
 )
 from verifier.services.evidence_search import embed_claim_texts, evidence_search
 

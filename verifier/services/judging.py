@@ -28,13 +28,9 @@ from verifier.models import (
     Verdict,
     Workspace,
 )
+from verifier.selectors.claim_state import BindingCheck, claims_binding_checks
 from verifier.selectors.claims import claim_stored_vectors
-from verifier.services.claim_state import (
-    BindingCheck,
-    ClaimStates,
-    claims_binding_checks,
-    claims_state_refresh,
-)
+from verifier.services.claim_state import ClaimStates, claims_state_refresh
 from verifier.states import NO_BOUND_EVIDENCE_NOTE
 
 NOTE_MAX_CHARS = 500

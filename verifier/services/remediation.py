@@ -18,12 +18,9 @@ from django.db import transaction
 from verifier.binding import source_index
 from verifier.judges import Judge
 from verifier.models import BoundBy, Claim, ClaimStateChoices, EvidenceCandidate
+from verifier.selectors.claim_state import claim_binding_check
 from verifier.services.binding import claim_bind
-from verifier.services.claim_state import (
-    claim_binding_check,
-    claim_exclude,
-    claim_history_note,
-)
+from verifier.services.claim_state import claim_exclude, claim_history_note
 from verifier.services.evidence_search import content_concepts, evidence_search
 from verifier.services.judging import claims_judge
 

@@ -30,17 +30,13 @@ from django.utils import timezone
 from verifier import embeddings
 from verifier.models import Claim, ClaimStateChoices, Workspace
 from verifier.selectors import retrieval as sel
+from verifier.selectors.claim_state import BindingCheck, binding_recheck, binding_recheck_span
 from verifier.selectors.envelopes import (
     claim_envelope,
     claim_trust_score,
     iso_millis,
 )
-from verifier.services.claim_state import (
-    BindingCheck,
-    binding_recheck,
-    binding_recheck_span,
-    claim_recheck_on_read,
-)
+from verifier.services.claim_state import claim_recheck_on_read
 from verifier.services.traces import TRACE_DOCUMENT_VERSION, TraceClaimRow, trace_record
 
 DEPTH_HOPS: Final = {"quick": 0, "standard": 1, "deep": 2}

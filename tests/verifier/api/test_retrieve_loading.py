@@ -12,8 +12,8 @@ from tests.verifier.api.conftest import judged_claim
 from verifier import embeddings
 from verifier.models import Claim, Verdict
 from verifier.selectors import retrieval as sel
+from verifier.selectors.claim_state import binding_recheck
 from verifier.selectors.envelopes import claim_envelope, claims_for_envelopes
-from verifier.services.claim_state import binding_recheck
 from verifier.services.retrieval import _trust, served_claim_check, served_claims_recheck
 
 TRACE_ID = "3f6f9a3a-0000-4000-8000-000000000000"

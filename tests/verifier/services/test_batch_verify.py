@@ -13,11 +13,11 @@ from tests.verifier.services.conftest import CORAL, KELP
 from verifier.judges import JudgeItem, JudgeResult
 from verifier.judges.heuristic import HeuristicJudge
 from verifier.models import Claim, StateEvent, Verdict
+from verifier.selectors.claim_state import claims_state_inputs
 from verifier.services.binding import claim_bind, claims_bind
 from verifier.services.claim_state import (
     claim_exclude,
     claim_state_refresh,
-    claims_state_inputs,
     claims_state_refresh,
 )
 from verifier.services.judging import claim_vectors, claims_judge
