@@ -158,6 +158,9 @@ VerdictLabel = Literal["entailed", "contradicted", "abstained", "coverage_gap"]
 SELF_CONSISTENCY_NOTE: Final = "self_consistency_disagreement"
 # The note of the abstention recorded locally for a claim with no bound span.
 NO_BOUND_EVIDENCE_NOTE: Final = "no_bound_evidence"
+# The exclusion reason remediation records on a claim still unsupported after its repair
+# pass (the ingest report counts these as remediation drops).
+REMEDIATION_EXCLUSION_REASON: Final = "remediation: unsupported after repair"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Final
+
 from django.conf import settings
 from django.db import models
 
@@ -25,6 +27,19 @@ class IngestStage(models.TextChoices):
     VALIDATE = "validate", "Validate"
     REMEDIATE = "remediate", "Remediate"
     STORE = "store", "Store"
+
+
+# The order the pipeline runs the stages in (``services.ingest`` enqueues each next one;
+# the job page lists them in it).
+STAGE_ORDER: Final[tuple[str, ...]] = (
+    IngestStage.EXTRACT,
+    IngestStage.RELATE,
+    IngestStage.GROUP,
+    IngestStage.EMBED,
+    IngestStage.VALIDATE,
+    IngestStage.REMEDIATE,
+    IngestStage.STORE,
+)
 
 
 class IngestJob(models.Model):

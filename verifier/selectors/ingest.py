@@ -21,10 +21,10 @@ from verifier.models import (
     Verdict,
     Workspace,
 )
+from verifier.models.ingest import STAGE_ORDER
 from verifier.scoring.quality import QualityCounts
 from verifier.scoring.trust import TrustInputs
-from verifier.services.remediation import EXCLUSION_REASON
-from verifier.states import StateReason
+from verifier.states import REMEDIATION_EXCLUSION_REASON, StateReason
 
 CLAIM_INDEX_NAME: Final = "claim_embedding_hnsw"
 
@@ -88,7 +88,7 @@ def ingest_quality_counts(job: IngestJob, *, remediated: bool) -> QualityCounts:
         unsupported=sum(1 for q, *_ in rows if q == "unsupported"),
         coverage_gaps=(sum(1 for r in rows if r[2] == "coverage_gap") if judged else None),
         remediation_drops=(
-            job_claims(job).filter(exclusion_reason=EXCLUSION_REASON).count()
+            job_claims(job).filter(exclusion_reason=REMEDIATION_EXCLUSION_REASON).count()
             if remediated
             else None
         ),
@@ -171,8 +171,6 @@ def contradicted_count(job: IngestJob) -> int:
 
 def job_progress_rows(job: IngestJob) -> list[dict]:
     """One row per stage in pipeline order: done/total/failed and a whole percent."""
-    from verifier.services.ingest import STAGE_ORDER
-
     rows = []
     for stage in STAGE_ORDER:
         entry = (job.progress or {}).get(stage) or {}

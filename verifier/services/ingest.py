@@ -29,20 +29,12 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from verifier.models import IngestJob, IngestStage, IngestStatus
+from verifier.models import IngestJob, IngestStatus
+from verifier.models.ingest import STAGE_ORDER
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 
 logger = logging.getLogger(__name__)
 
-STAGE_ORDER: Final[tuple[str, ...]] = (
-    IngestStage.EXTRACT,
-    IngestStage.RELATE,
-    IngestStage.GROUP,
-    IngestStage.EMBED,
-    IngestStage.VALIDATE,
-    IngestStage.REMEDIATE,
-    IngestStage.STORE,
-)
 ACTIVE_STATUSES: Final = (IngestStatus.QUEUED, IngestStatus.RUNNING)
 ERROR_MESSAGE_MAX_CHARS: Final = 500
 

@@ -23,8 +23,9 @@ from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_exclude, claim_history_note
 from verifier.services.evidence_search import content_concepts, evidence_search
 from verifier.services.judging import claims_judge
+from verifier.states import REMEDIATION_EXCLUSION_REASON
 
-EXCLUSION_REASON = "remediation: unsupported after repair"
+EXCLUSION_REASON = REMEDIATION_EXCLUSION_REASON
 # States that get a repair pass. Contradicted claims go to a person, not to repair.
 # The repaired sentence must still carry at least this share of the claim's content
 # concepts: narrowing drops an over-claim, it never swaps in an unrelated statement.
