@@ -18,6 +18,7 @@ from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
 
 from review.models import ReviewLease, ReviewNote
+from verifier.errors import ApplicationError
 from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
 from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
@@ -35,8 +36,11 @@ LEASE_ATTEMPTS = 5
 LEASE_CANDIDATES = 16
 
 
-class ReviewError(ValueError):
+class ReviewError(ApplicationError, ValueError):
     """A decision the rules refuse; the message is shown to the reviewer as a form error."""
+
+    def __init__(self, message: str, *, code: str = "review_refused") -> None:
+        super().__init__(code, message)
 
 
 class StaleItem(ReviewError):
@@ -46,7 +50,9 @@ class StaleItem(ReviewError):
         who = "you" if change.actor_id == reviewer.pk else change.actor_name
         what = "decided" if change.human_verdict else "changed"
         when = timezone.localtime(change.at).strftime("%H:%M") if change.at else "an earlier time"
-        super().__init__(f"Already {what} by {who} at {when} — open the current item.")
+        super().__init__(
+            f"Already {what} by {who} at {when} — open the current item.", code="stale_item"
+        )
         self.change = change
 
 

@@ -44,6 +44,7 @@ PURE_CORES: Final = (
 PURE_HELPERS: Final = (
     "verifier.embeddings",
     "verifier.chat_completions",
+    "verifier.errors",
 )
 PURE: Final = PURE_CORES + PURE_HELPERS
 

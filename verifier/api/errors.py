@@ -1,4 +1,8 @@
-"""One exception type, one handler: every API error is {"error": {code, message, details}}."""
+"""One exception type, one handler: every API error is {"error": {code, message, details}}.
+
+Any ``ApplicationError`` (``verifier.errors``: the services' input errors) that leaves an
+API view becomes that body with status 400, so views do not catch and convert them;
+``ApiError`` is the ApplicationError an API view raises itself, with its own status."""
 
 from __future__ import annotations
 
@@ -11,8 +15,10 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from verifier.errors import ApplicationError
 
-class ApiError(Exception):
+
+class ApiError(ApplicationError):
     def __init__(
         self,
         code: str,
@@ -21,9 +27,7 @@ class ApiError(Exception):
         status_code: int = status.HTTP_400_BAD_REQUEST,
         details: Any = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, details)
         self.status_code = status_code
         self.details = details if details is not None else {}
 
@@ -47,8 +51,9 @@ _DRF_CODES = {
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, ApiError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, ApplicationError):
+        status_code = exc.status_code if isinstance(exc, ApiError) else status.HTTP_400_BAD_REQUEST
+        return Response(error_body(exc.code, exc.message, exc.details), status=status_code)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         body = error_body(

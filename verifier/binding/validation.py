@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from verifier.errors import ApplicationError
+
 INVALID_UNICODE = "invalid_unicode"
 
 
-class BindingInputError(ValueError):
+class BindingInputError(ApplicationError, ValueError):
     """Text that cannot be bound (``code`` says why, e.g. ``"invalid_unicode"``)."""
 
     def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(code, message)
 
 
 def validate_text(s: str, *, what: str) -> None:

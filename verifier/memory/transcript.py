@@ -17,20 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from verifier.errors import ApplicationError
+
 MAX_TURNS = 5000
 MAX_TURN_CHARS = 20_000
 MAX_SPEAKER_CHARS = 100
 MAX_TRANSCRIPT_CHARS = 2_000_000
 
 
-class TranscriptInputError(ValueError):
+class TranscriptInputError(ApplicationError, ValueError):
     """Bad transcript input; ``code`` names the problem, ``details`` locates it."""
-
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details or {}
 
 
 @dataclass(frozen=True)

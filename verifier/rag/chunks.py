@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from verifier.errors import ApplicationError
+
 MAX_ANSWER_CHARS = 20_000
 MAX_CHUNKS = 1000
 MAX_CHUNK_CHARS = 50_000
@@ -20,14 +22,8 @@ MAX_CHUNKS_TOTAL_CHARS = 1_000_000
 MAX_CHUNK_ID_CHARS = 100
 
 
-class RagInputError(ValueError):
+class RagInputError(ApplicationError, ValueError):
     """Bad audit input; ``code`` names the problem, ``details`` locates it."""
-
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details or {}
 
 
 @dataclass(frozen=True)

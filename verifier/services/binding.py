@@ -15,6 +15,7 @@ import numpy as np
 from django.db import transaction
 
 from verifier.binding import BindingInputError, bind, source_index, validate_text
+from verifier.errors import ApplicationError
 from verifier.models import (
     BoundBy,
     Claim,
@@ -39,13 +40,8 @@ REASON_INVALID_QUOTE = "invalid_quote"
 REASON_NO_SOURCE_VERSION = "no_source_version"
 
 
-class BindingRejected(ValueError):
+class BindingRejected(ApplicationError, ValueError):
     """A reviewer's span selection that cannot be bound (``code`` says why)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass

@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from verifier.binding import BindingInputError, validate_text
 from verifier.engine import get_judge
+from verifier.errors import ApplicationError
 from verifier.judges import Judge
 from verifier.models import (
     Claim,
@@ -57,14 +58,8 @@ INLINE_MAX_CLAIMS = 100
 JOB_CHUNK_SIZE = 100
 
 
-class ClaimVerifyInputError(ValueError):
+class ClaimVerifyInputError(ApplicationError, ValueError):
     """The request as a whole is unusable (the API answers 400)."""
-
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details or {}
 
 
 @dataclass(frozen=True)

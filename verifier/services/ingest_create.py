@@ -15,6 +15,7 @@ from typing import Final
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from verifier.errors import ApplicationError
 from verifier.models import IngestJob, Source, Workspace
 from verifier.services.ingest import ingest_job_start
 from verifier.services.ingest_input import source_text
@@ -26,12 +27,8 @@ LEGACY_VERDICTS: Final = ("affirmed", "rejected", "none")
 _REF_CHARS = re.compile(r"[^a-z0-9_.\-/]+")
 
 
-class IngestInputError(ValueError):
-    def __init__(self, code: str, message: str, details: dict | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details or {}
+class IngestInputError(ApplicationError, ValueError):
+    """An ingest request that cannot be queued (the API answers 400)."""
 
 
 @dataclass(frozen=True)

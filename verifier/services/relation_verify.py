@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
+from verifier.errors import ApplicationError
 from verifier.judges.base import Judge
 from verifier.models import (
     ChunkVerificationEvent,
@@ -258,8 +259,11 @@ def srmkg_calibrate(
     return out
 
 
-class RelationReviewError(Exception):
+class RelationReviewError(ApplicationError):
     """The relation cannot be decided now (not in the review queue any more)."""
+
+    def __init__(self, message: str, *, code: str = "not_in_review") -> None:
+        super().__init__(code, message)
 
 
 def relation_review_decide(

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from verifier import embeddings
+from verifier.errors import ApplicationError
 from verifier.models import Claim, ClaimStateChoices, Workspace
 from verifier.selectors import retrieval as sel
 from verifier.selectors.claim_state import BindingCheck, binding_recheck, binding_recheck_span
@@ -51,12 +52,8 @@ STATES: Final = tuple(s.value for s in ClaimStateChoices)
 EXCLUSION_REASONS: Final = ("verification_gate", "confidence_gate", "duplicate", "budget")
 
 
-class RetrievalInputError(ValueError):
-    def __init__(self, code: str, message: str, details: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details or {}
+class RetrievalInputError(ApplicationError, ValueError):
+    """A retrieval or graph query that is unusable (the API answers 400)."""
 
 
 # --- pure parts -------------------------------------------------------------------------

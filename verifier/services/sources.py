@@ -6,14 +6,12 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from verifier.errors import ApplicationError
 from verifier.models import Source, SourceVersion, Workspace, text_sha256
 
 
-class SourceInputError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class SourceInputError(ApplicationError, ValueError):
+    """A source text that cannot be stored (the API answers 400)."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ import certifi
 import urllib3
 from django.conf import settings
 
+from verifier.errors import ApplicationError
 from verifier.outbound_addresses import (
     AddressRefused,
     IPAddress,
@@ -31,11 +32,8 @@ CONNECT_TIMEOUT_SECONDS: Final = 5.0
 MAX_RESPONSE_BYTES: Final = 64 * 1024
 
 
-class WebhookTargetRefused(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class WebhookTargetRefused(ApplicationError, ValueError):
+    """A webhook URL that outbound requests may not reach."""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from verifier.errors import ApplicationError
 from verifier.models import (
     IngestJob,
     Webhook,
@@ -53,11 +54,8 @@ SIGNATURE_HEADER: Final = "X-Spanproof-Signature"
 ERROR_MAX_CHARS: Final = 500
 
 
-class WebhookInputError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class WebhookInputError(ApplicationError, ValueError):
+    """A webhook registration that is refused (the API answers 400)."""
 
 
 def canonical_body(payload: dict[str, Any]) -> bytes:

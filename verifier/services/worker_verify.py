@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from verifier.embeddings import EmbeddingUnavailable, embed_text
 from verifier.engine import get_judge
+from verifier.errors import ApplicationError
 from verifier.judges import Judge
 from verifier.judges.base import JudgeItem, item_context
 from verifier.judges.coverage import judge_items
@@ -79,10 +80,8 @@ STATE_CREDIBILITY = {
 }
 
 
-class WorkerInputError(ValueError):
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.code, self.message, self.details = code, message, details or {}
+class WorkerInputError(ApplicationError, ValueError):
+    """A worker verification request that is unusable (the API answers 400)."""
 
 
 def worker_tuning() -> WorkerTuning:
