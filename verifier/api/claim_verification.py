@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.envelopes import STATE_CHOICES
-from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.selectors.claim_verification import (
     verification_job_get,
@@ -23,7 +22,6 @@ from verifier.services.claim_verification import (
     INLINE_MAX_CLAIMS,
     MAX_CLAIMS_PER_BATCH,
     ClaimSubmission,
-    ClaimVerifyInputError,
     SourceSubmission,
     claims_submit_and_verify,
     verification_job_create,
@@ -239,16 +237,13 @@ class ClaimVerifyApi(APIView):
             "policy": values["policy"],
             "actor": request.user,
         }
-        try:
-            if inline:
-                batch = claims_submit_and_verify(**arguments)
-                items = [item.as_job_item() for item in batch.items]
-                job = None
-            else:
-                job = verification_job_create(**arguments)
-                items = job.items
-        except ClaimVerifyInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        if inline:
+            batch = claims_submit_and_verify(**arguments)
+            items = [item.as_job_item() for item in batch.items]
+            job = None
+        else:
+            job = verification_job_create(**arguments)
+            items = job.items
         results = verification_results(workspace=workspace, items=items)
         payload = {
             "job": VerificationJobSerializer(job).data if job is not None else None,

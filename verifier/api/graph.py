@@ -11,14 +11,12 @@ from verifier.api.envelopes import (
     RetrievalMetadataSerializer,
     VerificationPolicySerializer,
 )
-from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.models import ApiScope
 from verifier.services.retrieval import (
     DEPTH_HOPS,
     GRAPH_OPERATIONS,
     MAX_PATH_HOPS,
-    RetrievalInputError,
     graph_query,
 )
 
@@ -93,8 +91,5 @@ class GraphQueryApi(APIView):
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            result = graph_query(workspace=workspace, **data.validated_data)
-        except RetrievalInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        result = graph_query(workspace=workspace, **data.validated_data)
         return Response(self.OutputSerializer(result).data)

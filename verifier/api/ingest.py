@@ -16,12 +16,11 @@ from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import (
     LEGACY_VERDICTS,
     ClaimUpload,
-    IngestInputError,
     SourceUpload,
     ingest_job_create,
 )
 from verifier.services.ingest_input import FORMATS
-from verifier.services.webhooks import WebhookInputError, webhook_create
+from verifier.services.webhooks import webhook_create
 
 
 class IngestJobSerializer(serializers.Serializer):
@@ -79,17 +78,14 @@ class IngestJobCreateApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        try:
-            job = ingest_job_create(
-                workspace=workspace,
-                sources=[SourceUpload(**s) for s in values.get("sources", [])],
-                claims=[ClaimUpload(**c) for c in values.get("claims", [])],
-                label=values.get("label", ""),
-                extract=values.get("extract"),
-                actor=request.user,
-            )
-        except IngestInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        job = ingest_job_create(
+            workspace=workspace,
+            sources=[SourceUpload(**s) for s in values.get("sources", [])],
+            claims=[ClaimUpload(**c) for c in values.get("claims", [])],
+            label=values.get("label", ""),
+            extract=values.get("extract"),
+            actor=request.user,
+        )
         return Response(IngestJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=IngestJobSerializer(many=True))
@@ -150,8 +146,5 @@ class WebhookCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            webhook = webhook_create(workspace=request_workspace(request), **data.validated_data)
-        except WebhookInputError as exc:
-            raise ApiError(exc.code, exc.message) from exc
+        webhook = webhook_create(workspace=request_workspace(request), **data.validated_data)
         return Response(self.OutputSerializer(webhook).data, status=status.HTTP_201_CREATED)

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
-from verifier.memory import DRIFT_CATEGORIES, NON_MATERIAL, OUTCOMES, TranscriptInputError
+from verifier.memory import DRIFT_CATEGORIES, NON_MATERIAL, OUTCOMES
 from verifier.models import MemoryTranscript
 from verifier.selectors.memory import memory_agent_stats, memory_transcript_get
 from verifier.services.memory import memory_transcript_import, memory_verify
@@ -104,16 +104,13 @@ class MemoryTranscriptImportApi(APIView):
         data = self.InputSerializer(data=_body(request))
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        try:
-            row = memory_transcript_import(
-                workspace=workspace,
-                data=values["transcript"],
-                ref=values.get("ref", ""),
-                title=values.get("title", ""),
-                actor=_actor(request),
-            )
-        except TranscriptInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        row = memory_transcript_import(
+            workspace=workspace,
+            data=values["transcript"],
+            ref=values.get("ref", ""),
+            title=values.get("title", ""),
+            actor=_actor(request),
+        )
         return Response(TranscriptSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -193,17 +190,14 @@ class MemoryVerifyApi(APIView):
             transcript = memory_transcript_get(
                 workspace=workspace, transcript_id=values["transcript_id"]
             )
-        try:
-            write = memory_verify(
-                workspace=workspace,
-                agent=values["agent"],
-                message=values["message"],
-                transcript=transcript,
-                transcript_data=values.get("transcript"),
-                actor=_actor(request),
-            )
-        except TranscriptInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        write = memory_verify(
+            workspace=workspace,
+            agent=values["agent"],
+            message=values["message"],
+            transcript=transcript,
+            transcript_data=values.get("transcript"),
+            actor=_actor(request),
+        )
         claims = [{"check_id": c.pk, **c.result} for c in write.checks]
         response = Response(
             {

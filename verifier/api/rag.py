@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
-from verifier.rag import RagInputError
 from verifier.services.rag_audit import rag_audit_run
 
 
@@ -94,10 +93,7 @@ class RagAuditApi(APIView):
         data = self.InputSerializer(data=body)
         data.is_valid(raise_exception=True)
         actor = request.user if getattr(request.user, "pk", None) else None
-        try:
-            write = rag_audit_run(workspace=workspace, actor=actor, **data.validated_data)
-        except RagInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        write = rag_audit_run(workspace=workspace, actor=actor, **data.validated_data)
         response = Response(write.result.as_dict())
         response["Location"] = reverse("audit-rag:detail", args=[write.audit.pk])
         return response

@@ -11,10 +11,9 @@ from verifier.api.envelopes import (
     RetrievalMetadataSerializer,
     VerificationPolicySerializer,
 )
-from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.models import ApiScope
-from verifier.services.retrieval import DEPTH_HOPS, RetrievalInputError, context_retrieve
+from verifier.services.retrieval import DEPTH_HOPS, context_retrieve
 
 
 class ContextRetrieveApi(APIView):
@@ -47,10 +46,7 @@ class ContextRetrieveApi(APIView):
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            result = context_retrieve(workspace=workspace, **data.validated_data)
-        except RetrievalInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        result = context_retrieve(workspace=workspace, **data.validated_data)
         # ``result`` is already the documented shape (``OutputSerializer`` describes it
         # for the schema; a test holds the two equal), so it is not serialized again.
         return Response(result)

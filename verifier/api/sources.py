@@ -6,10 +6,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.selectors.sources import source_current_version, source_get
-from verifier.services.sources import SourceInputError, source_upsert
+from verifier.services.sources import source_upsert
 
 
 class SourceVersionSerializer(serializers.Serializer):
@@ -55,10 +54,7 @@ class SourceUpsertApi(APIView):
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            write = source_upsert(workspace=workspace, **data.validated_data)
-        except SourceInputError as exc:
-            raise ApiError(exc.code, exc.message) from exc
+        write = source_upsert(workspace=workspace, **data.validated_data)
         return Response(
             self.OutputSerializer(write).data,
             status=status.HTTP_201_CREATED if write.created_version else status.HTTP_200_OK,

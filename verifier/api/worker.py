@@ -9,7 +9,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.services.worker_verify import (
     MAX_CLAIM_CHARS,
@@ -17,7 +16,6 @@ from verifier.services.worker_verify import (
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,
-    WorkerInputError,
     worker_verify,
 )
 
@@ -45,8 +43,5 @@ class WorkerVerifyApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         actor = request.user if getattr(request.user, "pk", None) else None
-        try:
-            result = worker_verify(workspace=workspace, actor=actor, **data.validated_data)
-        except WorkerInputError as exc:
-            raise ApiError(exc.code, exc.message, details=exc.details) from exc
+        result = worker_verify(workspace=workspace, actor=actor, **data.validated_data)
         return Response(result)
