@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from django import forms
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.highlighting import Segment, Span, segments
+from verifier.http import MemberRequest
 from verifier.memory import TranscriptInputError
 from verifier.memory.transcript import MAX_TRANSCRIPT_CHARS
 from verifier.models import MemoryCheck
@@ -51,8 +52,8 @@ class MemoryVerifyForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 @role_required()
-def memory_index(request: HttpRequest) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def memory_index(request: MemberRequest) -> HttpResponse:
+    workspace = request.workspace
     form = MemoryVerifyForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
@@ -112,8 +113,8 @@ def _turn_view(check: MemoryCheck, drift: list[dict[str, Any]]) -> dict[str, Any
 
 @require_GET
 @role_required()
-def memory_check_detail(request: HttpRequest, check_id: int) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def memory_check_detail(request: MemberRequest, check_id: int) -> HttpResponse:
+    workspace = request.workspace
     check = memory_check_get(workspace=workspace, check_id=check_id)
     drift = check.result.get("drift_spans", [])
     context = {

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django import forms
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.highlighting import Segment, Span, segments
+from verifier.http import MemberRequest
 from verifier.permissions import role_required
 from verifier.rag import MAX_ANSWER_CHARS, MAX_CHUNKS_TOTAL_CHARS, RagInputError
 from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
@@ -104,14 +105,14 @@ def _detail_context(audit: Any, selected: int | None) -> dict[str, Any]:
 
 @require_http_methods(["GET", "POST"])
 @role_required()
-def rag_audit_index(request: HttpRequest) -> HttpResponse:
+def rag_audit_index(request: MemberRequest) -> HttpResponse:
     form = RagAuditForm(request.POST or None, request.FILES or None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
                 write = rag_audit_run(
-                    workspace=request.workspace,  # type: ignore[attr-defined]
+                    workspace=request.workspace,
                     answer=form.cleaned_data["answer"],
                     chunks=form.cleaned_data["chunks"],
                     actor=request.user,
@@ -121,14 +122,16 @@ def rag_audit_index(request: HttpRequest) -> HttpResponse:
             else:
                 return redirect("audit-rag:detail", audit_id=write.audit.pk)
         status = 400
-    audits = rag_audit_list(workspace=request.workspace)[:RECENT_AUDITS]  # type: ignore[attr-defined]
+    audits = rag_audit_list(workspace=request.workspace)[:RECENT_AUDITS]
     return render(request, "audit/rag_index.html", {"form": form, "audits": audits}, status=status)
 
 
 @require_GET
 @role_required()
-def rag_audit_detail(request: HttpRequest, audit_id: int, claim: int | None = None) -> HttpResponse:
-    audit = rag_audit_get(workspace=request.workspace, audit_id=audit_id)  # type: ignore[attr-defined]
+def rag_audit_detail(
+    request: MemberRequest, audit_id: int, claim: int | None = None
+) -> HttpResponse:
+    audit = rag_audit_get(workspace=request.workspace, audit_id=audit_id)
     context = _detail_context(audit, claim)
     if claim is not None and getattr(request, "htmx", False):
         return render(request, "audit/rag_claim_partial.html", context)

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from audit import exports, selectors, services
 from audit.forms import RuleSetForm
+from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
@@ -31,8 +32,8 @@ CHART_HEIGHT: Final = 120
 CHART_PAD: Final = 10
 
 
-def _ws(request: HttpRequest) -> Any:
-    return request.workspace  # type: ignore[attr-defined]
+def _ws(request: MemberRequest) -> Any:
+    return request.workspace
 
 
 # --- claims ------------------------------------------------------------------------
@@ -40,7 +41,7 @@ def _ws(request: HttpRequest) -> Any:
 
 @require_GET
 @role_required()
-def claim_list(request: HttpRequest) -> HttpResponse:
+def claim_list(request: MemberRequest) -> HttpResponse:
     filters = selectors.audit_claim_filters(request.GET)
     claims = selectors.audit_claim_list(workspace=_ws(request), filters=filters)
     page = Paginator(claims, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -60,7 +61,7 @@ def claim_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _stream(request: HttpRequest, kind: str) -> StreamingHttpResponse:
+def _stream(request: MemberRequest, kind: str) -> StreamingHttpResponse:
     filters = selectors.audit_claim_filters(request.GET)
     claims = selectors.audit_claim_list(workspace=_ws(request), filters=filters)
     envelopes = exports.export_envelopes(claims)
@@ -80,19 +81,19 @@ def _stream(request: HttpRequest, kind: str) -> StreamingHttpResponse:
 
 @require_GET
 @role_required()
-def claim_export_jsonl(request: HttpRequest) -> StreamingHttpResponse:
+def claim_export_jsonl(request: MemberRequest) -> StreamingHttpResponse:
     return _stream(request, "jsonl")
 
 
 @require_GET
 @role_required()
-def claim_export_csv(request: HttpRequest) -> StreamingHttpResponse:
+def claim_export_csv(request: MemberRequest) -> StreamingHttpResponse:
     return _stream(request, "csv")
 
 
 @require_GET
 @role_required()
-def claim_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+def claim_detail(request: MemberRequest, public_id: str) -> HttpResponse:
     # Read-time Layer-1 re-check: a stale span demotes the claim before we show it.
     claim_recheck_on_read(claim=claim_get(workspace=_ws(request), public_id=public_id))
     audit = selectors.claim_audit(workspace=_ws(request), public_id=public_id)
@@ -114,7 +115,7 @@ def claim_detail(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_GET
 @role_required()
-def source_list(request: HttpRequest) -> HttpResponse:
+def source_list(request: MemberRequest) -> HttpResponse:
     q = request.GET.get("q", "").strip()[:200]
     rag = request.GET.get("rag") == "1"
     sources = selectors.audit_source_list(workspace=_ws(request), q=q, include_rag_chunks=rag)
@@ -126,7 +127,7 @@ def _digits(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() and len(value) < 10 else None
 
 
-def _render_source(request: HttpRequest, source: Any, version: Any) -> HttpResponse:
+def _render_source(request: MemberRequest, source: Any, version: Any) -> HttpResponse:
     params = request.GET
     view = selectors.source_view(
         source=source,
@@ -177,7 +178,7 @@ def _render_source(request: HttpRequest, source: Any, version: Any) -> HttpRespo
 
 @require_GET
 @role_required()
-def source_detail(request: HttpRequest, source_id: int) -> HttpResponse:
+def source_detail(request: MemberRequest, source_id: int) -> HttpResponse:
     source = selectors.audit_source_get(workspace=_ws(request), source_id=source_id)
     number = request.GET.get("v", "")
     version = selectors.source_version_get(
@@ -188,7 +189,7 @@ def source_detail(request: HttpRequest, source_id: int) -> HttpResponse:
 
 @require_GET
 @role_required()
-def source_version(request: HttpRequest, source_id: int, sha256: str) -> HttpResponse:
+def source_version(request: MemberRequest, source_id: int, sha256: str) -> HttpResponse:
     source = selectors.audit_source_get(workspace=_ws(request), source_id=source_id)
     version = selectors.source_version_get(source=source, sha256=sha256.lower())
     return _render_source(request, source, version)
@@ -196,7 +197,7 @@ def source_version(request: HttpRequest, source_id: int, sha256: str) -> HttpRes
 
 @require_GET
 @role_required()
-def source_diff(request: HttpRequest, source_id: int) -> HttpResponse:
+def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
     source = selectors.audit_source_get(workspace=_ws(request), source_id=source_id)
     versions = selectors.source_versions(source=source)
     context: dict[str, Any] = {"source": source, "versions": versions}
@@ -216,7 +217,7 @@ def source_diff(request: HttpRequest, source_id: int) -> HttpResponse:
 
 @require_GET
 @role_required()
-def trace_list(request: HttpRequest) -> HttpResponse:
+def trace_list(request: MemberRequest) -> HttpResponse:
     traces = trace_selectors.trace_list(workspace=_ws(request))
     page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = [{"trace": t, "policy": trace_selectors.trace_policy(t.document or {})} for t in page]
@@ -225,7 +226,7 @@ def trace_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required()
-def trace_detail(request: HttpRequest, trace_id: Any) -> HttpResponse:
+def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
     trace = trace_selectors.trace_get(workspace=_ws(request), trace_id=str(trace_id))
     document = trace.document or {}
     considered = trace_selectors.trace_considered(trace=trace)
@@ -297,7 +298,7 @@ def trend_chart(points: list[tuple[int, int | None]]) -> dict[str, Any] | None:
 
 @require_GET
 @role_required()
-def quality(request: HttpRequest) -> HttpResponse:
+def quality(request: MemberRequest) -> HttpResponse:
     workspace = _ws(request)
     page = Paginator(selectors.quality_jobs(workspace=workspace), JOBS_PAGE_SIZE).get_page(
         request.GET.get("page")
@@ -327,7 +328,7 @@ def quality(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required(*ADMIN_ROLES)
-def rules(request: HttpRequest) -> HttpResponse:
+def rules(request: MemberRequest) -> HttpResponse:
     workspace = _ws(request)
     packs = rule_selectors.rule_set_domain_packs(workspace=workspace)
     active = [rule_selectors.rule_set_active(workspace=workspace, domain_pack=p) for p in packs]
@@ -347,7 +348,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _base_rule_set(request: HttpRequest) -> tuple[Any, Any]:
+def _base_rule_set(request: MemberRequest) -> tuple[Any, Any]:
     """The rule set a new version starts from: ?from=<id>, else the built-in Core v1."""
     source = request.POST.get("from") or request.GET.get("from") or ""
     if source.isdigit():
@@ -358,7 +359,7 @@ def _base_rule_set(request: HttpRequest) -> tuple[Any, Any]:
 
 @require_http_methods(["GET", "POST"])
 @role_required(*ADMIN_ROLES)
-def rule_set_new(request: HttpRequest) -> HttpResponse:
+def rule_set_new(request: MemberRequest) -> HttpResponse:
     workspace = _ws(request)
     parent, base = _base_rule_set(request)
     packs = rule_selectors.rule_set_domain_packs(workspace=workspace)
@@ -417,7 +418,7 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
                     definition=definition,
                     policy=data["policy"],
                 )
-        if request.htmx and action == "preview":  # type: ignore[attr-defined]
+        if request.htmx and action == "preview":
             return render(
                 request, "audit/partials/rule_impact.html", {"impact": impact, "form": form}
             )
@@ -434,7 +435,7 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required(*ADMIN_ROLES)
-def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
     workspace = _ws(request)
     rule_set = rule_selectors.rule_set_get(workspace=workspace, pk=pk)
     definition = rule_selectors.rule_set_definition(rule_set)
@@ -454,7 +455,7 @@ def rule_set_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _activate(request: HttpRequest, rule_set: Any) -> HttpResponse:
+def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
     try:
         activation = services.rule_set_activate(
             workspace=_ws(request),
@@ -476,7 +477,7 @@ def _activate(request: HttpRequest, rule_set: Any) -> HttpResponse:
 
 @require_POST
 @role_required(*ADMIN_ROLES)
-def rule_set_activate(request: HttpRequest, pk: int) -> HttpResponse:
+def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
     """Activate a stored version, after a confirmation page with its impact (flip list)."""
     rule_set = rule_selectors.rule_set_get(workspace=_ws(request), pk=pk)
     policy = request.POST.get("policy", "")
@@ -498,13 +499,13 @@ def rule_set_activate(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @role_required(*ADMIN_ROLES)
-def rule_set_builtin_activate(request: HttpRequest) -> HttpResponse:
+def rule_set_builtin_activate(request: MemberRequest) -> HttpResponse:
     return _activate(request, services.rule_set_builtin_ensure())
 
 
 @require_GET
 @role_required(*ADMIN_ROLES)
-def rule_set_diff(request: HttpRequest) -> HttpResponse:
+def rule_set_diff(request: MemberRequest) -> HttpResponse:
     workspace = _ws(request)
     options = list(rule_selectors.rule_set_list(workspace=workspace))
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from verifier.http import MemberRequest
 from verifier.models import ClaimRelation, DecisionLevel
 from verifier.permissions import DECIDER_ROLES, role_required
 from verifier.selectors.relation_verification import relation_stats_get, relations_for_review
@@ -31,12 +32,12 @@ def _days(raw: str | None) -> int | None:
 
 @role_required()
 @require_GET
-def relations(request: HttpRequest) -> HttpResponse:
+def relations(request: MemberRequest) -> HttpResponse:
     return _render(request)
 
 
-def _render(request: HttpRequest, *, status: int = 200, error: str = "") -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> HttpResponse:
+    workspace = request.workspace
     days = _days(request.GET.get("days"))
     level = request.GET.get("level", "")
     rows = relations_for_review(workspace=workspace)
@@ -45,7 +46,7 @@ def _render(request: HttpRequest, *, status: int = 200, error: str = "") -> Http
     else:
         level = ""
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
-    membership = request.membership  # type: ignore[attr-defined]
+    membership = request.membership
     return render(
         request,
         "review/relations.html",
@@ -65,8 +66,8 @@ def _render(request: HttpRequest, *, status: int = 200, error: str = "") -> Http
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def relation_decide(request: HttpRequest, pk: int) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def relation_decide(request: MemberRequest, pk: int) -> HttpResponse:
+    workspace = request.workspace
     relation = ClaimRelation.objects.filter(workspace=workspace, pk=pk).first()
     if relation is None:
         raise Http404("No such relation.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -52,6 +52,7 @@ from review.services import (
     review_rejudge_one,
     review_restore,
 )
+from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
 from verifier.permissions import DECIDER_ROLES, role_required
 
@@ -62,8 +63,8 @@ TRAIL_LENGTH = 50
 SKIPPED_LIMIT = 500
 
 
-def _is_decider(request: HttpRequest) -> bool:
-    membership = request.membership  # type: ignore[attr-defined]
+def _is_decider(request: MemberRequest) -> bool:
+    membership = request.membership
     return membership is not None and membership.role in DECIDER_ROLES
 
 
@@ -77,8 +78,8 @@ def _item_url(public_id: str, filter_qs: str) -> str:
 
 @role_required()
 @require_GET
-def queue(request: HttpRequest) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def queue(request: MemberRequest) -> HttpResponse:
+    workspace = request.workspace
     params = request.GET
     current_reason = params.get("reason", "")
     filterset = ReviewQueueFilter(
@@ -146,14 +147,14 @@ def queue(request: HttpRequest) -> HttpResponse:
         # One reverse() for the page instead of one per row.
         "item_prefix": reverse("review:item", args=["-"])[: -len("-/")],
     }
-    if request.htmx and request.htmx.target == "queue-results":  # type: ignore[attr-defined]
+    if request.htmx and request.htmx.target == "queue-results":
         return render(request, "review/_queue_results.html", context)
     return render(request, "review/queue.html", context)
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def start(request: HttpRequest) -> HttpResponse:
+def start(request: MemberRequest) -> HttpResponse:
     """ "Start reviewing": lease the next item by the current filter and order."""
     request.session[SKIPPED_KEY] = []
     request.session[TRAIL_KEY] = []
@@ -162,8 +163,8 @@ def start(request: HttpRequest) -> HttpResponse:
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def bulk(request: HttpRequest) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def bulk(request: MemberRequest) -> HttpResponse:
+    workspace = request.workspace
     form = BulkForm(request.POST, claim_ids=request.POST.getlist("claims"))
     filter_qs = filter_querystring(request.GET)
     queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
@@ -200,7 +201,7 @@ def bulk(request: HttpRequest) -> HttpResponse:
     return redirect(queue_url)
 
 
-def _report_held(request: HttpRequest, outcome: BulkOutcome) -> None:
+def _report_held(request: MemberRequest, outcome: BulkOutcome) -> None:
     if outcome.held:
         listed = ", ".join(f"{claim.public_id} ({holder})" for claim, holder in outcome.held)
         messages.warning(
@@ -212,8 +213,8 @@ def _report_held(request: HttpRequest, outcome: BulkOutcome) -> None:
 # Blind review is the member's own preference, not workspace data: auditors may set it.
 @role_required(unsafe_scope=ApiScope.READ)
 @require_POST
-def blind_toggle(request: HttpRequest) -> HttpResponse:
-    membership = request.membership  # type: ignore[attr-defined]
+def blind_toggle(request: MemberRequest) -> HttpResponse:
+    membership = request.membership
     review_blind_set(membership=membership, blind=not membership.blind_review)
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
@@ -224,7 +225,7 @@ def blind_toggle(request: HttpRequest) -> HttpResponse:
 # --- one item ------------------------------------------------------------------
 
 
-def _trail_note(request: HttpRequest, public_id: str) -> str | None:
+def _trail_note(request: MemberRequest, public_id: str) -> str | None:
     """Remember the served item; return the one before it (for ``k``)."""
     trail: list[str] = list(request.session.get(TRAIL_KEY, []))
     if public_id in trail:
@@ -243,7 +244,7 @@ def _countdown(expires_at) -> str:
 
 
 def _render_item(
-    request: HttpRequest,
+    request: MemberRequest,
     claim: Claim,
     *,
     status: int = 200,
@@ -253,7 +254,7 @@ def _render_item(
     stale: bool = False,
 ) -> HttpResponse:
     reviewer = request.user
-    membership = request.membership  # type: ignore[attr-defined]
+    membership = request.membership
     filter_qs = filter_querystring(request.GET)
     at = request.GET.get("at", "")
     detail = review_item_detail(
@@ -289,25 +290,25 @@ def _render_item(
             if offset is not None
             else ""
         )
-    template = "review/_item.html" if request.htmx else "review/item.html"  # type: ignore[attr-defined]
+    template = "review/_item.html" if request.htmx else "review/item.html"
     response = render(request, template, context, status=status)
     # The page shows a lease and carries the item's version: never serve it stale from
     # the back/forward cache.
     add_never_cache_headers(response)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         response = push_url(response, context["item_url"])
     return response
 
 
-def _stale(request: HttpRequest, claim: Claim, exc: StaleItem) -> HttpResponse:
+def _stale(request: MemberRequest, claim: Claim, exc: StaleItem) -> HttpResponse:
     """409: the action was made on an older page; show the current item instead."""
-    current = review_item_get(workspace=request.workspace, public_id=claim.public_id)  # type: ignore[attr-defined]
+    current = review_item_get(workspace=request.workspace, public_id=claim.public_id)
     return _render_item(request, current, status=409, error=str(exc), stale=True)
 
 
-def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
+def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
     """Serve the next item in place (htmx) or by redirect."""
-    workspace = request.workspace  # type: ignore[attr-defined]
+    workspace = request.workspace
     filters = QueryDict(filter_querystring(request.GET))
     skipped = list(request.session.get(SKIPPED_KEY, []))
     lease = review_lease_next(
@@ -323,14 +324,14 @@ def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") ->
     if lease is None:
         queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
         done = (flash + " " if flash else "") + "Nothing left to review for this filter."
-        if request.htmx:  # type: ignore[attr-defined]
+        if request.htmx:
             response = render(
                 request, "review/_queue_done.html", {"flash": done, "queue_url": queue_url}
             )
             return push_url(response, queue_url)
         messages.info(request, done)
         return redirect(queue_url)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         # The pane query loads the claim itself: no separate fetch.
         return _render_item(request, lease.claim, flash=flash)
     if flash:
@@ -338,9 +339,9 @@ def _advance(request: HttpRequest, *, current: Claim | None, flash: str = "") ->
     return redirect(_item_url(lease.claim.public_id, filter_qs))
 
 
-def _decider_claim(request: HttpRequest, public_id: str) -> tuple[Claim, str]:
+def _decider_claim(request: MemberRequest, public_id: str) -> tuple[Claim, str]:
     """The claim and, when another reviewer holds it, the refusal message."""
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     lease = review_lease_live(claim=claim)
     if lease is not None and lease.reviewer_id != request.user.pk:
         return claim, f"{lease.reviewer.get_username()} is reviewing this claim right now."
@@ -349,20 +350,20 @@ def _decider_claim(request: HttpRequest, public_id: str) -> tuple[Claim, str]:
 
 @role_required()
 @require_GET
-def item(request: HttpRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+def item(request: MemberRequest, public_id: str) -> HttpResponse:
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     if _is_decider(request):
         lease = review_lease_live(claim=claim)
         if lease is None or lease.reviewer_id == request.user.pk:
             if lease is None:
-                review_lease_release_all(workspace=request.workspace, reviewer=request.user)  # type: ignore[attr-defined]
+                review_lease_release_all(workspace=request.workspace, reviewer=request.user)
             review_lease_claim(claim=claim, reviewer=request.user, served_reason="opened directly")
     return _render_item(request, claim)
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def decide(request: HttpRequest, public_id: str) -> HttpResponse:
+def decide(request: MemberRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     form = DecisionForm(request.POST)
     if refusal:
@@ -390,7 +391,7 @@ def decide(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def exclude(request: HttpRequest, public_id: str) -> HttpResponse:
+def exclude(request: MemberRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     form = ExcludeForm(request.POST)
     if refusal:
@@ -413,7 +414,7 @@ def exclude(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def restore(request: HttpRequest, public_id: str) -> HttpResponse:
+def restore(request: MemberRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     if refusal:
         return _render_item(request, claim, status=409, error=refusal)
@@ -433,7 +434,7 @@ def restore(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def rejudge(request: HttpRequest, public_id: str) -> HttpResponse:
+def rejudge(request: MemberRequest, public_id: str) -> HttpResponse:
     claim, refusal = _decider_claim(request, public_id)
     if refusal:
         return _render_item(request, claim, status=409, error=refusal)
@@ -454,7 +455,7 @@ def rejudge(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def note(request: HttpRequest, public_id: str) -> HttpResponse:
+def note(request: MemberRequest, public_id: str) -> HttpResponse:
     claim, _ = _decider_claim(request, public_id)
     form = NoteForm(request.POST)
     if not form.is_valid():
@@ -468,8 +469,8 @@ def note(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def skip(request: HttpRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+def skip(request: MemberRequest, public_id: str) -> HttpResponse:
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     skipped = list(request.session.get(SKIPPED_KEY, []))
     if claim.pk not in skipped:
         skipped.append(claim.pk)
@@ -480,9 +481,9 @@ def skip(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def release(request: HttpRequest, public_id: str) -> HttpResponse:
+def release(request: MemberRequest, public_id: str) -> HttpResponse:
     """Stop reviewing: give the item back to the queue."""
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)  # type: ignore[attr-defined]
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     review_lease_release(claim=claim, reviewer=request.user)
     messages.info(request, f"Stopped reviewing: {claim.public_id} is back in the queue for anyone.")
     filter_qs = filter_querystring(request.GET)

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
+from verifier.http import WorkspaceRequest
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.selectors.claims import claim_state_counts
 from verifier.selectors.health import health_report
@@ -16,8 +17,8 @@ from verifier.selectors.workspaces import membership_get, membership_list
 
 @login_required
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def home(request: WorkspaceRequest) -> HttpResponse:
+    workspace = request.workspace
     counts = claim_state_counts(workspace=workspace) if workspace else {}
     return render(
         request,

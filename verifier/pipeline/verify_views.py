@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from verifier.http import MemberRequest
 from verifier.permissions import DECIDER_ROLES, role_required
 from verifier.pipeline.verify_forms import ClaimVerifyForm
 from verifier.pipeline.views import HTMX_STOP_POLLING
@@ -32,9 +33,9 @@ RESULTS_PAGE_SIZE = 50
 
 @require_http_methods(["GET", "POST"])
 @role_required()
-def verify(request: HttpRequest) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
-    can_submit = request.membership.role in DECIDER_ROLES  # type: ignore[attr-defined]
+def verify(request: MemberRequest) -> HttpResponse:
+    workspace = request.workspace
+    can_submit = request.membership.role in DECIDER_ROLES
     form = ClaimVerifyForm(workspace=workspace)
     if request.method == "POST":  # role_required refused it without the write scope
         form = ClaimVerifyForm(request.POST, request.FILES, workspace=workspace)
@@ -70,8 +71,8 @@ def verify(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required()
-def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
+    workspace = request.workspace
     job = verification_job_get(workspace=workspace, job_id=job_id)
     page = Paginator(job.items, RESULTS_PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
@@ -81,7 +82,7 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
         "results": verification_results(workspace=workspace, items=list(page.object_list)),
         "percent": round(100 * job.done / job.total) if job.total else 100,
     }
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         response = render(request, "verify/partials/_job.html", context)
         if job.finished:
             response.status_code = HTMX_STOP_POLLING

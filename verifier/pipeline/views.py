@@ -6,10 +6,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from verifier.http import MemberRequest
 from verifier.permissions import DECIDER_ROLES, role_required
 from verifier.pipeline.forms import IngestUploadForm
 from verifier.selectors.ingest import (
@@ -32,8 +33,8 @@ def _job_context(job: Any) -> dict[str, Any]:
 
 @require_http_methods(["GET", "POST"])
 @role_required()
-def upload(request: HttpRequest) -> HttpResponse:
-    workspace = request.workspace  # type: ignore[attr-defined]
+def upload(request: MemberRequest) -> HttpResponse:
+    workspace = request.workspace
     form = IngestUploadForm()
     if request.method == "POST":  # role_required refused it without the write scope
         form = IngestUploadForm(request.POST, request.FILES)
@@ -59,10 +60,10 @@ def upload(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @role_required()
-def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
-    job = ingest_job_get(workspace=request.workspace, job_id=job_id)  # type: ignore[attr-defined]
+def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
+    job = ingest_job_get(workspace=request.workspace, job_id=job_id)
     context = _job_context(job)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         response = render(request, "ingest/partials/_job_progress.html", context)
         if context["finished"]:
             response.status_code = HTMX_STOP_POLLING
@@ -72,8 +73,8 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
 
 @require_POST
 @role_required(*DECIDER_ROLES)
-def job_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
-    job = ingest_job_get(workspace=request.workspace, job_id=job_id)  # type: ignore[attr-defined]
+def job_cancel(request: MemberRequest, job_id: int) -> HttpResponse:
+    job = ingest_job_get(workspace=request.workspace, job_id=job_id)
     if ingest_job_cancel(job=job):
         messages.success(request, f"Job #{job.pk} cancelled.")
     else:

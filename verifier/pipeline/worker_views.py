@@ -4,10 +4,11 @@ diagnostics in the seed's debugging order."""
 from __future__ import annotations
 
 from django import forms
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from verifier.http import MemberRequest
 from verifier.permissions import role_required
 from verifier.services.worker_verify import (
     MAX_CLAIM_CHARS,
@@ -27,13 +28,13 @@ class WorkerVerifyForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 @role_required()  # reading is open to every role; a POST needs the write scope
-def worker_console(request: HttpRequest) -> HttpResponse:
+def worker_console(request: MemberRequest) -> HttpResponse:
     form = WorkerVerifyForm(request.POST or None)
     result = None
     if request.method == "POST" and form.is_valid():
         try:
             result = worker_verify(
-                workspace=request.workspace,  # type: ignore[attr-defined]
+                workspace=request.workspace,
                 job_id=f"console:{request.user.pk}",
                 actor=request.user,
                 **form.cleaned_data,

@@ -15,6 +15,24 @@ DOC_B = (
     "morning in summer."
 )
 
+# The broker tests (marker ``broker``) use their own database on the local Redis server.
+REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def redis_reachable() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except Exception:
+        return False
+
+
+def skip_unless_redis() -> None:
+    """Skip the calling test, saying why, when no Redis server answers at ``REDIS_URL``."""
+    if not redis_reachable():
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}: the broker tests need a Redis server")
+
 
 @pytest.fixture(autouse=True)
 def _local_webhook_receivers(settings):

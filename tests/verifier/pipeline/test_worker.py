@@ -9,13 +9,12 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 
 from tests.factories import make_workspace
-from tests.verifier.pipeline.conftest import DOC_A, DOC_B
+from tests.verifier.pipeline.conftest import DOC_A, DOC_B, REDIS_URL, skip_unless_redis
 from tests.verifier.pipeline.receiver import Receiver
 from verifier.models import Claim, IngestJob, WebhookDelivery
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.services.webhooks import webhook_create
 
-REDIS_URL = "redis://127.0.0.1:6379/15"
 TIMEOUT_SECONDS = 180
 
 
@@ -29,6 +28,7 @@ def _reset_pools(app) -> None:
 
 @pytest.fixture
 def redis_app(settings):
+    skip_unless_redis()
     from config.celery import app
 
     saved = {
@@ -53,6 +53,7 @@ def redis_app(settings):
     _reset_pools(app)
 
 
+@pytest.mark.broker
 @pytest.mark.django_db(transaction=True)
 def test_job_runs_through_a_real_worker(redis_app):
     workspace = make_workspace("worker")

@@ -28,12 +28,11 @@ from django.db import connection
 
 from tests.factories import make_workspace
 from tests.verifier.judges.chat_server import ChatServer, completion
-from tests.verifier.pipeline.conftest import DOC_A, DOC_B
+from tests.verifier.pipeline.conftest import DOC_A, DOC_B, REDIS_URL, skip_unless_redis
 from verifier.models import Claim, IngestJob, IngestStage
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.services.ingest_watch import ingest_jobs_watch
 
-REDIS_URL = "redis://127.0.0.1:6379/15"
 STALE_SECONDS = 3
 JOB_TIMEOUT_SECONDS = 240
 HANG_SECONDS = 600
@@ -49,15 +48,6 @@ def _reply(request: dict, call: int) -> tuple:
     claims = [{"text": s, "quote": s} for s in _sentences(chunk)]
     body = completion(json.dumps({"claims": claims}))
     return (200, body, HANG_SECONDS) if call == 0 else (200, body)
-
-
-def _redis_reachable() -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
-    except Exception:
-        return False
 
 
 def _database_url() -> str:
@@ -119,8 +109,8 @@ def broker(request, tmp_path, settings):
     from config.celery import app
 
     kind = request.param
-    if kind == "redis" and not _redis_reachable():
-        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
+    if kind == "redis":
+        skip_unless_redis()
     queue = f"test-killed-{uuid.uuid4().hex[:8]}"
     if kind == "filesystem":
         folders = {name: tmp_path / "broker" / name for name in ("in", "processed", "control")}
