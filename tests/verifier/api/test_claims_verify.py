@@ -284,3 +284,24 @@ def test_thousand_claim_batch_becomes_a_job_that_verifies_every_claim(
     body = api.get(f"/connect/v1/claims/verify/jobs/{job.pk}").json()
     assert body["summary"]["verified"] == 1000
     assert body["summary"]["states"] == {"supported": 1000}
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() + "." for s in text.split(".") if s.strip()]
+
+
+def test_inline_call_queries_do_not_grow_with_the_claims(api, delta):
+    """Sources, versions, rule sets, bindings, verdicts and states are read and written
+    once per batch: a 10-claim inline call runs the same queries as a 1-claim call."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    sentences = _sentences(DELTA_TEXT)
+    counts = {}
+    for n in (1, 10):
+        claims = [{"text": sentences[i % len(sentences)], "source": delta.ref} for i in range(n)]
+        with CaptureQueriesContext(connection) as queries:
+            response = post(api, {"claims": claims})
+        assert response.status_code == 200 and response.json()["summary"]["verified"] == n
+        counts[n] = len(queries.captured_queries)
+    assert counts[10] == counts[1], counts
