@@ -8,7 +8,7 @@ from django.db import transaction
 
 from verifier.engine import get_judge
 from verifier.judges import Judge
-from verifier.models import Claim, SourceVersion
+from verifier.models import Claim, EvidenceBinding
 from verifier.services.binding import claim_bind, claims_bind
 from verifier.services.claim_state import ClaimStates
 from verifier.services.evidence_search import cached_span_vectors, embed_claim_texts
@@ -39,18 +39,18 @@ def claims_verify(*, claims: Sequence[Claim], judge: Judge | None = None) -> Non
     # search and the judge both read them.
     vectors.update(embed_claim_texts([c.text for c in claims if c.text not in vectors]))
     outcomes = claims_bind(claims=claims, states=states, vectors=vectors)
-    # A span evidence search bound, and each runner-up it kept, is one of its windows,
-    # whose embedding it already has: the judge reuses it instead of embedding the span
-    # again (runners-up strong enough go to the judge beside the bound span).
-    by_version: dict[int, tuple[SourceVersion, list[tuple[int, int]]]] = {}
+    # A span evidence search bound is one of its windows, whose embedding it already
+    # has: the judge reuses it instead of embedding the span again.
+    by_version: dict[int, list[EvidenceBinding]] = {}
     for outcome in outcomes:
-        if outcome.binding is None:
-            continue
-        version = outcome.binding.source_version
-        spans = by_version.setdefault(version.pk, (version, []))[1]
-        spans.append((outcome.binding.start, outcome.binding.end))
-        spans.extend((c.start, c.end) for c in outcome.candidates)
-    for version, spans in by_version.values():
-        vectors.update(cached_span_vectors(text=version.text, sha256=version.sha256, spans=spans))
+        if outcome.binding is not None:
+            by_version.setdefault(outcome.binding.source_version_id, []).append(outcome.binding)
+    for bindings in by_version.values():
+        version = bindings[0].source_version
+        vectors.update(
+            cached_span_vectors(
+                text=version.text, sha256=version.sha256, spans=[(b.start, b.end) for b in bindings]
+            )
+        )
     claims_judge(claims=claims, judge=judge, cause="verified", vectors=vectors, states=states)
     states.flush()
