@@ -56,12 +56,25 @@ class StaleItem(ReviewError):
         self.change = change
 
 
+class LeasedToOther(ReviewError):
+    """Another reviewer holds a live lease on the claim (409 in the console)."""
+
+    def __init__(self, holder_name: str) -> None:
+        super().__init__(
+            f"{holder_name} is reviewing this claim right now.", code="leased_to_other"
+        )
+
+
 def review_version_check(*, claim: Claim, reviewer, expected_version: str | None) -> None:
-    """Lock the claim's row and refuse (``StaleItem``) when it changed since
-    ``expected_version`` (the token the page was rendered with). ``None``: no check."""
-    from review.selectors import review_item_change
+    """Lock the claim's row; refuse (``LeasedToOther``) when another reviewer holds a
+    live lease on it, and (``StaleItem``) when it changed since ``expected_version``
+    (the token the page was rendered with; ``None``: no version check)."""
+    from review.selectors import review_item_change, review_lease_live
 
     Claim.objects.select_for_update().filter(pk=claim.pk).first()
+    lease = review_lease_live(claim=claim)
+    if lease is not None and lease.reviewer_id != reviewer.pk:
+        raise LeasedToOther(lease.reviewer.get_username())
     if expected_version is None:
         return
     change = review_item_change(claim=claim)

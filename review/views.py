@@ -37,6 +37,7 @@ from review.selectors import (
 )
 from review.services import (
     BulkOutcome,
+    LeasedToOther,
     ReviewError,
     StaleItem,
     review_blind_set,
@@ -339,15 +340,6 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
     return redirect(_item_url(lease.claim.public_id, filter_qs))
 
 
-def _decider_claim(request: MemberRequest, public_id: str) -> tuple[Claim, str]:
-    """The claim and, when another reviewer holds it, the refusal message."""
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    lease = review_lease_live(claim=claim)
-    if lease is not None and lease.reviewer_id != request.user.pk:
-        return claim, f"{lease.reviewer.get_username()} is reviewing this claim right now."
-    return claim, ""
-
-
 @role_required()
 @require_GET
 def item(request: MemberRequest, public_id: str) -> HttpResponse:
@@ -364,10 +356,8 @@ def item(request: MemberRequest, public_id: str) -> HttpResponse:
 @role_required(*DECIDER_ROLES)
 @require_POST
 def decide(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim, refusal = _decider_claim(request, public_id)
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     form = DecisionForm(request.POST)
-    if refusal:
-        return _render_item(request, claim, status=409, error=refusal)
     if not form.is_valid():
         return _render_item(request, claim, status=422, forms={"decision": form})
     decision = form.cleaned_data["decision"]
@@ -381,6 +371,8 @@ def decide(request: MemberRequest, public_id: str) -> HttpResponse:
             span_text=form.cleaned_data["span_text"] if form.span else None,
             expected_version=form.expected_version,
         )
+    except LeasedToOther as exc:
+        return _render_item(request, claim, status=409, error=str(exc))
     except StaleItem as exc:
         return _stale(request, claim, exc)
     except ReviewError as exc:
@@ -392,10 +384,8 @@ def decide(request: MemberRequest, public_id: str) -> HttpResponse:
 @role_required(*DECIDER_ROLES)
 @require_POST
 def exclude(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim, refusal = _decider_claim(request, public_id)
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     form = ExcludeForm(request.POST)
-    if refusal:
-        return _render_item(request, claim, status=409, error=refusal)
     if not form.is_valid():
         return _render_item(request, claim, status=422, forms={"exclude": form})
     try:
@@ -405,6 +395,8 @@ def exclude(request: MemberRequest, public_id: str) -> HttpResponse:
             reason=form.cleaned_data["reason"],
             expected_version=form.expected_version,
         )
+    except LeasedToOther as exc:
+        return _render_item(request, claim, status=409, error=str(exc))
     except StaleItem as exc:
         return _stale(request, claim, exc)
     except ReviewError as exc:
@@ -415,15 +407,15 @@ def exclude(request: MemberRequest, public_id: str) -> HttpResponse:
 @role_required(*DECIDER_ROLES)
 @require_POST
 def restore(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim, refusal = _decider_claim(request, public_id)
-    if refusal:
-        return _render_item(request, claim, status=409, error=refusal)
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     form = ItemActionForm(request.POST)
     form.is_valid()
     try:
         result = review_restore(
             claim=claim, reviewer=request.user, expected_version=form.expected_version
         )
+    except LeasedToOther as exc:
+        return _render_item(request, claim, status=409, error=str(exc))
     except StaleItem as exc:
         return _stale(request, claim, exc)
     except ReviewError as exc:
@@ -435,15 +427,15 @@ def restore(request: MemberRequest, public_id: str) -> HttpResponse:
 @role_required(*DECIDER_ROLES)
 @require_POST
 def rejudge(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim, refusal = _decider_claim(request, public_id)
-    if refusal:
-        return _render_item(request, claim, status=409, error=refusal)
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     form = ItemActionForm(request.POST)
     form.is_valid()
     try:
         review_rejudge_one(
             claim=claim, reviewer=request.user, expected_version=form.expected_version
         )
+    except LeasedToOther as exc:
+        return _render_item(request, claim, status=409, error=str(exc))
     except StaleItem as exc:
         return _stale(request, claim, exc)
     except ReviewError as exc:
@@ -456,7 +448,7 @@ def rejudge(request: MemberRequest, public_id: str) -> HttpResponse:
 @role_required(*DECIDER_ROLES)
 @require_POST
 def note(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim, _ = _decider_claim(request, public_id)
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
     form = NoteForm(request.POST)
     if not form.is_valid():
         return _render_item(request, claim, status=422, forms={"note": form})

@@ -4,10 +4,13 @@ import pytest
 
 from review.models import ReviewNote
 from review.services import (
+    LeasedToOther,
     ReviewError,
     review_decide,
     review_exclude,
+    review_lease_claim,
     review_note,
+    review_rejudge_one,
     review_restore,
 )
 from tests.factories import make_claim, make_source
@@ -136,3 +139,29 @@ def test_note_is_appended_and_immutable(make_queue_claim, reviewer):
         ReviewNote.objects.filter(pk=note.pk).update(text="changed")
     with pytest.raises(ReviewError):
         review_note(claim=claim, reviewer=reviewer, text=" ")
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        lambda claim, who: review_decide(claim=claim, reviewer=who, decision="supported"),
+        lambda claim, who: review_exclude(claim=claim, reviewer=who, reason="off-topic"),
+        lambda claim, who: review_rejudge_one(claim=claim, reviewer=who),
+    ],
+    ids=["decide", "exclude", "rejudge"],
+)
+def test_the_services_refuse_a_claim_leased_to_another_reviewer(
+    make_queue_claim, reviewer, django_user_model, act
+):
+    """The lease is enforced under the row lock, not only by the console views."""
+    claim = make_queue_claim("abstained")
+    otto = django_user_model.objects.create_user("otto", password="pw")
+    review_lease_claim(claim=claim, reviewer=otto, served_reason="t")
+    before = _history(claim)
+    with pytest.raises(LeasedToOther, match="otto is reviewing this claim right now"):
+        act(claim, reviewer)
+    assert _history(claim) == before
+    # the lease holder may act
+    review_decide(claim=claim, reviewer=otto, decision="supported")
+    claim.refresh_from_db()
+    assert claim.state == "supported"
