@@ -40,28 +40,15 @@ ROOT = _HERE.parent
 sys.path.insert(0, str(ROOT))
 
 BENCH_DB = "spanproof_bench_verify"
+
+from bench.database import bench_database_url, percentile  # noqa: E402
+
 PROSE = ROOT.parent / "shared" / "train" / "prose.jsonl"
 SEED = 20261125
 SOURCES = 20
 MAX_SOURCE_CHARS = 12_000
 TARGET_CLAIMS_PER_S = 50.0
 TARGET_INLINE_P95_MS = 300.0
-
-
-def _database_url() -> str:
-    if os.environ.get("DATABASE_URL"):
-        return os.environ["DATABASE_URL"]
-    from config.embedded_postgres import ensure_embedded_postgres
-
-    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")
-    import psycopg
-
-    with psycopg.connect(
-        dbname="postgres", user="postgres", host=info["HOST"], port=info["PORT"], autocommit=True
-    ) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-        conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return f"postgresql://postgres@/{BENCH_DB}?host={info['HOST']}&port={info['PORT']}"
 
 
 def _documents() -> list[dict]:
@@ -87,18 +74,13 @@ def _claim_texts(doc: dict, rng: random.Random, n: int) -> list[str]:
     return out
 
 
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--claims", type=int, default=1000)
     parser.add_argument("--calls", type=int, default=30)
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = _database_url()
+    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB, fresh=True)
 
     # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
 
@@ -196,7 +178,7 @@ def main() -> None:
                 "inline_10": {
                     "calls": len(timings),
                     "p50_ms": round(statistics.median(timings), 1),
-                    "p95_ms": round(_percentile(timings, 0.95), 1),
+                    "p95_ms": round(percentile(timings, 0.95), 1),
                     "max_ms": round(max(timings), 1),
                     "target_p95_ms": TARGET_INLINE_P95_MS,
                 },

@@ -30,6 +30,9 @@ ROOT = _HERE.parent
 sys.path.insert(0, str(ROOT))
 
 BENCH_DB = "spanproof_bench_long_source"
+
+from bench.database import bench_database_url  # noqa: E402
+
 WORKSPACE_SLUG = "bench-long-source"
 SEED = 20261125
 CLAIMS = 2557
@@ -68,23 +71,6 @@ WORDS = [
     "shoreline",
     "plume",
 ]
-
-
-def _database_url() -> str:
-    if os.environ.get("DATABASE_URL"):
-        return os.environ["DATABASE_URL"]
-    from config.embedded_postgres import ensure_embedded_postgres
-
-    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")
-    import psycopg
-
-    with psycopg.connect(
-        dbname="postgres", user="postgres", host=info["HOST"], port=info["PORT"], autocommit=True
-    ) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
-        if not exists:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return f"postgresql://postgres@/{BENCH_DB}?host={info['HOST']}&port={info['PORT']}"
 
 
 def _sentences(rng: random.Random) -> list[str]:
@@ -224,7 +210,7 @@ def main() -> None:
     parser.add_argument("--label", default="", help="a label for this run (before / after)")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = _database_url()
+    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
     # A DATABASE_URL means "production" to the settings, which then want a secret key.
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -30,6 +30,9 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 
 BENCH_DB = "spanproof_bench_queue"
+
+from bench.database import bench_database_url, percentile  # noqa: E402
+
 WORKSPACE_SLUG = "bench-queue"
 SEED = 20261122
 TARGET_P95_MS = 100.0
@@ -56,29 +59,6 @@ VERDICT_FOR_REASON = {
     "self_consistency_disagreement": ("abstained", 0.0),
     "entailed": ("entailed", 0.9),
 }
-
-
-def _database_url() -> str:
-    if os.environ.get("DATABASE_URL"):
-        return os.environ["DATABASE_URL"]
-    from config.embedded_postgres import ensure_embedded_postgres
-
-    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")  # starts the cluster if needed
-    import psycopg
-
-    with psycopg.connect(
-        dbname="postgres", user="postgres", host=info["HOST"], port=info["PORT"], autocommit=True
-    ) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
-        if not exists:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return f"postgresql://postgres@/{BENCH_DB}?host={info['HOST']}&port={info['PORT']}"
-
-
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def _seed(n_claims: int, fresh: bool) -> dict:
@@ -242,7 +222,7 @@ def _stats(samples: tuple[list[float], list[float]]) -> dict:
     wall, cpu = samples
     return {
         "p50_ms": round(statistics.median(wall), 1),
-        "p95_ms": round(_percentile(wall, 0.95), 1),
+        "p95_ms": round(percentile(wall, 0.95), 1),
         "max_ms": round(max(wall), 1),
         "python_cpu_p50_ms": round(statistics.median(cpu), 1),
         "rounds": len(wall),
@@ -256,7 +236,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = _database_url()
+    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
 
     # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
 

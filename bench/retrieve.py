@@ -41,6 +41,9 @@ ROOT = _HERE.parent
 sys.path.insert(0, str(ROOT))
 
 BENCH_DB = "spanproof_bench_retrieve"
+
+from bench.database import bench_database_url, percentile  # noqa: E402
+
 WORKSPACE_SLUG = "bench-retrieve"
 SEED = 20260610
 BATCH = 5_000
@@ -181,28 +184,6 @@ def _sentences(n: int, seed: int) -> list[str]:
             seen.add(sentence)
             out.append(sentence)
     return out
-
-
-def _database_url() -> str:
-    if os.environ.get("DATABASE_URL"):
-        return os.environ["DATABASE_URL"]
-    from config.embedded_postgres import ensure_embedded_postgres
-
-    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")
-    import psycopg
-
-    with psycopg.connect(
-        dbname="postgres", user="postgres", host=info["HOST"], port=info["PORT"], autocommit=True
-    ) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
-        if not exists:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return f"postgresql://postgres@/{BENCH_DB}?host={info['HOST']}&port={info['PORT']}"
-
-
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def _embeddings(sentences: list[str], name: str):
@@ -427,7 +408,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = _database_url()
+    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
 
     # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
 
@@ -528,13 +509,13 @@ def main() -> None:
     server_phases = {
         k: {
             "p50": round(statistics.median([t[k] for t in timings if k in t]), 2),
-            "p95": round(_percentile([t[k] for t in timings if k in t], 0.95), 2),
+            "p95": round(percentile([t[k] for t in timings if k in t], 0.95), 2),
         }
         for k in phases
     }
 
-    r50, r95 = statistics.median(retrieve_ms), _percentile(retrieve_ms, 0.95)
-    v50, v95 = statistics.median(raw_ms), _percentile(raw_ms, 0.95)
+    r50, r95 = statistics.median(retrieve_ms), percentile(retrieve_ms, 0.95)
+    v50, v95 = statistics.median(raw_ms), percentile(raw_ms, 0.95)
     e50 = statistics.median(embed_ms)
     result = {
         "bench": "retrieve",
@@ -548,10 +529,10 @@ def main() -> None:
             "max": round(max(retrieve_ms), 2),
         },
         "raw_pgvector_topk_ms": {"p50": round(v50, 3), "p95": round(v95, 3)},
-        "query_embedding_ms": {"p50": round(e50, 2), "p95": round(_percentile(embed_ms, 0.95), 2)},
+        "query_embedding_ms": {"p50": round(e50, 2), "p95": round(percentile(embed_ms, 0.95), 2)},
         "framework_floor_ms": {
             "p50": round(statistics.median(floor_ms), 2),
-            "p95": round(_percentile(floor_ms, 0.95), 2),
+            "p95": round(percentile(floor_ms, 0.95), 2),
         },
         "ratio_retrieve_to_raw_p50": round(r50 / v50, 2),
         "ratio_server_overhead_excl_embedding_p50": round((r50 - e50) / v50, 2),

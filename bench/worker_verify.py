@@ -49,6 +49,9 @@ ROOT = _HERE.parent
 sys.path.insert(0, str(ROOT))
 
 BENCH_DB = "spanproof_bench_worker"
+
+from bench.database import bench_database_url, percentile  # noqa: E402
+
 SEED = 20261125
 CACHE = ROOT / "var" / "bench"
 TARGET_P95_MS = 300.0
@@ -62,28 +65,6 @@ def _retrieve_bench():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def _database_url() -> str:
-    if os.environ.get("DATABASE_URL"):
-        return os.environ["DATABASE_URL"]
-    from config.embedded_postgres import ensure_embedded_postgres
-
-    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")
-    import psycopg
-
-    with psycopg.connect(
-        dbname="postgres", user="postgres", host=info["HOST"], port=info["PORT"], autocommit=True
-    ) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
-        if not exists:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return f"postgresql://postgres@/{BENCH_DB}?host={info['HOST']}&port={info['PORT']}"
-
-
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def _embeddings(texts: list[str], name: str):
@@ -345,7 +326,7 @@ def run_eval(args: argparse.Namespace) -> dict:
         "verdicts": dict(verdicts),
         "in_process_ms": {
             "p50": round(statistics.median(latencies), 1),
-            "p95": round(_percentile(latencies, 0.95), 1),
+            "p95": round(percentile(latencies, 0.95), 1),
         },
     }
 
@@ -452,7 +433,7 @@ def run_latency(args: argparse.Namespace) -> dict:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
     phases = sorted({k for t in timings for k in t})
-    p95 = _percentile(samples, 0.95)
+    p95 = percentile(samples, 0.95)
     return {
         "bench": "worker_verify_latency",
         "corpus": corpus,
@@ -467,7 +448,7 @@ def run_latency(args: argparse.Namespace) -> dict:
         "server_phases_ms": {
             k: {
                 "p50": round(statistics.median([t[k] for t in timings if k in t]), 1),
-                "p95": round(_percentile([t[k] for t in timings if k in t], 0.95), 1),
+                "p95": round(percentile([t[k] for t in timings if k in t], 0.95), 1),
             }
             for k in phases
         },
@@ -491,7 +472,7 @@ def main() -> None:
     lat.add_argument("--fresh", action="store_true")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = _database_url()
+    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
     # A DATABASE_URL means "production" to the settings, which then want a secret key;
     # the bench database is throwaway, so is its key.
     os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
