@@ -301,10 +301,18 @@ def _render_item(
     return response
 
 
-def _stale(request: MemberRequest, claim: Claim, exc: StaleItem) -> HttpResponse:
-    """409: the action was made on an older page; show the current item instead."""
-    current = review_item_get(workspace=request.workspace, public_id=claim.public_id)
-    return _render_item(request, current, status=409, error=str(exc), stale=True)
+def _refused(
+    request: MemberRequest, claim: Claim, exc: ReviewError, *, forms: dict | None = None
+) -> HttpResponse:
+    """The item page for an action the review services refused: 409 with the current
+    item when the page was stale, 409 when another reviewer holds the lease, else 422
+    with the form (``forms``) and the reason."""
+    if isinstance(exc, StaleItem):
+        current = review_item_get(workspace=request.workspace, public_id=claim.public_id)
+        return _render_item(request, current, status=409, error=str(exc), stale=True)
+    if isinstance(exc, LeasedToOther):
+        return _render_item(request, claim, status=409, error=str(exc))
+    return _render_item(request, claim, status=422, error=str(exc), forms=forms)
 
 
 def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
@@ -371,12 +379,8 @@ def decide(request: MemberRequest, public_id: str) -> HttpResponse:
             span_text=form.cleaned_data["span_text"] if form.span else None,
             expected_version=form.expected_version,
         )
-    except LeasedToOther as exc:
-        return _render_item(request, claim, status=409, error=str(exc))
-    except StaleItem as exc:
-        return _stale(request, claim, exc)
     except ReviewError as exc:
-        return _render_item(request, claim, status=422, error=str(exc), forms={"decision": form})
+        return _refused(request, claim, exc, forms={"decision": form})
     flash = f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
     return _advance(request, current=claim, flash=flash)
 
@@ -395,12 +399,8 @@ def exclude(request: MemberRequest, public_id: str) -> HttpResponse:
             reason=form.cleaned_data["reason"],
             expected_version=form.expected_version,
         )
-    except LeasedToOther as exc:
-        return _render_item(request, claim, status=409, error=str(exc))
-    except StaleItem as exc:
-        return _stale(request, claim, exc)
     except ReviewError as exc:
-        return _render_item(request, claim, status=422, error=str(exc), forms={"exclude": form})
+        return _refused(request, claim, exc, forms={"exclude": form})
     return _advance(request, current=claim, flash=f"{claim.public_id} excluded.")
 
 
@@ -414,12 +414,8 @@ def restore(request: MemberRequest, public_id: str) -> HttpResponse:
         result = review_restore(
             claim=claim, reviewer=request.user, expected_version=form.expected_version
         )
-    except LeasedToOther as exc:
-        return _render_item(request, claim, status=409, error=str(exc))
-    except StaleItem as exc:
-        return _stale(request, claim, exc)
     except ReviewError as exc:
-        return _render_item(request, claim, status=422, error=str(exc))
+        return _refused(request, claim, exc)
     claim.refresh_from_db()
     return _render_item(request, claim, flash=f"Restored: now {result.state} ({result.reason}).")
 
@@ -434,12 +430,8 @@ def rejudge(request: MemberRequest, public_id: str) -> HttpResponse:
         review_rejudge_one(
             claim=claim, reviewer=request.user, expected_version=form.expected_version
         )
-    except LeasedToOther as exc:
-        return _render_item(request, claim, status=409, error=str(exc))
-    except StaleItem as exc:
-        return _stale(request, claim, exc)
     except ReviewError as exc:
-        return _render_item(request, claim, status=422, error=str(exc))
+        return _refused(request, claim, exc)
     claim.refresh_from_db()
     flash = f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
     return _advance(request, current=claim, flash=flash)
