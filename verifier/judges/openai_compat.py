@@ -141,7 +141,7 @@ def aggregate_samples(
             chosen = [v for v in votes if v.label == label]
             confidence = sum(v.confidence for v in chosen) / len(chosen)
             note = f"{chosen[0].note} [{count}/{k} samples]".strip()
-            out.append(JudgeResult(key, label, round(confidence, 4), note))  # type: ignore[arg-type]
+            out.append(JudgeResult(key, label, round(confidence, 4), note))
         else:
             tally = ", ".join(f"{lab} {n}" for lab, n in sorted(counts.items()))
             out.append(

@@ -475,8 +475,8 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
         if month in span_months:
             continue
         if span_months:
-            other = sorted(span_months)[0]
-            out.append(Blocker("date_mismatch", f"date_mismatch: {month} vs {other}", True))
+            nearest_month = sorted(span_months)[0]
+            out.append(Blocker("date_mismatch", f"date_mismatch: {month} vs {nearest_month}", True))
         else:
             out.append(Blocker("date_unsupported", f"date_unsupported: {month}", False))
     return out

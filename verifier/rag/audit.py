@@ -171,8 +171,8 @@ def assess(
         a.windows = ranked[:SINGLE_CANDIDATES]
         items += [JudgeItem(f"{ci}|{w.chunk_id}", a.claim.text, (w.quote,)) for w in a.windows]
     for result in judge_items(judge, items, batch_size=batch_size) if items else []:
-        ci, chunk_id = result.key.split("|", 1)
-        out[int(ci)].results[chunk_id] = result
+        index, chunk_id = result.key.split("|", 1)
+        out[int(index)].results[chunk_id] = result
 
     second: list[JudgeItem] = []
     for ci, a in enumerate(out):
@@ -188,8 +188,8 @@ def assess(
                 window = best_window(stripped, by_id[w.chunk_id])
                 second.append(JudgeItem(f"{ci}|foil|{w.chunk_id}", stripped, (window.quote,)))
     for result in judge_items(judge, second, batch_size=batch_size) if second else []:
-        ci, rest = result.key.split("|", 1)
-        a = out[int(ci)]
+        index, rest = result.key.split("|", 1)
+        a = out[int(index)]
         if rest == "combo":
             a.combo_result = result
         else:

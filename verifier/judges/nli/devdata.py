@@ -18,6 +18,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from verifier.judges.base import MAX_SPANS_PER_ITEM, JudgeItem, item_context
 
@@ -52,7 +53,7 @@ def _overlap(claim: str, sentence: str) -> float:
     return len(words & {w.lower() for w in _WORD.findall(sentence)}) / len(words)
 
 
-def _evidence(row: dict) -> tuple[tuple[str, ...], int]:
+def _evidence(row: dict[str, Any]) -> tuple[tuple[str, ...], int]:
     """(spans, start offset of the first one)."""
     text = row["source_text"]
     if row["rationale_spans"]:
@@ -67,7 +68,7 @@ def _evidence(row: dict) -> tuple[tuple[str, ...], int]:
     return tuple(text[s:e] for s, e in chosen), chosen[0][0] if chosen else 0
 
 
-def _context(row: dict, start: int) -> str:
+def _context(row: dict[str, Any], start: int) -> str:
     text = row["source_text"]
     before = [(s, e) for s, e in row["source_sentence_offsets"] if e <= start]
     previous = text[slice(*before[-1])].strip() if before else ""

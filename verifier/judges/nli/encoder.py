@@ -115,7 +115,7 @@ class TokenEncoder:
                 # torch marks its eager dynamic quantization deprecated in favour of torchao,
                 # which is not a dependency here; the API is present in the pinned torch
                 warnings.simplefilter("ignore", (DeprecationWarning, UserWarning))
-                model = torch.ao.quantization.quantize_dynamic(
+                model = torch.ao.quantization.quantize_dynamic(  # type: ignore[no-untyped-call]
                     model, {torch.nn.Linear}, dtype=torch.qint8
                 )
         return tokenizer, model

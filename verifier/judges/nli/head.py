@@ -44,14 +44,14 @@ class Head:
             x = x @ weight.T + bias
             if i < len(self.layers) - 1:
                 x = np.maximum(x, 0.0)
-        return x
+        return np.asarray(x)
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """Calibrated class probabilities, (n, 3) in ``CLASSES`` order."""
         z = self.logits(features) / self.temperature
         z = z - z.max(axis=1, keepdims=True)
         e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
 def sha256_of(path: Path) -> str:
@@ -67,9 +67,9 @@ def load_head(path: Path = WEIGHTS_PATH, *, expected_sha256: str | None = WEIGHT
             raise HeadUnavailable(
                 f"NLI judge weights {path} have SHA-256 {actual}, expected {expected_sha256}"
             )
-    from safetensors.numpy import safe_open
+    from safetensors import safe_open
 
-    with safe_open(str(path), framework="numpy") as fh:  # type: ignore[no-untyped-call]
+    with safe_open(str(path), framework="numpy") as fh:
         meta = fh.metadata() or {}
         tensors = {name: fh.get_tensor(name) for name in fh.keys()}  # noqa: SIM118
     names = tuple(json.loads(meta.get("feature_names", "[]")))

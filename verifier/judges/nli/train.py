@@ -27,6 +27,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -133,7 +134,9 @@ def extra_dev_rows(path: Path | None) -> list[EvalRow]:
     return rows
 
 
-def eval_features(eval_path: Path, encoder: TokenEncoder, cache: Path, extra: Path | None):
+def eval_features(
+    eval_path: Path, encoder: TokenEncoder, cache: Path, extra: Path | None
+) -> tuple[list[EvalRow], np.ndarray, np.ndarray]:
     """Per development row: the feature rows of its candidates, its gold label, dataset."""
     rows = load_eval_rows(eval_path) + extra_dev_rows(extra)
     pairs: list[PairText] = []
@@ -201,7 +204,7 @@ def choose_contradict_threshold(p: np.ndarray, gold: np.ndarray) -> float:
     return 0.99
 
 
-def train(args: argparse.Namespace) -> dict:
+def train(args: argparse.Namespace) -> dict[str, Any]:
     import torch
 
     started = time.perf_counter()
@@ -249,7 +252,7 @@ def train(args: argparse.Namespace) -> dict:
             loss = torch.nn.functional.cross_entropy(model(xt[idx]), yt[idx], reduction="none")
             loss = (loss * wt[idx]).mean()
             optimizer.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
         model.eval()
         with torch.no_grad():
@@ -281,15 +284,15 @@ def train(args: argparse.Namespace) -> dict:
     log_t = torch.zeros(1, requires_grad=True)
     opt_t = torch.optim.LBFGS([log_t], max_iter=100)
 
-    def closure():
+    def closure() -> Any:
         opt_t.zero_grad()
         nll = torch.nn.functional.cross_entropy(
             lead_logits / log_t.exp(), gold_class[torch.tensor(fit_index)]
         )
-        nll.backward()
+        nll.backward()  # type: ignore[no-untyped-call]
         return nll
 
-    opt_t.step(closure)
+    opt_t.step(closure)  # type: ignore[no-untyped-call]
     temperature = float(log_t.exp().item())
     with torch.no_grad():
         calibrated = torch.softmax(dev_logits / temperature, dim=1).numpy()
