@@ -45,6 +45,7 @@ PURE_HELPERS: Final = (
     "verifier.embeddings",
     "verifier.chat_completions",
     "verifier.errors",
+    "verifier.model_config",
 )
 PURE: Final = PURE_CORES + PURE_HELPERS
 

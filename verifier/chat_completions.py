@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -150,6 +150,17 @@ def load_json_answer(content: str) -> Any:
             return json.loads(text[start : end + 1])
         except json.JSONDecodeError as exc:
             raise ValueError(f"answer is not JSON: {exc.msg}") from None
+
+
+class ChatModelOptions(TypedDict, total=False):
+    """The options of a chat-completions model besides its ``base_url`` and ``model``;
+    the judge and the extractor pass them through unchanged."""
+
+    api_key: str
+    family: str
+    timeout: float | None
+    json_mode: bool
+    session: requests.Session | None
 
 
 class ChatCompletionsModel:

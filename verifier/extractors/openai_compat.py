@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
-
-import requests
+from typing import Any, Unpack
 
 from verifier.chat_completions import (
     ChatCompletionsModel,
+    ChatModelOptions,
     ChatUnavailable,
     load_json_answer,
 )
@@ -180,22 +179,10 @@ class OpenAICompatibleExtractor(ChatCompletionsModel):
         *,
         base_url: str,
         model: str,
-        api_key: str = "",
-        family: str = "",
-        timeout: float | None = None,
         max_chunk_chars: int = DEFAULT_MAX_CHUNK_CHARS,
-        json_mode: bool = True,
-        session: requests.Session | None = None,
+        **options: Unpack[ChatModelOptions],
     ) -> None:
-        super().__init__(
-            base_url=base_url,
-            model=model,
-            api_key=api_key,
-            family=family,
-            timeout=timeout,
-            json_mode=json_mode,
-            session=session,
-        )
+        super().__init__(base_url=base_url, model=model, **options)
         self.max_chunk_chars = max(MIN_CHUNK_CHARS, int(max_chunk_chars))
 
     # -- transport -------------------------------------------------------------------

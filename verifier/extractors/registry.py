@@ -14,17 +14,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from verifier.extractors.base import Extractor
+from verifier.model_config import (
+    CHAT_BACKENDS,
+    CHAT_ENV_KEYS,
+    chat_endpoint_options,
+    config_from_env,
+)
 
 DEFAULT_BACKEND = "sentence"
 ENV_PREFIX = "SPANPROOF_EXTRACTOR_"
-_ENV_KEYS: dict[str, type] = {
-    "backend": str,
-    "base_url": str,
-    "model": str,
-    "api_key": str,
-    "family": str,
-    "timeout": float,
-}
 
 
 class ExtractorConfigError(ValueError):
@@ -34,16 +32,13 @@ class ExtractorConfigError(ValueError):
 def extractor_config_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """``SPANPROOF_EXTRACTOR_BACKEND``, ``…_BASE_URL``, ``…_MODEL``, ``…_API_KEY``,
     ``…_FAMILY``, ``…_TIMEOUT`` → a config dict for ``build_extractor``."""
-    config: dict[str, Any] = {"backend": DEFAULT_BACKEND}
-    for key, convert in _ENV_KEYS.items():
-        raw = env.get(ENV_PREFIX + key.upper())
-        if raw is None or str(raw).strip() == "":
-            continue
-        try:
-            config[key] = convert(str(raw).strip())
-        except ValueError as exc:
-            raise ExtractorConfigError(f"{ENV_PREFIX}{key.upper()}={raw!r}: {exc}") from exc
-    return config
+    return config_from_env(
+        env,
+        prefix=ENV_PREFIX,
+        keys=CHAT_ENV_KEYS,
+        default_backend=DEFAULT_BACKEND,
+        error=ExtractorConfigError,
+    )
 
 
 def build_extractor(config: Mapping[str, Any]) -> Extractor:
@@ -52,28 +47,11 @@ def build_extractor(config: Mapping[str, Any]) -> Extractor:
         from verifier.extractors.sentence import SentenceExtractor
 
         return SentenceExtractor()
-    if backend in {"openai", "openai_compatible", "openai-compatible"}:
+    if backend in CHAT_BACKENDS:
         from verifier.extractors.openai_compat import OpenAICompatibleExtractor
 
-        missing = [k for k in ("base_url", "model") if not str(config.get(k) or "").strip()]
-        if missing:
-            raise ExtractorConfigError(
-                f"the openai extractor needs {' and '.join(missing)} "
-                f"(set {', '.join(ENV_PREFIX + k.upper() for k in missing)})"
-            )
-        try:
-            timeout = float(config.get("timeout") or 0) or None
-        except (TypeError, ValueError) as exc:
-            raise ExtractorConfigError(
-                f"extractor timeout {config.get('timeout')!r}: {exc}"
-            ) from exc
-        if timeout is not None and timeout < 0:
-            raise ExtractorConfigError(f"extractor timeout must be positive, got {timeout:g}")
-        return OpenAICompatibleExtractor(
-            base_url=str(config["base_url"]).strip(),
-            model=str(config["model"]).strip(),
-            api_key=str(config.get("api_key") or ""),
-            family=str(config.get("family") or "").strip(),
-            timeout=timeout,
+        options = chat_endpoint_options(
+            config, what="extractor", prefix=ENV_PREFIX, error=ExtractorConfigError
         )
+        return OpenAICompatibleExtractor(**options)
     raise ExtractorConfigError(f"unknown extractor backend {backend!r}")

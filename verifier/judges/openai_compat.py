@@ -20,11 +20,11 @@ import json
 import math
 from collections import Counter
 from collections.abc import Sequence
-
-import requests
+from typing import Unpack
 
 from verifier.chat_completions import (
     ChatCompletionsModel,
+    ChatModelOptions,
     ChatUnavailable,
     load_json_answer,
 )
@@ -158,24 +158,12 @@ class OpenAICompatibleJudge(ChatCompletionsModel):
         *,
         base_url: str,
         model: str,
-        api_key: str = "",
-        family: str = "",
-        timeout: float | None = None,
         batch_size: int | None = None,
         samples: int = 1,
         temperature: float | None = None,
-        json_mode: bool = True,
-        session: requests.Session | None = None,
+        **options: Unpack[ChatModelOptions],
     ) -> None:
-        super().__init__(
-            base_url=base_url,
-            model=model,
-            api_key=api_key,
-            family=family,
-            timeout=timeout,
-            json_mode=json_mode,
-            session=session,
-        )
+        super().__init__(base_url=base_url, model=model, **options)
         self.batch_size = clamp_batch_size(batch_size)
         self.samples = max(1, min(MAX_SAMPLES, int(samples or 1)))
         if temperature is None:

@@ -10,6 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from verifier.judges.base import Judge
+from verifier.model_config import (
+    CHAT_BACKENDS,
+    CHAT_ENV_KEYS,
+    chat_endpoint_options,
+    config_from_env,
+)
 
 DEFAULT_BACKEND = "heuristic"
 # offline backends and the family each declares (for the judge/extractor family check)
@@ -17,12 +23,7 @@ OFFLINE_FAMILIES = {"nli": "spanproof-nli", "heuristic": "spanproof-heuristic"}
 ENV_PREFIX = "SPANPROOF_JUDGE_"
 # config key -> converter for values read from the environment
 _ENV_KEYS: dict[str, type] = {
-    "backend": str,
-    "base_url": str,
-    "model": str,
-    "api_key": str,
-    "family": str,
-    "timeout": float,
+    **CHAT_ENV_KEYS,
     "batch_size": int,
     "samples": int,
     "temperature": float,
@@ -39,15 +40,13 @@ def judge_config_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     ``…_FAMILY``, ``…_TIMEOUT``, ``…_BATCH_SIZE``, ``…_SAMPLES``, ``…_TEMPERATURE``,
     ``…_JSON_MODE`` → a config dict for ``build_judge``. Accepts ``os.environ`` or any
     plain mapping (e.g. a Django settings dict)."""
-    config: dict[str, Any] = {"backend": DEFAULT_BACKEND}
-    for key, convert in _ENV_KEYS.items():
-        raw = env.get(ENV_PREFIX + key.upper())
-        if raw is None or str(raw).strip() == "":
-            continue
-        try:
-            config[key] = convert(str(raw).strip())
-        except ValueError as exc:
-            raise JudgeConfigError(f"{ENV_PREFIX}{key.upper()}={raw!r}: {exc}") from exc
+    config = config_from_env(
+        env,
+        prefix=ENV_PREFIX,
+        keys=_ENV_KEYS,
+        default_backend=DEFAULT_BACKEND,
+        error=JudgeConfigError,
+    )
     if "json_mode" in config:
         config["json_mode"] = config["json_mode"].lower() not in {"0", "false", "no", "off"}
     return config
@@ -63,18 +62,14 @@ def build_judge(config: Mapping[str, Any]) -> Judge:
         from verifier.judges.heuristic import HeuristicJudge
 
         return HeuristicJudge()
-    if backend in {"openai", "openai_compatible", "openai-compatible"}:
+    if backend in CHAT_BACKENDS:
         from verifier.judges.openai_compat import OpenAICompatibleJudge
 
-        missing = [k for k in ("base_url", "model") if not config.get(k)]
-        if missing:
-            raise JudgeConfigError(f"openai judge needs {', '.join(missing)}")
+        options = chat_endpoint_options(
+            config, what="judge", prefix=ENV_PREFIX, error=JudgeConfigError
+        )
         return OpenAICompatibleJudge(
-            base_url=str(config["base_url"]),
-            model=str(config["model"]),
-            api_key=str(config.get("api_key") or ""),
-            family=str(config.get("family") or ""),
-            timeout=float(config.get("timeout") or 0) or None,
+            **options,
             batch_size=int(config.get("batch_size") or 0) or None,
             samples=int(config.get("samples") or 1),
             temperature=config.get("temperature"),
