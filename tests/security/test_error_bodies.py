@@ -16,6 +16,9 @@ JSON_POSTS = [
     "/connect/v1/sources",
     "/connect/v1/graph",
     "/connect/v1/rag/audit",
+    "/connect/v1/memory/transcripts",
+    "/connect/v1/memory/verify",
+    "/connect/v1/claims/verify",
 ]
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers, status
@@ -61,17 +59,6 @@ class TranscriptField(serializers.Field):
         return value
 
 
-def _body(request: Request) -> Any:
-    try:
-        return request.data
-    except RequestDataTooBig as exc:
-        raise ApiError(
-            "payload_too_large",
-            f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
-            details={"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
-        ) from exc
-
-
 def _actor(request: Request) -> Any:
     return request.user if getattr(request.user, "pk", None) else None
 
@@ -101,7 +88,7 @@ class MemoryTranscriptImportApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: TranscriptSerializer})
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)
-        data = self.InputSerializer(data=_body(request))
+        data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         row = memory_transcript_import(
@@ -182,7 +169,7 @@ class MemoryVerifyApi(APIView):
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)
-        data = self.InputSerializer(data=_body(request))
+        data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         transcript = None
