@@ -11,12 +11,16 @@ from verifier.binding import BindingInputError
 from verifier.errors import ApplicationError
 from verifier.memory import TranscriptInputError
 from verifier.rag import RagInputError
+from verifier.relations.calibration import CalibrationRefused
+from verifier.scoring.rulesets import InvalidRuleSet
 from verifier.services.binding import BindingRejected
+from verifier.services.claim_lines import ClaimLinesError
 from verifier.services.claim_verification import ClaimVerifyInputError
 from verifier.services.ingest_create import IngestInputError
 from verifier.services.relation_verify import RelationReviewError
 from verifier.services.retrieval import RetrievalInputError
 from verifier.services.sources import SourceInputError
+from verifier.services.validator_benchmark import FixtureError
 from verifier.services.webhook_transport import WebhookTargetRefused
 from verifier.services.webhooks import WebhookInputError
 from verifier.services.worker_verify import WorkerInputError
@@ -75,3 +79,26 @@ def test_an_api_error_keeps_its_own_status():
     response = api_exception_handler(ApiError("gone", "Gone.", status_code=410), {})
     assert response is not None and response.status_code == 410
     assert response.data == {"error": {"code": "gone", "message": "Gone.", "details": {}}}
+
+
+def test_the_file_and_rule_errors_are_application_errors_with_their_own_codes():
+    lines = ClaimLinesError(4, "needs a text")
+    assert (lines.code, lines.message, lines.details, str(lines)) == (
+        "invalid_claim_lines",
+        "needs a text",
+        {"line": 4},
+        "line 4: needs a text",
+    )
+    rules = InvalidRuleSet(["unknown dimension 'x'", "overridden weights sum to 0"])
+    assert (rules.code, rules.details["errors"], str(rules)) == (
+        "invalid_rule_set",
+        ["unknown dimension 'x'", "overridden weights sum to 0"],
+        "unknown dimension 'x'; overridden weights sum to 0",
+    )
+    fixture, refused = FixtureError("no claims"), CalibrationRefused("3 decisions")
+    assert (fixture.code, refused.code) == ("invalid_fixture", "calibration_refused")
+    for exc in (lines, rules, fixture, refused):
+        assert isinstance(exc, ApplicationError) and isinstance(exc, ValueError)
+        response = api_exception_handler(exc, {})
+        assert response is not None and response.status_code == 400
+        assert response.data["error"]["code"] == exc.code

@@ -16,6 +16,7 @@ from typing import Final
 
 import numpy as np
 
+from verifier.errors import ApplicationError
 from verifier.relations.srmkg import COMPONENTS
 
 DEFAULT_MIN_SAMPLES: Final = 50
@@ -26,8 +27,11 @@ DEFAULT_EPOCHS: Final = 500
 DEFAULT_SEED: Final = 0
 
 
-class CalibrationRefused(ValueError):
+class CalibrationRefused(ApplicationError, ValueError):
     """Training would be dishonest (too few rows, one class)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("calibration_refused", message)
 
 
 @dataclass(frozen=True)

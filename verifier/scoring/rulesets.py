@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
+from verifier.errors import ApplicationError
+
 DIMENSIONS: Final[tuple[str, ...]] = (
     "logical_structure",
     "evidence_grounding",
@@ -264,10 +266,12 @@ def validate_definition(d: RuleSetDefinition) -> list[str]:
     return errors
 
 
-class InvalidRuleSet(ValueError):
+class InvalidRuleSet(ApplicationError, ValueError):
+    """Every error found in a rule set; ``errors`` lists them, the message joins them."""
+
     def __init__(self, errors: Sequence[str]) -> None:
         self.errors = list(errors)
-        super().__init__("; ".join(self.errors))
+        super().__init__("invalid_rule_set", "; ".join(self.errors), {"errors": self.errors})
 
 
 def _require_valid(d: RuleSetDefinition) -> RuleSetDefinition:

@@ -13,19 +13,23 @@ import csv
 import io
 import json
 
+from verifier.errors import ApplicationError
 from verifier.services.claim_verification import ClaimSubmission
 
 JSON_KEYS = frozenset({"text", "source", "quote", "external_id", "metadata"})
 CSV_COLUMNS = frozenset({"text", "source", "quote", "external_id"})
 
 
-class ClaimLinesError(ValueError):
-    """A line that cannot be read; ``line`` is 1-based."""
+class ClaimLinesError(ApplicationError, ValueError):
+    """A line that cannot be read; ``line`` is 1-based, ``message`` says what is wrong
+    with it (``str()`` is ``line N: message``)."""
 
     def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
+        super().__init__("invalid_claim_lines", message, {"line": line})
         self.line = line
-        self.message = message
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
 
 
 def _claim(row: dict, line: int, default_source: str) -> ClaimSubmission:

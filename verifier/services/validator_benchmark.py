@@ -32,6 +32,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from verifier.engine import get_judge
+from verifier.errors import ApplicationError
 from verifier.judges import Judge
 from verifier.models import (
     Claim,
@@ -52,8 +53,11 @@ LABELS = ("supported", "unsupported")
 COVERAGE_GAP_REASON = "coverage_gap"
 
 
-class FixtureError(ValueError):
+class FixtureError(ApplicationError, ValueError):
     """The fixture file does not have the documented shape."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_fixture", message)
 
 
 @dataclass(frozen=True)
