@@ -41,7 +41,6 @@ class ClaimOrigin(models.TextChoices):
     IMPORTED = "imported", "Imported"
     RAG_ANSWER = "rag_answer", "RAG answer"
     MEMORY = "memory", "Memory"
-    RELATION = "relation", "Relation"
     WORKER = "worker", "Worker"
     API = "api", "API"
 
