@@ -10,9 +10,11 @@ compares those rounded numbers, so:
 * 4/200 unsupported = 2.0% -> 2 -> passes; 5/200 = 2.5% -> 2 -> passes;
   7/200 = 3.5% -> 4 -> fails; 301/10000 = 3.01% -> 3 -> fails.
 
-An empty job (no validated claims) has no percentages (``None``) and does not pass
-G2: an empty graph has not cleared any bar. Counts the pipeline did not record
-(coverage gaps, remediation drops) stay ``None`` and are never shown as 0.
+An empty job (no validated claims) has no percentages (``None``) and G2 was not
+measured: ``passed`` is ``None`` (unknown — neither pass nor fail; an empty graph has
+not cleared the bar, and has not failed it either) with the shortfall "no validated
+claims". Counts the pipeline did not record (coverage gaps, remediation drops) stay
+``None`` and are never shown as 0.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ class QualityReport:
     weak_pct: int | None
     unsupported_pct: int | None
     bound_pct: int | None
-    g2_passed: bool
+    g2_passed: bool | None  # None: not measured (nothing validated)
     g2_shortfalls: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,6 +101,6 @@ def quality_report(counts: QualityCounts) -> QualityReport:
         weak_pct=percent(counts.weak, total),
         unsupported_pct=unsupported_pct,
         bound_pct=percent(counts.bound, counts.bound + counts.unbound),
-        g2_passed=not shortfalls,
+        g2_passed=None if total == 0 else not shortfalls,
         g2_shortfalls=tuple(shortfalls),
     )

@@ -61,3 +61,19 @@ def test_queued_message_is_gone_once_the_job_has_ended(
     assert done.status in ("succeeded", "degraded")
     assert "queued" not in page
     assert f"Job #{done.pk} {done.status}." in page
+
+
+def test_a_job_with_nothing_validated_shows_trust_and_g2_as_unknown(reviewer_client, workspace):
+    from verifier.scoring.quality import QualityCounts, quality_report
+    from verifier.scoring.trust import TrustInputs, trust_score
+
+    empty = quality_report(QualityCounts(0, 0, 0, None, None, 0, 0, 0)).to_dict()
+    trust = trust_score(TrustInputs(0, 0, 0, 0, False, False, 0, 0, 0, 0)).to_dict()
+    job = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report={"quality": empty, "trust": trust}
+    )
+    html = reviewer_client.get(f"/ingest/jobs/{job.pk}/").content.decode()
+    g2 = html.split("<dt>G2</dt>", 1)[1].split("</dd>", 1)[0]
+    score = html.split("<dt>Trust score</dt>", 1)[1].split("</dd>", 1)[0]
+    assert "unknown" in g2 and "fail" not in g2
+    assert "unknown" in score and "0" not in score

@@ -62,7 +62,7 @@ def test_shortfalls_name_each_failed_bound() -> None:
     assert report.g2_shortfalls == ("supported 89% < 90%", "unsupported 3% > 2%")
 
 
-def test_empty_job_has_no_percentages_and_does_not_pass() -> None:
+def test_empty_job_has_no_percentages_and_g2_is_unknown_not_failed() -> None:
     report = quality_report(counts(0, 0, 0))
     assert report.total == 0
     assert (report.ok_pct, report.weak_pct, report.unsupported_pct, report.bound_pct) == (
@@ -71,8 +71,9 @@ def test_empty_job_has_no_percentages_and_does_not_pass() -> None:
         None,
         None,
     )
-    assert report.g2_passed is False
+    assert report.g2_passed is None
     assert report.g2_shortfalls == ("no validated claims",)
+    assert report.to_dict()["g2"]["passed"] is None
 
 
 def test_unknown_counts_stay_none_and_known_zero_stays_zero() -> None:
@@ -135,7 +136,7 @@ def test_g2_matches_its_definition(supported: int, weak: int, unsupported: int) 
     report = quality_report(counts(supported, weak, unsupported))
     total = supported + weak + unsupported
     if total == 0:
-        assert not report.g2_passed
+        assert report.g2_passed is None
         return
     assert report.ok_pct == round(100 * supported / total)
     assert report.unsupported_pct == round(100 * unsupported / total)
