@@ -77,23 +77,3 @@ def rule_set_activate(
         policy=policy,
         activated_by=actor,
     )
-
-
-@transaction.atomic
-def rule_set_create_and_activate(
-    *,
-    workspace: Workspace,
-    definition: RuleSetDefinition,
-    parent: RuleSet | None,
-    note: str,
-    domain_pack: str,
-    policy: str,
-    actor,
-) -> tuple[RuleSet, RuleSetActivation]:
-    rule_set = rule_set_create(
-        workspace=workspace, definition=definition, parent=parent, note=note, actor=actor
-    )
-    activation = rule_set_activate(
-        workspace=workspace, rule_set=rule_set, domain_pack=domain_pack, policy=policy, actor=actor
-    )
-    return rule_set, activation

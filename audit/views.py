@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any, Final
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -389,28 +390,13 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
                         f"Saved {draft} as a draft: it is not active. Review its impact, "
                         "then activate it for a domain pack or all packs.",
                     )
-                    return redirect("audit:rule-set-detail", pk=draft.pk)
-            elif action == "activate":
-                try:
-                    rule_set, activation = services.rule_set_create_and_activate(
-                        workspace=workspace,
-                        definition=definition,
-                        parent=parent,
-                        note=data["note"],
-                        domain_pack=data["domain_pack"],
-                        policy=data["policy"],
-                        actor=request.user,
+                    # the activate form on the version's page starts at the previewed target
+                    target = urlencode(
+                        {"domain_pack": data["domain_pack"], "policy": data["policy"]}
                     )
-                except InvalidRuleSet as exc:
-                    for message in exc.errors:
-                        form.add_error(None, message)
-                else:
-                    messages.success(
-                        request,
-                        f"Activated {rule_set} ({activation.policy}) for "
-                        f"{activation.domain_pack or 'all domain packs'}.",
+                    return redirect(
+                        reverse("audit:rule-set-detail", args=[draft.pk]) + f"?{target}"
                     )
-                    return redirect("audit:rules")
             else:
                 impact = rule_selectors.rule_set_impact(
                     workspace=workspace,
@@ -451,6 +437,8 @@ def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
             "compared_to": rule_set.parent or CORE_V1.display_name,
             "packs": rule_selectors.rule_set_domain_packs(workspace=workspace),
             "policies": POLICY_NAMES,
+            "target_pack": request.GET.get("domain_pack", "").strip(),
+            "target_policy": request.GET.get("policy", definition.default_policy),
         },
     )
 

@@ -28,7 +28,7 @@ def test_only_admins_reach_the_rules_pages(request, client_name, admin_client_ws
     for name in ("audit:rules", "audit:rule-set-new", "audit:rule-set-diff"):
         assert client.get(reverse(name)).status_code == 403
         assert admin_client_ws.get(reverse(name)).status_code == 200
-    response = client.post(reverse("audit:rule-set-new"), _form_data(action="activate"))
+    response = client.post(reverse("audit:rule-set-new"), _form_data(action="save"))
     assert response.status_code == 403
     response = client.post(
         reverse("audit:rule-set-builtin-activate"), {"policy": "strict", "domain_pack": ""}
@@ -51,7 +51,7 @@ def test_weights_must_sum_to_one_and_values_stay_in_unit_range(admin_client_ws):
     assert response.status_code == 200
     assert "Ensure this value is less than or equal to 1.0" in html
     response = admin_client_ws.post(
-        reverse("audit:rule-set-new"), _form_data(weight_logical_structure=0.5, action="activate")
+        reverse("audit:rule-set-new"), _form_data(weight_logical_structure=0.5, action="save")
     )
     assert "weights sum to" in response.content.decode()
     assert not RuleSet.objects.exists()
@@ -90,7 +90,7 @@ def test_preview_partial_for_htmx(admin_client_ws, source):
     assert "<html" not in html and 'id="flip-list"' in html
 
 
-def test_activate_records_a_new_version_with_who_and_when(
+def test_save_then_confirm_records_a_new_version_and_its_activation_with_who_and_when(
     admin_client_ws, admin_user, workspace, source
 ):
     response = admin_client_ws.post(
@@ -100,12 +100,20 @@ def test_activate_records_a_new_version_with_who_and_when(
             balanced_min_overall_score=0.7,
             domain_pack="general",
             note="stricter for rivers",
-            action="activate",
+            action="save",
         ),
     )
     assert response.status_code == 302
     rule_set = RuleSet.objects.get(workspace=workspace)
     assert (rule_set.name, rule_set.version, rule_set.created_by) == ("Delta rules", 1, admin_user)
+    assert not RuleSetActivation.objects.exists()  # saving is not activating
+    detail = admin_client_ws.get(response["Location"]).content.decode()
+    assert 'value="general"' in detail and "<option selected>balanced</option>" in detail
+    activate = reverse("audit:rule-set-activate", args=[rule_set.pk])
+    target = {"domain_pack": "general", "policy": "balanced"}
+    assert admin_client_ws.post(activate, target).status_code == 200  # the confirmation
+    assert not RuleSetActivation.objects.exists()
+    assert admin_client_ws.post(activate, {**target, "confirm": "1"}).status_code == 302
     activation = RuleSetActivation.objects.get()
     assert activation.activated_by == admin_user and activation.activated_at is not None
     assert (activation.domain_pack, activation.policy) == ("general", "balanced")
@@ -118,7 +126,7 @@ def test_activate_records_a_new_version_with_who_and_when(
         _form_data(
             name="Delta rules",
             balanced_min_overall_score=0.8,
-            action="activate",
+            action="save",
             **{"from": rule_set.pk},
         ),
     )
@@ -187,7 +195,7 @@ def test_save_stores_a_draft_without_activating_it(admin_client_ws):
     )
     draft = RuleSet.objects.get(name="Delta draft")
     assert response.status_code == 302
-    assert response["Location"] == reverse("audit:rule-set-detail", args=[draft.pk])
+    assert response["Location"].startswith(reverse("audit:rule-set-detail", args=[draft.pk]))
     assert not RuleSetActivation.objects.exists()
     page = admin_client_ws.get(response["Location"]).content.decode()
     assert "as a draft: it is not active" in page
