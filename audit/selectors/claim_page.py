@@ -7,8 +7,6 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from django.http import Http404
-
 from audit.selectors.sources import source_permalink
 from verifier.binding import span_matches
 from verifier.models import (
@@ -22,6 +20,7 @@ from verifier.models import (
 )
 from verifier.scoring.rulesets import validate_definition
 from verifier.selectors.claim_state import BindingCheck, claim_state_inputs
+from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.selectors.rules import ActiveRules, rule_set_active
 from verifier.states import DEFAULT_POLICY, StateDecision, StateInputs, resolve_state
 
@@ -231,13 +230,9 @@ def _check_rules(rules: ActiveRules) -> LiveCheck:
 
 def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
     """Everything the claim page shows, with the five live checks computed now."""
-    claim = (
-        Claim.objects.filter(workspace=workspace, public_id=public_id)
-        .select_related("source")
-        .first()
+    claim = claim_in_workspace_or_404(
+        Claim.objects.select_related("source"), workspace=workspace, public_id=public_id
     )
-    if claim is None:
-        raise Http404("No such claim in this workspace.")
     bindings = list(
         claim.bindings.select_related("source_version", "bound_by_user").order_by(
             "-is_active", "-created_at", "-id"
