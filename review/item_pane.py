@@ -15,7 +15,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import JSONObject
-from django.http import Http404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -28,6 +27,7 @@ from verifier.models import (
     StateEvent,
     Verdict,
 )
+from verifier.selectors.claims import claim_in_workspace_or_404
 
 PANE_ROWS = 50
 PANE_CANDIDATES = 10
@@ -57,10 +57,8 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
     current_id = SourceVersion.objects.filter(source_id=OuterRef(OuterRef("source_id"))).order_by(
         "-number"
     )
-    claim = (
-        Claim.objects.filter(workspace_id=workspace_id, public_id=public_id)
-        .select_related("source", "ingest_job")
-        .annotate(
+    return claim_in_workspace_or_404(
+        Claim.objects.select_related("source", "ingest_job").annotate(
             pane_version=_one(
                 current, id=F("id"), number=F("number"), text=F("text"), sha256=F("sha256")
             ),
@@ -133,12 +131,10 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
                 served_reason=F("served_reason"),
                 expires_at=F("expires_at"),
             ),
-        )
-        .first()
+        ),
+        workspace=workspace_id,
+        public_id=public_id,
     )
-    if claim is None:
-        raise Http404("No such claim in this workspace.")
-    return claim
 
 
 def pane_version(claim: Claim) -> SourceVersion | None:

@@ -21,7 +21,6 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
-from django.http import Http404
 from django.utils import timezone
 
 from review.models import ReviewLease, ReviewNote
@@ -35,6 +34,7 @@ from verifier.models import (
     Verdict,
     Workspace,
 )
+from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.states import QUEUE_REASON_RISK_ORDER, QUEUE_STATES, StateReason
 
 QUEUE_STATE_VALUES: tuple[str, ...] = tuple(sorted(s.value for s in QUEUE_STATES))
@@ -329,14 +329,11 @@ def review_held_by_others(*, reviewer) -> Q:
 
 def review_item_get(*, workspace: Workspace, public_id: str) -> Claim:
     """The claim to review, or the same 404 for a missing one and another workspace's."""
-    claim = (
-        Claim.objects.filter(workspace=workspace, public_id=public_id)
-        .select_related("source", "ingest_job")
-        .first()
+    return claim_in_workspace_or_404(
+        Claim.objects.select_related("source", "ingest_job"),
+        workspace=workspace,
+        public_id=public_id,
     )
-    if claim is None:
-        raise Http404("No such claim in this workspace.")
-    return claim
 
 
 @dataclass(frozen=True)

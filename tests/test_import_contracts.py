@@ -30,11 +30,12 @@ FIRST_PARTY: Final = ("verifier", "review", "audit", "config")
 
 CONSOLE_PACKAGES: Final = ("review", "audit")
 FRAMEWORKS: Final = ("django", "rest_framework")
-# The pure cores (from the issue) ...
+# The pure cores (from the issue, plus serving's ranking and policy gate) ...
 PURE_CORES: Final = (
     "verifier.binding",
     "verifier.states",
     "verifier.scoring",
+    "verifier.retrieval_ranking",
     "verifier.rag",
     "verifier.judges",
     "verifier.extractors",

@@ -13,12 +13,8 @@ from verifier.api.envelopes import (
 )
 from verifier.api.scoping import request_workspace
 from verifier.models import ApiScope
-from verifier.services.retrieval import (
-    DEPTH_HOPS,
-    GRAPH_OPERATIONS,
-    MAX_PATH_HOPS,
-    graph_query,
-)
+from verifier.services.graph_query import GRAPH_OPERATIONS, MAX_PATH_HOPS, graph_query
+from verifier.services.retrieval import DEPTH_HOPS
 
 # "from" is a Python keyword, so the edge serializer is built with type().
 EdgeSerializer = type(

@@ -20,12 +20,23 @@ def claim_list(*, workspace: Workspace) -> QuerySet[Claim]:
     return Claim.objects.filter(workspace=workspace).select_related("source")
 
 
-def claim_get(*, workspace: Workspace, public_id: str) -> Claim:
-    """The claim, or the same 404 for a missing one and another workspace's."""
-    claim = claim_list(workspace=workspace).filter(public_id=public_id).first()
+def claim_in_workspace_or_404(
+    queryset: QuerySet[Claim], *, workspace: Workspace | int, public_id: str
+) -> Claim:
+    """The claim ``public_id`` of ``workspace`` (an instance or its pk) from ``queryset``,
+    which carries the caller's ``select_related`` / annotations; the same 404 for a
+    missing claim and another workspace's."""
+    claim = queryset.filter(workspace=workspace, public_id=public_id).first()
     if claim is None:
         raise Http404("No such claim in this workspace.")
     return claim
+
+
+def claim_get(*, workspace: Workspace, public_id: str) -> Claim:
+    """The claim, or the same 404 for a missing one and another workspace's."""
+    return claim_in_workspace_or_404(
+        Claim.objects.select_related("source"), workspace=workspace, public_id=public_id
+    )
 
 
 # Stored vectors in pgvector's binary form (uint16 dimensions, uint16 unused, then

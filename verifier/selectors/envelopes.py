@@ -24,6 +24,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from verifier.models import Claim, EvidenceBinding, Verdict
+from verifier.selectors.claims import claim_in_workspace_or_404
 
 TRACE_REF_PREFIX = "/connect/v1/traces/"
 
@@ -164,11 +165,6 @@ def claim_envelope_list(
 
 def claim_envelope_get(*, workspace, public_id: str) -> Claim:
     """One claim ready for its envelope; the same 404 for missing and other-workspace."""
-    from django.http import Http404
-
-    claim = claims_for_envelopes(
-        Claim.objects.filter(workspace=workspace, public_id=public_id)
-    ).first()
-    if claim is None:
-        raise Http404("No such claim in this workspace.")
-    return claim
+    return claim_in_workspace_or_404(
+        claims_for_envelopes(Claim.objects.all()), workspace=workspace, public_id=public_id
+    )

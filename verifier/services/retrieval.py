@@ -1,14 +1,11 @@
 """Serving verified context: seeds → expansion → read-time re-check → ranking → policy
 gate → envelopes → provenance trace.
 
-Every claim considered ends up in the trace as included, or excluded with one reason:
-
-* ``duplicate`` — the claim is marked ``duplicate_of`` another, or its text (case- and
-  whitespace-folded) equals a claim already included;
-* ``verification_gate`` — its state (after the re-check) is not in the policy's
-  ``include``, or it is flagged and the policy excludes flagged claims;
-* ``confidence_gate`` — its trust score is below ``min_trust_score``;
-* ``budget`` — it passed every gate but ``max_claims`` were already included.
+:class:`ServeRun` does the reads (seeds by vector or text, relation expansion, the claim
+load) and the read-time re-check; the order, the gate and its exclusion reasons, the
+context block and the summaries are the pure :mod:`verifier.retrieval_ranking`.
+``context_retrieve`` serves ``POST /connect/v1/retrieve``; the graph operations built on
+the same run are in :mod:`verifier.services.graph_query`.
 
 The read-time re-check runs on every supported/inferred claim considered, before the
 gate, through ``claim_recheck_on_read`` — it demotes the stored claim and the response
@@ -30,6 +27,15 @@ from django.utils import timezone
 from verifier import embeddings
 from verifier.errors import ApplicationError
 from verifier.models import Claim, ClaimStateChoices, Workspace
+from verifier.retrieval_ranking import (
+    Considered,
+    VerificationPolicy,
+    context_block,
+    exclusion_counts,
+    gate,
+    rank,
+    state_summary,
+)
 from verifier.selectors import retrieval as sel
 from verifier.selectors.claim_state import BindingCheck, binding_recheck, binding_recheck_span
 from verifier.selectors.envelopes import (
@@ -47,117 +53,10 @@ MIN_SEEDS: Final = 20
 MAX_SEEDS: Final = 1000
 MAX_EXPANDED: Final = 2000
 SEED_TEXT_CHARS: Final = 200
-STATES: Final = tuple(s.value for s in ClaimStateChoices)
-
-EXCLUSION_REASONS: Final = ("verification_gate", "confidence_gate", "duplicate", "budget")
 
 
 class RetrievalInputError(ApplicationError, ValueError):
     """A retrieval or graph query that is unusable (the API answers 400)."""
-
-
-# --- pure parts -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class VerificationPolicy:
-    include: tuple[str, ...] = ("supported",)
-    min_trust_score: int = 0
-    exclude_flagged: bool = True
-    require_verified: bool = False
-
-    @classmethod
-    def from_request(
-        cls, *, policy: dict[str, Any] | None, require_verified: bool
-    ) -> VerificationPolicy:
-        policy = policy or {}
-        include = tuple(dict.fromkeys(policy.get("include") or ("supported",)))
-        if require_verified:
-            include = ("supported",)
-        return cls(
-            include=include,
-            min_trust_score=int(policy.get("min_trust_score") or 0),
-            exclude_flagged=bool(policy.get("exclude_flagged", True)),
-            require_verified=require_verified,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "include": list(self.include),
-            "min_trust_score": self.min_trust_score,
-            "exclude_flagged": self.exclude_flagged,
-            "require_verified": self.require_verified,
-        }
-
-
-@dataclass
-class Considered:
-    pk: int
-    score: float
-    hop_depth: int
-    edge_path: list[dict[str, Any]] = field(default_factory=list)
-    claim: Claim | sel.ServedClaim | None = None
-    trust_score: int = 0
-    included: bool = False
-    exclusion_reason: str = ""
-    exclusion_detail: str = ""
-    demoted_from: str = ""
-
-
-def _fold(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
-def rank(considered: list[Considered]) -> list[Considered]:
-    """Best first: relevance score, then nearer hops, then trust, then a stable id."""
-    return sorted(considered, key=lambda c: (-c.score, c.hop_depth, -c.trust_score, c.pk))
-
-
-def gate(ranked: list[Considered], policy: VerificationPolicy, max_claims: int) -> None:
-    """Mark every claim included or excluded with its reason (in ranked order)."""
-    seen_texts: set[str] = set()
-    included = 0
-    for item in ranked:
-        claim = item.claim
-        assert claim is not None
-        if claim.duplicate_of_id is not None:
-            item.exclusion_reason, item.exclusion_detail = "duplicate", "duplicate_of"
-        elif claim.state not in policy.include:
-            item.exclusion_reason, item.exclusion_detail = "verification_gate", claim.state
-        elif policy.exclude_flagged and claim.flagged:
-            item.exclusion_reason, item.exclusion_detail = "verification_gate", "flagged"
-        elif item.trust_score < policy.min_trust_score:
-            item.exclusion_reason = "confidence_gate"
-            item.exclusion_detail = f"trust_score {item.trust_score} < {policy.min_trust_score}"
-        elif _fold(claim.text) in seen_texts:
-            item.exclusion_reason, item.exclusion_detail = "duplicate", "same_text"
-        elif included >= max_claims:
-            item.exclusion_reason = "budget"
-        else:
-            item.included = True
-            included += 1
-            seen_texts.add(_fold(claim.text))
-
-
-def context_block(envelopes: Sequence[dict[str, Any]]) -> str:
-    """Included claims as numbered lines with state, citation and evidence location."""
-    lines = []
-    for n, env in enumerate(envelopes, start=1):
-        line = f"[{n}] {env['claim']['text']} ({env['state']}) — {env['citation']}"
-        if env["evidence"]:
-            ev = env["evidence"][0]
-            start, end = ev["offsets"]
-            match = "" if ev["match"] == "exact" else f", {ev['match']} match"
-            line += f' [{ev["source_ref"]} {start}–{end}{match}: "{ev["quote"]}"]'
-        else:
-            line += " [no bound evidence]"
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def state_summary(envelopes: Sequence[dict[str, Any]]) -> dict[str, int]:
-    counts = Counter(env["state"] for env in envelopes)
-    return {state: counts.get(state, 0) for state in STATES}
 
 
 def _trust(claim: Claim | sel.ServedClaim) -> int:
@@ -246,15 +145,45 @@ class ServeRun:
     trace_id: uuid.UUID = field(default_factory=uuid.uuid4)
     request_id: str = field(default_factory=lambda: f"req_{uuid.uuid4().hex}")
     degraded_code: str | None = None
-    considered: dict[int, Considered] = field(default_factory=dict)
-    seeds: list[Considered] = field(default_factory=list)
+    considered: dict[int, Considered[sel.ServedClaim]] = field(default_factory=dict)
+    seeds: list[Considered[sel.ServedClaim]] = field(default_factory=list)
     expansion: list[dict[str, Any]] = field(default_factory=list)
     edges: list[tuple[int, int, str, float]] = field(default_factory=list)
     timing: dict[str, float] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
-    included: list[Considered] = field(default_factory=list)
-    ranked: list[Considered] = field(default_factory=list)
+    included: list[Considered[sel.ServedClaim]] = field(default_factory=list)
+    ranked: list[Considered[sel.ServedClaim]] = field(default_factory=list)
+
+    @classmethod
+    def from_request(
+        cls,
+        *,
+        workspace: Workspace,
+        operation: str,
+        query: str,
+        depth: str,
+        max_claims: int,
+        require_verified: bool,
+        verification_policy: dict[str, Any] | None,
+        domain_pack: str,
+    ) -> ServeRun:
+        """A run for one request; an unknown ``depth`` is a :class:`RetrievalInputError`."""
+        if depth not in DEPTH_HOPS:
+            raise RetrievalInputError(
+                "invalid_depth", f"depth must be one of {sorted(DEPTH_HOPS)}."
+            )
+        return cls(
+            workspace=workspace,
+            operation=operation,
+            query=query,
+            domain_pack=domain_pack or "",
+            policy=VerificationPolicy.from_request(
+                policy=verification_policy, require_verified=require_verified
+            ),
+            max_claims=max_claims,
+            depth=depth,
+        )
 
     def mark(self, name: str, since: float) -> float:
         now = time.perf_counter()
@@ -391,8 +320,8 @@ class ServeRun:
         ]
 
     def document(self) -> dict[str, Any]:
-        reasons = Counter(c.exclusion_reason for c in self.ranked if not c.included)
-        filtered = sum(n for r, n in reasons.items() if r != "budget")
+        excluded = exclusion_counts(self.ranked)
+        filtered = sum(n for r, n in excluded.items() if r != "budget")
         return {
             "version": TRACE_DOCUMENT_VERSION,
             "trace_id": str(self.trace_id),
@@ -423,9 +352,9 @@ class ServeRun:
                 "considered": len(self.ranked),
                 "retrieved": len(self.included),
                 "filtered": filtered,
-                "truncated": reasons.get("budget", 0),
+                "truncated": excluded["budget"],
                 "demoted": sum(1 for c in self.ranked if c.demoted_from),
-                "excluded_by_reason": {r: reasons.get(r, 0) for r in EXCLUSION_REASONS},
+                "excluded_by_reason": excluded,
             },
             "claims": [
                 {
@@ -467,14 +396,13 @@ class ServeRun:
         )
 
     def metadata(self, served: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        reasons = Counter(c.exclusion_reason for c in self.ranked if not c.included)
         return {
             "verification_summary": state_summary(served),
             "retrieval_degraded_code": self.degraded_code,
             "verification_policy": self.policy.to_dict(),
             "depth": self.depth,
             "considered": len(self.ranked),
-            "excluded": {r: reasons.get(r, 0) for r in EXCLUSION_REASONS},
+            "excluded": exclusion_counts(self.ranked),
             "demoted": sum(1 for c in self.ranked if c.demoted_from),
         }
 
@@ -490,32 +418,6 @@ class ServeRun:
             self.degrade("no_claims")
 
 
-def _serve_run(
-    *,
-    workspace: Workspace,
-    operation: str,
-    query: str,
-    depth: str,
-    max_claims: int,
-    require_verified: bool,
-    verification_policy: dict[str, Any] | None,
-    domain_pack: str,
-) -> ServeRun:
-    if depth not in DEPTH_HOPS:
-        raise RetrievalInputError("invalid_depth", f"depth must be one of {sorted(DEPTH_HOPS)}.")
-    return ServeRun(
-        workspace=workspace,
-        operation=operation,
-        query=query,
-        domain_pack=domain_pack or "",
-        policy=VerificationPolicy.from_request(
-            policy=verification_policy, require_verified=require_verified
-        ),
-        max_claims=max_claims,
-        depth=depth,
-    )
-
-
 @transaction.atomic
 def context_retrieve(
     *,
@@ -529,7 +431,7 @@ def context_retrieve(
     domain_pack: str = "",
 ) -> dict[str, Any]:
     """``POST /connect/v1/retrieve``: envelopes, context block, summary and a trace."""
-    run = _serve_run(
+    run = ServeRun.from_request(
         workspace=workspace,
         operation="retrieve",
         query=query,
@@ -559,152 +461,3 @@ def context_retrieve(
         "verified_claims": served,
         "metadata": run.metadata(served),
     }
-
-
-# --- graph operations ---------------------------------------------------------------------
-
-GRAPH_OPERATIONS: Final = (
-    "retrieve_context",
-    "expand_context",
-    "find_relevant_subgraph",
-    "find_paths",
-    "summarise_subgraph",
-)
-MAX_PATH_HOPS: Final = 6
-
-
-def _resolve_endpoint(workspace: Workspace, ref: str) -> list[int]:
-    if ref.startswith("claim:"):
-        found = sel.claim_pks_by_public_id(workspace=workspace, public_ids=[ref])
-        return list(found.values())
-    return sel.claim_pks_by_entity(workspace=workspace, name=ref)
-
-
-@transaction.atomic
-def graph_query(
-    *,
-    workspace: Workspace,
-    operation: str,
-    query: str = "",
-    claim_ids: Sequence[str] = (),
-    from_ref: str = "",
-    to_ref: str = "",
-    depth: str | None = None,
-    max_claims: int = 20,
-    max_hops: int = 4,
-    max_paths: int = 5,
-    require_verified: bool = False,
-    verification_policy: dict[str, Any] | None = None,
-    domain_pack: str = "",
-) -> dict[str, Any]:
-    """``POST /connect/v1/graph``: nodes carry envelopes, edges carry kind and confidence."""
-    if operation not in GRAPH_OPERATIONS:
-        raise RetrievalInputError(
-            "unsupported_operation", f"operation must be one of {list(GRAPH_OPERATIONS)}."
-        )
-    default_depth = "quick" if operation in ("retrieve_context", "find_paths") else "standard"
-    run = _serve_run(
-        workspace=workspace,
-        operation=operation,
-        query=query,
-        depth=depth or default_depth,
-        max_claims=max_claims,
-        require_verified=require_verified,
-        verification_policy=verification_policy,
-        domain_pack=domain_pack,
-    )
-    t = time.perf_counter()
-    paths_pk: list[list[tuple[int, int, str, float]]] = []
-    if operation in ("retrieve_context", "find_relevant_subgraph") or (
-        operation == "summarise_subgraph" and not claim_ids
-    ):
-        if not query.strip():
-            raise RetrievalInputError("query_required", f"{operation} needs a query.")
-        run.seed_by_query(limit=max_claims * SEED_OVERFETCH)
-    elif operation in ("expand_context", "summarise_subgraph"):
-        if not claim_ids:
-            raise RetrievalInputError("claim_ids_required", f"{operation} needs claim_ids.")
-        missing = run.seed_by_ids(list(claim_ids))
-        if missing:
-            run.degrade("seed_claim_not_found")
-            run.extra["missing_claim_ids"] = missing
-    else:  # find_paths
-        if not from_ref or not to_ref:
-            raise RetrievalInputError("endpoints_required", "find_paths needs from and to.")
-        starts = _resolve_endpoint(workspace, from_ref)
-        goals = _resolve_endpoint(workspace, to_ref)
-        if not starts or not goals:
-            run.degrade("seed_claim_not_found")
-        else:
-            paths_pk = sel.claim_paths(
-                workspace=workspace,
-                start_pks=starts,
-                goal_pks=goals,
-                max_hops=min(max_hops, MAX_PATH_HOPS),
-                max_paths=max_paths,
-            )
-        run.add_seeds([(pk, 1.0) for pk in starts])
-        for path in paths_pk:
-            for hop, (a, b, _kind, _confidence) in enumerate(path, start=1):
-                for pk in (a, b):
-                    if pk not in run.considered:
-                        run.considered[pk] = Considered(pk=pk, score=1.0 / (1 + hop), hop_depth=hop)
-        run.depth = "quick"
-    run.mark("seed", t)
-    run.run()
-
-    served_pks = {c.pk for c in run.included}
-    envelopes = {c.pk: env for c, env in zip(run.included, run.envelopes(), strict=True)}
-    edges = sel.relations_among(workspace=workspace, claim_pks=served_pks)
-    nodes = [
-        {"id": envelopes[c.pk]["claim"]["id"], "envelope": envelopes[c.pk]} for c in run.included
-    ]
-    edge_rows = [
-        {"from": run.public_id(a), "to": run.public_id(b), "type": kind, "confidence": conf}
-        for a, b, kind, conf in sorted(edges)
-    ]
-    served = list(envelopes.values())
-    response: dict[str, Any] = {
-        "request_id": run.request_id,
-        "trace_id": str(run.trace_id),
-        "operation": operation,
-        "nodes": nodes,
-        "edges": edge_rows,
-        "context_block": context_block(served),
-    }
-    if operation == "find_paths":
-        kept, dropped = [], 0
-        for path in paths_pk:
-            pks = {pk for a, b, _k, _c in path for pk in (a, b)}
-            if pks <= served_pks:
-                kept.append(
-                    [
-                        {
-                            "from": run.public_id(a),
-                            "to": run.public_id(b),
-                            "type": k,
-                            "confidence": c,
-                        }
-                        for a, b, k, c in path
-                    ]
-                )
-            else:
-                dropped += 1
-        response["paths"] = kept
-        run.extra["paths"] = {
-            "found": len(paths_pk),
-            "served": len(kept),
-            "dropped_by_policy": dropped,
-        }
-    if operation == "summarise_subgraph":
-        kinds = Counter(kind for _a, _b, kind, _c in edges)
-        response["summary"] = {
-            "nodes": len(nodes),
-            "edges": len(edge_rows),
-            "edge_types": dict(sorted(kinds.items())),
-            "states": state_summary(served),
-            "sources": sorted({e["evidence"][0]["source_ref"] for e in served if e["evidence"]}),
-        }
-    run.record()
-    response["metadata"] = run.metadata(served)
-    return response

@@ -1,0 +1,73 @@
+"""Reads for the audit console, one module per page. Every query takes the workspace;
+others' rows 404. The public names are re-exported here, so views and tests import
+``from audit.selectors import ...`` (or ``audit.selectors.<name>``)."""
+
+from audit.selectors.claim_list import CLAIM_FILTER_KEYS, audit_claim_filters, audit_claim_list
+from audit.selectors.claim_page import (
+    SPAN_CONTEXT_CHARS,
+    TRACES_ON_CLAIM_PAGE,
+    ClaimAudit,
+    Comparison,
+    LiveCheck,
+    claim_audit,
+)
+from audit.selectors.quality import (
+    BENCHMARK_WORKSPACE_PREFIX,
+    TREND_JOBS,
+    quality_jobs,
+    quality_summary,
+    quality_trend,
+    validator_run_headline,
+    validator_runs,
+)
+from audit.selectors.source_page import (
+    SPAN_CLAIMS_PAGE,
+    STATE_ATTENTION,
+    STATE_LEGEND,
+    SourceFocus,
+    SourceView,
+    source_view,
+)
+from audit.selectors.sources import (
+    RAG_CHUNK_REF_PREFIX,
+    StaleBinding,
+    audit_source_get,
+    audit_source_list,
+    source_permalink,
+    source_version_diff,
+    source_version_get,
+    source_versions,
+)
+
+__all__ = [
+    "BENCHMARK_WORKSPACE_PREFIX",
+    "CLAIM_FILTER_KEYS",
+    "RAG_CHUNK_REF_PREFIX",
+    "SPAN_CLAIMS_PAGE",
+    "SPAN_CONTEXT_CHARS",
+    "STATE_ATTENTION",
+    "STATE_LEGEND",
+    "TRACES_ON_CLAIM_PAGE",
+    "TREND_JOBS",
+    "ClaimAudit",
+    "Comparison",
+    "LiveCheck",
+    "SourceFocus",
+    "SourceView",
+    "StaleBinding",
+    "audit_claim_filters",
+    "audit_claim_list",
+    "audit_source_get",
+    "audit_source_list",
+    "claim_audit",
+    "quality_jobs",
+    "quality_summary",
+    "quality_trend",
+    "source_permalink",
+    "source_version_diff",
+    "source_version_get",
+    "source_versions",
+    "source_view",
+    "validator_run_headline",
+    "validator_runs",
+]

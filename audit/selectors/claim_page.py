@@ -1,0 +1,286 @@
+"""The audit console's claim page: everything it shows, with five live checks of the
+claim's verification chain computed when the page is read."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from audit.selectors.sources import source_permalink
+from verifier.binding import span_matches
+from verifier.models import (
+    Claim,
+    EvidenceBinding,
+    SourceVersion,
+    StateEvent,
+    TraceClaim,
+    Verdict,
+    Workspace,
+)
+from verifier.scoring.rulesets import validate_definition
+from verifier.selectors.claim_state import BindingCheck, claim_state_inputs
+from verifier.selectors.claims import claim_in_workspace_or_404
+from verifier.selectors.rules import ActiveRules, rule_set_active
+from verifier.states import DEFAULT_POLICY, StateDecision, StateInputs, resolve_state
+
+TRACES_ON_CLAIM_PAGE: Final = 50
+
+
+@dataclass(frozen=True)
+class Comparison:
+    label: str
+    expected: str
+    found: str
+    passed: bool | None = None
+
+
+@dataclass
+class LiveCheck:
+    number: int
+    title: str
+    passed: bool | None  # None: nothing to check (shown as "n/a", never as a pass)
+    summary: str
+    comparisons: list[Comparison] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        return "n/a" if self.passed is None else ("pass" if self.passed else "fail")
+
+
+@dataclass
+class ClaimAudit:
+    claim: Claim
+    bindings: list[EvidenceBinding]
+    active_binding: EvidenceBinding | None
+    inputs: StateInputs
+    check: BindingCheck
+    decision: StateDecision
+    verdicts: list[Verdict]
+    events: list[StateEvent]
+    traces: list[TraceClaim]
+    rules: ActiveRules
+    checks: list[LiveCheck]
+    timeline: list[dict[str, Any]]
+    permalinks: dict[int, str]
+    # The active span in its context, for the top of the page: (before, span, after).
+    span_context: tuple[str, str, str] | None = None
+
+
+SPAN_CONTEXT_CHARS: Final = 240
+
+
+def _span_context(binding: EvidenceBinding | None) -> tuple[str, str, str] | None:
+    if binding is None:
+        return None
+    text = binding.source_version.text
+    if not (0 <= binding.start < binding.end <= len(text)):
+        return None
+    lo = max(0, binding.start - SPAN_CONTEXT_CHARS)
+    hi = min(len(text), binding.end + SPAN_CONTEXT_CHARS)
+    before = ("…" if lo > 0 else "") + text[lo : binding.start]
+    after = text[binding.end : hi] + ("…" if hi < len(text) else "")
+    return before, text[binding.start : binding.end], after
+
+
+def _check_quote(binding: EvidenceBinding | None) -> LiveCheck:
+    title = "The quote sits at its offsets in the cited source version"
+    if binding is None:
+        return LiveCheck(1, title, None, "No evidence span is bound, so there is nothing to find.")
+    text = binding.source_version.text
+    in_range = 0 <= binding.start < binding.end <= len(text)
+    found = text[binding.start : binding.end] if in_range else ""
+    matches = in_range and span_matches(binding.quote, found, binding.match)  # type: ignore[arg-type]
+    return LiveCheck(
+        1,
+        title,
+        matches,
+        (
+            f"Recomputed now: the text at [{binding.start}, {binding.end}) of "
+            f"v{binding.source_version.number} "
+            + ("matches the quote" if matches else "does NOT match the quote")
+            + f" under the {binding.match} rule."
+        ),
+        [
+            Comparison(
+                "Offsets in range",
+                f"0 ≤ {binding.start} < {binding.end} ≤ {len(text)}",
+                "yes" if in_range else "no",
+                in_range,
+            ),
+            Comparison(
+                f"Quote vs text at offsets ({binding.match})", binding.quote, found, matches
+            ),
+        ],
+    )
+
+
+def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) -> LiveCheck:
+    title = "The version's text hashes to the recorded SHA-256"
+    if binding is None:
+        return LiveCheck(2, title, None, "No evidence span is bound, so no version is cited.")
+    version = binding.source_version
+    recomputed = hashlib.sha256(version.text.encode("utf-8")).hexdigest()
+    hash_ok = recomputed == binding.source_hash
+    is_current = current is not None and current.pk == version.pk
+    comparisons = [
+        Comparison(
+            "Recorded on the binding vs SHA-256 recomputed now",
+            binding.source_hash,
+            recomputed,
+            hash_ok,
+        ),
+        Comparison(
+            "Stored on the version", version.sha256, recomputed, version.sha256 == recomputed
+        ),
+        Comparison(
+            "Cited version is the current version",
+            f"v{version.number}",
+            f"v{current.number}" if current else "no version",
+            is_current,
+        ),
+    ]
+    passed = hash_ok and is_current
+    if not hash_ok:
+        summary = "The text of the cited version no longer hashes to the recorded value."
+    elif not is_current:
+        summary = "The hash matches, but the source has a newer version: the binding is stale."
+    else:
+        summary = "Recomputed now: the cited version is current and hashes to the recorded value."
+    return LiveCheck(2, title, passed, summary, comparisons)
+
+
+def _judging_verdict(verdicts: list[Verdict]) -> Verdict | None:
+    human = [v for v in verdicts if v.reviewer_id is not None]
+    model = [v for v in verdicts if v.reviewer_id is None]
+    return (human or model or [None])[0]
+
+
+def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
+    title = "Verdict history"
+    floor = DEFAULT_POLICY.confidence_floor
+    judging = _judging_verdict(verdicts)
+    if judging is None:
+        return LiveCheck(3, title, None, "Not judged yet: no verdict is recorded.")
+    passed = judging.label == "entailed" and judging.confidence >= floor
+    who = judging.reviewer.get_username() if judging.reviewer else judging.judge_model
+    return LiveCheck(
+        3,
+        title,
+        passed,
+        f"The judging verdict ({'human' if judging.reviewer_id else 'model'}: {who}) is "
+        f"{judging.label} at confidence {judging.confidence:.2f}; "
+        f"{len(verdicts)} verdict(s) recorded.",
+        [
+            Comparison(
+                "Judging verdict label", "entailed", judging.label, judging.label == "entailed"
+            ),
+            Comparison(
+                "Confidence vs policy floor",
+                f"≥ {floor:.2f}",
+                f"{judging.confidence:.2f}",
+                judging.confidence >= floor,
+            ),
+        ],
+    )
+
+
+def _check_traces(traces: list[TraceClaim]) -> LiveCheck:
+    title = "Traces that served this claim"
+    if not traces:
+        return LiveCheck(4, title, None, "No retrieval has considered this claim yet.")
+    unexplained = [t for t in traces if not t.included and not t.exclusion_reason]
+    included = sum(1 for t in traces if t.included)
+    return LiveCheck(
+        4,
+        title,
+        not unexplained,
+        f"Considered by {len(traces)} trace(s): included in {included}, excluded from "
+        f"{len(traces) - included}"
+        + (
+            "; every exclusion carries a reason."
+            if not unexplained
+            else f"; {len(unexplained)} exclusion(s) have no reason."
+        ),
+        [Comparison("Exclusions without a reason", "0", str(len(unexplained)), not unexplained)],
+    )
+
+
+def _check_rules(rules: ActiveRules) -> LiveCheck:
+    errors = validate_definition(rules.definition)
+    policy = rules.definition.policy(rules.policy)
+    return LiveCheck(
+        5,
+        "Active rule set and policy thresholds",
+        not errors,
+        f"{rules.label}, policy {policy.name}: supported at overall ≥ "
+        f"{policy.min_overall_score:.2f}, weak at ≥ {policy.weak_threshold:.2f}."
+        + (f" Invalid: {'; '.join(errors)}" if errors else ""),
+        [
+            Comparison(
+                "Policy minimum overall score", "in [0, 1]", f"{policy.min_overall_score:.2f}"
+            ),
+            Comparison("Policy weak threshold", "in [0, 1]", f"{policy.weak_threshold:.2f}"),
+            Comparison(
+                "Definition validates", "no errors", "; ".join(errors) or "no errors", not errors
+            ),
+        ],
+    )
+
+
+def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
+    """Everything the claim page shows, with the five live checks computed now."""
+    claim = claim_in_workspace_or_404(
+        Claim.objects.select_related("source"), workspace=workspace, public_id=public_id
+    )
+    bindings = list(
+        claim.bindings.select_related("source_version", "bound_by_user").order_by(
+            "-is_active", "-created_at", "-id"
+        )
+    )
+    active = next((b for b in bindings if b.is_active), None)
+    inputs, check = claim_state_inputs(claim=claim)
+    verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id"))
+    events = list(claim.state_events.select_related("actor").order_by("-at", "-id"))
+    traces = list(
+        TraceClaim.objects.filter(claim=claim)
+        .select_related("trace")
+        .order_by("-trace__created_at", "-id")[:TRACES_ON_CLAIM_PAGE]
+    )
+    rules = rule_set_active(workspace=workspace, domain_pack=claim.source.domain_pack)
+    checks = [
+        _check_quote(active),
+        _check_hash(active, check.version),
+        _check_verdicts(verdicts),
+        _check_traces(traces),
+        _check_rules(rules),
+    ]
+    timeline: list[dict[str, Any]] = [
+        {"at": v.at, "kind": "verdict", "human": v.reviewer_id is not None, "verdict": v}
+        for v in verdicts
+    ] + [{"at": e.at, "kind": "state", "human": e.actor_id is not None, "event": e} for e in events]
+    timeline.sort(key=lambda row: row["at"], reverse=True)
+    permalinks = {
+        b.pk: source_permalink(
+            source_id=claim.source_id, sha256=b.source_version.sha256, start=b.start, end=b.end
+        )
+        for b in bindings
+    }
+    for b in bindings:
+        b.permalink = permalinks[b.pk]  # type: ignore[attr-defined]
+    return ClaimAudit(
+        claim=claim,
+        bindings=bindings,
+        active_binding=active,
+        inputs=inputs,
+        check=check,
+        decision=resolve_state(inputs, DEFAULT_POLICY),
+        verdicts=verdicts,
+        events=events,
+        traces=traces,
+        rules=rules,
+        checks=checks,
+        timeline=timeline,
+        permalinks=permalinks,
+        span_context=_span_context(active),
+    )
