@@ -7,6 +7,7 @@ half-open ``[start, end)`` offsets the binder records.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import itertools
 import re
@@ -182,3 +183,68 @@ def window_segments(text: str, spans: Iterable[Span], window: tuple[int, int]) -
         Segment(seg.text, seg.start + w_start, seg.end + w_start, seg.keys)
         for seg in segments(text[w_start:w_end], clipped)
     ]
+
+
+# --- where the spans are in the whole text ------------------------------------------
+
+# The span map: the whole text cut into this many equal stretches, each a marker that
+# says how many spans start in it and the state that most needs a reader's eye.
+SPAN_MAP_CELLS: Final = 48
+
+
+@dataclass(frozen=True)
+class MapCell:
+    """One stretch ``[start, end)`` of the text and the spans that start in it."""
+
+    start: int
+    end: int
+    count: int
+    state: str  # the first of the spans' states in the attention order, "" when none
+    states: tuple[tuple[str, int], ...]  # (state, spans) in the attention order
+    density: int  # 0 (no span) .. 4 (the busiest stretch)
+    in_window: bool
+
+
+def span_map(
+    length: int,
+    starts: Iterable[tuple[int, str]],
+    *,
+    window: tuple[int, int],
+    attention: Sequence[str],
+    cells: int = SPAN_MAP_CELLS,
+) -> list[MapCell]:
+    """The text of ``length`` code points as ``cells`` equal stretches (fewer for a short
+    text), each with the spans (``(start, state)`` pairs) that start in it: a marker for
+    every span, also those outside the rendered ``window``, at the cost of a few dozen
+    elements. ``attention`` orders the states (the first present is the cell's state)."""
+    if length <= 0:
+        return []
+    n = max(1, min(cells, length))
+    bounds = [i * length // n for i in range(n + 1)]
+    tallies: list[dict[str, int]] = [{} for _ in range(n)]
+    for start, state in starts:
+        if 0 <= start < length:
+            tally = tallies[bisect.bisect_right(bounds, start) - 1]
+            tally[state] = tally.get(state, 0) + 1
+    busiest = max((sum(t.values()) for t in tallies), default=0)
+    rank = {state: i for i, state in enumerate(attention)}
+    out: list[MapCell] = []
+    for i, tally in enumerate(tallies):
+        start, end = bounds[i], bounds[i + 1]
+        count = sum(tally.values())
+        ordered = tuple(
+            sorted(tally.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
+        )
+        density = 0 if count == 0 else min(4, 1 + (3 * count) // busiest)
+        out.append(
+            MapCell(
+                start=start,
+                end=end,
+                count=count,
+                state=ordered[0][0] if ordered else "",
+                states=ordered,
+                density=density,
+                in_window=start < window[1] and end > window[0],
+            )
+        )
+    return out

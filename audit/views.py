@@ -173,6 +173,9 @@ def _render_source(request: MemberRequest, source: Any, version: Any) -> HttpRes
                 for state, n in view.state_counts
             ],
             "all_states_query": query(("cpage", "state")),
+            "map_cells": [
+                {"cell": cell, "query": query(("cpage",), at=cell.start)} for cell in view.span_map
+            ],
         },
     )
 

@@ -12,7 +12,7 @@ from typing import Any, Final
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 
-from audit.highlighting import Span, text_window, window_segments
+from audit.highlighting import MapCell, Span, span_map, text_window, window_segments
 from audit.selectors.sources import source_versions
 from verifier.models import EvidenceBinding, Source, SourceVersion
 
@@ -66,6 +66,7 @@ class SourceView:
     state_counts: list[tuple[str, int]]
     bound_total: int
     state_filter: str
+    span_map: list[MapCell]
     legend: tuple[tuple[str, str, str], ...] = STATE_LEGEND
     earlier_at: int | None = None
     later_at: int | None = None
@@ -161,6 +162,9 @@ def source_view(
         claims_page = before.count() // SPAN_CLAIMS_PAGE + 1
     page = paginator.get_page(claims_page)
     size = window[1] - window[0]
+    # every span of the version as a marker on the map of the whole text (one narrow
+    # read), so the spans outside the rendered window are still seen and reachable
+    starts = on_version.order_by().values_list("start", "claim__state")
     return SourceView(
         source=source,
         versions=versions,
@@ -176,6 +180,7 @@ def source_view(
         state_counts=[(s, counts.get(s, 0)) for s in STATE_ATTENTION if counts.get(s, 0)],
         bound_total=sum(counts.values()),
         state_filter=state,
+        span_map=span_map(len(text), starts, window=window, attention=STATE_ATTENTION),
         earlier_at=max(0, window[0] - max(size, 1)) if window[0] > 0 else None,
         later_at=window[1] if window[1] < len(text) else None,
     )

@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.highlighting import Span, diff_segments, segments
+from audit.highlighting import Span, diff_segments, segments, span_map
 
 # Pieces include a multi-code-point emoji (ZWJ sequence) so spans can cut inside it.
 TEXT = st.lists(
@@ -132,3 +132,40 @@ def test_multi_line_diff_keeps_unchanged_lines_equal():
     assert diff[0].op == "equal" and diff[0].text.startswith("one\ntwo ")
     assert ("delete", "three") in [(d.op, d.text) for d in diff]
     assert diff[-1] == type(diff[-1])("insert", "five\n")
+
+
+ATTENTION = ("contradicted", "unverified", "inferred", "excluded", "supported")
+
+
+def test_span_map_marks_every_span_in_the_stretch_it_starts_in():
+    starts = [(0, "supported"), (3, "contradicted"), (4, "supported"), (9, "unverified")]
+    cells = span_map(10, starts, window=(0, 4), attention=ATTENTION, cells=3)
+    assert [(c.start, c.end) for c in cells] == [(0, 3), (3, 6), (6, 10)]
+    assert [c.count for c in cells] == [1, 2, 1]
+    # the state most needing attention leads, with the tally in that order
+    assert cells[1].state == "contradicted"
+    assert cells[1].states == (("contradicted", 1), ("supported", 1))
+    assert [c.density for c in cells] == [2, 4, 2]
+    assert [c.in_window for c in cells] == [True, True, False]
+
+
+@given(
+    st.integers(1, 5_000),
+    st.lists(st.tuples(st.integers(-5, 5_100), st.sampled_from(ATTENTION)), max_size=80),
+    st.integers(1, 60),
+)
+def test_span_map_cells_tile_the_text_and_count_each_span_once(length, starts, cells):
+    out = span_map(length, starts, window=(0, 1), attention=ATTENTION, cells=cells)
+    assert out[0].start == 0 and out[-1].end == length
+    assert all(a.end == b.start for a, b in itertools.pairwise(out))
+    assert all(c.end > c.start for c in out)
+    inside = [(s, state) for s, state in starts if 0 <= s < length]
+    assert sum(c.count for c in out) == len(inside)
+    for s, _ in inside:
+        (cell,) = [c for c in out if c.start <= s < c.end]
+        assert cell.count >= 1
+    assert all((c.count == 0) == (c.density == 0) and c.density <= 4 for c in out)
+
+
+def test_span_map_of_an_empty_text_is_empty():
+    assert span_map(0, [], window=(0, 0), attention=ATTENTION) == []
