@@ -315,7 +315,6 @@ def review_lease_next(
     workspace: Workspace,
     reviewer,
     filters: Mapping[str, Any] | None = None,
-    request=None,
     skip: Iterable[int] = (),
 ) -> ReviewLease | None:
     """Lease the next claim by the current filter and the queue order.
@@ -326,24 +325,23 @@ def review_lease_next(
     once lock different rows. The lease is then re-checked under the row lock. The
     reviewer's previous leases in the workspace are released (one item at a time).
     """
-    from review.filters import ReviewQueueFilter
     from review.selectors import (
+        review_domain_packs,
         review_held_by_others,
-        review_queue_annotated,
+        review_queue_filter,
         review_queue_ordered_ids,
         review_reason_tally,
     )
 
     # One value per key (a QueryDict iterates keys; .get gives the last value).
     filters = {key: (filters or {}).get(key) for key in (filters or {})}
+    domain_packs = review_domain_packs(workspace=workspace)
     passed_over = set(skip)
     for _ in range(LEASE_ATTEMPTS):
         with transaction.atomic():
             review_lease_release_all(workspace=workspace, reviewer=reviewer)
-            filterset = ReviewQueueFilter(
-                data=filters,
-                queryset=review_queue_annotated(workspace=workspace),
-                request=request,
+            filterset = review_queue_filter(
+                workspace=workspace, reviewer=reviewer, params=filters, domain_packs=domain_packs
             )
             if not filterset.is_valid():
                 return None

@@ -8,7 +8,6 @@ works; without htmx they redirect to the item page.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,22 +17,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
-from review.filters import ReviewQueueFilter, filter_querystring
+from review.filters import filter_querystring
 from review.forms import BulkForm, DecisionForm, ExcludeForm, ItemActionForm, NoteForm
 from review.selectors import (
-    QueueRows,
-    reason_values,
     review_item_detail,
     review_item_get,
     review_lease_live,
-    review_queue_annotated,
-    review_queue_base,
-    review_queue_default_states,
-    review_queue_order,
-    review_reason_counts,
-    review_reason_tally,
-    review_tally_total,
-    review_why,
+    review_queue_page,
 )
 from review.services import (
     BulkOutcome,
@@ -57,7 +47,6 @@ from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
 from verifier.permissions import DECIDER_ROLES, role_required
 
-QUEUE_PAGE_SIZE = 50
 SKIPPED_KEY = "review_skipped"
 TRAIL_KEY = "review_trail"
 TRAIL_LENGTH = 50
@@ -80,69 +69,16 @@ def _item_url(public_id: str, filter_qs: str) -> str:
 @role_required()
 @require_GET
 def queue(request: MemberRequest) -> HttpResponse:
-    workspace = request.workspace
-    params = request.GET
-    current_reason = params.get("reason", "")
-    filterset = ReviewQueueFilter(
-        params, queryset=review_queue_annotated(workspace=workspace), request=request
+    queue_page = review_queue_page(
+        workspace=request.workspace, reviewer=request.user, params=request.GET
     )
-    valid = filterset.is_valid()
-    claims = (
-        filterset.qs
-        if valid
-        else review_queue_default_states(review_queue_annotated(workspace=workspace))
-    )
-
-    # The chips count the same filter without its reason; that tally also gives the
-    # page count (no separate COUNT).
-    chip_params = params.copy()
-    for key in ("reason", "page"):
-        chip_params.pop(key, None)
-    chip_filter = ReviewQueueFilter(
-        chip_params, queryset=review_queue_annotated(workspace=workspace), request=request
-    )
-    tally = review_reason_tally(chip_filter.qs) if chip_filter.is_valid() else {}
-    exact = valid and chip_filter.is_valid()
-    # The tally of the page's own filter: the chip tally narrowed to the chosen reason.
-    page_tally = None
-    if exact:
-        wanted = set(reason_values(current_reason)) if current_reason else None
-        page_tally = {r: n for r, n in tally.items() if wanted is None or r in wanted}
-    rows = QueueRows(
-        claims=claims,
-        rows=review_queue_order(review_queue_base(workspace=workspace)),
-        tally=page_tally,
-        total=review_tally_total(tally, current_reason) if exact else None,
-    )
-    page = Paginator(rows, QUEUE_PAGE_SIZE).get_page(params.get("page"))
-    for row in page.object_list:
-        row.why = review_why(
-            reason=row.state_reason,
-            label=row.latest_label,
-            note=row.latest_note or "",
-            confidence=row.latest_confidence,
-            human=row.latest_reviewer is not None,
-        )
-    chips = []
-    for reason, count in review_reason_counts(tally):
-        query = chip_params.copy()
-        query["reason"] = reason
-        chips.append(
-            {
-                "reason": reason,
-                "label": reason.replace("_", " "),
-                "count": count,
-                "pressed": reason == current_reason,
-                "query": query.urlencode(),
-            }
-        )
     context = {
-        "filter": filterset,
-        "page": page,
-        "chips": chips,
-        "all_reasons_query": chip_params.urlencode(),
-        "any_reason_pressed": not current_reason,
-        "filter_qs": filter_querystring(params),
+        "filter": queue_page.filter,
+        "page": queue_page.page,
+        "chips": queue_page.chips,
+        "all_reasons_query": queue_page.all_reasons_query,
+        "any_reason_pressed": queue_page.any_reason_pressed,
+        "filter_qs": filter_querystring(request.GET),
         "can_decide": _is_decider(request),
         "now": timezone.now(),
         # One reverse() for the page instead of one per row.
@@ -324,7 +260,6 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
         workspace=workspace,
         reviewer=request.user,
         filters=filters,
-        request=request,
         skip=skipped + ([current.pk] if current is not None else []),
     )
     filter_qs = filter_querystring(request.GET)
