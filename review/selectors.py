@@ -328,6 +328,28 @@ def review_queue_filter(
 
 
 @dataclass(frozen=True)
+class QueueSelection:
+    """The claims a queue filter selects (none when the filter is invalid) and the
+    filter's values."""
+
+    claims: QuerySet[Claim]
+    filters: dict[str, Any]
+
+
+def review_queue_filtered(
+    *, workspace: Workspace, reviewer, filters: Mapping[str, Any]
+) -> QueueSelection:
+    """The queue's claims by ``filters`` (e.g. the query string), for serving the next
+    item by the same filter as the queue page."""
+    # One value per key (a QueryDict iterates keys; .get gives the last value).
+    params = {key: filters.get(key) for key in filters}
+    filterset = review_queue_filter(workspace=workspace, reviewer=reviewer, params=params)
+    if not filterset.is_valid():
+        return QueueSelection(claims=Claim.objects.none(), filters={})
+    return QueueSelection(claims=filterset.qs, filters=filterset.form.cleaned_data)
+
+
+@dataclass(frozen=True)
 class ReasonChip:
     """A reason chip: the claims of the filter with this reason, and the query for them."""
 

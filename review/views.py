@@ -23,6 +23,7 @@ from review.selectors import (
     review_item_detail,
     review_item_get,
     review_lease_live,
+    review_queue_filtered,
     review_queue_page,
 )
 from review.services import (
@@ -254,12 +255,17 @@ def _refused(
 def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
     """Serve the next item in place (htmx) or by redirect."""
     workspace = request.workspace
-    filters = QueryDict(filter_querystring(request.GET))
+    selection = review_queue_filtered(
+        workspace=workspace,
+        reviewer=request.user,
+        filters=QueryDict(filter_querystring(request.GET)),
+    )
     skipped = list(request.session.get(SKIPPED_KEY, []))
     lease = review_lease_next(
         workspace=workspace,
         reviewer=request.user,
-        filters=filters,
+        queryset=selection.claims,
+        filters=selection.filters,
         skip=skipped + ([current.pk] if current is not None else []),
     )
     filter_qs = filter_querystring(request.GET)
