@@ -26,6 +26,7 @@ from django.db.models.functions import Coalesce
 from django.http import QueryDict
 from django.utils import timezone
 
+from audit.highlighting import Segment, Span, text_window, window_segments
 from review.filters import ReviewQueueFilter
 from review.models import ReviewLease, ReviewNote
 from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
@@ -462,21 +463,6 @@ def review_item_get(*, workspace: Workspace, public_id: str) -> Claim:
 
 
 @dataclass(frozen=True)
-class Segment:
-    text: str
-    kind: str  # "text" | "span"
-
-
-def highlight_segments(text: str, start: int | None, end: int | None) -> list[Segment]:
-    """Split ``text`` into before / span / after at code-point offsets (template escapes)."""
-    if start is None or end is None or not (0 <= start < end <= len(text)):
-        return [Segment(text, "text")]
-    parts = [Segment(text[:start], "text"), Segment(text[start:end], "span")]
-    parts.append(Segment(text[end:], "text"))
-    return [part for part in parts if part.text]
-
-
-@dataclass(frozen=True)
 class ItemChange:
     """The latest change to a claim a decision could have been made on."""
 
@@ -547,7 +533,7 @@ class ReviewItem:
     version: SourceVersion | None
     binding: Any  # EvidenceBinding | None
     binding_status: str  # fresh | stale | none
-    segments: list[Segment]
+    segments: list[Segment]  # the source window; the bound span's segment is highlighted
     candidates: list[EvidenceCandidate]
     verdicts: list[Verdict]
     events: list[StateEvent]
@@ -594,7 +580,6 @@ def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
 def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> ReviewItem:
     """The item pane. The source is shown as a window around the bound span (or the
     best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
-    from audit.highlighting import text_window
     from review import item_pane
     from verifier.selectors.claim_state import binding_recheck
 
@@ -622,15 +607,13 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
             else ((candidates[0].start, candidates[0].end) if candidates else None)
         )
         window = text_window(len(version.text), focus=anchor, at=at)
-        w_start, w_end = window
-        segments = [
-            Segment(seg.text, seg.kind)
-            for seg in highlight_segments(
-                version.text[w_start:w_end],
-                span[0] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
-                span[1] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
-            )
-        ]
+        # The bound span is marked only when the window holds all of it.
+        marks = (
+            [Span(span[0], span[1], "bound")]
+            if span is not None and window[0] <= span[0] and span[1] <= window[1]
+            else []
+        )
+        segments = window_segments(version.text, marks, window)
     verdicts = item_pane.pane_verdicts(claim)
     events = item_pane.pane_events(claim)
     from review.verdict_words import confidence_in_words
