@@ -7,7 +7,12 @@ works; without htmx they redirect to the item page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.contrib import messages
+from django.forms import Form
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -52,6 +57,8 @@ SKIPPED_KEY = "review_skipped"
 TRAIL_KEY = "review_trail"
 TRAIL_LENGTH = 50
 SKIPPED_LIMIT = 500
+# An item action's service call: (request, the item, its valid form) → the flash message.
+ItemAction = Callable[[MemberRequest, Claim, Any], str]
 
 
 def _is_decider(request: MemberRequest) -> bool:
@@ -302,94 +309,93 @@ def item(request: MemberRequest, public_id: str) -> HttpResponse:
     return _render_item(request, claim)
 
 
+def _item_action(
+    form_class: type[Form], *, form_key: str = "", advance: bool = True
+) -> Callable[[ItemAction], Callable[[MemberRequest, str], HttpResponse]]:
+    """Make the view of an action on one item from ``act``, its service call: the view
+    gets the item, validates the ``form_class`` form from the POST, calls ``act`` (which
+    returns the flash message), answers a refusal with ``_refused``, then serves the
+    next item (``advance``) or this one again.
+
+    With a ``form_key`` an invalid form is shown again with its errors (422) and with a
+    refusal; without one the form only carries the item's version."""
+
+    def decorator(act: ItemAction) -> Callable[[MemberRequest, str], HttpResponse]:
+        @wraps(act)
+        def view(request: MemberRequest, public_id: str) -> HttpResponse:
+            claim = review_item_get(workspace=request.workspace, public_id=public_id)
+            form = form_class(request.POST)
+            forms = {form_key: form} if form_key else None
+            if not form.is_valid() and forms:
+                return _render_item(request, claim, status=422, forms=forms)
+            try:
+                flash = act(request, claim, form)
+            except ReviewError as exc:
+                return _refused(request, claim, exc, forms=forms)
+            if advance:
+                return _advance(request, current=claim, flash=flash)
+            return _render_item(request, claim, flash=flash)
+
+        return view
+
+    return decorator
+
+
 @role_required(*DECIDER_ROLES)
 @require_POST
-def decide(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = DecisionForm(request.POST)
-    if not form.is_valid():
-        return _render_item(request, claim, status=422, forms={"decision": form})
+@_item_action(DecisionForm, form_key="decision")
+def decide(request: MemberRequest, claim: Claim, form: DecisionForm) -> str:
     decision = form.cleaned_data["decision"]
-    try:
-        result = review_decide(
-            claim=claim,
-            reviewer=request.user,
-            decision=decision,
-            note=form.cleaned_data["note"],
-            span=form.span,
-            span_text=form.cleaned_data["span_text"] if form.span else None,
-            expected_version=form.expected_version,
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc, forms={"decision": form})
-    flash = f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
-    return _advance(request, current=claim, flash=flash)
+    result = review_decide(
+        claim=claim,
+        reviewer=request.user,
+        decision=decision,
+        note=form.cleaned_data["note"],
+        span=form.span,
+        span_text=form.cleaned_data["span_text"] if form.span else None,
+        expected_version=form.expected_version,
+    )
+    return f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def exclude(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = ExcludeForm(request.POST)
-    if not form.is_valid():
-        return _render_item(request, claim, status=422, forms={"exclude": form})
-    try:
-        review_exclude(
-            claim=claim,
-            reviewer=request.user,
-            reason=form.cleaned_data["reason"],
-            expected_version=form.expected_version,
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc, forms={"exclude": form})
-    return _advance(request, current=claim, flash=f"{claim.public_id} excluded.")
+@_item_action(ExcludeForm, form_key="exclude")
+def exclude(request: MemberRequest, claim: Claim, form: ExcludeForm) -> str:
+    reason = form.cleaned_data["reason"]
+    review_exclude(
+        claim=claim, reviewer=request.user, reason=reason, expected_version=form.expected_version
+    )
+    return f"{claim.public_id} excluded."
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def restore(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = ItemActionForm(request.POST)
-    form.is_valid()
-    try:
-        result = review_restore(
-            claim=claim, reviewer=request.user, expected_version=form.expected_version
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc)
+@_item_action(ItemActionForm, advance=False)
+def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
+    result = review_restore(
+        claim=claim, reviewer=request.user, expected_version=form.expected_version
+    )
     claim.refresh_from_db()
-    return _render_item(request, claim, flash=f"Restored: now {result.state} ({result.reason}).")
+    return f"Restored: now {result.state} ({result.reason})."
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def rejudge(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = ItemActionForm(request.POST)
-    form.is_valid()
-    try:
-        review_rejudge_one(
-            claim=claim, reviewer=request.user, expected_version=form.expected_version
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc)
+@_item_action(ItemActionForm)
+def rejudge(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
+    review_rejudge_one(claim=claim, reviewer=request.user, expected_version=form.expected_version)
     claim.refresh_from_db()
-    flash = f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
-    return _advance(request, current=claim, flash=flash)
+    return f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
 
 
+# review_note refuses only with a plain ReviewError, which _refused shows with the form (422).
 @role_required(*DECIDER_ROLES)
 @require_POST
-def note(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = NoteForm(request.POST)
-    if not form.is_valid():
-        return _render_item(request, claim, status=422, forms={"note": form})
-    try:
-        review_note(claim=claim, reviewer=request.user, text=form.cleaned_data["text"])
-    except ReviewError as exc:
-        return _render_item(request, claim, status=422, error=str(exc), forms={"note": form})
-    return _render_item(request, claim, flash="Note added.")
+@_item_action(NoteForm, form_key="note", advance=False)
+def note(request: MemberRequest, claim: Claim, form: NoteForm) -> str:
+    review_note(claim=claim, reviewer=request.user, text=form.cleaned_data["text"])
+    return "Note added."
 
 
 @role_required(*DECIDER_ROLES)
