@@ -1,7 +1,8 @@
-"""The review queue's filters (django-filter), scoped to the request's workspace."""
+"""The review queue's filters (django-filter), over a queryset the caller scopes to a workspace."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 
 import django_filters
@@ -9,12 +10,7 @@ from django import forms
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from review.selectors import (
-    QUEUE_REASON_VALUES,
-    QUEUE_STATE_VALUES,
-    reason_values,
-    review_domain_packs,
-)
+from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 
 STATE_CHOICES = [
@@ -93,16 +89,18 @@ class ReviewQueueFilter(django_filters.FilterSet):
         model = Claim
         fields: list[str] = []
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        reviewer=None,
+        domain_packs: Iterable[str] = (),
+        **kwargs,
+    ) -> None:
+        """``reviewer``: whose leases "Assigned to me" means; ``domain_packs``: the
+        workspace's packs, the choices of that filter (read once by the caller)."""
         super().__init__(*args, **kwargs)
-        workspace = getattr(self.request, "workspace", None)
-        if workspace is not None:
-            # Read once per request (the queue page builds two filter sets).
-            packs = getattr(self.request, "_review_domain_packs", None)
-            if packs is None:
-                packs = review_domain_packs(workspace=workspace)
-                self.request._review_domain_packs = packs
-            self.filters["domain_pack"].extra["choices"] = [(p, p) for p in packs]
+        self.reviewer = reviewer
+        self.filters["domain_pack"].extra["choices"] = [(p, p) for p in domain_packs]
         if not (self.data or {}).get("state"):
             # The default state filter is the queue itself.
             self.data = self.data.copy() if self.data is not None else {}
@@ -127,10 +125,10 @@ class ReviewQueueFilter(django_filters.FilterSet):
     def filter_mine(
         self, queryset: QuerySet[Claim], name: str, value: bool | None
     ) -> QuerySet[Claim]:
-        if not value or self.request is None:
+        if not value or self.reviewer is None:
             return queryset
         return queryset.filter(
-            review_lease__reviewer=self.request.user,
+            review_lease__reviewer=self.reviewer,
             review_lease__expires_at__gt=timezone.now(),
         )
 

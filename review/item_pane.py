@@ -31,6 +31,19 @@ from verifier.selectors.claims import claim_in_workspace_or_404
 
 PANE_ROWS = 50
 PANE_CANDIDATES = 10
+# The fields each part of the pane carries (space-separated; the JSON keys are the names).
+VERSION_COLUMNS = "id number text sha256"
+BINDING_COLUMNS = "id source_version_id quote start end source_hash match score bound_by"
+CANDIDATE_COLUMNS = "id start end score quote rank"
+VERDICT_COLUMNS = "id label confidence note judge_model judge_family prompt_version at reviewer_id"
+EVENT_COLUMNS = "id from_state to_state reason cause at actor_id"
+NOTE_COLUMNS = "id text at author_id"
+LEASE_COLUMNS = "id reviewer_id served_reason expires_at"
+
+
+def _columns(names: str, **paths: str) -> dict[str, F]:
+    """JSON keys → expressions: each of ``names`` as itself, each ``key=path`` by lookup."""
+    return {name: F(name) for name in names.split()} | {key: F(path) for key, path in paths.items()}
 
 
 def _rows(queryset, limit: int, **fields: Any) -> ArraySubquery:
@@ -59,77 +72,38 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
     )
     return claim_in_workspace_or_404(
         Claim.objects.select_related("source", "ingest_job").annotate(
-            pane_version=_one(
-                current, id=F("id"), number=F("number"), text=F("text"), sha256=F("sha256")
-            ),
+            pane_version=_one(current, **_columns(VERSION_COLUMNS)),
             pane_binding=_one(
                 EvidenceBinding.objects.filter(claim_id=OuterRef("pk"), is_active=True).order_by(
                     "-id"
                 ),
-                id=F("id"),
-                source_version_id=F("source_version_id"),
-                quote=F("quote"),
-                start=F("start"),
-                end=F("end"),
-                source_hash=F("source_hash"),
-                match=F("match"),
-                score=F("score"),
-                bound_by=F("bound_by"),
+                **_columns(BINDING_COLUMNS),
             ),
             pane_candidates=_rows(
                 EvidenceCandidate.objects.filter(
                     claim_id=OuterRef("pk"), source_version_id=Subquery(current_id.values("id")[:1])
                 ).order_by("rank"),
                 PANE_CANDIDATES,
-                id=F("id"),
-                start=F("start"),
-                end=F("end"),
-                score=F("score"),
-                quote=F("quote"),
-                rank=F("rank"),
+                **_columns(CANDIDATE_COLUMNS),
             ),
             pane_verdicts=_rows(
                 Verdict.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
                 PANE_ROWS,
-                id=F("id"),
-                label=F("label"),
-                confidence=F("confidence"),
-                note=F("note"),
-                judge_model=F("judge_model"),
-                judge_family=F("judge_family"),
-                prompt_version=F("prompt_version"),
-                at=F("at"),
-                reviewer_id=F("reviewer_id"),
-                reviewer_name=F("reviewer__username"),
+                **_columns(VERDICT_COLUMNS, reviewer_name="reviewer__username"),
             ),
             pane_events=_rows(
                 StateEvent.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
                 PANE_ROWS,
-                id=F("id"),
-                from_state=F("from_state"),
-                to_state=F("to_state"),
-                reason=F("reason"),
-                cause=F("cause"),
-                at=F("at"),
-                actor_id=F("actor_id"),
-                actor_name=F("actor__username"),
+                **_columns(EVENT_COLUMNS, actor_name="actor__username"),
             ),
             pane_notes=_rows(
                 ReviewNote.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
                 PANE_ROWS,
-                id=F("id"),
-                text=F("text"),
-                at=F("at"),
-                author_id=F("author_id"),
-                author_name=F("author__username"),
+                **_columns(NOTE_COLUMNS, author_name="author__username"),
             ),
             pane_lease=_one(
                 ReviewLease.objects.filter(claim_id=OuterRef("pk"), expires_at__gt=timezone.now()),
-                id=F("id"),
-                reviewer_id=F("reviewer_id"),
-                reviewer_name=F("reviewer__username"),
-                served_reason=F("served_reason"),
-                expires_at=F("expires_at"),
+                **_columns(LEASE_COLUMNS, reviewer_name="reviewer__username"),
             ),
         ),
         workspace=workspace_id,
@@ -151,43 +125,31 @@ def pane_candidates(claim: Claim) -> list[EvidenceCandidate]:
     return [EvidenceCandidate(claim_id=claim.pk, **row) for row in claim.pane_candidates or []]  # type: ignore[attr-defined]
 
 
-def pane_verdicts(claim: Claim) -> list[Verdict]:
+def _history(claim: Claim, rows: list[dict[str, Any]] | None, model, person: str) -> list:
+    """Unsaved ``model`` instances of the claim from the pane's JSON ``rows``, ``at``
+    parsed and ``person`` (the reviewer, actor or author) an unsaved user."""
     out = []
-    for row in claim.pane_verdicts or []:  # type: ignore[attr-defined]
+    for row in rows or []:
         row = dict(row)
-        name = row.pop("reviewer_name")
+        name = row.pop(f"{person}_name")
         at = _at(row.pop("at"))
-        verdict = Verdict(claim_id=claim.pk, **row)
-        verdict.at = at
-        verdict.reviewer = _user(row["reviewer_id"], name)
-        out.append(verdict)
+        instance = model(claim_id=claim.pk, **row)
+        instance.at = at
+        setattr(instance, person, _user(row[f"{person}_id"], name))
+        out.append(instance)
     return out
+
+
+def pane_verdicts(claim: Claim) -> list[Verdict]:
+    return _history(claim, claim.pane_verdicts, Verdict, "reviewer")  # type: ignore[attr-defined]
 
 
 def pane_events(claim: Claim) -> list[StateEvent]:
-    out = []
-    for row in claim.pane_events or []:  # type: ignore[attr-defined]
-        row = dict(row)
-        name = row.pop("actor_name")
-        at = _at(row.pop("at"))
-        event = StateEvent(claim_id=claim.pk, **row)
-        event.at = at
-        event.actor = _user(row["actor_id"], name)
-        out.append(event)
-    return out
+    return _history(claim, claim.pane_events, StateEvent, "actor")  # type: ignore[attr-defined]
 
 
 def pane_notes(claim: Claim) -> list[ReviewNote]:
-    out = []
-    for row in claim.pane_notes or []:  # type: ignore[attr-defined]
-        row = dict(row)
-        name = row.pop("author_name")
-        at = _at(row.pop("at"))
-        note = ReviewNote(claim_id=claim.pk, **row)
-        note.at = at
-        note.author = _user(row["author_id"], name)
-        out.append(note)
-    return out
+    return _history(claim, claim.pane_notes, ReviewNote, "author")  # type: ignore[attr-defined]
 
 
 def pane_lease(claim: Claim) -> ReviewLease | None:

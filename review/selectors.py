@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import (
     Case,
@@ -21,9 +23,13 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.http import QueryDict
 from django.utils import timezone
 
+from audit.highlighting import Segment, Span, text_window, window_segments
+from review.filters import ReviewQueueFilter
 from review.models import ReviewLease, ReviewNote
+from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
 from verifier.models import (
     Claim,
     ClaimRelation,
@@ -35,22 +41,7 @@ from verifier.models import (
     Workspace,
 )
 from verifier.selectors.claims import claim_in_workspace_or_404
-from verifier.states import QUEUE_REASON_RISK_ORDER, QUEUE_STATES, StateReason
-
-QUEUE_STATE_VALUES: tuple[str, ...] = tuple(sorted(s.value for s in QUEUE_STATES))
-# The queue reasons in risk order, as shown on the reason chips.
-QUEUE_REASON_VALUES: tuple[str, ...] = tuple(r.value for r in QUEUE_REASON_RISK_ORDER)
-# Reasons that count as another reason in the queue (a reviewer's contradiction).
-REASON_ALIASES: dict[str, tuple[str, ...]] = {
-    StateReason.CONTRADICTED.value: (
-        StateReason.CONTRADICTED.value,
-        StateReason.HUMAN_CONTRADICTED.value,
-    ),
-}
-
-
-def reason_values(reason: str) -> tuple[str, ...]:
-    return REASON_ALIASES.get(reason, (reason,))
+from verifier.states import QUEUE_REASON_RISK_ORDER
 
 
 def _risk_rank() -> Case:
@@ -314,6 +305,141 @@ class QueueRows:
         return [by_pk[pk] for pk in pks if pk in by_pk]
 
 
+QUEUE_PAGE_SIZE = 50
+
+
+def review_queue_filter(
+    *,
+    workspace: Workspace,
+    reviewer,
+    params: Mapping[str, Any],
+    domain_packs: list[str] | None = None,
+) -> ReviewQueueFilter:
+    """The queue's filter set bound to ``params``, over the workspace's claims.
+
+    ``domain_packs``: the workspace's packs when the caller has read them already."""
+    if domain_packs is None:
+        domain_packs = review_domain_packs(workspace=workspace)
+    return ReviewQueueFilter(
+        params,
+        queryset=review_queue_annotated(workspace=workspace),
+        reviewer=reviewer,
+        domain_packs=domain_packs,
+    )
+
+
+@dataclass(frozen=True)
+class QueueSelection:
+    """The claims a queue filter selects (none when the filter is invalid) and the
+    filter's values."""
+
+    claims: QuerySet[Claim]
+    filters: dict[str, Any]
+
+
+def review_queue_filtered(
+    *, workspace: Workspace, reviewer, filters: Mapping[str, Any]
+) -> QueueSelection:
+    """The queue's claims by ``filters`` (e.g. the query string), for serving the next
+    item by the same filter as the queue page."""
+    # One value per key (a QueryDict iterates keys; .get gives the last value).
+    params = {key: filters.get(key) for key in filters}
+    filterset = review_queue_filter(workspace=workspace, reviewer=reviewer, params=params)
+    if not filterset.is_valid():
+        return QueueSelection(claims=Claim.objects.none(), filters={})
+    return QueueSelection(claims=filterset.qs, filters=filterset.form.cleaned_data)
+
+
+@dataclass(frozen=True)
+class ReasonChip:
+    """A reason chip: the claims of the filter with this reason, and the query for them."""
+
+    reason: str
+    label: str
+    count: int
+    pressed: bool
+    query: str
+
+
+@dataclass(frozen=True)
+class QueuePage:
+    filter: ReviewQueueFilter
+    page: Page
+    chips: list[ReasonChip]
+    all_reasons_query: str  # the filter without its reason
+    any_reason_pressed: bool
+
+
+def review_queue_page(
+    *, workspace: Workspace, reviewer, params: QueryDict, page_size: int = QUEUE_PAGE_SIZE
+) -> QueuePage:
+    """One page of the queue by the filter in ``params`` (the query string), with the
+    reason chips. An invalid filter shows the default queue (the form carries the errors).
+
+    The chips count the same filter without its reason; that tally also gives the page
+    count (no separate COUNT) when both filters are valid.
+    """
+    current_reason = params.get("reason", "")
+    domain_packs = review_domain_packs(workspace=workspace)
+    filterset = review_queue_filter(
+        workspace=workspace, reviewer=reviewer, params=params, domain_packs=domain_packs
+    )
+    valid = filterset.is_valid()
+    claims = (
+        filterset.qs
+        if valid
+        else review_queue_default_states(review_queue_annotated(workspace=workspace))
+    )
+    chip_params = params.copy()
+    for key in ("reason", "page"):
+        chip_params.pop(key, None)
+    chip_filter = review_queue_filter(
+        workspace=workspace, reviewer=reviewer, params=chip_params, domain_packs=domain_packs
+    )
+    tally = review_reason_tally(chip_filter.qs) if chip_filter.is_valid() else {}
+    exact = valid and chip_filter.is_valid()
+    # The tally of the page's own filter: the chip tally narrowed to the chosen reason.
+    page_tally = None
+    if exact:
+        wanted = set(reason_values(current_reason)) if current_reason else None
+        page_tally = {r: n for r, n in tally.items() if wanted is None or r in wanted}
+    rows = QueueRows(
+        claims=claims,
+        rows=review_queue_order(review_queue_base(workspace=workspace)),
+        tally=page_tally,
+        total=review_tally_total(tally, current_reason) if exact else None,
+    )
+    page = Paginator(rows, page_size).get_page(params.get("page"))
+    for row in page.object_list:
+        row.why = review_why(
+            reason=row.state_reason,
+            label=row.latest_label,
+            note=row.latest_note or "",
+            confidence=row.latest_confidence,
+            human=row.latest_reviewer is not None,
+        )
+    chips = []
+    for reason, count in review_reason_counts(tally):
+        query = chip_params.copy()
+        query["reason"] = reason
+        chips.append(
+            ReasonChip(
+                reason=reason,
+                label=reason.replace("_", " "),
+                count=count,
+                pressed=reason == current_reason,
+                query=query.urlencode(),
+            )
+        )
+    return QueuePage(
+        filter=filterset,
+        page=page,
+        chips=chips,
+        all_reasons_query=chip_params.urlencode(),
+        any_reason_pressed=not current_reason,
+    )
+
+
 def review_lease_live(*, claim: Claim) -> ReviewLease | None:
     return (
         ReviewLease.objects.filter(claim=claim, expires_at__gt=timezone.now())
@@ -334,21 +460,6 @@ def review_item_get(*, workspace: Workspace, public_id: str) -> Claim:
         workspace=workspace,
         public_id=public_id,
     )
-
-
-@dataclass(frozen=True)
-class Segment:
-    text: str
-    kind: str  # "text" | "span"
-
-
-def highlight_segments(text: str, start: int | None, end: int | None) -> list[Segment]:
-    """Split ``text`` into before / span / after at code-point offsets (template escapes)."""
-    if start is None or end is None or not (0 <= start < end <= len(text)):
-        return [Segment(text, "text")]
-    parts = [Segment(text[:start], "text"), Segment(text[start:end], "span")]
-    parts.append(Segment(text[end:], "text"))
-    return [part for part in parts if part.text]
 
 
 @dataclass(frozen=True)
@@ -422,7 +533,7 @@ class ReviewItem:
     version: SourceVersion | None
     binding: Any  # EvidenceBinding | None
     binding_status: str  # fresh | stale | none
-    segments: list[Segment]
+    segments: list[Segment]  # the source window; the bound span's segment is highlighted
     candidates: list[EvidenceCandidate]
     verdicts: list[Verdict]
     events: list[StateEvent]
@@ -469,7 +580,6 @@ def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
 def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> ReviewItem:
     """The item pane. The source is shown as a window around the bound span (or the
     best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
-    from audit.highlighting import text_window
     from review import item_pane
     from verifier.selectors.claim_state import binding_recheck
 
@@ -497,15 +607,13 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
             else ((candidates[0].start, candidates[0].end) if candidates else None)
         )
         window = text_window(len(version.text), focus=anchor, at=at)
-        w_start, w_end = window
-        segments = [
-            Segment(seg.text, seg.kind)
-            for seg in highlight_segments(
-                version.text[w_start:w_end],
-                span[0] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
-                span[1] - w_start if span and w_start <= span[0] and span[1] <= w_end else None,
-            )
-        ]
+        # The bound span is marked only when the window holds all of it.
+        marks = (
+            [Span(span[0], span[1], "bound")]
+            if span is not None and window[0] <= span[0] and span[1] <= window[1]
+            else []
+        )
+        segments = window_segments(version.text, marks, window)
     verdicts = item_pane.pane_verdicts(claim)
     events = item_pane.pane_events(claim)
     from review.verdict_words import confidence_in_words

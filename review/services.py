@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils import timezone
 
 from review.models import ReviewLease, ReviewNote
@@ -314,49 +314,42 @@ def review_lease_next(
     *,
     workspace: Workspace,
     reviewer,
+    queryset: QuerySet[Claim],
     filters: Mapping[str, Any] | None = None,
-    request=None,
     skip: Iterable[int] = (),
 ) -> ReviewLease | None:
-    """Lease the next claim by the current filter and the queue order.
+    """Lease the next claim of ``queryset`` in the queue order.
 
-    The first few claims in queue order (not held by another reviewer, not in
-    ``skip``) are candidates; the first of them that is not row-locked is claimed with
-    ``SELECT ... ORDER BY ... LIMIT 1 FOR UPDATE SKIP LOCKED``, so reviewers asking at
-    once lock different rows. The lease is then re-checked under the row lock. The
-    reviewer's previous leases in the workspace are released (one item at a time).
+    ``queryset``: the queue's claims by the current filter, prepared by the caller
+    (``review_queue_filtered``); ``filters``: that filter's values, recorded in the
+    lease's served reason. The first few claims in queue order (not held by another
+    reviewer, not in ``skip``) are candidates; the first of them that is not
+    row-locked is claimed with ``SELECT ... ORDER BY ... LIMIT 1 FOR UPDATE SKIP
+    LOCKED``, so reviewers asking at once lock different rows. The lease is then
+    re-checked under the row lock. The reviewer's previous leases in the workspace are
+    released (one item at a time).
     """
-    from review.filters import ReviewQueueFilter
     from review.selectors import (
         review_held_by_others,
-        review_queue_annotated,
         review_queue_ordered_ids,
         review_reason_tally,
     )
 
-    # One value per key (a QueryDict iterates keys; .get gives the last value).
-    filters = {key: (filters or {}).get(key) for key in (filters or {})}
+    described = _describe_filters(filters or {})
     passed_over = set(skip)
     for _ in range(LEASE_ATTEMPTS):
         with transaction.atomic():
             review_lease_release_all(workspace=workspace, reviewer=reviewer)
-            filterset = ReviewQueueFilter(
-                data=filters,
-                queryset=review_queue_annotated(workspace=workspace),
-                request=request,
-            )
-            if not filterset.is_valid():
-                return None
-            queryset = filterset.qs.exclude(review_held_by_others(reviewer=reviewer))
+            candidate_claims = queryset.exclude(review_held_by_others(reviewer=reviewer))
             if passed_over:
-                queryset = queryset.exclude(pk__in=passed_over)
+                candidate_claims = candidate_claims.exclude(pk__in=passed_over)
             # The per-reason tally (one GROUP BY) lets the ordered read touch only the
             # risk groups it needs in one query, instead of one query per small group.
             candidates = review_queue_ordered_ids(
-                queryset=queryset,
+                queryset=candidate_claims,
                 offset=0,
                 limit=LEASE_CANDIDATES,
-                tally=review_reason_tally(queryset),
+                tally=review_reason_tally(candidate_claims),
             )
             if not candidates:
                 return None
@@ -376,7 +369,6 @@ def review_lease_next(
                 continue
             # A lease committed after the candidates were read is only visible to a
             # new statement: re-check under the row lock before taking it.
-            described = _describe_filters(filterset.form.cleaned_data)
             reason = f"next by risk: {claim.state_reason}{described}"
             lease = review_lease_claim(claim=claim, reviewer=reviewer, served_reason=reason)
             if lease is not None:

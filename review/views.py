@@ -7,8 +7,12 @@ works; without htmx they redirect to the item page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.contrib import messages
-from django.core.paginator import Paginator
+from django.forms import Form
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,22 +22,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
-from review.filters import ReviewQueueFilter, filter_querystring
+from review.filters import filter_querystring
 from review.forms import BulkForm, DecisionForm, ExcludeForm, ItemActionForm, NoteForm
 from review.selectors import (
-    QueueRows,
-    reason_values,
     review_item_detail,
     review_item_get,
     review_lease_live,
-    review_queue_annotated,
-    review_queue_base,
-    review_queue_default_states,
-    review_queue_order,
-    review_reason_counts,
-    review_reason_tally,
-    review_tally_total,
-    review_why,
+    review_queue_filtered,
+    review_queue_page,
 )
 from review.services import (
     BulkOutcome,
@@ -57,11 +53,12 @@ from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
 from verifier.permissions import DECIDER_ROLES, role_required
 
-QUEUE_PAGE_SIZE = 50
 SKIPPED_KEY = "review_skipped"
 TRAIL_KEY = "review_trail"
 TRAIL_LENGTH = 50
 SKIPPED_LIMIT = 500
+# An item action's service call: (request, the item, its valid form) → the flash message.
+ItemAction = Callable[[MemberRequest, Claim, Any], str]
 
 
 def _is_decider(request: MemberRequest) -> bool:
@@ -80,69 +77,16 @@ def _item_url(public_id: str, filter_qs: str) -> str:
 @role_required()
 @require_GET
 def queue(request: MemberRequest) -> HttpResponse:
-    workspace = request.workspace
-    params = request.GET
-    current_reason = params.get("reason", "")
-    filterset = ReviewQueueFilter(
-        params, queryset=review_queue_annotated(workspace=workspace), request=request
+    queue_page = review_queue_page(
+        workspace=request.workspace, reviewer=request.user, params=request.GET
     )
-    valid = filterset.is_valid()
-    claims = (
-        filterset.qs
-        if valid
-        else review_queue_default_states(review_queue_annotated(workspace=workspace))
-    )
-
-    # The chips count the same filter without its reason; that tally also gives the
-    # page count (no separate COUNT).
-    chip_params = params.copy()
-    for key in ("reason", "page"):
-        chip_params.pop(key, None)
-    chip_filter = ReviewQueueFilter(
-        chip_params, queryset=review_queue_annotated(workspace=workspace), request=request
-    )
-    tally = review_reason_tally(chip_filter.qs) if chip_filter.is_valid() else {}
-    exact = valid and chip_filter.is_valid()
-    # The tally of the page's own filter: the chip tally narrowed to the chosen reason.
-    page_tally = None
-    if exact:
-        wanted = set(reason_values(current_reason)) if current_reason else None
-        page_tally = {r: n for r, n in tally.items() if wanted is None or r in wanted}
-    rows = QueueRows(
-        claims=claims,
-        rows=review_queue_order(review_queue_base(workspace=workspace)),
-        tally=page_tally,
-        total=review_tally_total(tally, current_reason) if exact else None,
-    )
-    page = Paginator(rows, QUEUE_PAGE_SIZE).get_page(params.get("page"))
-    for row in page.object_list:
-        row.why = review_why(
-            reason=row.state_reason,
-            label=row.latest_label,
-            note=row.latest_note or "",
-            confidence=row.latest_confidence,
-            human=row.latest_reviewer is not None,
-        )
-    chips = []
-    for reason, count in review_reason_counts(tally):
-        query = chip_params.copy()
-        query["reason"] = reason
-        chips.append(
-            {
-                "reason": reason,
-                "label": reason.replace("_", " "),
-                "count": count,
-                "pressed": reason == current_reason,
-                "query": query.urlencode(),
-            }
-        )
     context = {
-        "filter": filterset,
-        "page": page,
-        "chips": chips,
-        "all_reasons_query": chip_params.urlencode(),
-        "any_reason_pressed": not current_reason,
-        "filter_qs": filter_querystring(params),
+        "filter": queue_page.filter,
+        "page": queue_page.page,
+        "chips": queue_page.chips,
+        "all_reasons_query": queue_page.all_reasons_query,
+        "any_reason_pressed": queue_page.any_reason_pressed,
+        "filter_qs": filter_querystring(request.GET),
         "can_decide": _is_decider(request),
         "now": timezone.now(),
         # One reverse() for the page instead of one per row.
@@ -318,13 +262,17 @@ def _refused(
 def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") -> HttpResponse:
     """Serve the next item in place (htmx) or by redirect."""
     workspace = request.workspace
-    filters = QueryDict(filter_querystring(request.GET))
+    selection = review_queue_filtered(
+        workspace=workspace,
+        reviewer=request.user,
+        filters=QueryDict(filter_querystring(request.GET)),
+    )
     skipped = list(request.session.get(SKIPPED_KEY, []))
     lease = review_lease_next(
         workspace=workspace,
         reviewer=request.user,
-        filters=filters,
-        request=request,
+        queryset=selection.claims,
+        filters=selection.filters,
         skip=skipped + ([current.pk] if current is not None else []),
     )
     filter_qs = filter_querystring(request.GET)
@@ -361,94 +309,93 @@ def item(request: MemberRequest, public_id: str) -> HttpResponse:
     return _render_item(request, claim)
 
 
+def _item_action(
+    form_class: type[Form], *, form_key: str = "", advance: bool = True
+) -> Callable[[ItemAction], Callable[[MemberRequest, str], HttpResponse]]:
+    """Make the view of an action on one item from ``act``, its service call: the view
+    gets the item, validates the ``form_class`` form from the POST, calls ``act`` (which
+    returns the flash message), answers a refusal with ``_refused``, then serves the
+    next item (``advance``) or this one again.
+
+    With a ``form_key`` an invalid form is shown again with its errors (422) and with a
+    refusal; without one the form only carries the item's version."""
+
+    def decorator(act: ItemAction) -> Callable[[MemberRequest, str], HttpResponse]:
+        @wraps(act)
+        def view(request: MemberRequest, public_id: str) -> HttpResponse:
+            claim = review_item_get(workspace=request.workspace, public_id=public_id)
+            form = form_class(request.POST)
+            forms = {form_key: form} if form_key else None
+            if not form.is_valid() and forms:
+                return _render_item(request, claim, status=422, forms=forms)
+            try:
+                flash = act(request, claim, form)
+            except ReviewError as exc:
+                return _refused(request, claim, exc, forms=forms)
+            if advance:
+                return _advance(request, current=claim, flash=flash)
+            return _render_item(request, claim, flash=flash)
+
+        return view
+
+    return decorator
+
+
 @role_required(*DECIDER_ROLES)
 @require_POST
-def decide(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = DecisionForm(request.POST)
-    if not form.is_valid():
-        return _render_item(request, claim, status=422, forms={"decision": form})
+@_item_action(DecisionForm, form_key="decision")
+def decide(request: MemberRequest, claim: Claim, form: DecisionForm) -> str:
     decision = form.cleaned_data["decision"]
-    try:
-        result = review_decide(
-            claim=claim,
-            reviewer=request.user,
-            decision=decision,
-            note=form.cleaned_data["note"],
-            span=form.span,
-            span_text=form.cleaned_data["span_text"] if form.span else None,
-            expected_version=form.expected_version,
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc, forms={"decision": form})
-    flash = f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
-    return _advance(request, current=claim, flash=flash)
+    result = review_decide(
+        claim=claim,
+        reviewer=request.user,
+        decision=decision,
+        note=form.cleaned_data["note"],
+        span=form.span,
+        span_text=form.cleaned_data["span_text"] if form.span else None,
+        expected_version=form.expected_version,
+    )
+    return f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def exclude(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = ExcludeForm(request.POST)
-    if not form.is_valid():
-        return _render_item(request, claim, status=422, forms={"exclude": form})
-    try:
-        review_exclude(
-            claim=claim,
-            reviewer=request.user,
-            reason=form.cleaned_data["reason"],
-            expected_version=form.expected_version,
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc, forms={"exclude": form})
-    return _advance(request, current=claim, flash=f"{claim.public_id} excluded.")
+@_item_action(ExcludeForm, form_key="exclude")
+def exclude(request: MemberRequest, claim: Claim, form: ExcludeForm) -> str:
+    reason = form.cleaned_data["reason"]
+    review_exclude(
+        claim=claim, reviewer=request.user, reason=reason, expected_version=form.expected_version
+    )
+    return f"{claim.public_id} excluded."
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def restore(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = ItemActionForm(request.POST)
-    form.is_valid()
-    try:
-        result = review_restore(
-            claim=claim, reviewer=request.user, expected_version=form.expected_version
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc)
+@_item_action(ItemActionForm, advance=False)
+def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
+    result = review_restore(
+        claim=claim, reviewer=request.user, expected_version=form.expected_version
+    )
     claim.refresh_from_db()
-    return _render_item(request, claim, flash=f"Restored: now {result.state} ({result.reason}).")
+    return f"Restored: now {result.state} ({result.reason})."
 
 
 @role_required(*DECIDER_ROLES)
 @require_POST
-def rejudge(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = ItemActionForm(request.POST)
-    form.is_valid()
-    try:
-        review_rejudge_one(
-            claim=claim, reviewer=request.user, expected_version=form.expected_version
-        )
-    except ReviewError as exc:
-        return _refused(request, claim, exc)
+@_item_action(ItemActionForm)
+def rejudge(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
+    review_rejudge_one(claim=claim, reviewer=request.user, expected_version=form.expected_version)
     claim.refresh_from_db()
-    flash = f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
-    return _advance(request, current=claim, flash=flash)
+    return f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
 
 
+# review_note refuses only with a plain ReviewError, which _refused shows with the form (422).
 @role_required(*DECIDER_ROLES)
 @require_POST
-def note(request: MemberRequest, public_id: str) -> HttpResponse:
-    claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    form = NoteForm(request.POST)
-    if not form.is_valid():
-        return _render_item(request, claim, status=422, forms={"note": form})
-    try:
-        review_note(claim=claim, reviewer=request.user, text=form.cleaned_data["text"])
-    except ReviewError as exc:
-        return _render_item(request, claim, status=422, error=str(exc), forms={"note": form})
-    return _render_item(request, claim, flash="Note added.")
+@_item_action(NoteForm, form_key="note", advance=False)
+def note(request: MemberRequest, claim: Claim, form: NoteForm) -> str:
+    review_note(claim=claim, reviewer=request.user, text=form.cleaned_data["text"])
+    return "Note added."
 
 
 @role_required(*DECIDER_ROLES)

@@ -1,31 +1,32 @@
+"""The item pane's source window marks the bound span (segments from audit/highlighting)."""
+
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
-
-from review.selectors import Segment, highlight_segments
-
-
-def test_segments_split_at_code_point_offsets():
-    text = "a😀b e\u0301 <x>"
-    assert highlight_segments(text, 1, 3) == [
-        Segment("a", "text"),
-        Segment("😀b", "span"),
-        Segment(" e\u0301 <x>", "text"),
-    ]
+from audit.highlighting import WINDOW_CHARS
+from review.selectors import review_item_detail
+from tests.factories import make_binding, make_claim, make_source
 
 
-def test_out_of_range_or_missing_offsets_give_plain_text():
-    assert highlight_segments("abc", None, None) == [Segment("abc", "text")]
-    assert highlight_segments("abc", 2, 9) == [Segment("abc", "text")]
-    assert highlight_segments("abc", 2, 2) == [Segment("abc", "text")]
+def _marked(item) -> list[tuple[str, bool]]:
+    return [(segment.text, segment.highlighted) for segment in item.segments]
 
 
-@given(st.text(min_size=1), st.data())
-def test_segments_round_trip(text, data):
-    start = data.draw(st.integers(0, len(text) - 1))
-    end = data.draw(st.integers(start + 1, len(text)))
-    segments = highlight_segments(text, start, end)
-    assert "".join(s.text for s in segments) == text
-    (span,) = [s for s in segments if s.kind == "span"]
-    assert span.text == text[start:end]
+def test_the_bound_span_is_the_one_highlighted_segment(workspace, reviewer):
+    text = "a😀b e\u0301 <x> and the rest"
+    claim = make_claim(make_source(workspace, text=text), "A claim.")
+    make_binding(claim, "😀b e\u0301")
+    item = review_item_detail(claim=claim, reviewer=reviewer)
+    assert _marked(item) == [("a", False), ("😀b e\u0301", True), (" <x> and the rest", False)]
+
+
+def test_a_window_that_cuts_the_span_shows_it_unmarked(workspace, reviewer):
+    quote = "the bound sentence"
+    text = "x" * WINDOW_CHARS + quote + "y" * 100
+    claim = make_claim(make_source(workspace, text=text), "A claim.")
+    binding = make_binding(claim, quote)
+    whole = review_item_detail(claim=claim, reviewer=reviewer)
+    assert [s for s, marked in _marked(whole) if marked] == [quote]
+    for at in (0, binding.start + 3):  # before the span; starting inside it
+        item = review_item_detail(claim=claim, reviewer=reviewer, at=at)
+        start, end = item.window
+        assert _marked(item) == [(text[start:end], False)]

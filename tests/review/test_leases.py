@@ -8,15 +8,29 @@ from django.db import connection
 from django.utils import timezone
 
 from review.models import ReviewLease
+from review.selectors import review_queue_filtered
 from review.services import review_lease_next, review_lease_release
 from tests.factories import make_source, make_user, make_workspace
 from tests.review.conftest import queue_claim
+from verifier.models import Claim
+
+
+def lease_next(*, workspace, reviewer, filters=None, skip=()):
+    """The next lease by ``filters``, with the queryset prepared as the console does."""
+    selection = review_queue_filtered(workspace=workspace, reviewer=reviewer, filters=filters or {})
+    return review_lease_next(
+        workspace=workspace,
+        reviewer=reviewer,
+        queryset=selection.claims,
+        filters=selection.filters,
+        skip=skip,
+    )
 
 
 def test_next_serves_the_riskiest_and_records_why(workspace, reviewer, make_queue_claim):
     make_queue_claim("abstained")
     gap = make_queue_claim("coverage_gap")
-    lease = review_lease_next(workspace=workspace, reviewer=reviewer, filters={})
+    lease = lease_next(workspace=workspace, reviewer=reviewer, filters={})
     assert lease.claim == gap
     assert lease.served_reason.startswith("next by risk: coverage_gap")
     assert lease.expires_at > timezone.now()
@@ -25,42 +39,58 @@ def test_next_serves_the_riskiest_and_records_why(workspace, reviewer, make_queu
 def test_next_follows_the_filter_and_says_so(workspace, reviewer, make_queue_claim):
     abstained = make_queue_claim("abstained")
     make_queue_claim("coverage_gap")
-    lease = review_lease_next(
-        workspace=workspace, reviewer=reviewer, filters={"reason": "abstained"}
-    )
+    lease = lease_next(workspace=workspace, reviewer=reviewer, filters={"reason": "abstained"})
     assert lease.claim == abstained
     assert "reason=abstained" in lease.served_reason
+
+
+def test_next_serves_only_from_the_prepared_queryset(workspace, reviewer, make_queue_claim):
+    make_queue_claim("contradicted")
+    abstained = make_queue_claim("abstained")
+    lease = review_lease_next(
+        workspace=workspace, reviewer=reviewer, queryset=Claim.objects.filter(pk=abstained.pk)
+    )
+    assert lease.claim == abstained
+    assert lease.served_reason == "next by risk: abstained"
+
+
+def test_an_invalid_filter_serves_nothing_and_frees_the_held_item(
+    workspace, reviewer, make_queue_claim
+):
+    make_queue_claim("abstained")
+    assert lease_next(workspace=workspace, reviewer=reviewer) is not None
+    invalid = {"confidence_min": "lots"}
+    assert lease_next(workspace=workspace, reviewer=reviewer, filters=invalid) is None
+    assert not ReviewLease.objects.exists()
 
 
 def test_two_reviewers_never_hold_the_same_claim(workspace, reviewer, make_queue_claim):
     first, second = make_queue_claim("contradicted"), make_queue_claim("abstained")
     other = make_user("otto", workspace=workspace, role="reviewer")
-    assert review_lease_next(workspace=workspace, reviewer=reviewer).claim == first
-    assert review_lease_next(workspace=workspace, reviewer=other).claim == second
+    assert lease_next(workspace=workspace, reviewer=reviewer).claim == first
+    assert lease_next(workspace=workspace, reviewer=other).claim == second
     assert (
-        review_lease_next(
-            workspace=workspace, reviewer=make_user(workspace=workspace, role="reviewer")
-        )
+        lease_next(workspace=workspace, reviewer=make_user(workspace=workspace, role="reviewer"))
         is None
     )
 
 
 def test_expired_lease_frees_the_claim(workspace, reviewer, make_queue_claim, settings):
     claim = make_queue_claim("contradicted")
-    lease = review_lease_next(workspace=workspace, reviewer=reviewer)
+    lease = lease_next(workspace=workspace, reviewer=reviewer)
     ReviewLease.objects.filter(pk=lease.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     other = make_user("otto", workspace=workspace, role="reviewer")
-    taken = review_lease_next(workspace=workspace, reviewer=other)
+    taken = lease_next(workspace=workspace, reviewer=other)
     assert taken.claim == claim and taken.reviewer == other
     assert ReviewLease.objects.filter(claim=claim).count() == 1
 
 
 def test_release_and_one_lease_per_reviewer(workspace, reviewer, make_queue_claim):
     a, b = make_queue_claim("contradicted"), make_queue_claim("abstained")
-    lease = review_lease_next(workspace=workspace, reviewer=reviewer)
+    lease = lease_next(workspace=workspace, reviewer=reviewer)
     assert lease.claim == a
     # asking again while skipping a releases a and serves b
-    assert review_lease_next(workspace=workspace, reviewer=reviewer, skip=[a.pk]).claim == b
+    assert lease_next(workspace=workspace, reviewer=reviewer, skip=[a.pk]).claim == b
     assert list(ReviewLease.objects.values_list("claim_id", flat=True)) == [b.pk]
     review_lease_release(claim=b, reviewer=reviewer)
     assert not ReviewLease.objects.exists()
@@ -69,7 +99,7 @@ def test_release_and_one_lease_per_reviewer(workspace, reviewer, make_queue_clai
 def test_lease_ttl_comes_from_settings(workspace, reviewer, make_queue_claim, settings):
     settings.SPANPROOF_REVIEW_LEASE_SECONDS = 60
     make_queue_claim("abstained")
-    lease = review_lease_next(workspace=workspace, reviewer=reviewer)
+    lease = lease_next(workspace=workspace, reviewer=reviewer)
     assert timedelta(seconds=50) < lease.expires_at - timezone.now() <= timedelta(seconds=60)
 
 
@@ -91,7 +121,7 @@ def test_concurrent_next_never_serves_the_same_claim_twice():
         def ask(user, barrier=barrier, served=served, errors=errors):
             try:
                 barrier.wait(timeout=10)
-                lease = review_lease_next(workspace=workspace, reviewer=user)
+                lease = lease_next(workspace=workspace, reviewer=user)
                 with lock:  # noqa: B023 (one lock for all rounds)
                     served.append(lease.claim_id if lease else None)
             except BaseException as exc:  # surfaced below
