@@ -440,6 +440,12 @@ def review_queue_page(
     )
 
 
+def review_claims_by_public_ids(*, workspace: Workspace, public_ids: list[str]) -> list[Claim]:
+    """The workspace's claims among ``public_ids`` (others' and unknown ids are dropped),
+    in creation order."""
+    return list(Claim.objects.filter(workspace=workspace, public_id__in=public_ids).order_by("id"))
+
+
 def review_lease_live(*, claim: Claim) -> ReviewLease | None:
     return (
         ReviewLease.objects.filter(claim=claim, expires_at__gt=timezone.now())

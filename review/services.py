@@ -297,12 +297,28 @@ def review_lease_claim(*, claim: Claim, reviewer, served_reason: str) -> ReviewL
         return ReviewLease.objects.create(
             claim=claim, reviewer=reviewer, served_reason=served_reason[:200], expires_at=expires
         )
+    taken_over = lease.reviewer_id != reviewer.pk  # an expired lease of someone else
     lease.reviewer = reviewer
     lease.expires_at = expires
-    if lease.reviewer_id != reviewer.pk or not lease.served_reason:
+    if taken_over or not lease.served_reason:
         lease.served_reason = served_reason[:200]
     lease.save(update_fields=["reviewer", "expires_at", "served_reason"])
     return lease
+
+
+@transaction.atomic
+def review_lease_on_open(*, claim: Claim, reviewer) -> ReviewLease | None:
+    """Opening an item directly leases it to ``reviewer`` unless another reviewer holds a
+    live lease on it (None then). A reviewer holds one item at a time: opening a free item
+    releases their other leases; re-opening their own keeps them."""
+    from review.selectors import review_lease_live
+
+    lease = review_lease_live(claim=claim)
+    if lease is not None and lease.reviewer_id != reviewer.pk:
+        return None
+    if lease is None:
+        review_lease_release_all(workspace=claim.workspace, reviewer=reviewer)
+    return review_lease_claim(claim=claim, reviewer=reviewer, served_reason="opened directly")
 
 
 def _describe_filters(filters: Mapping[str, Any]) -> str:

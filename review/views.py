@@ -25,9 +25,9 @@ from django_htmx.http import push_url
 from review.filters import filter_querystring
 from review.forms import BulkForm, DecisionForm, ExcludeForm, ItemActionForm, NoteForm
 from review.selectors import (
+    review_claims_by_public_ids,
     review_item_detail,
     review_item_get,
-    review_lease_live,
     review_queue_filtered,
     review_queue_page,
 )
@@ -41,10 +41,9 @@ from review.services import (
     review_bulk_rejudge,
     review_decide,
     review_exclude,
-    review_lease_claim,
     review_lease_next,
+    review_lease_on_open,
     review_lease_release,
-    review_lease_release_all,
     review_note,
     review_rejudge_one,
     review_restore,
@@ -117,9 +116,7 @@ def bulk(request: MemberRequest) -> HttpResponse:
         for error in form.non_field_errors() + form.errors.get("reason", []):
             messages.error(request, error)
         return redirect(queue_url)
-    claims = list(
-        Claim.objects.filter(workspace=workspace, public_id__in=form.claim_ids).order_by("id")
-    )
+    claims = review_claims_by_public_ids(workspace=workspace, public_ids=form.claim_ids)
     action = form.cleaned_data["action"]
     if not form.cleaned_data["confirm"]:
         return render(
@@ -301,11 +298,7 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
 def item(request: MemberRequest, public_id: str) -> HttpResponse:
     claim = review_item_get(workspace=request.workspace, public_id=public_id)
     if _is_decider(request):
-        lease = review_lease_live(claim=claim)
-        if lease is None or lease.reviewer_id == request.user.pk:
-            if lease is None:
-                review_lease_release_all(workspace=request.workspace, reviewer=request.user)
-            review_lease_claim(claim=claim, reviewer=request.user, served_reason="opened directly")
+        review_lease_on_open(claim=claim, reviewer=request.user)
     return _render_item(request, claim)
 
 
