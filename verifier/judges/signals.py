@@ -26,7 +26,6 @@ from verifier.judges.lexicon import (
     PLAIN_LEVEL,
     SCOPE_MARKERS,
     SCOPE_MAX_WORDS,
-    STOPWORDS,
     STRONG_LEVEL,
     SYNONYMS,
     UNIT_CANONICAL,
@@ -35,6 +34,7 @@ from verifier.judges.lexicon import (
     is_antonym,
     lemma,
 )
+from verifier.text.stopwords import STOPWORDS
 
 ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})
 NOT_ENTITIES = frozenset(

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from verifier.judges.lexicon import STOPWORDS
+from verifier.text.stopwords import STOPWORDS
 
 RELATE_MIN_OVERLAP: Final = 0.5
 ELABORATE_MIN_SHARED: Final = 2

@@ -40,69 +40,9 @@ import re
 from typing import Final
 
 from verifier.scoring.rulesets import DIMENSIONS
+from verifier.text.stopwords import PREVIEW_STOPWORDS
 
 _WORD: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)
-_STOP: Final = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "are",
-        "was",
-        "were",
-        "that",
-        "this",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "over",
-        "than",
-        "then",
-        "they",
-        "them",
-        "their",
-        "there",
-        "these",
-        "those",
-        "which",
-        "while",
-        "what",
-        "when",
-        "where",
-        "who",
-        "whom",
-        "whose",
-        "has",
-        "have",
-        "had",
-        "its",
-        "it's",
-        "his",
-        "her",
-        "our",
-        "your",
-        "not",
-        "but",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "shall",
-        "been",
-        "being",
-        "also",
-        "such",
-        "very",
-        "more",
-        "most",
-        "some",
-        "any",
-        "all",
-        "each",
-    ]
-)
 QUALIFIERS: Final = frozenset(
     [
         "but",
@@ -182,7 +122,7 @@ def _words(text: str) -> list[str]:
 
 
 def _content(words: list[str]) -> set[str]:
-    return {w for w in words if len(w) >= 3 and w not in _STOP and not w.isdigit()}
+    return {w for w in words if len(w) >= 3 and w not in PREVIEW_STOPWORDS and not w.isdigit()}
 
 
 def _negated(words: list[str]) -> bool:

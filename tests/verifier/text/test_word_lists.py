@@ -1,0 +1,62 @@
+"""The text layer's word lists: one base list per kind, each derived list's difference
+named, and each caller reading the list it read before the text layer existed."""
+
+from __future__ import annotations
+
+from verifier.text import stopwords as sw
+
+
+def test_the_judge_never_drops_negation_or_scope_words() -> None:
+    assert sw.STOPWORDS.isdisjoint(sw.JUDGE_CONTENT_WORDS)
+
+
+def test_retrieval_stopwords_are_the_judge_list_with_named_differences() -> None:
+    # Each named difference really differs (no word listed for nothing).
+    assert sw.RETRIEVAL_CONTENT_WORDS <= sw.STOPWORDS
+    assert sw.RETRIEVAL_EXTRA_STOPWORDS.isdisjoint(sw.STOPWORDS)
+    assert (
+        sw.RETRIEVAL_STOPWORDS
+        == (sw.STOPWORDS - sw.RETRIEVAL_CONTENT_WORDS) | sw.RETRIEVAL_EXTRA_STOPWORDS
+    )
+    # Retrieval drops quantifiers and negations the judge must read ...
+    assert {"no", "not", "all", "some"} <= sw.RETRIEVAL_STOPWORDS
+    assert {"no", "not", "all", "some"}.isdisjoint(sw.STOPWORDS)
+    # ... and keeps connectives and contraction fragments the judge drops.
+    assert {"however", "because", "without", "s", "ll"}.isdisjoint(sw.RETRIEVAL_STOPWORDS)
+
+
+def test_preview_stopwords_are_retrieval_ones_of_three_letters_or_more() -> None:
+    assert sw.PREVIEW_CONTENT_WORDS <= sw.RETRIEVAL_STOPWORDS
+    assert sw.PREVIEW_EXTRA_STOPWORDS.isdisjoint(sw.RETRIEVAL_STOPWORDS)
+    assert all(len(word) >= 3 for word in sw.PREVIEW_STOPWORDS)
+    assert {"could", "would", "not", "all"} <= sw.PREVIEW_STOPWORDS
+    assert {"about", "only", "she"}.isdisjoint(sw.PREVIEW_STOPWORDS)
+
+
+def test_the_lists_keep_the_sizes_each_caller_had() -> None:
+    """160 (judge), 109 (worker) and 57 (rule-set preview) words, as before the text
+    layer: a changed size is a changed behaviour and needs its own commit."""
+    assert (len(sw.STOPWORDS), len(sw.RETRIEVAL_STOPWORDS), len(sw.PREVIEW_STOPWORDS)) == (
+        160,
+        109,
+        57,
+    )
+
+
+def test_callers_read_their_own_list() -> None:
+    from verifier.pipeline import relating
+    from verifier.scoring import dimension_heuristics
+    from verifier.worker import text
+
+    assert relating.STOPWORDS is sw.STOPWORDS
+    assert text.content_tokens("Not all birds fly south, however") == {
+        "birds",
+        "fly",
+        "south",
+        "however",
+    }
+    assert dimension_heuristics._content(["not", "about", "she", "could", "birds"]) == {
+        "about",
+        "she",
+        "birds",
+    }
