@@ -1,6 +1,6 @@
 """Word lists for the heuristic judge: a light rule-based lemmatizer, synonym and antonym
-tables, negation cues and the scope/modality scale. Stopwords live in the text layer
-(``verifier.text.stopwords``).
+tables and the scope/modality scale. Stopwords and negation cues live in the text layer
+(``verifier.text.stopwords``, ``verifier.text.negations``).
 
 Hand-written on purpose: no model or corpus download, deterministic, reviewable. The
 tables are small; they only need to cover the paraphrases and distortions that matter
@@ -347,72 +347,6 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
 )
 
 ANTONYM_PREFIXES: tuple[str, ...] = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
-
-# Negation cues (single tokens after tokenization; "n't" is split off as its own token).
-NEGATION_WORDS: frozenset[str] = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "n't",
-        "none",
-        "nobody",
-        "nothing",
-        "neither",
-        "nor",
-        "nowhere",
-        "cannot",
-        "without",
-        "lack",
-        "lacks",
-        "lacked",
-        "lacking",
-        "absence",
-        "absent",
-        "fail",
-        "fails",
-        "failed",
-        "failing",
-        "unable",
-        "refute",
-        "refutes",
-        "refuted",
-        "deny",
-        "denies",
-        "denied",
-        "false",
-        "untrue",
-        "myth",
-        "hardly",
-        "barely",
-        "disprove",
-        "disproves",
-        "disproved",
-        "disproven",
-        "debunk",
-        "debunks",
-        "debunked",
-        "contrary",
-        "contradict",
-        "contradicts",
-        "contradicted",
-    ]
-)
-# Multi-word phrases that contain a cue word but are not negations.
-NON_NEGATION_PHRASES: tuple[tuple[str, ...], ...] = (
-    ("not", "only"),
-    ("not", "just"),
-    ("not", "merely"),
-    ("no", "doubt"),
-    ("no", "less"),
-    ("not", "least"),
-    ("not", "until"),
-    ("no", "sooner"),
-    ("nothing", "but"),
-    ("without", "exception"),
-    ("without", "doubt"),
-    ("no", "longer"),
-)
 
 # Scope and modality. Each marker: (dimension, level). Level 1-3 hedge the statement,
 # level 4 is a plain assertion (the implicit level of an unhedged claim), level 5

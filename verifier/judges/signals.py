@@ -19,8 +19,6 @@ from verifier.judges.lexicon import (
     MAGNITUDE_WORDS,
     MONTHS,
     MULTIWORD_SYNONYMS,
-    NEGATION_WORDS,
-    NON_NEGATION_PHRASES,
     NUMBER_WORDS,
     ORDINAL_WORDS,
     PLAIN_LEVEL,
@@ -34,6 +32,7 @@ from verifier.judges.lexicon import (
     is_antonym,
     lemma,
 )
+from verifier.text.negations import NEGATION_WORDS, NON_NEGATION_PHRASES
 from verifier.text.stopwords import STOPWORDS
 
 ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})

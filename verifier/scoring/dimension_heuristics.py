@@ -40,6 +40,7 @@ import re
 from typing import Final
 
 from verifier.scoring.rulesets import DIMENSIONS
+from verifier.text.negations import has_negation
 from verifier.text.stopwords import PREVIEW_STOPWORDS
 
 _WORD: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)
@@ -106,9 +107,6 @@ HEDGES: Final = frozenset(
         "appear",
     ]
 )
-NEGATIONS: Final = frozenset(
-    ["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without"]
-)
 UNIVERSAL_PENALTY: Final = 0.25
 HEDGE_PENALTY: Final = 0.15
 DETAIL_PENALTY: Final = 0.34
@@ -123,10 +121,6 @@ def _words(text: str) -> list[str]:
 
 def _content(words: list[str]) -> set[str]:
     return {w for w in words if len(w) >= 3 and w not in PREVIEW_STOPWORDS and not w.isdigit()}
-
-
-def _negated(words: list[str]) -> bool:
-    return any(w in NEGATIONS or w.endswith("n't") for w in words)
 
 
 def _details(text: str) -> set[str]:
@@ -193,7 +187,9 @@ def dimension_scores(
         span_detail_words = {w.lower() for w in span_words}
         new_details = {d for d in _details(claim_text) if d not in span_detail_words}
         assumption = 1.0 - DETAIL_PENALTY * len(new_details)
-        consistency = CONFLICT_SCORE if _negated(claim_words) != _negated(span_words) else 1.0
+        consistency = (
+            CONFLICT_SCORE if has_negation(claim_words) != has_negation(span_words) else 1.0
+        )
         scores = {
             "logical_structure": structure,
             "evidence_grounding": grounding,

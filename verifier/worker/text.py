@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier.text.negations import NEGATIVE_WORDS
 from verifier.text.stopwords import RETRIEVAL_STOPWORDS
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,]\d+)*%?")
@@ -85,7 +86,6 @@ ABSOLUTE_QUANTIFIERS = frozenset(
         "forever",
     ]
 )
-NEGATIONS = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor"})
 _COMPARATIVE = re.compile(
     r"\b(?:more|less|fewer|greater|larger|smaller|higher|lower|better|worse|bigger)\b"
     r"|\b\w+er\s+than\b|\bthan\b",
@@ -177,7 +177,7 @@ def claim_features(text: str) -> ClaimFeatures:
         belief=bool(all_words & BELIEF_CUES),
         absolute=bool(all_words & ABSOLUTE_QUANTIFIERS),
         comparative=bool(_COMPARATIVE.search(text)),
-        negated=bool(all_words & NEGATIONS),
+        negated=bool(all_words & NEGATIVE_WORDS),
     )
 
 

@@ -3,6 +3,7 @@ named, and each caller reading the list it read before the text layer existed.""
 
 from __future__ import annotations
 
+from verifier.text import negations as neg
 from verifier.text import stopwords as sw
 
 
@@ -60,3 +61,33 @@ def test_callers_read_their_own_list() -> None:
         "she",
         "birds",
     }
+
+
+def test_negation_lists_nest_with_named_differences() -> None:
+    assert neg.NEGATIVE_WORDS < neg.NEGATIONS < neg.NEGATION_WORDS
+    assert {"without"} == neg.NEGATIONS - neg.NEGATIVE_WORDS
+    assert neg.JUDGE_NEGATION_CUES.isdisjoint(neg.NEGATIONS)
+    assert len(neg.NEGATION_WORDS) == 45
+    assert all(first in neg.NEGATION_WORDS for first, _ in neg.NON_NEGATION_PHRASES)
+
+
+def test_negation_words_the_judge_also_drops_for_coverage() -> None:
+    """Of all negation words only "neither" and "without" are judge stopwords: they
+    count for no coverage, yet their polarity is read. Every other one is content."""
+    assert {"neither", "without"} == neg.NEGATION_WORDS & sw.STOPWORDS
+
+
+def test_has_negation_counts_without_and_contractions_only_beyond_the_n_words() -> None:
+    assert neg.has_negation(["it", "isn't"])
+    assert neg.has_negation(["done", "without", "help"])
+    assert not neg.has_negation(["the", "study", "lacks", "controls"])  # a judge cue only
+
+
+def test_each_caller_reads_its_negation_list() -> None:
+    from verifier.pipeline.relating import is_negated
+    from verifier.worker.text import claim_features
+
+    text = "The pump runs without power."
+    assert is_negated(text)  # relate stage: NEGATIONS
+    assert not claim_features(text).negated  # worker: NEGATIVE_WORDS, no "without"
+    assert claim_features("The pump never runs.").negated
