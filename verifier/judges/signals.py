@@ -32,6 +32,7 @@ from verifier.judges.lexicon import (
     is_antonym,
     lemma,
 )
+from verifier.text.hedges import QUANTITY_HEDGES
 from verifier.text.negations import NEGATION_WORDS, NON_NEGATION_PHRASES
 from verifier.text.stopwords import STOPWORDS
 
@@ -84,9 +85,6 @@ TIME_UNITS = frozenset(
         "spring",
         "autumn",
     ]
-)
-QUANTITY_HEDGES = frozenset(
-    {"about", "approximately", "around", "roughly", "nearly", "almost", "circa"}
 )
 PREFIX_MATCH_MIN = 5  # shared prefix length for a stem-tolerant word match
 REGION_BEFORE = 4  # tokens before the first aligned word that still govern it (negation)

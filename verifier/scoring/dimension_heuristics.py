@@ -40,6 +40,7 @@ import re
 from typing import Final
 
 from verifier.scoring.rulesets import DIMENSIONS
+from verifier.text.hedges import PREVIEW_HEDGES, PREVIEW_UNIVERSALS
 from verifier.text.negations import has_negation
 from verifier.text.stopwords import PREVIEW_STOPWORDS
 
@@ -66,45 +67,6 @@ QUALIFIERS: Final = frozenset(
         "mostly",
         "generally",
         "typically",
-    ]
-)
-UNIVERSALS: Final = frozenset(
-    [
-        "all",
-        "always",
-        "never",
-        "every",
-        "everyone",
-        "everything",
-        "none",
-        "nobody",
-        "proves",
-        "proven",
-        "certainly",
-        "definitely",
-        "undoubtedly",
-        "entirely",
-        "completely",
-    ]
-)
-HEDGES: Final = frozenset(
-    [
-        "some",
-        "may",
-        "might",
-        "could",
-        "suggests",
-        "suggest",
-        "suggested",
-        "likely",
-        "possibly",
-        "perhaps",
-        "often",
-        "sometimes",
-        "usually",
-        "probably",
-        "appears",
-        "appear",
     ]
 )
 UNIVERSAL_PENALTY: Final = 0.25
@@ -165,7 +127,7 @@ def dimension_scores(
     else:
         structure = NO_VERDICT_STRUCTURE
     contradiction_cap = 1.0 - confidence if verdict_label == "contradicted" else 1.0
-    universal_missing = len((claim_set & UNIVERSALS) - span_set)
+    universal_missing = len((claim_set & PREVIEW_UNIVERSALS) - span_set)
 
     if not has_span:
         scores = {
@@ -182,7 +144,7 @@ def dimension_scores(
         coverage = (
             len(span_qualifiers & claim_set) / len(span_qualifiers) if span_qualifiers else 1.0
         )
-        hedges_dropped = len((span_set & HEDGES) - claim_set)
+        hedges_dropped = len((span_set & PREVIEW_HEDGES) - claim_set)
         scope = 1.0 - UNIVERSAL_PENALTY * universal_missing - HEDGE_PENALTY * hedges_dropped
         span_detail_words = {w.lower() for w in span_words}
         new_details = {d for d in _details(claim_text) if d not in span_detail_words}

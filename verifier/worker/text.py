@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier.text.hedges import ABSOLUTE_QUANTIFIERS, UNCERTAINTY_CUES
 from verifier.text.negations import NEGATIVE_WORDS
 from verifier.text.stopwords import RETRIEVAL_STOPWORDS
 
@@ -13,35 +14,6 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,]\d+)*%?")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
 _NAME = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'’\-]*)*")
 
-UNCERTAINTY_CUES = frozenset(
-    [
-        "may",
-        "might",
-        "could",
-        "possibly",
-        "perhaps",
-        "probably",
-        "likely",
-        "unlikely",
-        "reportedly",
-        "allegedly",
-        "apparently",
-        "suggests",
-        "suggest",
-        "suggested",
-        "seems",
-        "seem",
-        "appears",
-        "appear",
-        "uncertain",
-        "unclear",
-        "unconfirmed",
-        "estimated",
-        "speculated",
-        "rumored",
-        "rumoured",
-    ]
-)
 REPORTING_CUES = frozenset(
     [
         "said",
@@ -68,24 +40,6 @@ REPORTING_CUES = frozenset(
     ]
 )
 BELIEF_CUES = REPORTING_CUES | frozenset({"opinion", "view", "belief", "thought"})
-ABSOLUTE_QUANTIFIERS = frozenset(
-    [
-        "always",
-        "never",
-        "all",
-        "every",
-        "everyone",
-        "everything",
-        "none",
-        "nobody",
-        "nothing",
-        "entirely",
-        "completely",
-        "totally",
-        "only",
-        "forever",
-    ]
-)
 _COMPARATIVE = re.compile(
     r"\b(?:more|less|fewer|greater|larger|smaller|higher|lower|better|worse|bigger)\b"
     r"|\b\w+er\s+than\b|\bthan\b",

@@ -3,6 +3,7 @@ named, and each caller reading the list it read before the text layer existed.""
 
 from __future__ import annotations
 
+from verifier.text import hedges
 from verifier.text import negations as neg
 from verifier.text import stopwords as sw
 
@@ -91,3 +92,45 @@ def test_each_caller_reads_its_negation_list() -> None:
     assert is_negated(text)  # relate stage: NEGATIONS
     assert not claim_features(text).negated  # worker: NEGATIVE_WORDS, no "without"
     assert claim_features("The pump never runs.").negated
+
+
+def test_each_hedge_list_is_the_shared_hedges_plus_named_groups() -> None:
+    for derived in (hedges.OVERCLAIM_HEDGES, hedges.PREVIEW_HEDGES, hedges.UNCERTAINTY_CUES):
+        assert derived > hedges.HEDGES
+    assert hedges.HEDGES == (
+        hedges.OVERCLAIM_HEDGES & hedges.PREVIEW_HEDGES & hedges.UNCERTAINTY_CUES
+    )
+    # Scope words hedge an answer or a preview, never make a claim "uncertain".
+    assert hedges.SCOPE_HEDGES <= hedges.OVERCLAIM_HEDGES & hedges.PREVIEW_HEDGES
+    assert hedges.SCOPE_HEDGES.isdisjoint(hedges.UNCERTAINTY_CUES)
+    assert hedges.PROBABILITY_HEDGES.isdisjoint(hedges.OVERCLAIM_HEDGES)
+    assert (len(hedges.OVERCLAIM_HEDGES), len(hedges.PREVIEW_HEDGES)) == (20, 16)
+    assert len(hedges.UNCERTAINTY_CUES) == 25
+
+
+def test_absolute_lists_are_the_shared_absolutes_plus_named_groups() -> None:
+    from verifier.rag.overclaims import ABSOLUTES as SOFTER
+
+    assert hedges.ABSOLUTES < hedges.PREVIEW_UNIVERSALS
+    assert hedges.ABSOLUTES < hedges.ABSOLUTE_QUANTIFIERS
+    assert hedges.ABSOLUTES.isdisjoint(hedges.HEDGES | neg.JUDGE_NEGATION_CUES)
+    # Every universal the preview penalises has a softer wording for the RAG fix.
+    assert set(SOFTER) >= hedges.PREVIEW_UNIVERSALS
+    assert (len(hedges.PREVIEW_UNIVERSALS), len(hedges.ABSOLUTE_QUANTIFIERS)) == (15, 14)
+
+
+def test_each_caller_reads_its_hedge_list() -> None:
+    from verifier.rag.overclaims import find_overclaims
+    from verifier.worker.text import claim_features
+
+    dropped = find_overclaims("Coffee causes cancer.", "Coffee is associated with cancer.")
+    assert [(o.kind, o.evidence_word) for o in dropped] == [("dropped_hedge", "associated")]
+    assert claim_features("The mayor reportedly resigned.").uncertain
+    assert not claim_features("The mayor often resigned.").uncertain
+    assert claim_features("Only the mayor resigned.").absolute
+
+
+def test_spoken_hedges_and_certainty_match_phrases() -> None:
+    assert hedges.SPOKEN_HEDGE.search("I'll try to send it")
+    assert not hedges.SPOKEN_HEDGE.search("Due May 5")
+    assert hedges.SPOKEN_CERTAINTY.search("I will send it for sure")
