@@ -29,7 +29,6 @@ import django  # noqa: E402
 
 django.setup()
 
-from verifier.binding.sentences import sentence_before  # noqa: E402
 from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_items  # noqa: E402
 from verifier.judges.base import item_context  # noqa: E402
 from verifier.services.binding import EVIDENCE_CANDIDATES_KEPT  # noqa: E402
@@ -40,6 +39,7 @@ from verifier.services.judging import (  # noqa: E402
 )
 from verifier.services.validator_benchmark import benchmark_metrics, fixture_load  # noqa: E402
 from verifier.states import StatePolicy  # noqa: E402
+from verifier.text.sentences import sentence_before  # noqa: E402
 
 DEFAULT_FIXTURE = REPO / "bench" / "fixtures" / "planted-v1.json"
 

@@ -49,7 +49,6 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from verifier.binding import sentence_spans  # noqa: E402
 from verifier.embeddings import embed_texts  # noqa: E402
 from verifier.judges import build_judge  # noqa: E402
 from verifier.memory import (  # noqa: E402
@@ -58,6 +57,7 @@ from verifier.memory import (  # noqa: E402
     MemoryVerifier,
     parse_transcript,
 )
+from verifier.text.sentences import sentence_spans  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "eval" / "dialogues.jsonl"
 PER_SCENARIO = 12

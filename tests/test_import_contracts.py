@@ -40,6 +40,7 @@ PURE_CORES: Final = (
     "verifier.judges",
     "verifier.extractors",
     "audit.highlighting",
+    "verifier.text",
 )
 # ... and the Django-free helpers they build on, held to the same rule.
 PURE_HELPERS: Final = (

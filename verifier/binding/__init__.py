@@ -8,7 +8,6 @@ of one source version, by the first stage that finds it: ``exact`` -> ``normaliz
 from verifier.binding.locate import FUZZY_MIN_TOKENS, bind
 from verifier.binding.normalization import normalize
 from verifier.binding.recheck import DEFAULT_FUZZY_FLOOR, recheck, recheck_span, span_matches
-from verifier.binding.sentences import sentence_spans
 from verifier.binding.source_index import (
     INDEX_CACHE_SIZE,
     SourceIndex,
@@ -34,7 +33,6 @@ __all__ = [
     "normalize",
     "recheck",
     "recheck_span",
-    "sentence_spans",
     "sha256_hex",
     "source_index",
     "span_matches",

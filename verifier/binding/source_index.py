@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 
 from verifier.binding.normalization import OffsetMap, fold_with_offsets
-from verifier.binding.sentences import sentence_spans
+from verifier.text.sentences import sentence_spans
 
 # Source versions whose index stays in memory (LRU). A 20 KB source costs roughly
 # 3x its size; the bound keeps a few 10 MB sources from pinning unbounded memory.

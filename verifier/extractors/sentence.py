@@ -4,7 +4,8 @@ Rule-based, deterministic, no model. Skips questions, exclamations, imperatives,
 headings (Markdown ``#``, lines without final punctuation, lines ending in ``:``) and
 short fragments; strips bullet and numbering markers. The quote is the sentence exactly
 as it appears in the text (internal line breaks included), so ``quote in text`` always
-holds.
+holds. Paragraphs, list items and headings are found here; the sentences inside one come
+from ``verifier.text.sentences.block_sentence_spans``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from verifier.extractors.base import ExtractedClaim
+from verifier.text.sentences import block_sentence_spans
 
 MODEL_ID = "spanproof-sentence-extractor-v1"
 FAMILY = "spanproof-extractor"
@@ -19,61 +21,6 @@ MIN_WORDS = 4
 MIN_CHARS = 20
 UNTERMINATED_LINE_MIN_WORDS = 8  # a line without final punctuation shorter than this is a heading
 
-ABBREVIATIONS = frozenset(
-    [
-        "mr",
-        "mrs",
-        "ms",
-        "dr",
-        "prof",
-        "sr",
-        "jr",
-        "st",
-        "vs",
-        "etc",
-        "e.g",
-        "i.e",
-        "al",
-        "fig",
-        "no",
-        "vol",
-        "approx",
-        "inc",
-        "ltd",
-        "co",
-        "corp",
-        "dept",
-        "est",
-        "gen",
-        "gov",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "u.s",
-        "u.k",
-        "mt",
-        "ft",
-        "lt",
-        "col",
-        "capt",
-        "sgt",
-        "rev",
-        "ed",
-        "eds",
-        "p",
-        "pp",
-        "cf",
-    ]
-)
 IMPERATIVE_VERBS = frozenset(
     [
         "add",
@@ -133,8 +80,6 @@ IMPERATIVE_VERBS = frozenset(
 )
 BULLET = re.compile(r"\s*(?:[-*•‣◦▪–—+>]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 HEADING = re.compile(r"^\s*#{1,6}\s")
-# A sentence ends at . ! ? (optionally followed by closing quotes/brackets) + whitespace.
-END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s|$)")
 
 
 def _blocks(text: str) -> list[tuple[int, int]]:
@@ -167,43 +112,6 @@ def _blocks(text: str) -> list[tuple[int, int]]:
             start = None
     if start is not None:
         out.append((start, prev_end))
-    return out
-
-
-ABBREVIATION_WINDOW = 64
-ABBREVIATION_TAIL = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
-
-
-def _is_abbreviation(text: str, end: int) -> bool:
-    """Does the period at ``text[end-1]`` close an abbreviation or an initial?
-
-    Only the run of letters and periods before it matters, so only a bounded tail is
-    searched (the whole prefix made sentence splitting quadratic in the document); a
-    run longer than the window is no abbreviation either way."""
-    match = ABBREVIATION_TAIL.search(text, max(0, end - ABBREVIATION_WINDOW), end)
-    if not match:
-        return False
-    word = match.group(1).lower()
-    return word in ABBREVIATIONS or len(word) == 1
-
-
-def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    out = []
-    cursor = start
-    for match in END.finditer(text, start, end):
-        stop = match.end()
-        if match.group(0).startswith(".") and len(match.group(0).rstrip("\"'”’)]")) == 1:
-            if _is_abbreviation(text, match.start() + 1):
-                continue
-            nxt = text[stop:end].lstrip()
-            if nxt[:1].islower() or (
-                nxt[:1].isdigit() and text[match.start() - 1 : match.start()].isdigit()
-            ):
-                continue
-        out.append((cursor, stop))
-        cursor = stop
-    if cursor < end and text[cursor:end].strip():
-        out.append((cursor, end))
     return out
 
 
@@ -243,7 +151,7 @@ class SentenceExtractor:
             if HEADING.match(text, block_start):
                 continue
             b_start, b_end = _trim(text, block_start, block_end, bullet=True)
-            for s_start, s_end in _sentences(text, b_start, b_end):
+            for s_start, s_end in block_sentence_spans(text, b_start, b_end):
                 start, end = _trim(text, s_start, s_end)
                 quote = text[start:end]
                 if not quote or not _is_declarative(quote):

@@ -19,14 +19,11 @@ from verifier.judges.lexicon import (
     MAGNITUDE_WORDS,
     MONTHS,
     MULTIWORD_SYNONYMS,
-    NEGATION_WORDS,
-    NON_NEGATION_PHRASES,
     NUMBER_WORDS,
     ORDINAL_WORDS,
     PLAIN_LEVEL,
     SCOPE_MARKERS,
     SCOPE_MAX_WORDS,
-    STOPWORDS,
     STRONG_LEVEL,
     SYNONYMS,
     UNIT_CANONICAL,
@@ -35,6 +32,9 @@ from verifier.judges.lexicon import (
     is_antonym,
     lemma,
 )
+from verifier.text.hedges import QUANTITY_HEDGES
+from verifier.text.negations import NEGATION_WORDS, NON_NEGATION_PHRASES
+from verifier.text.stopwords import STOPWORDS
 
 ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})
 NOT_ENTITIES = frozenset(
@@ -85,9 +85,6 @@ TIME_UNITS = frozenset(
         "spring",
         "autumn",
     ]
-)
-QUANTITY_HEDGES = frozenset(
-    {"about", "approximately", "around", "roughly", "nearly", "almost", "circa"}
 )
 PREFIX_MATCH_MIN = 5  # shared prefix length for a stem-tolerant word match
 REGION_BEFORE = 4  # tokens before the first aligned word that still govern it (negation)

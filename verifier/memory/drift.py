@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from verifier.memory import wording
+from verifier.text.hedges import SPOKEN_CERTAINTY, SPOKEN_HEDGE
 
 DRIFT_CATEGORIES: Final = (
     "temporal_shift",
@@ -93,18 +94,6 @@ NUMBER = re.compile(
 )
 VAGUE_QUANTITY = re.compile(
     r"\b(?:a\s+few|some|several|many|a\s+number\s+of|a\s+couple|a\s+bunch\s+of|a\s+lot\s+of)\b",
-    re.IGNORECASE,
-)
-HEDGE = re.compile(
-    r"\b(?:try(?:ing)?|tried|attempt|might|maybe|perhaps|possibly|probably|hopefully"
-    r"|i\s+hope|hope\s+to|i\s+think|i\s+believe|i\s+guess|i\s+suppose|should\s+be\s+able"
-    r"|aim(?:ing)?\s+to|likely|not\s+sure|tentatively|kind\s+of|sort\s+of|roughly"
-    r"|may(?!\s+\d)|could|seems?|appears?\s+to|as\s+far\s+as\s+i\s+know|i'?ll\s+see)\b",
-    re.IGNORECASE,
-)
-CERTAINTY = re.compile(
-    r"\b(?:definitely|certainly|surely|guarantee[ds]?|promise[ds]?|for\s+sure|absolutely"
-    r"|without\s+fail|no\s+doubt|100\s*%|100\s+percent|undoubtedly|clearly|always|for\s+certain)\b",
     re.IGNORECASE,
 )
 CONDITION = re.compile(
@@ -323,13 +312,13 @@ def _scope_and_precision(claim: str, source: str) -> list[Finding]:
 
 
 def _confidence(claim: str, source: str) -> list[Finding]:
-    c_hedge, s_hedge = _hits(HEDGE, claim), _hits(HEDGE, source)
+    c_hedge, s_hedge = _hits(SPOKEN_HEDGE, claim), _hits(SPOKEN_HEDGE, source)
     gone = [k for k, _ in s_hedge if k not in {x for x, _ in c_hedge}]
     if gone:
         return [
             Finding("confidence_shift", None, _first(s_hedge, gone), f"hedge removed: {gone[0]}")
         ]
-    c_sure, s_sure = _hits(CERTAINTY, claim), _hits(CERTAINTY, source)
+    c_sure, s_sure = _hits(SPOKEN_CERTAINTY, claim), _hits(SPOKEN_CERTAINTY, source)
     new = [k for k, _ in c_sure if k not in {x for x, _ in s_sure}]
     if new:
         return [

@@ -34,11 +34,12 @@ from typing import Any, Final
 
 import numpy as np
 
-from verifier.binding import bind, sentence_spans
+from verifier.binding import bind
 from verifier.judges import Judge, JudgeItem, judge_items
 from verifier.memory.detection import MemoryClaim, detect_claims, undeclared
 from verifier.memory.drift import DriftReport, Finding, compare
 from verifier.memory.transcript import Transcript, Turn, speaker_key
+from verifier.text.sentences import sentence_spans
 
 # Chosen once by ``bench/memory_verify.py --sweep`` (outcome accuracy 0.896 at 0.4, 0.903 at
 # 0.5–0.55, 0.913 at 0.6–0.7; the lowest of the plateau). The only value fitted there.

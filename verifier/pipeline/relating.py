@@ -16,15 +16,13 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from verifier.judges.lexicon import STOPWORDS
+from verifier.text.negations import has_negation
+from verifier.text.stopwords import STOPWORDS
 
 RELATE_MIN_OVERLAP: Final = 0.5
 ELABORATE_MIN_SHARED: Final = 2
 MAX_ENTITY_WORDS: Final = 4
 MIN_ENTITY_CHARS: Final = 3
-NEGATIONS: Final = frozenset(
-    ["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without"]
-)
 
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*")
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
@@ -60,8 +58,7 @@ def _proper(word: str) -> bool:
 
 
 def is_negated(text: str) -> bool:
-    words = [w.lower() for w in _WORD.findall(text)]
-    return any(w in NEGATIONS or w.endswith("n't") for w in words)
+    return has_negation(w.lower() for w in _WORD.findall(text))
 
 
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:

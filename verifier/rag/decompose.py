@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from verifier.binding import sentence_spans
+from verifier.text.sentences import sentence_spans
 
 _ID = r"[A-Za-z0-9][A-Za-z0-9_.:#/\-]{0,99}"
 MARKER_RE = re.compile(rf"\[\s*({_ID}(?:\s*[,;]\s*{_ID})*)\s*\]")

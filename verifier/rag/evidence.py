@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from verifier.binding import bind, sentence_spans
+from verifier.binding import bind
 from verifier.judges.signals import Comparison, compare
 from verifier.rag.chunks import Chunk
+from verifier.text.sentences import sentence_spans
 
 MAX_WINDOW_SENTENCES = 2
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier.text.hedges import OVERCLAIM_HEDGES
+
 # Absolute word -> the softer wording used in a suggested fix ("" drops the word).
 ABSOLUTES: dict[str, str] = {
     "always": "often",
@@ -41,30 +43,6 @@ ABSOLUTES: dict[str, str] = {
     "impossible": "unlikely",
     "universally": "widely",
 }
-HEDGES = frozenset(
-    [
-        "may",
-        "might",
-        "could",
-        "suggests",
-        "suggest",
-        "suggested",
-        "likely",
-        "possibly",
-        "potentially",
-        "partially",
-        "partly",
-        "sometimes",
-        "some",
-        "often",
-        "appears",
-        "appear",
-        "seems",
-        "seem",
-        "associated",
-        "correlated",
-    ]
-)
 _WORD = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 
 
@@ -91,12 +69,12 @@ def find_overclaims(claim: str, evidence: str) -> list[Overclaim]:
     claim_words = _lower_words(claim)
     evidence_words = _lower_words(evidence)
     evidence_set = set(evidence_words)
-    hedge = next((w for w in evidence_words if w in HEDGES), "")
+    hedge = next((w for w in evidence_words if w in OVERCLAIM_HEDGES), "")
     out = []
     for word in dict.fromkeys(claim_words):
         if word in ABSOLUTES and word not in evidence_set:
             out.append(Overclaim(word, "absolute", hedge))
-    if not out and hedge and not set(claim_words) & HEDGES:
+    if not out and hedge and not set(claim_words) & OVERCLAIM_HEDGES:
         out.append(Overclaim("", "dropped_hedge", hedge))
     return out
 

@@ -40,69 +40,11 @@ import re
 from typing import Final
 
 from verifier.scoring.rulesets import DIMENSIONS
+from verifier.text.hedges import PREVIEW_HEDGES, PREVIEW_UNIVERSALS
+from verifier.text.negations import has_negation
+from verifier.text.stopwords import PREVIEW_STOPWORDS
 
 _WORD: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)
-_STOP: Final = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "are",
-        "was",
-        "were",
-        "that",
-        "this",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "over",
-        "than",
-        "then",
-        "they",
-        "them",
-        "their",
-        "there",
-        "these",
-        "those",
-        "which",
-        "while",
-        "what",
-        "when",
-        "where",
-        "who",
-        "whom",
-        "whose",
-        "has",
-        "have",
-        "had",
-        "its",
-        "it's",
-        "his",
-        "her",
-        "our",
-        "your",
-        "not",
-        "but",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "shall",
-        "been",
-        "being",
-        "also",
-        "such",
-        "very",
-        "more",
-        "most",
-        "some",
-        "any",
-        "all",
-        "each",
-    ]
-)
 QUALIFIERS: Final = frozenset(
     [
         "but",
@@ -127,48 +69,6 @@ QUALIFIERS: Final = frozenset(
         "typically",
     ]
 )
-UNIVERSALS: Final = frozenset(
-    [
-        "all",
-        "always",
-        "never",
-        "every",
-        "everyone",
-        "everything",
-        "none",
-        "nobody",
-        "proves",
-        "proven",
-        "certainly",
-        "definitely",
-        "undoubtedly",
-        "entirely",
-        "completely",
-    ]
-)
-HEDGES: Final = frozenset(
-    [
-        "some",
-        "may",
-        "might",
-        "could",
-        "suggests",
-        "suggest",
-        "suggested",
-        "likely",
-        "possibly",
-        "perhaps",
-        "often",
-        "sometimes",
-        "usually",
-        "probably",
-        "appears",
-        "appear",
-    ]
-)
-NEGATIONS: Final = frozenset(
-    ["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without"]
-)
 UNIVERSAL_PENALTY: Final = 0.25
 HEDGE_PENALTY: Final = 0.15
 DETAIL_PENALTY: Final = 0.34
@@ -182,11 +82,7 @@ def _words(text: str) -> list[str]:
 
 
 def _content(words: list[str]) -> set[str]:
-    return {w for w in words if len(w) >= 3 and w not in _STOP and not w.isdigit()}
-
-
-def _negated(words: list[str]) -> bool:
-    return any(w in NEGATIONS or w.endswith("n't") for w in words)
+    return {w for w in words if len(w) >= 3 and w not in PREVIEW_STOPWORDS and not w.isdigit()}
 
 
 def _details(text: str) -> set[str]:
@@ -231,7 +127,7 @@ def dimension_scores(
     else:
         structure = NO_VERDICT_STRUCTURE
     contradiction_cap = 1.0 - confidence if verdict_label == "contradicted" else 1.0
-    universal_missing = len((claim_set & UNIVERSALS) - span_set)
+    universal_missing = len((claim_set & PREVIEW_UNIVERSALS) - span_set)
 
     if not has_span:
         scores = {
@@ -248,12 +144,14 @@ def dimension_scores(
         coverage = (
             len(span_qualifiers & claim_set) / len(span_qualifiers) if span_qualifiers else 1.0
         )
-        hedges_dropped = len((span_set & HEDGES) - claim_set)
+        hedges_dropped = len((span_set & PREVIEW_HEDGES) - claim_set)
         scope = 1.0 - UNIVERSAL_PENALTY * universal_missing - HEDGE_PENALTY * hedges_dropped
         span_detail_words = {w.lower() for w in span_words}
         new_details = {d for d in _details(claim_text) if d not in span_detail_words}
         assumption = 1.0 - DETAIL_PENALTY * len(new_details)
-        consistency = CONFLICT_SCORE if _negated(claim_words) != _negated(span_words) else 1.0
+        consistency = (
+            CONFLICT_SCORE if has_negation(claim_words) != has_negation(span_words) else 1.0
+        )
         scores = {
             "logical_structure": structure,
             "evidence_grounding": grounding,

@@ -42,7 +42,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from verifier.binding import source_index
-from verifier.judges.lexicon import STOPWORDS, concept
+from verifier.judges.lexicon import concept
+from verifier.text.stopwords import STOPWORDS
 
 if TYPE_CHECKING:
     from verifier.models import SourceVersion

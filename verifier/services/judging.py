@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import transaction
 
-from verifier.binding.sentences import sentence_before
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import MAX_SPANS_PER_ITEM, Judge, JudgeItem, JudgeResult, judge_items
 from verifier.judges.base import item_context
@@ -32,6 +31,7 @@ from verifier.selectors.claim_state import BindingCheck, claims_binding_checks
 from verifier.selectors.claims import claim_stored_vectors
 from verifier.services.claim_state import ClaimStates, claims_state_refresh
 from verifier.states import NO_BOUND_EVIDENCE_NOTE
+from verifier.text.sentences import sentence_before
 
 NOTE_MAX_CHARS = 500
 # Evidence-search runners-up go to the judge beside the bound span only when they are

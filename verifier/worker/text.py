@@ -6,153 +6,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier.text.hedges import ABSOLUTE_QUANTIFIERS, UNCERTAINTY_CUES
+from verifier.text.negations import NEGATIVE_WORDS
+from verifier.text.stopwords import RETRIEVAL_STOPWORDS
+
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,]\d+)*%?")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
 _NAME = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'’\-]*)*")
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "then",
-        "than",
-        "that",
-        "this",
-        "these",
-        "those",
-        "there",
-        "their",
-        "they",
-        "them",
-        "it",
-        "its",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "am",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "about",
-        "as",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "between",
-        "through",
-        "during",
-        "before",
-        "after",
-        "above",
-        "below",
-        "up",
-        "down",
-        "out",
-        "off",
-        "again",
-        "further",
-        "once",
-        "here",
-        "when",
-        "where",
-        "why",
-        "how",
-        "all",
-        "any",
-        "both",
-        "each",
-        "few",
-        "more",
-        "most",
-        "other",
-        "some",
-        "such",
-        "no",
-        "nor",
-        "not",
-        "only",
-        "own",
-        "same",
-        "so",
-        "too",
-        "very",
-        "can",
-        "will",
-        "just",
-        "should",
-        "now",
-        "he",
-        "she",
-        "his",
-        "her",
-        "him",
-        "we",
-        "our",
-        "you",
-        "your",
-        "i",
-        "me",
-        "my",
-        "who",
-        "whom",
-        "which",
-        "what",
-        "also",
-        "which",
-        "while",
-    ]
-)
-UNCERTAINTY_CUES = frozenset(
-    [
-        "may",
-        "might",
-        "could",
-        "possibly",
-        "perhaps",
-        "probably",
-        "likely",
-        "unlikely",
-        "reportedly",
-        "allegedly",
-        "apparently",
-        "suggests",
-        "suggest",
-        "suggested",
-        "seems",
-        "seem",
-        "appears",
-        "appear",
-        "uncertain",
-        "unclear",
-        "unconfirmed",
-        "estimated",
-        "speculated",
-        "rumored",
-        "rumoured",
-    ]
-)
 REPORTING_CUES = frozenset(
     [
         "said",
@@ -179,25 +40,6 @@ REPORTING_CUES = frozenset(
     ]
 )
 BELIEF_CUES = REPORTING_CUES | frozenset({"opinion", "view", "belief", "thought"})
-ABSOLUTE_QUANTIFIERS = frozenset(
-    [
-        "always",
-        "never",
-        "all",
-        "every",
-        "everyone",
-        "everything",
-        "none",
-        "nobody",
-        "nothing",
-        "entirely",
-        "completely",
-        "totally",
-        "only",
-        "forever",
-    ]
-)
-NEGATIONS = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor"})
 _COMPARATIVE = re.compile(
     r"\b(?:more|less|fewer|greater|larger|smaller|higher|lower|better|worse|bigger)\b"
     r"|\b\w+er\s+than\b|\bthan\b",
@@ -212,7 +54,7 @@ def words(text: str) -> list[str]:
 def content_tokens(text: str) -> frozenset[str]:
     """Lower-cased words of 3+ letters that are not stopwords, plus every number."""
     return frozenset(
-        w for w in words(text) if (w[0].isdigit() or (len(w) >= 3 and w not in STOPWORDS))
+        w for w in words(text) if (w[0].isdigit() or (len(w) >= 3 and w not in RETRIEVAL_STOPWORDS))
     )
 
 
@@ -227,7 +69,7 @@ def entities(text: str) -> tuple[str, ...]:
     for m in _NAME.finditer(text):
         parts = m.group().split()
         at_start = m.start() == 0 or text[: m.start()].rstrip()[-1:] in {".", "!", "?", "“", '"'}
-        while parts and parts[0].lower() in STOPWORDS:
+        while parts and parts[0].lower() in RETRIEVAL_STOPWORDS:
             parts = parts[1:]
             at_start = False
         if not parts or (at_start and len(parts) == 1):
@@ -289,7 +131,7 @@ def claim_features(text: str) -> ClaimFeatures:
         belief=bool(all_words & BELIEF_CUES),
         absolute=bool(all_words & ABSOLUTE_QUANTIFIERS),
         comparative=bool(_COMPARATIVE.search(text)),
-        negated=bool(all_words & NEGATIONS),
+        negated=bool(all_words & NEGATIVE_WORDS),
     )
 
 

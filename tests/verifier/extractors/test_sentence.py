@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from verifier.extractors import ExtractedClaim, Extractor, build_extractor
 from verifier.extractors.sentence import FAMILY, MODEL_ID, SentenceExtractor
@@ -85,40 +83,3 @@ def test_quoted_sentence_end() -> None:
 
 def test_extracted_claim_is_a_value() -> None:
     assert ExtractedClaim("a", "b") == ExtractedClaim("a", "b")
-
-
-def _is_abbreviation_whole_prefix(text: str, end: int) -> bool:
-    """The original rule: the regex over the whole prefix."""
-    import re
-
-    from verifier.extractors.sentence import ABBREVIATIONS
-
-    match = re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[:end])
-    if not match:
-        return False
-    word = match.group(1).lower()
-    return word in ABBREVIATIONS or len(word) == 1
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.text(alphabet=st.sampled_from(list("ab.XeigvsDr ,\n")), min_size=1, max_size=200),
-    st.data(),
-)
-def test_abbreviation_window_agrees_with_the_whole_prefix(text, data):
-    from verifier.extractors.sentence import _is_abbreviation
-
-    text = text + "."
-    end = data.draw(st.integers(min_value=1, max_value=len(text)))
-    if text[end - 1] != ".":
-        end = len(text)
-    assert _is_abbreviation(text, end) == _is_abbreviation_whole_prefix(text, end)
-
-
-def test_long_runs_before_a_period_are_no_abbreviation():
-    from verifier.extractors.sentence import ABBREVIATION_WINDOW, _is_abbreviation
-
-    run = "a" * (ABBREVIATION_WINDOW + 5)
-    assert not _is_abbreviation(f"See {run}.", len(run) + 5)
-    assert _is_abbreviation("Dr. Smith", 3)
-    assert _is_abbreviation("J. Smith", 2)

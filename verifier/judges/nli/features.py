@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verifier.judges.lexicon import NEGATION_WORDS, SCOPE_MARKERS, STOPWORDS, lemma
+from verifier.judges.lexicon import SCOPE_MARKERS, lemma
 from verifier.judges.nli.encoder import Encoded
+from verifier.text.negations import NEGATION_WORDS
+from verifier.text.stopwords import STOPWORDS
 
 FEATURE_NAMES: tuple[str, ...] = (
     "sentence_cosine",

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from verifier.judges.lexicon import STOPWORDS
+from verifier.text.stopwords import STOPWORDS
 
 ENTAILMENT = "entailment"
 NEUTRAL = "neutral"

@@ -1,0 +1,13 @@
+"""The text layer: word lists and sentence splitting (pure Python, no Django).
+
+One source for the words every reader of text needs, so that a list is changed once:
+
+* ``stopwords`` — function words: the judge's list and the two shorter lists derived
+  from it (retrieval, the rule-set preview), each difference named;
+* ``negations`` — negation words and cues;
+* ``hedges`` — hedges and absolutes (what weakens or strengthens a statement);
+* ``abbreviations`` — the abbreviations a ``.`` does not end a sentence after;
+* ``sentences`` — the two sentence splitters (evidence offsets, extractor blocks).
+
+Callers import the module they need (``from verifier.text.stopwords import STOPWORDS``).
+"""
