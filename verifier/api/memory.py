@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
-from verifier.api.scoping import request_workspace
+from verifier.api.scoping import request_actor, request_workspace
 from verifier.memory import DRIFT_CATEGORIES, NON_MATERIAL, OUTCOMES
 from verifier.models import MemoryTranscript
 from verifier.selectors.memory import memory_agent_stats, memory_transcript_get
@@ -59,10 +59,6 @@ class TranscriptField(serializers.Field):
         return value
 
 
-def _actor(request: Request) -> Any:
-    return request.user if getattr(request.user, "pk", None) else None
-
-
 class TranscriptSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     ref = serializers.CharField(source="source.ref")
@@ -96,7 +92,7 @@ class MemoryTranscriptImportApi(APIView):
             data=values["transcript"],
             ref=values.get("ref", ""),
             title=values.get("title", ""),
-            actor=_actor(request),
+            actor=request_actor(request),
         )
         return Response(TranscriptSerializer(row).data, status=status.HTTP_201_CREATED)
 
@@ -183,7 +179,7 @@ class MemoryVerifyApi(APIView):
             message=values["message"],
             transcript=transcript,
             transcript_data=values.get("transcript"),
-            actor=_actor(request),
+            actor=request_actor(request),
         )
         claims = [{"check_id": c.pk, **c.result} for c in write.checks]
         response = Response(

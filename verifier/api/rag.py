@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.scoping import request_workspace
+from verifier.api.scoping import request_actor, request_workspace
 from verifier.services.rag_audit import rag_audit_run
 
 
@@ -83,8 +83,9 @@ class RagAuditApi(APIView):
         # API's exception handler answers as 400 payload_too_large
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        actor = request.user if getattr(request.user, "pk", None) else None
-        write = rag_audit_run(workspace=workspace, actor=actor, **data.validated_data)
+        write = rag_audit_run(
+            workspace=workspace, actor=request_actor(request), **data.validated_data
+        )
         response = Response(write.result.as_dict())
         response["Location"] = reverse("audit-rag:detail", args=[write.audit.pk])
         return response

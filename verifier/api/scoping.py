@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import exceptions
 from rest_framework.request import Request
 
@@ -16,3 +18,9 @@ def request_workspace(request: Request) -> Workspace:
     if isinstance(workspace, Workspace):
         return workspace
     raise exceptions.PermissionDenied("You are not a member of any workspace.")
+
+
+def request_actor(request: Request) -> Any:
+    """The signed-in person behind an API request (recorded as the actor of what it
+    writes), or None for an API key: a key's user is not a stored user."""
+    return request.user if getattr(request.user, "pk", None) else None

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.scoping import request_workspace
+from verifier.api.scoping import request_actor, request_workspace
 from verifier.services.worker_verify import (
     MAX_CLAIM_CHARS,
     MAX_JOB_ID_CHARS,
@@ -42,6 +42,7 @@ class WorkerVerifyApi(APIView):
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        actor = request.user if getattr(request.user, "pk", None) else None
-        result = worker_verify(workspace=workspace, actor=actor, **data.validated_data)
+        result = worker_verify(
+            workspace=workspace, actor=request_actor(request), **data.validated_data
+        )
         return Response(result)
