@@ -1,5 +1,6 @@
 """Reads behind ``POST /worker/verify``: evidence rows (published claims with their
-active bound span) and the knowledge-graph reach of a claim's entities."""
+active bound span), the knowledge-graph reach of a claim's entities and the tails of the
+graph relations that reached each claim."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from verifier.models import Claim, Entity, Workspace
+from django.db.models import Q
+
+from verifier.models import Claim, Entity, EntityRelation, Workspace
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,52 @@ def worker_claims_by_entities(
         found[claim_pk].add(name)
     ordered = sorted(found.items(), key=lambda item: (-len(item[1]), item[0]))[:limit]
     return dict(ordered)
+
+
+def worker_relation_tails(
+    *, workspace: Workspace, claim_pks: Iterable[int], normalized_names: Iterable[str]
+) -> dict[int, set[str]]:
+    """{claim pk: the names (as written) at the tail of the knowledge-graph relations
+    that reached it}, for claims reached through the graph by a claim naming
+    ``normalized_names``. The heads are the named entities the reached claim mentions;
+    its tails are the entities it mentions at the other end of an ``EntityRelation``
+    (co-mention edge) from a head — another head included, so a claim that links two of
+    the named entities has a tail the claim names. A claim mentioning none of the named
+    entities (reached through a ``ClaimRelation``) has all its entities as tails. A
+    claim without such tails is absent. Two queries."""
+    pks = sorted(set(claim_pks))
+    names = set(normalized_names)
+    if not pks:
+        return {}
+    through = Entity.claims.through
+    mentions: dict[int, dict[int, tuple[str, str]]] = defaultdict(dict)
+    for claim_pk, entity_pk, normalized, name in through.objects.filter(
+        claim_id__in=pks, entity__workspace=workspace
+    ).values_list("claim_id", "entity_id", "entity__normalized_name", "entity__name"):
+        mentions[claim_pk][entity_pk] = (normalized, name)
+    heads = {e for found in mentions.values() for e, (n, _) in found.items() if n in names}
+    others = {e for found in mentions.values() for e in found}
+    edges: set[tuple[int, int]] = set()
+    if heads:
+        for a, b in (
+            EntityRelation.objects.filter(workspace=workspace)
+            .filter(
+                Q(from_entity_id__in=heads, to_entity_id__in=others)
+                | Q(to_entity_id__in=heads, from_entity_id__in=others)
+            )
+            .values_list("from_entity_id", "to_entity_id")
+        ):
+            edges.update(((a, b), (b, a)))
+    tails: dict[int, set[str]] = {}
+    for claim_pk, found in mentions.items():
+        mine = {e for e in found if e in heads}
+        if mine:
+            reached = {found[t][1] for t in found for h in mine if t != h and (h, t) in edges}
+        else:
+            reached = {name for _n, name in found.values()}
+        if reached:
+            tails[claim_pk] = reached
+    return tails
 
 
 def worker_cached_claim(

@@ -5,10 +5,11 @@ Runtime path (``CorrectivePipeline.run`` in the seed): parse the claim and decom
 into subclaims (``verifier.rag.decompose``, deterministic); build retrieval queries from
 the claim and its subclaims; retrieve candidates from pgvector (published claims, each
 bound to its exact source sentence) and the knowledge graph (entities the claim names,
-relations of the nearest claims); rank them (``verifier.worker.ranking``); ask the
-Layer-2 judge (``verifier.engine.get_judge``) for every top item's stance toward every
-subclaim — stances never come from overlap; compute adaptive trust
-(``verifier.worker.trust``); build the verdict package (``verifier.worker.verdict``).
+relations of the nearest claims, each with the tail of the relation that reached it);
+rank them (``verifier.worker.ranking``); ask the Layer-2 judge
+(``verifier.engine.get_judge``) for every top item's stance toward every subclaim —
+stances never come from overlap; compute adaptive trust (``verifier.worker.trust``);
+build the verdict package (``verifier.worker.verdict``).
 The claim is then stored with origin ``worker`` and goes through the one chain (bind in
 the source of its best evidence, judge, state), so it appears in the review queue and
 the audit console. While trust is insufficient and a search provider is configured
@@ -44,6 +45,7 @@ from verifier.selectors.worker import (
     worker_cached_claim,
     worker_claims_by_entities,
     worker_evidence_rows,
+    worker_relation_tails,
 )
 from verifier.services import worker_web
 from verifier.services.judging import _WithVectors
@@ -118,9 +120,9 @@ def credibility(row: EvidenceRow) -> float:
 
 @dataclass
 class _Retrieved:
-    sem: dict[int, float]
-    kg: dict[int, float]
-    kg_object: dict[int, str]
+    sem: dict[int, float]  # claim pk → cosine to the nearest query
+    kg: dict[int, float]  # claim pk → graph signal
+    kg_object: dict[int, str]  # claim pk → tail(s) of the graph relation that reached it
     backfill: set[int]
     vector_available: bool
 
@@ -152,7 +154,6 @@ def _retrieve(
                 sem.setdefault(pk, 0.0)
                 backfill.add(pk)
     kg: dict[int, float] = {}
-    kg_object: dict[int, str] = {}
     names = entity_mentions(features.text)
     if names:
         reached = worker_claims_by_entities(
@@ -166,6 +167,8 @@ def _retrieve(
     ):
         other = b if a in seeds else a
         kg[other] = max(kg.get(other, 0.0), float(confidence))
+    tails = worker_relation_tails(workspace=workspace, claim_pks=kg, normalized_names=names)
+    kg_object = {pk: ", ".join(sorted(found)) for pk, found in tails.items()}
     return _Retrieved(sem, kg, kg_object, backfill, available), vectors
 
 
@@ -685,6 +688,7 @@ def _evidence_item(
             "recency": round(r.recency, 4),
             "credibility": round(r.candidate.credibility, 4),
             "base_score": round(r.base, 4),
+            "relation_object": r.candidate.relation_object,
             "adjustments": list(r.adjustments),
         },
     }
