@@ -1,6 +1,6 @@
 """Reads behind ``POST /worker/verify``: evidence rows (published claims with their
-active bound span), the knowledge-graph reach of a claim's entities and the tails of the
-graph relations that reached each claim."""
+active bound span, and sentences of the sentence index), the knowledge-graph reach of a
+claim's entities and the tails of the graph relations that reached each claim."""
 
 from __future__ import annotations
 
@@ -9,14 +9,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Substr
 
-from verifier.models import Claim, Entity, EntityRelation, Workspace
+from verifier.models import Claim, Entity, EntityRelation, SourceSentence, Workspace
+
+CLAIM = "claim"
+SOURCE_SENTENCE = "source_sentence"
 
 
 @dataclass(frozen=True)
 class EvidenceRow:
-    claim_pk: int
+    """One evidence candidate as a bound span: a published claim with its active binding,
+    or (``kind`` ``source_sentence``) a sentence of the sentence index, whose quote and
+    text are the sentence itself and which has no claim, state or binding."""
+
+    claim_pk: int | None
     public_id: str
     text: str
     state: str
@@ -26,7 +34,7 @@ class EvidenceRow:
     source_title: str
     source_citation: str
     domain_pack: str
-    binding_id: int
+    binding_id: int | None
     quote: str
     start: int
     end: int
@@ -34,6 +42,18 @@ class EvidenceRow:
     match: str
     source_version_id: int
     version_created_at: datetime
+    kind: str = CLAIM
+    sentence_pk: int | None = None
+
+    @property
+    def span(self) -> tuple[int, int, int]:
+        """(source version pk, start, end): where the evidence is bound."""
+        return self.source_version_id, self.start, self.end
+
+
+def sentence_key(*, source_version_id: int, start: int, end: int) -> str:
+    """The evidence id of a source sentence: its span, stable across re-indexing."""
+    return f"sentence:{source_version_id}:{start}-{end}"
 
 
 def worker_evidence_rows(
@@ -71,6 +91,64 @@ def worker_evidence_rows(
         "bindings__source_version__created_at",
     )
     return [EvidenceRow(*row) for row in rows]
+
+
+def worker_sentence_rows(
+    *, workspace: Workspace, sentence_pks: Iterable[int], domain_pack: str = ""
+) -> list[EvidenceRow]:
+    """The sentences of ``workspace``'s sentence index among ``sentence_pks`` (of sources
+    in ``domain_pack`` when given) as evidence rows, their text cut out of the version by
+    the database (one query)."""
+    pks = sorted(set(sentence_pks))
+    if not pks:
+        return []
+    qs = SourceSentence.objects.filter(workspace=workspace, pk__in=pks)
+    if domain_pack:
+        qs = qs.filter(source_version__source__domain_pack=domain_pack)
+    rows = qs.annotate(
+        quote=Substr("source_version__text", F("start") + 1, F("end") - F("start"))
+    ).values_list(
+        "pk",
+        "quote",
+        "start",
+        "end",
+        "source_version_id",
+        "source_version__sha256",
+        "source_version__created_at",
+        "source_version__source_id",
+        "source_version__source__ref",
+        "source_version__source__title",
+        "source_version__source__citation",
+        "source_version__source__domain_pack",
+    )
+    out = []
+    for pk, quote, start, end, version_id, sha256, created_at, source_id, *source in rows:
+        ref, title, citation, pack = source
+        out.append(
+            EvidenceRow(
+                claim_pk=None,
+                public_id=sentence_key(source_version_id=version_id, start=start, end=end),
+                text=quote,
+                state="",
+                trust_score=None,
+                source_id=source_id,
+                source_ref=ref,
+                source_title=title,
+                source_citation=citation,
+                domain_pack=pack,
+                binding_id=None,
+                quote=quote,
+                start=start,
+                end=end,
+                source_hash=sha256,
+                match="exact",
+                source_version_id=version_id,
+                version_created_at=created_at,
+                kind=SOURCE_SENTENCE,
+                sentence_pk=pk,
+            )
+        )
+    return out
 
 
 def worker_claims_by_entities(
