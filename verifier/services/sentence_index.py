@@ -17,7 +17,7 @@ the text, not history). Sentences without a letter (numbering, rules) are left o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 import numpy as np
@@ -61,11 +61,13 @@ def source_sentences_index(*, version_pks: list[int]) -> SentenceIndexCounts:
     version. Embeds with no transaction open when called without one."""
     pks = sorted(set(version_pks))
     counts = SentenceIndexCounts()
+    window = _Window()
     for first in range(0, len(pks), VERSIONS_PER_ROUND):
-        counts += _index_round(
-            versions_to_index(version_pks=pks[first : first + VERSIONS_PER_ROUND])
-        )
-    return counts
+        window.add(versions_to_index(version_pks=pks[first : first + VERSIONS_PER_ROUND]))
+        if len(window.fresh) >= ENCODE_CALL_TEXTS:
+            counts += window.flush()
+            window = _Window()
+    return counts + window.flush()
 
 
 @dataclass(frozen=True)
@@ -89,25 +91,46 @@ def _sentences(versions: list[VersionToIndex]) -> list[_Pending]:
     return pending
 
 
-def _index_round(versions: list[VersionToIndex]) -> SentenceIndexCounts:
-    if not versions:
-        return SentenceIndexCounts()
-    pending = _sentences(versions)
-    stored = claim_vectors_by_text(
-        source_pks=[v.source_id for v in versions], texts=[p.text for p in pending]
-    )
-    fresh = sorted({p.text for p in pending} - stored.keys())
-    vectors = dict(stored)
-    for offset in range(0, len(fresh), ENCODE_CALL_TEXTS):
-        batch = fresh[offset : offset + ENCODE_CALL_TEXTS]
-        vectors.update(zip(batch, embed_texts(batch), strict=True))
-    written = _store(versions, pending, vectors)
-    return SentenceIndexCounts(
-        versions=len(versions),
-        sentences=written,
-        reused=sum(1 for p in pending if p.text in stored),
-        embedded=len(fresh),
-    )
+@dataclass
+class _Window:
+    """Sentences of several rounds of versions, written together once about
+    ENCODE_CALL_TEXTS of them need embedding: ``encode`` sorts a call's texts by length,
+    so one large call pads far less than a small call per round (the texts left to
+    embed are the few, often long, sentences no claim copied)."""
+
+    versions: list[VersionToIndex] = field(default_factory=list)
+    pending: list[_Pending] = field(default_factory=list)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    fresh: set[str] = field(default_factory=set)
+    reused: int = 0
+
+    def add(self, versions: list[VersionToIndex]) -> None:
+        if not versions:
+            return
+        pending = _sentences(versions)
+        stored = claim_vectors_by_text(
+            source_pks=[v.source_id for v in versions], texts=[p.text for p in pending]
+        )
+        self.versions += versions
+        self.pending += pending
+        self.vectors.update(stored)
+        self.fresh.update(p.text for p in pending if p.text not in self.vectors)
+        self.reused += sum(1 for p in pending if p.text in stored)
+
+    def flush(self) -> SentenceIndexCounts:
+        """Embed what is left to embed, write every row (one transaction)."""
+        if not self.versions:
+            return SentenceIndexCounts()
+        fresh = sorted(self.fresh - self.vectors.keys())
+        for offset in range(0, len(fresh), ENCODE_CALL_TEXTS):
+            batch = fresh[offset : offset + ENCODE_CALL_TEXTS]
+            self.vectors.update(zip(batch, embed_texts(batch), strict=True))
+        return SentenceIndexCounts(
+            versions=len(self.versions),
+            sentences=_store(self.versions, self.pending, self.vectors),
+            reused=self.reused,
+            embedded=len(fresh),
+        )
 
 
 _SENTENCES_IN = "spanproof_source_sentence_in"

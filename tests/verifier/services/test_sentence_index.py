@@ -147,3 +147,21 @@ def test_a_job_of_imported_claims_indexes_its_sources_too(workspace, embedded):
     assert SourceSentence.objects.filter(workspace=workspace).count() == 5
     assert "Its lamp was electrified in 1923." not in embedded
     assert len(embedded) == 4
+
+
+def test_sentences_of_many_versions_are_embedded_in_one_call(monkeypatch):
+    calls: list[int] = []
+
+    def counting(texts, **kwargs):
+        calls.append(len(texts))
+        return embed_texts(texts, **kwargs)
+
+    monkeypatch.setattr(sentence_index, "embed_texts", counting)
+    workspace = make_workspace()
+    versions = [
+        _current(make_source(workspace, text=f"Buoy {i} drifted north in the spring storm."))
+        for i in range(sentence_index.VERSIONS_PER_ROUND + 8)
+    ]
+    counts = source_sentences_index(version_pks=[v.pk for v in versions])
+    assert calls == [len(versions)]  # not one call per round of versions
+    assert counts.versions == counts.sentences == counts.embedded == len(versions)
