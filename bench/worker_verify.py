@@ -10,8 +10,11 @@ Runs on its own database (``spanproof_bench_worker`` in the embedded cluster unl
 ``eval``: each dataset of claims.jsonl (climate-fever, wice) becomes one workspace whose
 corpus is its source texts, one published claim per source sentence (the dataset's own
 ``source_sentence_offsets``), bound exactly to its hashed source version, embedded, with
-its entities. climate-fever: all its sources; wice: the sampled rows' sources plus
-``--wice-distractors`` other WiCE articles (the whole WiCE corpus is ~24k sentences).
+its entities and their co-mention edges (as the relate stage records them), and the
+sentence index of every source (as the store stage fills it: the binding splitter's
+sentences, reusing the claims' vectors where the text is the same). climate-fever: all
+its sources; wice: the sampled rows' sources plus ``--wice-distractors`` other WiCE
+articles (the whole WiCE corpus is ~24k sentences).
 A stratified sample of rows (``--per-label`` per dataset and label) is verified
 in-process, without storing: label accuracy (TRUE→SUPPORT, FALSE→CONTRADICT, anything
 else→NOINFO) and evidence precision@3 (share of the top three evidence items that are in
@@ -116,6 +119,7 @@ def _build_corpus(slug: str, documents: list[tuple[str, str, str, list[tuple[int
             "sources": len(documents),
             "claims": existing,
             "reused": True,
+            **_graph_and_sentences(workspace),
         }
     started = time.perf_counter()
     with connection.cursor() as cursor:
@@ -212,14 +216,61 @@ def _build_corpus(slug: str, documents: list[tuple[str, str, str, list[tuple[int
             ignore_conflicts=True,
             batch_size=5000,
         )
+    indexed = _graph_and_sentences(workspace)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE verifier_claim")
+        cursor.execute("ANALYZE verifier_sourcesentence")
     return {
         "workspace": workspace,
         "sources": len(documents),
         "claims": len(claims),
         "reused": False,
         "setup_s": round(time.perf_counter() - started, 1),
+        **indexed,
+    }
+
+
+def _graph_and_sentences(workspace) -> dict:
+    """The entities' co-mention edges (weight = claims mentioning both) and the sentence
+    index of every source version, each as the pipeline fills it; idempotent, so a
+    reused corpus gets whatever an older bench left out."""
+    from itertools import combinations
+
+    from verifier.models import Entity, EntityRelation, SourceSentence, SourceVersion
+    from verifier.services.sentence_index import source_sentences_index
+
+    through = Entity.claims.through
+    by_claim: dict[int, set[int]] = defaultdict(set)
+    for claim_id, entity_id in through.objects.filter(entity__workspace=workspace).values_list(
+        "claim_id", "entity_id"
+    ):
+        by_claim[claim_id].add(entity_id)
+    weights: Counter = Counter()
+    for found in by_claim.values():
+        weights.update(combinations(sorted(found), 2))
+    EntityRelation.objects.bulk_create(
+        [
+            EntityRelation(workspace=workspace, from_entity_id=a, to_entity_id=b, weight=w)
+            for (a, b), w in weights.items()
+        ],
+        ignore_conflicts=True,
+        batch_size=5000,
+    )
+    started = time.perf_counter()
+    counts = source_sentences_index(
+        version_pks=list(
+            SourceVersion.objects.filter(source__workspace=workspace).values_list("pk", flat=True)
+        )
+    )
+    return {
+        "entity_edges": EntityRelation.objects.filter(workspace=workspace).count(),
+        "sentence_index": {
+            "rows": SourceSentence.objects.filter(workspace=workspace).count(),
+            "added": counts.sentences,
+            "reused_claim_vectors": counts.reused,
+            "embedded": counts.embedded,
+            "seconds": round(time.perf_counter() - started, 1),
+        },
     }
 
 
@@ -231,6 +282,7 @@ def _fresh() -> None:
             "TRUNCATE verifier_trace, verifier_traceclaim, verifier_verdict, "
             "verifier_stateevent, verifier_evidencebinding, verifier_claim, "
             "verifier_sourceversion, verifier_source, verifier_apikey, verifier_entity, "
+            "verifier_entityrelation, verifier_sourcesentence, "
             "verifier_workspace CASCADE"
         )
 

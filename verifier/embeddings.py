@@ -70,39 +70,50 @@ def embed_texts(texts: Sequence[str], *, batch_size: int = ENCODE_BATCH_SIZE) ->
     return np.asarray(vectors, dtype=np.float32)
 
 
-# PostgreSQL's binary COPY framing around (bigint id, vector) rows: the signature, flags
+# PostgreSQL's binary COPY framing around (bigint, ..., vector) rows: the signature, flags
 # and header-extension length, then per row a field count and each field's byte length
 # before its binary form (pgvector's ``vector_recv``: uint16 dimensions, uint16 unused,
 # big-endian float32s), and a -1 field count as trailer.
 _COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + b"\x00\x00\x00\x00" * 2
 _COPY_TRAILER = b"\xff\xff"
-_ID_VECTOR_ROW = np.dtype(
-    [
-        ("fields", ">i2"),
-        ("id_length", ">i4"),
-        ("id", ">i8"),
+
+
+def _row_dtype(int_columns: int) -> np.dtype:
+    fields: list[tuple[Any, ...]] = [("fields", ">i2")]
+    for i in range(int_columns):
+        fields += [(f"length_{i}", ">i4"), (f"column_{i}", ">i8")]
+    fields += [
         ("vector_length", ">i4"),
         ("dimensions", ">u2"),
         ("unused", ">u2"),
         ("vector", ">f4", (EMBEDDING_DIMENSIONS,)),
     ]
-)
+    return np.dtype(fields)
 
 
-def id_vector_copy_binary(ids: Sequence[int], vectors: np.ndarray) -> bytes:
-    """``COPY ... (id bigint, embedding vector) FROM STDIN WITH (FORMAT BINARY)`` data
-    for ``ids`` and the rows of an (n, 384) array, built in one pass: no float is
-    formatted or parsed as text, and every float32 arrives bit for bit."""
-    matrix = np.asarray(vectors, dtype=np.float32).reshape(len(ids), EMBEDDING_DIMENSIONS)
-    rows = np.empty(len(ids), dtype=_ID_VECTOR_ROW)
-    rows["fields"] = 2
-    rows["id_length"] = 8
-    rows["id"] = np.asarray(ids, dtype=np.int64)
+def bigints_vector_copy_binary(columns: Sequence[Sequence[int]], vectors: np.ndarray) -> bytes:
+    """``COPY ... (c0 bigint, ..., cn bigint, embedding vector) FROM STDIN WITH (FORMAT
+    BINARY)`` data for the integer ``columns`` (each as long as there are vectors) and
+    the rows of an (n, 384) array, built in one pass: no float is formatted or parsed as
+    text, and every float32 arrives bit for bit."""
+    n = len(columns[0]) if columns else len(vectors)
+    matrix = np.asarray(vectors, dtype=np.float32).reshape(n, EMBEDDING_DIMENSIONS)
+    rows = np.empty(n, dtype=_row_dtype(len(columns)))
+    rows["fields"] = len(columns) + 1
+    for i, column in enumerate(columns):
+        rows[f"length_{i}"] = 8
+        rows[f"column_{i}"] = np.asarray(column, dtype=np.int64)
     rows["vector_length"] = 4 + 4 * EMBEDDING_DIMENSIONS
     rows["dimensions"] = EMBEDDING_DIMENSIONS
     rows["unused"] = 0
     rows["vector"] = matrix
     return _COPY_SIGNATURE + rows.tobytes() + _COPY_TRAILER
+
+
+def id_vector_copy_binary(ids: Sequence[int], vectors: np.ndarray) -> bytes:
+    """``COPY ... (id bigint, embedding vector) FROM STDIN WITH (FORMAT BINARY)`` data
+    for ``ids`` and the rows of an (n, 384) array."""
+    return bigints_vector_copy_binary([ids], vectors)
 
 
 def vectors_from_binary(blobs: Sequence[bytes]) -> np.ndarray:

@@ -17,7 +17,7 @@ from django.db import connection
 
 from tests.factories import make_binding, make_claim, make_source, make_workspace
 from tests.verifier.pipeline.conftest import DOC_A, DOC_B
-from verifier.models import EvidenceBinding, IngestStatus, SourceVersion
+from verifier.models import EvidenceBinding, IngestStatus, SourceSentence, SourceVersion
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 
 pytestmark = pytest.mark.skipif(
@@ -150,9 +150,13 @@ def test_runtime_role_runs_a_whole_ingest_job(transactional_db):
         job.refresh_from_db()
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'verifier_claim'"
+                "SELECT relname, last_analyze FROM pg_stat_user_tables "
+                "WHERE relname IN ('verifier_claim', 'verifier_sourcesentence')"
             )
-            analyzed = cursor.fetchone()[0]
+            analyzed = dict(cursor.fetchall())
     assert job.status == IngestStatus.SUCCEEDED, job.errors
     assert job.errors == []
-    assert analyzed is not None
+    assert analyzed["verifier_claim"] is not None
+    # the store stage's sentence index (COPY, INSERT, ANALYZE) needs no more rights
+    assert analyzed["verifier_sourcesentence"] is not None
+    assert SourceSentence.objects.filter(workspace=workspace).count() == 7  # 4 + 3 sentences

@@ -19,6 +19,7 @@ from verifier.models.relation_verification import (
     SrmkgCalibration,
 )
 from verifier.models.rules import RuleSet, RuleSetActivation
+from verifier.models.sentences import SourceSentence
 from verifier.models.sources import Source, SourceVersion, text_sha256
 from verifier.models.traces import Trace, TraceClaim
 from verifier.models.verdicts import HUMAN_JUDGE_FAMILY, StateEvent, Verdict, VerdictLabel
@@ -65,6 +66,7 @@ __all__ = [
     "RuleSet",
     "RuleSetActivation",
     "Source",
+    "SourceSentence",
     "SourceVersion",
     "SrmkgCalibration",
     "StateEvent",

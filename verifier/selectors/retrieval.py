@@ -77,6 +77,39 @@ def claim_seeds_by_vector(
     return [(pk, 1.0 - float(distance)) for pk, distance in rows]
 
 
+# The same nearest-neighbour query over the sentence index (``SourceSentence``: the
+# sentences of each source's current version, HNSW on ``embedding``).
+_SENTENCES_BY_VECTOR_SQL = (
+    'SELECT t."id", t."embedding" <=> %s::vector AS "distance" FROM "verifier_sourcesentence" t '
+    'WHERE t."workspace_id" = %s ORDER BY "distance" ASC LIMIT %s'
+)
+_SENTENCES_BY_VECTOR_PACK_SQL = (
+    'SELECT t."id", t."embedding" <=> %s::vector AS "distance" FROM "verifier_sourcesentence" t '
+    'JOIN "verifier_sourceversion" v ON v."id" = t."source_version_id" '
+    'JOIN "verifier_source" s ON s."id" = v."source_id" '
+    'WHERE t."workspace_id" = %s AND s."domain_pack" = %s ORDER BY "distance" ASC LIMIT %s'
+)
+
+
+def sentence_seeds_by_vector(
+    *, workspace: Workspace, vector: np.ndarray, limit: int, domain_pack: str = ""
+) -> list[tuple[int, float]]:
+    """(source sentence pk, cosine similarity) of the ``limit`` nearest sentences of the
+    workspace's sources (of ``domain_pack`` when given) in the sentence index (HNSW)."""
+    with _serving_cursor() as cursor:
+        if limit > HNSW_DEFAULT_EF_SEARCH:
+            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(limit)])
+        literal = Vector(vector).to_text()
+        if domain_pack:
+            cursor.execute(
+                _SENTENCES_BY_VECTOR_PACK_SQL, [literal, workspace.pk, domain_pack, limit]
+            )
+        else:
+            cursor.execute(_SENTENCES_BY_VECTOR_SQL, [literal, workspace.pk, limit])
+        rows = cursor.fetchall()
+    return [(pk, 1.0 - float(distance)) for pk, distance in rows]
+
+
 def claim_seeds_by_text(
     *, workspace: Workspace, query: str, limit: int, domain_pack: str = ""
 ) -> list[tuple[int, float]]:

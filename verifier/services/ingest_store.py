@@ -1,4 +1,5 @@
-"""Store stage: publish the job's claims, compute and persist the quality report and
+"""Store stage: publish the job's claims, index the sentences of its source versions
+(``verifier.services.sentence_index``), compute and persist the quality report and
 trust score, mark the job succeeded — or ``degraded`` when claims were left with
 coverage gaps (the judge was unreachable, crashed or omitted them), with a warning that
 gives their count and causes — and queue its webhooks.
@@ -27,6 +28,7 @@ from verifier.models import (
     IngestJob,
     IngestStage,
     IngestStatus,
+    SourceSentence,
     Verdict,
 )
 from verifier.scoring.quality import quality_report
@@ -40,6 +42,7 @@ from verifier.selectors.ingest import (
 )
 from verifier.selectors.rules import rule_set_active
 from verifier.services.relation_verify import relations_verify_pending
+from verifier.services.sentence_index import source_sentences_index
 from verifier.services.webhooks import webhook_deliveries_queue
 
 
@@ -125,7 +128,7 @@ def _publish(job: IngestJob) -> int:
 # samples a bounded number of rows, so its cost does not grow with the table. A table
 # that autovacuum (or another job's store) is analyzing right now is skipped, not waited
 # for: its statistics are being refreshed anyway.
-FILLED_TABLES: Final = (Claim, EvidenceBinding, Verdict, ClaimRelation)
+FILLED_TABLES: Final = (Claim, EvidenceBinding, Verdict, ClaimRelation, SourceSentence)
 
 
 def _analyze_filled_tables() -> None:
@@ -168,11 +171,16 @@ def ingest_job_store(*, job: IngestJob) -> dict[str, Any]:
     and finish in one transaction (a rerun after a crash in between publishes nothing
     twice and reports once). The job's new claim relations are verified first (seed 004:
     one SR-MKG / VoG cycle, now that the claims' spans are bound), so only accepted
-    ones feed graph expansion."""
+    ones feed graph expansion. The sentences of the job's source versions are indexed
+    after publishing (a sentence equal to an embedded claim's text takes its vector;
+    spans already indexed are skipped on a rerun)."""
     relations_verify_pending(
         workspace=job.workspace, judge=get_judge(), from_claims=job_claims(job)
     )
     _publish(job)
+    source_sentences_index(
+        version_pks=[s["version_id"] for s in job.payload.get("sources", []) if s.get("version_id")]
+    )
     _analyze_filled_tables()
     with transaction.atomic():
         # A fresh row: the runner still holds ``job`` and its progress dict.

@@ -4,11 +4,13 @@ corpus of a workspace, with ranked, bound evidence.
 Runtime path (``CorrectivePipeline.run`` in the seed): parse the claim and decompose it
 into subclaims (``verifier.rag.decompose``, deterministic); build retrieval queries from
 the claim and its subclaims; retrieve candidates from pgvector (published claims, each
-bound to its exact source sentence) and the knowledge graph (entities the claim names,
-relations of the nearest claims); rank them (``verifier.worker.ranking``); ask the
-Layer-2 judge (``verifier.engine.get_judge``) for every top item's stance toward every
-subclaim — stances never come from overlap; compute adaptive trust
-(``verifier.worker.trust``); build the verdict package (``verifier.worker.verdict``).
+bound to its exact source sentence, and the sentence index: source sentences bound to
+themselves) and the knowledge graph (entities the claim names, relations of the nearest
+claims, each with the tail of the relation that reached it); rank them
+(``verifier.worker.ranking``); ask the Layer-2 judge (``verifier.engine.get_judge``) for
+every top item's stance toward every subclaim — stances never come from overlap;
+compute adaptive trust (``verifier.worker.trust``); build the verdict package
+(``verifier.worker.verdict``).
 The claim is then stored with origin ``worker`` and goes through the one chain (bind in
 the source of its best evidence, judge, state), so it appears in the review queue and
 the audit console. While trust is insufficient and a search provider is configured
@@ -39,11 +41,15 @@ from verifier.pipeline.relating import entity_mentions
 from verifier.rag.decompose import decompose
 from verifier.selectors import retrieval as retrieval_sel
 from verifier.selectors.claims import claim_stored_vectors
+from verifier.selectors.sentences import sentence_stored_vectors
 from verifier.selectors.worker import (
+    CLAIM,
     EvidenceRow,
     worker_cached_claim,
     worker_claims_by_entities,
     worker_evidence_rows,
+    worker_relation_tails,
+    worker_sentence_rows,
 )
 from verifier.services import worker_web
 from verifier.services.judging import _WithVectors
@@ -67,6 +73,7 @@ MAX_JOB_ID_CHARS = 200
 TOP_K_MIN, TOP_K_MAX, TOP_K_DEFAULT = 1, 20, 5
 MAX_SUBCLAIMS = 6
 CANDIDATES_PER_QUERY = 20  # nearest claims per retrieval query
+SENTENCES_PER_QUERY = 20  # nearest source sentences (sentence index) per retrieval query
 KG_CANDIDATES = 20  # claims reached through the claim's entities
 KG_RELATION_SEEDS = 5  # nearest claims whose graph relations are followed
 # Credibility of an evidence claim from its verification state (its trust score, when
@@ -78,6 +85,9 @@ STATE_CREDIBILITY = {
     "contradicted": 0.2,
     "excluded": 0.0,
 }
+# A source sentence no claim was bound to has never been verified: it counts as an
+# unverified claim does.
+SENTENCE_CREDIBILITY = STATE_CREDIBILITY["unverified"]
 
 
 class WorkerInputError(ApplicationError, ValueError):
@@ -111,6 +121,8 @@ def source_domain(row: EvidenceRow) -> str:
 
 
 def credibility(row: EvidenceRow) -> float:
+    if row.kind != CLAIM:
+        return SENTENCE_CREDIBILITY
     if row.trust_score is not None:
         return row.trust_score / 100
     return STATE_CREDIBILITY.get(row.state, 0.5)
@@ -118,11 +130,12 @@ def credibility(row: EvidenceRow) -> float:
 
 @dataclass
 class _Retrieved:
-    sem: dict[int, float]
-    kg: dict[int, float]
-    kg_object: dict[int, str]
+    sem: dict[int, float]  # claim pk → cosine to the nearest query
+    kg: dict[int, float]  # claim pk → graph signal
+    kg_object: dict[int, str]  # claim pk → tail(s) of the graph relation that reached it
     backfill: set[int]
     vector_available: bool
+    sentence_sem: dict[int, float]  # source sentence pk → cosine to the nearest query
 
 
 def _retrieve(
@@ -130,6 +143,7 @@ def _retrieve(
 ) -> tuple[_Retrieved, list[Any]]:
     pack = "" if domain == "general" else domain
     sem: dict[int, float] = {}
+    sentence_sem: dict[int, float] = {}
     backfill: set[int] = set()
     vectors: list[Any] = []
     available = True
@@ -143,7 +157,13 @@ def _retrieve(
                 workspace=workspace, vector=vector, limit=CANDIDATES_PER_QUERY, domain_pack=pack
             ):
                 sem[pk] = max(sem.get(pk, 0.0), similarity)
+            for pk, similarity in retrieval_sel.sentence_seeds_by_vector(
+                workspace=workspace, vector=vector, limit=SENTENCES_PER_QUERY, domain_pack=pack
+            ):
+                sentence_sem[pk] = max(sentence_sem.get(pk, 0.0), similarity)
     except EmbeddingUnavailable:
+        # Without a query vector the sentence index cannot be searched; claims are
+        # found by their words.
         available = False
         for query in queries:
             for pk, _score in retrieval_sel.claim_seeds_by_text(
@@ -152,7 +172,6 @@ def _retrieve(
                 sem.setdefault(pk, 0.0)
                 backfill.add(pk)
     kg: dict[int, float] = {}
-    kg_object: dict[int, str] = {}
     names = entity_mentions(features.text)
     if names:
         reached = worker_claims_by_entities(
@@ -166,24 +185,68 @@ def _retrieve(
     ):
         other = b if a in seeds else a
         kg[other] = max(kg.get(other, 0.0), float(confidence))
-    return _Retrieved(sem, kg, kg_object, backfill, available), vectors
+    tails = worker_relation_tails(workspace=workspace, claim_pks=kg, normalized_names=names)
+    kg_object = {pk: ", ".join(sorted(found)) for pk, found in tails.items()}
+    return _Retrieved(sem, kg, kg_object, backfill, available, sentence_sem), vectors
 
 
-def _candidates(rows: Sequence[EvidenceRow], got: _Retrieved) -> list[Candidate]:
+def _evidence_rows(
+    workspace: Workspace, got: _Retrieved, domain_pack: str
+) -> tuple[list[EvidenceRow], dict[tuple[int, int, int], float]]:
+    """The claim rows, then the sentence rows whose span no claim row is bound to, and
+    {span: cosine} of the sentences dropped for a claim bound to the same span (that
+    claim takes the sentence's cosine when it is higher than its own)."""
+    rows = worker_evidence_rows(
+        workspace=workspace, claim_pks=[*got.sem, *got.kg], domain_pack=domain_pack
+    )
+    bound = {row.span for row in rows}
+    span_sem: dict[tuple[int, int, int], float] = {}
+    for row in worker_sentence_rows(
+        workspace=workspace, sentence_pks=got.sentence_sem, domain_pack=domain_pack
+    ):
+        similarity = got.sentence_sem[row.sentence_pk or 0]
+        if row.span in bound:
+            span_sem[row.span] = max(span_sem.get(row.span, 0.0), similarity)
+        else:
+            rows.append(row)
+    return rows, span_sem
+
+
+def _candidates(
+    rows: Sequence[EvidenceRow],
+    got: _Retrieved,
+    span_sem: dict[tuple[int, int, int], float],
+) -> list[Candidate]:
+    """Claims carry their vector, graph and backfill signals; a source sentence only its
+    cosine (no graph signal: it is never a KG candidate)."""
     now = timezone.now()
     out = []
     for row in rows:
+        age = (now - row.version_created_at).total_seconds() / 86400
+        if row.kind != CLAIM:
+            sem = got.sentence_sem.get(row.sentence_pk or 0, 0.0)
+            out.append(
+                Candidate(
+                    key=row.public_id,
+                    text=row.quote,
+                    sem_raw=sem,
+                    credibility=credibility(row),
+                    days_since_publish=age,
+                )
+            )
+            continue
+        pk = row.claim_pk or 0
         out.append(
             Candidate(
                 key=row.public_id,
                 text=row.quote,
-                sem_raw=got.sem.get(row.claim_pk, 0.0),
-                kg_raw=got.kg.get(row.claim_pk, 0.0),
-                is_kg=row.claim_pk in got.kg,
+                sem_raw=max(got.sem.get(pk, 0.0), span_sem.get(row.span, 0.0)),
+                kg_raw=got.kg.get(pk, 0.0),
+                is_kg=pk in got.kg,
                 credibility=credibility(row),
-                days_since_publish=(now - row.version_created_at).total_seconds() / 86400,
-                backfill=row.claim_pk in got.backfill,
-                relation_object=got.kg_object.get(row.claim_pk, ""),
+                days_since_publish=age,
+                backfill=pk in got.backfill,
+                relation_object=got.kg_object.get(pk, ""),
             )
         )
     return out
@@ -214,14 +277,11 @@ def _retrieve_and_rank(
     tuning: WorkerTuning,
 ) -> _Found:
     got, vectors = _retrieve(workspace, queries, features, domain)
-    # Every path (vector, entities, relations) is held to the requested domain here.
-    rows = worker_evidence_rows(
-        workspace=workspace,
-        claim_pks=[*got.sem, *got.kg],
-        domain_pack="" if domain == "general" else domain,
-    )
+    # Every path (vectors, sentences, entities, relations) is held to the requested
+    # domain here.
+    rows, span_sem = _evidence_rows(workspace, got, "" if domain == "general" else domain)
     ranked_all = hybrid_rank(
-        features, _candidates(rows, got), anchor_threshold=tuning.ANCHOR_THRESHOLD
+        features, _candidates(rows, got, span_sem), anchor_threshold=tuning.ANCHOR_THRESHOLD
     )
     return _Found(
         list(queries),
@@ -252,15 +312,21 @@ def _judge_and_trust(
     asked: Judge = judge
     if getattr(judge, "accepts_vectors", False):
         # The judge may reuse embeddings already at hand: the queries' (claim and
-        # subclaims) and each evidence claim's stored one where its text is its quote.
+        # subclaims), each evidence claim's stored one where its text is its quote and
+        # each source sentence's from the sentence index.
         vectors = dict(zip(found.queries, found.vectors, strict=False))
+        top = [found.by_key[r.key] for r in found.ranked]
         stored = claim_stored_vectors(
-            claim_pks=[found.by_key[r.key].claim_pk for r in found.ranked]
+            claim_pks=[row.claim_pk for row in top if row.claim_pk is not None]
         )
-        for r in found.ranked:
-            row = found.by_key[r.key]
+        sentences = sentence_stored_vectors(
+            sentence_pks=[row.sentence_pk for row in top if row.sentence_pk is not None]
+        )
+        for row in top:
             if row.claim_pk in stored and row.text == row.quote:
                 vectors[row.quote] = stored[row.claim_pk]
+            elif row.sentence_pk in sentences:
+                vectors[row.quote] = sentences[row.sentence_pk]
         asked = _WithVectors(judge, vectors)
     results = {res.key: res for res in judge_items(asked, items)} if items else {}
     evidence_trust = [
@@ -407,7 +473,7 @@ def worker_verify(
         _evidence_item(r, by_key[r.key], evidence_trust[j], subclaims) for j, r in enumerate(ranked)
     ]
     scores = [r.score for r in ranked]
-    sources_used = {"vdb": bool(got.sem), "kg": bool(got.kg)}
+    sources_used = {"vdb": bool(got.sem) or bool(got.sentence_sem), "kg": bool(got.kg)}
     data_source = "+".join(k for k, v in sources_used.items() if v) or "none"
 
     result: dict[str, Any] = {
@@ -438,6 +504,7 @@ def worker_verify(
         "vdb_signal_count": sum(1 for r in ranked_all if r.candidate.sem_raw > 0),
         "kg_signal_count": sum(1 for r in ranked_all if r.candidate.kg_raw > 0),
         "candidates_considered": len(rows),
+        "sentence_candidates": sum(1 for row in rows if row.kind != CLAIM),
         "candidates_ranked": len(ranked_all),
         "retrieval_degraded": not got.vector_available,
         "judge": {"model_id": judge.model_id, "family": judge.family},
@@ -653,17 +720,19 @@ def _evidence_item(
     )
     return {
         "id": row.public_id,
+        "kind": row.kind,
         "text": row.text,
         "quote": row.quote,
         "start": row.start,
         "end": row.end,
         "source_hash": row.source_hash,
         "match": row.match,
+        "source_id": row.source_id,
         "source_ref": row.source_ref,
         "source_title": row.source_title,
         "source_version_id": row.source_version_id,
         "source_domain": trust.domain,
-        "verification_state": row.state,
+        "verification_state": row.state or None,
         "ranking_score": round(r.score, 4),
         "stance": stance,
         "stances": [
@@ -685,6 +754,7 @@ def _evidence_item(
             "recency": round(r.recency, 4),
             "credibility": round(r.candidate.credibility, 4),
             "base_score": round(r.base, 4),
+            "relation_object": r.candidate.relation_object,
             "adjustments": list(r.adjustments),
         },
     }

@@ -1,4 +1,5 @@
-"""The HNSW index covers published claims, and retrieval's query is planned on it."""
+"""The HNSW index covers published claims, and retrieval's query is planned on it; the
+sentence index's nearest-sentence queries are planned on its own HNSW index."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from django.db import connection, transaction
 from tests.factories import make_claim, make_source, make_workspace
 from verifier.models import Claim
 from verifier.selectors.ingest import CLAIM_INDEX_NAME, vector_index_status
-from verifier.selectors.retrieval import _SEEDS_BY_VECTOR_PACK_SQL, _SEEDS_BY_VECTOR_SQL
+from verifier.selectors.retrieval import (
+    _SEEDS_BY_VECTOR_PACK_SQL,
+    _SEEDS_BY_VECTOR_SQL,
+    _SENTENCES_BY_VECTOR_PACK_SQL,
+    _SENTENCES_BY_VECTOR_SQL,
+)
 
 PROBE = "[" + ",".join(["0"] * 383 + ["1"]) + "]"
 
@@ -64,3 +70,14 @@ def test_a_query_over_unpublished_claims_cannot_use_it():
         [PROBE],
     )
     assert CLAIM_INDEX_NAME not in plan
+
+
+@pytest.mark.parametrize(
+    ("sql", "params"),
+    [
+        (_SENTENCES_BY_VECTOR_SQL, [PROBE, 1, 10]),
+        (_SENTENCES_BY_VECTOR_PACK_SQL, [PROBE, 1, "g", 10]),
+    ],
+)
+def test_sentence_seed_queries_are_planned_on_the_sentence_index(sql, params):
+    assert "sourcesentence_embedding_hnsw" in _plan(sql, params)
