@@ -112,6 +112,7 @@ def _relations(workspace: Workspace) -> None:
 
 
 def load_demo() -> DemoReport:
+    from verifier.services.sentence_index import source_sentences_index
     from verifier.services.verification import claims_verify
 
     with transaction.atomic():
@@ -140,6 +141,12 @@ def load_demo() -> DemoReport:
                 claim_exclude(claim=claim, reason=item.exclude_reason, actor=admin)
         _embed_and_publish(claims)
     _relations(workspace)
+    # the worker's sentence index, as ingest fills it (idempotent: indexed spans are kept)
+    source_sentences_index(
+        version_pks=[
+            s.versions.order_by("-number").values_list("pk", flat=True)[0] for s in sources.values()
+        ]
+    )
     for item in CLAIMS:
         claim = Claim.objects.filter(public_id=demo_public_id(item.key)).first()
         if claim is None:

@@ -23,7 +23,6 @@ from typing import Final
 import numpy as np
 from django.db import connection, transaction
 
-from verifier.binding import sentence_spans
 from verifier.embeddings import EMBEDDING_DIMENSIONS, bigints_vector_copy_binary, embed_texts
 from verifier.models import SourceSentence, SourceVersion
 from verifier.selectors.sentences import (
@@ -32,6 +31,7 @@ from verifier.selectors.sentences import (
     sentence_spans_indexed,
     versions_to_index,
 )
+from verifier.text.sentences import sentence_spans
 
 # Versions read (texts in memory) and written per round; their sentences to embed go
 # to ``embed_texts`` in calls of at most ENCODE_CALL_TEXTS (the group stage's size).

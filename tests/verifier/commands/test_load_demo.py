@@ -12,12 +12,22 @@ from verifier.models import (
     EvidenceBinding,
     Membership,
     Source,
+    SourceSentence,
     SourceVersion,
     StateEvent,
     Verdict,
 )
 
-MODELS = (Claim, Source, SourceVersion, EvidenceBinding, Verdict, StateEvent, ClaimRelation)
+MODELS = (
+    Claim,
+    Source,
+    SourceVersion,
+    SourceSentence,
+    EvidenceBinding,
+    Verdict,
+    StateEvent,
+    ClaimRelation,
+)
 
 
 def _counts():
@@ -69,3 +79,8 @@ def test_demo_roles_can_sign_in(demo_loaded, client):
         assert client.post("/accounts/login/", credentials).status_code == 302
         assert client.get("/").status_code == 200
         client.logout()
+
+
+def test_demo_sources_have_their_sentence_index(demo_loaded):
+    for version in SourceVersion.objects.all():
+        assert SourceSentence.objects.filter(source_version=version).exists(), version

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from tests.factories import make_claim, make_source, make_workspace
-from verifier.binding import sentence_spans
 from verifier.embeddings import embed_texts
 from verifier.models import Claim, SourceSentence, SourceVersion
 from verifier.selectors.sentences import sentence_stored_vectors
@@ -17,6 +16,7 @@ from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_create import ClaimUpload, SourceUpload, ingest_job_create
 from verifier.services.sentence_index import source_sentences_index
 from verifier.services.sources import source_upsert
+from verifier.text.sentences import sentence_spans
 
 pytestmark = pytest.mark.django_db
 
