@@ -10,12 +10,12 @@ Prints one JSON object:
   quantization seconds, its size) and the cold load of a fresh process that finds it
   built (imports, SHA-256 checks, session, first query), beside torch's cold load;
 - ``latency_ms``: single-query p50/p95 of ``embed_text_torch`` and of the onnxruntime
-  embedder (per thread count asked for), timed alternately query by query over the
-  first ``--queries`` distinct eval claims; each figure is the median over ``--runs``
-  runs, the runs are listed too (target: onnx p50 ≤ 5 ms). ``cpu_p50`` is the calling
-  thread's CPU time per query (median of the runs' p50s): on a shared machine the wall
-  time also counts waiting for a core, the CPU time hardly (with more than one intra-op
-  thread it misses the other threads' share);
+  embedder (per thread count asked for) over the first ``--queries`` distinct eval
+  claims, each path through all of them in turn, each run starting with another path;
+  each figure is the median over ``--runs`` runs, the runs are listed too (target: onnx
+  p50 ≤ 5 ms). ``cpu_p50`` is the calling thread's CPU time per query (median of the
+  runs' p50s): on a shared machine the wall time also counts waiting for a core, the CPU
+  time hardly (with more than one intra-op thread it misses the other threads' share);
 - ``cosine``: over every distinct eval claim, the int8 query vector against the fp32 query
   vector and against the stored-path vector (``embed_texts``, what ingest writes), min
   and mean (target: min ≥ 0.99);
@@ -124,12 +124,14 @@ def latency(
         for q in queries[:WARMUP]:
             paths[name](q)
     per_run: dict[str, list[tuple[float, float, float]]] = {name: [] for name in names}
-    for _ in range(runs):
+    for run in range(runs):
         wall: dict[str, list[float]] = {name: [] for name in names}
         cpu: dict[str, list[float]] = {name: [] for name in names}
-        for i, q in enumerate(queries):
-            shift = i % len(names)  # alternate which path goes first
-            for name in names[shift:] + names[:shift]:
+        shift = run % len(names)  # each run starts with another path
+        for name in names[shift:] + names[:shift]:
+            # one path through all the queries, as a server embeds them: alternating
+            # query by query would evict each model's weights from the caches for the other
+            for q in queries:
                 t, c = time.perf_counter(), time.thread_time()
                 paths[name](q)
                 cpu[name].append((time.thread_time() - c) * 1000)
