@@ -2,7 +2,7 @@
 
 The request path (``verifier.embeddings.embed_text``) embeds one short text per call;
 fp32 torch spends ~12–17 ms on it. This runs the same model exported to ONNX with the
-weights of its linear layers quantized to int8, ~3× faster, and reproduces
+weights of its linear layers quantized to int8, 3–4× faster, and reproduces
 sentence-transformers' pipeline around it: the model's own tokenizer (``tokenizer.json``)
 truncated at its ``max_seq_length`` (256 word pieces, special tokens included) and not
 padded, mean pooling over the attention mask, L2 normalisation.
