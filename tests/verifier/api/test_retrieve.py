@@ -4,7 +4,7 @@ import json
 
 from tests.factories import tamper
 from tests.verifier.api.conftest import judged_claim
-from verifier import embeddings
+from verifier import embeddings, onnx_runtime
 from verifier.models import Claim, ClaimRelation, StateEvent, Trace, TraceClaim
 
 RETRIEVE = "/connect/v1/retrieve"
@@ -249,8 +249,12 @@ def test_seed_claim_id(api, delta):
 
 def test_embedding_unavailable_degrades_to_lexical(api, delta, monkeypatch):
     a = judged_claim(delta, "Storm surges strip growth.", quote="Storm surges")
-    # a real loader failure: point the model path somewhere empty and drop the cached model
+    # a real loader failure: point the model path somewhere empty and drop the cached
+    # models (the torch one and the query path's onnxruntime one)
     monkeypatch.setattr(embeddings, "_model", None)
+    monkeypatch.setattr(
+        embeddings, "_onnx_query", onnx_runtime.Lazy(embeddings._onnx_query_embedder)
+    )
     monkeypatch.setenv("SPANPROOF_EMBEDDING_MODEL_PATH", "/nonexistent/model")
     body = post(api, {"query": "storm surges"}).json()
     assert body["metadata"]["retrieval_degraded_code"] == "embedding_unavailable"

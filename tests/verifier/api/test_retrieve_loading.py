@@ -128,11 +128,11 @@ def test_served_claims_of_nothing():
 
 
 @pytest.mark.parametrize("threads", [0, embeddings.QUERY_THREADS])
-def test_single_query_embedding_is_the_batch_embedding(monkeypatch, threads):
+def test_single_query_torch_embedding_is_the_batch_embedding(monkeypatch, threads):
     monkeypatch.setattr(embeddings, "QUERY_THREADS", threads)
     texts = ["Sediment settles where the current slows.", "", "x", "Ünïcødé ✓ 東京 " * 40]
     for text in texts:
-        single = embeddings.embed_text(text)
+        single = embeddings.embed_text_torch(text)
         batch = embeddings.embed_texts([text])[0]
         assert single.dtype == batch.dtype == np.float32
         assert single.shape == batch.shape == (embeddings.EMBEDDING_DIMENSIONS,)

@@ -3,10 +3,12 @@ bind, judge, relate, publish), judged by the configured (heuristic) judge."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from django.test import TestCase
 
 from tests.verifier.api.conftest import client_for
+from verifier.embeddings import embed_text_torch
 from verifier.models import Claim, ClaimOrigin, SourceVersion, text_sha256
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
@@ -210,6 +212,9 @@ def test_stored_claim_chain_pass_is_queued_and_safe_to_rerun(
         ).json()
     stored = Claim.objects.get(public_id=body["stored_claim_id"])
     assert len(callbacks) == 1 and stored.verdicts.count() == 0  # not judged inside the request
+    # stored as ingest stores vectors (the fp32 model), not as the int8 query path embeds
+    fp32 = embed_text_torch(stored.text)
+    assert np.allclose(np.asarray(stored.embedding), fp32, rtol=0, atol=1e-6)
     callbacks[0]()
     assert worker_stored_claim_verify(claim_id=stored.pk) == "supported"  # rerun: no-op
     assert stored.verdicts.count() == 1
