@@ -40,11 +40,22 @@ class Command(BaseCommand):
             help="threads per gunicorn worker (default: $SPANPROOF_WEB_THREADS or 4)",
         )
 
+    def _prepare_query_model(self) -> None:
+        """Build the cached int8 query model now (first run only, ~10 s), not in the first
+        retrieve request of each web worker."""
+        from verifier.embeddings import EmbeddingUnavailable, embed_text
+
+        try:
+            embed_text("warm up")
+        except EmbeddingUnavailable as exc:
+            self.stderr.write(f"Query embedding unavailable ({exc}); retrieval falls back to text.")
+
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
         call_command("migrate", interactive=False, verbosity=0)
         if not options["no_demo"]:
             call_command("load_demo")
+        self._prepare_query_model()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         python = sys.executable
         children = [
