@@ -146,6 +146,10 @@ else:
     DATABASES = {"default": ensure_embedded_postgres(DATA_DIR / "pgdata")}
     EMBEDDED_POSTGRES = True
     DATABASE_OWNER = {"USER": EMBEDDED_OWNER_ROLE, "PASSWORD": ""}
+# Persistent connections (each web thread and worker keeps one, checked before reuse):
+# a new PostgreSQL backend per request costs a fork and a handshake on every page.
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("SPANPROOF_DB_CONN_MAX_AGE", "60"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASE_RUNTIME_USER: str = DATABASES["default"].get("USER") or ""
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SPANPROOF_TEST_DB", "test_spanproof")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -92,6 +92,8 @@ def review_queue_base(*, workspace: Workspace) -> QuerySet[Claim]:
             latest_reviewer=_latest_verdict("reviewer_id", IntegerField()),
         )
         .select_related("source", "review_lease__reviewer")
+        # a page row never shows the vector: do not fetch and parse 384 floats per row
+        .defer("embedding")
     )
 
 
