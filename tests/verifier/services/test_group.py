@@ -10,6 +10,7 @@ import pytest
 from tests.factories import make_claim, make_source, make_workspace
 from verifier.embeddings import EMBEDDING_DIMENSIONS
 from verifier.models import Claim
+from verifier.selectors import near_duplicates
 from verifier.services import ingest_group
 from verifier.services.ingest_group import GROUP_COSINE_THRESHOLD, claims_group
 
@@ -53,7 +54,7 @@ def _reference(vectors: np.ndarray) -> list[int | None]:
 
 @pytest.mark.parametrize("block", [4, 7, 8192])
 def test_grouping_matches_brute_force_in_batches(monkeypatch, block):
-    monkeypatch.setattr(ingest_group, "GROUP_COLUMN_BLOCK", block)
+    monkeypatch.setattr(near_duplicates, "GROUP_COLUMN_BLOCK", block)
     rng = np.random.default_rng(11)
     vectors = _vectors(rng, 40)
     workspace = make_workspace()
