@@ -2,18 +2,38 @@
 (``services.ingest_group``): the most similar claim with a lower id, by cosine of the
 stored vectors.
 
-Found exactly, by comparing the batch's vectors with every earlier embedded claim of the
-workspace in numpy (one query per batch), not through the HNSW index: an index scan
-filtered to earlier claims of one workspace is approximate (it can miss every earlier
-neighbour) and, with stale planner statistics, degrades to a sort per claim.
+Two ways, chosen per batch and workspace:
+
+- **Exact** (a workspace with few published claims before the batch, for the batch's
+  size: ``_uses_index``): the batch's vectors against every earlier embedded claim of
+  the workspace in numpy, one query per batch. Its cost grows with the workspace, so
+  grouping a workspace batch by batch is quadratic in its size.
+- **Index** (larger workspaces): the published earlier claims are asked for through the
+  HNSW index retrieval uses (published claims only, ``claim_embedding_hnsw``): one
+  statement per batch, a LATERAL index scan per claim, filtered to the workspace and
+  lower ids, with pgvector's iterative scan (pgvector ≥ 0.8) so a filter that rejects
+  the first candidates does not leave a claim without any; the unpublished earlier claims (those
+  of jobs not yet stored: this job's earlier batches, other running or failed jobs) and
+  the batch's own id range, which the index does not hold, are still compared exactly in
+  numpy. The nearer of the two answers wins. Approximate: the index can miss a claim's
+  nearest published neighbour (``bench/grouping.py`` counts the pairs found and missed
+  against the exact path). Sorting is disabled for that statement, so stale planner
+  statistics cannot turn it into a sort of the workspace per claim, and its settings
+  live in a savepoint that is rolled back after the read.
+
+Every claim stays in the index's reach without a second index: publishing is the only
+change of ``published`` (never unset), and a second HNSW index over unpublished claims
+would cost an index insert on each of the pipeline's many non-HOT updates of them.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Final
 
 import numpy as np
-from django.db import connection
+from django.db import connection, transaction
 
 from verifier.embeddings import vectors_from_binary
 from verifier.models import Claim
@@ -44,45 +64,173 @@ def _unit_vectors(blobs: list[bytes]) -> np.ndarray:
     return matrix
 
 
+def _exact(rows: Sequence[tuple[Any, ...]], pks: list[int]) -> dict[int, Neighbour]:
+    """``rows`` (id, root, vector blob) in ascending id order → for each claim of ``pks``
+    among them, the most similar row before it, by exhaustive comparison in float32 (the
+    precision pgvector itself computes ``<=>`` in); ties go to the lowest id. None for a
+    claim with no row before it."""
+    out: dict[int, Neighbour] = {}
+    if not rows:
+        return out
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    roots = [r[1] for r in rows]
+    matrix = _unit_vectors([bytes(r[2]) for r in rows])
+    position = {int(pk): i for i, pk in enumerate(ids)}
+    wanted = [pk for pk in pks if pk in position]  # embedded claims of this batch
+    if not wanted:
+        return out
+    rows_at = np.array([position[pk] for pk in wanted], dtype=np.int64)
+    best_sim = np.full(len(wanted), -np.inf, dtype=np.float32)
+    best_col = np.zeros(len(wanted), dtype=np.int64)
+    queries = matrix[rows_at]
+    # Only earlier columns count: the claim at row r may match columns < r.
+    for first in range(0, int(rows_at.max()), GROUP_COLUMN_BLOCK):
+        block = queries @ matrix[first : first + GROUP_COLUMN_BLOCK].T
+        cols = np.arange(first, first + block.shape[1])
+        block[cols[None, :] >= rows_at[:, None]] = -np.inf
+        arg = block.argmax(axis=1)
+        sim = block[np.arange(len(wanted)), arg]
+        better = sim > best_sim  # strictly: an earlier block keeps its tie
+        best_sim[better] = sim[better]
+        best_col[better] = arg[better] + first
+    for i, pk in enumerate(wanted):
+        if rows_at[i] == 0:
+            continue  # nothing before it
+        col = int(best_col[i])
+        out[pk] = (int(ids[col]), int(roots[col]), float(best_sim[i]))
+    return out
+
+
+# --- the index path --------------------------------------------------------------------
+
+# When the index path is taken (``bench/grouping.py --switch``, 2 shared cores): the
+# exact path's cost is reading the earlier vectors, ~15 µs each whatever the batch size,
+# and one index scan costs ~0.3 ms, about as much as reading 16 vectors. So the index
+# pays from INDEX_PUBLISHED_PER_CLAIM published earlier claims per claim of the batch
+# (16,384 for a full group batch of 1,024; measured crossover 10,000–20,000), but never
+# below INDEX_MIN_PUBLISHED: under it the exact path takes tens of milliseconds, and a
+# small workspace in a large shared index is where a filtered index scan has to wade
+# through other workspaces' claims (pgvector's iterative scan gives up after
+# ``hnsw.max_scan_tuples``, 20,000 by default).
+INDEX_PUBLISHED_PER_CLAIM: Final = 16
+INDEX_MIN_PUBLISHED: Final = 2_000
+# hnsw.ef_search for the scans (candidates kept per scan; pgvector's default is 40).
+INDEX_EF_SEARCH: Final = 40
+
+_PUBLISHED_BEFORE = f"""
+SELECT count(*) FROM (
+    SELECT 1 FROM {Claim._meta.db_table}
+    WHERE workspace_id = %s AND published AND id < %s LIMIT %s
+) AS published_before
+"""
+# What the index does not hold: unpublished earlier claims, and the batch's own id range
+# whatever its state (a rerun may group published claims).
+_UNINDEXED = f"""
+SELECT id, COALESCE(duplicate_of_id, id), vector_send(embedding)
+FROM {Claim._meta.db_table}
+WHERE workspace_id = %s AND NOT published AND id < %s AND embedding IS NOT NULL
+UNION ALL
+SELECT id, COALESCE(duplicate_of_id, id), vector_send(embedding)
+FROM {Claim._meta.db_table}
+WHERE workspace_id = %s AND id >= %s AND id <= %s AND embedding IS NOT NULL
+ORDER BY 1
+"""
+# Each batch claim's nearest published earlier claim through the partial HNSW index
+# (``c.published`` matches its condition; ``<=>`` its cosine operator class).
+_INDEXED = f"""
+SELECT q.id, n.id, n.root, n.distance
+FROM {Claim._meta.db_table} AS q
+CROSS JOIN LATERAL (
+    SELECT c.id, COALESCE(c.duplicate_of_id, c.id) AS root,
+           c.embedding <=> q.embedding AS distance
+    FROM {Claim._meta.db_table} AS c
+    WHERE c.workspace_id = %s AND c.published AND c.embedding IS NOT NULL AND c.id < q.id
+    ORDER BY c.embedding <=> q.embedding
+    LIMIT 1
+) AS n
+WHERE q.id = ANY(%s::bigint[]) AND q.embedding IS NOT NULL
+"""
+_INDEX_SETTINGS = """
+SELECT set_config('hnsw.ef_search', %s, true),
+       set_config('hnsw.iterative_scan', 'relaxed_order', true),
+       set_config('enable_sort', 'off', true)
+"""
+
+
+def _uses_index(workspace_id: int, pks: list[int]) -> bool:
+    """Whether the workspace holds enough published claims before the batch (counted
+    only up to that many) for the index path to pay."""
+    needed = max(INDEX_MIN_PUBLISHED, INDEX_PUBLISHED_PER_CLAIM * len(pks))
+    with connection.cursor() as cursor:
+        cursor.execute(_PUBLISHED_BEFORE, [workspace_id, min(pks), needed])
+        (count,) = cursor.fetchone()
+    return int(count) >= needed
+
+
+@contextmanager
+def _index_scan_settings() -> Iterator[Any]:
+    """A cursor whose statements run with the index scan's settings (``SET LOCAL`` in a
+    savepoint rolled back afterwards, so they never outlive the read). Django's cursors
+    bind parameters client-side and never prepare, so each statement is planned under
+    these settings."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        savepoint = transaction.savepoint()
+        try:
+            cursor.execute(_INDEX_SETTINGS, [str(INDEX_EF_SEARCH)])
+            yield cursor
+        finally:
+            transaction.savepoint_rollback(savepoint)
+
+
+def _indexed(workspace_id: int, pks: list[int]) -> dict[int, Neighbour]:
+    with _index_scan_settings() as cursor:
+        cursor.execute(_INDEXED, [workspace_id, pks])
+        rows = cursor.fetchall()
+    return {int(q): (int(c), int(root), 1.0 - float(d)) for q, c, root, d in rows}
+
+
+def index_scan_plan(*, workspace_id: int, claim_pks: list[int]) -> str:
+    """EXPLAIN of the index path's statement for ``claim_pks``, under its settings (for
+    tests and benches: the scan must be ``claim_embedding_hnsw``, with no Sort)."""
+    with _index_scan_settings() as cursor:
+        cursor.execute("EXPLAIN " + _INDEXED, [workspace_id, claim_pks])
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def _nearer(a: Neighbour | None, b: Neighbour | None) -> Neighbour | None:
+    """The more similar of two answers; a tie to the lower id."""
+    if a is None or b is None:
+        return a or b
+    return a if (a[2], -a[0]) >= (b[2], -b[0]) else b
+
+
+def _nearest_in_workspace(workspace_id: int, pks: list[int]) -> dict[int, Neighbour]:
+    first, last = min(pks), max(pks)
+    if not _uses_index(workspace_id, pks):
+        with connection.cursor() as cursor:
+            cursor.execute(_EARLIER, [workspace_id, last])
+            return _exact(cursor.fetchall(), pks)
+    with connection.cursor() as cursor:
+        cursor.execute(_UNINDEXED, [workspace_id, first, workspace_id, first, last])
+        exact = _exact(cursor.fetchall(), pks)
+    indexed = _indexed(workspace_id, pks)
+    out: dict[int, Neighbour] = {}
+    for pk in pks:
+        best = _nearer(exact.get(pk), indexed.get(pk))
+        if best is not None:
+            out[pk] = best
+    return out
+
+
 def claims_nearest_earlier(claims: list[Claim]) -> dict[int, Neighbour]:
     """For each claim with a vector: (id, cluster root, cosine) of the most similar
-    EARLIER claim (lower id) of its workspace, by exhaustive comparison in float32 (the
-    precision pgvector itself computes ``<=>`` in); none for a claim with no earlier
-    embedded claim. Ties go to the lowest id."""
-    out: dict[int, Neighbour] = {}
+    EARLIER claim (lower id) of its workspace; none for a claim with no earlier embedded
+    claim. Exact in a workspace with few published earlier claims (ties to the lowest
+    id), approximate in a larger one (module docstring)."""
     by_workspace: dict[int, list[int]] = {}
     for claim in claims:
         by_workspace.setdefault(claim.workspace_id, []).append(claim.pk)
+    out: dict[int, Neighbour] = {}
     for workspace_id, pks in by_workspace.items():
-        with connection.cursor() as cursor:
-            cursor.execute(_EARLIER, [workspace_id, max(pks)])
-            rows = cursor.fetchall()
-        if not rows:
-            continue
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        roots = [r[1] for r in rows]
-        matrix = _unit_vectors([bytes(r[2]) for r in rows])
-        position = {int(pk): i for i, pk in enumerate(ids)}
-        wanted = [pk for pk in pks if pk in position]  # embedded claims of this batch
-        if not wanted:
-            continue
-        rows_at = np.array([position[pk] for pk in wanted], dtype=np.int64)
-        best_sim = np.full(len(wanted), -np.inf, dtype=np.float32)
-        best_col = np.zeros(len(wanted), dtype=np.int64)
-        queries = matrix[rows_at]
-        # Only earlier columns count: the claim at row r may match columns < r.
-        for first in range(0, int(rows_at.max()), GROUP_COLUMN_BLOCK):
-            block = queries @ matrix[first : first + GROUP_COLUMN_BLOCK].T
-            cols = np.arange(first, first + block.shape[1])
-            block[cols[None, :] >= rows_at[:, None]] = -np.inf
-            arg = block.argmax(axis=1)
-            sim = block[np.arange(len(wanted)), arg]
-            better = sim > best_sim  # strictly: an earlier block keeps its tie
-            best_sim[better] = sim[better]
-            best_col[better] = arg[better] + first
-        for i, pk in enumerate(wanted):
-            if rows_at[i] == 0:
-                continue  # the workspace's first embedded claim has nothing earlier
-            col = int(best_col[i])
-            out[pk] = (int(ids[col]), int(roots[col]), float(best_sim[i]))
+        out.update(_nearest_in_workspace(workspace_id, pks))
     return out
