@@ -85,7 +85,7 @@ def noisy_copies(base: np.ndarray, n: int, seed: int) -> np.ndarray:
     return out
 
 
-def _store_vectors(ids: list[int], vectors: np.ndarray) -> None:
+def store_vectors(ids: list[int], vectors: np.ndarray) -> None:
     from django.db import connection, transaction
 
     from verifier.embeddings import id_vector_copy_binary
@@ -126,7 +126,7 @@ def fill_workspace(workspace, n_claims: int, *, seed: int = 17) -> dict:
         with transaction.atomic():
             sources = Source.objects.bulk_create(
                 [
-                    Source(workspace=workspace, ref=f"source:fill_{s}", title=f"Fill {s}")
+                    Source(workspace=workspace, ref=f"source:fill_{seed}_{s}", title=f"Fill {s}")
                     for s in range(first // CLAIMS_PER_SOURCE, -(-last // CLAIMS_PER_SOURCE))
                 ]
             )
@@ -144,7 +144,7 @@ def fill_workspace(workspace, n_claims: int, *, seed: int = 17) -> dict:
                 ],
                 batch_size=5_000,
             )
-        _store_vectors([c.pk for c in claims], vectors[first:last])
+        store_vectors([c.pk for c in claims], vectors[first:last])
     timings["insert_s"] = time.perf_counter() - t
 
     t = time.perf_counter()
