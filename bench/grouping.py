@@ -17,8 +17,8 @@ workspaces) and through the index (forced, whatever the size: every earlier clai
 outside the batch's id range comes from the index). Counts the duplicate pairs
 (claim → cluster root) both found, the exact path's pairs the index path missed and the
 pairs only the index path made (and how many of the exact pairs are repeats of the same
-text, which any search finds); also how many claims got the same nearest earlier
-claim, and the EXPLAIN of the index statement.
+text, which any search finds); also how many near-duplicates got the same nearest
+earlier claim, and the EXPLAIN of the index statement.
 
 ``--switch``: where the index path starts to pay. A workspace is filled to each of
 ``--sizes`` published claims (synthetic vectors, ``bench/workspace_fill.py``); at each
@@ -101,7 +101,7 @@ def _group_all(workspace, path: str) -> tuple[dict[int, int | None], dict, float
     ({claim: root}, {claim: nearest earlier (id, root, cosine)}, seconds)."""
     from verifier.models import Claim
     from verifier.selectors import near_duplicates
-    from verifier.services.ingest_group import claims_group
+    from verifier.services.ingest_group import GROUP_COSINE_THRESHOLD, claims_group
     from verifier.services.ingest_stages import GROUP_BATCH
 
     Claim.objects.filter(workspace=workspace).update(duplicate_of=None)
@@ -113,7 +113,10 @@ def _group_all(workspace, path: str) -> tuple[dict[int, int | None], dict, float
     seconds = 0.0
     for first in range(0, len(ids), GROUP_BATCH):
         batch = list(Claim.objects.filter(pk__in=ids[first : first + GROUP_BATCH]).order_by("pk"))
-        nearest.update(near_duplicates.claims_nearest_earlier(batch))  # what the stage sees
+        # what the stage sees
+        nearest.update(
+            near_duplicates.claims_nearest_earlier(batch, min_cosine=GROUP_COSINE_THRESHOLD)
+        )
         t = time.perf_counter()
         claims_group(claims=batch)
         seconds += time.perf_counter() - t
@@ -147,12 +150,10 @@ def quality(eval_path: Path, prose_count: int) -> dict:
     index_pairs = {(c, r) for c, r in index_roots.items() if r is not None}
     exact_dups = {c for c, _ in exact_pairs}
     index_dups = {c for c, _ in index_pairs}
+    # The same nearest earlier claim above the threshold (a repeated text has several).
     same_nearest = sum(
         1 for c, found in exact_nearest.items() if index_nearest.get(c, (None,))[0] == found[0]
     )
-    # The nearest neighbours above the threshold alone (the pairs grouping acts on).
-    above = {c for c, found in exact_nearest.items() if found[2] >= GROUP_COSINE_THRESHOLD}
-    same_above = sum(1 for c in above if index_nearest.get(c, (None,))[0] == exact_nearest[c][0])
     text_of = dict(zip(ids, [texts[i] for i in order], strict=True))
     repeats = {(c, r) for c, r in exact_pairs if text_of[c] == text_of[r]}
     return {
@@ -172,11 +173,12 @@ def quality(eval_path: Path, prose_count: int) -> dict:
         "duplicates_index": len(index_dups),
         "duplicates_missed": len(exact_dups - index_dups),
         "duplicates_extra": len(index_dups - exact_dups),
-        "same_nearest_earlier": f"{same_nearest}/{len(exact_nearest)}",
-        "same_nearest_earlier_above_threshold": f"{same_above}/{len(above)}",
+        "same_nearest_earlier_claim": f"{same_nearest}/{len(exact_nearest)}",
         "group_seconds_exact": round(exact_s, 2),
         "group_seconds_index": round(index_s, 2),
-        "index_plan": index_scan_plan(workspace_id=workspace.pk, claim_pks=ids[-3:]).split("\n"),
+        "index_plan": index_scan_plan(
+            workspace_id=workspace.pk, claim_pks=ids[-3:], min_cosine=GROUP_COSINE_THRESHOLD
+        ).split("\n"),
     }
 
 
@@ -199,6 +201,7 @@ def switch(sizes: list[int], batch_sizes: list[int]) -> dict:
     )
     from verifier.models import Claim, Source, Workspace
     from verifier.selectors import near_duplicates
+    from verifier.services.ingest_group import GROUP_COSINE_THRESHOLD
     from verifier.services.ingest_stages import GROUP_BATCH
 
     workspace = Workspace.objects.create(slug="bench-grouping-switch", name="Switch")
@@ -224,7 +227,7 @@ def switch(sizes: list[int], batch_sizes: list[int]) -> dict:
 
             def run(path: str, batch=batch) -> None:
                 _force(path)
-                near_duplicates.claims_nearest_earlier(batch)
+                near_duplicates.claims_nearest_earlier(batch, min_cosine=GROUP_COSINE_THRESHOLD)
 
             rows.append(
                 {

@@ -146,10 +146,10 @@ class _SearchClock:
         self.seconds = 0.0
 
     def __enter__(self) -> _SearchClock:
-        def timed(claims):
+        def timed(claims, **kwargs):
             started = time.perf_counter()
             try:
-                return self.search(claims)
+                return self.search(claims, **kwargs)
             finally:
                 self.seconds += time.perf_counter() - started
 

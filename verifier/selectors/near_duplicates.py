@@ -1,25 +1,29 @@
-"""The nearest EARLIER claim of each claim's workspace, for near-duplicate grouping
-(``services.ingest_group``): the most similar claim with a lower id, by cosine of the
-stored vectors.
+"""The nearest EARLIER near-duplicate of each claim in its workspace, for grouping
+(``services.ingest_group``): the most similar claim with a lower id, when its cosine
+(of the stored vectors) reaches ``min_cosine``.
 
 Two ways, chosen per batch and workspace:
 
 - **Exact** (a workspace with few published claims before the batch, for the batch's
-  size: ``_uses_index``): the batch's vectors against every earlier embedded claim of
-  the workspace in numpy, one query per batch. Its cost grows with the workspace, so
+  size: ``_uses_index``): the batch's vectors against every earlier embedded claim of the
+  workspace in numpy, one query per batch. Its cost grows with the workspace, so
   grouping a workspace batch by batch is quadratic in its size.
 - **Index** (larger workspaces): the published earlier claims are asked for through the
   HNSW index retrieval uses (published claims only, ``claim_embedding_hnsw``): one
-  statement per batch, a LATERAL index scan per claim, filtered to the workspace and
-  lower ids, with pgvector's iterative scan (pgvector ≥ 0.8) so a filter that rejects
-  the first candidates does not leave a claim without any; the unpublished earlier claims (those
-  of jobs not yet stored: this job's earlier batches, other running or failed jobs) and
-  the batch's own id range, which the index does not hold, are still compared exactly in
-  numpy. The nearer of the two answers wins. Approximate: the index can miss a claim's
-  nearest published neighbour (``bench/grouping.py`` counts the pairs found and missed
-  against the exact path). Sorting is disabled for that statement, so stale planner
-  statistics cannot turn it into a sort of the workspace per claim, and its settings
-  live in a savepoint that is rolled back after the read.
+  statement per batch, a LATERAL index scan per claim in order of distance that stops at
+  the first claim that is either an earlier claim of the workspace or farther than
+  ``1 - min_cosine``. Without that second stop, a claim with no near-duplicate in its
+  own workspace but many in another (or among later claims) made the scan reject them
+  one by one: 3–20 ms a claim instead of ~0.4 ms in ``bench/ingest.py``, whose resident
+  workspace is made of the same sentences. pgvector's iterative scan (≥ 0.8) in strict
+  order keeps the scan going past rejected claims with results in distance order. The
+  unpublished earlier claims (those of jobs not yet stored: this job's earlier batches,
+  other running or failed jobs) and the batch's own id range, which the index does not
+  hold, are still compared exactly in numpy; the nearer of the two answers wins.
+  Approximate: the index can miss a near-duplicate (``bench/grouping.py`` counts the
+  pairs found and missed against the exact path). Sorting is disabled for that
+  statement, so stale planner statistics cannot turn it into a sort of the workspace per
+  claim, and its settings live in a savepoint that is rolled back after the read.
 
 Every claim stays in the index's reach without a second index: publishing is the only
 change of ``published`` (never unset), and a second HNSW index over unpublished claims
@@ -108,10 +112,8 @@ def _exact(rows: Sequence[tuple[Any, ...]], pks: list[int]) -> dict[int, Neighbo
 # and one index scan costs ~0.3 ms, about as much as reading 16 vectors. So the index
 # pays from INDEX_PUBLISHED_PER_CLAIM published earlier claims per claim of the batch
 # (16,384 for a full group batch of 1,024; measured crossover 10,000–20,000), but never
-# below INDEX_MIN_PUBLISHED: under it the exact path takes tens of milliseconds, and a
-# small workspace in a large shared index is where a filtered index scan has to wade
-# through other workspaces' claims (pgvector's iterative scan gives up after
-# ``hnsw.max_scan_tuples``, 20,000 by default).
+# below INDEX_MIN_PUBLISHED: under it the exact path takes tens of milliseconds and is
+# exact.
 INDEX_PUBLISHED_PER_CLAIM: Final = 16
 INDEX_MIN_PUBLISHED: Final = 2_000
 # hnsw.ef_search for the scans (candidates kept per scan; pgvector's default is 40).
@@ -136,23 +138,28 @@ WHERE workspace_id = %s AND id >= %s AND id <= %s AND embedding IS NOT NULL
 ORDER BY 1
 """
 # Each batch claim's nearest published earlier claim through the partial HNSW index
-# (``c.published`` matches its condition; ``<=>`` its cosine operator class).
+# (``c.published`` matches its condition; ``<=>`` its cosine operator class). The scan
+# stops at the first claim that is an answer or too far to be one; the outer WHERE keeps
+# answers only.
 _INDEXED = f"""
 SELECT q.id, n.id, n.root, n.distance
 FROM {Claim._meta.db_table} AS q
 CROSS JOIN LATERAL (
-    SELECT c.id, COALESCE(c.duplicate_of_id, c.id) AS root,
+    SELECT c.id, COALESCE(c.duplicate_of_id, c.id) AS root, c.workspace_id,
            c.embedding <=> q.embedding AS distance
     FROM {Claim._meta.db_table} AS c
-    WHERE c.workspace_id = %s AND c.published AND c.embedding IS NOT NULL AND c.id < q.id
+    WHERE c.published AND c.embedding IS NOT NULL
+      AND ((c.workspace_id = %(workspace)s AND c.id < q.id)
+           OR c.embedding <=> q.embedding >= %(max_distance)s)
     ORDER BY c.embedding <=> q.embedding
     LIMIT 1
 ) AS n
-WHERE q.id = ANY(%s::bigint[]) AND q.embedding IS NOT NULL
+WHERE q.id = ANY(%(pks)s::bigint[]) AND q.embedding IS NOT NULL
+  AND n.workspace_id = %(workspace)s AND n.id < q.id AND n.distance < %(max_distance)s
 """
 _INDEX_SETTINGS = """
 SELECT set_config('hnsw.ef_search', %s, true),
-       set_config('hnsw.iterative_scan', 'relaxed_order', true),
+       set_config('hnsw.iterative_scan', 'strict_order', true),
        set_config('enable_sort', 'off', true)
 """
 
@@ -182,18 +189,23 @@ def _index_scan_settings() -> Iterator[Any]:
             transaction.savepoint_rollback(savepoint)
 
 
-def _indexed(workspace_id: int, pks: list[int]) -> dict[int, Neighbour]:
+def _indexed_params(workspace_id: int, pks: list[int], min_cosine: float) -> dict[str, Any]:
+    return {"workspace": workspace_id, "pks": pks, "max_distance": 1.0 - min_cosine}
+
+
+def _indexed(workspace_id: int, pks: list[int], min_cosine: float) -> dict[int, Neighbour]:
     with _index_scan_settings() as cursor:
-        cursor.execute(_INDEXED, [workspace_id, pks])
+        cursor.execute(_INDEXED, _indexed_params(workspace_id, pks, min_cosine))
         rows = cursor.fetchall()
     return {int(q): (int(c), int(root), 1.0 - float(d)) for q, c, root, d in rows}
 
 
-def index_scan_plan(*, workspace_id: int, claim_pks: list[int]) -> str:
+def index_scan_plan(*, workspace_id: int, claim_pks: list[int], min_cosine: float) -> str:
     """EXPLAIN of the index path's statement for ``claim_pks``, under its settings (for
     tests and benches: the scan must be ``claim_embedding_hnsw``, with no Sort)."""
     with _index_scan_settings() as cursor:
-        cursor.execute("EXPLAIN " + _INDEXED, [workspace_id, claim_pks])
+        params = _indexed_params(workspace_id, claim_pks, min_cosine)
+        cursor.execute("EXPLAIN " + _INDEXED, params)
         return "\n".join(row[0] for row in cursor.fetchall())
 
 
@@ -204,7 +216,9 @@ def _nearer(a: Neighbour | None, b: Neighbour | None) -> Neighbour | None:
     return a if (a[2], -a[0]) >= (b[2], -b[0]) else b
 
 
-def _nearest_in_workspace(workspace_id: int, pks: list[int]) -> dict[int, Neighbour]:
+def _nearest_in_workspace(
+    workspace_id: int, pks: list[int], min_cosine: float
+) -> dict[int, Neighbour]:
     first, last = min(pks), max(pks)
     if not _uses_index(workspace_id, pks):
         with connection.cursor() as cursor:
@@ -213,7 +227,7 @@ def _nearest_in_workspace(workspace_id: int, pks: list[int]) -> dict[int, Neighb
     with connection.cursor() as cursor:
         cursor.execute(_UNINDEXED, [workspace_id, first, workspace_id, first, last])
         exact = _exact(cursor.fetchall(), pks)
-    indexed = _indexed(workspace_id, pks)
+    indexed = _indexed(workspace_id, pks, min_cosine)
     out: dict[int, Neighbour] = {}
     for pk in pks:
         best = _nearer(exact.get(pk), indexed.get(pk))
@@ -222,15 +236,16 @@ def _nearest_in_workspace(workspace_id: int, pks: list[int]) -> dict[int, Neighb
     return out
 
 
-def claims_nearest_earlier(claims: list[Claim]) -> dict[int, Neighbour]:
-    """For each claim with a vector: (id, cluster root, cosine) of the most similar
-    EARLIER claim (lower id) of its workspace; none for a claim with no earlier embedded
-    claim. Exact in a workspace with few published earlier claims (ties to the lowest
+def claims_nearest_earlier(claims: list[Claim], *, min_cosine: float) -> dict[int, Neighbour]:
+    """For each claim with a vector whose most similar EARLIER claim (lower id) of its
+    workspace has cosine ≥ ``min_cosine``: (that claim's id, its cluster root, the
+    cosine). Exact in a workspace with few published earlier claims (ties to the lowest
     id), approximate in a larger one (module docstring)."""
     by_workspace: dict[int, list[int]] = {}
     for claim in claims:
         by_workspace.setdefault(claim.workspace_id, []).append(claim.pk)
     out: dict[int, Neighbour] = {}
     for workspace_id, pks in by_workspace.items():
-        out.update(_nearest_in_workspace(workspace_id, pks))
+        found = _nearest_in_workspace(workspace_id, pks, min_cosine)
+        out.update((pk, n) for pk, n in found.items() if n[2] >= min_cosine)
     return out

@@ -92,11 +92,11 @@ def _store_embeddings(claims: list[Claim]) -> None:
 def claims_group(*, claims: list[Claim]) -> int:
     """Set ``duplicate_of`` for ``claims`` (ascending ids); returns duplicates found."""
     claims_embed(claims=claims)
-    nearest = claims_nearest_earlier(claims)
+    nearest = claims_nearest_earlier(claims, min_cosine=GROUP_COSINE_THRESHOLD)
     roots: dict[int, int | None] = {}
     for claim in claims:
         found = nearest.get(claim.pk)
-        if found is None or found[2] < GROUP_COSINE_THRESHOLD:
+        if found is None:
             roots[claim.pk] = None
             continue
         other, other_root, _ = found

@@ -197,6 +197,40 @@ def test_the_index_is_asked_from_enough_published_claims_per_batch_claim(monkeyp
     assert _roots(claims) == _reference(vectors)
 
 
+def test_index_scan_looks_past_another_workspaces_nearer_copies(monkeypatch):
+    """60 copies in another workspace are nearer to the new claim than its own
+    workspace's near-duplicate (more than one ef_search round): the iterative scan goes
+    past them to it. A claim whose only near copies are elsewhere gets none."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(near_duplicates, "INDEX_MIN_PUBLISHED", 1)
+    monkeypatch.setattr(near_duplicates, "INDEX_PUBLISHED_PER_CLAIM", 1)
+    rng = np.random.default_rng(23)
+    near, elsewhere = rng.standard_normal((2, EMBEDDING_DIMENSIONS))
+
+    def around(v: np.ndarray, noise: float) -> list[float]:
+        return [float(x) for x in v + rng.standard_normal(EMBEDDING_DIMENSIONS) * noise]
+
+    other = make_source(make_workspace())
+    for i in range(60):
+        make_claim(other, f"copy {i}", embedding=around(near, 0.05), published=True)
+        make_claim(other, f"elsewhere {i}", embedding=around(elsewhere, 0.05), published=True)
+    source = make_source(make_workspace())
+    for i in range(10):
+        make_claim(source, f"far {i}", embedding=around(np.zeros(384), 1.0), published=True)
+    own = make_claim(source, "own", embedding=around(near, 0.3), published=True)
+    new = [
+        make_claim(source, "new", embedding=[float(x) for x in near]),
+        make_claim(source, "alone", embedding=[float(x) for x in elsewhere]),
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        _group_in_batches(new, 2)
+    assert _lateral_statements(queries) == 1
+    stored = Claim.objects.filter(pk__in=[c.pk for c in new]).order_by("pk")
+    assert list(stored.values_list("duplicate_of_id", flat=True)) == [own.pk, None]
+
+
 def test_the_index_statement_scans_the_hnsw_index_without_a_sort():
     """Sorting is off for the statement, so even with no statistics (a fresh table) the
     plan is the HNSW scan per claim, never a sort of the workspace per claim; and the
@@ -211,7 +245,11 @@ def test_the_index_statement_scans_the_hnsw_index_without_a_sort():
         make_claim(source, f"claim {i}", embedding=[float(x) for x in v], published=True)
         for i, v in enumerate(vectors)
     ]
-    plan = index_scan_plan(workspace_id=source.workspace_id, claim_pks=[c.pk for c in claims])
+    plan = index_scan_plan(
+        workspace_id=source.workspace_id,
+        claim_pks=[c.pk for c in claims],
+        min_cosine=GROUP_COSINE_THRESHOLD,
+    )
     assert "claim_embedding_hnsw" in plan
     assert "Sort" not in plan
     with connection.cursor() as cursor:
