@@ -108,12 +108,12 @@ def _exact(rows: Sequence[tuple[Any, ...]], pks: list[int]) -> dict[int, Neighbo
 # --- the index path --------------------------------------------------------------------
 
 # When the index path is taken (``bench/grouping.py --switch``, 2 shared cores): the
-# exact path's cost is reading the earlier vectors, ~15 µs each whatever the batch size,
-# and one index scan costs ~0.3 ms, about as much as reading 16 vectors. So the index
-# pays from INDEX_PUBLISHED_PER_CLAIM published earlier claims per claim of the batch
-# (16,384 for a full group batch of 1,024; measured crossover 10,000–20,000), but never
-# below INDEX_MIN_PUBLISHED: under it the exact path takes tens of milliseconds and is
-# exact.
+# exact path's cost is reading the earlier vectors, ~9–15 µs each whatever the batch
+# size; the index path costs ~0.3 ms a claim (about 16 vectors' worth) plus ~15–20 ms a
+# batch (the count, the exact read of the unindexed claims, the savepoint: about 2,000
+# vectors' worth). So it pays from INDEX_MIN_PUBLISHED + INDEX_PUBLISHED_PER_CLAIM ×
+# batch size published earlier claims: 18,384 for a full group batch of 1,024 (measured
+# crossover ~18,000), 6,096 for 256 (~7,000), 3,024 for 64 (~2,500).
 INDEX_PUBLISHED_PER_CLAIM: Final = 16
 INDEX_MIN_PUBLISHED: Final = 2_000
 # hnsw.ef_search for the scans (candidates kept per scan; pgvector's default is 40).
@@ -167,7 +167,7 @@ SELECT set_config('hnsw.ef_search', %s, true),
 def _uses_index(workspace_id: int, pks: list[int]) -> bool:
     """Whether the workspace holds enough published claims before the batch (counted
     only up to that many) for the index path to pay."""
-    needed = max(INDEX_MIN_PUBLISHED, INDEX_PUBLISHED_PER_CLAIM * len(pks))
+    needed = INDEX_MIN_PUBLISHED + INDEX_PUBLISHED_PER_CLAIM * len(pks)
     with connection.cursor() as cursor:
         cursor.execute(_PUBLISHED_BEFORE, [workspace_id, min(pks), needed])
         (count,) = cursor.fetchone()

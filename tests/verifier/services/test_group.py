@@ -173,8 +173,8 @@ def _lateral_statements(queries) -> int:
 
 
 def test_the_index_is_asked_from_enough_published_claims_per_batch_claim(monkeypatch):
-    """The switch point: at least INDEX_PUBLISHED_PER_CLAIM published earlier claims per
-    claim of the batch (and INDEX_MIN_PUBLISHED); below it the exact path answers."""
+    """The switch point: INDEX_MIN_PUBLISHED plus INDEX_PUBLISHED_PER_CLAIM per claim of
+    the batch published earlier claims; below it the exact path answers."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -192,7 +192,7 @@ def test_the_index_is_asked_from_enough_published_claims_per_batch_claim(monkeyp
             batch = Claim.objects.filter(pk__in=[c.pk for c in claims[first:last]])
             claims_group(claims=list(batch.order_by("pk")))
         asked.append(_lateral_statements(queries))
-    # 0 and 4 published before a batch of 4 (8 needed); 8 and 10 before a batch of 2 (4)
+    # 0 and 4 published before a batch of 4 (9 needed); 8 and 10 before a batch of 2 (5)
     assert asked == [0, 0, 1, 1]
     assert _roots(claims) == _reference(vectors)
 
