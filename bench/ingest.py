@@ -18,8 +18,10 @@ whose vectors are real MiniLM vectors of training-prose sentences plus noise
 workspace show: compare its claims/s with a run into an empty workspace. The
 claim texts are embedded with nothing else running before and after that run
 (embed-only throughput, the mean of the two). Prints JSON: claims/s end to end,
-embed-only claims/s, their ratio (target >= 0.5), seconds per stage, and the seconds
-of the group stage spent on the nearest-earlier-claim search.
+embed-only claims/s, their ratio (target >= 0.5), seconds per stage, the seconds of
+the group stage spent on the nearest-earlier-claim search and of the store stage on
+publishing (HNSW inserts), and the WAL written, its full-page images and the
+checkpoints during the job.
 """
 
 from __future__ import annotations
@@ -134,30 +136,42 @@ def _drop_bench_database() -> None:
         cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-class _SearchClock:
-    """Seconds the group stage spends finding each claim's nearest earlier claim (the
-    part of the stage that grows with the workspace; the rest is embedding)."""
+class _Clock:
+    """Seconds spent in ``module.name`` while entered (the function is wrapped)."""
 
-    def __init__(self) -> None:
-        from verifier.services import ingest_group
-
-        self.module = ingest_group
-        self.search = ingest_group.claims_nearest_earlier
+    def __init__(self, module, name: str) -> None:
+        self.module, self.name = module, name
+        self.function = getattr(module, name)
         self.seconds = 0.0
 
-    def __enter__(self) -> _SearchClock:
-        def timed(claims, **kwargs):
+    def __enter__(self) -> _Clock:
+        def timed(*args, **kwargs):
             started = time.perf_counter()
             try:
-                return self.search(claims, **kwargs)
+                return self.function(*args, **kwargs)
             finally:
                 self.seconds += time.perf_counter() - started
 
-        self.module.claims_nearest_earlier = timed
+        setattr(self.module, self.name, timed)
         return self
 
     def __exit__(self, *exc) -> None:
-        self.module.claims_nearest_earlier = self.search
+        setattr(self.module, self.name, self.function)
+
+
+_WAL_STATS = (
+    "SELECT w.wal_bytes, w.wal_fpi, c.num_timed + c.num_requested "
+    "FROM pg_stat_wal w, pg_stat_checkpointer c"
+)
+
+
+def _wal_stats() -> tuple[int, int, int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_WAL_STATS)
+        bytes_, fpi, checkpoints = cursor.fetchone()
+    return int(bytes_), int(fpi), int(checkpoints)
 
 
 def _run_job(workspace, docs: list[str], label: str):
@@ -255,8 +269,15 @@ def main() -> None:
     extracted = [item.text for d in docs for item in get_extractor().extract(d)]
     before = len(extracted) / _timed_embedding(extracted)
     load_before = os.getloadavg()[0]
-    with _SearchClock() as search_clock:
+    from verifier.services import ingest_group, ingest_store
+
+    wal_before = _wal_stats()
+    with (
+        _Clock(ingest_group, "claims_nearest_earlier") as search_clock,
+        _Clock(ingest_store, "_publish") as publish_clock,
+    ):
         job, stage_seconds, elapsed = _run_job(workspace, docs, "bench")
+    wal = [after - before for before, after in zip(wal_before, _wal_stats(), strict=True)]
     load_after = os.getloadavg()[0]
     texts = list(Claim.objects.filter(ingest_job=job).values_list("text", flat=True))
     after = len(texts) / _timed_embedding(texts)
@@ -293,6 +314,8 @@ def main() -> None:
                 "target_ratio": 0.5,
                 "stage_seconds": stage_seconds,
                 "group_search_seconds": round(search_clock.seconds, 2),
+                "store_publish_seconds": round(publish_clock.seconds, 2),
+                "wal_mb_fpi_checkpoints": [round(wal[0] / 2**20), wal[1], wal[2]],
                 "trust_score": (report.get("trust") or {}).get("score"),
                 "g2_passed": ((report.get("quality") or {}).get("g2") or {}).get("passed"),
                 "workspace": workspace.slug,
