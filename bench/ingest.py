@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.ingest [--docs 200] [--doc-bytes 5000]
                                      [--resident-docs 50] [--reuse-db]
+                                     [--workspace-claims 200000]
 
 Uses its own ``bench_ingest`` database, created afresh for every run (``--reuse-db``
 ingests into what earlier runs left there: autovacuum of a claims table and HNSW index
@@ -10,10 +11,17 @@ figures drift run after run). Untimed, a resident workspace of ``--resident-docs
 documents goes through the pipeline first (see ``RESIDENT_DOCS``; 0 times a cold start
 on an empty index). Then, timed, a new ``bench-ingest-<time>`` workspace gets the
 synthetic documents (deterministic, varied declarative sentences) through the seven
-stages in order in this process (the same stage services the Celery tasks call). The
+stages in order in this process (the same stage services the Celery tasks call).
+``--workspace-claims N`` first fills that workspace, untimed, with N published claims
+whose vectors are real MiniLM vectors of training-prose sentences plus noise
+(``bench/workspace_fill.py`` says how), so the job's costs that grow with the
+workspace show: compare its claims/s with a run into an empty workspace. The
 claim texts are embedded with nothing else running before and after that run
 (embed-only throughput, the mean of the two). Prints JSON: claims/s end to end,
-embed-only claims/s, their ratio (target >= 0.5), and seconds per stage.
+embed-only claims/s, their ratio (target >= 0.5), seconds per stage, the seconds of
+the group stage spent on the nearest-earlier-claim search and of the store stage on
+publishing (HNSW inserts), and the WAL written, its full-page images and the
+checkpoints during the job.
 """
 
 from __future__ import annotations
@@ -128,6 +136,44 @@ def _drop_bench_database() -> None:
         cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+class _Clock:
+    """Seconds spent in ``module.name`` while entered (the function is wrapped)."""
+
+    def __init__(self, module, name: str) -> None:
+        self.module, self.name = module, name
+        self.function = getattr(module, name)
+        self.seconds = 0.0
+
+    def __enter__(self) -> _Clock:
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return self.function(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        setattr(self.module, self.name, timed)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        setattr(self.module, self.name, self.function)
+
+
+_WAL_STATS = (
+    "SELECT w.wal_bytes, w.wal_fpi, c.num_timed + c.num_requested "
+    "FROM pg_stat_wal w, pg_stat_checkpointer c"
+)
+
+
+def _wal_stats() -> tuple[int, int, int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_WAL_STATS)
+        bytes_, fpi, checkpoints = cursor.fetchone()
+    return int(bytes_), int(fpi), int(checkpoints)
+
+
 def _run_job(workspace, docs: list[str], label: str):
     """Create a job over ``docs`` and run its seven stages in order, in this process.
     Returns (job, seconds per stage, seconds end to end)."""
@@ -173,6 +219,12 @@ def main() -> None:
     parser.add_argument(
         "--reuse-db", action="store_true", help="keep the rows of earlier runs (default: fresh)"
     )
+    parser.add_argument(
+        "--workspace-claims",
+        type=int,
+        default=0,
+        help="published claims (synthetic vectors) already in the timed job's workspace",
+    )
     args = parser.parse_args()
 
     import django
@@ -181,9 +233,14 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import setup_databases
 
-    if not args.reuse_db:
-        _drop_bench_database()
-    setup_databases(verbosity=0, interactive=False, keepdb=True)
+    from config.database_roles import as_owner
+
+    # Creating, migrating and vacuuming the database take the owner role; the pipeline
+    # runs as the runtime role, as in production.
+    with as_owner():
+        if not args.reuse_db:
+            _drop_bench_database()
+        setup_databases(verbosity=0, interactive=False, keepdb=True)
     from verifier.embeddings import embed_texts
     from verifier.models import Claim, Workspace
 
@@ -194,19 +251,34 @@ def main() -> None:
         resident = [make_document(resident_rng, args.doc_bytes) for _ in range(args.resident_docs)]
         workspace = Workspace.objects.create(slug=f"bench-resident-{stamp}", name="Resident")
         _run_job(workspace, resident, "resident")
-        with connection.cursor() as cursor:
+        with as_owner(), connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")
 
     rng = random.Random(args.seed)
     docs = [make_document(rng, args.doc_bytes) for _ in range(args.docs)]
     workspace = Workspace.objects.create(slug=f"bench-ingest-{stamp}", name="Ingest benchmark")
+    fill = None
+    if args.workspace_claims:
+        from bench.workspace_fill import fill_workspace
+
+        fill = fill_workspace(workspace, args.workspace_claims)
     # Embed-only throughput before and after the pipeline (the claim texts, nothing else
     # running), averaged: this machine's speed drifts over minutes.
     from verifier.engine import get_extractor
 
     extracted = [item.text for d in docs for item in get_extractor().extract(d)]
     before = len(extracted) / _timed_embedding(extracted)
-    job, stage_seconds, elapsed = _run_job(workspace, docs, "bench")
+    load_before = os.getloadavg()[0]
+    from verifier.services import ingest_group, ingest_store
+
+    wal_before = _wal_stats()
+    with (
+        _Clock(ingest_group, "claims_nearest_earlier") as search_clock,
+        _Clock(ingest_store, "_publish") as publish_clock,
+    ):
+        job, stage_seconds, elapsed = _run_job(workspace, docs, "bench")
+    wal = [after - before for before, after in zip(wal_before, _wal_stats(), strict=True)]
+    load_after = os.getloadavg()[0]
     texts = list(Claim.objects.filter(ingest_job=job).values_list("text", flat=True))
     after = len(texts) / _timed_embedding(texts)
     embed_rate = (before + after) / 2
@@ -235,9 +307,15 @@ def main() -> None:
                 "claims_per_s_embed_only": round(embed_rate, 1),
                 "claims_per_s_embed_only_before_after": [round(before, 1), round(after, 1)],
                 "resident_docs": args.resident_docs,
+                "workspace_claims_before": args.workspace_claims,
+                "workspace_fill": fill,
+                "load_average_1m_before_after": [round(load_before, 2), round(load_after, 2)],
                 "ratio_to_embed_only": round(end_to_end_rate / embed_rate, 3),
                 "target_ratio": 0.5,
                 "stage_seconds": stage_seconds,
+                "group_search_seconds": round(search_clock.seconds, 2),
+                "store_publish_seconds": round(publish_clock.seconds, 2),
+                "wal_mb_fpi_checkpoints": [round(wal[0] / 2**20), wal[1], wal[2]],
                 "trust_score": (report.get("trust") or {}).get("score"),
                 "g2_passed": ((report.get("quality") or {}).get("g2") or {}).get("passed"),
                 "workspace": workspace.slug,

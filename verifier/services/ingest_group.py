@@ -10,11 +10,8 @@ remediation changed) and is where embedding coverage is accounted for.
 A claim is a near-duplicate when an EARLIER claim of the workspace (lower id) has
 cosine ≥ ``GROUP_COSINE_THRESHOLD``; ``duplicate_of`` then points at that claim's
 cluster root, so a cluster is a star around its oldest claim. Recomputed from the
-vectors on every run, so reruns converge on the same rows. The nearest earlier claim is
-found exactly, by comparing the batch's vectors with every earlier embedded claim of the
-workspace in numpy (one query per batch), not through the HNSW index: an index scan
-filtered to earlier claims of one workspace is approximate (it can miss every earlier
-neighbour) and, with stale planner statistics, degrades to a sort per claim.
+vectors on every run, so reruns converge on the same rows. The nearest earlier claim
+comes from ``selectors.near_duplicates`` (which says how it is found).
 """
 
 from __future__ import annotations
@@ -24,14 +21,10 @@ from typing import Final
 import numpy as np
 from django.db import connection, transaction
 
-from verifier.embeddings import (
-    EMBEDDING_DIMENSIONS,
-    embed_texts,
-    id_vector_copy_binary,
-    vectors_from_binary,
-)
+from verifier.embeddings import EMBEDDING_DIMENSIONS, embed_texts, id_vector_copy_binary
 from verifier.models import Claim
 from verifier.selectors.claims import claim_pks_without_vectors
+from verifier.selectors.near_duplicates import claims_nearest_earlier
 
 GROUP_COSINE_THRESHOLD: Final = 0.92
 # Texts per encode call. ``encode`` sorts by length within a call, so a larger call pads
@@ -96,81 +89,14 @@ def _store_embeddings(claims: list[Claim]) -> None:
         cursor.execute(f"DELETE FROM {_EMBEDDINGS_IN}")
 
 
-# Every embedded claim of a workspace up to an id, vectors in pgvector's binary form
-# (uint16 dimensions, uint16 unused, then big-endian float32s): the exact comparison
-# below reads them all, and the binary form is far cheaper to transfer and parse.
-_EARLIER = f"""
-SELECT id, COALESCE(duplicate_of_id, id), vector_send(embedding)
-FROM {Claim._meta.db_table}
-WHERE workspace_id = %s AND id <= %s AND embedding IS NOT NULL
-ORDER BY id
-"""
-# Earlier claims compared per block: bounds the similarity matrix to
-# batch × GROUP_COLUMN_BLOCK float32s however large the workspace grows.
-GROUP_COLUMN_BLOCK: Final = 8192
-
-
-def _unit_vectors(blobs: list[bytes]) -> np.ndarray:
-    """pgvector binary blobs → an (n, 384) float32 array of unit vectors (a zero vector
-    stays zero)."""
-    matrix = vectors_from_binary(blobs)
-    norms = np.linalg.norm(matrix, axis=1)
-    matrix /= np.where(norms > 0, norms, 1.0)[:, None]  # cosine, as pgvector's <=>
-    return matrix
-
-
-def _nearest_earlier(claims: list[Claim]) -> dict[int, tuple[int, int, float]]:
-    """For each claim with a vector: (id, cluster root, cosine) of the most similar
-    EARLIER claim (lower id) of its workspace, by exhaustive comparison in float32 (the
-    precision pgvector itself computes ``<=>`` in); none for a claim with no earlier
-    embedded claim. Ties go to the lowest id."""
-    out: dict[int, tuple[int, int, float]] = {}
-    by_workspace: dict[int, list[int]] = {}
-    for claim in claims:
-        by_workspace.setdefault(claim.workspace_id, []).append(claim.pk)
-    for workspace_id, pks in by_workspace.items():
-        with connection.cursor() as cursor:
-            cursor.execute(_EARLIER, [workspace_id, max(pks)])
-            rows = cursor.fetchall()
-        if not rows:
-            continue
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        roots = [r[1] for r in rows]
-        matrix = _unit_vectors([bytes(r[2]) for r in rows])
-        position = {int(pk): i for i, pk in enumerate(ids)}
-        wanted = [pk for pk in pks if pk in position]  # embedded claims of this batch
-        if not wanted:
-            continue
-        rows_at = np.array([position[pk] for pk in wanted], dtype=np.int64)
-        best_sim = np.full(len(wanted), -np.inf, dtype=np.float32)
-        best_col = np.zeros(len(wanted), dtype=np.int64)
-        queries = matrix[rows_at]
-        # Only earlier columns count: the claim at row r may match columns < r.
-        for first in range(0, int(rows_at.max()), GROUP_COLUMN_BLOCK):
-            block = queries @ matrix[first : first + GROUP_COLUMN_BLOCK].T
-            cols = np.arange(first, first + block.shape[1])
-            block[cols[None, :] >= rows_at[:, None]] = -np.inf
-            arg = block.argmax(axis=1)
-            sim = block[np.arange(len(wanted)), arg]
-            better = sim > best_sim  # strictly: an earlier block keeps its tie
-            best_sim[better] = sim[better]
-            best_col[better] = arg[better] + first
-        for i, pk in enumerate(wanted):
-            if rows_at[i] == 0:
-                continue  # the workspace's first embedded claim has nothing earlier
-            col = int(best_col[i])
-            out[pk] = (int(ids[col]), int(roots[col]), float(best_sim[i]))
-    return out
-
-
 def claims_group(*, claims: list[Claim]) -> int:
     """Set ``duplicate_of`` for ``claims`` (ascending ids); returns duplicates found."""
     claims_embed(claims=claims)
-    nearest = _nearest_earlier(claims)
+    nearest = claims_nearest_earlier(claims, min_cosine=GROUP_COSINE_THRESHOLD)
     roots: dict[int, int | None] = {}
     for claim in claims:
         found = nearest.get(claim.pk)
-        if found is None or found[2] < GROUP_COSINE_THRESHOLD:
+        if found is None:
             roots[claim.pk] = None
             continue
         other, other_root, _ = found
