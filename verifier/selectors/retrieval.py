@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import psycopg
+from django.conf import settings
 from django.db import connection
 from django.db.models import Q, QuerySet
 from pgvector import Vector
@@ -21,6 +22,13 @@ from verifier.models import Claim, ClaimRelation, Entity, SourceVersion, Workspa
 HNSW_DEFAULT_EF_SEARCH = 40
 LEXICAL_TOKENS = 4
 _WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
+
+
+def _ef_search(limit: int) -> int | None:
+    """The ``hnsw.ef_search`` a scan for ``limit`` rows needs (``hnsw.ef_search`` bounds
+    how many rows one index scan can return), or None when pgvector's default does."""
+    ef = max(limit, settings.SPANPROOF_HNSW_EF_SEARCH)
+    return ef if ef != HNSW_DEFAULT_EF_SEARCH else None
 
 
 @contextmanager
@@ -64,10 +72,9 @@ def claim_seeds_by_vector(
 ) -> list[tuple[int, float]]:
     """(claim pk, cosine similarity) of the ``limit`` nearest published claims (HNSW)."""
     with _serving_cursor() as cursor:
-        if limit > HNSW_DEFAULT_EF_SEARCH:
-            # hnsw.ef_search bounds how many rows one index scan can return; it is read
-            # when the scan runs, so a prepared plan honours it.
-            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(limit)])
+        if (ef := _ef_search(limit)) is not None:
+            # Read when the scan runs, so a prepared plan honours it.
+            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
         literal = Vector(vector).to_text()  # what pgvector.django sends
         if domain_pack:
             cursor.execute(_SEEDS_BY_VECTOR_PACK_SQL, [literal, workspace.pk, domain_pack, limit])
@@ -97,8 +104,8 @@ def sentence_seeds_by_vector(
     """(source sentence pk, cosine similarity) of the ``limit`` nearest sentences of the
     workspace's sources (of ``domain_pack`` when given) in the sentence index (HNSW)."""
     with _serving_cursor() as cursor:
-        if limit > HNSW_DEFAULT_EF_SEARCH:
-            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(limit)])
+        if (ef := _ef_search(limit)) is not None:
+            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
         literal = Vector(vector).to_text()
         if domain_pack:
             cursor.execute(
