@@ -427,6 +427,7 @@ def _run_leased_item(job: IngestJob, stage: str, spec: StageSpec, shard: str) ->
             runner=shard,
             heartbeat_at=now,
             attempts=F("attempts") + 1,
+            done_by=worker_name(),  # the holder, until the worker that finishes it
         )
     error = ""
     try:
