@@ -117,7 +117,9 @@ class IngestItem(models.Model):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     done_by = models.CharField(
-        max_length=200, blank=True, help_text="host:pid of the worker that finished it (of a leased item: holds it)."
+        max_length=200,
+        blank=True,
+        help_text="host:pid of the worker that finished (or holds) it.",
     )
     error = models.TextField(blank=True)
     prepared_at = models.DateTimeField(
