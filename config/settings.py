@@ -288,6 +288,11 @@ CELERY_IMPORTS = (
 SPANPROOF_JOB_STALE_SECONDS = int(os.environ.get("SPANPROOF_JOB_STALE_SECONDS", "300"))
 SPANPROOF_JOB_MAX_ATTEMPTS = int(os.environ.get("SPANPROOF_JOB_MAX_ATTEMPTS", "3"))
 SPANPROOF_JOB_WATCH_SECONDS = int(os.environ.get("SPANPROOF_JOB_WATCH_SECONDS", "60"))
+# Shards per ingest stage: a stage is enqueued as this many Celery tasks, each claiming
+# the stage's items one at a time (``services.ingest``), so up to this many worker
+# processes share one job's stage. Relate and group always run as one shard (their
+# batches read what earlier batches wrote).
+SPANPROOF_INGEST_SHARDS = max(1, int(os.environ.get("SPANPROOF_INGEST_SHARDS", "2")))
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",

@@ -8,7 +8,13 @@ from verifier.models.graph import (
     RelationKind,
     RelationVerification,
 )
-from verifier.models.ingest import IngestJob, IngestStage, IngestStatus
+from verifier.models.ingest import (
+    IngestItem,
+    IngestItemStatus,
+    IngestJob,
+    IngestStage,
+    IngestStatus,
+)
 from verifier.models.memory import MemoryCheck, MemoryTranscript
 from verifier.models.rag import RagAudit
 from verifier.models.relation_verification import (
@@ -50,6 +56,8 @@ __all__ = [
     "EntityRelation",
     "EvidenceBinding",
     "EvidenceCandidate",
+    "IngestItem",
+    "IngestItemStatus",
     "IngestJob",
     "IngestStage",
     "IngestStatus",

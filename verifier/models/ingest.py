@@ -84,3 +84,60 @@ class IngestJob(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.pk} ({self.status})"
+
+
+class IngestItemStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class IngestItem(models.Model):
+    """One item of one stage of an ingest job (``services.ingest``): its claim.
+
+    Every shard of a stage (a Celery task; several run at once on several workers)
+    claims the next pending item with ``SELECT ... FOR UPDATE SKIP LOCKED``. An item that
+    runs in one transaction holds that row lock until it commits its ``done`` mark, so a
+    killed worker's item is pending again at once; an item that opens its own
+    transactions (extract, store) is leased instead (``running``, ``runner``,
+    ``heartbeat_at``) and taken over when its heartbeat is older than
+    ``SPANPROOF_JOB_STALE_SECONDS``. ``done_by`` names the worker process that finished
+    it (``host:pid``).
+    """
+
+    job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="items")
+    stage = models.CharField(max_length=16, choices=IngestStage.choices)
+    key = models.CharField(max_length=200)
+    position = models.PositiveIntegerField(help_text="Order within the stage.")
+    status = models.CharField(
+        max_length=16, choices=IngestItemStatus.choices, default=IngestItemStatus.PENDING
+    )
+    runner = models.CharField(max_length=64, blank=True, help_text="The shard holding a lease.")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    done_by = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="host:pid of the worker that finished (or holds) it.",
+    )
+    error = models.TextField(blank=True)
+    prepared_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a waiting shard ran the item's prepare step."
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["job", "stage", "key"], name="ingest_item_job_stage_key_uniq"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["job", "stage", "status", "position"], name="ingest_item_claim_idx"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id} {self.stage} {self.key} ({self.status})"

@@ -1,53 +1,89 @@
 """Ingest jobs: create, cancel, rerun, and the stage runner every pipeline task calls.
 
 Stages run in the published order (extract → relate → group → embed → validate →
-remediate → store), one Celery task each, chained with ``transaction.on_commit``.
-A stage is a list of items with stable keys (a source version, a range of claim
-ids); each item runs in its own transaction (extract and store items open their
-own: extract calls the extractor with none open, store publishes on several
-connections), so a failure is recorded on that item and never loses the rest.
-Completed item keys are kept in ``job.progress[stage]``, so a rerun (a redelivered
-task after a crash, or :func:`ingest_job_rerun`) skips them, and every item is
-itself idempotent, so even a repeated item adds no rows.
+remediate → store). A stage is a list of items with stable keys (a source version, a
+range of claim ids), written once as ``IngestItem`` rows by whoever opens the stage.
+The stage is enqueued as ``SPANPROOF_INGEST_SHARDS`` Celery tasks (shards), which may
+run on as many worker processes on as many machines; each shard claims the next
+pending item, runs it, marks it, and claims again until none is left:
 
-Liveness: the worker running a stage takes a lease (``job.runner``, a fresh token) and
-refreshes ``job.heartbeat_at`` from a background thread while it works
-(``services.job_heartbeat``); a second
-delivery of the same stage (Redis redelivering, the watchdog re-enqueueing) finds the
-lease alive and does nothing, and a runner that lost its lease stops between items.
-``services.ingest_watch`` re-enqueues a stage whose heartbeat went silent.
+- an item that runs in one transaction (relate, group, embed, validate, remediate)
+  is claimed with ``SELECT ... FOR UPDATE SKIP LOCKED`` and keeps that row lock while
+  it runs; its ``done`` mark commits in the same transaction. A worker killed mid-item
+  rolls the whole item back and the item is pending again at once: each item takes
+  effect exactly once by construction;
+- an item that opens its own transactions (extract calls the extractor with none open,
+  store publishes on several connections) is leased instead: ``running`` with the
+  shard's token and a heartbeat. A shard (or the watchdog's re-enqueued shards) takes
+  over a lease silent for ``SPANPROOF_JOB_STALE_SECONDS``; these items are idempotent,
+  so a repeat adds no rows. An item taken over ``SPANPROOF_JOB_MAX_ATTEMPTS`` times
+  fails with the reason.
+
+A failure is recorded on its item and in ``job.errors`` and never loses the rest. The
+shard that finds every item done or failed advances the job to the next stage exactly
+once (a conditional UPDATE on ``job.stage``) and enqueues it on commit.
+``job.progress[stage]`` ({done, total, failed, completed}) is recounted from the items
+under the job's row lock at each mark, so it stays right with any number of shards.
+
+Stages whose batches read what earlier batches wrote run one item at a time in key
+order (``serial``; relate: claim relations and entity weights of earlier claims; group:
+a claim is a near-duplicate of an EARLIER claim, whose vector and cluster root must be
+committed): a transaction-scoped advisory lock on the job admits one item at a time.
+A shard that finds the lock taken runs the stage's ``prepare`` step on a later pending
+item instead (group: embedding the batch, which is order-free and idempotent), or exits.
+
+Liveness: the shards of a stage share the job's lease token (``job.runner``, set by
+the first shard to open the stage) and beat ``job.heartbeat_at`` and their item leases
+from a background thread (``services.job_heartbeat``). ``services.ingest_watch``
+re-enqueues a stage whose heartbeat went silent (every shard gone); it resets the
+token, so a shard presumed dead stops between items.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Final
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
-from verifier.models import IngestJob, IngestStatus
+from verifier.models import IngestItem, IngestItemStatus, IngestJob, IngestStatus
 from verifier.models.ingest import STAGE_ORDER
-from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
+from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner, stale_after
 
 logger = logging.getLogger(__name__)
 
 ACTIVE_STATUSES: Final = (IngestStatus.QUEUED, IngestStatus.RUNNING)
 ERROR_MESSAGE_MAX_CHARS: Final = 500
+# The advisory lock (class, job id) that admits one item of a serial stage at a time.
+SERIAL_LOCK_CLASS: Final = 0x5350
+OPEN_STATUSES: Final = (IngestItemStatus.PENDING, IngestItemStatus.RUNNING)
 
 
 @dataclass(frozen=True)
 class StageSpec:
     """``items(job)`` lists stable item keys; ``run_item(job, key)`` does one item, in a
     transaction of its own unless ``own_transactions`` (the item opens its own, say to
-    write on several connections at once; it must still be safe to rerun)."""
+    write on several connections at once; it must still be safe to rerun). ``serial``:
+    one item at a time, in key order; ``prepare(job, key)`` (serial stages only, in a
+    transaction of its own, idempotent and order-free) is what a waiting shard may do
+    ahead for a later item."""
 
     items: Callable[[IngestJob], list[str]]
     run_item: Callable[[IngestJob, str], None]
     own_transactions: bool = False
+    serial: bool = False
+    prepare: Callable[[IngestJob, str], None] | None = None
+
+
+class WorkerSilent(Exception):
+    """The reason recorded on an item or job given up after too many silent workers."""
 
 
 def _registry() -> dict[str, StageSpec]:
@@ -61,51 +97,85 @@ def next_stage(stage: str) -> str | None:
     return STAGE_ORDER[index + 1] if index + 1 < len(STAGE_ORDER) else None
 
 
+def stage_shards(stage: str) -> int:
+    """How many tasks a stage is enqueued as: one for a serial stage with nothing to
+    prepare ahead, else ``SPANPROOF_INGEST_SHARDS``."""
+    spec = _registry()[stage]
+    if spec.serial and spec.prepare is None:
+        return 1
+    return max(1, int(settings.SPANPROOF_INGEST_SHARDS))
+
+
 def _enqueue(job_id: int, stage: str) -> None:
+    """Send the stage's shards once the surrounding transaction commits (one on-commit
+    callback, however many shards)."""
     from verifier.pipeline.stages import STAGE_TASKS
 
     task = STAGE_TASKS[stage]
-    transaction.on_commit(lambda: task.delay(job_id))
+    shards = stage_shards(stage)
+
+    def send() -> None:
+        for _ in range(shards):
+            task.delay(job_id)
+
+    transaction.on_commit(send)
 
 
-def _save_progress(job: IngestJob) -> None:
-    """Only while this runner holds the lease: a runner presumed dead writes nothing."""
-    IngestJob.objects.filter(pk=job.pk, runner=job.runner).update(
-        progress=job.progress, errors=job.errors, heartbeat_at=timezone.now()
-    )
+def worker_name() -> str:
+    """``host:pid`` of this process (a prefork child has its own pid)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def _stage_progress(job: IngestJob, stage: str) -> dict[str, Any]:
-    entry = job.progress.setdefault(stage, {})
-    entry.setdefault("done", 0)
-    entry.setdefault("total", 0)
-    entry.setdefault("failed", 0)
-    entry.setdefault("completed", [])
-    return entry
+def _error_entry(stage: str, key: str, message: str) -> dict[str, Any]:
+    return {"stage": stage, "item": key, "error": message, "at": timezone.now().isoformat()}
+
+
+def _error_message(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:ERROR_MESSAGE_MAX_CHARS]
 
 
 def _record_error(job: IngestJob, stage: str, key: str, exc: BaseException) -> None:
-    message = f"{type(exc).__name__}: {exc}"[:ERROR_MESSAGE_MAX_CHARS]
     job.errors = [e for e in job.errors if not (e["stage"] == stage and e["item"] == key)]
-    job.errors.append(
-        {"stage": stage, "item": key, "error": message, "at": timezone.now().isoformat()}
+    job.errors.append(_error_entry(stage, key, _error_message(exc)))
+
+
+def _write_progress(job_id: int, stage: str, *, key: str | None = None, error: str = "") -> None:
+    """Recount ``progress[stage]`` from the items, and clear (or, with ``error``, set)
+    item ``key``'s entry in ``errors``, under the job's row lock: concurrent shards
+    serialize here, each after its own mark, so the last one counts every mark. Call
+    inside a transaction."""
+    locked = IngestJob.objects.select_for_update().only("progress", "errors").get(pk=job_id)
+    rows = list(
+        IngestItem.objects.filter(job_id=job_id, stage=stage)
+        .order_by("position")
+        .values_list("key", "status")
     )
-
-
-def _clear_error(job: IngestJob, stage: str, key: str) -> None:
-    job.errors = [e for e in job.errors if not (e["stage"] == stage and e["item"] == key)]
+    completed = [k for k, status in rows if status == IngestItemStatus.DONE]
+    progress = locked.progress or {}
+    progress[stage] = {
+        "done": len(completed),
+        "total": len(rows),
+        "failed": sum(1 for _, status in rows if status == IngestItemStatus.FAILED),
+        "completed": completed,
+    }
+    errors = locked.errors or []
+    if key is not None:
+        errors = [e for e in errors if not (e["stage"] == stage and e["item"] == key)]
+        if error:
+            errors.append(_error_entry(stage, key, error))
+    IngestJob.objects.filter(pk=job_id).update(progress=progress, errors=errors)
 
 
 def _still_ours(job: IngestJob) -> bool:
-    """The job still runs and this runner still holds its lease."""
+    """The job still runs and the shards of this runner's lease still hold it."""
     return IngestJob.objects.filter(
         pk=job.pk, status=IngestStatus.RUNNING, runner=job.runner
     ).exists()
 
 
 def _begin(job_id: int, stage: str) -> IngestJob | None:
-    """The job, leased to this runner, when ``stage`` is the one it is at, it is still
-    active and no live runner holds it; else None."""
+    """The job, when ``stage`` is the one it is at and it is still active; this shard
+    joins the live lease of the stage's other shards, or takes a fresh one."""
     now = timezone.now()
     with transaction.atomic():
         job = IngestJob.objects.select_for_update().filter(pk=job_id).first()
@@ -113,92 +183,279 @@ def _begin(job_id: int, stage: str) -> IngestJob | None:
             return None
         if (job.stage or STAGE_ORDER[0]) != stage:
             return None
-        if lease_is_live(job.runner, job.heartbeat_at):
-            return None  # another worker runs this stage and is alive
-        fields: dict[str, Any] = {"stage": stage, "runner": new_runner(), "heartbeat_at": now}
+        fields: dict[str, Any] = {}
+        if not lease_is_live(job.runner, job.heartbeat_at):
+            fields.update(stage=stage, runner=new_runner(), heartbeat_at=now)
         if job.status == IngestStatus.QUEUED:
             fields.update(status=IngestStatus.RUNNING, started_at=now)
-        IngestJob.objects.filter(pk=job.pk).update(**fields)
-        for name, value in fields.items():
-            setattr(job, name, value)
+        if fields:
+            IngestJob.objects.filter(pk=job.pk).update(**fields)
+            for name, value in fields.items():
+                setattr(job, name, value)
     return job
 
 
+def _list_items(job: IngestJob, stage: str) -> None:
+    """Write the stage's item rows, once: the first shard to open the stage lists them
+    (under the job's row lock, so two openers never list twice)."""
+    with transaction.atomic():
+        IngestJob.objects.select_for_update().filter(pk=job.pk).first()
+        if IngestItem.objects.filter(job_id=job.pk, stage=stage).exists():
+            return
+        keys = _registry()[stage].items(job)
+        IngestItem.objects.bulk_create(
+            [
+                IngestItem(job_id=job.pk, stage=stage, key=key, position=i)
+                for i, key in enumerate(keys)
+            ],
+            ignore_conflicts=True,
+        )
+        _write_progress(job.pk, stage)
+
+
 def _advance(job: IngestJob, stage: str) -> str | None:
+    """Move the job past ``stage`` — exactly once, whichever shard gets here first —
+    and enqueue the next stage on commit."""
     following = next_stage(stage)
     if following is None:
         return None
     with transaction.atomic():
         moved = IngestJob.objects.filter(
-            pk=job.pk, status=IngestStatus.RUNNING, stage=stage, runner=job.runner
+            pk=job.pk, status=IngestStatus.RUNNING, stage=stage
         ).update(stage=following, runner="", heartbeat_at=timezone.now(), stage_attempts=0)
         if moved:
             _enqueue(job.pk, following)
     return following if moved else None
 
 
-def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
-    """Run the not-yet-completed items of ``stage``; enqueue the next stage on commit.
+def _advance_if_finished(job: IngestJob, stage: str) -> str | None:
+    open_items = IngestItem.objects.filter(job_id=job.pk, stage=stage, status__in=OPEN_STATUSES)
+    if open_items.exists():
+        return None  # another shard still runs one (or a dead one's lease waits to expire)
+    return _advance(job, stage)
 
-    Returns the next stage's name, or None when nothing more was enqueued (job
-    cancelled, finished, at another stage, or this was the last stage).
+
+def _release(job: IngestJob, stage: str, shard: str) -> None:
+    """The leases this shard still holds go back to pending (it stops, by an exception
+    or a retry, without dying): another shard may take them at once."""
+    try:
+        IngestItem.objects.filter(
+            job_id=job.pk, stage=stage, runner=shard, status=IngestItemStatus.RUNNING
+        ).update(status=IngestItemStatus.PENDING, runner="")
+    except Exception:
+        logger.exception("ingest job %s: releasing the %s items of a shard failed", job.pk, stage)
+
+
+def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
+    """One shard of ``stage``: run items until none is left to claim; the shard that
+    finishes the stage enqueues the next on commit.
+
+    Returns the next stage's name when this shard advanced the job, else None (job
+    cancelled, finished, at another stage, items still running elsewhere, or this was
+    the last stage).
     """
     job = _begin(job_id, stage)
     if job is None:
         return None
+    shard = new_runner()
+
+    def beat_items() -> None:
+        IngestItem.objects.filter(
+            job_id=job_id, runner=shard, status=IngestItemStatus.RUNNING
+        ).update(heartbeat_at=timezone.now())
+
     try:
-        with job_heartbeat(model=IngestJob, pk=job.pk, runner=job.runner):
-            return _run_items(job, stage)
+        with job_heartbeat(model=IngestJob, pk=job.pk, runner=job.runner, also=beat_items):
+            return _run_items(job, stage, shard=shard)
     finally:
-        # Done, failed or raising: this runner lets go, so a redelivery (or a rerun of
-        # a stage that left items failed) may start at once. Only a runner that dies
-        # keeps the lease, until its heartbeat goes stale.
-        IngestJob.objects.filter(pk=job.pk, runner=job.runner).update(runner="")
+        _release(job, stage, shard)
 
 
-def _run_items(job: IngestJob, stage: str) -> str | None:
-    job_id = job.pk
+def _run_items(job: IngestJob, stage: str, *, shard: str | None = None) -> str | None:
+    shard = shard or new_runner()
+    if not _still_ours(job):
+        return None  # cancelled, failed, or re-leased (this runner was presumed dead)
     spec = _registry()[stage]
     try:
-        keys = spec.items(job)
+        _list_items(job, stage)
     except Exception as exc:
-        logger.exception("ingest job %s: listing %s items failed", job_id, stage)
+        logger.exception("ingest job %s: listing %s items failed", job.pk, stage)
         ingest_job_fail(job=job, stage=stage, exc=exc)
         return None
-    entry = _stage_progress(job, stage)
-    completed = set(entry["completed"])
-    entry["total"] = len(keys)
-    entry["done"] = sum(1 for k in keys if k in completed)
-    _save_progress(job)
-    for key in keys:
-        if key in completed:
-            continue
-        if not _still_ours(job):
-            return None  # cancelled, failed, or re-leased (this runner was presumed dead)
+    _retry_failed_if_stuck(job, stage)
+    while _still_ours(job):
+        if spec.own_transactions:
+            ran = _run_leased_item(job, stage, spec, shard)
+        elif spec.serial:
+            ran = _run_serial_item(job, stage, spec)
+        else:
+            ran = _run_locked_item(job, stage, spec)
+        if not ran:
+            break
+    if not _still_ours(job):
+        return None
+    return _advance_if_finished(job, stage)
+
+
+def _retry_failed_if_stuck(job: IngestJob, stage: str) -> None:
+    """A stage whose items are all finished and which is still the job's current stage
+    could not advance (the store stage, whose failure keeps the job running): a new
+    delivery runs its failed items again."""
+    with transaction.atomic():
+        IngestJob.objects.select_for_update().filter(pk=job.pk).first()
+        items = IngestItem.objects.filter(job_id=job.pk, stage=stage)
+        if items.filter(status__in=OPEN_STATUSES).exists():
+            return
+        items.filter(status=IngestItemStatus.FAILED).update(
+            status=IngestItemStatus.PENDING, runner=""
+        )
+
+
+def _mark(job: IngestJob, item: IngestItem, *, error: str = "") -> None:
+    """Inside the item's transaction (or one of its own): done, or failed with
+    ``error``; the job's progress and errors follow."""
+    IngestItem.objects.filter(pk=item.pk).update(
+        status=IngestItemStatus.FAILED if error else IngestItemStatus.DONE,
+        runner="",
+        error=error,
+        done_by=worker_name(),
+        finished_at=timezone.now(),
+    )
+    _write_progress(job.pk, item.stage, key=item.key, error=error)
+
+
+def _run_claimed(job: IngestJob, item: IngestItem, spec: StageSpec) -> None:
+    """Run a claimed item in a savepoint of the claim's transaction: a failure rolls the
+    item's writes back but keeps its row lock, so it is marked failed, once."""
+    try:
+        with transaction.atomic():
+            spec.run_item(job, item.key)
+    except Exception as exc:  # one item's failure is recorded; the rest go on
+        logger.warning("ingest job %s: %s item %s failed: %s", job.pk, item.stage, item.key, exc)
+        _mark(job, item, error=_error_message(exc))
+    else:
+        _mark(job, item)
+
+
+def _pending(job: IngestJob, stage: str):
+    return IngestItem.objects.filter(
+        job_id=job.pk, stage=stage, status=IngestItemStatus.PENDING
+    ).order_by("position")
+
+
+def _run_locked_item(job: IngestJob, stage: str, spec: StageSpec) -> bool:
+    """Claim the next pending item no other shard holds and run it in this one
+    transaction; False when none is left."""
+    with transaction.atomic():
+        item = _pending(job, stage).select_for_update(skip_locked=True).first()
+        if item is None:
+            return False
+        _run_claimed(job, item, spec)
+    return True
+
+
+def _serial_lock(job: IngestJob) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [SERIAL_LOCK_CLASS, job.pk])
+        return bool(cursor.fetchone()[0])
+
+
+def _run_serial_item(job: IngestJob, stage: str, spec: StageSpec) -> bool:
+    """The lowest pending item, while no other shard runs one of this stage (waiting
+    for a shard that is preparing it); else prepare a later one. False when this shard
+    has nothing to do."""
+    with transaction.atomic():
+        if _serial_lock(job):
+            # No SKIP LOCKED: an item being prepared is waited for, never overtaken.
+            item = _pending(job, stage).select_for_update().first()
+            if item is None:
+                return False
+            _run_claimed(job, item, spec)
+            return True
+    return spec.prepare is not None and _prepare_next(job, stage, spec)
+
+
+def _prepare_next(job: IngestJob, stage: str, spec: StageSpec) -> bool:
+    assert spec.prepare is not None
+    with transaction.atomic():
+        item = (
+            _pending(job, stage)
+            .filter(prepared_at__isnull=True)
+            .select_for_update(skip_locked=True)
+            .first()
+        )
+        if item is None:
+            return False
         try:
-            # An item in the runner's transaction commits together with its "completed"
-            # mark, so a worker killed in between leaves neither (no item counted twice).
-            with nullcontext() if spec.own_transactions else transaction.atomic():
-                spec.run_item(job, key)
-                _clear_error(job, stage, key)
-                completed.add(key)
-                entry["completed"].append(key)
-                entry["done"] += 1
-                entry["failed"] = sum(1 for e in job.errors if e["stage"] == stage)
-                _save_progress(job)
-        except Exception as exc:  # one item's failure is recorded; the rest go on
-            logger.warning("ingest job %s: %s item %s failed: %s", job_id, stage, key, exc)
-            _record_error(job, stage, key, exc)
-        entry["failed"] = sum(1 for e in job.errors if e["stage"] == stage)
-        _save_progress(job)
-    return _advance(job, stage)
+            with transaction.atomic():
+                spec.prepare(job, item.key)
+        except Exception as exc:  # the item itself redoes it, and reports
+            logger.warning("ingest job %s: preparing %s failed: %s", job.pk, item.key, exc)
+        IngestItem.objects.filter(pk=item.pk).update(prepared_at=timezone.now())
+    return True
+
+
+def _run_leased_item(job: IngestJob, stage: str, spec: StageSpec, shard: str) -> bool:
+    """Lease the next pending item (or one whose lease went silent), run it with no
+    transaction open, and mark it while the lease is still this shard's."""
+    now = timezone.now()
+    with transaction.atomic():
+        item = (
+            IngestItem.objects.filter(job_id=job.pk, stage=stage)
+            .filter(
+                Q(status=IngestItemStatus.PENDING)
+                | Q(status=IngestItemStatus.RUNNING, heartbeat_at__lt=now - stale_after())
+            )
+            .order_by("position")
+            .select_for_update(skip_locked=True)
+            .first()
+        )
+        if item is None:
+            return False
+        if (
+            item.status == IngestItemStatus.RUNNING
+            and item.attempts >= settings.SPANPROOF_JOB_MAX_ATTEMPTS
+        ):
+            reason = WorkerSilent(
+                f"the worker running item {item.key} went silent {item.attempts} times "
+                f"(no heartbeat for {settings.SPANPROOF_JOB_STALE_SECONDS} s); gave up"
+            )
+            _mark(job, item, error=_error_message(reason))
+            return True
+        IngestItem.objects.filter(pk=item.pk).update(
+            status=IngestItemStatus.RUNNING,
+            runner=shard,
+            heartbeat_at=now,
+            attempts=F("attempts") + 1,
+            done_by=worker_name(),  # the holder, until the worker that finishes it
+        )
+    error = ""
+    try:
+        spec.run_item(job, item.key)
+    except Exception as exc:  # one item's failure is recorded; the rest go on
+        logger.warning("ingest job %s: %s item %s failed: %s", job.pk, stage, item.key, exc)
+        error = _error_message(exc)
+    with transaction.atomic():
+        held = (
+            IngestItem.objects.select_for_update()
+            .filter(pk=item.pk, runner=shard, status=IngestItemStatus.RUNNING)
+            .exists()
+        )
+        if held:  # a lease taken over meanwhile: the other shard marks it
+            _mark(job, item, error=error)
+    return True
 
 
 def ingest_job_fail(*, job: IngestJob, stage: str, exc: BaseException) -> None:
-    _record_error(job, stage, "*", exc)
-    IngestJob.objects.filter(pk=job.pk, status__in=ACTIVE_STATUSES).update(
-        status=IngestStatus.FAILED, errors=job.errors, finished_at=timezone.now()
-    )
+    with transaction.atomic():
+        locked = IngestJob.objects.select_for_update().filter(pk=job.pk).first()
+        if locked is None:
+            return
+        _record_error(locked, stage, "*", exc)
+        job.errors = locked.errors
+        IngestJob.objects.filter(pk=job.pk, status__in=ACTIVE_STATUSES).update(
+            status=IngestStatus.FAILED, errors=locked.errors, finished_at=timezone.now()
+        )
 
 
 def ingest_job_cancel(*, job: IngestJob) -> bool:
@@ -213,9 +470,12 @@ def ingest_job_cancel(*, job: IngestJob) -> bool:
 def ingest_job_rerun(*, job: IngestJob) -> IngestJob:
     """Run every stage again from extract. Items are idempotent, so no rows duplicate."""
     with transaction.atomic():
+        IngestJob.objects.select_for_update().filter(pk=job.pk).first()
+        IngestItem.objects.filter(job_id=job.pk).delete()
         for entry in job.progress.values():
             entry["completed"] = []
             entry["done"] = 0
+            entry["failed"] = 0
         IngestJob.objects.filter(pk=job.pk).update(
             status=IngestStatus.QUEUED,
             stage=STAGE_ORDER[0],

@@ -31,13 +31,27 @@ def _claims(job: IngestJob, key: str, *related: str) -> list:
     return list(claims_in_range(job, key).select_related(*related).defer("embedding"))
 
 
+def _embed_ahead(job: IngestJob, key: str) -> None:
+    claims_embed(claims=_claims(job, key))
+
+
 STAGES: Final[dict[str, StageSpec]] = {
     IngestStage.EXTRACT: StageSpec(extract_items, extract_item, own_transactions=True),
+    # Serial: a batch relates its claims to the EARLIER claims mentioning the same
+    # entities and recounts entity co-mention weights, so it must see earlier batches.
     IngestStage.RELATE: StageSpec(
-        _batched(RELATE_BATCH), lambda job, key: claims_relate(job=job, claims=_claims(job, key))
+        _batched(RELATE_BATCH),
+        lambda job, key: claims_relate(job=job, claims=_claims(job, key)),
+        serial=True,
     ),
+    # Serial: a claim's near-duplicate is an EARLIER claim, whose vector and cluster
+    # root an earlier batch writes. Embedding a batch is order-free, so shards waiting
+    # for their turn embed later batches ahead (``prepare``).
     IngestStage.GROUP: StageSpec(
-        _batched(GROUP_BATCH), lambda job, key: claims_group(claims=_claims(job, key))
+        _batched(GROUP_BATCH),
+        lambda job, key: claims_group(claims=_claims(job, key)),
+        serial=True,
+        prepare=lambda job, key: _embed_ahead(job, key),
     ),
     IngestStage.EMBED: StageSpec(
         _batched(EMBED_BATCH), lambda job, key: claims_embed(claims=_claims(job, key))

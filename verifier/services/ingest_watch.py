@@ -2,21 +2,26 @@
 fails visibly.
 
 A worker killed mid-stage (SIGKILL, OOM, a lost machine) stops beating
-(``services.ingest._heartbeat``). The filesystem broker deleted the message when the
-worker read it, so nothing would ever run the stage again and the job would stay
-``running``. Every ``SPANPROOF_JOB_WATCH_SECONDS`` the beat task calls
-:func:`ingest_jobs_watch`, which looks at active jobs whose heartbeat is older than
+(``services.job_heartbeat``). Another shard of the stage still claiming items takes
+over what the dead one held (``services.ingest``: an item in one transaction at once, a
+leased item once its lease is silent); when every shard of the stage is gone or has
+stopped, the job's heartbeat goes silent and it is this watchdog's turn. The
+filesystem broker deleted the message when the worker read it, so without it nothing
+would ever run the stage again and the job would stay ``running``. Every
+``SPANPROOF_JOB_WATCH_SECONDS`` the beat task calls :func:`ingest_jobs_watch`, which
+looks at active jobs whose heartbeat is older than
 ``SPANPROOF_JOB_STALE_SECONDS``:
 
-- a stage that a worker had taken (``runner`` set) is re-enqueued, and counted
-  (``stage_attempts``); after ``SPANPROOF_JOB_MAX_ATTEMPTS`` silent runners of one stage
+- a stage that a worker had taken (``runner`` set) is re-enqueued (all its shards), and
+  counted (``stage_attempts``); after ``SPANPROOF_JOB_MAX_ATTEMPTS`` silent runners of one stage
   the job fails with the reason in ``errors``;
 - a stage still waiting for a worker (``runner`` empty: a busy or absent worker, or a
   message lost before it started) is enqueued once more per stale period, uncounted:
   waiting in a long queue is not a failure.
 
-Re-running a stage is safe: completed items are skipped (``job.progress``), every item is
-idempotent, and a second delivery of a stage that a live runner holds does nothing.
+Re-running a stage is safe: done items are skipped (``IngestItem``), an item that runs in
+one transaction is claimed under a row lock, a leased one is taken over only once its
+lease is silent, and every item is idempotent.
 """
 
 from __future__ import annotations
@@ -33,15 +38,12 @@ from verifier.models import IngestJob, IngestStatus
 from verifier.selectors.ingest import ingest_jobs_stalled
 from verifier.services.ingest import (
     STAGE_ORDER,
+    WorkerSilent,
     _enqueue,
     _record_error,
 )
 
 logger = logging.getLogger(__name__)
-
-
-class WorkerSilent(Exception):
-    """The reason recorded on a job given up after too many silent workers."""
 
 
 @dataclass

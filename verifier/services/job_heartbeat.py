@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -41,7 +41,15 @@ def lease_is_live(runner: str, heartbeat_at) -> bool:
 
 
 @contextmanager
-def job_heartbeat(*, model: type[models.Model], pk: int, runner: str) -> Iterator[None]:
+def job_heartbeat(
+    *,
+    model: type[models.Model],
+    pk: int,
+    runner: str,
+    also: Callable[[], object] | None = None,
+) -> Iterator[None]:
+    """Beat ``model`` row ``pk`` while its ``runner`` is ours; ``also`` is called on each
+    beat too, on the same connection (an ingest shard refreshes its item leases)."""
     stop = threading.Event()
     interval = max(settings.SPANPROOF_JOB_STALE_SECONDS / 5, 0.2)
 
@@ -51,6 +59,8 @@ def job_heartbeat(*, model: type[models.Model], pk: int, runner: str) -> Iterato
                 model._default_manager.filter(pk=pk, runner=runner).update(
                     heartbeat_at=timezone.now()
                 )
+                if also is not None:
+                    also()
         except Exception:  # a beat that fails is a silence the watchdog will see
             logger.exception("%s %s: heartbeat failed", model.__name__, pk)
         finally:

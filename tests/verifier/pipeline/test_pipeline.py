@@ -7,6 +7,7 @@ from verifier.models import (
     Claim,
     ClaimRelation,
     EvidenceBinding,
+    IngestItem,
     IngestStatus,
     SourceSentence,
     SourceVersion,
@@ -122,6 +123,7 @@ def test_each_stage_run_twice_gives_the_same_rows(workspace):
         job.refresh_from_db()
         job.progress[stage]["completed"] = []
         type(job).objects.filter(pk=job.pk).update(stage=stage, progress=job.progress)
+        IngestItem.objects.filter(job=job, stage=stage).update(status="pending")
         ingest_stage_run(job_id=job.pk, stage=stage)
         assert _rows(job) == once, stage
 

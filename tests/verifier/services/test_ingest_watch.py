@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.verifier.pipeline.conftest import unstarted_job
-from verifier.models import Claim, IngestJob, IngestStage, IngestStatus
+from verifier.models import Claim, IngestItem, IngestJob, IngestStage, IngestStatus
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_watch import ingest_jobs_watch
 
@@ -56,8 +56,21 @@ def test_a_silent_stage_is_run_again_and_the_job_completes_with_each_item_once(
         assert entry["done"] == entry["total"] == len(entry["completed"]), stage
 
 
-def test_a_live_runner_is_not_doubled(workspace):
+def test_a_live_runners_item_is_not_doubled(workspace):
+    """A second delivery of a stage joins it as another shard: it runs the items nobody
+    holds and leaves alone the one a live shard has leased, until that lease goes
+    silent."""
     job = unstarted_job(workspace)
+    ingest_stage_run(job_id=job.pk, stage=IngestStage.EXTRACT)
+    first_pass = Claim.objects.filter(ingest_job=job).count()
+    # Back to before the extract stage, with version a leased to a live shard.
+    Claim.objects.filter(ingest_job=job).delete()
+    items = IngestItem.objects.filter(job=job, stage=IngestStage.EXTRACT).order_by("position")
+    items.update(status="pending", done_by="", attempts=0)
+    held = items.first()
+    IngestItem.objects.filter(pk=held.pk).update(
+        status="running", runner="alive-shard", heartbeat_at=timezone.now()
+    )
     IngestJob.objects.filter(pk=job.pk).update(
         status=IngestStatus.RUNNING,
         stage=IngestStage.EXTRACT,
@@ -66,8 +79,27 @@ def test_a_live_runner_is_not_doubled(workspace):
     )
     # a redelivered message (Redis after the visibility timeout) for the same stage
     assert ingest_stage_run(job_id=job.pk, stage=IngestStage.EXTRACT) is None
-    assert not Claim.objects.filter(ingest_job=job).exists()
+    job.refresh_from_db()
+    assert job.stage == IngestStage.EXTRACT and job.progress["extract"]["done"] == 1
+    other = IngestItem.objects.get(job=job, stage=IngestStage.EXTRACT, position=1)
+    assert other.status == "done" and held.key != other.key
+    sources = set(Claim.objects.filter(ingest_job=job).values_list("source_id", flat=True))
+    assert sources == {_source_of(other)}
     assert ingest_jobs_watch().requeued == []
+    # the live shard went silent: its lease is taken over and the stage finishes
+    IngestItem.objects.filter(pk=held.pk).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=120)
+    )
+    assert ingest_stage_run(job_id=job.pk, stage=IngestStage.EXTRACT) == IngestStage.RELATE
+    assert Claim.objects.filter(ingest_job=job).count() == first_pass
+    held.refresh_from_db()
+    assert held.status == "done" and held.attempts == 1
+
+
+def _source_of(item: IngestItem) -> int:
+    from verifier.models import SourceVersion
+
+    return SourceVersion.objects.get(pk=int(item.key.removeprefix("version:"))).source_id
 
 
 def test_a_runner_presumed_dead_writes_nothing_more(workspace):
