@@ -28,6 +28,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
+from datetime import timedelta  # noqa: E402
 
 BENCH_DB = "spanproof_bench_queue"
 
@@ -62,19 +63,21 @@ VERDICT_FOR_REASON = {
 
 
 def _seed(n_claims: int, fresh: bool) -> dict:
+    """The bench workspace: ``n_claims`` claims (every third in the queue, by
+    QUEUE_MIX), their bindings and verdicts, relations and trace rows (a twentieth of
+    the claims each). Claims go in by COPY and the rest by INSERT ... SELECT on the
+    server, so 1,000,000 claims take minutes, not the ORM's hour; reused when the
+    workspace already holds ``n_claims``."""
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
+    from django.utils import timezone
 
     from verifier.models import (
         Claim,
-        ClaimRelation,
-        EvidenceBinding,
         Membership,
         Source,
         SourceVersion,
         Trace,
-        TraceClaim,
-        Verdict,
         Workspace,
         text_sha256,
     )
@@ -114,87 +117,123 @@ def _seed(n_claims: int, fresh: bool) -> dict:
                     source=source, number=1, text=text, sha256=text_sha256(text)
                 )
             )
+    otto = User.objects.get(username="bench-otto")
     weights = [w for _, _, w in QUEUE_MIX]
-    claims: list[Claim] = []
-    for i in range(n_claims):
-        version = versions[i % SOURCES]
-        if i % 3 == 0:
-            state, reason, _ = rng.choices(QUEUE_MIX, weights=weights)[0]
-        else:
-            state, reason = "supported", "entailed"
-        claims.append(
-            Claim(
-                workspace=workspace,
-                source_id=version.source_id,
-                text=f"Bench claim {i}: source {i % SOURCES} says something.",
-                original_text=f"Bench claim {i}",
-                state=state,
-                state_reason=reason,
-                origin="imported",
-            )
-        )
-    for offset in range(0, n_claims, BATCH):
-        Claim.objects.bulk_create(claims[offset : offset + BATCH], batch_size=BATCH)
-    bindings, verdicts = [], []
-    for i, claim in enumerate(claims):
-        version = versions[i % SOURCES]
-        binding = None
-        if claim.state_reason != "no_evidence":
-            binding = EvidenceBinding(
-                claim=claim,
-                source_version=version,
-                quote=version.text[:30],
-                start=0,
-                end=30,
-                source_hash=version.sha256 if claim.state_reason != "stale_source" else "0" * 64,
-                match="exact",
-                bound_by="quote",
-            )
-            bindings.append(binding)
-        if claim.state_reason in VERDICT_FOR_REASON:
-            label, confidence = VERDICT_FOR_REASON[claim.state_reason]
-            human = claim.state_reason == "human_contradicted"
-            verdicts.append(
-                Verdict(
-                    claim=claim,
-                    binding=binding,
-                    label=label,
-                    confidence=confidence,
-                    judge_model="human:bench-otto" if human else f"bench-judge-{i % 3}",
-                    judge_family="human" if human else "heuristic",
-                    prompt_version=1,
-                    reviewer=User.objects.get(username="bench-otto") if human else None,
+    base = timezone.now() - timedelta(days=60)
+    step_us = 60 * 86_400 * 1_000_000 // max(n_claims, 1)
+    columns = (
+        "workspace_id, public_id, text, original_text, source_id, state, state_reason, "
+        "origin, legacy_affirmed, submitted_quote, external_id, metadata, published, "
+        "quality, flagged, exclusion_reason, created_at, updated_at"
+    )
+    with transaction.atomic(), connection.cursor() as cursor:
+        raw = cursor.cursor  # psycopg's own cursor, for COPY
+        with raw.copy(f"COPY verifier_claim ({columns}) FROM STDIN") as copy:
+            for i in range(n_claims):
+                if i % 3 == 0:
+                    state, reason, _ = rng.choices(QUEUE_MIX, weights=weights)[0]
+                else:
+                    state, reason = "supported", "entailed"
+                # created_at: spread evenly over the last 60 days, in id order
+                at = base + timedelta(microseconds=i * step_us)
+                copy.write_row(
+                    (
+                        workspace.pk,
+                        f"claim:bq{i:010d}",
+                        f"Bench claim {i}: source {i % SOURCES} says something.",
+                        f"Bench claim {i}",
+                        versions[i % SOURCES].source_id,
+                        state,
+                        reason,
+                        "imported",
+                        False,
+                        "",
+                        "",
+                        "{}",
+                        False,
+                        "",
+                        False,
+                        "",
+                        at,
+                        at,
+                    )
                 )
-            )
-    EvidenceBinding.objects.bulk_create(bindings, batch_size=BATCH)
-    Verdict.objects.bulk_create(verdicts, batch_size=BATCH)
-    queue = [c for c in claims if c.state != "supported"]
-    relations = []
-    for _ in range(n_claims // 20):
-        a, b = rng.sample(claims, 2)
-        relations.append(
-            ClaimRelation(workspace=workspace, from_claim=a, to_claim=b, kind="supports")
+        ws = workspace.pk
+        cursor.execute(
+            """
+            INSERT INTO verifier_evidencebinding (claim_id, source_version_id, quote, start,
+                "end", source_hash, match, score, bound_by, is_active, created_at)
+            SELECT c.id, v.id, left(v.text, 30), 0, 30,
+                CASE WHEN c.state_reason = 'stale_source' THEN repeat('0', 64) ELSE v.sha256 END,
+                'exact', 1.0, 'quote', true, c.created_at
+            FROM verifier_claim c JOIN verifier_sourceversion v ON v.source_id = c.source_id
+            WHERE c.workspace_id = %s AND c.state_reason <> 'no_evidence'
+            """,
+            [ws],
         )
-    ClaimRelation.objects.bulk_create(relations, batch_size=BATCH, ignore_conflicts=True)
+        mapping = ", ".join(["(%s, %s, %s)"] * len(VERDICT_FOR_REASON))
+        params: list = []
+        for reason, (label, confidence) in VERDICT_FOR_REASON.items():
+            params += [reason, label, confidence]
+        cursor.execute(
+            f"""
+            INSERT INTO verifier_verdict (claim_id, binding_id, judge_model, judge_family,
+                prompt_version, label, confidence, note, reviewer_id, at)
+            SELECT c.id, b.id,
+                CASE WHEN c.state_reason = 'human_contradicted' THEN 'human:bench-otto'
+                     ELSE 'bench-judge-' || ((c.id - f.id) %% 3) END,
+                CASE WHEN c.state_reason = 'human_contradicted' THEN 'human'
+                     ELSE 'heuristic' END,
+                1, m.label, m.confidence, '',
+                CASE WHEN c.state_reason = 'human_contradicted' THEN %s::integer END,
+                c.created_at
+            FROM verifier_claim c
+            JOIN (VALUES {mapping}) AS m(reason, label, confidence)
+                ON m.reason = c.state_reason
+            LEFT JOIN verifier_evidencebinding b ON b.claim_id = c.id
+            CROSS JOIN (SELECT min(id) AS id FROM verifier_claim WHERE workspace_id = %s) f
+            WHERE c.workspace_id = %s
+            ORDER BY c.id
+            """,
+            [otto.pk, *params, ws, ws],
+        )
+        cursor.execute(
+            "SELECT id, state FROM verifier_claim WHERE workspace_id = %s ORDER BY id", [ws]
+        )
+        rows = cursor.fetchall()
+        ids = [r[0] for r in rows]
+        queue = [(r[0], r[1]) for r in rows if r[1] != "supported"]
+        pairs = [rng.sample(ids, 2) for _ in range(n_claims // 20)]
+        cursor.execute(
+            """
+            INSERT INTO verifier_claimrelation (workspace_id, from_claim_id, to_claim_id, kind,
+                confidence, verification, verification_level, needs_review, created_at)
+            SELECT %s, a, b, 'supports', 0.5, 'pending', '', false, now()
+            FROM unnest(%s::bigint[], %s::bigint[]) AS p(a, b)
+            ON CONFLICT DO NOTHING
+            """,
+            [ws, [a for a, _ in pairs], [b for _, b in pairs]],
+        )
     traces = Trace.objects.bulk_create(
         [Trace(workspace=workspace, document={}) for _ in range(200)]
     )
-    trace_claims = {
-        (rng.randrange(len(traces)), rng.randrange(len(queue))) for _ in range(n_claims // 20)
-    }
-    TraceClaim.objects.bulk_create(
-        [
-            TraceClaim(
-                trace=traces[t],
-                claim=queue[c],
-                included=False,
-                verification_state=queue[c].state,
-            )
-            for t, c in trace_claims
-        ],
-        batch_size=BATCH,
+    trace_claims = sorted(
+        {(rng.randrange(len(traces)), rng.randrange(len(queue))) for _ in range(n_claims // 20)}
     )
     with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO verifier_traceclaim (trace_id, claim_id, included, exclusion_reason,
+                verification_state)
+            SELECT t, c, false, '', s FROM unnest(%s::bigint[], %s::bigint[], %s::text[])
+                AS p(t, c, s)
+            """,
+            [
+                [traces[t].pk for t, _ in trace_claims],
+                [queue[c][0] for _, c in trace_claims],
+                [queue[c][1] for _, c in trace_claims],
+            ],
+        )
         cursor.execute("VACUUM ANALYZE")
     return {
         "reused": False,
