@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db.models import (
@@ -35,6 +35,14 @@ from verifier.models import (
 )
 from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.selectors.counts import RowCount, row_counts
+from verifier.selectors.paging import (
+    CURSOR_KEYS,
+    KeysetPage,
+    datetime_of,
+    int_parts,
+    keyset_window,
+    micros_of,
+)
 
 
 def _latest_verdict(field: str, output_field: Any) -> Subquery:
@@ -112,24 +120,19 @@ class QueueCursor:
 
     @property
     def token(self) -> str:
-        micros = (self.created_at - _EPOCH) // timedelta(microseconds=1)
-        return f"{self.rank}.{self.dependents}.{micros}.{self.id}"
+        return f"{self.rank}.{self.dependents}.{micros_of(self.created_at)}.{self.id}"
 
     @classmethod
     def parse(cls, token: str | None) -> QueueCursor | None:
         """The cursor in ``token``; None for a missing or malformed one."""
-        parts = (token or "").split(".")
-        if len(parts) != 4 or not all(p.lstrip("-").isdigit() for p in parts):
+        parts = int_parts(token, 4)
+        if parts is None:
             return None
-        rank, dependents, micros, pk = (int(p) for p in parts)
-        try:
-            at = _EPOCH + timedelta(microseconds=micros)
-        except OverflowError:
-            return None
-        return cls(rank, dependents, at, pk)
+        rank, dependents, micros, pk = parts
+        at = datetime_of(micros)
+        return None if at is None else cls(rank, dependents, at, pk)
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # The queue order as SQL, matching the index ``claim_queue_keyset`` (migration 0016):
 # (workspace_id, queue_rank, (-dependents), created_at, id), partial on queued states.
 _QUEUE_KEY = (
@@ -236,80 +239,6 @@ class ReasonChip:
 
 
 @dataclass(frozen=True)
-class KeysetPage:
-    """One page of a keyset-paged list: its rows, the list's count (exact or estimated),
-    and the query strings of the pages around it."""
-
-    object_list: list[Any]
-    number: int  # the page's number, carried in the query string for display
-    count: RowCount
-    page_size: int
-    next_query: str | None
-    previous_query: str | None
-    first_query: str | None
-
-    @property
-    def has_next(self) -> bool:
-        return self.next_query is not None
-
-    @property
-    def has_previous(self) -> bool:
-        return self.previous_query is not None
-
-    @property
-    def num_pages(self) -> int | None:
-        """Known only when the count is exact."""
-        if not self.count.exact:
-            return None
-        return max(1, -(-self.count.n // self.page_size))
-
-    @property
-    def paged(self) -> bool:
-        return self.has_next or self.has_previous
-
-
-# ``?page=N`` without a cursor (links from before keyset paging) skips rows; only so far.
-MAX_OFFSET_PAGE = 20
-CURSOR_KEYS = ("after", "before", "page")
-
-
-def _page_number(params: Mapping[str, Any]) -> int:
-    raw = str(params.get("page") or "")
-    return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else 1
-
-
-def keyset_page_queries(
-    params: QueryDict,
-    *,
-    first: str | None,
-    last: str | None,
-    number: int,
-    more_after: bool,
-    more_before: bool,
-) -> tuple[str | None, str | None, str | None]:
-    """The query strings of the next, previous and first pages around a page whose
-    first and last rows have cursor tokens ``first`` and ``last``."""
-    base = params.copy()
-    for key in CURSOR_KEYS:
-        base.pop(key, None)
-    next_query = previous_query = first_query = None
-    if more_after and last is not None:
-        q = base.copy()
-        q["after"] = last
-        q["page"] = str(number + 1)
-        next_query = q.urlencode()
-    if more_before and first is not None:
-        q = base.copy()
-        if number > 2:
-            q["before"] = first
-            q["page"] = str(number - 1)
-        previous_query = q.urlencode()
-    if number > 1:
-        first_query = base.urlencode()
-    return next_query, previous_query, first_query
-
-
-@dataclass(frozen=True)
 class QueuePage:
     filter: ReviewQueueFilter
     page: KeysetPage
@@ -359,29 +288,16 @@ def review_queue_page(
     )
     chip_counts, total = counted[:-1], counted[-1]
 
-    number = _page_number(params)
-    after = QueueCursor.parse(params.get("after"))
-    before = None if after else QueueCursor.parse(params.get("before"))
-    offset = 0
-    if after is None and before is None and number > 1:
-        number = min(number, MAX_OFFSET_PAGE)
-        offset = (number - 1) * page_size
-    keys = review_queue_keyset(
-        claims, limit=page_size + 1, after=after, before=before, offset=offset
+    window = keyset_window(
+        params,
+        page_size=page_size,
+        parse=QueueCursor.parse,
+        fetch=lambda limit, after, before, offset: review_queue_keyset(
+            claims, limit=limit, after=after, before=before, offset=offset
+        ),
+        token=lambda key: key.token,
     )
-    if before is not None and len(keys) <= page_size:  # back at the start: the first page
-        before, number = None, 1
-        keys = review_queue_keyset(claims, limit=page_size + 1)
-    if before is not None:
-        more_before, more_after = True, True
-        keys = keys[-page_size:]
-    else:
-        more_before, more_after = after is not None or offset > 0, len(keys) > page_size
-        keys = keys[:page_size]
-    if not keys and number > 1:  # past the end (or a stale cursor): the first page
-        keys = review_queue_keyset(claims, limit=page_size + 1)
-        more_before, more_after, number = False, len(keys) > page_size, 1
-        keys = keys[:page_size]
+    keys = window.keys
     pks = [key.id for key in keys]
     by_pk = review_queue_base(workspace=workspace).filter(pk__in=pks).in_bulk()
     rows = [by_pk[pk] for pk in pks if pk in by_pk]
@@ -393,22 +309,14 @@ def review_queue_page(
             confidence=row.latest_confidence,
             human=row.latest_reviewer is not None,
         )
-    next_query, previous_query, first_query = keyset_page_queries(
-        params,
-        first=keys[0].token if keys else None,
-        last=keys[-1].token if keys else None,
-        number=number,
-        more_after=more_after,
-        more_before=more_before,
-    )
     page = KeysetPage(
         object_list=rows,
-        number=number,
+        number=window.number,
         count=total,
         page_size=page_size,
-        next_query=next_query,
-        previous_query=previous_query,
-        first_query=first_query,
+        next_query=window.next_query,
+        previous_query=window.previous_query,
+        first_query=window.first_query,
     )
     chips = []
     for reason, count in zip(QUEUE_REASON_VALUES, chip_counts, strict=True):

@@ -120,5 +120,7 @@ def row_counts(querysets: Sequence[QuerySet[Any]], *, cap: int | None = None) ->
             counts.append(RowCount(n))
             continue
         estimate = estimated_count(queryset)
-        counts.append(RowCount(estimate, "estimate") if estimate > cap else RowCount(cap, "more_than"))
+        counts.append(
+            RowCount(estimate, "estimate") if estimate > cap else RowCount(cap, "more_than")
+        )
     return counts
