@@ -92,6 +92,16 @@ CREATE TRIGGER verifier_claim_dependents_guard BEFORE UPDATE ON verifier_claim
     WHEN (NEW.dependents IS DISTINCT FROM OLD.dependents OR NEW.state IS DISTINCT FROM OLD.state)
     EXECUTE FUNCTION verifier_claim_dependents_guard();
 
+CREATE INDEX IF NOT EXISTS claim_queue_keyset ON verifier_claim
+    (workspace_id, queue_rank, (-dependents), created_at, id) INCLUDE (state, state_reason)
+    WHERE state IN {QUEUED};
+"""
+
+# Before the generated column's table rewrite: after it every row counts as written by
+# this transaction, so an UPDATE would queue a deferred foreign-key check per row, and
+# PostgreSQL refuses ALTER TABLE / CREATE INDEX with such events pending. And before
+# the guard trigger, which would keep each row's old value.
+BACKFILL = f"""
 UPDATE verifier_claim c SET dependents = d.n
 FROM (SELECT claim_id, count(*) AS n FROM (
         SELECT from_claim_id AS claim_id FROM verifier_claimrelation
@@ -99,10 +109,6 @@ FROM (SELECT claim_id, count(*) AS n FROM (
         UNION ALL SELECT claim_id FROM verifier_traceclaim) e
       GROUP BY claim_id) d
 WHERE c.id = d.claim_id AND c.state IN {QUEUED};
-
-CREATE INDEX IF NOT EXISTS claim_queue_keyset ON verifier_claim
-    (workspace_id, queue_rank, (-dependents), created_at, id) INCLUDE (state, state_reason)
-    WHERE state IN {QUEUED};
 """
 
 REVERSE = (
@@ -135,6 +141,7 @@ class Migration(migrations.Migration):
             name="dependents",
             field=models.IntegerField(db_default=0, default=0, editable=False),
         ),
+        migrations.RunSQL(sql=BACKFILL, reverse_sql=migrations.RunSQL.noop),
         migrations.AddField(
             model_name="claim",
             name="queue_rank",
