@@ -20,6 +20,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
+from django.utils.text import Truncator
 
 from audit.highlighting import Segment, Span, text_window, window_segments
 from review.filters import ReviewQueueFilter
@@ -69,9 +70,28 @@ def review_queue_base(*, workspace: Workspace) -> QuerySet[Claim]:
             latest_reviewer=_latest_verdict("reviewer_id", IntegerField()),
         )
         .select_related("source", "review_lease__reviewer")
-        # a page row never shows the vector: do not fetch and parse 384 floats per row
-        .defer("embedding")
+        # Only what a row shows: not the vector (384 floats to parse), nor the other
+        # wide columns (original text, metadata) of 50 claims and their sources.
+        .only(*QUEUE_ROW_FIELDS)
     )
+
+
+QUEUE_ROW_FIELDS = (
+    "public_id",
+    "workspace_id",
+    "text",
+    "state",
+    "state_reason",
+    "origin",
+    "created_at",
+    "queue_rank",
+    "dependents",
+    "source__ref",
+    "source__title",
+    "source__domain_pack",
+    "review_lease__expires_at",
+    "review_lease__reviewer__username",
+)
 
 
 @dataclass(frozen=True)
@@ -304,6 +324,8 @@ def review_queue_page(
     by_pk = review_queue_base(workspace=workspace).filter(pk__in=pks).in_bulk()
     rows = [by_pk[pk] for pk in pks if pk in by_pk]
     for row in rows:
+        # truncatechars:140 without the Truncator's cost for the many short texts
+        row.text_short = row.text if len(row.text) <= 140 else Truncator(row.text).chars(140)
         row.why = review_why(
             reason=row.state_reason,
             label=row.latest_label,
