@@ -176,7 +176,9 @@ def review_queue_keyset(
 
     One index range scan of ``claim_queue_keyset`` whatever the page: the cursor is a
     row comparison on the index's columns, so no page reads the rows before it.
-    ``offset`` (only for old ``?page=N`` links) skips rows after the cursor.
+    ``offset`` (only for old ``?page=N`` links) skips rows after the cursor. A claim
+    whose key changes between two pages (its reason, a new relation) moves in the
+    order, so it may show on two pages or on none; every other claim shows once.
     """
     queryset = queryset.order_by()
     keys = ", ".join(_QUEUE_KEY)
