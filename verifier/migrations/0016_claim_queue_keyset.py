@@ -140,7 +140,7 @@ DROP FUNCTION IF EXISTS verifier_traceclaim_dependents();
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("verifier", "0014_source_sentence"),
+        ("verifier", "0015_ingest_item"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
