@@ -19,7 +19,6 @@ indexes their keyset pages read, and the triggers that keep ``Claim.dependents``
   the next-item lease query; ``claim_ws_created`` for the claim list's order.
 """
 
-from django.conf import settings
 from django.db import migrations, models
 
 
@@ -141,7 +140,6 @@ DROP FUNCTION IF EXISTS verifier_traceclaim_dependents();
 class Migration(migrations.Migration):
     dependencies = [
         ("verifier", "0015_ingest_item"),
-        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
