@@ -21,6 +21,7 @@ from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.text import Truncator
+from django.utils.timesince import timesince
 
 from audit.highlighting import Segment, Span, text_window, window_segments
 from review.filters import ReviewQueueFilter
@@ -325,9 +326,18 @@ def review_queue_page(
     pks = [key.id for key in keys]
     by_pk = review_queue_base(workspace=workspace).filter(pk__in=pks).in_bulk()
     rows = [by_pk[pk] for pk in pks if pk in by_pk]
+    now = timezone.now()
     for row in rows:
-        # truncatechars:140 without the Truncator's cost for the many short texts
+        # What the row template shows, ready: fewer template lookups and filters
+        # (50 rows × 11 cells are most of the page's Python).
+        # truncatechars:140, without the Truncator's cost for the many short texts
         row.text_short = row.text if len(row.text) <= 140 else Truncator(row.text).chars(140)
+        row.age = timesince(row.created_at, now)
+        row.created_iso = timezone.localtime(row.created_at).isoformat()  # as |date:"c"
+        lease = getattr(row, "review_lease", None)  # None: no lease row
+        row.lease_holder = (
+            lease.reviewer.get_username() if lease is not None and lease.expires_at > now else ""
+        )
         row.why = review_why(
             reason=row.state_reason,
             label=row.latest_label,

@@ -307,3 +307,20 @@ def test_second_page_and_invalid_filter(reviewer_client, source):
     assert response.status_code == 200
     assert "Enter a number" in response.content.decode()
     assert len(_row_ids(response)) == 50
+
+
+def test_queue_rows_show_the_live_lease_holder_and_the_age(reviewer_client, workspace, source):
+    held, expired, free = (queue_claim(source, "abstained", text=f"claim {i}") for i in range(3))
+    other = make_user(workspace=workspace, role="reviewer")
+    ReviewLease.objects.create(
+        claim=held, reviewer=other, served_reason="t", expires_at="2999-01-01T00:00:00Z"
+    )
+    ReviewLease.objects.create(
+        claim=expired, reviewer=other, served_reason="t", expires_at="2000-01-01T00:00:00Z"
+    )
+    body = reviewer_client.get("/review/").content.decode()
+    rows = dict(re.findall(r'<tr data-claim="(claim:[a-z0-9]+)">(.*?)</tr>', body, re.S))
+    assert rows[held.public_id].rstrip().endswith(f"<td>{other.username}</td>")
+    assert rows[expired.public_id].rstrip().endswith("<td>—</td>")
+    assert rows[free.public_id].rstrip().endswith("<td>—</td>")
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT[^"]+">0\xa0minutes</time>', body)
