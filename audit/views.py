@@ -20,6 +20,7 @@ from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
+from verifier.selectors import counts
 from verifier.selectors import rules as rule_selectors
 from verifier.selectors import traces as trace_selectors
 from verifier.selectors.claims import claim_get
@@ -44,10 +45,12 @@ def _ws(request: MemberRequest) -> Any:
 @role_required()
 def claim_list(request: MemberRequest) -> HttpResponse:
     filters = selectors.audit_claim_filters(request.GET)
-    claims = selectors.audit_claim_list(workspace=_ws(request), filters=filters)
-    page = Paginator(claims, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = selectors.audit_claim_page(
+        workspace=_ws(request), filters=filters, params=request.GET, page_size=PAGE_SIZE
+    )
     query = request.GET.copy()
-    query.pop("page", None)
+    for key in ("page", "after", "before"):
+        query.pop(key, None)
     return render(
         request,
         "audit/claim_list.html",
@@ -58,6 +61,7 @@ def claim_list(request: MemberRequest) -> HttpResponse:
             "states": ClaimStateChoices.values,
             "reasons": [r.value for r in QUEUE_REASON_RISK_ORDER],
             "export_query": query.urlencode(),
+            "count_cap": f"{counts.COUNT_CAP:,}",
         },
     )
 

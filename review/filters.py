@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
+from verifier.states import queue_risk_rank
 
 STATE_CHOICES = [
     ("queue", "Queue (unverified + contradicted)"),
@@ -112,7 +113,12 @@ class ReviewQueueFilter(django_filters.FilterSet):
         return queryset.filter(state=value)
 
     def filter_reason(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
-        return queryset.filter(state_reason__in=reason_values(value)) if value else queryset
+        if not value:
+            return queryset
+        # The rank too: it leads the queue index, so the page reads only that reason's range.
+        return queryset.filter(
+            state_reason__in=reason_values(value), queue_rank=queue_risk_rank(value)
+        )
 
     def filter_age(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         now = timezone.now()

@@ -4,27 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.core.paginator import Page, Paginator
-from django.db import connection
 from django.db.models import (
-    Case,
+    BooleanField,
     CharField,
-    Count,
     FloatField,
     IntegerField,
-    Model,
     OuterRef,
     Q,
     QuerySet,
     Subquery,
-    Value,
-    When,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
+from django.utils.text import Truncator
+from django.utils.timesince import timesince
 
 from audit.highlighting import Segment, Span, text_window, window_segments
 from review.filters import ReviewQueueFilter
@@ -32,40 +29,22 @@ from review.models import ReviewLease, ReviewNote
 from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
 from verifier.models import (
     Claim,
-    ClaimRelation,
     EvidenceCandidate,
     SourceVersion,
     StateEvent,
-    TraceClaim,
     Verdict,
     Workspace,
 )
 from verifier.selectors.claims import claim_in_workspace_or_404
-from verifier.states import QUEUE_REASON_RISK_ORDER
-
-
-def _risk_rank() -> Case:
-    whens = [
-        When(state_reason__in=reason_values(reason.value), then=Value(rank))
-        for rank, reason in enumerate(QUEUE_REASON_RISK_ORDER)
-    ]
-    return Case(*whens, default=Value(len(QUEUE_REASON_RISK_ORDER)), output_field=IntegerField())
-
-
-def _count_of(model: type[Model], field: str) -> Coalesce:
-    """COUNT of ``model`` rows pointing at the outer claim, as a correlated subquery.
-
-    Subqueries instead of joins: joining relations_in, relations_out and traces at
-    once would multiply rows before counting.
-    """
-    rows = (
-        model.objects.filter(**{field: OuterRef("pk")})
-        .order_by()
-        .values(field)
-        .annotate(n=Count("*"))
-        .values("n")
-    )
-    return Coalesce(Subquery(rows[:1], output_field=IntegerField()), Value(0))
+from verifier.selectors.counts import RowCount, row_counts
+from verifier.selectors.paging import (
+    CURSOR_KEYS,
+    KeysetPage,
+    datetime_of,
+    int_parts,
+    keyset_window,
+    micros_of,
+)
 
 
 def _latest_verdict(field: str, output_field: Any) -> Subquery:
@@ -92,9 +71,28 @@ def review_queue_base(*, workspace: Workspace) -> QuerySet[Claim]:
             latest_reviewer=_latest_verdict("reviewer_id", IntegerField()),
         )
         .select_related("source", "review_lease__reviewer")
-        # a page row never shows the vector: do not fetch and parse 384 floats per row
-        .defer("embedding")
+        # Only what a row shows: not the vector (384 floats to parse), nor the other
+        # wide columns (original text, metadata) of 50 claims and their sources.
+        .only(*QUEUE_ROW_FIELDS)
     )
+
+
+QUEUE_ROW_FIELDS = (
+    "public_id",
+    "workspace_id",
+    "text",
+    "state",
+    "state_reason",
+    "origin",
+    "created_at",
+    "queue_rank",
+    "dependents",
+    "source__ref",
+    "source__title",
+    "source__domain_pack",
+    "review_lease__expires_at",
+    "review_lease__reviewer__username",
+)
 
 
 @dataclass(frozen=True)
@@ -124,187 +122,87 @@ def review_queue_default_states(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
 
 
 def review_queue_order(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
-    """Riskiest reason first, then the most depended-on claims, then the oldest."""
-    return queryset.annotate(
-        risk_rank=_risk_rank(),
-        dependents=_count_of(ClaimRelation, "to_claim")
-        + _count_of(ClaimRelation, "from_claim")
-        + _count_of(TraceClaim, "claim"),
-    ).order_by("risk_rank", "-dependents", "created_at", "id")
+    """Riskiest reason first, then the most depended-on claims, then the oldest (the
+    ORM spelling of the order :func:`review_queue_keyset` reads from its index)."""
+    return queryset.order_by("queue_rank", "-dependents", "created_at", "id")
 
 
-# The queue's risk groups, riskiest first; the last (None) holds every other reason.
-RISK_GROUPS: tuple[tuple[str, ...] | None, ...] = (
-    *(reason_values(reason.value) for reason in QUEUE_REASON_RISK_ORDER),
-    None,
+@dataclass(frozen=True)
+class QueueCursor:
+    """A position in the queue order: the sort key of one claim.
+
+    In the query string as ``rank.dependents.created-at-in-µs.id`` (``after=`` the
+    last row of a page for the next page, ``before=`` the first for the previous)."""
+
+    rank: int
+    dependents: int
+    created_at: datetime
+    id: int
+
+    @property
+    def token(self) -> str:
+        return f"{self.rank}.{self.dependents}.{micros_of(self.created_at)}.{self.id}"
+
+    @classmethod
+    def parse(cls, token: str | None) -> QueueCursor | None:
+        """The cursor in ``token``; None for a missing or malformed one."""
+        parts = int_parts(token, 4)
+        if parts is None:
+            return None
+        rank, dependents, micros, pk = parts
+        at = datetime_of(micros)
+        return None if at is None else cls(rank, dependents, at, pk)
+
+
+# The queue order as SQL, matching the index ``claim_queue_keyset`` (migration 0016):
+# (workspace_id, queue_rank, (-dependents), created_at, id), partial on queued states.
+_QUEUE_KEY = (
+    '"verifier_claim"."queue_rank"',
+    '(-"verifier_claim"."dependents")',
+    '"verifier_claim"."created_at"',
+    '"verifier_claim"."id"',
 )
-RANKED_REASONS: tuple[str, ...] = tuple(v for group in RISK_GROUPS if group for v in group)
 
 
-def _in_groups(queryset: QuerySet[Claim], groups: list[tuple[str, ...] | None]) -> QuerySet[Claim]:
-    condition = Q()
-    for group in groups:
-        if group is None:
-            condition |= ~Q(state_reason__in=RANKED_REASONS)
-        else:
-            condition |= Q(state_reason__in=group)
-    return queryset.filter(condition)
-
-
-def _risk_case_sql(column: str) -> tuple[str, list[str]]:
-    whens, params = [], []
-    for rank, group in enumerate(RISK_GROUPS[:-1]):
-        assert group is not None
-        whens.append(f"WHEN {column} IN ({', '.join(['%s'] * len(group))}) THEN {rank}")
-        params.extend(group)
-    return f"CASE {' '.join(whens)} ELSE {len(RISK_GROUPS) - 1} END", params
-
-
-def _ordered_ids(queryset: QuerySet[Claim], offset: int, limit: int) -> list[int]:
-    """Primary keys in queue order: risk, dependents (desc), age, id.
-
-    Raw SQL for speed at 100,000 claims: the claims come from the covering queue
-    index, and their dependents (relations in and out, traces) are counted in one
-    pass over the rows that point at them, instead of three correlated subqueries
-    per claim. Callers narrow ``queryset`` to the risk groups the page needs.
-    """
-    inner_sql, inner_params = (
-        queryset.order_by().values("id", "state_reason", "created_at").query.sql_with_params()
-    )
-    risk_sql, risk_params = _risk_case_sql("q.state_reason")
-    relation = ClaimRelation._meta.db_table
-    trace_claim = TraceClaim._meta.db_table
-    sql = f"""
-        WITH q AS MATERIALIZED ({inner_sql}),
-        deps AS (
-            SELECT d.claim_id, COUNT(*) AS n FROM (
-                SELECT r.to_claim_id AS claim_id FROM {relation} r
-                    WHERE r.to_claim_id IN (SELECT id FROM q)
-                UNION ALL
-                SELECT r.from_claim_id FROM {relation} r
-                    WHERE r.from_claim_id IN (SELECT id FROM q)
-                UNION ALL
-                SELECT tc.claim_id FROM {trace_claim} tc WHERE tc.claim_id IN (SELECT id FROM q)
-            ) d GROUP BY d.claim_id
-        )
-        SELECT q.id FROM q LEFT JOIN deps ON deps.claim_id = q.id
-        ORDER BY {risk_sql}, COALESCE(deps.n, 0) DESC, q.created_at, q.id
-        LIMIT %s OFFSET %s
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*inner_params, *risk_params, limit, offset])
-        return [row[0] for row in cursor.fetchall()]
-
-
-def _group_size(tally: dict[str, int], group: tuple[str, ...] | None) -> int:
-    if group is None:
-        return sum(n for reason, n in tally.items() if reason not in RANKED_REASONS)
-    return sum(tally.get(reason, 0) for reason in group)
-
-
-def review_queue_ordered_ids(
-    *,
+def review_queue_keyset(
     queryset: QuerySet[Claim],
-    offset: int,
+    *,
     limit: int,
-    tally: dict[str, int] | None = None,
-) -> list[int]:
-    """Primary keys of ``queryset`` in queue order (:func:`review_queue_order`), one page.
+    after: QueueCursor | None = None,
+    before: QueueCursor | None = None,
+    offset: int = 0,
+) -> list[QueueCursor]:
+    """The sort keys of up to ``limit`` claims of ``queryset`` in queue order, after
+    ``after`` (or the last ones before ``before``, still in queue order).
 
-    Risk is the first sort key, so only the risk groups the page overlaps need
-    sorting. With the per-reason ``tally`` of the same queryset they are known by
-    count (one query); without it (``offset`` 0 only) groups are read riskiest first
-    until the page is full — one query when the riskiest group fills it.
+    One index range scan of ``claim_queue_keyset`` whatever the page: the cursor is a
+    row comparison on the index's columns, so no page reads the rows before it.
+    ``offset`` (only for old ``?page=N`` links) skips rows after the cursor. A claim
+    whose key changes between two pages (its reason, a new relation) moves in the
+    order, so it may show on two pages or on none; every other claim shows once.
     """
-    if tally is None and offset:
-        tally = review_reason_tally(queryset)
-    if tally is None:
-        ids: list[int] = []
-        for group in RISK_GROUPS:
-            ids.extend(_ordered_ids(_in_groups(queryset, [group]), 0, limit - len(ids)))
-            if len(ids) >= limit:
-                break
-        return ids
-    needed: list[tuple[str, ...] | None] = []
-    skip, seen = offset, 0
-    for group in RISK_GROUPS:
-        size = _group_size(tally, group)
-        if size == 0:
-            continue
-        if not needed and size <= skip:
-            skip -= size
-            continue
-        needed.append(group)
-        seen += size - (skip if len(needed) == 1 else 0)
-        if seen >= limit:
-            break
-    if not needed:
-        return []
-    return _ordered_ids(_in_groups(queryset, needed), skip, limit)
-
-
-def review_reason_tally(queryset: QuerySet[Claim]) -> dict[str, int]:
-    """Claims per stored ``state_reason`` (every reason, queue or not)."""
-    rows = queryset.order_by().values("state_reason").annotate(n=Count("id"))
-    return {row["state_reason"]: row["n"] for row in rows}
-
-
-def review_reason_counts(tally: dict[str, int]) -> list[tuple[str, int]]:
-    """Claims per queue reason (in risk order) for the chips."""
-    return [
-        (reason, sum(tally.get(value, 0) for value in reason_values(reason)))
-        for reason in QUEUE_REASON_VALUES
-    ]
-
-
-def review_tally_total(tally: dict[str, int], reason: str = "") -> int:
-    """How many claims the filter matches, from the tally of the same filter minus reason."""
-    if reason:
-        return sum(tally.get(value, 0) for value in reason_values(reason))
-    return sum(tally.values())
-
-
-class QueueRows:
-    """The ordered queue as a sliceable sequence for ``Paginator``, in two narrow steps.
-
-    Sorting 30,000 full claim rows (text and all) spills to disk; sorting only
-    ``(pk, risk, dependents, created_at)`` does not. A page slice first takes the
-    ordered primary keys, then loads those rows with their source and lease holder.
-    ``total`` (when known from the reason tally) spares a COUNT query.
-    """
-
-    ordered = True  # for Paginator's check: the order is the queue order
-
-    def __init__(
-        self,
-        *,
-        claims: QuerySet[Claim],
-        rows: QuerySet[Claim],
-        tally: dict[str, int] | None,
-        total: int | None,
-    ) -> None:
-        self.claims = claims
-        self.rows = rows
-        self.tally = tally
-        self.total = total
-
-    def count(self) -> int:
-        if self.total is None:
-            self.total = self.claims.order_by().count()
-        return self.total
-
-    def __len__(self) -> int:
-        return self.count()
-
-    def __getitem__(self, index: slice) -> list[Claim]:
-        if not isinstance(index, slice):
-            raise TypeError("QueueRows supports slices only")
-        start, stop = index.start or 0, index.stop if index.stop is not None else self.count()
-        pks = review_queue_ordered_ids(
-            queryset=self.claims, offset=start, limit=stop - start, tally=self.tally
+    queryset = queryset.order_by()
+    keys = ", ".join(_QUEUE_KEY)
+    cursor = after or before
+    if cursor is not None:
+        op = ">" if before is None else "<"
+        queryset = queryset.filter(
+            RawSQL(
+                f"({keys}) {op} (%s, %s, %s, %s)",
+                [cursor.rank, -cursor.dependents, cursor.created_at, cursor.id],
+                output_field=BooleanField(),
+            )
         )
-        by_pk = self.rows.filter(pk__in=pks).in_bulk()
-        return [by_pk[pk] for pk in pks if pk in by_pk]
+    backward = before is not None
+    order = [RawSQL(key, []).desc() if backward else RawSQL(key, []).asc() for key in _QUEUE_KEY]
+    rows = queryset.order_by(*order).values_list("queue_rank", "dependents", "created_at", "id")
+    keys = [QueueCursor(*row) for row in rows[offset : offset + limit]]
+    return keys[::-1] if backward else keys
+
+
+def review_queue_ordered_ids(*, queryset: QuerySet[Claim], limit: int) -> list[int]:
+    """Primary keys of the first ``limit`` claims of ``queryset`` in queue order."""
+    return [key.id for key in review_queue_keyset(queryset, limit=limit)]
 
 
 QUEUE_PAGE_SIZE = 50
@@ -358,7 +256,7 @@ class ReasonChip:
 
     reason: str
     label: str
-    count: int
+    count: RowCount
     pressed: bool
     query: str
 
@@ -366,7 +264,7 @@ class ReasonChip:
 @dataclass(frozen=True)
 class QueuePage:
     filter: ReviewQueueFilter
-    page: Page
+    page: KeysetPage
     chips: list[ReasonChip]
     all_reasons_query: str  # the filter without its reason
     any_reason_pressed: bool
@@ -378,8 +276,11 @@ def review_queue_page(
     """One page of the queue by the filter in ``params`` (the query string), with the
     reason chips. An invalid filter shows the default queue (the form carries the errors).
 
-    The chips count the same filter without its reason; that tally also gives the page
-    count (no separate COUNT) when both filters are valid.
+    Keyset paging: ``after=`` / ``before=`` hold the sort key of the row next to the
+    page (:class:`QueueCursor`), so every page is one short index range scan. The chips
+    count the same filter without its reason, and the page its own filter, all in one
+    query that counts each up to ``COUNT_CAP`` rows; past that, the planner's estimate
+    ("about 33,400").
     """
     current_reason = params.get("reason", "")
     domain_packs = review_domain_packs(workspace=workspace)
@@ -393,26 +294,50 @@ def review_queue_page(
         else review_queue_default_states(review_queue_annotated(workspace=workspace))
     )
     chip_params = params.copy()
-    for key in ("reason", "page"):
+    for key in ("reason", *CURSOR_KEYS):
         chip_params.pop(key, None)
     chip_filter = review_queue_filter(
         workspace=workspace, reviewer=reviewer, params=chip_params, domain_packs=domain_packs
     )
-    tally = review_reason_tally(chip_filter.qs) if chip_filter.is_valid() else {}
-    exact = valid and chip_filter.is_valid()
-    # The tally of the page's own filter: the chip tally narrowed to the chosen reason.
-    page_tally = None
-    if exact:
-        wanted = set(reason_values(current_reason)) if current_reason else None
-        page_tally = {r: n for r, n in tally.items() if wanted is None or r in wanted}
-    rows = QueueRows(
-        claims=claims,
-        rows=review_queue_order(review_queue_base(workspace=workspace)),
-        tally=page_tally,
-        total=review_tally_total(tally, current_reason) if exact else None,
+    chip_claims = chip_filter.qs if chip_filter.is_valid() else Claim.objects.none()
+    chip_sets = [
+        chip_claims.filter(state_reason__in=reason_values(reason)) for reason in QUEUE_REASON_VALUES
+    ]
+    # With a reason chosen (and both filters valid) the page's count is that chip's.
+    chosen = (
+        QUEUE_REASON_VALUES.index(current_reason)
+        if valid and chip_filter.is_valid() and current_reason in QUEUE_REASON_VALUES
+        else None
     )
-    page = Paginator(rows, page_size).get_page(params.get("page"))
-    for row in page.object_list:
+    counted = row_counts(chip_sets if chosen is not None else [*chip_sets, claims])
+    chip_counts = counted[: len(chip_sets)]
+    total = counted[chosen] if chosen is not None else counted[-1]
+
+    window = keyset_window(
+        params,
+        page_size=page_size,
+        parse=QueueCursor.parse,
+        fetch=lambda limit, after, before, offset: review_queue_keyset(
+            claims, limit=limit, after=after, before=before, offset=offset
+        ),
+        token=lambda key: key.token,
+    )
+    keys = window.keys
+    pks = [key.id for key in keys]
+    by_pk = review_queue_base(workspace=workspace).filter(pk__in=pks).in_bulk()
+    rows = [by_pk[pk] for pk in pks if pk in by_pk]
+    now = timezone.now()
+    for row in rows:
+        # What the row template shows, ready: fewer template lookups and filters
+        # (50 rows × 11 cells are most of the page's Python).
+        # truncatechars:140, without the Truncator's cost for the many short texts
+        row.text_short = row.text if len(row.text) <= 140 else Truncator(row.text).chars(140)
+        row.age = timesince(row.created_at, now)
+        row.created_iso = timezone.localtime(row.created_at).isoformat()  # as |date:"c"
+        lease = getattr(row, "review_lease", None)  # None: no lease row
+        row.lease_holder = (
+            lease.reviewer.get_username() if lease is not None and lease.expires_at > now else ""
+        )
         row.why = review_why(
             reason=row.state_reason,
             label=row.latest_label,
@@ -420,8 +345,17 @@ def review_queue_page(
             confidence=row.latest_confidence,
             human=row.latest_reviewer is not None,
         )
+    page = KeysetPage(
+        object_list=rows,
+        number=window.number,
+        count=total,
+        page_size=page_size,
+        next_query=window.next_query,
+        previous_query=window.previous_query,
+        first_query=window.first_query,
+    )
     chips = []
-    for reason, count in review_reason_counts(tally):
+    for reason, count in zip(QUEUE_REASON_VALUES, chip_counts, strict=True):
         query = chip_params.copy()
         query["reason"] = reason
         chips.append(

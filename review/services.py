@@ -345,11 +345,7 @@ def review_lease_next(
     re-checked under the row lock. The reviewer's previous leases in the workspace are
     released (one item at a time).
     """
-    from review.selectors import (
-        review_held_by_others,
-        review_queue_ordered_ids,
-        review_reason_tally,
-    )
+    from review.selectors import review_held_by_others, review_queue_ordered_ids
 
     described = _describe_filters(filters or {})
     passed_over = set(skip)
@@ -359,14 +355,8 @@ def review_lease_next(
             candidate_claims = queryset.exclude(review_held_by_others(reviewer=reviewer))
             if passed_over:
                 candidate_claims = candidate_claims.exclude(pk__in=passed_over)
-            # The per-reason tally (one GROUP BY) lets the ordered read touch only the
-            # risk groups it needs in one query, instead of one query per small group.
-            candidates = review_queue_ordered_ids(
-                queryset=candidate_claims,
-                offset=0,
-                limit=LEASE_CANDIDATES,
-                tally=review_reason_tally(candidate_claims),
-            )
+            # One range scan of the queue index, in queue order.
+            candidates = review_queue_ordered_ids(queryset=candidate_claims, limit=LEASE_CANDIDATES)
             if not candidates:
                 return None
             in_order = Case(

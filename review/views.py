@@ -51,6 +51,7 @@ from review.services import (
 from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
 from verifier.permissions import DECIDER_ROLES, role_required
+from verifier.selectors import counts
 
 SKIPPED_KEY = "review_skipped"
 TRAIL_KEY = "review_trail"
@@ -83,6 +84,7 @@ def queue(request: MemberRequest) -> HttpResponse:
         "filter": queue_page.filter,
         "page": queue_page.page,
         "chips": queue_page.chips,
+        "count_cap": f"{counts.COUNT_CAP:,}",
         "all_reasons_query": queue_page.all_reasons_query,
         "any_reason_pressed": queue_page.any_reason_pressed,
         "filter_qs": filter_querystring(request.GET),

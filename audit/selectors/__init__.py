@@ -2,7 +2,14 @@
 others' rows 404. The public names are re-exported here, so views and tests import
 ``from audit.selectors import ...`` (or ``audit.selectors.<name>``)."""
 
-from audit.selectors.claim_list import CLAIM_FILTER_KEYS, audit_claim_filters, audit_claim_list
+from audit.selectors.claim_list import (
+    CLAIM_FILTER_KEYS,
+    ClaimListCursor,
+    audit_claim_filters,
+    audit_claim_keyset,
+    audit_claim_list,
+    audit_claim_page,
+)
 from audit.selectors.claim_page import (
     SPAN_CONTEXT_CHARS,
     TRACES_ON_CLAIM_PAGE,
@@ -50,13 +57,16 @@ __all__ = [
     "TRACES_ON_CLAIM_PAGE",
     "TREND_JOBS",
     "ClaimAudit",
+    "ClaimListCursor",
     "Comparison",
     "LiveCheck",
     "SourceFocus",
     "SourceView",
     "StaleBinding",
     "audit_claim_filters",
+    "audit_claim_keyset",
     "audit_claim_list",
+    "audit_claim_page",
     "audit_source_get",
     "audit_source_list",
     "claim_audit",

@@ -30,3 +30,74 @@ def test_audit_pages_are_read_only(auditor_client, supported_claim):
 def test_signed_out_visitors_are_sent_to_login(client, supported_claim):
     response = client.get(reverse("audit:claim-detail", args=[supported_claim.public_id]))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def _list_ids(body: str) -> list[str]:
+    import re
+
+    return re.findall(r'href="/audit/claims/(claim:[a-z0-9]+)/"', body)
+
+
+def test_claim_list_keyset_pages_see_every_claim_once_with_ties(auditor_client, source):
+    """Newest first by (created_at, id): forward by rel=next and back by rel=prev,
+    every claim once although many share a creation instant."""
+    import html
+    import re
+
+    from django.utils import timezone
+
+    from verifier.models import Claim
+
+    claims = [make_claim(source, f"Claim number {i} about the delta.") for i in range(113)]
+    instants = [timezone.now() - timezone.timedelta(hours=h) for h in (1, 2, 3)]
+    for i, claim in enumerate(claims):
+        Claim.objects.filter(pk=claim.pk).update(created_at=instants[i % 3])
+    expected = list(
+        Claim.objects.filter(pk__in=[c.pk for c in claims])
+        .order_by("-created_at", "-id")
+        .values_list("public_id", flat=True)
+    )
+    url, seen, sizes = reverse("audit:claim-list"), [], []
+    while url:
+        body = auditor_client.get(url).content.decode()
+        page = _list_ids(body)
+        sizes.append(len(page))
+        seen += page
+        found = re.search(r'href="\?([^"]*)" rel="next"', body)
+        url = reverse("audit:claim-list") + "?" + html.unescape(found.group(1)) if found else None
+    assert sizes == [50, 50, 13]
+    assert seen == expected
+    assert "Page 3 of 3 · 113 in all" in body
+    back: list[str] = []
+    while found := re.search(r'href="\?([^"]*)" rel="prev"', body):
+        body = auditor_client.get(
+            reverse("audit:claim-list") + "?" + html.unescape(found.group(1))
+        ).content.decode()
+        back = _list_ids(body) + back
+    assert back == expected[:100]
+    # a filter is kept across pages
+    body = auditor_client.get(reverse("audit:claim-list"), {"q": "number 1"}).content.decode()
+    assert "in all" in body
+
+
+def test_claim_list_count_past_the_cap_is_estimated_and_says_so(
+    auditor_client, source, monkeypatch
+):
+    from django.db import connection
+
+    from verifier.selectors import counts
+
+    for i in range(12):
+        make_claim(source, f"Claim number {i} about the delta.")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE verifier_claim")
+    body = auditor_client.get(reverse("audit:claim-list")).content.decode()
+    assert "12 in all" in body and "estimated" not in body
+    monkeypatch.setattr(counts, "COUNT_CAP", 5)
+    body = auditor_client.get(reverse("audit:claim-list")).content.decode()
+    import re
+
+    assert re.search(
+        r"Page 1 · (about [\d,]+|more than 5) in all \(estimated; counted exactly up to 5\)",
+        body,
+    )

@@ -21,7 +21,11 @@ ALL_REASONS = [
 
 
 def _row_ids(response) -> list[str]:
-    return re.findall(r'<tr data-claim="(claim:[a-z0-9]+)"', response.content.decode())
+    return _row_ids_of(response.content.decode())
+
+
+def _row_ids_of(body: str) -> list[str]:
+    return re.findall(r'<tr data-claim="(claim:[a-z0-9]+)"', body)
 
 
 def test_every_reason_lands_in_the_queue_with_its_reason(make_queue_claim):
@@ -152,36 +156,142 @@ def test_other_workspace_claims_are_not_listed(reviewer_client, other_workspace)
     assert foreign.public_id not in body
 
 
-def test_paged_ordering_matches_the_orm_order(workspace, source):
-    """The fast group-wise ordering equals the reference ORM order at every offset."""
-    from review.selectors import (
-        review_queue_annotated,
-        review_queue_default_states,
-        review_queue_order,
-        review_queue_ordered_ids,
-        review_reason_tally,
-    )
+def _tied_queue(workspace, source, n: int) -> list:
+    """``n`` queue claims with many ties on every sort key but the id: three reasons,
+    two creation instants, dependents 0 or 1."""
+    from django.utils import timezone
 
-    claims = [queue_claim(source, ALL_REASONS[i % 7], text=f"c{i}") for i in range(17)]
-    for i in range(0, 16, 3):
+    from verifier.models import Claim
+
+    claims = [queue_claim(source, ALL_REASONS[i % 3], text=f"c{i}") for i in range(n)]
+    instants = [timezone.now() - timezone.timedelta(days=2), timezone.now()]
+    for i, claim in enumerate(claims):
+        Claim.objects.filter(pk=claim.pk).update(created_at=instants[(i // 3) % 2])
+    for i in range(0, n - 1, 4):
         ClaimRelation.objects.create(
             workspace=workspace, from_claim=claims[i], to_claim=claims[i + 1], kind="supports"
         )
+    return claims
+
+
+def test_keyset_pages_walk_the_queue_once_in_order_with_ties(workspace, source):
+    """Forward by ``after`` and back by ``before``, at several page sizes: every claim
+    once, in the reference ORM order, although most sort keys tie."""
+    from review.selectors import (
+        review_queue_annotated,
+        review_queue_default_states,
+        review_queue_keyset,
+        review_queue_order,
+    )
+
+    _tied_queue(workspace, source, 23)
     queryset = review_queue_default_states(review_queue_annotated(workspace=workspace))
     reference = list(review_queue_order(queryset).values_list("pk", flat=True))
-    assert len(reference) == 17
-    tally = review_reason_tally(queryset)
-    for offset in range(17):
-        for limit in (1, 3, 50):
-            got = review_queue_ordered_ids(
-                queryset=queryset, offset=offset, limit=limit, tally=tally
-            )
-            assert got == reference[offset : offset + limit], (offset, limit)
-    for limit in (1, 4, 9, 50):
-        assert (
-            review_queue_ordered_ids(queryset=queryset, offset=0, limit=limit)
-            == (reference[:limit])
+    assert len(reference) == 23
+    for size in (1, 3, 5, 50):
+        forward, after, last = [], None, None
+        while True:
+            keys = review_queue_keyset(queryset, limit=size, after=after)
+            forward += [key.id for key in keys]
+            last = keys[-1] if keys else last
+            if len(keys) < size:
+                break
+            after = keys[-1]
+        assert forward == reference, size
+        backward, before = [last.id], last  # back from the last claim
+        while True:
+            page = review_queue_keyset(queryset, limit=size, before=before)
+            backward = [key.id for key in page] + backward
+            if len(page) < size:
+                break
+            before = page[0]
+        assert backward == reference, size
+
+
+def test_queue_pages_by_next_and_previous_links(reviewer_client, workspace, source):
+    """The page's own links: rel=next to the end and rel=prev back to the start see
+    every claim once; the links carry a cursor and an htmx swap of the results."""
+    import html
+
+    claims = _tied_queue(workspace, source, 123)
+    url, seen, pages = "/review/", [], []
+    while url:
+        body = reviewer_client.get(url).content.decode()
+        pages.append(_row_ids_of(body))
+        seen += pages[-1]
+        found = re.search(
+            r'<a href="\?([^"]*)" hx-get="\?\1" hx-target="#queue-results"'
+            r' hx-push-url="true" rel="next">',
+            body,
         )
+        url = "/review/?" + html.unescape(found.group(1)) if found else None
+        if found:
+            assert "after=" in found.group(1)
+    assert [len(p) for p in pages] == [50, 50, 23]
+    assert len(seen) == len(set(seen)) == len(claims)
+    assert "Page 3 of 3 · 123 in all" in body
+    back = []
+    while True:
+        found = re.search(r'<a href="\?([^"]*)"[^>]*rel="prev">', body)
+        if not found:
+            break
+        body = reviewer_client.get("/review/?" + html.unescape(found.group(1))).content.decode()
+        back = _row_ids_of(body) + back
+    assert back == seen[:100]
+    assert "Page 1 of 3" in body
+    # the htmx swap of the next page answers the results partial only
+    found = re.search(r'href="\?([^"]*)"[^>]*rel="next"', body)
+    partial = reviewer_client.get(
+        "/review/?" + html.unescape(found.group(1)),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="queue-results",
+    ).content.decode()
+    assert "<html" not in partial and _row_ids_of(partial) == seen[50:100]
+
+
+def test_a_malformed_cursor_shows_the_first_page(reviewer_client, source):
+    for i in range(3):
+        queue_claim(source, ALL_REASONS[i], text=f"claim {i}")
+    first = _row_ids(reviewer_client.get("/review/"))
+    for bad in ("x", "1.2.3", "1.2.3.4.5", "9.9.99999999999999999999999.1"):
+        response = reviewer_client.get(f"/review/?after={bad}")
+        assert response.status_code == 200
+        assert _row_ids(response) == first
+
+
+def test_queue_counts_past_the_cap_are_estimated_and_say_so(reviewer_client, source, monkeypatch):
+    from django.db import connection
+
+    from verifier.selectors import counts
+
+    for i in range(30):
+        queue_claim(source, ALL_REASONS[i % 2], text=f"claim {i}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE verifier_claim")
+    body = reviewer_client.get("/review/").content.decode()
+    assert "30 in all" in body and "estimated" not in body
+    monkeypatch.setattr(counts, "COUNT_CAP", 5)
+    body = reviewer_client.get("/review/").content.decode()
+    assert re.search(
+        r"(about [\d,]+|more than 5) in all \(estimated; counted exactly up to 5\)", body
+    )
+    assert re.search(
+        r'data-reason="no_evidence"[^>]*>no evidence <span class="n" title="'
+        r'(about [\d,]+|more than 5) \(estimated\)">(~[\d,]+|5\+)</span>',
+        body,
+    )
+    # a chip under the cap stays exact
+    assert re.search(r'data-reason="contradicted"[^>]*>contradicted <span class="n">0</span>', body)
+
+
+def test_row_count_words():
+    from verifier.selectors.counts import RowCount
+
+    assert RowCount(53).words == "53" and RowCount(53).short == "53"
+    assert RowCount(333_333, "estimate").words == "about 333,000"
+    assert RowCount(33_461, "estimate").short == "~33,500"
+    assert RowCount(1000, "more_than").words == "more than 1,000"
+    assert RowCount(1000, "more_than").short == "1,000+"
 
 
 def test_second_page_and_invalid_filter(reviewer_client, source):
@@ -197,3 +307,20 @@ def test_second_page_and_invalid_filter(reviewer_client, source):
     assert response.status_code == 200
     assert "Enter a number" in response.content.decode()
     assert len(_row_ids(response)) == 50
+
+
+def test_queue_rows_show_the_live_lease_holder_and_the_age(reviewer_client, workspace, source):
+    held, expired, free = (queue_claim(source, "abstained", text=f"claim {i}") for i in range(3))
+    other = make_user(workspace=workspace, role="reviewer")
+    ReviewLease.objects.create(
+        claim=held, reviewer=other, served_reason="t", expires_at="2999-01-01T00:00:00Z"
+    )
+    ReviewLease.objects.create(
+        claim=expired, reviewer=other, served_reason="t", expires_at="2000-01-01T00:00:00Z"
+    )
+    body = reviewer_client.get("/review/").content.decode()
+    rows = dict(re.findall(r'<tr data-claim="(claim:[a-z0-9]+)">(.*?)</tr>', body, re.S))
+    assert rows[held.public_id].rstrip().endswith(f"<td>{other.username}</td>")
+    assert rows[expired.public_id].rstrip().endswith("<td>—</td>")
+    assert rows[free.public_id].rstrip().endswith("<td>—</td>")
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT[^"]+">0\xa0minutes</time>', body)

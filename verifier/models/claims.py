@@ -9,6 +9,25 @@ from pgvector.django import HnswIndex, VectorField
 from verifier.embeddings import EMBEDDING_DIMENSIONS
 from verifier.models.sources import Source
 from verifier.models.workspaces import Workspace
+from verifier.states import QUEUE_REASON_RISK_ORDER, StateReason
+
+# The states whose claims the review queue can list (its filters add ``inferred``);
+# ``Claim.dependents`` is kept up to date for claims in these states.
+QUEUED_STATES = ("unverified", "contradicted", "inferred")
+
+
+def _queue_rank_expression() -> models.Case:
+    """The review queue's risk rank of a claim's ``state_reason`` (0 riskiest), as
+    ``verifier.states.queue_risk_rank`` gives it."""
+    aliases = {StateReason.CONTRADICTED: [StateReason.HUMAN_CONTRADICTED.value]}
+    whens = [
+        models.When(
+            state_reason__in=[reason.value, *aliases.get(reason, [])], then=models.Value(rank)
+        )
+        for rank, reason in enumerate(QUEUE_REASON_RISK_ORDER)
+    ]
+    return models.Case(*whens, default=models.Value(len(QUEUE_REASON_RISK_ORDER)))
+
 
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -99,10 +118,23 @@ class Claim(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The review queue's sort keys, stored so that an index can serve its order and its
+    # keyset pages: the risk rank of the reason, and how many relations (in and out)
+    # and trace rows point at the claim. ``dependents`` is kept by database triggers
+    # (migration 0016) while the claim is in a QUEUED_STATES state, recounted when it
+    # enters one; outside them it is not maintained.
+    queue_rank = models.GeneratedField(
+        expression=_queue_rank_expression(),
+        output_field=models.SmallIntegerField(),
+        db_persist=True,
+    )
+    dependents = models.IntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
+            # The auditor's claim list (newest first) and its keyset pages.
+            models.Index(fields=["workspace", "created_at", "id"], name="claim_ws_created"),
             models.Index(fields=["workspace", "state", "state_reason"], name="claim_ws_state"),
             models.Index(fields=["workspace", "published"], name="claim_ws_published"),
             # Retrieval only ever searches published claims, so only they are indexed:
