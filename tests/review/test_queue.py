@@ -46,9 +46,11 @@ def test_queue_orders_by_risk_then_dependents_then_age(
     ClaimRelation.objects.create(
         workspace=workspace, from_claim=other, to_claim=busy_abstained, kind="supports"
     )
+    # Trace rows do not order the queue (retrieval writes them on every call): a trace
+    # of the older claim leaves it behind the one another claim depends on.
     trace = Trace.objects.create(workspace=workspace, document={})
     TraceClaim.objects.create(
-        trace=trace, claim=busy_abstained, included=False, verification_state="unverified"
+        trace=trace, claim=old_abstained, included=False, verification_state="unverified"
     )
 
     ids = _row_ids(reviewer_client.get("/review/"))

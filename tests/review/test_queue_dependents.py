@@ -1,7 +1,10 @@
 """``Claim.dependents``: kept by the database triggers of migration 0016 for queued
-claims, recounted when a claim enters the queue, never overwritten by a save."""
+claims, recounted when a claim enters the queue, never overwritten by a save; trace
+rows (written by every retrieve) never touch a claim row."""
 
 from __future__ import annotations
+
+from django.db import connection
 
 from tests.factories import make_claim
 from tests.review.conftest import queue_claim
@@ -16,11 +19,10 @@ def _recount(claim) -> int:
     return (
         ClaimRelation.objects.filter(to_claim=claim).count()
         + ClaimRelation.objects.filter(from_claim=claim).count()
-        + TraceClaim.objects.filter(claim=claim).count()
     )
 
 
-def test_relations_and_trace_rows_count_for_queued_claims(workspace, source):
+def test_relations_count_for_queued_claims(workspace, source):
     a, b, c = (queue_claim(source, "abstained", text=f"claim {i}") for i in range(3))
     ClaimRelation.objects.create(workspace=workspace, from_claim=a, to_claim=b, kind="supports")
     ClaimRelation.objects.bulk_create(
@@ -30,14 +32,11 @@ def test_relations_and_trace_rows_count_for_queued_claims(workspace, source):
         ],
         ignore_conflicts=True,  # the second is a duplicate edge: not inserted, not counted
     )
-    trace = Trace.objects.create(workspace=workspace, document={})
-    TraceClaim.objects.create(trace=trace, claim=b, included=False, verification_state="x")
-    assert [_dependents(x) for x in (a, b, c)] == [1, 3, 1]
+    assert [_dependents(x) for x in (a, b, c)] == [1, 2, 1]
     # an edge moved to another claim moves its count
     ClaimRelation.objects.filter(from_claim=c).update(to_claim=a)  # c→b is now c→a
-    assert [_dependents(x) for x in (a, b, c)] == [2, 2, 1]
+    assert [_dependents(x) for x in (a, b, c)] == [2, 1, 1]
     ClaimRelation.objects.filter(to_claim=b, from_claim=a).delete()
-    TraceClaim.objects.all().delete()
     assert [_dependents(x) for x in (a, b, c)] == [1, 0, 1]
     assert all(_dependents(x) == _recount(x) for x in (a, b, c))
 
@@ -63,3 +62,21 @@ def test_a_claim_entering_the_queue_is_recounted(workspace, source):
     Claim.objects.filter(pk=settled.pk).update(state="unverified", state_reason="abstained")
     assert _dependents(settled) == 1
     assert Claim.objects.get(pk=settled.pk).queue_rank == 4  # abstained
+
+
+def test_trace_rows_leave_claim_rows_alone(workspace, source):
+    """A retrieve writes a trace row for every claim it considered, queued ones too: no
+    claim row may change (a new row version, a new ctid, would be an HNSW insert per retrieve)."""
+    queued = queue_claim(source, "abstained", text="considered by a retrieve")
+    before = Claim.objects.filter(pk=queued.pk).values_list("dependents", "updated_at").get()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT ctid::text FROM verifier_claim WHERE id = %s", [queued.pk])
+        (row_version,) = cursor.fetchone()
+    trace = Trace.objects.create(workspace=workspace, document={})
+    TraceClaim.objects.create(trace=trace, claim=queued, included=False, verification_state="x")
+    TraceClaim.objects.filter(trace=trace).delete()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT ctid::text FROM verifier_claim WHERE id = %s", [queued.pk])
+        assert cursor.fetchone() == (row_version,)
+    after = Claim.objects.filter(pk=queued.pk).values_list("dependents", "updated_at").get()
+    assert after == before

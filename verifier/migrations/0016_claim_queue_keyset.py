@@ -2,12 +2,15 @@
 indexes their keyset pages read, and the triggers that keep ``Claim.dependents``.
 
 - ``Claim.queue_rank``: the risk rank of ``state_reason`` (a stored generated column).
-- ``Claim.dependents``: relations in and out plus trace rows pointing at the claim,
-  kept by statement-level triggers on ``verifier_claimrelation`` and
-  ``verifier_traceclaim`` for claims in a queued state (unverified, contradicted,
-  inferred), recounted by a row trigger when a claim enters one of those states.
-  Claims outside them are not updated (retrieval writes trace rows for published
-  claims: no claim row update, so no HNSW insert, per retrieve). The column belongs
+- ``Claim.dependents``: relations in and out of the claim, kept by statement-level
+  triggers on ``verifier_claimrelation`` for claims in a queued state (unverified,
+  contradicted, inferred), recounted by a row trigger when a claim enters one of those
+  states. Trace rows do not count: every retrieve writes them for every claim it
+  considered, queued ones included (ingest publishes them too), and counting them would
+  make each retrieve update claim rows (a new row version, so an HNSW insert, and row
+  locks that concurrent retrieves would queue on). Relations are written by ingest and
+  relation verification, not on the serving path. The triggers lock the claims they
+  update in id order, so two concurrent writers never deadlock. The column belongs
   to the triggers: an UPDATE from the application keeps the stored value.
   Backfilled here for queued claims. (Counts can lag only when a relation is written
   by a transaction that commits after a concurrent one moved its claim into the
@@ -27,13 +30,16 @@ QUEUED = "('unverified', 'contradicted', 'inferred')"
 RECOUNT = (
     "(SELECT count(*) FROM verifier_claimrelation WHERE to_claim_id = NEW.id)"
     " + (SELECT count(*) FROM verifier_claimrelation WHERE from_claim_id = NEW.id)"
-    " + (SELECT count(*) FROM verifier_traceclaim WHERE claim_id = NEW.id)"
 )
 
 
 def _apply(deltas: str) -> str:
-    """Add each claim's summed delta from ``deltas`` (claim_id, n) to queued claims."""
+    """Add each claim's summed delta from ``deltas`` (claim_id, n) to queued claims,
+    their rows locked in id order first (concurrent writers take them in one order)."""
     return f"""
+        PERFORM 1 FROM verifier_claim c
+        WHERE c.id IN (SELECT claim_id FROM ({deltas}) e) AND c.state IN {QUEUED}
+        ORDER BY c.id FOR NO KEY UPDATE;
         UPDATE verifier_claim c SET dependents = greatest(0, c.dependents + d.n)
         FROM (SELECT claim_id, sum(n) AS n FROM ({deltas}) e
               GROUP BY claim_id HAVING sum(n) <> 0) d
@@ -42,8 +48,6 @@ def _apply(deltas: str) -> str:
 
 RELATION_NEW = "SELECT from_claim_id AS claim_id, 1 AS n FROM new_rows UNION ALL SELECT to_claim_id, 1 FROM new_rows"
 RELATION_OLD = "SELECT from_claim_id AS claim_id, -1 AS n FROM old_rows UNION ALL SELECT to_claim_id, -1 FROM old_rows"
-TRACE_NEW = "SELECT claim_id, 1 AS n FROM new_rows"
-TRACE_OLD = "SELECT claim_id, -1 AS n FROM old_rows"
 
 
 def _count_function(name: str, new: str, old: str) -> str:
@@ -71,9 +75,7 @@ CREATE TRIGGER {table}_dependents_upd AFTER UPDATE ON {table}
 
 FORWARD = f"""
 {_count_function("verifier_claimrelation_dependents", RELATION_NEW, RELATION_OLD)}
-{_count_function("verifier_traceclaim_dependents", TRACE_NEW, TRACE_OLD)}
 {_count_triggers("verifier_claimrelation", "verifier_claimrelation_dependents")}
-{_count_triggers("verifier_traceclaim", "verifier_traceclaim_dependents")}
 
 CREATE OR REPLACE FUNCTION verifier_claim_dependents_guard() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -112,8 +114,7 @@ BACKFILL = f"""
 UPDATE verifier_claim c SET dependents = d.n
 FROM (SELECT claim_id, count(*) AS n FROM (
         SELECT from_claim_id AS claim_id FROM verifier_claimrelation
-        UNION ALL SELECT to_claim_id FROM verifier_claimrelation
-        UNION ALL SELECT claim_id FROM verifier_traceclaim) e
+        UNION ALL SELECT to_claim_id FROM verifier_claimrelation) e
       GROUP BY claim_id) d
 WHERE c.id = d.claim_id AND c.state IN {QUEUED};
 """
@@ -127,12 +128,11 @@ DROP FUNCTION IF EXISTS verifier_claim_dependents_guard();
 """
     + "".join(
         f"DROP TRIGGER IF EXISTS {table}_dependents_{op} ON {table};\n"
-        for table in ("verifier_claimrelation", "verifier_traceclaim")
+        for table in ("verifier_claimrelation",)
         for op in ("ins", "del", "upd")
     )
     + """
 DROP FUNCTION IF EXISTS verifier_claimrelation_dependents();
-DROP FUNCTION IF EXISTS verifier_traceclaim_dependents();
 """
 )
 

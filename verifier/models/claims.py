@@ -120,9 +120,10 @@ class Claim(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # The review queue's sort keys, stored so that an index can serve its order and its
     # keyset pages: the risk rank of the reason, and how many relations (in and out)
-    # and trace rows point at the claim. ``dependents`` is kept by database triggers
-    # (migration 0016) while the claim is in a QUEUED_STATES state, recounted when it
-    # enters one; outside them it is not maintained.
+    # point at the claim. ``dependents`` is kept by database triggers (migration 0016)
+    # while the claim is in a QUEUED_STATES state, recounted when it enters one; outside
+    # them it is not maintained. Trace rows do not count: retrieval writes them on every
+    # call, and counting them would put claim-row writes on the serving path.
     queue_rank = models.GeneratedField(
         expression=_queue_rank_expression(),
         output_field=models.SmallIntegerField(),
