@@ -493,6 +493,17 @@ def _raw_topk(workspace_pk: int, query_vectors, ef_search: int) -> list[float]:
     return samples
 
 
+def _server_settings() -> dict[str, str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY(%s)",
+            [["shared_buffers", "max_wal_size", "server_version"]],
+        )
+        return dict(cursor.fetchall())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--claims", type=int, default=100_000)
@@ -672,6 +683,7 @@ def main() -> None:
         "retrieve_minus_embedding_p50_ms": round(r50 - e50, 2),
         "overhead_budget_ms": round(TARGET_RAW_FACTOR * v50 + TARGET_RAW_SLACK_MS, 2),
         "load_average_1m": round(os.getloadavg()[0], 2),
+        "postgres": _server_settings(),
         "targets": {
             "embedding_p50_ms": TARGET_EMBED_P50_MS,
             "embedding_p50_ok": e50 <= TARGET_EMBED_P50_MS,
