@@ -58,6 +58,30 @@ def _database_url() -> str:
     )
 
 
+def worker_env(
+    broker: dict, extractor: ChatServer, *, stale_seconds: int, **extra: str
+) -> dict[str, str]:
+    """The environment of a worker process: the test database as the runtime role, the
+    broker, the local extractor; ``extra`` adds settings."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "DJANGO_SECRET_KEY": "k" * 50,
+        "SPANPROOF_DATA": str(broker["data"]),
+        "CELERY_BROKER_URL": broker["url"],
+        "SPANPROOF_JOB_STALE_SECONDS": str(stale_seconds),
+        "SPANPROOF_BROKER_VISIBILITY_TIMEOUT": "3600",
+        "SPANPROOF_EXTRACTOR_BACKEND": "openai",
+        "SPANPROOF_EXTRACTOR_BASE_URL": extractor.base_url,
+        "SPANPROOF_EXTRACTOR_MODEL": "test-extractor",
+        "SPANPROOF_EXTRACTOR_FAMILY": "testfamily",
+        "HF_HUB_OFFLINE": "1",
+        **extra,
+    }
+    env.pop("DATABASE_OWNER_URL", None)
+    return env
+
+
 class Worker:
     def __init__(self, env: dict[str, str], queue: str, log: Path) -> None:
         self.log = log.open("ab")
@@ -177,21 +201,7 @@ def test_a_job_survives_its_worker_being_killed_mid_extract(broker, tmp_path):
     workspace = make_workspace(f"killed-{broker['kind']}")
     log = tmp_path / "worker.log"
     with ChatServer(_reply) as extractor:
-        env = {
-            **os.environ,
-            "DATABASE_URL": _database_url(),
-            "DJANGO_SECRET_KEY": "k" * 50,
-            "SPANPROOF_DATA": str(broker["data"]),
-            "CELERY_BROKER_URL": broker["url"],
-            "SPANPROOF_JOB_STALE_SECONDS": str(STALE_SECONDS),
-            "SPANPROOF_BROKER_VISIBILITY_TIMEOUT": "3600",
-            "SPANPROOF_EXTRACTOR_BACKEND": "openai",
-            "SPANPROOF_EXTRACTOR_BASE_URL": extractor.base_url,
-            "SPANPROOF_EXTRACTOR_MODEL": "test-extractor",
-            "SPANPROOF_EXTRACTOR_FAMILY": "testfamily",
-            "HF_HUB_OFFLINE": "1",
-        }
-        env.pop("DATABASE_OWNER_URL", None)
+        env = worker_env(broker, extractor, stale_seconds=STALE_SECONDS)
         first = Worker(env, broker["queue"], log)
         workers = [first]
         try:

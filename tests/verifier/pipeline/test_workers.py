@@ -21,7 +21,7 @@ import pytest
 from tests.factories import make_workspace
 from tests.verifier.judges.chat_server import ChatServer, completion
 from tests.verifier.pipeline.conftest import REDIS_URL, skip_unless_redis
-from tests.verifier.pipeline.test_worker_killed import Worker, _database_url, _reset_pools
+from tests.verifier.pipeline.test_worker_killed import Worker, _reset_pools, worker_env
 from verifier.models import Claim, IngestItem, IngestJob, Verdict
 from verifier.selectors.ingest import claim_range_keys, claims_in_range
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
@@ -107,30 +107,14 @@ def redis_broker(tmp_path, settings):
     _reset_pools(app)
 
 
-def _env(broker: dict, extractor: ChatServer) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "DJANGO_SECRET_KEY": "k" * 50,
-        "SPANPROOF_DATA": str(broker["data"]),
-        "CELERY_BROKER_URL": broker["url"],
-        "SPANPROOF_JOB_STALE_SECONDS": str(STALE_SECONDS),
-        "SPANPROOF_BROKER_VISIBILITY_TIMEOUT": "3600",
-        "SPANPROOF_INGEST_SHARDS": "2",
-        "SPANPROOF_EXTRACTOR_BACKEND": "openai",
-        "SPANPROOF_EXTRACTOR_BASE_URL": extractor.base_url,
-        "SPANPROOF_EXTRACTOR_MODEL": "test-extractor",
-        "SPANPROOF_EXTRACTOR_FAMILY": "testfamily",
-        "HF_HUB_OFFLINE": "1",
-    }
-    env.pop("DATABASE_OWNER_URL", None)
-    return env
+def _env_of(broker: dict, extractor: ChatServer) -> dict[str, str]:
+    return worker_env(broker, extractor, stale_seconds=STALE_SECONDS, SPANPROOF_INGEST_SHARDS="2")
 
 
 def _start_workers(broker, extractor, tmp_path, count: int) -> list[Worker]:
     workers = []
     for i in range(count):
-        workers.append(Worker(_env(broker, extractor), broker["queue"], tmp_path / f"w{i}.log"))
+        workers.append(Worker(_env_of(broker, extractor), broker["queue"], tmp_path / f"w{i}.log"))
     deadline = time.monotonic() + 120
     for i in range(count):  # both ready before the job exists, so both take a shard
         log = tmp_path / f"w{i}.log"
