@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import timedelta
+from decimal import Decimal
 
 import django_filters
-from django import forms
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
+from review.verdict_columns import with_latest_verdict
+from verifier import widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.states import queue_risk_rank
 
@@ -47,44 +49,64 @@ FILTER_KEYS = (
 
 class ReviewQueueFilter(django_filters.FilterSet):
     state = django_filters.ChoiceFilter(
-        choices=STATE_CHOICES, method="filter_state", empty_label=None, label="State"
+        choices=STATE_CHOICES,
+        method="filter_state",
+        empty_label=None,
+        label="State",
+        widget=widgets.Select,
     )
     reason = django_filters.ChoiceFilter(
-        choices=REASON_CHOICES, method="filter_reason", empty_label="Any reason", label="Reason"
+        choices=REASON_CHOICES,
+        method="filter_reason",
+        empty_label="Any reason",
+        label="Reason",
+        widget=widgets.Select,
     )
     # Text inputs rather than selects: a workspace may hold thousands of sources and
     # ingest jobs, and listing them all would cost a query and a long render per page.
     source = django_filters.CharFilter(
-        field_name="source__ref", lookup_expr="exact", label="Source ref"
+        field_name="source__ref", lookup_expr="exact", label="Source ref", widget=widgets.TextInput
     )
     domain_pack = django_filters.ChoiceFilter(
         field_name="source__domain_pack",
         choices=[],
         empty_label="Any domain pack",
         label="Domain pack",
+        widget=widgets.Select,
     )
-    ingest_job = django_filters.NumberFilter(field_name="ingest_job_id", label="Ingest job #")
+    ingest_job = django_filters.NumberFilter(
+        field_name="ingest_job_id", label="Ingest job #", widget=widgets.NumberInput
+    )
     origin = django_filters.ChoiceFilter(
-        field_name="origin", choices=ClaimOrigin.choices, empty_label="Any origin", label="Origin"
+        field_name="origin",
+        choices=ClaimOrigin.choices,
+        empty_label="Any origin",
+        label="Origin",
+        widget=widgets.Select,
     )
+    # The latest verdict's columns are subqueries, annotated only when one of these is set.
     judge_model = django_filters.CharFilter(
-        field_name="latest_judge_model", lookup_expr="iexact", label="Judge model"
+        method="filter_judge_model", label="Judge model", widget=widgets.TextInput
     )
     confidence_min = django_filters.NumberFilter(
-        field_name="latest_confidence", lookup_expr="gte", label="Confidence ≥"
+        method="filter_confidence_min", label="Confidence ≥", widget=widgets.NumberInput
     )
     confidence_max = django_filters.NumberFilter(
-        field_name="latest_confidence", lookup_expr="lte", label="Confidence ≤"
+        method="filter_confidence_max", label="Confidence ≤", widget=widgets.NumberInput
     )
     age = django_filters.ChoiceFilter(
-        choices=AGE_CHOICES, method="filter_age", empty_label="Any age", label="Age"
+        choices=AGE_CHOICES,
+        method="filter_age",
+        empty_label="Any age",
+        label="Age",
+        widget=widgets.Select,
     )
     mine = django_filters.BooleanFilter(
         method="filter_mine",
         label="Assigned to me",
-        widget=forms.Select(choices=[("", "Anyone"), ("true", "Me")]),
+        widget=widgets.Select(choices=[("", "Anyone"), ("true", "Me")]),
     )
-    q = django_filters.CharFilter(method="filter_search", label="Search")
+    q = django_filters.CharFilter(method="filter_search", label="Search", widget=widgets.TextInput)
 
     class Meta:
         model = Claim
@@ -107,6 +129,17 @@ class ReviewQueueFilter(django_filters.FilterSet):
             self.data = self.data.copy() if self.data is not None else {}
             self.data["state"] = "queue"
 
+    def qs_without(self, *names: str) -> QuerySet[Claim]:
+        """What :attr:`qs` would be with the filters ``names`` unset, from this filter
+        set's own cleaned values (call only when it is valid). The reason chips count
+        the page's filter without its reason: this spares a second filter set, its
+        form and its validation on every page view."""
+        queryset = self.queryset.all()
+        for name, value in self.form.cleaned_data.items():
+            if name not in names:
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset
+
     def filter_state(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         if value == "queue" or not value:
             return queryset.filter(state__in=QUEUE_STATE_VALUES)
@@ -119,6 +152,24 @@ class ReviewQueueFilter(django_filters.FilterSet):
         return queryset.filter(
             state_reason__in=reason_values(value), queue_rank=queue_risk_rank(value)
         )
+
+    def filter_judge_model(
+        self, queryset: QuerySet[Claim], name: str, value: str
+    ) -> QuerySet[Claim]:
+        queryset = with_latest_verdict(queryset, "latest_judge_model")
+        return queryset.filter(latest_judge_model__iexact=value)
+
+    def filter_confidence_min(
+        self, queryset: QuerySet[Claim], name: str, value: Decimal
+    ) -> QuerySet[Claim]:
+        queryset = with_latest_verdict(queryset, "latest_confidence")
+        return queryset.filter(latest_confidence__gte=value)
+
+    def filter_confidence_max(
+        self, queryset: QuerySet[Claim], name: str, value: Decimal
+    ) -> QuerySet[Claim]:
+        queryset = with_latest_verdict(queryset, "latest_confidence")
+        return queryset.filter(latest_confidence__lte=value)
 
     def filter_age(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         now = timezone.now()

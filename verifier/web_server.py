@@ -13,6 +13,9 @@ DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 4
 # Long enough for a console upload or a synchronous verification on a slow judge.
 WORKER_TIMEOUT_S = 120
+# Each worker loads the query embedder and freezes the garbage collector's view of
+# what it loaded before its first request (verifier/gunicorn_hooks.py).
+HOOKS = "python:verifier.gunicorn_hooks"
 
 
 def web_workers() -> int:
@@ -32,6 +35,8 @@ def gunicorn_command(*, python: str, addr: str, workers: int, threads: int) -> l
         "-m",
         "gunicorn",
         "config.wsgi:application",
+        "--config",
+        HOOKS,
         "--bind",
         addr,
         "--workers",

@@ -191,13 +191,14 @@ def claims_state_refresh(
     return decisions
 
 
-@transaction.atomic
 def claim_recheck_on_read(
     *, claim: Claim, check: BindingCheck | None = None
 ) -> StateDecision | None:
     """Read-time re-check: demote a supported/inferred claim whose span went stale.
 
     Returns the new decision when the claim was demoted, else None. Never promotes.
+    Only a demotion writes (in a transaction of its own, nested in the caller's); a
+    check that leaves the state as it is costs no savepoint.
     """
     if claim.state not in (ClaimState.SUPPORTED, ClaimState.INFERRED):
         return None
@@ -207,8 +208,9 @@ def claim_recheck_on_read(
     if new_state == ClaimState(claim.state):
         return None
     decision = StateDecision(state=new_state, reason=reason or StateReason.STALE_SOURCE)
-    locked = Claim.objects.select_for_update().get(pk=claim.pk)
-    claim_state_set(claim=locked, decision=decision, cause=f"read-time re-check: {status}")
+    with transaction.atomic():
+        locked = Claim.objects.select_for_update().get(pk=claim.pk)
+        claim_state_set(claim=locked, decision=decision, cause=f"read-time re-check: {status}")
     claim.state, claim.state_reason = locked.state, locked.state_reason
     return decision
 

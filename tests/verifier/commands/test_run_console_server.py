@@ -88,3 +88,42 @@ def test_gunicorn_serves_healthz_and_static_files() -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_workers_load_the_hooks_module() -> None:
+    argv = gunicorn_command(python="/py", addr="127.0.0.1:1", workers=1, threads=1)
+    assert argv[argv.index("--config") + 1] == "python:verifier.gunicorn_hooks"
+
+
+def test_post_worker_init_warms_the_embedder_and_freezes_the_heap(monkeypatch) -> None:
+    """After the hook, the objects alive then are out of the collector's reach (a full
+    collection no longer walks them), and the query embedder has been asked once."""
+    import gc
+
+    from verifier import embeddings, gunicorn_hooks
+
+    asked: list[str] = []
+    monkeypatch.setattr(embeddings, "embed_text", lambda text: asked.append(text))
+    assert gc.get_freeze_count() == 0
+    try:
+        gunicorn_hooks.post_worker_init(worker=None)
+        assert asked == [gunicorn_hooks.WARM_UP_TEXT]
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
+
+
+def test_a_worker_starts_without_its_embedder(monkeypatch, caplog) -> None:
+    import gc
+
+    from verifier import embeddings, gunicorn_hooks
+
+    def unavailable(text: str) -> None:
+        raise embeddings.EmbeddingUnavailable("no model here")
+
+    monkeypatch.setattr(embeddings, "embed_text", unavailable)
+    try:
+        gunicorn_hooks.post_worker_init(worker=None)
+    finally:
+        gc.unfreeze()
+    assert "no model here" in caplog.text

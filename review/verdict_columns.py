@@ -1,0 +1,38 @@
+"""The latest verdict's columns as annotations on claims, added only where a query needs them.
+
+Each is a correlated subquery (the claim's verdict by ``-at, -id``, index
+``verdict_claim_at``). The queue's keyset and count queries do without them unless a
+filter reads one (judge model, confidence), so they compile and run without five
+subqueries they would not use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import CharField, FloatField, OuterRef, QuerySet, Subquery
+
+from verifier.models import Claim, Verdict
+
+# annotation name -> (verdict column, output field)
+LATEST_VERDICT_COLUMNS: dict[str, tuple[str, Any]] = {
+    "latest_judge_model": ("judge_model", CharField),
+    "latest_confidence": ("confidence", FloatField),
+}
+
+
+def latest_verdict(field: str, output_field: Any) -> Subquery:
+    """The claim's latest verdict's ``field``, as a subquery on ``OuterRef("pk")``."""
+    rows = Verdict.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id").values(field)
+    return Subquery(rows[:1], output_field=output_field)
+
+
+def with_latest_verdict(queryset: QuerySet[Claim], *names: str) -> QuerySet[Claim]:
+    """``queryset`` annotated with the named columns of :data:`LATEST_VERDICT_COLUMNS`
+    it does not carry yet."""
+    missing = {
+        name: latest_verdict(LATEST_VERDICT_COLUMNS[name][0], LATEST_VERDICT_COLUMNS[name][1]())
+        for name in names
+        if name not in queryset.query.annotations
+    }
+    return queryset.annotate(**missing) if missing else queryset
