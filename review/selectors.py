@@ -25,6 +25,7 @@ from review.models import ReviewLease, ReviewNote
 from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
 from verifier.models import (
     Claim,
+    ClaimOrigin,
     EvidenceCandidate,
     SourceVersion,
     StateEvent,
@@ -50,60 +51,82 @@ def review_queue_claims(*, workspace: Workspace) -> QuerySet[Claim]:
     return Claim.objects.filter(workspace=workspace)
 
 
-def review_queue_rows(*, workspace: Workspace, pks: list[int]) -> list[Claim]:
-    """The queue page's rows for ``pks`` (in that order; others' and unknown pks
-    dropped): each claim with its source and lease holder, and its latest verdict's
-    judge model, confidence, label, note and reviewer as ``latest_*`` attributes.
+@dataclass(slots=True)
+class QueueRow:
+    """One row of the queue page: what its cells show, ready for the template."""
 
-    Two short queries (the claims by primary key; the latest verdict of each by
-    ``DISTINCT ON``) rather than one with five correlated subqueries: the page's
-    Python time is mostly the ORM compiling SQL."""
-    by_pk = (
-        Claim.objects.filter(workspace=workspace, pk__in=pks)
-        .select_related("source", "review_lease__reviewer")
-        # Only what a row shows: not the vector (384 floats to parse), nor the other
-        # wide columns (original text, metadata) of 50 claims and their sources.
-        .only(*QUEUE_ROW_FIELDS)
-        .in_bulk()
-    )
-    latest = {
-        row[0]: row[1:]
-        for row in Verdict.objects.filter(claim_id__in=list(by_pk))
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
-        .values_list("claim_id", "judge_model", "confidence", "label", "note", "reviewer_id")
-    }
-    rows = []
-    for pk in pks:
-        claim = by_pk.get(pk)
-        if claim is None:
-            continue
-        judge_model, confidence, label, note, reviewer_id = latest.get(pk, (None,) * 5)
-        claim.latest_judge_model = judge_model
-        claim.latest_confidence = confidence
-        claim.latest_label = label
-        claim.latest_note = note
-        claim.latest_reviewer = reviewer_id
-        rows.append(claim)
-    return rows
+    pk: int
+    public_id: str
+    text: str
+    state: str
+    state_reason: str
+    origin: str
+    created_at: datetime
+    dependents: int
+    source_ref: str
+    lease_expires_at: datetime | None
+    lease_reviewer: str | None
+    latest_judge_model: str | None = None
+    latest_confidence: float | None = None
+    latest_label: str | None = None
+    latest_note: str | None = None
+    latest_reviewer: int | None = None
+    # derived by review_queue_page
+    text_short: str = ""
+    age: str = ""
+    created_iso: str = ""
+    lease_holder: str = ""
+    why: QueueWhy | None = None
+
+    @property
+    def origin_label(self) -> str:
+        return ClaimOrigin(self.origin).label if self.origin in ClaimOrigin.values else self.origin
 
 
-QUEUE_ROW_FIELDS = (
+QUEUE_ROW_COLUMNS = (
+    "pk",
     "public_id",
-    "workspace_id",
     "text",
     "state",
     "state_reason",
     "origin",
     "created_at",
-    "queue_rank",
     "dependents",
     "source__ref",
-    "source__title",
-    "source__domain_pack",
     "review_lease__expires_at",
     "review_lease__reviewer__username",
 )
+
+
+def review_queue_rows(*, workspace: Workspace, pks: list[int]) -> list[QueueRow]:
+    """The queue page's rows for ``pks`` (in that order; others' and unknown pks
+    dropped): each claim's cells with its source ref and lease holder, and its latest
+    verdict's judge model, confidence, label, note and reviewer.
+
+    Two short queries of plain values (the claims with their source and lease joined;
+    the latest verdict of each by ``DISTINCT ON``) rather than model instances with
+    five correlated subqueries: the page's Python time was mostly the ORM compiling
+    SQL and building instances."""
+    by_pk = {
+        values[0]: QueueRow(*values)
+        for values in Claim.objects.filter(workspace=workspace, pk__in=pks).values_list(
+            *QUEUE_ROW_COLUMNS
+        )
+    }
+    verdicts = (
+        Verdict.objects.filter(claim_id__in=list(by_pk))
+        .order_by("claim_id", "-at", "-id")
+        .distinct("claim_id")
+        .values_list("claim_id", "judge_model", "confidence", "label", "note", "reviewer_id")
+    )
+    for claim_id, judge_model, confidence, label, note, reviewer_id in verdicts:
+        row = by_pk[claim_id]
+        row.latest_judge_model = judge_model
+        row.latest_confidence = confidence
+        row.latest_label = label
+        row.latest_note = note
+        row.latest_reviewer = reviewer_id
+    return [by_pk[pk] for pk in pks if pk in by_pk]
 
 
 @dataclass(frozen=True)
@@ -350,10 +373,8 @@ def review_queue_page(
         row.text_short = row.text if len(row.text) <= 140 else Truncator(row.text).chars(140)
         row.age = timesince(row.created_at, now)
         row.created_iso = timezone.localtime(row.created_at).isoformat()  # as |date:"c"
-        lease = getattr(row, "review_lease", None)  # None: no lease row
-        row.lease_holder = (
-            lease.reviewer.get_username() if lease is not None and lease.expires_at > now else ""
-        )
+        live = row.lease_expires_at is not None and row.lease_expires_at > now
+        row.lease_holder = (row.lease_reviewer or "") if live else ""
         row.why = review_why(
             reason=row.state_reason,
             label=row.latest_label,
