@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     BooleanField,
     Q,
@@ -83,49 +84,37 @@ class QueueRow:
         return ClaimOrigin(self.origin).label if self.origin in ClaimOrigin.values else self.origin
 
 
-QUEUE_ROW_COLUMNS = (
-    "pk",
-    "public_id",
-    "text",
-    "state",
-    "state_reason",
-    "origin",
-    "created_at",
-    "dependents",
-    "source__ref",
-    "review_lease__expires_at",
-    "review_lease__reviewer__username",
-)
+# The rows of one queue page as fixed SQL text, one statement: each claim with its
+# source's ref, its lease (expiry, holder) and its latest verdict (by ``-at, -id``, as
+# everywhere else; index ``verdict_claim_at``). The ORM spelling (values over three
+# joins plus a second query for the verdicts) cost ~4 ms of Python per page to compile
+# and run; this costs a fraction of one.
+_QUEUE_ROWS_SQL = """
+SELECT c."id", c."public_id", c."text", c."state", c."state_reason", c."origin",
+       c."created_at", c."dependents", s."ref", l."expires_at", u."username",
+       v."judge_model", v."confidence", v."label", v."note", v."reviewer_id"
+FROM "verifier_claim" c
+JOIN "verifier_source" s ON s."id" = c."source_id"
+LEFT JOIN "review_reviewlease" l ON l."claim_id" = c."id"
+LEFT JOIN "auth_user" u ON u."id" = l."reviewer_id"
+LEFT JOIN LATERAL (
+    SELECT vv."judge_model", vv."confidence", vv."label", vv."note", vv."reviewer_id"
+    FROM "verifier_verdict" vv WHERE vv."claim_id" = c."id"
+    ORDER BY vv."at" DESC, vv."id" DESC LIMIT 1
+) v ON TRUE
+WHERE c."workspace_id" = %s AND c."id" = ANY(%s)
+"""
 
 
 def review_queue_rows(*, workspace: Workspace, pks: list[int]) -> list[QueueRow]:
     """The queue page's rows for ``pks`` (in that order; others' and unknown pks
     dropped): each claim's cells with its source ref and lease holder, and its latest
-    verdict's judge model, confidence, label, note and reviewer.
-
-    Two short queries of plain values (the claims with their source and lease joined;
-    the latest verdict of each by ``DISTINCT ON``) rather than model instances with
-    five correlated subqueries: the page's Python time was mostly the ORM compiling
-    SQL and building instances."""
-    by_pk = {
-        values[0]: QueueRow(*values)
-        for values in Claim.objects.filter(workspace=workspace, pk__in=pks).values_list(
-            *QUEUE_ROW_COLUMNS
-        )
-    }
-    verdicts = (
-        Verdict.objects.filter(claim_id__in=list(by_pk))
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
-        .values_list("claim_id", "judge_model", "confidence", "label", "note", "reviewer_id")
-    )
-    for claim_id, judge_model, confidence, label, note, reviewer_id in verdicts:
-        row = by_pk[claim_id]
-        row.latest_judge_model = judge_model
-        row.latest_confidence = confidence
-        row.latest_label = label
-        row.latest_note = note
-        row.latest_reviewer = reviewer_id
+    verdict's judge model, confidence, label, note and reviewer (one query)."""
+    if not pks:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(_QUEUE_ROWS_SQL, [workspace.pk, list(pks)])
+        by_pk = {values[0]: QueueRow(*values) for values in cursor.fetchall()}
     return [by_pk[pk] for pk in pks if pk in by_pk]
 
 

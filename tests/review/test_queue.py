@@ -138,8 +138,8 @@ def test_queue_page_query_count_is_constant(
             served_reason="t",
             expires_at="2999-01-01T00:00:00Z",
         )
-    # session, user, membership, domain packs, counts, keyset, rows, latest verdicts
-    with django_assert_max_num_queries(8):
+    # session, user, membership, domain packs, counts, keyset, rows
+    with django_assert_max_num_queries(7):
         response = reviewer_client.get("/review/")
     assert len(_row_ids(response)) == n
 
