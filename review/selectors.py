@@ -291,6 +291,7 @@ class QueuePage:
     chips: list[ReasonChip]
     all_reasons_query: str  # the filter without its reason
     any_reason_pressed: bool
+    domain_packs: list[str]  # the workspace's, the choices of the domain pack filter
 
 
 def review_queue_page(
@@ -399,6 +400,7 @@ def review_queue_page(
         chips=chips,
         all_reasons_query=chip_params.urlencode(),
         any_reason_pressed=not current_reason,
+        domain_packs=domain_packs,
     )
 
 

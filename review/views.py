@@ -22,6 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
+from review.filter_bar import filter_bar_html, filter_bar_key
 from review.filters import filter_querystring
 from review.forms import BulkForm, DecisionForm, ExcludeForm, ItemActionForm, NoteForm
 from review.selectors import (
@@ -81,7 +82,9 @@ def queue(request: MemberRequest) -> HttpResponse:
         workspace=request.workspace, reviewer=request.user, params=request.GET
     )
     context = {
-        "filter": queue_page.filter,
+        "filter_bar": filter_bar_html(
+            queue_page.filter, key=filter_bar_key(request.GET, queue_page.domain_packs)
+        ),
         "page": queue_page.page,
         "chips": queue_page.chips,
         "count_cap": f"{counts.COUNT_CAP:,}",
