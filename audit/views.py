@@ -226,10 +226,10 @@ def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
 @require_GET
 @role_required()
 def trace_list(request: MemberRequest) -> HttpResponse:
-    traces = trace_selectors.trace_list(workspace=_ws(request))
-    page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [{"trace": t, "policy": trace_selectors.trace_policy(t.document or {})} for t in page]
-    return render(request, "audit/trace_list.html", {"page": page, "rows": rows})
+    page = trace_selectors.trace_page(workspace=_ws(request), params=request.GET)
+    return render(
+        request, "audit/trace_list.html", {"page": page, "count_cap": f"{counts.COUNT_CAP:,}"}
+    )
 
 
 @require_GET

@@ -20,6 +20,10 @@ class Trace(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # The audit trace list's keyset pages: the workspace's traces newest first.
+        indexes = [
+            models.Index(fields=["workspace", "-created_at", "-id"], name="trace_ws_created")
+        ]
 
     def __str__(self) -> str:
         return str(self.trace_id)

@@ -4,19 +4,135 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
-from django.http import Http404
+from django.db.models import BooleanField, QuerySet
+from django.db.models.expressions import RawSQL
+from django.db.models.fields.json import KeyTransform
+from django.http import Http404, QueryDict
 
 from verifier.models import Trace, TraceClaim, Workspace
+from verifier.selectors.counts import row_counts
+from verifier.selectors.paging import (
+    KeysetPage,
+    datetime_of,
+    int_parts,
+    keyset_window,
+    micros_of,
+)
 
 TRACE_NOT_FOUND = "No such trace in this workspace (traces are kept for 90 days)."
 
 
-def trace_list(*, workspace: Workspace) -> QuerySet[Trace]:
-    """The workspace's traces, newest first."""
-    return Trace.objects.filter(workspace=workspace).order_by("-created_at", "-id")
+@dataclass(frozen=True)
+class TraceListCursor:
+    """A position in the trace list (newest first): ``created-at-in-µs.id``."""
+
+    created_at: datetime
+    id: int
+
+    @property
+    def token(self) -> str:
+        return f"{micros_of(self.created_at)}.{self.id}"
+
+    @classmethod
+    def parse(cls, token: str | None) -> TraceListCursor | None:
+        parts = int_parts(token, 2)
+        at = datetime_of(parts[0]) if parts is not None else None
+        return None if parts is None or at is None else cls(at, parts[1])
+
+
+@dataclass(frozen=True)
+class TraceRow:
+    """One row of the trace list; ``policy`` as :func:`trace_policy` reads it."""
+
+    id: int
+    trace_id: uuid.UUID
+    created_at: datetime
+    operation: str
+    query: str
+    domain_pack: str
+    policy: Any
+
+
+_TRACE_LIST_KEY = '"verifier_trace"."created_at", "verifier_trace"."id"'
+TRACE_LIST_PAGE_SIZE = 50
+
+
+def _trace_rows(
+    traces: QuerySet[Trace],
+    *,
+    limit: int,
+    after: TraceListCursor | None,
+    before: TraceListCursor | None,
+    offset: int,
+) -> list[TraceRow]:
+    """Up to ``limit`` traces newest first after ``after`` (or the last ones before
+    ``before``): one range of ``trace_ws_created``. Of each trace's document only the
+    policy is read (a document lists every claim the call considered)."""
+    cursor = after or before
+    if cursor is not None:
+        op = "<" if before is None else ">"
+        traces = traces.filter(
+            RawSQL(
+                f"({_TRACE_LIST_KEY}) {op} (%s, %s)",
+                [cursor.created_at, cursor.id],
+                output_field=BooleanField(),
+            )
+        )
+    order = ("created_at", "id") if before is not None else ("-created_at", "-id")
+    values = (
+        traces.annotate(
+            verification_policy=KeyTransform("verification_policy", "document"),
+            policy=KeyTransform("policy", "document"),
+        )
+        .order_by(*order)
+        .values_list(
+            "id",
+            "trace_id",
+            "created_at",
+            "operation",
+            "query",
+            "domain_pack",
+            "verification_policy",
+            "policy",
+        )[offset : offset + limit]
+    )
+    rows = [
+        TraceRow(*head, trace_policy({"verification_policy": vp, "policy": p}))
+        for *head, vp, p in values
+    ]
+    return rows[::-1] if before is not None else rows
+
+
+def trace_page(
+    *, workspace: Workspace, params: QueryDict, page_size: int = TRACE_LIST_PAGE_SIZE
+) -> KeysetPage:
+    """One keyset page of the workspace's traces, newest first, with their count: exact
+    up to ``COUNT_CAP``, the planner's estimate past it (every retrieve writes a trace,
+    so this list is the first to reach millions)."""
+    traces = Trace.objects.filter(workspace=workspace)
+    (count,) = row_counts([traces])
+    window = keyset_window(
+        params,
+        page_size=page_size,
+        parse=TraceListCursor.parse,
+        fetch=lambda limit, after, before, offset: _trace_rows(
+            traces, limit=limit, after=after, before=before, offset=offset
+        ),
+        token=lambda row: TraceListCursor(row.created_at, row.id).token,
+    )
+    return KeysetPage(
+        object_list=window.keys,
+        number=window.number,
+        count=count,
+        page_size=page_size,
+        next_query=window.next_query,
+        previous_query=window.previous_query,
+        first_query=window.first_query,
+    )
 
 
 def trace_get(*, workspace: Workspace, trace_id: str) -> Trace:
