@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Final
 
-from django.db.models import BooleanField, QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.models import QuerySet
 from django.http import QueryDict
 
 from verifier.models import Claim, Workspace
 from verifier.selectors.counts import row_counts
 from verifier.selectors.paging import (
     KeysetPage,
-    datetime_of,
-    int_parts,
-    keyset_window,
-    micros_of,
+    NewestFirstCursor,
+    keyset_page,
+    newest_first,
 )
 
 CLAIM_FILTER_KEYS: Final = ("state", "reason", "source", "job", "quality", "q")
@@ -48,51 +44,23 @@ def audit_claim_list(*, workspace: Workspace, filters: Mapping[str, str]) -> Que
     return claims.order_by("-created_at", "-id")
 
 
-@dataclass(frozen=True)
-class ClaimListCursor:
-    """A position in the claim list (newest first): ``created-at-in-µs.id``."""
-
-    created_at: datetime
-    id: int
-
-    @property
-    def token(self) -> str:
-        return f"{micros_of(self.created_at)}.{self.id}"
-
-    @classmethod
-    def parse(cls, token: str | None) -> ClaimListCursor | None:
-        parts = int_parts(token, 2)
-        at = datetime_of(parts[0]) if parts is not None else None
-        return None if parts is None or at is None else cls(at, parts[1])
-
-
-_LIST_KEY = '"verifier_claim"."created_at", "verifier_claim"."id"'
+# A position in the claim list (newest first).
+ClaimListCursor = NewestFirstCursor
 
 
 def audit_claim_keyset(
     claims: QuerySet[Claim],
     *,
     limit: int,
-    after: ClaimListCursor | None = None,
-    before: ClaimListCursor | None = None,
+    after: NewestFirstCursor | None = None,
+    before: NewestFirstCursor | None = None,
     offset: int = 0,
 ) -> list[Claim]:
     """Up to ``limit`` of ``claims`` newest first, after the cursor ``after`` (or the
     last ones before ``before``): one range of the index ``claim_ws_created``."""
-    cursor = after or before
-    if cursor is not None:
-        op = "<" if before is None else ">"
-        claims = claims.filter(
-            RawSQL(
-                f"({_LIST_KEY}) {op} (%s, %s)",
-                [cursor.created_at, cursor.id],
-                output_field=BooleanField(),
-            )
-        )
-    if before is not None:
-        rows = list(claims.order_by("created_at", "id")[offset : offset + limit])
-        return rows[::-1]
-    return list(claims.order_by("-created_at", "-id")[offset : offset + limit])
+    ordered = newest_first(claims, table="verifier_claim", after=after, before=before)
+    rows = list(ordered[offset : offset + limit])
+    return rows[::-1] if before is not None else rows
 
 
 def audit_claim_page(
@@ -106,21 +74,13 @@ def audit_claim_page(
     to ``COUNT_CAP`` rows, the planner's estimate past it. Two queries."""
     claims = audit_claim_list(workspace=workspace, filters=filters)
     (count,) = row_counts([claims])
-    window = keyset_window(
+    return keyset_page(
         params,
         page_size=page_size,
-        parse=ClaimListCursor.parse,
+        count=count,
+        parse=NewestFirstCursor.parse,
         fetch=lambda limit, after, before, offset: audit_claim_keyset(
             claims, limit=limit, after=after, before=before, offset=offset
         ),
-        token=lambda claim: ClaimListCursor(claim.created_at, claim.pk).token,
-    )
-    return KeysetPage(
-        object_list=window.keys,
-        number=window.number,
-        count=count,
-        page_size=page_size,
-        next_query=window.next_query,
-        previous_query=window.previous_query,
-        first_query=window.first_query,
+        token=lambda claim: NewestFirstCursor(claim.created_at, claim.pk).token,
     )

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_claim
+from tests.paging_walk import walk_back, walk_forward
 
 pytestmark = pytest.mark.django_db
 
@@ -41,9 +42,6 @@ def _list_ids(body: str) -> list[str]:
 def test_claim_list_keyset_pages_see_every_claim_once_with_ties(auditor_client, source):
     """Newest first by (created_at, id): forward by rel=next and back by rel=prev,
     every claim once although many share a creation instant."""
-    import html
-    import re
-
     from django.utils import timezone
 
     from verifier.models import Claim
@@ -57,23 +55,12 @@ def test_claim_list_keyset_pages_see_every_claim_once_with_ties(auditor_client, 
         .order_by("-created_at", "-id")
         .values_list("public_id", flat=True)
     )
-    url, seen, sizes = reverse("audit:claim-list"), [], []
-    while url:
-        body = auditor_client.get(url).content.decode()
-        page = _list_ids(body)
-        sizes.append(len(page))
-        seen += page
-        found = re.search(r'href="\?([^"]*)" rel="next"', body)
-        url = reverse("audit:claim-list") + "?" + html.unescape(found.group(1)) if found else None
+    url = reverse("audit:claim-list")
+    seen, sizes, body = walk_forward(auditor_client, url, _list_ids)
     assert sizes == [50, 50, 13]
     assert seen == expected
     assert "Page 3 of 3 · 113 in all" in body
-    back: list[str] = []
-    while found := re.search(r'href="\?([^"]*)" rel="prev"', body):
-        body = auditor_client.get(
-            reverse("audit:claim-list") + "?" + html.unescape(found.group(1))
-        ).content.decode()
-        back = _list_ids(body) + back
+    back = walk_back(auditor_client, url, body, _list_ids)
     assert back == expected[:100]
     # a filter is kept across pages
     body = auditor_client.get(reverse("audit:claim-list"), {"q": "number 1"}).content.decode()

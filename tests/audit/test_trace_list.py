@@ -3,7 +3,6 @@ the creation instant; a capped count; of each trace's document only its policy r
 
 from __future__ import annotations
 
-import html
 import re
 import uuid
 from datetime import timedelta
@@ -15,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_workspace
+from tests.paging_walk import walk_back, walk_forward
 from verifier.models import Trace
 
 pytestmark = pytest.mark.django_db
@@ -51,23 +51,12 @@ def test_trace_pages_see_every_trace_once_newest_first(auditor_client, workspace
         .order_by("-created_at", "-id")
         .values_list("trace_id", flat=True)
     ]
-    url, seen, sizes = reverse("audit:trace-list"), [], []
-    while url:
-        body = auditor_client.get(url).content.decode()
-        page = TRACE_LINK.findall(body)
-        sizes.append(len(page))
-        seen += page
-        found = re.search(r'href="\?([^"]*)" rel="next"', body)
-        url = reverse("audit:trace-list") + "?" + html.unescape(found.group(1)) if found else None
+    url = reverse("audit:trace-list")
+    seen, sizes, body = walk_forward(auditor_client, url, TRACE_LINK.findall)
     assert sizes == [50, 50, 13]
     assert seen == expected
     assert "Page 3 of 3 · 113 in all" in body
-    back: list[str] = []
-    while found := re.search(r'href="\?([^"]*)" rel="prev"', body):
-        body = auditor_client.get(
-            reverse("audit:trace-list") + "?" + html.unescape(found.group(1))
-        ).content.decode()
-        back = TRACE_LINK.findall(body) + back
+    back = walk_back(auditor_client, url, body, TRACE_LINK.findall)
     assert back == expected[:100]
     # an old numbered link still lands on its page
     old = auditor_client.get(reverse("audit:trace-list"), {"page": 2}).content.decode()

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
+from django.db.models import BooleanField, QuerySet
+from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 
 from verifier.selectors.counts import RowCount
@@ -166,3 +168,73 @@ def keyset_window(
         more_before=more_before,
     )
     return KeysetWindow(keys, number, next_query, previous_query, first_query)
+
+
+def keyset_page(
+    params: QueryDict,
+    *,
+    page_size: int,
+    count: RowCount,
+    parse: Callable[[str | None], Any],
+    fetch: Callable[[int, Any, Any, int], Sequence[K]],
+    token: Callable[[K], str],
+) -> KeysetPage:
+    """The :class:`KeysetPage` of :func:`keyset_window`'s rows, with ``count``."""
+    window = keyset_window(params, page_size=page_size, parse=parse, fetch=fetch, token=token)
+    return KeysetPage(
+        object_list=list(window.keys),
+        number=window.number,
+        count=count,
+        page_size=page_size,
+        next_query=window.next_query,
+        previous_query=window.previous_query,
+        first_query=window.first_query,
+    )
+
+
+# --- lists newest first by (created_at, id) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class NewestFirstCursor:
+    """A position in a list newest first by ``(created_at, id)``: ``created-at-in-µs.id``."""
+
+    created_at: datetime
+    id: int
+
+    @property
+    def token(self) -> str:
+        return f"{micros_of(self.created_at)}.{self.id}"
+
+    @classmethod
+    def parse(cls, token: str | None) -> NewestFirstCursor | None:
+        parts = int_parts(token, 2)
+        at = datetime_of(parts[0]) if parts is not None else None
+        return None if parts is None or at is None else cls(at, parts[1])
+
+
+def newest_first(
+    queryset: QuerySet[Any],
+    *,
+    table: str,
+    after: NewestFirstCursor | None = None,
+    before: NewestFirstCursor | None = None,
+) -> QuerySet[Any]:
+    """The rows of ``queryset`` (of ``table``, with ``created_at`` and ``id``) past the
+    cursor: after ``after`` newest first, or — with ``before`` — the ones before it
+    oldest first (slice them, then reverse the slice). With an index on (workspace,
+    created_at, id), one index range per page."""
+    cursor = after or before
+    if cursor is not None:
+        key = f'"{table}"."created_at", "{table}"."id"'
+        op = "<" if before is None else ">"
+        queryset = queryset.filter(
+            RawSQL(
+                f"({key}) {op} (%s, %s)",
+                [cursor.created_at, cursor.id],
+                output_field=BooleanField(),
+            )
+        )
+    if before is not None:
+        return queryset.order_by("created_at", "id")
+    return queryset.order_by("-created_at", "-id")

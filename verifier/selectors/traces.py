@@ -8,40 +8,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import BooleanField, QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.models import QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, QueryDict
 
 from verifier.models import Trace, TraceClaim, Workspace
 from verifier.selectors.counts import row_counts
-from verifier.selectors.paging import (
-    KeysetPage,
-    datetime_of,
-    int_parts,
-    keyset_window,
-    micros_of,
-)
+from verifier.selectors.paging import KeysetPage, NewestFirstCursor, keyset_page, newest_first
 
 TRACE_NOT_FOUND = "No such trace in this workspace (traces are kept for 90 days)."
-
-
-@dataclass(frozen=True)
-class TraceListCursor:
-    """A position in the trace list (newest first): ``created-at-in-µs.id``."""
-
-    created_at: datetime
-    id: int
-
-    @property
-    def token(self) -> str:
-        return f"{micros_of(self.created_at)}.{self.id}"
-
-    @classmethod
-    def parse(cls, token: str | None) -> TraceListCursor | None:
-        parts = int_parts(token, 2)
-        at = datetime_of(parts[0]) if parts is not None else None
-        return None if parts is None or at is None else cls(at, parts[1])
 
 
 @dataclass(frozen=True)
@@ -57,7 +32,6 @@ class TraceRow:
     policy: Any
 
 
-_TRACE_LIST_KEY = '"verifier_trace"."created_at", "verifier_trace"."id"'
 TRACE_LIST_PAGE_SIZE = 50
 
 
@@ -65,30 +39,19 @@ def _trace_rows(
     traces: QuerySet[Trace],
     *,
     limit: int,
-    after: TraceListCursor | None,
-    before: TraceListCursor | None,
+    after: NewestFirstCursor | None,
+    before: NewestFirstCursor | None,
     offset: int,
 ) -> list[TraceRow]:
     """Up to ``limit`` traces newest first after ``after`` (or the last ones before
     ``before``): one range of ``trace_ws_created``. Of each trace's document only the
     policy is read (a document lists every claim the call considered)."""
-    cursor = after or before
-    if cursor is not None:
-        op = "<" if before is None else ">"
-        traces = traces.filter(
-            RawSQL(
-                f"({_TRACE_LIST_KEY}) {op} (%s, %s)",
-                [cursor.created_at, cursor.id],
-                output_field=BooleanField(),
-            )
-        )
-    order = ("created_at", "id") if before is not None else ("-created_at", "-id")
     values = (
-        traces.annotate(
+        newest_first(traces, table="verifier_trace", after=after, before=before)
+        .annotate(
             verification_policy=KeyTransform("verification_policy", "document"),
             policy=KeyTransform("policy", "document"),
         )
-        .order_by(*order)
         .values_list(
             "id",
             "trace_id",
@@ -115,23 +78,15 @@ def trace_page(
     so this list is the first to reach millions)."""
     traces = Trace.objects.filter(workspace=workspace)
     (count,) = row_counts([traces])
-    window = keyset_window(
+    return keyset_page(
         params,
         page_size=page_size,
-        parse=TraceListCursor.parse,
+        count=count,
+        parse=NewestFirstCursor.parse,
         fetch=lambda limit, after, before, offset: _trace_rows(
             traces, limit=limit, after=after, before=before, offset=offset
         ),
-        token=lambda row: TraceListCursor(row.created_at, row.id).token,
-    )
-    return KeysetPage(
-        object_list=window.keys,
-        number=window.number,
-        count=count,
-        page_size=page_size,
-        next_query=window.next_query,
-        previous_query=window.previous_query,
-        first_query=window.first_query,
+        token=lambda row: NewestFirstCursor(row.created_at, row.id).token,
     )
 
 
