@@ -17,7 +17,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from review.filters import FILTER_KEYS, ReviewQueueFilter
@@ -25,7 +25,8 @@ from review.filters import FILTER_KEYS, ReviewQueueFilter
 TEMPLATE = "review/_filter_bar.html"
 FILTER_BAR_CACHE_SIZE = 256
 
-_bars: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+# The bars as the template engine rendered them (autoescaped, SafeString).
+_bars: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -47,7 +48,7 @@ def filter_bar_html(filterset: ReviewQueueFilter, *, key: tuple[Any, ...]) -> Sa
             _bars[key] = html
             while len(_bars) > FILTER_BAR_CACHE_SIZE:
                 _bars.popitem(last=False)
-    return mark_safe(html)
+    return html
 
 
 def filter_bar_cache_clear() -> None:
