@@ -380,10 +380,10 @@ def main() -> None:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.DEBUG = False
 
-    from audit.selectors import ClaimListCursor
     from review.models import ReviewLease
     from review.selectors import QueueCursor
     from verifier.models import Claim
+    from verifier.selectors.paging import NewestFirstCursor
 
     user = get_user_model().objects.get(username="bench-rita")
     client = Client()
@@ -397,7 +397,7 @@ def main() -> None:
     ).token
     everything = Claim.objects.filter(workspace__slug=WORKSPACE_SLUG).order_by("id")
     deep = everything[everything.count() // 2]
-    list_cursor = ClaimListCursor(deep.created_at, deep.pk).token
+    list_cursor = NewestFirstCursor(deep.created_at, deep.pk).token
 
     def get(url: str, status: int = 200):
         def call() -> None:

@@ -67,11 +67,11 @@ class QueueRow:
     source_ref: str
     lease_expires_at: datetime | None
     lease_reviewer: str | None
-    latest_judge_model: str | None = None
-    latest_confidence: float | None = None
-    latest_label: str | None = None
-    latest_note: str | None = None
-    latest_reviewer: int | None = None
+    latest_judge_model: str | None  # the latest verdict's; None without one
+    latest_confidence: float | None
+    latest_label: str | None
+    latest_note: str | None
+    latest_reviewer: int | None
     # derived by review_queue_page
     text_short: str = ""
     age: str = ""

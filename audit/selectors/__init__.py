@@ -4,7 +4,6 @@ others' rows 404. The public names are re-exported here, so views and tests impo
 
 from audit.selectors.claim_list import (
     CLAIM_FILTER_KEYS,
-    ClaimListCursor,
     audit_claim_filters,
     audit_claim_keyset,
     audit_claim_list,
@@ -57,7 +56,6 @@ __all__ = [
     "TRACES_ON_CLAIM_PAGE",
     "TREND_JOBS",
     "ClaimAudit",
-    "ClaimListCursor",
     "Comparison",
     "LiveCheck",
     "SourceFocus",

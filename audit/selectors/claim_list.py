@@ -44,10 +44,6 @@ def audit_claim_list(*, workspace: Workspace, filters: Mapping[str, str]) -> Que
     return claims.order_by("-created_at", "-id")
 
 
-# A position in the claim list (newest first).
-ClaimListCursor = NewestFirstCursor
-
-
 def audit_claim_keyset(
     claims: QuerySet[Claim],
     *,
