@@ -8,7 +8,8 @@ Two paths: batches (``embed_texts``: ingest, grouping, the judges) run the fp32 
 through sentence-transformers, and every stored vector comes from there; one query
 (``embed_text``: retrieve, claims/verify, the worker) runs on the backend named by
 ``SPANPROOF_QUERY_EMBED_BACKEND``: ``onnx-int8`` (default, ``verifier.embedding_onnx``:
-3–4× faster, cosine ≥ 0.99 to the fp32 vector) or ``torch`` (the fp32 model).
+3–4× faster; cosine to the fp32 vector ≥ 0.99 for sentences, down to
+0.98 for very short chat turns) or ``torch`` (the fp32 model).
 """
 
 from __future__ import annotations
@@ -201,8 +202,9 @@ def embed_text(text: str) -> np.ndarray:
     """One text's unit vector, on the ``QUERY_BACKEND`` path.
 
     ``onnx-int8``: ``verifier.embedding_onnx`` (built into the data folder on first use;
-    cosine ≥ 0.99 to the fp32 vector). A build or load failure raises
-    :class:`EmbeddingUnavailable`, like a torch load failure.
+    cosine to the fp32 vector ≥ 0.99 for sentences, ~0.98 at worst for a few words).
+    A build or load failure raises :class:`EmbeddingUnavailable`, like a torch load
+    failure.
     """
     if QUERY_BACKEND == "onnx-int8":
         embedder = _onnx_query.get()
