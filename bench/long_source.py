@@ -10,6 +10,11 @@ client (full middleware, session, templates). Prints one JSON object with the me
 server time (ms) and the HTML size (bytes) of the source page, the source version page
 (the span permalink, focused on a claim in the middle) and a review item on that
 source. Target: each page <= 300 ms and <= 300 KB.
+
+``span_cut``: what the read-time re-check of a retrieve pays for this source's spans —
+one statement cutting 40 bound spans spread evenly over the text, from the version's
+chunks (``spanproof_version_span``, what the serving path runs) beside ``substring`` of
+the whole text (what it ran before migration 0018), median ms over ``--rounds`` × 5.
 """
 
 from __future__ import annotations
@@ -203,6 +208,32 @@ def _measure(client, url: str, rounds: int) -> dict:
     }
 
 
+_SPAN_CUTS = {
+    "chunks": "SELECT spanproof_version_span(b.source_version_id, b.start, b.end) "
+    "FROM verifier_evidencebinding b WHERE b.id = ANY(%s)",
+    "substring": "SELECT substring(v.text FROM b.start + 1 FOR b.end - b.start) "
+    "FROM verifier_evidencebinding b "
+    "JOIN verifier_sourceversion v ON v.id = b.source_version_id WHERE b.id = ANY(%s)",
+}
+
+
+def _span_cut(binding_pks: list[int], rounds: int) -> dict:
+    from django.db import connection
+
+    out = {}
+    with connection.cursor() as cursor:
+        for name, sql in _SPAN_CUTS.items():
+            cursor.execute(sql, [binding_pks])  # warm-up
+            times = []
+            for _ in range(rounds * 5):
+                started = time.perf_counter()
+                cursor.execute(sql, [binding_pks])
+                cursor.fetchall()
+                times.append((time.perf_counter() - started) * 1000)
+            out[f"{name}_ms_p50"] = round(statistics.median(times), 2)
+    return {"spans": len(binding_pks), **out}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -248,6 +279,12 @@ def main() -> None:
         "review_item": _measure(reviewer, f"/review/item/{middle.public_id}/", args.rounds),
     }
     ReviewLease.objects.filter(claim__workspace__slug=WORKSPACE_SLUG).delete()
+    spread = list(
+        EvidenceBinding.objects.filter(source_version=version)
+        .order_by("start")
+        .values_list("pk", flat=True)
+    )
+    span_cut = _span_cut(spread[:: max(1, len(spread) // 40)][:40], args.rounds)
     print(
         json.dumps(
             {
@@ -261,6 +298,7 @@ def main() -> None:
                 },
                 "permalink": permalink,
                 "pages": pages,
+                "span_cut": span_cut,
                 "target_ms": TARGET_MS,
                 "target_bytes": TARGET_BYTES,
                 "meets_target": all(page["meets_target"] for page in pages.values()),

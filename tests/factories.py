@@ -81,20 +81,37 @@ def make_binding(claim: Claim, quote: str, **kw) -> EvidenceBinding:
 
 
 def tamper(version: SourceVersion, new_text: str) -> None:
-    """Rewrite a version's text behind the append-only trigger's back."""
+    """Rewrite a version's text behind the append-only triggers' back, its chunks (what
+    the read-time re-check cuts spans from) with it."""
     with connection.cursor() as cursor:
         # Deferred FK checks from this test's inserts would block ALTER TABLE.
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute(
             "ALTER TABLE verifier_sourceversion DISABLE TRIGGER verifier_sourceversion_append_only"
         )
+        cursor.execute(
+            "ALTER TABLE verifier_sourceversionchunk "
+            "DISABLE TRIGGER verifier_sourceversionchunk_append_only"
+        )
         try:
             cursor.execute(
                 "UPDATE verifier_sourceversion SET text = %s WHERE id = %s", [new_text, version.pk]
+            )
+            cursor.execute(
+                "DELETE FROM verifier_sourceversionchunk WHERE version_id = %s", [version.pk]
+            )
+            cursor.execute(
+                'INSERT INTO verifier_sourceversionchunk (version_id, "index", "text") '
+                "SELECT %s, chunk_index, chunk_text FROM spanproof_text_chunks(%s)",
+                [version.pk, new_text],
             )
         finally:
             cursor.execute(
                 "ALTER TABLE verifier_sourceversion "
                 "ENABLE TRIGGER verifier_sourceversion_append_only"
+            )
+            cursor.execute(
+                "ALTER TABLE verifier_sourceversionchunk "
+                "ENABLE TRIGGER verifier_sourceversionchunk_append_only"
             )
             cursor.execute("SET CONSTRAINTS ALL DEFERRED")

@@ -26,7 +26,13 @@ from verifier.models.relation_verification import (
 )
 from verifier.models.rules import RuleSet, RuleSetActivation
 from verifier.models.sentences import SourceSentence
-from verifier.models.sources import Source, SourceVersion, text_sha256
+from verifier.models.sources import (
+    SPAN_CHUNK_CHARS,
+    Source,
+    SourceVersion,
+    SourceVersionChunk,
+    text_sha256,
+)
 from verifier.models.traces import Trace, TraceClaim
 from verifier.models.verdicts import HUMAN_JUDGE_FAMILY, StateEvent, Verdict, VerdictLabel
 from verifier.models.verification import VerificationJob, VerificationJobStatus
@@ -43,6 +49,7 @@ from verifier.models.workspaces import (
 
 __all__ = [
     "HUMAN_JUDGE_FAMILY",
+    "SPAN_CHUNK_CHARS",
     "ApiKey",
     "ApiScope",
     "BoundBy",
@@ -76,6 +83,7 @@ __all__ = [
     "Source",
     "SourceSentence",
     "SourceVersion",
+    "SourceVersionChunk",
     "SrmkgCalibration",
     "StateEvent",
     "Trace",

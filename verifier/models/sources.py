@@ -55,3 +55,36 @@ class SourceVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source.ref} v{self.number} ({self.sha256[:12]})"
+
+
+# Characters per ``SourceVersionChunk``; the database functions of migration 0018 use the
+# same number.
+SPAN_CHUNK_CHARS = 1024
+
+
+class SourceVersionChunk(models.Model):
+    """Characters ``[index * SPAN_CHUNK_CHARS, (index + 1) * SPAN_CHUNK_CHARS)`` of a
+    source version's text. Written by the database (an AFTER INSERT trigger on
+    ``verifier_sourceversion``, so every writer — services, ``bulk_create``, COPY — gets
+    them), never by Django; immutable like the version.
+
+    Why: PostgreSQL counts a UTF-8 text's characters from its first byte to reach an offset,
+    so ``substring(text FROM start ...)`` reads (and decompresses) the whole prefix — about
+    2.5 ms a span at the end of a 200 KB version. ``spanproof_version_span(version, start,
+    end)`` reads the one or two chunks that hold the span instead, whatever the version's
+    length: the read-time re-check and the worker's evidence sentences cut spans that way."""
+
+    version = models.ForeignKey(SourceVersion, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["version_id", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "index"], name="sourceversionchunk_unique_index"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"version {self.version_id} chunk {self.index}"

@@ -348,7 +348,9 @@ class ServedClaim:
 # ``binding_one_active_per_claim`` constraint) with the bound version's source, its
 # latest verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them) and — for
 # supported/inferred claims, the only ones re-checked — the current version of its
-# source (highest number) with its text at the bound offsets.
+# source (highest number) with its text at the bound offsets, cut from the version's
+# chunks (``spanproof_version_span``, migration 0018: it reads the one or two chunks that
+# hold the span, where ``substring`` of the text would read the whole prefix).
 _SERVED_CLAIMS_SQL = """
 SELECT c."id", c."public_id", c."text", c."state", c."state_reason", c."source_id",
        c."duplicate_of_id", c."flagged", c."trust_score",
@@ -371,8 +373,7 @@ LEFT JOIN LATERAL (
 ) v ON TRUE
 LEFT JOIN LATERAL (
     SELECT sv."id", sv."number", sv."sha256",
-           substring(sv."text" FROM b."start" + 1 FOR GREATEST(b."end" - b."start", 0))
-           AS "span"
+           spanproof_version_span(sv."id", b."start", b."end") AS "span"
     FROM "verifier_sourceversion" sv
     WHERE sv."source_id" = c."source_id" AND c."state" IN ('supported', 'inferred')
     ORDER BY sv."number" DESC LIMIT 1

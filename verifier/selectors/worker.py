@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import F, Q
-from django.db.models.functions import Substr
 
 from verifier.models import Claim, Entity, EntityRelation, SourceSentence, Workspace
+from verifier.selectors.version_span import VersionSpan
 
 CLAIM = "claim"
 SOURCE_SENTENCE = "source_sentence"
@@ -105,9 +105,7 @@ def worker_sentence_rows(
     qs = SourceSentence.objects.filter(workspace=workspace, pk__in=pks)
     if domain_pack:
         qs = qs.filter(source_version__source__domain_pack=domain_pack)
-    rows = qs.annotate(
-        quote=Substr("source_version__text", F("start") + 1, F("end") - F("start"))
-    ).values_list(
+    rows = qs.annotate(quote=VersionSpan(F("source_version_id"), F("start"), F("end"))).values_list(
         "pk",
         "quote",
         "start",

@@ -162,3 +162,21 @@ def test_served_recheck_reads_only_the_span_and_agrees_with_the_full_text(delta,
     binding = claim.bindings.get(is_active=True)
     assert served_claim_check(served).status == expected
     assert binding_recheck(binding=binding, version=version) == expected
+
+
+@pytest.mark.parametrize("position", ["start", "chunk_boundary", "end"])
+def test_served_span_deep_in_a_long_multibyte_source(workspace, position):
+    """The span the re-check reads comes from the version's chunks: the same characters at
+    the bound offsets wherever they sit in a long text of multibyte characters."""
+    quote = "Storm surges can strip a season of growth"
+    filler = "Delta café — grüße 日本 🧪. "
+    head = {"start": 0, "chunk_boundary": 1010, "end": 60}[position]
+    before = (filler * 300)[: head if position != "end" else 7000]
+    text = before + quote + ". " + filler * (2 if position == "end" else 80)
+    source = make_source(workspace, text=text)
+    claim = judged_claim(source, "Storm surges strip growth.", quote=quote)
+    (served,), _ = sel.served_claims(workspace=workspace, claim_pks=[claim.pk])
+    binding = claim.bindings.get(is_active=True)
+    assert binding.start == len(before)
+    assert served.current_span.span_text == quote
+    assert served_claim_check(served).status == "fresh"
