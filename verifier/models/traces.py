@@ -11,7 +11,11 @@ class Trace(models.Model):
     """The provenance of one retrieval: why the caller got this context."""
 
     trace_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="traces")
+    # No index of its own: ``trace_ws_created`` leads with the workspace (every retrieve
+    # writes a trace, so each index here is paid on the serving path).
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, related_name="traces", db_index=False
+    )
     operation = models.CharField(max_length=40, default="retrieve")
     query = models.TextField(blank=True)
     domain_pack = models.CharField(max_length=64, blank=True)
@@ -32,7 +36,11 @@ class Trace(models.Model):
 class TraceClaim(models.Model):
     """One claim a trace considered; lets a claim page list the traces that served it."""
 
-    trace = models.ForeignKey(Trace, on_delete=models.CASCADE, related_name="considered")
+    # No index of its own: ``traceclaim_unique`` leads with the trace (a retrieve writes
+    # one row per claim it considered, 40 for 20 served, each paying every index).
+    trace = models.ForeignKey(
+        Trace, on_delete=models.CASCADE, related_name="considered", db_index=False
+    )
     claim = models.ForeignKey("verifier.Claim", on_delete=models.CASCADE, related_name="traces")
     included = models.BooleanField()
     exclusion_reason = models.CharField(max_length=40, blank=True)

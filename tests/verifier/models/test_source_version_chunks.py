@@ -18,7 +18,7 @@ from verifier.selectors.version_span import VersionSpan
 REJECTED = (IntegrityError, InternalError)
 # ASCII, two-, three- and four-byte UTF-8 characters, and the ones Python and SQL might
 # count differently if either miscounted (combining mark, NBSP, newline).
-ALPHABET = st.sampled_from(list("ab .\n") + ["é", "\u0301", "\u00a0", "日", "語", "🧪"])
+ALPHABET = st.sampled_from([*"ab .\n", "é", "\u0301", "\u00a0", "日", "語", "🧪"])
 
 
 def _chunks(version: SourceVersion) -> list[tuple[int, str]]:
