@@ -17,7 +17,14 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from pgvector import Vector
 
-from verifier.models import Claim, ClaimRelation, Entity, SourceVersion, Workspace
+from verifier.models import (
+    SPAN_CHUNK_CHARS,
+    Claim,
+    ClaimRelation,
+    Entity,
+    SourceVersion,
+    Workspace,
+)
 
 HNSW_DEFAULT_EF_SEARCH = 40
 LEXICAL_TOKENS = 4
@@ -349,9 +356,11 @@ class ServedClaim:
 # latest verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them) and — for
 # supported/inferred claims, the only ones re-checked — the current version of its
 # source (highest number) with its text at the bound offsets, cut from the version's
-# chunks (``spanproof_version_span``, migration 0018: it reads the one or two chunks that
-# hold the span, where ``substring`` of the text would read the whole prefix).
-_SERVED_CLAIMS_SQL = """
+# chunks (migration 0018: the one or two chunks that hold the span, where ``substring``
+# of the text would read its whole prefix). The cut is ``spanproof_version_span``'s body
+# written inline: the planner does not inline a SQL function with an aggregate, and
+# calling it costs ~25 µs a claim (4.8 against 3.9 ms for 40 claims at 1,000,000).
+_SERVED_CLAIMS_SQL = f"""
 SELECT c."id", c."public_id", c."text", c."state", c."state_reason", c."source_id",
        c."duplicate_of_id", c."flagged", c."trust_score",
        s."ref", s."title", s."citation",
@@ -373,7 +382,14 @@ LEFT JOIN LATERAL (
 ) v ON TRUE
 LEFT JOIN LATERAL (
     SELECT sv."id", sv."number", sv."sha256",
-           spanproof_version_span(sv."id", b."start", b."end") AS "span"
+           (SELECT substring(string_agg(k."text", '' ORDER BY k."index")
+                             FROM b."start" - min(k."index") * {SPAN_CHUNK_CHARS} + 1
+                             FOR GREATEST(b."end" - b."start", 0))
+            FROM "verifier_sourceversionchunk" k
+            WHERE k."version_id" = sv."id"
+              AND k."index" BETWEEN GREATEST(b."start", 0) / {SPAN_CHUNK_CHARS}
+                                AND GREATEST(b."end" - 1, b."start", 0) / {SPAN_CHUNK_CHARS}
+           ) AS "span"
     FROM "verifier_sourceversion" sv
     WHERE sv."source_id" = c."source_id" AND c."state" IN ('supported', 'inferred')
     ORDER BY sv."number" DESC LIMIT 1
