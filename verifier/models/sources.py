@@ -69,8 +69,8 @@ class SourceVersionChunk(models.Model):
     them), never by Django; immutable like the version.
 
     Why: PostgreSQL counts a UTF-8 text's characters from its first byte to reach an offset,
-    so ``substring(text FROM start ...)`` reads (and decompresses) the whole prefix — about
-    2.5 ms a span at the end of a 200 KB version. ``spanproof_version_span(version, start,
+    so ``substring(text FROM start ...)`` reads (and decompresses) the whole prefix — 1.5 to
+    3 ms a span at the end of a 200 KB version. ``spanproof_version_span(version, start,
     end)`` reads the one or two chunks that hold the span instead, whatever the version's
     length: the read-time re-check and the worker's evidence sentences cut spans that way."""
 
