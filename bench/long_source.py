@@ -13,8 +13,9 @@ source. Target: each page <= 300 ms and <= 300 KB.
 
 ``span_cut``: what the read-time re-check of a retrieve pays for this source's spans —
 one statement cutting 40 bound spans spread evenly over the text, from the version's
-chunks (``spanproof_version_span``, what the serving path runs) beside ``substring`` of
-the whole text (what it ran before migration 0018), median ms over ``--rounds`` × 5.
+chunks (``spanproof_version_span``; the serving statement runs the same cut written
+inline) beside ``substring`` of the whole text (what it ran before migration 0018), median
+ms over ``--rounds`` × 5.
 """
 
 from __future__ import annotations

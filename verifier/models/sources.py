@@ -72,7 +72,8 @@ class SourceVersionChunk(models.Model):
     so ``substring(text FROM start ...)`` reads (and decompresses) the whole prefix — 1.5 to
     3 ms a span at the end of a 200 KB version. ``spanproof_version_span(version, start,
     end)`` reads the one or two chunks that hold the span instead, whatever the version's
-    length: the read-time re-check and the worker's evidence sentences cut spans that way."""
+    length: the worker's evidence sentences cut spans that way, and the read-time re-check
+    runs the same cut written inline in its statement (``verifier.selectors.retrieval``)."""
 
     version = models.ForeignKey(SourceVersion, on_delete=models.CASCADE, related_name="chunks")
     index = models.PositiveIntegerField()
