@@ -15,7 +15,8 @@ import psycopg
 from django.conf import settings
 from django.db import connection
 from django.db.models import Q, QuerySet
-from pgvector import Vector
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
 
 from verifier.models import (
     SPAN_CHUNK_CHARS,
@@ -38,6 +39,27 @@ def _ef_search(limit: int) -> int | None:
     return ef if ef != HNSW_DEFAULT_EF_SEARCH else None
 
 
+class QueryVector:
+    """A query vector as a statement parameter: sent in pgvector's binary form
+    (``vector_recv``: uint16 dimensions, uint16 unused, big-endian float32s), exactly the
+    float32 values, with no text to format here (~0.2 ms for 384 numbers) or to parse
+    there. The statement's ``%b::vector`` gives the parameter its type."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+
+class _QueryVectorDumper(Dumper):
+    format = Format.BINARY
+    oid = 0  # unknown: the ``::vector`` cast in the statement types it
+
+    def dump(self, obj: QueryVector) -> bytes:
+        values = np.asarray(obj.values, dtype=">f4").reshape(-1)
+        return np.array([values.shape[0], 0], dtype=">u2").tobytes() + values.tobytes()
+
+
 @contextmanager
 def _serving_cursor() -> Iterator[psycopg.Cursor[Any]]:
     """A server-side-binding cursor on Django's connection (same transaction) for the
@@ -45,9 +67,11 @@ def _serving_cursor() -> Iterator[psycopg.Cursor[Any]]:
     few times on a connection (its ``prepare_threshold``), which spares the planner
     1–2 ms per call; ``"prepare_threshold": None`` in the database OPTIONS turns that
     off (say, behind a transaction-pooling PgBouncer). Django's query logging and
-    execute wrappers do not see these two statements."""
+    execute wrappers do not see these two statements. It sends a :class:`QueryVector` in
+    binary."""
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cursor:
+        cursor.adapters.register_dumper(QueryVector, _QueryVectorDumper)
         yield cursor
 
 
@@ -60,14 +84,14 @@ def published_claims(*, workspace: Workspace, domain_pack: str = "") -> QuerySet
 
 # The nearest-neighbour query as fixed SQL text: the ORM would compile the same
 # statement (published claims of the workspace with an embedding, ordered by cosine
-# distance ``<=>``, HNSW) on every request. ``%s::vector`` takes pgvector's text form.
+# distance ``<=>``, HNSW) on every request. ``%b::vector`` takes a :class:`QueryVector`.
 _SEEDS_BY_VECTOR_SQL = (
-    'SELECT c."id", c."embedding" <=> %s::vector AS "distance" FROM "verifier_claim" c '
+    'SELECT c."id", c."embedding" <=> %b::vector AS "distance" FROM "verifier_claim" c '
     'WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL '
     'ORDER BY "distance" ASC LIMIT %s'
 )
 _SEEDS_BY_VECTOR_PACK_SQL = (
-    'SELECT c."id", c."embedding" <=> %s::vector AS "distance" FROM "verifier_claim" c '
+    'SELECT c."id", c."embedding" <=> %b::vector AS "distance" FROM "verifier_claim" c '
     'JOIN "verifier_source" s ON s."id" = c."source_id" '
     'WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL '
     'AND s."domain_pack" = %s ORDER BY "distance" ASC LIMIT %s'
@@ -82,11 +106,11 @@ def claim_seeds_by_vector(
         if (ef := _ef_search(limit)) is not None:
             # Read when the scan runs, so a prepared plan honours it.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
-        literal = Vector(vector).to_text()  # what pgvector.django sends
+        query = QueryVector(vector)
         if domain_pack:
-            cursor.execute(_SEEDS_BY_VECTOR_PACK_SQL, [literal, workspace.pk, domain_pack, limit])
+            cursor.execute(_SEEDS_BY_VECTOR_PACK_SQL, [query, workspace.pk, domain_pack, limit])
         else:
-            cursor.execute(_SEEDS_BY_VECTOR_SQL, [literal, workspace.pk, limit])
+            cursor.execute(_SEEDS_BY_VECTOR_SQL, [query, workspace.pk, limit])
         rows = cursor.fetchall()
     return [(pk, 1.0 - float(distance)) for pk, distance in rows]
 
@@ -94,11 +118,11 @@ def claim_seeds_by_vector(
 # The same nearest-neighbour query over the sentence index (``SourceSentence``: the
 # sentences of each source's current version, HNSW on ``embedding``).
 _SENTENCES_BY_VECTOR_SQL = (
-    'SELECT t."id", t."embedding" <=> %s::vector AS "distance" FROM "verifier_sourcesentence" t '
+    'SELECT t."id", t."embedding" <=> %b::vector AS "distance" FROM "verifier_sourcesentence" t '
     'WHERE t."workspace_id" = %s ORDER BY "distance" ASC LIMIT %s'
 )
 _SENTENCES_BY_VECTOR_PACK_SQL = (
-    'SELECT t."id", t."embedding" <=> %s::vector AS "distance" FROM "verifier_sourcesentence" t '
+    'SELECT t."id", t."embedding" <=> %b::vector AS "distance" FROM "verifier_sourcesentence" t '
     'JOIN "verifier_sourceversion" v ON v."id" = t."source_version_id" '
     'JOIN "verifier_source" s ON s."id" = v."source_id" '
     'WHERE t."workspace_id" = %s AND s."domain_pack" = %s ORDER BY "distance" ASC LIMIT %s'
@@ -113,13 +137,11 @@ def sentence_seeds_by_vector(
     with _serving_cursor() as cursor:
         if (ef := _ef_search(limit)) is not None:
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
-        literal = Vector(vector).to_text()
+        query = QueryVector(vector)
         if domain_pack:
-            cursor.execute(
-                _SENTENCES_BY_VECTOR_PACK_SQL, [literal, workspace.pk, domain_pack, limit]
-            )
+            cursor.execute(_SENTENCES_BY_VECTOR_PACK_SQL, [query, workspace.pk, domain_pack, limit])
         else:
-            cursor.execute(_SENTENCES_BY_VECTOR_SQL, [literal, workspace.pk, limit])
+            cursor.execute(_SENTENCES_BY_VECTOR_SQL, [query, workspace.pk, limit])
         rows = cursor.fetchall()
     return [(pk, 1.0 - float(distance)) for pk, distance in rows]
 

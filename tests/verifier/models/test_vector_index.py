@@ -3,6 +3,7 @@ sentence index's nearest-sentence queries are planned on its own HNSW index."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from django.db import connection, transaction
 
@@ -14,15 +15,20 @@ from verifier.selectors.retrieval import (
     _SEEDS_BY_VECTOR_SQL,
     _SENTENCES_BY_VECTOR_PACK_SQL,
     _SENTENCES_BY_VECTOR_SQL,
+    QueryVector,
+    _serving_cursor,
 )
 
 PROBE = "[" + ",".join(["0"] * 383 + ["1"]) + "]"
+QUERY = QueryVector(np.eye(384, dtype=np.float32)[-1])  # PROBE, as the serving path sends it
 
 pytestmark = pytest.mark.django_db
 
 
-def _plan(sql: str, params: list[object]) -> str:
-    with transaction.atomic(), connection.cursor() as cursor:
+def _plan(sql: str, params: list[object], *, serving: bool = False) -> str:
+    """The plan of ``sql``; ``serving``: through the retrieve's own cursor (binary
+    :class:`QueryVector` parameters), else Django's."""
+    with transaction.atomic(), _serving_cursor() if serving else connection.cursor() as cursor:
         # On a near-empty table the planner rightly prefers a scan and a sort; forbid
         # both so the plan shows whether the index CAN serve the query.
         cursor.execute("SET LOCAL enable_seqscan = off")
@@ -57,10 +63,10 @@ def test_the_probe_still_sees_it_with_fresh_statistics_of_a_small_table():
 
 @pytest.mark.parametrize(
     ("sql", "params"),
-    [(_SEEDS_BY_VECTOR_SQL, [PROBE, 1, 10]), (_SEEDS_BY_VECTOR_PACK_SQL, [PROBE, 1, "g", 10])],
+    [(_SEEDS_BY_VECTOR_SQL, [QUERY, 1, 10]), (_SEEDS_BY_VECTOR_PACK_SQL, [QUERY, 1, "g", 10])],
 )
 def test_retrieval_seed_queries_are_planned_on_the_index(sql, params):
-    assert CLAIM_INDEX_NAME in _plan(sql, params)
+    assert CLAIM_INDEX_NAME in _plan(sql, params, serving=True)
 
 
 def test_a_query_over_unpublished_claims_cannot_use_it():
@@ -75,9 +81,9 @@ def test_a_query_over_unpublished_claims_cannot_use_it():
 @pytest.mark.parametrize(
     ("sql", "params"),
     [
-        (_SENTENCES_BY_VECTOR_SQL, [PROBE, 1, 10]),
-        (_SENTENCES_BY_VECTOR_PACK_SQL, [PROBE, 1, "g", 10]),
+        (_SENTENCES_BY_VECTOR_SQL, [QUERY, 1, 10]),
+        (_SENTENCES_BY_VECTOR_PACK_SQL, [QUERY, 1, "g", 10]),
     ],
 )
 def test_sentence_seed_queries_are_planned_on_the_sentence_index(sql, params):
-    assert "sourcesentence_embedding_hnsw" in _plan(sql, params)
+    assert "sourcesentence_embedding_hnsw" in _plan(sql, params, serving=True)
