@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import psycopg
 from django.conf import settings
-from django.db import connection
 from django.db.models import Q, QuerySet
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
@@ -26,6 +25,7 @@ from verifier.models import (
     SourceVersion,
     Workspace,
 )
+from verifier.selectors.prepared import prepared_cursor
 
 HNSW_DEFAULT_EF_SEARCH = 40
 LEXICAL_TOKENS = 4
@@ -62,15 +62,9 @@ class _QueryVectorDumper(Dumper):
 
 @contextmanager
 def _serving_cursor() -> Iterator[psycopg.Cursor[Any]]:
-    """A server-side-binding cursor on Django's connection (same transaction) for the
-    two statements every retrieve runs. psycopg prepares a statement once it has run a
-    few times on a connection (its ``prepare_threshold``), which spares the planner
-    1–2 ms per call; ``"prepare_threshold": None`` in the database OPTIONS turns that
-    off (say, behind a transaction-pooling PgBouncer). Django's query logging and
-    execute wrappers do not see these two statements. It sends a :class:`QueryVector` in
-    binary."""
-    connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
+    """:func:`prepared_cursor` for the two statements every retrieve runs (the seeds and
+    the claim load), sending a :class:`QueryVector` in binary."""
+    with prepared_cursor() as cursor:
         cursor.adapters.register_dumper(QueryVector, _QueryVectorDumper)
         yield cursor
 

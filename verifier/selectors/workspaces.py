@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from verifier.models import ApiKey, Membership, Workspace, hash_api_key
+from verifier.selectors.prepared import prepared_cursor
 
 
 def membership_list(*, user) -> QuerySet[Membership]:
@@ -21,13 +23,36 @@ def membership_get(*, user, slug: str | None = None) -> Membership | None:
     return memberships.first()
 
 
-def api_key_authenticate(*, raw_key: str) -> ApiKey | None:
-    """The live key whose hash matches ``raw_key``, with its workspace."""
-    return (
-        ApiKey.objects.select_related("workspace")
-        .filter(key_hash=hash_api_key(raw_key), revoked_at__isnull=True)
-        .first()
+# Every API call looks its key up: one fixed statement, prepared after a few calls (the
+# ORM compiled the same join on each call: 0.7 ms against ~0.2).
+_API_KEY_FIELDS = tuple(ApiKey._meta.concrete_fields)
+_WORKSPACE_FIELDS = tuple(Workspace._meta.concrete_fields)
+_API_KEY_SQL = (
+    "SELECT "
+    + ", ".join(
+        [f'k."{f.column}"' for f in _API_KEY_FIELDS]
+        + [f'w."{f.column}"' for f in _WORKSPACE_FIELDS]
     )
+    + f' FROM "{ApiKey._meta.db_table}" k'
+    + f' JOIN "{Workspace._meta.db_table}" w ON w."id" = k."workspace_id"'
+    + ' WHERE k."key_hash" = %s AND k."revoked_at" IS NULL'
+)
+
+
+def api_key_authenticate(*, raw_key: str) -> ApiKey | None:
+    """The live key whose hash matches ``raw_key`` (``key_hash`` is unique), with its
+    workspace loaded."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_API_KEY_SQL, [hash_api_key(raw_key)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = len(_API_KEY_FIELDS)
+    api_key = ApiKey.from_db(connection.alias, [f.attname for f in _API_KEY_FIELDS], row[:split])
+    api_key.workspace = Workspace.from_db(
+        connection.alias, [f.attname for f in _WORKSPACE_FIELDS], row[split:]
+    )
+    return api_key
 
 
 def workspace_get(*, slug: str) -> Workspace | None:

@@ -116,3 +116,49 @@ def test_a_read_key_reads_but_cannot_write(workspace):
     assert response.status_code == 403
     error = response.json()["error"]
     assert error["code"] == "permission_denied" and "'write'" in error["message"]
+
+
+def test_the_lookup_loads_the_key_and_its_workspace_as_the_orm_does(workspace):
+    from datetime import UTC
+
+    from django.forms.models import model_to_dict
+    from django.utils import timezone
+
+    from verifier.selectors.workspaces import api_key_authenticate
+
+    created = api_key_create(workspace=workspace, name="ci", scope="read")
+    ApiKey.objects.filter(pk=created.api_key.pk).update(last_used_at=timezone.now())
+    expected = ApiKey.objects.select_related("workspace").get(pk=created.api_key.pk)
+    # Past psycopg's prepare threshold: the prepared statement answers the same.
+    for _ in range(7):
+        found = api_key_authenticate(raw_key=created.raw_key)
+        assert found is not None and found.pk == expected.pk
+        assert model_to_dict(found) == model_to_dict(expected)
+        assert (found.created_at, found.last_used_at, found.revoked_at) == (
+            expected.created_at,
+            expected.last_used_at,
+            None,
+        )
+        assert found.created_at.utcoffset() == UTC.utcoffset(None)
+        assert not found._state.adding
+        assert model_to_dict(found.workspace) == model_to_dict(workspace)
+        assert found.workspace.created_at == workspace.created_at
+    assert api_key_authenticate(raw_key=created.raw_key + "x") is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lookup_survives_a_connection_the_database_dropped():
+    """The key lookup runs first in an API call; like Django's own cursors it replaces a
+    persistent connection that the server has closed (``CONN_HEALTH_CHECKS``)."""
+    from django.db import connection
+
+    from tests.factories import make_workspace
+    from verifier.selectors.workspaces import api_key_authenticate
+
+    created = api_key_create(workspace=make_workspace(), name="ci")
+    assert connection.settings_dict["CONN_HEALTH_CHECKS"]
+    connection.health_check_done = False  # as at the start of a request
+    connection.connection.close()  # what a server restart leaves behind
+    found = api_key_authenticate(raw_key=created.raw_key)
+    assert found is not None and found.pk == created.api_key.pk
+    assert not connection.connection.closed

@@ -1,0 +1,27 @@
+"""A cursor for the statements that run on every API call or retrieve, prepared by the
+server after a few runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from django.db import connection
+
+
+@contextmanager
+def prepared_cursor() -> Iterator[psycopg.Cursor[Any]]:
+    """A server-side-binding cursor on Django's connection (same transaction). psycopg
+    prepares a statement once it has run a few times on a connection (its
+    ``prepare_threshold``), which spares the server parsing and planning it on every
+    call; ``"prepare_threshold": None`` in the database OPTIONS turns that off (say,
+    behind a transaction-pooling PgBouncer). Django's query logging and execute wrappers
+    do not see these statements. Like Django's own cursors, it first runs the
+    connection's health check (``CONN_HEALTH_CHECKS``), so a connection the database
+    dropped is replaced rather than failing the request."""
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        yield cursor
