@@ -27,6 +27,8 @@ def membership_get(*, user, slug: str | None = None) -> Membership | None:
 # ORM compiled the same join on each call: 0.7 ms against ~0.2).
 _API_KEY_FIELDS = tuple(ApiKey._meta.concrete_fields)
 _WORKSPACE_FIELDS = tuple(Workspace._meta.concrete_fields)
+_API_KEY_ATTNAMES = [f.attname for f in _API_KEY_FIELDS]
+_WORKSPACE_ATTNAMES = [f.attname for f in _WORKSPACE_FIELDS]
 _API_KEY_SQL = (
     "SELECT "
     + ", ".join(
@@ -47,11 +49,9 @@ def api_key_authenticate(*, raw_key: str) -> ApiKey | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    split = len(_API_KEY_FIELDS)
-    api_key = ApiKey.from_db(connection.alias, [f.attname for f in _API_KEY_FIELDS], row[:split])
-    api_key.workspace = Workspace.from_db(
-        connection.alias, [f.attname for f in _WORKSPACE_FIELDS], row[split:]
-    )
+    split = len(_API_KEY_ATTNAMES)
+    api_key = ApiKey.from_db(connection.alias, _API_KEY_ATTNAMES, row[:split])
+    api_key.workspace = Workspace.from_db(connection.alias, _WORKSPACE_ATTNAMES, row[split:])
     return api_key
 
 
