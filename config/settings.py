@@ -150,6 +150,16 @@ else:
 # a new PostgreSQL backend per request costs a fork and a handshake on every page.
 DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("SPANPROOF_DB_CONN_MAX_AGE", "60"))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# psycopg prepares a statement on the server once it has run this many times on a
+# connection (the server then skips parsing and planning it). Django turns that off by
+# default; its own cursors bind parameters client-side and are never prepared whatever
+# this says, so it applies to the statements run through ``verifier.selectors.prepared``
+# (the API-key lookup, the retrieve's seeds, claim load and trace). Empty turns it off,
+# as a transaction-pooling PgBouncer older than 1.21 needs.
+_prepare_threshold = os.environ.get("SPANPROOF_DB_PREPARE_THRESHOLD", "5").strip()
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+    int(_prepare_threshold) if _prepare_threshold else None
+)
 DATABASE_RUNTIME_USER: str = DATABASES["default"].get("USER") or ""
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SPANPROOF_TEST_DB", "test_spanproof")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

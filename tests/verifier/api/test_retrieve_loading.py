@@ -105,6 +105,37 @@ def test_served_claims_render_like_the_orm_path(delta, other_workspace):
             assert served_claim_check(light).status == binding_recheck(binding=mb, version=version)
 
 
+@pytest.mark.parametrize("pack", ["", "delta-pack", "no-such-pack"])
+def test_seeds_loaded_with_their_seeding_match_the_two_statements(delta, other_workspace, pack):
+    """The fused statement (seeds and what serving needs of them) returns the seeds of
+    ``claim_seeds_by_vector`` in its order with the claims ``served_claims`` loads."""
+    _variety(delta, other_workspace)
+    delta.domain_pack = "delta-pack"
+    delta.save(update_fields=["domain_pack"])
+    query = embeddings.embed_text("Where does sediment settle in the marsh?")
+    for limit in (3, 20):
+        fused = sel.served_seeds_by_vector(
+            workspace=delta.workspace, vector=query, limit=limit, domain_pack=pack
+        )
+        seeds = sel.claim_seeds_by_vector(
+            workspace=delta.workspace, vector=query, limit=limit, domain_pack=pack
+        )
+        assert [(c.pk, pytest.approx(score, abs=1e-6)) for c, score in fused] == seeds
+        served, _ = sel.served_claims(workspace=delta.workspace, claim_pks=[pk for pk, _ in seeds])
+        assert sorted((c for c, _ in fused), key=lambda c: c.pk) == served, (
+            "the same ServedClaim values, binding, verdict and current span included"
+        )
+    expected = {"": 8, "delta-pack": 8, "no-such-pack": 0}[pack]  # embedded, published
+    assert (
+        len(
+            sel.served_seeds_by_vector(
+                workspace=delta.workspace, vector=query, limit=50, domain_pack=pack
+            )
+        )
+        == expected
+    )
+
+
 def test_served_claims_use_the_current_version(delta, workspace):
     from verifier.services.sources import source_upsert
 

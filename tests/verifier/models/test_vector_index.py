@@ -13,9 +13,12 @@ from verifier.selectors.ingest import CLAIM_INDEX_NAME, vector_index_status
 from verifier.selectors.retrieval import (
     _SEEDS_BY_VECTOR_PACK_SQL,
     _SEEDS_BY_VECTOR_SQL,
+    _SEEDS_SERVED_PACK_SQL,
+    _SEEDS_SERVED_SQL,
     _SENTENCES_BY_VECTOR_PACK_SQL,
     _SENTENCES_BY_VECTOR_SQL,
     QueryVector,
+    _limited,
     _serving_cursor,
 )
 
@@ -63,10 +66,15 @@ def test_the_probe_still_sees_it_with_fresh_statistics_of_a_small_table():
 
 @pytest.mark.parametrize(
     ("sql", "params"),
-    [(_SEEDS_BY_VECTOR_SQL, [QUERY, 1, 10]), (_SEEDS_BY_VECTOR_PACK_SQL, [QUERY, 1, "g", 10])],
+    [
+        (_SEEDS_BY_VECTOR_SQL, [QUERY, 1]),
+        (_SEEDS_BY_VECTOR_PACK_SQL, [QUERY, 1, "g"]),
+        (_SEEDS_SERVED_SQL, [QUERY, 1]),
+        (_SEEDS_SERVED_PACK_SQL, [QUERY, 1, "g"]),
+    ],
 )
 def test_retrieval_seed_queries_are_planned_on_the_index(sql, params):
-    assert CLAIM_INDEX_NAME in _plan(sql, params, serving=True)
+    assert CLAIM_INDEX_NAME in _plan(_limited(sql, 10), params, serving=True)
 
 
 def test_a_query_over_unpublished_claims_cannot_use_it():
@@ -81,9 +89,9 @@ def test_a_query_over_unpublished_claims_cannot_use_it():
 @pytest.mark.parametrize(
     ("sql", "params"),
     [
-        (_SENTENCES_BY_VECTOR_SQL, [QUERY, 1, 10]),
-        (_SENTENCES_BY_VECTOR_PACK_SQL, [QUERY, 1, "g", 10]),
+        (_SENTENCES_BY_VECTOR_SQL, [QUERY, 1]),
+        (_SENTENCES_BY_VECTOR_PACK_SQL, [QUERY, 1, "g"]),
     ],
 )
 def test_sentence_seed_queries_are_planned_on_the_sentence_index(sql, params):
-    assert "sourcesentence_embedding_hnsw" in _plan(sql, params, serving=True)
+    assert "sourcesentence_embedding_hnsw" in _plan(_limited(sql, 10), params, serving=True)
