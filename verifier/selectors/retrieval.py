@@ -71,8 +71,9 @@ class _QueryVectorDumper(Dumper):
 
 @contextmanager
 def _serving_cursor() -> Iterator[psycopg.Cursor[Any]]:
-    """:func:`prepared_cursor` for the two statements every retrieve runs (the seeds and
-    the claim load), sending a :class:`QueryVector` in binary."""
+    """:func:`prepared_cursor` for the retrieve's statements (the seeds with what serving
+    needs of them, the load of claims expansion adds), sending a :class:`QueryVector` in
+    binary."""
     with prepared_cursor() as cursor:
         cursor.adapters.register_dumper(QueryVector, _QueryVectorDumper)
         yield cursor
