@@ -86,7 +86,7 @@ class QueueRow:
 
 # The rows of one queue page as fixed SQL text, one statement: each claim with its
 # source's ref, its lease (expiry, holder) and its latest verdict (by ``-at, -id``, as
-# everywhere else; index ``verdict_claim_at``). The ORM spelling (values over three
+# everywhere else; index ``verdict_claim_latest``). The ORM spelling (values over three
 # joins plus a second query for the verdicts) cost ~4 ms of Python per page to compile
 # and run; this costs a fraction of one.
 _QUEUE_ROWS_SQL = """

@@ -1,7 +1,7 @@
 """The latest verdict's columns as annotations on claims, added only where a query needs them.
 
 Each is a correlated subquery (the claim's verdict by ``-at, -id``, index
-``verdict_claim_at``). The queue's keyset and count queries do without them unless a
+``verdict_claim_latest``). The queue's keyset and count queries do without them unless a
 filter reads one (judge model, confidence), so they compile and run without five
 subqueries they would not use.
 """

@@ -43,7 +43,9 @@ class Verdict(models.Model):
     class Meta:
         ordering = ["-at", "-id"]
         get_latest_by = "at"
-        indexes = [models.Index(fields=["claim", "-at"], name="verdict_claim_at")]
+        # A claim's latest verdict (by -at, -id, as every reader orders them) is the
+        # first entry for the claim: no sort of its verdicts (migration 0021).
+        indexes = [models.Index(fields=["claim", "-at", "-id"], name="verdict_claim_latest")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1),
