@@ -102,22 +102,42 @@ _SEEDS_BY_VECTOR_PACK_SQL = (
 )
 
 
-def claim_seeds_by_vector(
-    *, workspace: Workspace, vector: np.ndarray, limit: int, domain_pack: str = ""
-) -> list[tuple[int, float]]:
-    """(claim pk, cosine similarity) of the ``limit`` nearest published claims (HNSW)."""
+def _nearest_rows(
+    sql: str,
+    pack_sql: str,
+    *,
+    workspace: Workspace,
+    vector: np.ndarray,
+    limit: int,
+    domain_pack: str,
+) -> list[Any]:
+    """The rows of a nearest-neighbour statement (``pack_sql`` when ``domain_pack`` is
+    given): parameters (query vector, workspace[, pack]), ``limit`` written in, the HNSW
+    scan keeping enough candidates for it."""
     with _serving_cursor() as cursor:
         if (ef := _ef_search(limit)) is not None:
             # Read when the scan runs, so a prepared plan honours it.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
         query = QueryVector(vector)
         if domain_pack:
-            cursor.execute(
-                _limited(_SEEDS_BY_VECTOR_PACK_SQL, limit), [query, workspace.pk, domain_pack]
-            )
+            cursor.execute(_limited(pack_sql, limit), [query, workspace.pk, domain_pack])
         else:
-            cursor.execute(_limited(_SEEDS_BY_VECTOR_SQL, limit), [query, workspace.pk])
-        rows = cursor.fetchall()
+            cursor.execute(_limited(sql, limit), [query, workspace.pk])
+        return cursor.fetchall()
+
+
+def claim_seeds_by_vector(
+    *, workspace: Workspace, vector: np.ndarray, limit: int, domain_pack: str = ""
+) -> list[tuple[int, float]]:
+    """(claim pk, cosine similarity) of the ``limit`` nearest published claims (HNSW)."""
+    rows = _nearest_rows(
+        _SEEDS_BY_VECTOR_SQL,
+        _SEEDS_BY_VECTOR_PACK_SQL,
+        workspace=workspace,
+        vector=vector,
+        limit=limit,
+        domain_pack=domain_pack,
+    )
     return [(pk, 1.0 - float(distance)) for pk, distance in rows]
 
 
@@ -140,17 +160,14 @@ def sentence_seeds_by_vector(
 ) -> list[tuple[int, float]]:
     """(source sentence pk, cosine similarity) of the ``limit`` nearest sentences of the
     workspace's sources (of ``domain_pack`` when given) in the sentence index (HNSW)."""
-    with _serving_cursor() as cursor:
-        if (ef := _ef_search(limit)) is not None:
-            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
-        query = QueryVector(vector)
-        if domain_pack:
-            cursor.execute(
-                _limited(_SENTENCES_BY_VECTOR_PACK_SQL, limit), [query, workspace.pk, domain_pack]
-            )
-        else:
-            cursor.execute(_limited(_SENTENCES_BY_VECTOR_SQL, limit), [query, workspace.pk])
-        rows = cursor.fetchall()
+    rows = _nearest_rows(
+        _SENTENCES_BY_VECTOR_SQL,
+        _SENTENCES_BY_VECTOR_PACK_SQL,
+        workspace=workspace,
+        vector=vector,
+        limit=limit,
+        domain_pack=domain_pack,
+    )
     return [(pk, 1.0 - float(distance)) for pk, distance in rows]
 
 
@@ -487,17 +504,14 @@ def served_seeds_by_vector(
 ) -> list[tuple[ServedClaim, float]]:
     """``claim_seeds_by_vector`` and ``served_claims`` of its seeds in one statement:
     (claim, cosine similarity) of the ``limit`` nearest published claims, nearest first."""
-    with _serving_cursor() as cursor:
-        if (ef := _ef_search(limit)) is not None:
-            cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
-        query = QueryVector(vector)
-        if domain_pack:
-            cursor.execute(
-                _limited(_SEEDS_SERVED_PACK_SQL, limit), [query, workspace.pk, domain_pack]
-            )
-        else:
-            cursor.execute(_limited(_SEEDS_SERVED_SQL, limit), [query, workspace.pk])
-        rows: list[Any] = cursor.fetchall()
+    rows = _nearest_rows(
+        _SEEDS_SERVED_SQL,
+        _SEEDS_SERVED_PACK_SQL,
+        workspace=workspace,
+        vector=vector,
+        limit=limit,
+        domain_pack=domain_pack,
+    )
     claims, _versions = _served_from_rows(rows)
     return [(claim, 1.0 - float(row[-1])) for claim, row in zip(claims, rows, strict=True)]
 
