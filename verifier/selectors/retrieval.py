@@ -89,17 +89,22 @@ def published_claims(*, workspace: Workspace, domain_pack: str = "") -> QuerySet
 # The nearest-neighbour query as fixed SQL text: the ORM would compile the same
 # statement (published claims of the workspace with an embedding, ordered by cosine
 # distance ``<=>``, HNSW) on every request. ``%b::vector`` takes a :class:`QueryVector`.
-_SEEDS_BY_VECTOR_SQL = (
-    'SELECT c."id", c."embedding" <=> %b::vector AS "distance" FROM "verifier_claim" c '
+# ``_SEEDS_FROM``/``_SEEDS_FROM_PACK`` are also the seeds of the seeds-and-load statements
+# below.
+_DISTANCE = 'c."embedding" <=> %b::vector AS "distance"'
+_SEEDS_FROM = (
+    'FROM "verifier_claim" c '
     'WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL '
     'ORDER BY "distance" ASC LIMIT %s'
 )
-_SEEDS_BY_VECTOR_PACK_SQL = (
-    'SELECT c."id", c."embedding" <=> %b::vector AS "distance" FROM "verifier_claim" c '
+_SEEDS_FROM_PACK = (
+    'FROM "verifier_claim" c '
     'JOIN "verifier_source" s ON s."id" = c."source_id" '
     'WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL '
     'AND s."domain_pack" = %s ORDER BY "distance" ASC LIMIT %s'
 )
+_SEEDS_BY_VECTOR_SQL = f'SELECT c."id", {_DISTANCE} {_SEEDS_FROM}'
+_SEEDS_BY_VECTOR_PACK_SQL = f'SELECT c."id", {_DISTANCE} {_SEEDS_FROM_PACK}'
 
 
 def _nearest_rows(
@@ -407,9 +412,11 @@ class ServedClaim:
 # of the text would read its whole prefix). The cut is ``spanproof_version_span``'s body
 # written inline: the planner does not inline a SQL function with an aggregate, and
 # calling it costs ~25 µs a claim (4.8 against 3.9 ms for 40 claims at 1,000,000).
-_SERVED_COLUMNS = """
+_CLAIM_COLUMNS = """
        c."id", c."public_id", c."text", c."state", c."state_reason", c."source_id",
-       c."duplicate_of_id", c."flagged", c."trust_score",
+       c."duplicate_of_id", c."flagged", c."trust_score"
+"""
+_SERVED_COLUMNS = f"""{_CLAIM_COLUMNS.rstrip()},
        s."ref", s."title", s."citation",
        b."id", b."quote", b."start", b."end", b."source_hash", b."match",
        b."source_version_id", bs."id", bs."ref", bs."title", bs."citation",
@@ -449,38 +456,27 @@ WHERE c."workspace_id" = %s AND c."published" AND c."id" = ANY(%s)
 ORDER BY c."id"
 """
 
-# The nearest published claims and what serving needs of each, in one statement: the
-# seeds statement above as a materialized CTE named like the claim table, carrying the
-# claim's own columns from the rows the HNSW scan has already fetched (the separate load
-# looked each claim up again by its key), then the same joins as ``_SERVED_CLAIMS_SQL``.
-# One round trip and one executor start fewer for a retrieve without expansion.
-_SEED_CLAIM_COLUMNS = (
-    'c."id", c."public_id", c."text", c."state", c."state_reason", c."source_id", '
-    'c."duplicate_of_id", c."flagged", c."trust_score", '
-    'c."embedding" <=> %b::vector AS "distance"'
-)
-_SEEDS_SERVED_SQL = f"""
+
+def _seeds_served_sql(seeds_from: str) -> str:
+    """The nearest published claims and what serving needs of each, in one statement: the
+    seeds statement (``seeds_from``) as a materialized CTE named like the claim table,
+    carrying the claim's own columns from the rows the HNSW scan has already fetched (the
+    separate load looked each claim up again by its key), then the joins of
+    ``_SERVED_CLAIMS_SQL``. One round trip and one executor start fewer for a retrieve
+    without expansion."""
+    return f"""
 WITH c AS MATERIALIZED (
-    SELECT {_SEED_CLAIM_COLUMNS} FROM "verifier_claim" c
-    WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL
-    ORDER BY "distance" ASC LIMIT %s
+    SELECT {_CLAIM_COLUMNS.rstrip()}, {_DISTANCE}
+    {seeds_from}
 )
 SELECT {_SERVED_COLUMNS}, c."distance"
 FROM c {_SERVED_JOINS}
 ORDER BY c."distance", c."id"
 """
-_SEEDS_SERVED_PACK_SQL = f"""
-WITH c AS MATERIALIZED (
-    SELECT {_SEED_CLAIM_COLUMNS} FROM "verifier_claim" c
-    JOIN "verifier_source" ps ON ps."id" = c."source_id"
-    WHERE c."workspace_id" = %s AND c."published" AND c."embedding" IS NOT NULL
-      AND ps."domain_pack" = %s
-    ORDER BY "distance" ASC LIMIT %s
-)
-SELECT {_SERVED_COLUMNS}, c."distance"
-FROM c {_SERVED_JOINS}
-ORDER BY c."distance", c."id"
-"""
+
+
+_SEEDS_SERVED_SQL = _seeds_served_sql(_SEEDS_FROM)
+_SEEDS_SERVED_PACK_SQL = _seeds_served_sql(_SEEDS_FROM_PACK)
 
 
 def served_claims(
