@@ -209,6 +209,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(
     os.environ.get("SPANPROOF_MAX_REQUEST_BYTES", str(4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024))
 )
 REST_FRAMEWORK = {
+    # DRF's two defaults, its JSON written by orjson (verifier/api/renderers.py).
+    "DEFAULT_RENDERER_CLASSES": [
+        "verifier.api.renderers.FastJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_PARSER_CLASSES": [
         "verifier.api.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",

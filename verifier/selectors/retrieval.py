@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
+from psycopg.types.datetime import TimestamptzLoader
 
 from verifier.models import (
     SPAN_CHUNK_CHARS,
@@ -73,9 +74,13 @@ class _QueryVectorDumper(Dumper):
 def _serving_cursor() -> Iterator[psycopg.Cursor[Any]]:
     """:func:`prepared_cursor` for the retrieve's statements (the seeds with what serving
     needs of them, the load of claims expansion adds), sending a :class:`QueryVector` in
-    binary."""
+    binary. Timestamps (the verdicts' ``at``) are read by psycopg's own loader, written in
+    C, rather than the Python subclass Django registers on its connections to set the
+    tzinfo (~3 µs a value); both give the same instant, aware (the session's time zone is
+    UTC), and the envelope writes it in UTC either way."""
     with prepared_cursor() as cursor:
         cursor.adapters.register_dumper(QueryVector, _QueryVectorDumper)
+        cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
         yield cursor
 
 

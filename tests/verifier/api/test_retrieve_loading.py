@@ -4,6 +4,8 @@ is the batch embedding."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import numpy as np
 import pytest
 
@@ -83,6 +85,11 @@ def test_served_claims_render_like_the_orm_path(delta, other_workspace):
         )
         assert claim_envelope(claim=light) == claim_envelope(claim=model)
         assert _trust(light) == _trust(model)
+        # The latest verdict's time, to the microsecond and aware (psycopg's C loader).
+        assert [(v.id, v.at) for v in light._verdicts] == [
+            (v.pk, v.at) for v in model._verdicts[:1]
+        ]
+        assert all(v.at.utcoffset() == timedelta(0) for v in light._verdicts)
         assert (light.public_id, light.text, light.state, light.state_reason) == (
             model.public_id,
             model.text,
