@@ -105,12 +105,17 @@ def test_post_worker_init_warms_the_embedder_and_freezes_the_heap(monkeypatch) -
     asked: list[str] = []
     monkeypatch.setattr(embeddings, "embed_text", lambda text: asked.append(text))
     assert gc.get_freeze_count() == 0
+    threshold = gc.get_threshold()
     try:
         gunicorn_hooks.post_worker_init(worker=None)
         assert asked == [gunicorn_hooks.WARM_UP_TEXT]
         assert gc.get_freeze_count() > 10_000
+        # The first generation is collected less often; the older ones as before.
+        assert gc.get_threshold() == (gunicorn_hooks.GC_GEN0_THRESHOLD, *threshold[1:])
+        assert threshold[0] < gunicorn_hooks.GC_GEN0_THRESHOLD
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)
 
 
 def test_a_worker_starts_without_its_embedder(monkeypatch, caplog) -> None:
@@ -122,8 +127,10 @@ def test_a_worker_starts_without_its_embedder(monkeypatch, caplog) -> None:
         raise embeddings.EmbeddingUnavailable("no model here")
 
     monkeypatch.setattr(embeddings, "embed_text", unavailable)
+    threshold = gc.get_threshold()
     try:
         gunicorn_hooks.post_worker_init(worker=None)
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)
     assert "no model here" in caplog.text
