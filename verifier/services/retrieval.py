@@ -17,7 +17,8 @@ from __future__ import annotations
 import time
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -44,7 +45,12 @@ from verifier.selectors.envelopes import (
     iso_millis,
 )
 from verifier.services.claim_state import claim_recheck_on_read
-from verifier.services.traces import TRACE_DOCUMENT_VERSION, TraceClaimRow, trace_record
+from verifier.services.traces import (
+    TRACE_DOCUMENT_VERSION,
+    TraceClaimRow,
+    trace_record,
+    trace_recording,
+)
 
 DEPTH_HOPS: Final = {"quick": 0, "standard": 1, "deep": 2}
 HOP_DECAY: Final = 0.85
@@ -388,16 +394,18 @@ class ServeRun:
             **self.extra,
         }
 
-    def record(self) -> None:
+    def _trace(self) -> dict[str, Any]:
+        """The arguments of ``trace_record``/``trace_recording`` for this run, its total
+        time taken now."""
         self.timing["total_ms"] = round((time.perf_counter() - self.started) * 1000, 3)
-        trace_record(
-            workspace=self.workspace,
-            trace_id=self.trace_id,
-            operation=self.operation,
-            query=self.query,
-            domain_pack=self.domain_pack,
-            document=self.document(),
-            considered=[
+        return {
+            "workspace": self.workspace,
+            "trace_id": self.trace_id,
+            "operation": self.operation,
+            "query": self.query,
+            "domain_pack": self.domain_pack,
+            "document": self.document(),
+            "considered": [
                 TraceClaimRow(
                     claim_pk=c.pk,
                     included=c.included,
@@ -406,7 +414,17 @@ class ServeRun:
                 )
                 for c in self.ranked
             ],
-        )
+        }
+
+    def record(self) -> None:
+        trace_record(**self._trace())
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """``record``, the ``with`` block running while the database writes the trace
+        (``trace_recording``)."""
+        with trace_recording(**self._trace()):
+            yield
 
     def metadata(self, served: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return {
@@ -463,14 +481,14 @@ def context_retrieve(
         run.seed_by_query(limit=max_claims * SEED_OVERFETCH)
     run.mark("seed", t)
     run.run()
-    t = time.perf_counter()
-    served = run.envelopes()
-    run.mark("envelopes", t)
-    run.record()
-    return {
-        "request_id": run.request_id,
-        "trace_id": str(run.trace_id),
-        "context_block": context_block(served),
-        "verified_claims": served,
-        "metadata": run.metadata(served),
-    }
+    # The trace is sent first and the answer built while the database writes it, so the
+    # trace's timing ends with the ranking (the envelopes are not in it).
+    with run.recording():
+        served = run.envelopes()
+        return {
+            "request_id": run.request_id,
+            "trace_id": str(run.trace_id),
+            "context_block": context_block(served),
+            "verified_claims": served,
+            "metadata": run.metadata(served),
+        }

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -44,26 +45,59 @@ def trace_record(
     prepared once per connection, with the document sent as a parameter, not quoted into
     the statement's text (encoded by orjson: ~7 µs for a retrieve's ~17 KB document, ~95
     with the standard library's encoder)."""
-    rows = list(considered)
+    params = _trace_params(workspace, trace_id, operation, query, domain_pack, document, considered)
     with prepared_cursor() as cursor:
-        cursor.execute(
-            _TRACE_INSERT_SQL,
-            [
-                trace_id,
-                workspace.pk,
-                operation,
-                query,
-                domain_pack or "",
-                orjson.dumps(document).decode(),
-                timezone.now(),
-                [row.claim_pk for row in rows],
-                [row.included for row in rows],
-                [row.exclusion_reason[:40] for row in rows],
-                [row.verification_state for row in rows],
-            ],
-        )
+        cursor.execute(_TRACE_INSERT_SQL, params)
         (pk,) = cursor.fetchone()
     return pk
+
+
+@contextmanager
+def trace_recording(
+    *,
+    workspace: Workspace,
+    trace_id: uuid.UUID,
+    operation: str,
+    query: str,
+    domain_pack: str,
+    document: dict[str, Any],
+    considered: Iterable[TraceClaimRow],
+) -> Iterator[None]:
+    """``trace_record`` while the ``with`` block runs: the statement is sent when the block
+    is entered and its outcome awaited when it is left (psycopg's pipeline mode), so the
+    database writes the trace while the caller builds the rest of its answer. An error of
+    the insert is raised when the block is left, inside the caller's transaction, which
+    it then rolls back; the block should not run other statements (they would queue
+    behind the insert and wait for it)."""
+    params = _trace_params(workspace, trace_id, operation, query, domain_pack, document, considered)
+    with prepared_cursor() as cursor, cursor.connection.pipeline():
+        cursor.execute(_TRACE_INSERT_SQL, params)
+        yield
+
+
+def _trace_params(
+    workspace: Workspace,
+    trace_id: uuid.UUID,
+    operation: str,
+    query: str,
+    domain_pack: str,
+    document: dict[str, Any],
+    considered: Iterable[TraceClaimRow],
+) -> list[Any]:
+    rows = list(considered)
+    return [
+        trace_id,
+        workspace.pk,
+        operation,
+        query,
+        domain_pack or "",
+        orjson.dumps(document).decode(),
+        timezone.now(),
+        [row.claim_pk for row in rows],
+        [row.included for row in rows],
+        [row.exclusion_reason[:40] for row in rows],
+        [row.verification_state for row in rows],
+    ]
 
 
 _TRACE_INSERT_SQL = (

@@ -1,0 +1,77 @@
+"""``trace_recording``: the trace ``trace_record`` writes, sent before the caller's block
+runs and awaited after it (psycopg's pipeline mode)."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+from django.db import connection, transaction
+from psycopg import pq
+
+from tests.factories import make_claim, make_source, make_workspace
+from verifier.models import Trace, TraceClaim
+from verifier.services.traces import TraceClaimRow, trace_recording
+
+pytestmark = pytest.mark.django_db
+
+
+def _arguments(trace_id: uuid.UUID) -> dict:
+    workspace = make_workspace()
+    source = make_source(workspace)
+    claims = [make_claim(source, text=f"Claim {i}.") for i in range(3)]
+    return {
+        "workspace": workspace,
+        "trace_id": trace_id,
+        "operation": "retrieve",
+        "query": "Where does sediment settle?",
+        "domain_pack": "",
+        "document": {"version": 1, "claims": [c.public_id for c in claims]},
+        "considered": [
+            TraceClaimRow(c.pk, i == 0, "" if i == 0 else "budget", c.state)
+            for i, c in enumerate(claims)
+        ],
+    }
+
+
+def test_the_block_runs_while_the_insert_is_in_flight_and_the_trace_is_written():
+    trace_id = uuid.uuid4()
+    arguments = _arguments(trace_id)
+    seen = []
+    with trace_recording(**arguments):
+        # The insert went out in pipeline mode; its result is read when the block ends.
+        seen.append(connection.connection.pgconn.pipeline_status)
+    assert seen[0] == pq.PipelineStatus.ON
+    trace = Trace.objects.get(trace_id=trace_id)
+    assert connection.connection.pgconn.pipeline_status == pq.PipelineStatus.OFF
+    assert trace.document == arguments["document"]
+    assert trace.query == arguments["query"]
+    rows = TraceClaim.objects.filter(trace=trace).order_by("claim_id")
+    assert [(r.claim_id, r.included, r.exclusion_reason) for r in rows] == [
+        (row.claim_pk, row.included, row.exclusion_reason) for row in arguments["considered"]
+    ]
+
+
+def test_an_insert_error_is_raised_when_the_block_is_left_and_rolls_back():
+    trace_id = uuid.uuid4()
+    first = _arguments(trace_id)
+    with trace_recording(**first):
+        pass
+    again = _arguments(trace_id)  # the same trace id: the unique constraint refuses it
+    ran = []
+    with (
+        pytest.raises(psycopg.errors.UniqueViolation),
+        transaction.atomic(),
+        trace_recording(**again),
+    ):
+        ran.append(True)
+    assert ran == [True]
+    # The earlier trace and its rows are untouched; nothing of the second was kept.
+    assert Trace.objects.filter(trace_id=trace_id).count() == 1
+    trace = Trace.objects.get(trace_id=trace_id)
+    assert trace.workspace_id == first["workspace"].pk
+    assert TraceClaim.objects.filter(trace=trace).count() == 3
+    assert not TraceClaim.objects.filter(
+        claim_id__in=[row.claim_pk for row in again["considered"]]
+    ).exists()
