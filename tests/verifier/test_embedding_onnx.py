@@ -59,13 +59,10 @@ def test_word_pieces_are_sentence_transformers(embedder):
     assert len(tokenizer.encode(LONG).ids) == 256
 
 
-# Inputs with almost no word pieces ("" is [CLS] [SEP]; "x" one more): the pooled
-# vector is the mean of two or three positions, so int8 rounding weighs far more than in
-# a sentence (0.981 and 0.987 with onnxruntime 1.31-1.32 and the v1 recipe; 0.987 and
-# 0.990 with v2, "ok" 0.987). Such a query means nothing to
-# retrieval; the 0.99 target is on real text (bench/query_embedding.py: every eval
-# claim >= 0.99) and holds for every other input here.
-DEGENERATE = {"", "x"}
+# Inputs with almost no word pieces ("" is [CLS] [SEP]; "x" one more) pool two or three
+# positions, so rounding weighs most there: with dynamic quantization (recipes v1/v2: one
+# activation scale per tensor) they reached only 0.981-0.990; with v3's blocks of 64
+# they are at 0.997-0.998 and held to the same 0.99 as every other input.
 
 
 def test_vectors_agree_with_the_fp32_model(embedder):
@@ -75,8 +72,7 @@ def test_vectors_agree_with_the_fp32_model(embedder):
         assert vector.dtype == np.float32
         assert vector.shape == (embeddings.EMBEDDING_DIMENSIONS,)
         assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
-        floor = 0.97 if text in DEGENERATE else 0.99
-        assert float(vector @ reference) >= floor, text
+        assert float(vector @ reference) >= 0.99, text
 
 
 def test_the_cached_file_is_recorded_by_hash(embedder):
