@@ -427,6 +427,46 @@ def _wait_for(port: int, timeout: float = 60.0) -> None:
     raise RuntimeError("server did not start")
 
 
+def serve(checkout: Path, port: int, ef_search: int) -> subprocess.Popen[bytes]:
+    """gunicorn serving ``checkout``'s code on 127.0.0.1:``port`` with the command line
+    ``make run`` serves with (``verifier.web_server``: gthread, so the client keeps one
+    connection alive; the hooks load the embedder and tune the garbage collector), on one
+    worker and one thread."""
+    from verifier.web_server import gunicorn_command
+
+    return subprocess.Popen(
+        gunicorn_command(python=sys.executable, addr=f"127.0.0.1:{port}", workers=1, threads=1),
+        stdout=subprocess.DEVNULL,  # the access log
+        cwd=checkout,
+        env={
+            **os.environ,
+            "DJANGO_DEBUG": "0",
+            "DEBUG": "0",
+            "SPANPROOF_HNSW_EF_SEARCH": str(ef_search),
+            # Three rounds of 200 retrieves and 200 floor calls in about a minute would
+            # run into the per-key and per-IP limits (600/min): off, for this server only.
+            "SPANPROOF_API_RATE_PER_KEY": "",
+            "SPANPROOF_API_RATE_PER_IP": "",
+        },
+    )
+
+
+def timed_retrieve(
+    conn: http.client.HTTPConnection, headers: dict[str, str], query: str
+) -> tuple[float, bytes]:
+    """One ``POST /connect/v1/retrieve`` of ``TOP_K`` claims on ``conn``: (milliseconds
+    from sending the request to reading the whole answer, the answer's body)."""
+    body = json.dumps({"query": query, "max_claims": TOP_K})
+    t = time.perf_counter()
+    conn.request("POST", "/connect/v1/retrieve", body=body, headers=headers)
+    resp = conn.getresponse()
+    data = resp.read()
+    elapsed = (time.perf_counter() - t) * 1000
+    if resp.status != 200:
+        raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
+    return elapsed, data
+
+
 _RAW_TOPK_SQL = (
     "SELECT id FROM verifier_claim WHERE workspace_id = %s AND published "
     "ORDER BY embedding <=> %s::vector LIMIT %s"
@@ -547,26 +587,7 @@ def main() -> None:
     ef_search = next((ef for ef, r in recall.items() if r >= TARGET_RECALL), max(recall))
 
     port = _free_port()
-    # The command line ``make run`` serves with (``verifier.web_server``: gthread, so
-    # the client keeps one connection alive; the hooks load the embedder and freeze the
-    # garbage collector's view of it), on one worker and one thread.
-    from verifier.web_server import gunicorn_command
-
-    server = subprocess.Popen(
-        gunicorn_command(python=sys.executable, addr=f"127.0.0.1:{port}", workers=1, threads=1),
-        stdout=subprocess.DEVNULL,  # the access log
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DJANGO_DEBUG": "0",
-            "DEBUG": "0",
-            "SPANPROOF_HNSW_EF_SEARCH": str(ef_search),
-            # Three rounds of 200 retrieves and 200 floor calls in about a minute would
-            # run into the per-key and per-IP limits (600/min): off, for this server only.
-            "SPANPROOF_API_RATE_PER_KEY": "",
-            "SPANPROOF_API_RATE_PER_IP": "",
-        },
-    )
+    server = serve(ROOT, port, ef_search)
     try:
         _wait_for(port)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -585,14 +606,7 @@ def main() -> None:
             return elapsed
 
         def call(query: str) -> tuple[float, dict]:
-            body = json.dumps({"query": query, "max_claims": TOP_K})
-            t = time.perf_counter()
-            conn.request("POST", "/connect/v1/retrieve", body=body, headers=headers)
-            resp = conn.getresponse()
-            data = resp.read()
-            elapsed = (time.perf_counter() - t) * 1000
-            if resp.status != 200:
-                raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
+            elapsed, data = timed_retrieve(conn, headers, query)
             return elapsed, json.loads(data)
 
         for q in queries[:WARM_UP]:  # warm-up: model load, connection, caches

@@ -30,9 +30,7 @@ import json
 import os
 import signal
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -42,24 +40,6 @@ ROOT = _HERE.parent
 sys.path.insert(0, str(ROOT))
 
 WARM_UP = 20
-
-
-def _server(checkout: Path, port: int, ef_search: int) -> subprocess.Popen[bytes]:
-    from verifier.web_server import gunicorn_command
-
-    return subprocess.Popen(
-        gunicorn_command(python=sys.executable, addr=f"127.0.0.1:{port}", workers=1, threads=1),
-        stdout=subprocess.DEVNULL,  # the access log
-        cwd=checkout,
-        env={
-            **os.environ,
-            "DJANGO_DEBUG": "0",
-            "DEBUG": "0",
-            "SPANPROOF_HNSW_EF_SEARCH": str(ef_search),
-            "SPANPROOF_API_RATE_PER_KEY": "",
-            "SPANPROOF_API_RATE_PER_IP": "",
-        },
-    )
 
 
 def main() -> None:
@@ -89,7 +69,7 @@ def main() -> None:
 
     ports = [bench._free_port(), bench._free_port()]
     servers = [
-        _server(checkout.resolve(), port, args.ef_search)
+        bench.serve(checkout.resolve(), port, args.ef_search)
         for checkout, port in zip((args.before, args.after), ports, strict=True)
     ]
     try:
@@ -99,15 +79,7 @@ def main() -> None:
         headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
 
         def call(conn: http.client.HTTPConnection, query: str) -> float:
-            body = json.dumps({"query": query, "max_claims": bench.TOP_K})
-            t = time.perf_counter()
-            conn.request("POST", "/connect/v1/retrieve", body=body, headers=headers)
-            resp = conn.getresponse()
-            data = resp.read()
-            elapsed = (time.perf_counter() - t) * 1000
-            if resp.status != 200:
-                raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
-            return elapsed
+            return bench.timed_retrieve(conn, headers, query)[0]
 
         for query in queries[:WARM_UP]:
             for conn in conns:

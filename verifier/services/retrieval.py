@@ -48,6 +48,7 @@ from verifier.services.claim_state import claim_recheck_on_read
 from verifier.services.traces import (
     TRACE_DOCUMENT_VERSION,
     TraceClaimRow,
+    TraceWrite,
     trace_record,
     trace_recording,
 )
@@ -394,18 +395,18 @@ class ServeRun:
             **self.extra,
         }
 
-    def _trace(self) -> dict[str, Any]:
+    def _trace(self) -> TraceWrite:
         """The arguments of ``trace_record``/``trace_recording`` for this run, its total
         time taken now."""
         self.timing["total_ms"] = round((time.perf_counter() - self.started) * 1000, 3)
-        return {
-            "workspace": self.workspace,
-            "trace_id": self.trace_id,
-            "operation": self.operation,
-            "query": self.query,
-            "domain_pack": self.domain_pack,
-            "document": self.document(),
-            "considered": [
+        return TraceWrite(
+            workspace=self.workspace,
+            trace_id=self.trace_id,
+            operation=self.operation,
+            query=self.query,
+            domain_pack=self.domain_pack,
+            document=self.document(),
+            considered=[
                 TraceClaimRow(
                     claim_pk=c.pk,
                     included=c.included,
@@ -414,7 +415,7 @@ class ServeRun:
                 )
                 for c in self.ranked
             ],
-        }
+        )
 
     def record(self) -> None:
         trace_record(**self._trace())

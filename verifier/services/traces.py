@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import orjson
 from django.conf import settings
@@ -29,69 +29,54 @@ class TraceClaimRow:
     verification_state: str
 
 
-def trace_record(
-    *,
-    workspace: Workspace,
-    trace_id: uuid.UUID,
-    operation: str,
-    query: str,
-    domain_pack: str,
-    document: dict[str, Any],
-    considered: Iterable[TraceClaimRow],
-) -> int:
+class TraceWrite(TypedDict):
+    """What one trace is written from (``trace_record``, ``trace_recording``)."""
+
+    workspace: Workspace
+    trace_id: uuid.UUID
+    operation: str
+    query: str
+    domain_pack: str
+    document: dict[str, Any]
+    considered: Iterable[TraceClaimRow]
+
+
+def trace_record(**trace: Unpack[TraceWrite]) -> int:
     """Write the trace and one ``TraceClaim`` per claim considered; returns the trace's
     row id. One statement (a data-modifying CTE), so it is all or nothing on its own and
     costs a served call one round trip, not a savepoint, two inserts and a release;
     prepared once per connection, with the document sent as a parameter, not quoted into
     the statement's text (encoded by orjson: ~7 µs for a retrieve's ~17 KB document, ~95
     with the standard library's encoder)."""
-    params = _trace_params(workspace, trace_id, operation, query, domain_pack, document, considered)
     with prepared_cursor() as cursor:
-        cursor.execute(_TRACE_INSERT_SQL, params)
+        cursor.execute(_TRACE_INSERT_SQL, _trace_params(trace))
         (pk,) = cursor.fetchone()
     return pk
 
 
 @contextmanager
-def trace_recording(
-    *,
-    workspace: Workspace,
-    trace_id: uuid.UUID,
-    operation: str,
-    query: str,
-    domain_pack: str,
-    document: dict[str, Any],
-    considered: Iterable[TraceClaimRow],
-) -> Iterator[None]:
+def trace_recording(**trace: Unpack[TraceWrite]) -> Iterator[None]:
     """``trace_record`` while the ``with`` block runs: the statement is sent when the block
     is entered and its outcome awaited when it is left (psycopg's pipeline mode), so the
     database writes the trace while the caller builds the rest of its answer. An error of
     the insert is raised when the block is left, inside the caller's transaction, which
     it then rolls back; the block should not run other statements (they would queue
     behind the insert and wait for it)."""
-    params = _trace_params(workspace, trace_id, operation, query, domain_pack, document, considered)
+    params = _trace_params(trace)
     with prepared_cursor() as cursor, cursor.connection.pipeline():
         cursor.execute(_TRACE_INSERT_SQL, params)
         yield
 
 
-def _trace_params(
-    workspace: Workspace,
-    trace_id: uuid.UUID,
-    operation: str,
-    query: str,
-    domain_pack: str,
-    document: dict[str, Any],
-    considered: Iterable[TraceClaimRow],
-) -> list[Any]:
-    rows = list(considered)
+def _trace_params(trace: TraceWrite) -> list[Any]:
+    rows = list(trace["considered"])
     return [
-        trace_id,
-        workspace.pk,
-        operation,
-        query,
-        domain_pack or "",
-        orjson.dumps(document).decode(),
+        trace["trace_id"],
+        trace["workspace"].pk,
+        trace["operation"],
+        trace["query"],
+        trace["domain_pack"] or "",
+        orjson.dumps(trace["document"]).decode(),
         timezone.now(),
         [row.claim_pk for row in rows],
         [row.included for row in rows],
