@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypedDict, Unpack
 
 import orjson
+import psycopg
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -61,7 +62,12 @@ def trace_recording(**trace: Unpack[TraceWrite]) -> Iterator[None]:
     database writes the trace while the caller builds the rest of its answer. An error of
     the insert is raised when the block is left, inside the caller's transaction, which
     it then rolls back; the block should not run other statements (they would queue
-    behind the insert and wait for it)."""
+    behind the insert and wait for it). With a libpq older than 14 (no pipeline mode) the
+    trace is written before the block runs, as ``trace_record`` writes it."""
+    if not psycopg.Pipeline.is_supported():
+        trace_record(**trace)
+        yield
+        return
     params = _trace_params(trace)
     with prepared_cursor() as cursor, cursor.connection.pipeline():
         cursor.execute(_TRACE_INSERT_SQL, params)

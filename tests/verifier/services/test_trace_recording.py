@@ -75,3 +75,14 @@ def test_an_insert_error_is_raised_when_the_block_is_left_and_rolls_back():
     assert not TraceClaim.objects.filter(
         claim_id__in=[row.claim_pk for row in again["considered"]]
     ).exists()
+
+
+def test_without_pipeline_mode_the_trace_is_written_before_the_block(monkeypatch):
+    monkeypatch.setattr(psycopg.Pipeline, "is_supported", classmethod(lambda cls: False))
+    trace_id = uuid.uuid4()
+    inside = []
+    with trace_recording(**_arguments(trace_id)):
+        inside.append(connection.connection.pgconn.pipeline_status)
+        inside.append(Trace.objects.filter(trace_id=trace_id).exists())
+    assert inside == [pq.PipelineStatus.OFF, True]
+    assert TraceClaim.objects.filter(trace__trace_id=trace_id).count() == 3
