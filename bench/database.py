@@ -1,9 +1,12 @@
 """What the database benches share: their own database on the embedded cluster (or the
-``DATABASE_URL`` given) and the percentile they report."""
+``DATABASE_URL`` given), the percentile they report, and the timed HTTP call of those
+that measure a served endpoint."""
 
 from __future__ import annotations
 
+import http.client
 import os
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,3 +37,23 @@ def percentile(samples: list[float], q: float) -> float:
     """The nearest-rank ``q`` quantile of ``samples`` (non-empty)."""
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def timed_request(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    *,
+    headers: dict[str, str],
+    body: str | None = None,
+) -> tuple[float, bytes]:
+    """One request on ``conn``: (milliseconds from sending it to reading the whole answer,
+    the answer's body); anything but 200 raises."""
+    t = time.perf_counter()
+    conn.request(method, path, body=body, headers=headers)
+    resp = conn.getresponse()
+    data = resp.read()
+    elapsed = (time.perf_counter() - t) * 1000
+    if resp.status != 200:
+        raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
+    return elapsed, data

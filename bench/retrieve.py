@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 BENCH_DB = "spanproof_bench_retrieve"
 
-from bench.database import bench_database_url, percentile  # noqa: E402
+from bench.database import bench_database_url, percentile, timed_request  # noqa: E402
 
 WORKSPACE_SLUG = "bench-retrieve"
 SEED = 20260610
@@ -457,14 +457,7 @@ def timed_retrieve(
     """One ``POST /connect/v1/retrieve`` of ``TOP_K`` claims on ``conn``: (milliseconds
     from sending the request to reading the whole answer, the answer's body)."""
     body = json.dumps({"query": query, "max_claims": TOP_K})
-    t = time.perf_counter()
-    conn.request("POST", "/connect/v1/retrieve", body=body, headers=headers)
-    resp = conn.getresponse()
-    data = resp.read()
-    elapsed = (time.perf_counter() - t) * 1000
-    if resp.status != 200:
-        raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
-    return elapsed, data
+    return timed_request(conn, "POST", "/connect/v1/retrieve", headers=headers, body=body)
 
 
 _RAW_TOPK_SQL = (
@@ -596,14 +589,8 @@ def main() -> None:
         def floor_call() -> float:
             # The same server, key and connection on a tiny authenticated read: what
             # gunicorn, Django, DRF and the key check cost before any retrieval work.
-            t = time.perf_counter()
-            conn.request("GET", "/connect/v1/verification-rules/built-in", headers=headers)
-            resp = conn.getresponse()
-            data = resp.read()
-            elapsed = (time.perf_counter() - t) * 1000
-            if resp.status != 200:
-                raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
-            return elapsed
+            path = "/connect/v1/verification-rules/built-in"
+            return timed_request(conn, "GET", path, headers=headers)[0]
 
         def call(query: str) -> tuple[float, dict]:
             elapsed, data = timed_retrieve(conn, headers, query)

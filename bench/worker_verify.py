@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 BENCH_DB = "spanproof_bench_worker"
 
-from bench.database import bench_database_url, percentile  # noqa: E402
+from bench.database import bench_database_url, percentile, timed_request  # noqa: E402
 
 SEED = 20261125
 CACHE = ROOT / "var" / "bench"
@@ -464,13 +464,9 @@ def run_latency(args: argparse.Namespace) -> dict:
 
         def call(i: int, claim: str) -> float:
             body = json.dumps({"job_id": f"bench-{i}", "claim": claim, "top_k": 5})
-            t = time.perf_counter()
-            conn.request("POST", "/worker/verify", body=body, headers=headers)
-            resp = conn.getresponse()
-            data = resp.read()
-            elapsed = (time.perf_counter() - t) * 1000
-            if resp.status != 200:
-                raise RuntimeError(f"HTTP {resp.status}: {data[:300]!r}")
+            elapsed, data = timed_request(
+                conn, "POST", "/worker/verify", headers=headers, body=body
+            )
             doc = json.loads(data)
             timings.append(doc["timing_ms"])
             verdicts[doc["verdict"]] += 1
