@@ -21,7 +21,11 @@ pending item, runs it, marks it, and claims again until none is left:
 
 A failure is recorded on its item and in ``job.errors`` and never loses the rest. The
 shard that finds every item done or failed advances the job to the next stage exactly
-once (a conditional UPDATE on ``job.stage``) and enqueues it on commit.
+once (a conditional UPDATE on ``job.stage``) and enqueues it on commit. After the last
+stage the shard that finds its every item done finishes the job (the stage's
+``finish``, under the job's row lock), so a job is never seen finished while one of its
+items is still open; a failed item of the last stage keeps the job running, and a new
+delivery runs it again.
 ``job.progress[stage]`` ({done, total, failed, completed}) is recounted from the items
 under the job's row lock at each mark, so it stays right with any number of shards.
 
@@ -73,13 +77,15 @@ class StageSpec:
     write on several connections at once; it must still be safe to rerun). ``serial``:
     one item at a time, in key order; ``prepare(job, key)`` (serial stages only, in a
     transaction of its own, idempotent and order-free) is what a waiting shard may do
-    ahead for a later item."""
+    ahead for a later item. ``finish(job)`` (the last stage only) closes the job, once,
+    in the transaction that holds the job's row lock and found every item done."""
 
     items: Callable[[IngestJob], list[str]]
     run_item: Callable[[IngestJob, str], None]
     own_transactions: bool = False
     serial: bool = False
     prepare: Callable[[IngestJob, str], None] | None = None
+    finish: Callable[[IngestJob], object] | None = None
 
 
 class WorkerSilent(Exception):
@@ -215,9 +221,10 @@ def _list_items(job: IngestJob, stage: str) -> None:
 
 def _advance(job: IngestJob, stage: str) -> str | None:
     """Move the job past ``stage`` — exactly once, whichever shard gets here first —
-    and enqueue the next stage on commit."""
+    and enqueue the next stage on commit; past the last one, finish the job."""
     following = next_stage(stage)
     if following is None:
+        _finish(job, stage)
         return None
     with transaction.atomic():
         moved = IngestJob.objects.filter(
@@ -226,6 +233,26 @@ def _advance(job: IngestJob, stage: str) -> str | None:
         if moved:
             _enqueue(job.pk, following)
     return following if moved else None
+
+
+def _finish(job: IngestJob, stage: str) -> None:
+    """Close the job after its last stage, when that stage's items are all done: under
+    the job's row lock, so two shards never both finish it and none while an item is
+    open. A failed item leaves the job running for a new delivery to retry."""
+    finish = _registry()[stage].finish
+    with transaction.atomic():
+        locked = (
+            IngestJob.objects.select_for_update()
+            .filter(pk=job.pk, status=IngestStatus.RUNNING, stage=stage)
+            .first()
+        )
+        if locked is None:
+            return
+        items = IngestItem.objects.filter(job_id=job.pk, stage=stage)
+        if items.exclude(status=IngestItemStatus.DONE).exists():
+            return
+        if finish is not None:
+            finish(locked)
 
 
 def _advance_if_finished(job: IngestJob, stage: str) -> str | None:

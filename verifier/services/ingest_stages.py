@@ -10,7 +10,7 @@ from verifier.services.graph_relate import claims_relate
 from verifier.services.ingest import StageSpec
 from verifier.services.ingest_extract import extract_item, extract_items
 from verifier.services.ingest_group import claims_embed, claims_group
-from verifier.services.ingest_store import ingest_job_store
+from verifier.services.ingest_store import ingest_job_finish, ingest_job_store
 from verifier.services.ingest_validate import claims_remediate, claims_validate
 
 # Claims per item, by stage. Validation binds and judges; its batch is one transaction.
@@ -64,7 +64,11 @@ STAGES: Final[dict[str, StageSpec]] = {
         _batched(REMEDIATE_BATCH),
         lambda job, key: claims_remediate(job=job, claims=_claims(job, key, "source")),
     ),
+    # The job is finished (report, state, webhooks) only after its item is marked done.
     IngestStage.STORE: StageSpec(
-        lambda job: [STORE_ITEM], lambda job, key: ingest_job_store(job=job), own_transactions=True
+        lambda job: [STORE_ITEM],
+        lambda job, key: ingest_job_store(job=job),
+        own_transactions=True,
+        finish=lambda job: ingest_job_finish(job=job),
     ),
 }

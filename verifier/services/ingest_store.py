@@ -1,8 +1,9 @@
-"""Store stage: publish the job's claims, index the sentences of its source versions
-(``verifier.services.sentence_index``), compute and persist the quality report and
-trust score, mark the job succeeded — or ``degraded`` when claims were left with
-coverage gaps (the judge was unreachable, crashed or omitted them), with a warning that
-gives their count and causes — and queue its webhooks.
+"""Store stage: publish the job's claims and index the sentences of its source versions
+(``verifier.services.sentence_index``); then, once that item is marked done, compute
+and persist the quality report and trust score, mark the job succeeded — or
+``degraded`` when claims were left with coverage gaps (the judge was unreachable,
+crashed or omitted them), with a warning that gives their count and causes — and queue
+its webhooks.
 
 Claims become visible to retrieval only here (``published``); retrieval still applies
 its own gates (state, duplicates, trust). The report is
@@ -166,14 +167,15 @@ def job_warnings(*, job: IngestJob) -> list[dict[str, Any]]:
     ]
 
 
-def ingest_job_store(*, job: IngestJob) -> dict[str, Any]:
-    """Publish, refresh the planner statistics of the tables the job filled, then report
-    and finish in one transaction (a rerun after a crash in between publishes nothing
-    twice and reports once). The job's new claim relations are verified first (seed 004:
-    one SR-MKG / VoG cycle, now that the claims' spans are bound), so only accepted
-    ones feed graph expansion. The sentences of the job's source versions are indexed
-    after publishing (a sentence equal to an embedded claim's text takes its vector;
-    spans already indexed are skipped on a rerun)."""
+def ingest_job_store(*, job: IngestJob) -> None:
+    """The store stage's one item: publish, then refresh the planner statistics of the
+    tables the job filled. The job's new claim relations are verified first (seed 004:
+    one SR-MKG / VoG cycle, now that the claims' spans are bound), so only accepted ones
+    feed graph expansion. The sentences of the job's source versions are indexed after
+    publishing (a sentence equal to an embedded claim's text takes its vector; spans
+    already indexed are skipped on a rerun). Every step is idempotent: a rerun after a
+    crash publishes and decides nothing twice. The job is finished afterwards, by
+    :func:`ingest_job_finish`, once the item is marked done."""
     relations_verify_pending(
         workspace=job.workspace, judge=get_judge(), from_claims=job_claims(job)
     )
@@ -182,18 +184,24 @@ def ingest_job_store(*, job: IngestJob) -> dict[str, Any]:
         version_pks=[s["version_id"] for s in job.payload.get("sources", []) if s.get("version_id")]
     )
     _analyze_filled_tables()
-    with transaction.atomic():
-        # A fresh row: the runner still holds ``job`` and its progress dict.
-        current = IngestJob.objects.get(pk=job.pk)
-        report = ingest_job_report(job=current)
-        warnings = job_warnings(job=current)
-        finished = IngestJob.objects.filter(pk=job.pk, status=IngestStatus.RUNNING).update(
-            quality_report=report,
-            warnings=warnings,
-            status=IngestStatus.DEGRADED if warnings else IngestStatus.SUCCEEDED,
-            finished_at=timezone.now(),
-        )
-        if finished:
-            current.refresh_from_db()
-            webhook_deliveries_queue(job=current, report=report)
-    return report
+
+
+def ingest_job_finish(*, job: IngestJob) -> bool:
+    """Report and finish a job whose every item is done: ``succeeded``, or ``degraded``
+    with its coverage-gap warnings, and its webhooks queued. Called inside the
+    transaction that holds the job's row lock and found the last stage's items all done
+    (``services.ingest``), so a job is never seen finished with an item still open; only
+    the call that moves the job from running finishes it (True)."""
+    current = IngestJob.objects.get(pk=job.pk)  # a fresh row: progress and errors as stored
+    report = ingest_job_report(job=current)
+    warnings = job_warnings(job=current)
+    finished = IngestJob.objects.filter(pk=job.pk, status=IngestStatus.RUNNING).update(
+        quality_report=report,
+        warnings=warnings,
+        status=IngestStatus.DEGRADED if warnings else IngestStatus.SUCCEEDED,
+        finished_at=timezone.now(),
+    )
+    if finished:
+        current.refresh_from_db()
+        webhook_deliveries_queue(job=current, report=report)
+    return bool(finished)

@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from tests.verifier.pipeline.conftest import unstarted_job
-from verifier.models import Claim, IngestStatus
-from verifier.services import ingest, ingest_store
+from verifier.models import Claim, IngestItem, IngestStatus
+from verifier.services import ingest, ingest_stages, ingest_store
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -88,6 +88,54 @@ def test_a_range_that_fails_leaves_the_job_running_and_the_rerun_publishes_the_r
     job.refresh_from_db()
     assert job.status == IngestStatus.SUCCEEDED and not job.errors
     assert not claims.filter(published=False).exists()
+
+
+def test_the_job_is_finished_only_after_its_store_item_is_marked_done(workspace, monkeypatch):
+    """A job seen finished has no open item: the report and state are written after the
+    store item's done mark, not inside the item (a worker stopped in between used to
+    leave a succeeded job with its store item pending)."""
+    job = _job_before_store(workspace)
+    seen: list[tuple[str, str]] = []
+    store = ingest_stages.ingest_job_store
+
+    def watched(*, job):
+        store(job=job)
+        item = IngestItem.objects.get(job=job, stage=STAGE_ORDER[-1])
+        seen.append((job.__class__.objects.get(pk=job.pk).status, item.status))
+
+    monkeypatch.setattr(ingest_stages, "ingest_job_store", watched)
+    ingest_stage_run(job_id=job.pk, stage=STAGE_ORDER[-1])
+
+    assert seen == [(IngestStatus.RUNNING, "running")]
+    job.refresh_from_db()
+    assert job.status == IngestStatus.SUCCEEDED and job.quality_report is not None
+    assert IngestItem.objects.get(job=job, stage=STAGE_ORDER[-1]).status == "done"
+
+
+def test_a_shard_lost_between_the_done_mark_and_the_finish_leaves_it_to_the_next_delivery(
+    workspace, monkeypatch
+):
+    job = _job_before_store(workspace)
+    finish = ingest_stages.ingest_job_finish
+
+    def lost(*, job):
+        raise RuntimeError("worker lost")
+
+    monkeypatch.setattr(ingest_stages, "ingest_job_finish", lost)
+    with pytest.raises(RuntimeError, match="worker lost"):
+        ingest_stage_run(job_id=job.pk, stage=STAGE_ORDER[-1])
+    job.refresh_from_db()
+    assert job.status == IngestStatus.RUNNING and job.quality_report is None
+    assert IngestItem.objects.get(job=job, stage=STAGE_ORDER[-1]).status == "done"
+    published = Claim.objects.filter(ingest_job=job, published=True).count()
+    assert published == Claim.objects.filter(ingest_job=job).count()
+
+    monkeypatch.setattr(ingest_stages, "ingest_job_finish", finish)
+    ingest_stage_run(job_id=job.pk, stage=STAGE_ORDER[-1])  # the watchdog's redelivery
+    job.refresh_from_db()
+    assert job.status == IngestStatus.SUCCEEDED
+    assert job.quality_report["claims"] == published
+    assert not job.errors
 
 
 def test_the_extractor_answers_with_no_transaction_open(workspace, monkeypatch):
