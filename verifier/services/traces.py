@@ -74,6 +74,22 @@ def trace_recording(**trace: Unpack[TraceWrite]) -> Iterator[None]:
         yield
 
 
+def array_literal(values: Iterable[int | bool | str]) -> str:
+    """``values`` as a PostgreSQL array literal in text form, every element quoted (cast
+    it to the array type in the statement). psycopg's list dumper inspects each element in
+    Python: 0.23 ms for the four 40-element arrays of a retrieve's trace on this machine,
+    against 0.01 ms for these literals."""
+    parts = []
+    for value in values:
+        if isinstance(value, bool):
+            parts.append("t" if value else "f")
+        elif isinstance(value, int):
+            parts.append(str(value))
+        else:
+            parts.append('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return "{" + ",".join(parts) + "}"
+
+
 def _trace_params(trace: TraceWrite) -> list[Any]:
     rows = list(trace["considered"])
     return [
@@ -84,10 +100,10 @@ def _trace_params(trace: TraceWrite) -> list[Any]:
         trace["domain_pack"] or "",
         orjson.dumps(trace["document"]).decode(),
         timezone.now(),
-        [row.claim_pk for row in rows],
-        [row.included for row in rows],
-        [row.exclusion_reason[:40] for row in rows],
-        [row.verification_state for row in rows],
+        array_literal(row.claim_pk for row in rows),
+        array_literal(row.included for row in rows),
+        array_literal(row.exclusion_reason[:40] for row in rows),
+        array_literal(row.verification_state for row in rows),
     ]
 
 
