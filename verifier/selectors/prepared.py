@@ -3,7 +3,7 @@ server after a few runs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,3 +28,20 @@ def prepared_cursor() -> Iterator[psycopg.Cursor[Any]]:
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cursor:
         yield cursor
+
+
+def array_literal(values: Iterable[int | bool | str]) -> str:
+    """``values`` as a PostgreSQL array literal in text form (cast it to the array type
+    in the statement: ``%s::bigint[]``): integers as written, booleans as ``t``/``f``,
+    strings double-quoted with their quotes and backslashes escaped. psycopg's list
+    dumper inspects each element in Python: 0.23 ms for the four 40-element arrays of a
+    retrieve's trace, against 0.01 ms for these literals."""
+    parts = []
+    for value in values:
+        if isinstance(value, bool):
+            parts.append("t" if value else "f")
+        elif isinstance(value, int):
+            parts.append(str(value))
+        else:
+            parts.append('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return "{" + ",".join(parts) + "}"

@@ -26,7 +26,7 @@ from verifier.models import (
     SourceVersion,
     Workspace,
 )
-from verifier.selectors.prepared import prepared_cursor
+from verifier.selectors.prepared import array_literal, prepared_cursor
 
 HNSW_DEFAULT_EF_SEARCH = 40
 LEXICAL_TOKENS = 4
@@ -457,7 +457,7 @@ LEFT JOIN LATERAL (
 _SERVED_CLAIMS_SQL = f"""
 SELECT {_SERVED_COLUMNS}
 FROM "verifier_claim" c {_SERVED_JOINS}
-WHERE c."workspace_id" = %s AND c."published" AND c."id" = ANY(%s)
+WHERE c."workspace_id" = %s AND c."published" AND c."id" = ANY(%s::bigint[])
 ORDER BY c."id"
 """
 
@@ -495,7 +495,7 @@ def served_claims(
     if not pks:
         return [], {}
     with _serving_cursor() as cursor:
-        cursor.execute(_SERVED_CLAIMS_SQL, [workspace.pk, pks])
+        cursor.execute(_SERVED_CLAIMS_SQL, [workspace.pk, array_literal(pks)])
         rows: list[Any] = cursor.fetchall()
     return _served_from_rows(rows)
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from verifier.models import Trace, TraceClaim, Workspace
-from verifier.selectors.prepared import prepared_cursor
+from verifier.selectors.prepared import array_literal, prepared_cursor
 
 TRACE_DOCUMENT_VERSION = 1
 PURGE_BATCH_SIZE = 1000
@@ -72,22 +72,6 @@ def trace_recording(**trace: Unpack[TraceWrite]) -> Iterator[None]:
     with prepared_cursor() as cursor, cursor.connection.pipeline():
         cursor.execute(_TRACE_INSERT_SQL, params)
         yield
-
-
-def array_literal(values: Iterable[int | bool | str]) -> str:
-    """``values`` as a PostgreSQL array literal in text form, every element quoted (cast
-    it to the array type in the statement). psycopg's list dumper inspects each element in
-    Python: 0.23 ms for the four 40-element arrays of a retrieve's trace on this machine,
-    against 0.01 ms for these literals."""
-    parts = []
-    for value in values:
-        if isinstance(value, bool):
-            parts.append("t" if value else "f")
-        elif isinstance(value, int):
-            parts.append(str(value))
-        else:
-            parts.append('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
-    return "{" + ",".join(parts) + "}"
 
 
 def _trace_params(trace: TraceWrite) -> list[Any]:

@@ -9,9 +9,13 @@ import numpy as np
 import pytest
 from django.conf import settings
 from django.db import connection
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from tests.factories import make_claim, make_source, make_workspace
 from verifier.models import Claim
+from verifier.selectors.prepared import array_literal
 from verifier.selectors.retrieval import served_claims, served_seeds_by_vector
 from verifier.selectors.workspaces import api_key_authenticate
 from verifier.services.traces import TraceClaimRow, trace_record
@@ -89,7 +93,28 @@ def test_the_claim_load_and_the_key_lookup_and_the_trace_are_prepared():
         )
     statements = _prepared()
     assert any(
-        'c."workspace_id" = $1 AND c."published" AND c."id" = ANY($2)' in s for s in statements
+        'c."workspace_id" = $1 AND c."published" AND c."id" = ANY($2::bigint[])' in s
+        for s in statements
     )
     assert any("verifier_apikey" in s for s in statements)
     assert any(s.startswith('WITH t AS (INSERT INTO "verifier_trace"') for s in statements)
+
+
+@hypothesis_settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    texts=st.lists(
+        st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=12), max_size=6
+    ),
+    numbers=st.lists(st.integers(-(2**63), 2**63 - 1), max_size=6),
+    flags=st.lists(st.booleans(), max_size=6),
+)
+def test_array_literals_read_back_as_the_values_they_were_made_of(texts, numbers, flags):
+    """Quotes, backslashes, braces, commas, blanks, "NULL" and empty strings included."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT %s::text[], %s::bigint[], %s::boolean[]",
+            [array_literal(texts), array_literal(numbers), array_literal(flags)],
+        )
+        assert cursor.fetchone() == (texts, numbers, flags)

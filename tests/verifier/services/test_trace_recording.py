@@ -8,13 +8,11 @@ import uuid
 import psycopg
 import pytest
 from django.db import connection, transaction
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from psycopg import pq
 
 from tests.factories import make_claim, make_source, make_workspace
 from verifier.models import Trace, TraceClaim
-from verifier.services.traces import TraceClaimRow, array_literal, trace_recording
+from verifier.services.traces import TraceClaimRow, trace_recording
 
 pytestmark = pytest.mark.django_db
 
@@ -88,24 +86,6 @@ def test_without_pipeline_mode_the_trace_is_written_before_the_block(monkeypatch
         inside.append(Trace.objects.filter(trace_id=trace_id).exists())
     assert inside == [pq.PipelineStatus.OFF, True]
     assert TraceClaim.objects.filter(trace__trace_id=trace_id).count() == 3
-
-
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(
-    texts=st.lists(st.text(st.characters(exclude_characters="\x00"), max_size=12), max_size=6),
-    numbers=st.lists(st.integers(-(2**63), 2**63 - 1), max_size=6),
-    flags=st.lists(st.booleans(), max_size=6),
-)
-def test_array_literals_read_back_as_the_values_they_were_made_of(texts, numbers, flags):
-    """Quotes, backslashes, braces, commas, blanks, "NULL" and empty strings included."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT %s::text[], %s::bigint[], %s::boolean[]",
-            [array_literal(texts), array_literal(numbers), array_literal(flags)],
-        )
-        assert cursor.fetchone() == (texts, numbers, flags)
 
 
 def test_the_trace_rows_keep_reasons_with_quotes_and_backslashes():
