@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import psycopg
 from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
@@ -38,6 +39,16 @@ def _ef_search(limit: int) -> int | None:
     how many rows one index scan can return), or None when pgvector's default does."""
     ef = max(limit, settings.SPANPROOF_HNSW_EF_SEARCH)
     return ef if ef != HNSW_DEFAULT_EF_SEARCH else None
+
+
+def _transaction_for_setting(needed: bool) -> AbstractContextManager[Any]:
+    """A transaction around a ``set_config(..., true)`` and the statement it is for (the
+    setting lasts until the transaction ends: in autocommit, that is the ``set_config``
+    statement itself) where one is ``needed`` and the caller is not already in one (a
+    retrieve's reads run in autocommit)."""
+    if not needed or connection.in_atomic_block:
+        return nullcontext()
+    return transaction.atomic()
 
 
 def _limited(sql: str, limit: int) -> str:
@@ -124,8 +135,9 @@ def _nearest_rows(
     """The rows of a nearest-neighbour statement (``pack_sql`` when ``domain_pack`` is
     given): parameters (query vector, workspace[, pack]), ``limit`` written in, the HNSW
     scan keeping enough candidates for it."""
-    with _serving_cursor() as cursor:
-        if (ef := _ef_search(limit)) is not None:
+    ef = _ef_search(limit)
+    with _transaction_for_setting(ef is not None), _serving_cursor() as cursor:
+        if ef is not None:
             # Read when the scan runs, so a prepared plan honours it.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
         query = QueryVector(vector)

@@ -18,7 +18,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -163,6 +163,8 @@ class ServeRun:
     ranked: list[Considered[sel.ServedClaim]] = field(default_factory=list)
     # Claims the vector seeding loaded with their seeds (``sel.served_seeds_by_vector``).
     loaded: dict[int, sel.ServedClaim] = field(default_factory=dict)
+    # The read-time re-check of each loaded supported/inferred claim (``load``).
+    checks: list[tuple[sel.ServedClaim, BindingCheck]] = field(default_factory=list)
 
     @classmethod
     def from_request(
@@ -290,30 +292,41 @@ class ServeRun:
 
     # load, re-check, rank, gate ------------------------------------------------------
 
-    def load_and_recheck(self) -> None:
-        # One query for the claims, their active bindings, latest verdicts and, for
-        # supported/inferred claims, the current version's hash and its text at the
-        # bound offsets (none for the claims the vector seeding already loaded); the
-        # re-check then runs on every one of them.
+    def load(self) -> None:
+        """The considered claims as :class:`sel.ServedClaim`: one query for their active
+        bindings, latest verdicts and, for supported/inferred claims, the current
+        version's hash and its text at the bound offsets (none for the claims the vector
+        seeding already loaded); ``self.stale`` then says whether the re-check will
+        write."""
         t = time.perf_counter()
         claims = [c for pk, c in self.loaded.items() if pk in self.considered]
         missing = [pk for pk in self.considered if pk not in self.loaded]
         if missing:
             more, _versions = sel.served_claims(workspace=self.workspace, claim_pks=missing)
             claims.extend(more)
-            t = self.mark("load", t)
+            self.mark("load", t)
         # Key order, as one load returns them: demotions lock claim rows in that order.
         claims.sort(key=lambda c: c.pk)
-        demoted = served_claims_recheck(claims=claims)
-        self.mark("recheck", t)
         for claim in claims:
-            item = self.considered[claim.pk]
-            item.claim = claim
-            item.demoted_from = demoted.get(claim.pk, "")
-            item.trust_score = _trust(claim)
+            self.considered[claim.pk].claim = claim
         # A claim unpublished between seeding and loading is not considered at all.
         self.considered = {pk: c for pk, c in self.considered.items() if c.claim is not None}
         self.seeds = [s for s in self.seeds if s.claim is not None]
+        self.checks = [(c, served_claim_check(c)) for c in _rechecked(claims)]
+
+    @property
+    def stale(self) -> bool:
+        """Whether the read-time re-check may demote (write) a claim (after ``load``)."""
+        return any(check.status != "fresh" for _claim, check in self.checks)
+
+    def recheck(self) -> None:
+        """Demote the loaded claims whose re-check is not fresh; score every one."""
+        t = time.perf_counter()
+        demoted = _demote_stale(self.checks)
+        self.mark("recheck", t)
+        for item in self.considered.values():
+            item.demoted_from = demoted.get(item.pk, "")
+            item.trust_score = _trust(item.claim)  # type: ignore[arg-type]
 
     def select(self) -> None:
         ranked = rank(list(self.considered.values()))
@@ -438,19 +451,29 @@ class ServeRun:
             "demoted": sum(1 for c in self.ranked if c.demoted_from),
         }
 
-    def run(self) -> None:
-        """Expansion, re-check, ranking and gate once seeds are in place."""
+    def gather(self) -> None:
+        """Expansion and the load once seeds are in place: the run's reads."""
         t = time.perf_counter()
         self.expand(DEPTH_HOPS[self.depth])
-        t = self.mark("expansion", t)
-        self.load_and_recheck()
+        self.mark("expansion", t)
+        self.load()
+
+    def decide(self) -> None:
+        """Re-check (its demotions are the run's only writes before the trace), ranking
+        and gate, after ``gather``."""
+        t = time.perf_counter()
+        self.recheck()
         self.select()
         self.mark("ranking", t)
         if not self.considered:
             self.degrade("no_claims")
 
+    def run(self) -> None:
+        """Expansion, re-check, ranking and gate once seeds are in place."""
+        self.gather()
+        self.decide()
 
-@transaction.atomic
+
 def context_retrieve(
     *,
     workspace: Workspace,
@@ -462,7 +485,14 @@ def context_retrieve(
     seed_claim_id: str | None = None,
     domain_pack: str = "",
 ) -> dict[str, Any]:
-    """``POST /connect/v1/retrieve``: envelopes, context block, summary and a trace."""
+    """``POST /connect/v1/retrieve``: envelopes, context block, summary and a trace.
+
+    The reads run outside a transaction of ours (under READ COMMITTED each statement
+    reads its own snapshot inside one too). The writes do not: read-time demotions and
+    the trace go into one transaction when the re-check finds a stale claim; otherwise
+    the trace is the call's only write, one statement that commits on its own, which
+    spares the call a ``BEGIN`` and a ``COMMIT`` round trip (~0.5 ms at 1,000,000
+    claims). Either way the trace is committed before the answer leaves."""
     run = ServeRun.from_request(
         workspace=workspace,
         operation="retrieve",
@@ -481,15 +511,17 @@ def context_retrieve(
     else:
         run.seed_by_query(limit=max_claims * SEED_OVERFETCH)
     run.mark("seed", t)
-    run.run()
-    # The trace is sent first and the answer built while the database writes it, so the
-    # trace's timing ends with the ranking (the envelopes are not in it).
-    with run.recording():
-        served = run.envelopes()
-        return {
-            "request_id": run.request_id,
-            "trace_id": str(run.trace_id),
-            "context_block": context_block(served),
-            "verified_claims": served,
-            "metadata": run.metadata(served),
-        }
+    run.gather()
+    with transaction.atomic() if run.stale else nullcontext():
+        run.decide()
+        # The trace is sent first and the answer built while the database writes it, so
+        # the trace's timing ends with the ranking (the envelopes are not in it).
+        with run.recording():
+            served = run.envelopes()
+            return {
+                "request_id": run.request_id,
+                "trace_id": str(run.trace_id),
+                "context_block": context_block(served),
+                "verified_claims": served,
+                "metadata": run.metadata(served),
+            }
