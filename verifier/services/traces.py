@@ -14,6 +14,7 @@ import psycopg
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from psycopg import pq
 
 from verifier.models import Trace, TraceClaim, Workspace
 from verifier.selectors.prepared import array_literal, prepared_cursor
@@ -59,19 +60,43 @@ def trace_record(**trace: Unpack[TraceWrite]) -> int:
 def trace_recording(**trace: Unpack[TraceWrite]) -> Iterator[None]:
     """``trace_record`` while the ``with`` block runs: the statement is sent when the block
     is entered and its outcome awaited when it is left (psycopg's pipeline mode), so the
-    database writes the trace while the caller builds the rest of its answer. An error of
-    the insert is raised when the block is left, inside the caller's transaction, which
-    it then rolls back; the block should not run other statements (they would queue
-    behind the insert and wait for it). With a libpq older than 14 (no pipeline mode) the
-    trace is written before the block runs, as ``trace_record`` writes it."""
+    database writes the trace while the caller builds the rest of its answer. The block
+    should not run other statements (they would queue behind the insert and wait for it).
+
+    All or nothing with the block: inside the caller's transaction, an error of the
+    insert is raised when the block is left and the caller rolls back. Outside one (a
+    retrieve whose re-check demoted nothing runs in autocommit), the insert runs in a
+    transaction of its own whose ``BEGIN`` travels with it and whose ``COMMIT`` (or
+    ``ROLLBACK``, when the block raises) travels with the pipeline's closing sync, so it
+    costs no round trip of its own; an error of the insert is raised when the block is
+    left, with the transaction rolled back. With a libpq older than 14 (no pipeline mode)
+    the trace is written before the block runs, as ``trace_record`` writes it."""
     if not psycopg.Pipeline.is_supported():
         trace_record(**trace)
         yield
         return
     params = _trace_params(trace)
-    with prepared_cursor() as cursor, cursor.connection.pipeline():
-        cursor.execute(_TRACE_INSERT_SQL, params)
-        yield
+    own = not transaction.get_connection().in_atomic_block
+    with prepared_cursor() as cursor:
+        try:
+            with cursor.connection.pipeline():
+                if own:
+                    cursor.execute("BEGIN", prepare=False)
+                cursor.execute(_TRACE_INSERT_SQL, params)
+                try:
+                    yield
+                except BaseException:
+                    if own:
+                        cursor.execute("ROLLBACK", prepare=False)
+                    raise
+                if own:
+                    cursor.execute("COMMIT", prepare=False)
+        finally:
+            # A failed insert makes the server skip the rest of the pipeline, our
+            # COMMIT included: end the transaction it left open and failed.
+            status = cursor.connection.info.transaction_status
+            if own and status in (pq.TransactionStatus.INTRANS, pq.TransactionStatus.INERROR):
+                cursor.execute("ROLLBACK", prepare=False)
 
 
 def _trace_params(trace: TraceWrite) -> list[Any]:

@@ -107,3 +107,20 @@ def test_a_failed_trace_insert_without_demotions_writes_nothing(api, delta, work
     body = post(api, {"query": "where does sediment settle?"}).json()
     assert len(body["verified_claims"]) == 1
     assert _committed_traces(body["trace_id"]) == 1
+
+
+def test_an_answer_that_fails_after_the_trace_was_sent_leaves_no_trace(api, delta, monkeypatch):
+    judged_claim(
+        delta,
+        "Sediment settles where the current slows.",
+        quote="Sediment settles where the current slows.",
+    )
+
+    def broken(served):
+        raise RuntimeError("the context block could not be built")
+
+    monkeypatch.setattr(retrieval, "context_block", broken)
+    api.raise_request_exception = False
+    assert post(api, {"query": "where does sediment settle?"}).status_code == 500
+    assert not Trace.objects.exists() and not TraceClaim.objects.exists()
+    assert connection.connection.info.transaction_status.name == "IDLE"

@@ -100,3 +100,68 @@ def test_the_trace_rows_keep_reasons_with_quotes_and_backslashes():
         pass
     rows = TraceClaim.objects.filter(trace__trace_id=trace_id).order_by("claim_id")
     assert list(rows.values_list("exclusion_reason", flat=True)) == odd
+
+
+# Outside any transaction of the caller's (a retrieve whose re-check demoted nothing):
+# the insert runs in a transaction of its own, committed or rolled back with the block.
+
+
+def _committed(trace_id: uuid.UUID) -> bool:
+    """Whether a second connection sees the trace (committed rows only)."""
+    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
+        row = other.execute(
+            'SELECT 1 FROM "verifier_trace" WHERE "trace_id" = %s', [trace_id]
+        ).fetchone()
+    return row is not None
+
+
+def _idle() -> bool:
+    return connection.connection.info.transaction_status == pq.TransactionStatus.IDLE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_trace_is_committed_when_the_block_is_left():
+    trace_id = uuid.uuid4()
+    arguments = _arguments(trace_id)
+    seen = []
+    with trace_recording(**arguments):
+        seen.append(_committed(trace_id))  # in flight: not visible to anyone else yet
+    assert seen == [False]
+    assert _committed(trace_id) and _idle()
+    assert TraceClaim.objects.filter(trace__trace_id=trace_id).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_an_error_in_the_block_leaves_no_trace():
+    trace_id = uuid.uuid4()
+    arguments = _arguments(trace_id)
+    with (
+        pytest.raises(RuntimeError, match="building the answer failed"),
+        trace_recording(**arguments),
+    ):
+        raise RuntimeError("building the answer failed")
+    assert not _committed(trace_id) and _idle()
+    assert not TraceClaim.objects.filter(
+        claim_id__in=[row.claim_pk for row in arguments["considered"]]
+    ).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_an_insert_error_is_raised_and_the_connection_stays_usable():
+    trace_id = uuid.uuid4()
+    first = _arguments(trace_id)
+    with trace_recording(**first):
+        pass
+    again = _arguments(trace_id)  # the same trace id: the unique constraint refuses it
+    ran = []
+    with pytest.raises(psycopg.errors.UniqueViolation), trace_recording(**again):
+        ran.append(True)
+    assert ran == [True] and _idle()
+    assert Trace.objects.filter(trace_id=trace_id).count() == 1
+    assert not TraceClaim.objects.filter(
+        claim_id__in=[row.claim_pk for row in again["considered"]]
+    ).exists()
+    other = uuid.uuid4()
+    with trace_recording(**_arguments(other)):
+        pass
+    assert _committed(other)
