@@ -53,12 +53,24 @@ def test_the_block_runs_while_the_insert_is_in_flight_and_the_trace_is_written()
     ]
 
 
-def test_an_insert_error_is_raised_when_the_block_is_left_and_rolls_back():
+def _recorded_and_a_second_with_its_id() -> tuple[dict, dict]:
+    """The arguments of a trace recorded, and of a second trace with the same trace id
+    (the unique constraint refuses it) over other claims."""
     trace_id = uuid.uuid4()
     first = _arguments(trace_id)
     with trace_recording(**first):
         pass
-    again = _arguments(trace_id)  # the same trace id: the unique constraint refuses it
+    return first, _arguments(trace_id)
+
+
+def _rows_kept(arguments: dict) -> bool:
+    """Whether any ``TraceClaim`` row of ``arguments``' claims is stored."""
+    claims = [row.claim_pk for row in arguments["considered"]]
+    return TraceClaim.objects.filter(claim_id__in=claims).exists()
+
+
+def test_an_insert_error_is_raised_when_the_block_is_left_and_rolls_back():
+    first, again = _recorded_and_a_second_with_its_id()
     ran = []
     with (
         pytest.raises(psycopg.errors.UniqueViolation),
@@ -68,13 +80,10 @@ def test_an_insert_error_is_raised_when_the_block_is_left_and_rolls_back():
         ran.append(True)
     assert ran == [True]
     # The earlier trace and its rows are untouched; nothing of the second was kept.
-    assert Trace.objects.filter(trace_id=trace_id).count() == 1
-    trace = Trace.objects.get(trace_id=trace_id)
+    trace = Trace.objects.get(trace_id=first["trace_id"])
     assert trace.workspace_id == first["workspace"].pk
     assert TraceClaim.objects.filter(trace=trace).count() == 3
-    assert not TraceClaim.objects.filter(
-        claim_id__in=[row.claim_pk for row in again["considered"]]
-    ).exists()
+    assert not _rows_kept(again)
 
 
 def test_without_pipeline_mode_the_trace_is_written_before_the_block(monkeypatch):
@@ -141,26 +150,18 @@ def test_outside_a_transaction_an_error_in_the_block_leaves_no_trace():
     ):
         raise RuntimeError("building the answer failed")
     assert not _committed(trace_id) and _idle()
-    assert not TraceClaim.objects.filter(
-        claim_id__in=[row.claim_pk for row in arguments["considered"]]
-    ).exists()
+    assert not _rows_kept(arguments)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_outside_a_transaction_an_insert_error_is_raised_and_the_connection_stays_usable():
-    trace_id = uuid.uuid4()
-    first = _arguments(trace_id)
-    with trace_recording(**first):
-        pass
-    again = _arguments(trace_id)  # the same trace id: the unique constraint refuses it
+    first, again = _recorded_and_a_second_with_its_id()
     ran = []
     with pytest.raises(psycopg.errors.UniqueViolation), trace_recording(**again):
         ran.append(True)
     assert ran == [True] and _idle()
-    assert Trace.objects.filter(trace_id=trace_id).count() == 1
-    assert not TraceClaim.objects.filter(
-        claim_id__in=[row.claim_pk for row in again["considered"]]
-    ).exists()
+    assert Trace.objects.filter(trace_id=first["trace_id"]).count() == 1
+    assert not _rows_kept(again)
     other = uuid.uuid4()
     with trace_recording(**_arguments(other)):
         pass
