@@ -130,11 +130,6 @@ def served_claim_check(claim: sel.ServedClaim) -> BindingCheck:
     return BindingCheck(binding, span.version if span else None, status)  # type: ignore[arg-type]
 
 
-def served_claims_recheck(*, claims: Sequence[sel.ServedClaim]) -> dict[int, str]:
-    """``claims_recheck_on_read`` for claims loaded by ``sel.served_claims``."""
-    return _demote_stale([(c, served_claim_check(c)) for c in _rechecked(claims)])
-
-
 # --- the serving run ----------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from verifier.models import Claim, Verdict
 from verifier.selectors import retrieval as sel
 from verifier.selectors.claim_state import binding_recheck
 from verifier.selectors.envelopes import claim_envelope, claims_for_envelopes
-from verifier.services.retrieval import _trust, served_claim_check, served_claims_recheck
+from verifier.services.retrieval import _demote_stale, _trust, served_claim_check
 
 TRACE_ID = "3f6f9a3a-0000-4000-8000-000000000000"
 
@@ -157,7 +157,7 @@ def test_served_claims_use_the_current_version(delta, workspace):
     assert (
         served.current_span.span_text == "Completely rewritten text."[binding.start : binding.end]
     )
-    assert served_claims_recheck(claims=[served]) == {served.pk: "supported"}
+    assert _demote_stale([(served, served_claim_check(served))]) == {served.pk: "supported"}
     assert served.state == "unverified"
 
 
