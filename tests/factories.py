@@ -115,3 +115,15 @@ def tamper(version: SourceVersion, new_text: str) -> None:
                 "ENABLE TRIGGER verifier_sourceversionchunk_append_only"
             )
             cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def trace_committed(trace_id) -> bool:
+    """Whether a second connection sees the trace ``trace_id``: committed rows only, for
+    tests that run outside a transaction of their own (``transaction=True``)."""
+    import psycopg
+
+    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
+        row = other.execute(
+            'SELECT 1 FROM "verifier_trace" WHERE "trace_id" = %s', [trace_id]
+        ).fetchone()
+    return row is not None

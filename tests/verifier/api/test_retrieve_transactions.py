@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.db import connection
 
-from tests.factories import tamper
+from tests.factories import tamper, trace_committed
 from tests.verifier.api.conftest import judged_claim
 from verifier.models import Claim, StateEvent, Trace, TraceClaim
 from verifier.services import retrieval
@@ -23,18 +23,6 @@ def post(client, body):
     return client.post(RETRIEVE, body, content_type="application/json")
 
 
-def _committed_traces(trace_id: str) -> int:
-    """Traces with ``trace_id`` as a second connection sees them (committed rows only)."""
-    import psycopg
-
-    params = connection.get_connection_params()
-    with psycopg.connect(**params, autocommit=True) as other:
-        (count,) = other.execute(
-            'SELECT count(*) FROM "verifier_trace" WHERE "trace_id" = %s', [trace_id]
-        ).fetchone()
-    return count
-
-
 def test_the_trace_is_committed_before_the_answer_leaves(api, delta):
     judged_claim(
         delta,
@@ -43,7 +31,7 @@ def test_the_trace_is_committed_before_the_answer_leaves(api, delta):
     )
     body = post(api, {"query": "where does sediment settle?"}).json()
     assert len(body["verified_claims"]) == 1
-    assert _committed_traces(body["trace_id"]) == 1
+    assert trace_committed(body["trace_id"])
     assert not connection.in_atomic_block
     assert connection.connection.info.transaction_status.name == "IDLE"
 
@@ -88,7 +76,7 @@ def test_a_failed_trace_insert_rolls_back_the_demotions_of_the_same_call(
     assert body["verified_claims"][0]["state"] == "unverified"
     claim.refresh_from_db()
     assert claim.state == "unverified"
-    assert _committed_traces(body["trace_id"]) == 1
+    assert trace_committed(body["trace_id"])
 
 
 def test_a_failed_trace_insert_without_demotions_writes_nothing(api, delta, workspace, monkeypatch):
@@ -106,7 +94,7 @@ def test_a_failed_trace_insert_without_demotions_writes_nothing(api, delta, work
     monkeypatch.undo()
     body = post(api, {"query": "where does sediment settle?"}).json()
     assert len(body["verified_claims"]) == 1
-    assert _committed_traces(body["trace_id"]) == 1
+    assert trace_committed(body["trace_id"])
 
 
 def test_an_answer_that_fails_after_the_trace_was_sent_leaves_no_trace(api, delta, monkeypatch):

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, transaction
 from psycopg import pq
 
-from tests.factories import make_claim, make_source, make_workspace
+from tests.factories import make_claim, make_source, make_workspace, trace_committed
 from verifier.models import Trace, TraceClaim
 from verifier.services.traces import TraceClaimRow, trace_recording
 
@@ -115,15 +115,6 @@ def test_the_trace_rows_keep_reasons_with_quotes_and_backslashes():
 # the insert runs in a transaction of its own, committed or rolled back with the block.
 
 
-def _committed(trace_id: uuid.UUID) -> bool:
-    """Whether a second connection sees the trace (committed rows only)."""
-    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
-        row = other.execute(
-            'SELECT 1 FROM "verifier_trace" WHERE "trace_id" = %s', [trace_id]
-        ).fetchone()
-    return row is not None
-
-
 def _idle() -> bool:
     return connection.connection.info.transaction_status == pq.TransactionStatus.IDLE
 
@@ -134,9 +125,9 @@ def test_outside_a_transaction_the_trace_is_committed_when_the_block_is_left():
     arguments = _arguments(trace_id)
     seen = []
     with trace_recording(**arguments):
-        seen.append(_committed(trace_id))  # in flight: not visible to anyone else yet
+        seen.append(trace_committed(trace_id))  # in flight: not visible to anyone else yet
     assert seen == [False]
-    assert _committed(trace_id) and _idle()
+    assert trace_committed(trace_id) and _idle()
     assert TraceClaim.objects.filter(trace__trace_id=trace_id).count() == 3
 
 
@@ -149,7 +140,7 @@ def test_outside_a_transaction_an_error_in_the_block_leaves_no_trace():
         trace_recording(**arguments),
     ):
         raise RuntimeError("building the answer failed")
-    assert not _committed(trace_id) and _idle()
+    assert not trace_committed(trace_id) and _idle()
     assert not _rows_kept(arguments)
 
 
@@ -165,4 +156,4 @@ def test_outside_a_transaction_an_insert_error_is_raised_and_the_connection_stay
     other = uuid.uuid4()
     with trace_recording(**_arguments(other)):
         pass
-    assert _committed(other)
+    assert trace_committed(other)
