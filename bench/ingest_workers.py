@@ -14,6 +14,12 @@ stage (from the items' finish times), items done per worker process, and duplica
 found: claims with the same (source, text) more than once, model verdicts more than one
 per claim, items not done (all must be 0). The load average is printed too: on a shared
 machine two workers cannot beat the cores they get.
+
+Each of the N processes gets ``cores ÷ N`` threads for its models
+(``SPANPROOF_WORKER_THREADS``), as README "Several workers" tells a deployment of
+several worker processes on one machine to do; ``--worker-threads auto`` leaves the
+setting unset (each process then sizes itself for its own concurrency, all the cores
+here), ``--worker-threads 2`` gives every process two.
 """
 
 from __future__ import annotations
@@ -137,6 +143,15 @@ def _figures(job, elapsed: float) -> dict:
     }
 
 
+def _worker_threads(choice: str, processes: int) -> int | None:
+    """``SPANPROOF_WORKER_THREADS`` for each of ``processes`` workers on this machine."""
+    if choice == "auto":
+        return None
+    if choice == "share":
+        return max(1, len(os.sched_getaffinity(0)) // processes)
+    return int(choice)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--docs", type=int, default=40)
@@ -146,6 +161,11 @@ def main() -> None:
     parser.add_argument("--shards", type=int, default=2)
     parser.add_argument("--redis", default=REDIS_URL)
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument(
+        "--worker-threads",
+        default="share",
+        help="model threads per process: share (cores / processes), auto (unset) or a number",
+    )
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
 
@@ -182,6 +202,10 @@ def main() -> None:
     runs = {}
     stamp = int(time.time())
     for count in counts:
+        threads = _worker_threads(args.worker_threads, count)
+        env.pop("SPANPROOF_WORKER_THREADS", None)
+        if threads is not None:
+            env["SPANPROOF_WORKER_THREADS"] = str(threads)
         workers = _start(count, env, queue, logs)
         try:
             warm = Workspace.objects.create(slug=f"warm-{count}-{stamp}", name="warm up")
@@ -195,6 +219,7 @@ def main() -> None:
             _stop(workers)
         runs[f"{count}_workers"] = {
             **_figures(job, elapsed),
+            "model_threads_per_process": threads or "auto",
             "load_average_1_5_15_before": [round(x, 2) for x in load_before],
             "load_average_1_5_15_after": [round(x, 2) for x in load_after],
         }
