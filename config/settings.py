@@ -18,6 +18,7 @@ from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
 from verifier.worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
+from verifier.worker_threads import parse_worker_threads
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -308,6 +309,9 @@ SPANPROOF_JOB_WATCH_SECONDS = int(os.environ.get("SPANPROOF_JOB_WATCH_SECONDS", 
 # processes share one job's stage. Relate and group always run as one shard (their
 # batches read what earlier batches wrote).
 SPANPROOF_INGEST_SHARDS = max(1, int(os.environ.get("SPANPROOF_INGEST_SHARDS", "2")))
+# Threads one Celery task's models may use (``verifier.worker_threads``); None: the
+# worker's CPUs divided among its concurrent tasks.
+SPANPROOF_WORKER_THREADS = parse_worker_threads(os.environ.get("SPANPROOF_WORKER_THREADS"))
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",

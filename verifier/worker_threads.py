@@ -9,7 +9,8 @@ on two worker processes of a 2-core machine took 26.0 s against 14.6 s on one
 while the other stores the current one, went from 6.9 to 17.2 s). With one thread
 each, the two took 14.8 s.
 
-``SPANPROOF_WORKER_THREADS`` sets the number per task; unset (or empty), it is the
+``SPANPROOF_WORKER_THREADS`` (``settings.SPANPROOF_WORKER_THREADS``, checked when the
+settings load) sets the number per task; unset (or empty), it is the
 CPUs this worker may use (``celery.utils.sysinfo.cpu_budget``: affinity and cgroup
 quota) divided among its concurrent tasks, at least one. Several worker processes on
 one machine cannot see each other: give each ``cores ÷ processes`` (README "Several
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
 from typing import Final
 
 from django.core.exceptions import ImproperlyConfigured
@@ -34,33 +34,42 @@ ENV: Final = "SPANPROOF_WORKER_THREADS"
 _resolved: int | None = None
 
 
-def worker_threads(*, cpus: int, concurrency: int, configured: str | None) -> int:
-    """Threads per task: ``configured`` (the setting's text) when given, else ``cpus``
-    shared among ``concurrency`` tasks, at least one."""
-    if configured is not None and configured.strip():
-        try:
-            threads = int(configured)
-        except ValueError:
-            threads = 0
-        if threads < 1:
-            raise ImproperlyConfigured(
-                f"{ENV} must be a whole number of threads, at least 1 (got {configured!r})."
-            )
-        return threads
+def parse_worker_threads(raw: str | None) -> int | None:
+    """The setting's value: a whole number of at least 1, or None when unset or empty."""
+    if raw is None or not raw.strip():
+        return None
+    try:
+        threads = int(raw)
+    except ValueError:
+        threads = 0
+    if threads < 1:
+        raise ImproperlyConfigured(
+            f"{ENV} must be a whole number of threads, at least 1 (got {raw!r})."
+        )
+    return threads
+
+
+def worker_threads(*, cpus: int, concurrency: int, configured: int | None) -> int:
+    """Threads per task: ``configured`` when set, else ``cpus`` shared among
+    ``concurrency`` tasks, at least one."""
+    if configured is not None:
+        return configured
     return max(1, cpus // max(1, concurrency))
 
 
-def resolve(*, concurrency: int, environ: Mapping[str, str] = os.environ) -> int:
+def resolve(*, concurrency: int) -> int:
     """Work out this worker's threads per task (kept for :func:`apply`) and say so."""
     global _resolved
     from celery.utils.sysinfo import cpu_budget
+    from django.conf import settings
 
     cpus = cpu_budget().count
-    _resolved = worker_threads(cpus=cpus, concurrency=concurrency, configured=environ.get(ENV))
+    configured: int | None = settings.SPANPROOF_WORKER_THREADS
+    _resolved = worker_threads(cpus=cpus, concurrency=concurrency, configured=configured)
     logger.info(
         "Model threads per task: %d (%s; %d CPUs, concurrency %d).",
         _resolved,
-        ENV if (environ.get(ENV) or "").strip() else "automatic",
+        "automatic" if configured is None else ENV,
         cpus,
         concurrency,
     )

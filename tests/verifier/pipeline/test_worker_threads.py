@@ -39,17 +39,34 @@ def test_the_cpus_are_shared_among_a_workers_concurrent_tasks(cpus, concurrency,
     )
 
 
-def test_the_setting_decides_when_given_and_an_empty_one_is_unset():
-    assert worker_threads.worker_threads(cpus=16, concurrency=2, configured="3") == 3
-    assert worker_threads.worker_threads(cpus=16, concurrency=2, configured=" 12 ") == 12
-    assert worker_threads.worker_threads(cpus=16, concurrency=2, configured="") == 8
-    assert worker_threads.worker_threads(cpus=16, concurrency=2, configured="  ") == 8
+def test_the_setting_decides_when_given():
+    assert worker_threads.worker_threads(cpus=16, concurrency=2, configured=3) == 3
+    assert worker_threads.worker_threads(cpus=1, concurrency=4, configured=2) == 2
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [(None, None), ("", None), ("  ", None), ("3", 3), (" 12 ", 12)]
+)
+def test_the_setting_is_read_as_a_whole_number_and_an_empty_one_is_unset(raw, expected):
+    assert worker_threads.parse_worker_threads(raw) == expected
 
 
 @pytest.mark.parametrize("bad", ["0", "-2", "two", "1.5"])
 def test_a_setting_that_is_not_a_positive_whole_number_is_refused(bad):
     with pytest.raises(ImproperlyConfigured, match=ENV):
-        worker_threads.worker_threads(cpus=2, concurrency=1, configured=bad)
+        worker_threads.parse_worker_threads(bad)
+
+
+def test_a_worker_started_with_a_bad_setting_stops_with_the_reason(tmp_path):
+    process, log = _start_worker(tmp_path, {ENV: "two"})
+    try:
+        process.wait(timeout=START_TIMEOUT_SECONDS)
+    finally:
+        _stop(process)
+    assert process.returncode != 0
+    assert "SPANPROOF_WORKER_THREADS must be a whole number of threads" in log.read_text(
+        errors="replace"
+    )
 
 
 @pytest.fixture
@@ -63,16 +80,16 @@ def torch_threads(monkeypatch):
     torch.set_num_threads(before)
 
 
-def test_a_pool_of_threads_is_sized_in_the_worker_itself(torch_threads, monkeypatch):
-    monkeypatch.setenv(ENV, "1")
+def test_a_pool_of_threads_is_sized_in_the_worker_itself(torch_threads, settings):
+    settings.SPANPROOF_WORKER_THREADS = 1
     torch_threads.set_num_threads(2)
     worker = SimpleNamespace(concurrency=2, pool_cls=ThreadPool)
     size_model_threads(sender="w@host", instance=worker)
     assert torch_threads.get_num_threads() == 1
 
 
-def test_a_prefork_worker_leaves_sizing_to_its_pool_processes(torch_threads, monkeypatch):
-    monkeypatch.setenv(ENV, "1")
+def test_a_prefork_worker_leaves_sizing_to_its_pool_processes(torch_threads, settings):
+    settings.SPANPROOF_WORKER_THREADS = 1
     torch_threads.set_num_threads(2)
     worker = SimpleNamespace(concurrency=2, pool_cls=PreforkPool)
     size_model_threads(sender="w@host", instance=worker)
