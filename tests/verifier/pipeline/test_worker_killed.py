@@ -83,7 +83,7 @@ def worker_env(
 
 
 class Worker:
-    def __init__(self, env: dict[str, str], queue: str, log: Path) -> None:
+    def __init__(self, env: dict[str, str], queue: str, log: Path, *, concurrency: int = 1) -> None:
         self.log = log.open("ab")
         self.process = subprocess.Popen(
             [
@@ -94,7 +94,7 @@ class Worker:
                 "config",
                 "worker",
                 "--pool=prefork",
-                "--concurrency=1",
+                f"--concurrency={concurrency}",
                 "-Q",
                 queue,
                 "--without-mingle",

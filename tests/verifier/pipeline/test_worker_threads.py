@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,11 +16,10 @@ from types import SimpleNamespace
 import pytest
 from celery.concurrency.prefork import TaskPool as PreforkPool
 from celery.concurrency.thread import TaskPool as ThreadPool
-from django.conf import settings as django_settings
 from django.core.exceptions import ImproperlyConfigured
 
 from config.celery import apply_model_threads, size_model_threads
-from tests.verifier.pipeline.test_worker_killed import _database_url
+from tests.verifier.pipeline.test_worker_killed import Worker, _database_url
 from verifier import worker_threads
 from verifier.worker_threads import ENV
 
@@ -58,12 +55,12 @@ def test_a_setting_that_is_not_a_positive_whole_number_is_refused(bad):
 
 
 def test_a_worker_started_with_a_bad_setting_stops_with_the_reason(tmp_path):
-    process, log = _start_worker(tmp_path, {ENV: "two"})
+    worker, log = _start_worker(tmp_path, {ENV: "two"})
     try:
-        process.wait(timeout=START_TIMEOUT_SECONDS)
+        worker.process.wait(timeout=START_TIMEOUT_SECONDS)
     finally:
-        _stop(process)
-    assert process.returncode != 0
+        worker.stop()
+    assert worker.process.returncode != 0
     assert "SPANPROOF_WORKER_THREADS must be a whole number of threads" in log.read_text(
         errors="replace"
     )
@@ -104,8 +101,8 @@ def test_a_process_that_is_not_a_worker_keeps_torchs_own_size(torch_threads):
     assert torch_threads.get_num_threads() == 2
 
 
-def _start_worker(tmp_path: Path, extra: dict[str, str]) -> tuple[subprocess.Popen, Path]:
-    log = tmp_path / "worker.log"
+def _start_worker(tmp_path: Path, extra: dict[str, str]) -> tuple[Worker, Path]:
+    """A real ``celery worker`` (prefork, two pool processes) on the filesystem broker."""
     env = {
         **{key: value for key, value in os.environ.items() if key != ENV},
         "DATABASE_URL": _database_url(),
@@ -116,77 +113,42 @@ def _start_worker(tmp_path: Path, extra: dict[str, str]) -> tuple[subprocess.Pop
         **extra,
     }
     env.pop("DATABASE_OWNER_URL", None)
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=prefork",
-                "--concurrency=2",
-                "-Q",
-                f"threads-{tmp_path.name}",
-                "--without-mingle",
-                "--without-gossip",
-                "-l",
-                "info",
-            ],
-            cwd=django_settings.BASE_DIR,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return process, log
+    log = tmp_path / "worker.log"
+    return Worker(env, f"threads-{tmp_path.name}", log, concurrency=2), log
 
 
-def _wait_for_lines(process: subprocess.Popen, log: Path, pattern: str, count: int) -> list:
+def _wait_for_lines(worker: Worker, log: Path, pattern: str, count: int) -> list:
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
     found: list = []
     while time.monotonic() < deadline:
         found = re.findall(pattern, log.read_text(errors="replace"))
-        if len(found) >= count or process.poll() is not None:
+        if len(found) >= count or worker.process.poll() is not None:
             break
         time.sleep(0.2)
     return found
 
 
-def _stop(process: subprocess.Popen) -> None:
-    import signal
-
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=30)
-
-
 def test_a_real_prefork_worker_sizes_torch_in_each_pool_process(tmp_path):
-    process, log = _start_worker(tmp_path, {ENV: "1"})
+    worker, log = _start_worker(tmp_path, {ENV: "1"})
     try:
-        sized = _wait_for_lines(process, log, r"torch intra-op threads in process (\d+): (\d+)", 2)
+        sized = _wait_for_lines(worker, log, r"torch intra-op threads in process (\d+): (\d+)", 2)
     finally:
-        _stop(process)
+        worker.stop()
     text = log.read_text(errors="replace")
     assert "Model threads per task: 1 (SPANPROOF_WORKER_THREADS;" in text, text[-3000:]
     assert len(sized) == 2, text[-3000:]
     assert {threads for _pid, threads in sized} == {"1"}
     assert len({pid for pid, _threads in sized}) == 2  # both pool processes, not the parent
-    assert str(process.pid) not in {pid for pid, _threads in sized}
+    assert str(worker.process.pid) not in {pid for pid, _threads in sized}
 
 
 def test_a_real_worker_without_the_setting_shares_its_cpus(tmp_path):
     from celery.utils.sysinfo import cpu_budget
 
     cpus = cpu_budget().count
-    process, log = _start_worker(tmp_path, {})
+    worker, log = _start_worker(tmp_path, {})
     try:
-        decided = _wait_for_lines(process, log, r"Model threads per task: (\d+) \(automatic", 1)
+        decided = _wait_for_lines(worker, log, r"Model threads per task: (\d+) \(automatic", 1)
     finally:
-        _stop(process)
+        worker.stop()
     assert decided == [str(max(1, cpus // 2))], log.read_text(errors="replace")[-3000:]
