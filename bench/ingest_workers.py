@@ -16,7 +16,7 @@ per claim, items not done (all must be 0). The load average is printed too: on a
 machine two workers cannot beat the cores they get.
 
 Each of the N processes gets ``cores ÷ N`` threads for its models
-(``SPANPROOF_WORKER_THREADS``), as README "Several workers" tells a deployment of
+(``SPANPROOF_WORKER_THREADS``), as README "Running N workers" tells a deployment of
 several worker processes on one machine to do; ``--worker-threads auto`` leaves the
 setting unset (each process then sizes itself for its own concurrency, all the cores
 here), ``--worker-threads 2`` gives every process two.
@@ -147,8 +147,10 @@ def _worker_threads(choice: str, processes: int) -> int | None:
     """``SPANPROOF_WORKER_THREADS`` for each of ``processes`` workers on this machine."""
     if choice == "auto":
         return None
-    if choice == "share":
-        return max(1, len(os.sched_getaffinity(0)) // processes)
+    if choice == "share":  # the CPUs a worker counts (verifier/worker_threads.py)
+        from celery.utils.sysinfo import cpu_budget
+
+        return max(1, cpu_budget().count // processes)
     return int(choice)
 
 

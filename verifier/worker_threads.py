@@ -13,7 +13,7 @@ each, the two took 14.8 s.
 settings load) sets the number per task; unset (or empty), it is the
 CPUs this worker may use (``celery.utils.sysinfo.cpu_budget``: affinity and cgroup
 quota) divided among its concurrent tasks, at least one. Several worker processes on
-one machine cannot see each other: give each ``cores ÷ processes`` (README "Several
+one machine cannot see each other: give each ``cores ÷ processes`` (README "Running N
 workers"). ``config.celery`` wires this into the worker: resolved when the worker has
 its concurrency, applied in each pool process (prefork children) or, for a pool of
 threads, in the worker itself.

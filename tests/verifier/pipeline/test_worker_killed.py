@@ -58,28 +58,38 @@ def _database_url() -> str:
     )
 
 
-def worker_env(
-    broker: dict, extractor: ChatServer, *, stale_seconds: int, **extra: str
-) -> dict[str, str]:
+def worker_process_env(*, broker_url: str, data: Path, **extra: str) -> dict[str, str]:
     """The environment of a worker process: the test database as the runtime role, the
-    broker, the local extractor; ``extra`` adds settings."""
+    broker, ``data`` as its data folder (the filesystem broker's folders); ``extra``
+    adds settings."""
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
         "DJANGO_SECRET_KEY": "k" * 50,
-        "SPANPROOF_DATA": str(broker["data"]),
-        "CELERY_BROKER_URL": broker["url"],
-        "SPANPROOF_JOB_STALE_SECONDS": str(stale_seconds),
-        "SPANPROOF_BROKER_VISIBILITY_TIMEOUT": "3600",
-        "SPANPROOF_EXTRACTOR_BACKEND": "openai",
-        "SPANPROOF_EXTRACTOR_BASE_URL": extractor.base_url,
-        "SPANPROOF_EXTRACTOR_MODEL": "test-extractor",
-        "SPANPROOF_EXTRACTOR_FAMILY": "testfamily",
+        "SPANPROOF_DATA": str(data),
+        "CELERY_BROKER_URL": broker_url,
         "HF_HUB_OFFLINE": "1",
         **extra,
     }
     env.pop("DATABASE_OWNER_URL", None)
     return env
+
+
+def worker_env(
+    broker: dict, extractor: ChatServer, *, stale_seconds: int, **extra: str
+) -> dict[str, str]:
+    """``worker_process_env`` for ``broker``, with the local extractor."""
+    return worker_process_env(
+        broker_url=broker["url"],
+        data=broker["data"],
+        SPANPROOF_JOB_STALE_SECONDS=str(stale_seconds),
+        SPANPROOF_BROKER_VISIBILITY_TIMEOUT="3600",
+        SPANPROOF_EXTRACTOR_BACKEND="openai",
+        SPANPROOF_EXTRACTOR_BASE_URL=extractor.base_url,
+        SPANPROOF_EXTRACTOR_MODEL="test-extractor",
+        SPANPROOF_EXTRACTOR_FAMILY="testfamily",
+        **extra,
+    )
 
 
 class Worker:

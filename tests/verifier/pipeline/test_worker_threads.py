@@ -7,7 +7,6 @@ concurrent tasks, and ``SPANPROOF_WORKER_THREADS`` overrides it.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from celery.concurrency.thread import TaskPool as ThreadPool
 from django.core.exceptions import ImproperlyConfigured
 
 from config.celery import apply_model_threads, size_model_threads
-from tests.verifier.pipeline.test_worker_killed import Worker, _database_url
+from tests.verifier.pipeline.test_worker_killed import Worker, worker_process_env
 from verifier import worker_threads
 from verifier.worker_threads import ENV
 
@@ -103,16 +102,9 @@ def test_a_process_that_is_not_a_worker_keeps_torchs_own_size(torch_threads):
 
 def _start_worker(tmp_path: Path, extra: dict[str, str]) -> tuple[Worker, Path]:
     """A real ``celery worker`` (prefork, two pool processes) on the filesystem broker."""
-    env = {
-        **{key: value for key, value in os.environ.items() if key != ENV},
-        "DATABASE_URL": _database_url(),
-        "DJANGO_SECRET_KEY": "k" * 50,
-        "SPANPROOF_DATA": str(tmp_path),
-        "CELERY_BROKER_URL": "filesystem://",
-        "HF_HUB_OFFLINE": "1",
-        **extra,
-    }
-    env.pop("DATABASE_OWNER_URL", None)
+    env = worker_process_env(broker_url="filesystem://", data=tmp_path, **extra)
+    if ENV not in extra:
+        env.pop(ENV, None)
     log = tmp_path / "worker.log"
     return Worker(env, f"threads-{tmp_path.name}", log, concurrency=2), log
 
