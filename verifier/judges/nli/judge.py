@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from verifier.judges.base import JudgeItem, JudgeResult
+from verifier.judges.candidates import candidate_texts, verbatim_candidate
 from verifier.judges.nli.encoder import Encoded, TokenEncoder, shared_encoder
 from verifier.judges.nli.features import FEATURE_COUNT, Alignment, pair_features
 from verifier.judges.nli.head import Head, load_head
@@ -45,19 +46,6 @@ class PairText:
     claim: str
     span: str
     context: str
-
-
-def _fold(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def candidate_texts(item: JudgeItem) -> list[tuple[str, str]]:
-    """(label, span text) for each non-empty span, and all of them joined."""
-    spans = [(i, s.strip()) for i, s in enumerate(item.spans, start=1) if s.strip()]
-    out = [(f"span {i}", s) for i, s in spans]
-    if len(spans) > 1:
-        out.append(("spans " + "+".join(str(i) for i, _ in spans), " ".join(s for _, s in spans)))
-    return out
 
 
 def featurize(
@@ -130,7 +118,7 @@ class NliJudge:
             if not item.has_evidence:
                 continue
             candidates = candidate_texts(item)
-            verbatim = next((lab for lab, s in candidates if _fold(s) == _fold(item.claim)), None)
+            verbatim = verbatim_candidate(item)
             if verbatim is not None:
                 results[item.key] = JudgeResult(
                     item.key, "entailed", VERBATIM_CONFIDENCE, f"verbatim: claim is {verbatim}"

@@ -13,8 +13,9 @@
    the ``fit`` part of the eval claims plus our own planted-v1 fixture's judge items
    (``bench/judge_planted.py --export-items var/planted-v1-items.jsonl``).
 4. Temperature fitted on the same ``fit`` part; the entailment threshold is the one that
-   maximises balanced accuracy there with entailed precision ≥ ``PRECISION_FLOOR``; the
-   contradiction threshold keeps contradiction precision (vs SUPPORT) ≥ its floor.
+   maximises balanced accuracy there with entailed precision ≥ its floor; the
+   contradiction threshold keeps contradiction precision (vs SUPPORT) ≥ its floor
+   (both rules in ``verifier.judges.metrics``).
 5. Weights written as safetensors; record the printed SHA-256 in ``head.WEIGHTS_SHA256``.
 """
 
@@ -31,12 +32,17 @@ from typing import Any
 
 import numpy as np
 
-from verifier.judges.base import JudgeItem
-from verifier.judges.nli.devdata import EvalRow, load_eval_rows
+from verifier.judges.candidates import candidate_texts
+from verifier.judges.metrics import (
+    choose_contradict_threshold,
+    choose_entail_threshold,
+    ranking_auc,
+)
+from verifier.judges.nli.devdata import EvalRow, extra_dev_rows, load_eval_rows
 from verifier.judges.nli.encoder import TokenEncoder
 from verifier.judges.nli.features import FEATURE_NAMES
 from verifier.judges.nli.head import CLASSES, WEIGHTS_PATH, save_head
-from verifier.judges.nli.judge import PairText, candidate_texts, featurize
+from verifier.judges.nli.judge import PairText, featurize
 from verifier.judges.nli.synthetic import Document, generate_pairs, reference_pairs
 
 REPO = Path(__file__).resolve().parents[3]
@@ -51,8 +57,6 @@ EPOCHS = 25
 BATCH = 256
 LEARNING_RATE = 2e-3
 WEIGHT_DECAY = 1e-4
-PRECISION_FLOOR = 0.88
-CONTRADICTION_PRECISION_FLOOR = 0.9
 FACT_CHECK = ("check-covid", "fever-symmetric", "wice-train")
 
 
@@ -116,24 +120,6 @@ def cached_features(pairs: list[PairText], encoder: TokenEncoder, cache: Path) -
     return np.concatenate(rows) if rows else np.zeros((0, len(FEATURE_NAMES)), np.float32)
 
 
-def extra_dev_rows(path: Path | None) -> list[EvalRow]:
-    """Judge items exported by ``bench/judge_planted.py --export-items`` (our own planted
-    fixture), as development rows of the ``fit`` part: SUPPORT when the planted label is
-    ``supported``, else NOINFO."""
-    if path is None:
-        return []
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            if not row["spans"]:
-                continue
-            item = JudgeItem(row["id"], row["claim"], tuple(row["spans"]), row["context"])
-            gold = "SUPPORT" if row["supported"] else "NOINFO"
-            rows.append(EvalRow(item, gold, f"planted:{path.stem}", "fit"))
-    return rows
-
-
 def eval_features(
     eval_path: Path, encoder: TokenEncoder, cache: Path, extra: Path | None
 ) -> tuple[list[EvalRow], np.ndarray, np.ndarray]:
@@ -154,54 +140,6 @@ def row_probabilities(probabilities: np.ndarray, owner: np.ndarray, n_rows: int)
     np.maximum.at(out[:, 0], owner, probabilities[:, 0])
     np.maximum.at(out[:, 1], owner, probabilities[:, 2])
     return out
-
-
-def ranking_auc(score: np.ndarray, positive: np.ndarray) -> float:
-    """Area under the ROC curve of ``score`` for ``positive`` (rank statistic)."""
-    order = np.argsort(score, kind="mergesort")
-    ranks = np.empty(len(score))
-    ranks[order] = np.arange(1, len(score) + 1)
-    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
-    if not n_pos or not n_neg:
-        return 0.5
-    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
-
-
-def balanced_accuracy(predicted: np.ndarray, positive: np.ndarray) -> float:
-    tpr = (predicted & positive).sum() / max(positive.sum(), 1)
-    tnr = (~predicted & ~positive).sum() / max((~positive).sum(), 1)
-    return float((tpr + tnr) / 2)
-
-
-def choose_entail_threshold(p: np.ndarray, positive: np.ndarray) -> tuple[float, float, float]:
-    """(threshold, balanced accuracy, precision) maximising balanced accuracy with
-    precision ≥ PRECISION_FLOOR (the highest-precision threshold when none reaches it)."""
-    best: tuple[float, float, float] | None = None
-    fallback = (0.99, 0.0, 0.0)
-    # from 0.5 up: the reported confidence is this probability, and the state policy's
-    # default confidence floor is 0.5
-    for t in np.arange(0.50, 0.99, 0.01):
-        predicted = p >= t
-        if predicted.sum() < 5:
-            continue
-        precision = float((predicted & positive).sum() / predicted.sum())
-        ba = balanced_accuracy(predicted, positive)
-        if precision > fallback[2]:
-            fallback = (float(t), ba, precision)
-        if precision >= PRECISION_FLOOR and (best is None or ba > best[1]):
-            best = (float(t), ba, precision)
-    return best or fallback
-
-
-def choose_contradict_threshold(p: np.ndarray, gold: np.ndarray) -> float:
-    """Lowest threshold whose contradicted calls are not SUPPORT rows at ≥ the floor."""
-    for t in np.arange(0.50, 0.99, 0.01):
-        predicted = p >= t
-        if predicted.sum() < 5:
-            break
-        if (gold[predicted] != "SUPPORT").mean() >= CONTRADICTION_PRECISION_FLOOR:
-            return float(t)
-    return 0.99
 
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
@@ -300,7 +238,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     entail_t, fit_ba, fit_precision = choose_entail_threshold(
         per_row[fit_rows, 0], positive[fit_rows]
     )
-    contradict_t = choose_contradict_threshold(per_row[fit_rows, 1], gold[fit_rows])
+    contradict_t = choose_contradict_threshold(per_row[fit_rows, 1], gold[fit_rows] != "SUPPORT")
     trained = time.perf_counter()
 
     report = {
