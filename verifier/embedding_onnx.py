@@ -82,8 +82,6 @@ def export_int8(model_dir: str, destination: Path) -> None:
     import torch
     from transformers import AutoModel
 
-    nbits_quantizer = _nbits_quantizer()
-
     model = AutoModel.from_pretrained(model_dir, attn_implementation="eager").eval()
 
     class LastHiddenState(torch.nn.Module):
@@ -114,16 +112,25 @@ def export_int8(model_dir: str, destination: Path) -> None:
                 opset_version=ONNX_OPSET,
                 dynamo=False,
             )
-        quantizer = nbits_quantizer(
-            onnx.load(str(fp32)),
-            bits=QUANT_BITS,
-            block_size=QUANT_BLOCK,
-            is_symmetric=True,
-            accuracy_level=QUANT_ACCURACY_LEVEL,
-        )
-        with _quiet_logger("onnxruntime.quantization"):
-            quantizer.process()
-        quantizer.model.save_model_to_file(str(destination), use_external_data_format=False)
+        quantized = quantize_matmuls(onnx.load(str(fp32)))
+        quantized.save_model_to_file(str(destination), use_external_data_format=False)
+
+
+def quantize_matmuls(model: Any) -> Any:
+    """``model`` (an fp32 ``onnx.ModelProto``) with every MatMul that has a weight made
+    onnxruntime's ``MatMulNBits`` (the recipe's bits, blocks and accuracy level), as
+    onnxruntime's ``ONNXModel`` (``.model`` is the proto, ``.save_model_to_file`` writes
+    it sorted)."""
+    quantizer = _nbits_quantizer()(
+        model,
+        bits=QUANT_BITS,
+        block_size=QUANT_BLOCK,
+        is_symmetric=True,
+        accuracy_level=QUANT_ACCURACY_LEVEL,
+    )
+    with _quiet_logger("onnxruntime.quantization"):
+        quantizer.process()
+    return quantizer.model
 
 
 def _nbits_quantizer() -> Any:
