@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from verifier.text.stopwords import STOPWORDS
@@ -507,30 +507,43 @@ TRANSFORMATIONS: dict[str, tuple[str, Transformation, float]] = {
 }
 
 
-def _premise(s: Sentence, kind: str, rng: random.Random) -> tuple[str, str]:
+# claims made with what only the context says (a name): their span is the sentence alone
+SINGLE_SENTENCE_KINDS = frozenset({"name_for_pronoun", "wrong_referent"})
+
+
+def _premise(
+    s: Sentence,
+    kind: str,
+    rng: random.Random,
+    single_sentence_kinds: frozenset[str] = SINGLE_SENTENCE_KINDS,
+) -> tuple[str, str]:
     """(span, context). A fused claim needs both sentences in the span; otherwise the
     span is the sentence, sometimes with its successor, and the context the one before."""
     title = s.doc.title.strip()
     context = " ".join(p for p in (title + "." if title else "", s.previous) if p)
     if kind == "fuse_adjacent":
         return f"{s.text} {s.next}", context
-    if (
-        kind not in {"name_for_pronoun", "wrong_referent"}
-        and usable_sentence(s.next)
-        and rng.random() < 0.3
-    ):
+    if kind not in single_sentence_kinds and usable_sentence(s.next) and rng.random() < 0.3:
         return f"{s.text} {s.next}", context
     return s.text, context
 
 
 def generate_pairs(
-    documents: Sequence[Document], *, seed: int, per_sentence: int = 1
+    documents: Sequence[Document],
+    *,
+    seed: int,
+    per_sentence: int = 1,
+    transformations: Mapping[str, tuple[str, Transformation, float]] | None = None,
+    single_sentence_kinds: frozenset[str] = SINGLE_SENTENCE_KINDS,
 ) -> Iterator[Pair]:
     """Up to ``per_sentence`` pairs for every usable sentence of ``documents``, each made
-    by a transformation drawn by weight among those that apply. Same seed, same pairs."""
+    by a transformation drawn by weight among those that apply (``transformations``, by
+    default this module's). A rewrite that changed nothing counts only as
+    ``keep_sentence``. Same seed, same pairs."""
+    table = TRANSFORMATIONS if transformations is None else transformations
     rng = random.Random(seed)
-    names = list(TRANSFORMATIONS)
-    weights = [TRANSFORMATIONS[n][2] for n in names]
+    names = list(table)
+    weights = [table[n][2] for n in names]
     for doc in documents:
         for index, text in enumerate(doc.sentences):
             if not usable_sentence(text):
@@ -540,13 +553,13 @@ def generate_pairs(
             for name in rng.choices(names, weights=weights, k=len(names) * 2):
                 if made >= per_sentence:
                     break
-                label, transform, _ = TRANSFORMATIONS[name]
+                label, transform, _ = table[name]
                 claim = transform(sentence, rng, documents)
                 if not claim or claim.strip() == "":
                     continue
-                if label != ENTAILMENT and claim.strip() == text.strip():
+                if name != "keep_sentence" and claim.strip() == text.strip():
                     continue
-                span, context = _premise(sentence, name, rng)
+                span, context = _premise(sentence, name, rng, single_sentence_kinds)
                 yield Pair(claim.strip(), span, context, label, name, doc.id)
                 made += 1
 

