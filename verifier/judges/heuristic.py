@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from verifier.judges.base import JudgeItem, JudgeResult
+from verifier.judges.candidates import candidate_texts
 from verifier.judges.signals import Blocker, Comparison, compare
 
 logger = logging.getLogger(__name__)
@@ -104,13 +105,12 @@ class Candidate:
 
 
 def candidates_for(item: JudgeItem) -> list[Candidate]:
-    spans = [(i, s) for i, s in enumerate(item.spans, start=1) if s.strip()]
-    out = [Candidate(f"span {i}", s, compare(item.claim, s)) for i, s in spans]
-    if len(spans) > 1:
-        text = " ".join(s.strip() for _, s in spans)
-        label = "spans " + "+".join(str(i) for i, _ in spans)
-        out.append(Candidate(label, text, compare(item.claim, text)))
-    return out
+    """The claim against each span and their concatenation (``candidates``); the
+    item's context may supply names, never support."""
+    return [
+        Candidate(label, text, compare(item.claim, text, item.context))
+        for label, text in candidate_texts(item)
+    ]
 
 
 def _probability(cand: Candidate, th: HeuristicThresholds) -> float:
@@ -203,6 +203,7 @@ class HeuristicJudge:
     prompt_version = PROMPT_VERSION
     batch_size = BATCH_SIZE
     accepts_vectors = True  # judge_batch(items, vectors=...) reuses known embeddings
+    reads_context = True  # names in the title or the sentence before are not "missing"
 
     def __init__(
         self, *, thresholds: HeuristicThresholds | None = None, embed: EmbedFn | None = None

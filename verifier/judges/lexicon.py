@@ -836,3 +836,17 @@ def is_antonym(a: str, b: str) -> bool:
     if b in ANTONYMS.get(a, frozenset()):
         return True
     return any(len(a) > 3 and (b == prefix + a or a == prefix + b) for prefix in ANTONYM_PREFIXES)
+
+
+# Verbs that attribute a proposition to someone ("Kant held that …", "…, proposed by
+# the court"). When the claim attributes too, the span's own attribution verb is not a
+# hedge the claim dropped, and the claim's verb is matched by any of the span's.
+_ATTRIBUTION_VERBS = """
+    hold held holds argue argued argues maintain maintained maintains propose proposed
+    proposes suggest suggested suggests claim claimed claims contend contended contends
+    assert asserted asserts believe believed believes think thought thinks write wrote
+    writes written say said says state stated states teach taught teaches posit posited
+    posits insist insisted insists theorize theorized theorizes hypothesize hypothesized
+    speculate speculated conclude concluded concludes
+"""
+ATTRIBUTION_LEMMAS: frozenset[str] = frozenset(lemma(w) for w in _ATTRIBUTION_VERBS.split())

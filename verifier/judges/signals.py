@@ -16,6 +16,7 @@ from typing import Final
 
 from verifier.judges.lexicon import (
     APPROXIMATORS,
+    ATTRIBUTION_LEMMAS,
     MAGNITUDE_WORDS,
     MONTHS,
     MULTIWORD_SYNONYMS,
@@ -233,6 +234,8 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
         nxt = lower[i + 1] if i + 1 < len(lower) else ""
         if (tok, nxt) in NON_NEGATION_PHRASES:
             continue
+        if tok == "no" and nxt[:1].isdigit():
+            continue  # "No. 7", "no 10": the number sign
         if tok == "no" and nxt in {"one"}:
             out.append(i)
             continue
@@ -484,9 +487,14 @@ def _initials(words: tuple[str, ...]) -> str:
 
 
 def _entity_blockers(
-    claim: TextProfile, span: TextProfile, resolved: frozenset[str] = frozenset()
+    claim: TextProfile,
+    span: TextProfile,
+    resolved: frozenset[str] = frozenset(),
+    context_entities: tuple[tuple[str, ...], ...] = (),
 ) -> list[Blocker]:
-    """``resolved``: claim words a span pronoun stands for (the subject), never missing."""
+    """``resolved``: claim words a span pronoun or the context stands for, never
+    missing. ``context_entities``: names in the context, rivals of a missing first word
+    ("Hume held …" where the sentence before names Kant)."""
     out: list[Blocker] = []
     if (
         claim.tokens
@@ -505,12 +513,13 @@ def _entity_blockers(
             or first in SCOPE_MARKERS
             or first in NEGATION_WORDS
         )
-        rivals = [e for e in span.entities if not set(e) & claim.lower_set]
+        rivals = [e for e in (*span.entities, *context_entities) if not set(e) & claim.lower_set]
         if absent and rivals:
             out.append(
                 Blocker(
                     "entity_mismatch",
-                    f"entity_mismatch: '{first}' not in span (span names '{' '.join(rivals[0])}')",
+                    f"entity_mismatch: '{first}' not in span (the source names "
+                    f"'{' '.join(rivals[0])}')",
                     False,
                 )
             )
@@ -710,13 +719,25 @@ def _quantifies_claim(span: TextProfile, m: ScopeMarker, aligned: set[int]) -> b
 
 
 def _markers_in_force(
-    span: TextProfile, relevant: set[int], frames: set[int], aligned: set[int]
+    span: TextProfile,
+    relevant: set[int],
+    frames: set[int],
+    aligned: set[int],
+    attributed: bool = False,
 ) -> list[ScopeMarker]:
+    """The span's scope markers that bear on the claim. ``attributed``: the claim
+    attributes its proposition itself ("Kant held that …"), so the span's attribution
+    verbs ("proposed", "argued") are not hedges it dropped."""
+    scope = [
+        m
+        for m in span.scope
+        if not (attributed and m.dimension == "evidence" and lemma(m.phrase) in ATTRIBUTION_LEMMAS)
+    ]
     if not relevant:
-        return list(span.scope)
+        return scope
     sentences = {span.sentence[k] for k, c in enumerate(span.clause) if c in relevant}
     out = []
-    for m in span.scope:
+    for m in scope:
         clause = span.clause[m.position]
         concession = (
             m.dimension in SENTENCE_WIDE_DIMENSIONS
@@ -726,7 +747,10 @@ def _markers_in_force(
         if not (clause in relevant or clause in frames or concession):
             continue
         counts_other = m.dimension == "quantifier" and 1 < m.level < PLAIN_LEVEL
-        if counts_other and not _quantifies_claim(span, m, aligned):
+        # in a short neighbouring clause any quantifier counts that clause's own nouns
+        # ("Some critics disliked it, but the film won …")
+        in_frame_only = m.dimension == "quantifier" and clause not in relevant
+        if (counts_other or in_frame_only) and not _quantifies_claim(span, m, aligned):
             continue
         out.append(m)
     return out
@@ -790,7 +814,31 @@ def _pronoun_subject(
     return subject, f"'{span.tokens[k0]}' read as '{words}'"
 
 
-def compare(claim_text: str, span_text: str) -> Comparison:
+def _attributes(profile_: TextProfile) -> bool:
+    return any(lem in ATTRIBUTION_LEMMAS for lem in profile_.lemmas)
+
+
+def _context_names(claim: TextProfile, context_text: str) -> frozenset[str]:
+    """Words of the claim's names (entities, a capitalised first word) that the
+    context — the source title and the sentence before the span — gives: a span that
+    says "the light" or "he" may stand for them. Names only: support must still come
+    from the span."""
+    if not context_text.strip():
+        return frozenset()
+    context = profile(context_text)
+    words = {w for entity in claim.entities for w in entity}
+    if claim.tokens and claim.tokens[0][:1].isupper():
+        words.add(claim.lower[0])
+    return frozenset(
+        w
+        for w in words
+        if w not in STOPWORDS and (w in context.lower_set or lemma(w) in context.lemma_set)
+    )
+
+
+def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparison:
+    """How far ``span_text`` covers ``claim_text`` and what blocks it being entailed.
+    ``context_text`` (title and the sentence before the span) may only supply names."""
     claim = profile(claim_text)
     span = profile(span_text)
     matched: list[int] = []
@@ -814,22 +862,39 @@ def compare(claim_text: str, span_text: str) -> Comparison:
     if resolved_subject:
         matched.extend(i for i in unmatched if i in resolved_subject)
         unmatched = [i for i in unmatched if i not in resolved_subject]
+    named = _context_names(claim, context_text)
+    from_context = [i for i in unmatched if claim.lower[i] in named]
+    if from_context:
+        matched.extend(from_context)
+        unmatched = [i for i in unmatched if i not in from_context]
+        words = " ".join(claim.tokens[i] for i in from_context)
+        resolved_note = "; ".join(n for n in (resolved_note, f"'{words}' from the context") if n)
+    attributed = _attributes(claim)
+    if attributed and _attributes(span):
+        reporting = [i for i in unmatched if claim.lemmas[i] in ATTRIBUTION_LEMMAS]
+        matched.extend(reporting)
+        unmatched = [i for i in unmatched if i not in reporting]
     aligned = {k for positions in support.values() for k in positions}
     relevant = _relevant_clauses(span, support)
     frames = _frames(span, relevant)
     region = _claim_region(span, relevant, frames, aligned)
-    markers = _markers_in_force(span, relevant, frames, aligned)
+    markers = _markers_in_force(span, relevant, frames, aligned, attributed)
     polarity, flipped = _polarity_blockers(claim, span, region, unmatched)
     total = len(matched) + len(unmatched)
     # Antonyms are aligned words with opposite meaning: covered, and vetoed by polarity.
     coverage = (len(matched) + flipped) / total if total else 0.0
-    resolved_words = frozenset(claim.lower[i] for i in resolved_subject)
+    resolved_words = frozenset(claim.lower[i] for i in resolved_subject) | named
     blockers = [
         *polarity,
         *_number_blockers(claim, span),
         *_scope_blockers(claim, markers),
         *_superlative_blockers(claim, span),
-        *_entity_blockers(claim, span, resolved_words),
+        *_entity_blockers(
+            claim,
+            span,
+            resolved_words,
+            profile(context_text).entities if context_text.strip() else (),
+        ),
     ]
     return Comparison(
         coverage=coverage,

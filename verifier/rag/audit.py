@@ -38,6 +38,8 @@ FOIL_RE = re.compile(
 PREFERENCE_RE = re.compile(r"\b(?:prefer\w*|favou?r\w*|choose|chosen|recommend\w*)\b", re.I)
 _SPAN_SUFFIX = re.compile(r"\s*\(spans? [\d+]+\)$")
 
+# blockers that say the chunk states a different value for what the claim shares with it
+VALUE_CONFLICTS = frozenset({"number_mismatch", "unit_mismatch", "date_mismatch"})
 Verdict = str  # supported | partial | unsupported | contradicted
 VERDICT_RANK = {"supported": 0, "partial": 1, "unsupported": 2, "contradicted": 2}
 
@@ -288,6 +290,22 @@ def _not_supported(a: Assessment, known: set[str], chunk_words: set[str]) -> Cla
     result = a.results.get(best.chunk_id)
     judge_note = clean_note(result.note) if result else ""
     confidence = result.confidence if result else 0.0
+    conflict = next((b for b in comparison.blockers if b.kind in VALUE_CONFLICTS), None)
+    if conflict is not None and matched >= PARTIAL_MIN_WORDS:
+        # the part the chunk does back states another number, unit or date: whatever
+        # else the claim adds, what it shares with the chunk is contradicted
+        note = _join(f"contradicted by {best.chunk_id}: {conflict.note}", citation)
+        return ClaimAudit(
+            claim,
+            "contradicted",
+            (),
+            note,
+            (best,),
+            "contradicted",
+            confidence,
+            overclaims,
+            comparison.uncovered,
+        )
     if comparison.coverage >= PARTIAL_MIN_COVERAGE and matched >= PARTIAL_MIN_WORDS:
         note = _join(
             f"partly backed by {best.chunk_id}",

@@ -10,8 +10,10 @@ whether a sentence's words are negated.
   also counts any word ending in "n't".
 * ``NEGATION_WORDS`` — every cue the heuristic judge and the NLI features read as
   negation: ``NEGATIONS`` plus ``JUDGE_NEGATION_CUES`` (verbs and adjectives of denial
-  and failure, "n't" as its own token). ``NON_NEGATION_PHRASES`` are the two-word
-  phrases that start with a cue but do not negate ("not only", "no doubt").
+  and failure, "n't" as its own token, and the adjectives that say "not" by themselves:
+  "independent of" is "does not depend on", "unchanged" is "did not change").
+  ``NON_NEGATION_PHRASES`` are the two-word phrases that start with a cue but do not
+  negate ("not only", "no doubt").
 
 "neither" and "without" are also judge stopwords (``verifier.text.stopwords``): they
 count for no content-word coverage, yet their polarity is read.
@@ -35,6 +37,7 @@ JUDGE_NEGATION_CUES: Final = frozenset(
     false untrue myth hardly barely
     disprove disproves disproved disproven debunk debunks debunked
     contrary contradict contradicts contradicted
+    independent independently unrelated unaffected unconnected unchanged
     """.split()
 )
 NEGATION_WORDS: Final = NEGATIONS | JUDGE_NEGATION_CUES
