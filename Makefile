@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest chromium bench clean-data
+.PHONY: run test lint typecheck pytest chromium bench clean-data gpu-bundle
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,3 +36,8 @@ test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(PY) bench/binding.py --quick
+
+# Everything one accelerator call needs to train spanproof-nli-v2 (docs/spanproof-nli-v2.md).
+gpu-bundle: $(STAMP)
+	$(PY) bench/judge_planted.py --export-items var/planted-v1-items.jsonl > /dev/null
+	$(PY) -m verifier.judges.nli.bundle

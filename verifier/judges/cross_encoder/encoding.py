@@ -83,6 +83,28 @@ def pair_windows(
     return windows
 
 
+def first_windows(
+    tokenizer: Any,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    max_tokens: int = MAX_TOKENS,
+    chunk: int = 8192,
+) -> list[Window]:
+    """The first window of each (premise, claim) pair, tokenized in parallel batches
+    (what training reads). The same ids as ``pair_windows(...)[0]`` whenever the claim
+    fits in ``MAX_CLAIM_TOKENS`` (the tokenizer's ``longest_first`` truncation then cuts
+    the premise only); a longer claim is cut together with the premise instead."""
+    tokenizer.enable_truncation(max_length=max_tokens, strategy="longest_first")
+    try:
+        out: list[Window] = []
+        for start in range(0, len(pairs), chunk):
+            for enc in tokenizer.encode_batch(list(pairs[start : start + chunk])):
+                out.append(Window(tuple(enc.ids), tuple(enc.type_ids)))
+        return out
+    finally:
+        tokenizer.no_truncation()
+
+
 def batch_arrays(windows: Sequence[Window], pad: int) -> dict[str, np.ndarray]:
     """``input_ids``, ``attention_mask`` and ``token_type_ids`` (int64), padded to the
     longest window of the batch."""

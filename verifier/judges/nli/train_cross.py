@@ -12,9 +12,9 @@ library and three pure modules of this package (``cross_encoder.encoding``,
 It runs on a CPU too (the tests train two steps of a tiny model).
 
 1. Checks every bundle file against the SHA-256 in ``bundle.json``.
-2. Tokenizes the training pairs exactly as the judge frames them
-   (``encoding.pair_windows``: premise first, claim second; one window per training pair)
-   and the development rows with all their windows.
+2. Tokenizes the training pairs as the judge frames them (premise first, claim second;
+   the first window of each, ``encoding.first_windows``, in parallel batches) and the
+   development rows with all their windows (``encoding.pair_windows``).
 3. Trains with AdamW, linear warm-up and decay, per-pair weights, length-grouped batches,
    bf16 autocast on CUDA. Every half epoch: ROC AUC of P(entailment) on the development
    ``fit`` rows (each row's best candidate window), the only figure that picks the
@@ -47,6 +47,7 @@ from verifier.judges.cross_encoder.encoding import (
     MAX_TOKENS,
     Window,
     batch_arrays,
+    first_windows,
     pad_id,
     pair_windows,
     prepare_tokenizer,
@@ -113,16 +114,14 @@ class DevSet:
 
 
 def load_training(bundle: Path, tokenizer: Any, max_tokens: int) -> tuple[list[Window], Any]:
-    windows: list[Window] = []
+    pairs: list[tuple[str, str]] = []
     labels: list[int] = []
     weights: list[float] = []
     for row in read_jsonl_gz(bundle / "train.jsonl.gz"):
-        (window,) = pair_windows(
-            tokenizer, row["premise"], row["claim"], max_tokens=max_tokens, max_windows=1
-        )
-        windows.append(window)
+        pairs.append((row["premise"], row["claim"]))
         labels.append(CLASSES.index(row["label"]))
         weights.append(float(row.get("weight", 1.0)))
+    windows = first_windows(tokenizer, pairs, max_tokens=max_tokens)
     return windows, (np.asarray(labels, np.int64), np.asarray(weights, np.float32))
 
 

@@ -282,3 +282,20 @@ def test_the_calibrate_command_writes_a_file_the_backend_then_uses(
     assert written.fitted and written.details["rows"] == fit_rows
     factory._judges.clear()
     assert factory.cross_encoder_judge({"model": str(folder)}).calibration == written
+
+
+def test_training_reads_the_same_first_window_the_judge_reads(tiny: Path) -> None:
+    from verifier.judges.cross_encoder.encoding import first_windows
+
+    tokenizer = prepare_tokenizer(load_tokenizer(tiny))
+    long_premise = " ".join(TEXTS * 12)
+    pairs = [
+        (TEXTS[1], TEXTS[0]),
+        (long_premise, TEXTS[2]),
+        (premise_text(TEXTS[2], "Tarn."), TEXTS[0]),
+    ]
+    batched = first_windows(tokenizer, pairs, max_tokens=48)
+    one_by_one = [pair_windows(tokenizer, p, c, max_tokens=48)[0] for p, c in pairs]
+    assert batched == one_by_one
+    # the tokenizer is left as the judge needs it: no truncation of its own
+    assert len(tokenizer.encode(long_premise).ids) > 48
