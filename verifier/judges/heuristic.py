@@ -25,6 +25,7 @@ import numpy as np
 
 from verifier.judges.base import JudgeItem, JudgeResult
 from verifier.judges.candidates import candidate_texts
+from verifier.judges.coverage import NOTE_NO_EVIDENCE
 from verifier.judges.signals import Blocker, Comparison, compare
 
 logger = logging.getLogger(__name__)
@@ -264,3 +265,64 @@ class HeuristicJudge:
             for item, cands in zip(items, assessed, strict=True)
             if item.has_evidence
         ]
+
+    def reading(
+        self, items: Sequence[JudgeItem]
+    ) -> tuple[tuple[str, ...], np.ndarray, list[JudgeResult]]:
+        """Features of the candidate that decided each item (``READING_FEATURES``) and
+        the answers, for a calibrator (``verifier.judges.reading``)."""
+        assessed = self.assess(items)
+        rows = np.zeros((len(items), len(READING_FEATURES)), dtype=np.float32)
+        results: list[JudgeResult] = []
+        for index, (item, cands) in enumerate(zip(items, assessed, strict=True)):
+            if not item.has_evidence:
+                results.append(JudgeResult(item.key, "abstained", 0.0, NOTE_NO_EVIDENCE))
+                continue
+            results.append(decide(item.key, cands, self.thresholds))
+            if cands:
+                rows[index] = _reading_row(_lead(cands, self.thresholds), self.thresholds)
+        return READING_FEATURES, rows, results
+
+
+BLOCKER_KINDS = (
+    "negation",
+    "antonym",
+    "number_mismatch",
+    "number_unsupported",
+    "unit_mismatch",
+    "date_mismatch",
+    "date_unsupported",
+    "entity_mismatch",
+    "scope",
+)
+READING_FEATURES: tuple[str, ...] = (
+    "h_coverage",
+    "h_similarity",
+    "h_support_p",
+    "h_uncovered",
+    "h_log_content_words",
+    "h_contradicting_blocker",
+    *(f"h_{kind}" for kind in BLOCKER_KINDS),
+)
+
+
+def _lead(cands: Sequence[Candidate], th: HeuristicThresholds) -> Candidate:
+    """The candidate that speaks for the item: the likeliest unblocked one, else the one
+    covering most."""
+    unblocked = [c for c in cands if not c.blockers]
+    if unblocked:
+        return max(unblocked, key=lambda c: _probability(c, th))
+    return max(cands, key=lambda c: (c.coverage, c.similarity or 0.0))
+
+
+def _reading_row(cand: Candidate, th: HeuristicThresholds) -> list[float]:
+    kinds = {b.kind for b in cand.blockers}
+    return [
+        cand.coverage,
+        cand.similarity if cand.similarity is not None else 0.0,
+        _probability(cand, th),
+        float(min(len(cand.comparison.uncovered), UNCOVERED_CAP)),
+        math.log1p(cand.comparison.content_words),
+        float(any(b.contradicts for b in cand.blockers)),
+        *(float(kind in kinds) for kind in BLOCKER_KINDS),
+    ]

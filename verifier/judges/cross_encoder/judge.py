@@ -25,6 +25,7 @@ import numpy as np
 
 from verifier.judges.base import JudgeItem, JudgeResult
 from verifier.judges.candidates import candidate_texts, verbatim_candidate
+from verifier.judges.coverage import judge_items
 from verifier.judges.cross_encoder.calibration import Calibration, role_probabilities
 from verifier.judges.cross_encoder.encoding import (
     MAX_TOKENS,
@@ -39,6 +40,7 @@ from verifier.judges.cross_encoder.labels import LabelMap, label_map
 from verifier.judges.cross_encoder.runners import Runner
 
 VERBATIM_CONFIDENCE = 0.99
+READING_FEATURES = ("ce_p_entailed", "ce_p_neutral", "ce_p_contradicted", "ce_logit_margin")
 BATCH_SIZE = 32  # windows per forward pass
 
 
@@ -181,6 +183,25 @@ class CrossEncoderJudge:
                 if scored is not None:
                     results[item.key] = self.decide(item.key, scored)
         return [results[item.key] for item in items if item.key in results]
+
+    def reading(
+        self, items: Sequence[JudgeItem]
+    ) -> tuple[tuple[str, ...], np.ndarray, list[JudgeResult]]:
+        """The calibrated probabilities of the reading that decided each item and the
+        margin of its raw outputs, and the answers (``verifier.judges.reading``)."""
+        results = judge_items(self, items, batch_size=self.batch_size)
+        labels = self.loaded().labels
+        rows = np.zeros((len(items), len(READING_FEATURES)), dtype=np.float32)
+        for index, scored in enumerate(self.score(items)):
+            if scored is None:
+                continue
+            p = role_probabilities(
+                scored.lead_logits[None, :], labels, self.calibration.temperature
+            )[0]
+            ordered = np.sort(scored.lead_logits)[::-1]
+            margin = float(ordered[0] - ordered[1]) if len(ordered) > 1 else float(ordered[0])
+            rows[index] = [*p, margin]
+        return READING_FEATURES, rows, results
 
     def decide(self, key: str, scored: ItemScore) -> JudgeResult:
         calibration = self.calibration

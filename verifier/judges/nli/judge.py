@@ -28,8 +28,9 @@ import numpy as np
 
 from verifier.judges.base import JudgeItem, JudgeResult
 from verifier.judges.candidates import candidate_texts, verbatim_candidate
+from verifier.judges.coverage import judge_items
 from verifier.judges.nli.encoder import Encoded, TokenEncoder, shared_encoder
-from verifier.judges.nli.features import FEATURE_COUNT, Alignment, pair_features
+from verifier.judges.nli.features import FEATURE_COUNT, FEATURE_NAMES, Alignment, pair_features
 from verifier.judges.nli.head import Head, load_head
 
 MODEL_ID = "spanproof-nli-v1"
@@ -146,6 +147,37 @@ class NliJudge:
                     key, owners[i][1], p_entail, p_contra, alignments[i], head
                 )
         return [results[item.key] for item in items if item.key in results]
+
+    def reading(
+        self, items: Sequence[JudgeItem]
+    ) -> tuple[tuple[str, ...], np.ndarray, list[JudgeResult]]:
+        """The pair features and calibrated class probabilities of the candidate most
+        likely entailed, per item, and the answers (``verifier.judges.reading``)."""
+        results = judge_items(self, items, batch_size=self.batch_size)
+        names = (
+            *(f"nli_{n}" for n in FEATURE_NAMES),
+            "nli_p_entailed",
+            "nli_p_neutral",
+            "nli_p_contradicted",
+        )
+        rows = np.zeros((len(items), len(names)), dtype=np.float32)
+        pairs: list[PairText] = []
+        owners: list[int] = []
+        for index, item in enumerate(items):
+            if item.has_evidence:
+                for _, span in candidate_texts(item):
+                    pairs.append(PairText(item.claim, span, item.context))
+                    owners.append(index)
+        if pairs:
+            features, _ = featurize(pairs, self._encoder)
+            probabilities = self.head.probabilities(features)
+            best: dict[int, int] = {}
+            for i, owner in enumerate(owners):
+                if owner not in best or probabilities[i, 0] > probabilities[best[owner], 0]:
+                    best[owner] = i
+            for owner, i in best.items():
+                rows[owner] = np.concatenate([features[i], probabilities[i]])
+        return names, rows, results
 
     @staticmethod
     def _decide(

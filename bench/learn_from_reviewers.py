@@ -1,0 +1,187 @@
+"""Learning from reviewers, simulated on externally labelled claims.
+
+    .venv/bin/python bench/learn_from_reviewers.py [--data ../shared/eval/claims.jsonl]
+        [--judges heuristic nli] [--ks 0 25 50 100 200] [--draws 5]
+
+Per dataset of the file and per judge: each draw splits the dataset's rows in two halves
+at random (fixed seed per draw); k rows of the first half play the reviewers' decisions
+(gold SUPPORT → "supported", anything else → "contradicted"), a calibrator
+(``verifier.judges.reviewer_calibrator``) is fitted on the judge's reading of them, and
+the judge + calibrator is measured on the second half: balanced accuracy of
+entailed-vs-rest, precision of ``entailed``, abstention (the share neither entailed nor
+contradicted). k = 0 is the plain judge. A k larger than the half is capped (the k used
+is printed). Mean and spread (min, max) over the draws; the judge reads every row once.
+
+Prints one JSON object. The calibrator's floor is the judges' own precision floor
+(``verifier.judges.metrics.ENTAIL_PRECISION_FLOOR``); the precision of the calibrator's
+own decisions (its "supported" calls and its "contradicted" calls, each against gold) is
+reported per k on the out-of-sample half, with the number of draws where a side fell
+below the floor. ``entailed_precision`` is the combined judge + calibrator figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[0] = str(REPO)
+
+from verifier.judges import build_judge  # noqa: E402
+from verifier.judges.metrics import ENTAIL_PRECISION_FLOOR  # noqa: E402
+from verifier.judges.nli.devdata import EvalRow, load_eval_rows  # noqa: E402
+from verifier.judges.reading import judge_reading  # noqa: E402
+from verifier.judges.reviewer_calibrator import (  # noqa: E402
+    NotEnoughDecisions,
+    combine,
+    fit_calibrator,
+)
+
+DEFAULT_DATA = REPO.parent / "shared" / "eval" / "claims.jsonl"
+
+
+def measure(labels: list[str], gold: list[str]) -> dict[str, float | None]:
+    positive = np.asarray([g == "SUPPORT" for g in gold])
+    entailed = np.asarray([lab == "entailed" for lab in labels])
+    decided = np.asarray([lab in {"entailed", "contradicted"} for lab in labels])
+    tpr = (entailed & positive).sum() / max(positive.sum(), 1)
+    tnr = (~entailed & ~positive).sum() / max((~positive).sum(), 1)
+    return {
+        "balanced_accuracy": float((tpr + tnr) / 2),
+        "entailed_precision": float(positive[entailed].mean()) if entailed.any() else None,
+        "abstention": float(1 - decided.mean()),
+        "entailed_calls": int(entailed.sum()),
+    }
+
+
+def summarize(values: list[float | None]) -> dict[str, float | None]:
+    present = [v for v in values if v is not None]
+    if not present:
+        return {"mean": None, "min": None, "max": None}
+    return {
+        "mean": round(float(np.mean(present)), 4),
+        "min": round(float(np.min(present)), 4),
+        "max": round(float(np.max(present)), 4),
+    }
+
+
+def simulate(
+    rows: list[EvalRow],
+    features: np.ndarray,
+    names: tuple[str, ...],
+    labels: list[str],
+    ks: list[int],
+    draws: int,
+) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for k in ks:
+        figures: dict[str, list] = {
+            "balanced_accuracy": [],
+            "entailed_precision": [],
+            "abstention": [],
+            "decided_by_calibrator": [],
+            "calibrator_supported_precision": [],
+            "calibrator_contradicted_precision": [],
+            "k_used": [],
+        }
+        below_floor = 0
+        calls = {"supported": 0, "contradicted": 0}
+        for draw in range(draws):
+            order = list(range(len(rows)))
+            random.Random(1000 + draw).shuffle(order)
+            half = len(order) // 2
+            learn, test = order[:half], order[half:]
+            taken = learn[: min(k, len(learn))]
+            final = [labels[i] for i in test]
+            decided = 0
+            sup_precision: float | None = None
+            con_precision: float | None = None
+            if taken:
+                gold_taken = [rows[i].gold == "SUPPORT" for i in taken]
+                try:
+                    calibrator = fit_calibrator(features[taken], gold_taken, names, seed=draw)
+                    decisions = calibrator.decisions(features[test])
+                    decided = sum(d is not None for d in decisions)
+                    gold_test = [rows[i].gold == "SUPPORT" for i in test]
+                    said = [
+                        g for g, d in zip(gold_test, decisions, strict=True) if d == "supported"
+                    ]
+                    denied = [
+                        g for g, d in zip(gold_test, decisions, strict=True) if d == "contradicted"
+                    ]
+                    calls["supported"] += len(said)
+                    calls["contradicted"] += len(denied)
+                    sup_precision = float(np.mean(said)) if said else None
+                    con_precision = float(1 - np.mean(denied)) if denied else None
+                    below_floor += any(
+                        p is not None and p < ENTAIL_PRECISION_FLOOR
+                        for p in (sup_precision, con_precision)
+                    )
+                    final = [combine(lab, d) for lab, d in zip(final, decisions, strict=True)]
+                except NotEnoughDecisions:
+                    pass
+            result = measure(final, [rows[i].gold for i in test])
+            figures["calibrator_supported_precision"].append(sup_precision)
+            figures["calibrator_contradicted_precision"].append(con_precision)
+            for key in ("balanced_accuracy", "entailed_precision", "abstention"):
+                figures[key].append(result[key])
+            figures["decided_by_calibrator"].append(decided / max(len(test), 1))
+            figures["k_used"].append(len(taken))
+        out[str(k)] = {key: summarize(vals) for key, vals in figures.items()} | {
+            "calibrator_calls": calls,
+            "draws_where_a_calibrator_side_fell_below_the_floor": below_floor,
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--judges", nargs="+", default=["heuristic", "nli"])
+    parser.add_argument("--ks", type=int, nargs="+", default=[0, 25, 50, 100, 200])
+    parser.add_argument("--draws", type=int, default=5)
+    args = parser.parse_args()
+
+    rows = [r for r in load_eval_rows(args.data) if r.item.has_evidence]
+    datasets = sorted({r.dataset for r in rows})
+    report: dict = {
+        "data": str(args.data),
+        "floor": ENTAIL_PRECISION_FLOOR,
+        "draws": args.draws,
+        "judges": {},
+    }
+    for backend in args.judges:
+        started = time.perf_counter()
+        judge = build_judge({"backend": backend})
+        reading = judge_reading(judge, [r.item for r in rows])
+        labels = [r.label for r in reading.results]
+        per_dataset = {}
+        for dataset in datasets:
+            index = [i for i, r in enumerate(rows) if r.dataset == dataset]
+            per_dataset[dataset] = {
+                "rows": len(index),
+                "by_k": simulate(
+                    [rows[i] for i in index],
+                    reading.rows[index],
+                    reading.names,
+                    [labels[i] for i in index],
+                    args.ks,
+                    args.draws,
+                ),
+            }
+        report["judges"][judge.model_id] = {
+            "features": len(reading.names),
+            "datasets": per_dataset,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
