@@ -19,6 +19,7 @@ from audit.forms import RuleSetForm
 from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import ADMIN_ROLES, role_required
+from verifier.scoring.quality import quality_class
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
 from verifier.selectors import counts
 from verifier.selectors import rules as rule_selectors
@@ -111,6 +112,7 @@ def claim_detail(request: MemberRequest, public_id: str) -> HttpResponse:
             "claim": audit.claim,
             "envelope_json": json.dumps(envelope, indent=2, ensure_ascii=False, default=str),
             "failed_checks": sum(1 for c in audit.checks if c.passed is False),
+            "quality_class": quality_class(audit.claim.state, audit.claim.quality),
         },
     )
 
@@ -311,7 +313,11 @@ def quality(request: MemberRequest) -> HttpResponse:
     page = Paginator(selectors.quality_jobs(workspace=workspace), JOBS_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    jobs = [{"job": job, "q": selectors.quality_summary(job.quality_report)} for job in page]
+    now = selectors.quality_jobs_states_now(job_ids=[job.pk for job in page])
+    jobs = [
+        {"job": job, "q": selectors.quality_summary(job.quality_report), "now": now[job.pk]}
+        for job in page
+    ]
     runs = Paginator(selectors.validator_runs(workspace=workspace), JOBS_PAGE_SIZE).get_page(
         request.GET.get("runs_page")
     )
