@@ -11,6 +11,9 @@ a quote found only in another source does not bind —, judge, state) and are cl
 under the active rule set with the requested policy: inline (``claims_submit_and_verify``)
 or chunk by chunk in a background job (``verification_job_create`` /
 ``verification_job_run``), whose end queues the ``verification.completed`` webhooks.
+A job is created only when at least one claim was accepted: a batch whose every claim
+has a problem is refused as a whole (``no_claim_accepted``), never a job that
+"succeeds" with nothing verified.
 
 Idempotency: a claim with an ``external_id`` already stored in the workspace with the
 same text and source is not stored again; its stored result is returned
@@ -316,6 +319,7 @@ def verification_job_create(
     batch = claims_submit(
         workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
     )
+    _refuse_if_nothing_accepted(batch)
     job = VerificationJob.objects.create(
         workspace=workspace,
         created_by=_user(actor),
@@ -326,6 +330,27 @@ def verification_job_create(
     if enqueue:
         transaction.on_commit(lambda: run_verification_job.delay(job.pk))
     return job
+
+
+# Claim problems named in the message of a batch that has no claim to verify.
+REFUSAL_PROBLEMS_SHOWN = 5
+
+
+def _refuse_if_nothing_accepted(batch: SubmittedBatch) -> None:
+    """A job would verify none of the batch's claims (each has a problem: an unknown
+    source, an empty text, ...): refuse the batch, naming the problems, so nothing is
+    stored (the caller's transaction rolls back the inline sources too) and no job
+    reports "succeeded, 0 of 0 verified"."""
+    if any(item.claim is not None for item in batch.items):
+        return
+    problems = [f"claim {i.index + 1}: {i.error['message']}" for i in batch.items if i.error]
+    shown = "; ".join(problems[:REFUSAL_PROBLEMS_SHOWN])
+    more = len(problems) - REFUSAL_PROBLEMS_SHOWN
+    raise ClaimVerifyInputError(
+        "no_claim_accepted",
+        f"No claim could be verified — {shown}" + (f"; and {more} more." if more > 0 else "."),
+        {"errors": [{"index": i.index, **(i.error or {})} for i in batch.items]},
+    )
 
 
 def _job_new_claim_ids(job: VerificationJob) -> list[str]:

@@ -254,10 +254,18 @@ def memory_verify(
 ) -> MemoryVerifyWrite:
     """Verify the memory claims of ``message`` against ``agent``'s own earlier turns.
 
-    The transcript is a stored one, or ``transcript_data`` imported first; with neither,
-    every explicit claim is ``inconclusive:insufficient``. Raises ``TranscriptInputError``.
+    The transcript is a stored one, or ``transcript_data`` imported first; one of them
+    is required: without a transcript there is nothing to check a claim against, and a
+    stored check would read as a result (``no_transcript``, nothing stored). Raises
+    ``TranscriptInputError``.
     """
     agent, message = _validate(agent, message)
+    if transcript is None and transcript_data is None:
+        raise TranscriptInputError(
+            "no_transcript",
+            "A memory check needs the transcript to check the agent's claims against: "
+            "paste or upload its turns, or give a stored transcript.",
+        )
     if transcript is None and transcript_data is not None:
         transcript = memory_transcript_import(
             workspace=workspace, data=transcript_data, actor=actor
