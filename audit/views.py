@@ -241,6 +241,7 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
     document = trace.document or {}
     considered = trace_selectors.trace_considered(trace=trace)
     policy = trace_selectors.trace_policy(document)
+    steps, total_ms = trace_selectors.trace_steps(document)
     return render(
         request,
         "audit/trace_detail.html",
@@ -257,6 +258,13 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
             ),
             "considered": considered,
             "included": sum(1 for c in considered if c.included),
+            "steps": steps,
+            "total_ms": total_ms,
+            "judge": document.get("judge"),
+            "spans": document.get("spans") or [],
+            "request_json": json.dumps(document.get("request"), indent=2, ensure_ascii=False)
+            if document.get("request")
+            else "",
             "document_json": json.dumps(document, indent=2, ensure_ascii=False, default=str),
             "export_url": f"/connect/v1/traces/{trace.trace_id}/export?format=json",
         },
