@@ -22,7 +22,7 @@ from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.states import queue_risk_rank
 
 STATE_CHOICES = [
-    ("queue", "Queue (unverified + contradicted, not decided by a reviewer)"),
+    ("queue", "Queue (undecided unverified + contradicted)"),
     (ClaimStateChoices.UNVERIFIED.value, "Unverified"),
     (ClaimStateChoices.CONTRADICTED.value, "Contradicted"),
     (ClaimStateChoices.INFERRED.value, "Inferred"),
