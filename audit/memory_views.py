@@ -31,7 +31,10 @@ class MemoryVerifyForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 8}),
         required=False,
         strip=False,
-        help_text='JSONL, one {"speaker", "text", "timestamp"} turn per line, or a JSON array.',
+        help_text=(
+            'Required (here or as a file): JSONL, one {"speaker", "text", "timestamp"} turn '
+            "per line, or a JSON array."
+        ),
     )
     transcript_file = forms.FileField(
         required=False, label="or upload the transcript (.jsonl/.json)"

@@ -19,6 +19,7 @@ from audit.forms import RuleSetForm
 from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import ADMIN_ROLES, role_required
+from verifier.scoring.quality import quality_class
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
 from verifier.selectors import counts
 from verifier.selectors import rules as rule_selectors
@@ -111,6 +112,7 @@ def claim_detail(request: MemberRequest, public_id: str) -> HttpResponse:
             "claim": audit.claim,
             "envelope_json": json.dumps(envelope, indent=2, ensure_ascii=False, default=str),
             "failed_checks": sum(1 for c in audit.checks if c.passed is False),
+            "quality_class": quality_class(audit.claim.state, audit.claim.quality),
         },
     )
 
@@ -239,6 +241,7 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
     document = trace.document or {}
     considered = trace_selectors.trace_considered(trace=trace)
     policy = trace_selectors.trace_policy(document)
+    steps, total_ms = trace_selectors.trace_steps(document)
     return render(
         request,
         "audit/trace_detail.html",
@@ -255,6 +258,13 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
             ),
             "considered": considered,
             "included": sum(1 for c in considered if c.included),
+            "steps": steps,
+            "total_ms": total_ms,
+            "judge": document.get("judge"),
+            "spans": document.get("spans") or [],
+            "request_json": json.dumps(document.get("request"), indent=2, ensure_ascii=False)
+            if document.get("request")
+            else "",
             "document_json": json.dumps(document, indent=2, ensure_ascii=False, default=str),
             "export_url": f"/connect/v1/traces/{trace.trace_id}/export?format=json",
         },
@@ -311,7 +321,11 @@ def quality(request: MemberRequest) -> HttpResponse:
     page = Paginator(selectors.quality_jobs(workspace=workspace), JOBS_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    jobs = [{"job": job, "q": selectors.quality_summary(job.quality_report)} for job in page]
+    now = selectors.quality_jobs_states_now(job_ids=[job.pk for job in page])
+    jobs = [
+        {"job": job, "q": selectors.quality_summary(job.quality_report), "now": now[job.pk]}
+        for job in page
+    ]
     runs = Paginator(selectors.validator_runs(workspace=workspace), JOBS_PAGE_SIZE).get_page(
         request.GET.get("runs_page")
     )

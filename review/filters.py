@@ -10,14 +10,19 @@ import django_filters
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
+from review.queue_reasons import (
+    HUMAN_DECISION_REASONS,
+    QUEUE_REASON_VALUES,
+    QUEUE_STATE_VALUES,
+    reason_values,
+)
 from review.verdict_columns import with_latest_verdict
 from verifier import widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.states import queue_risk_rank
 
 STATE_CHOICES = [
-    ("queue", "Queue (unverified + contradicted)"),
+    ("queue", "Queue (undecided unverified + contradicted)"),
     (ClaimStateChoices.UNVERIFIED.value, "Unverified"),
     (ClaimStateChoices.CONTRADICTED.value, "Contradicted"),
     (ClaimStateChoices.INFERRED.value, "Inferred"),
@@ -45,6 +50,15 @@ FILTER_KEYS = (
     "mine",
     "q",
 )
+
+
+def queue_undecided(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
+    """The default queue: unverified and contradicted claims no reviewer has decided (a
+    decided one is found under its state). Both columns are in the queue index's
+    INCLUDE list, so the exclusion is checked in the index."""
+    return queryset.filter(state__in=QUEUE_STATE_VALUES).exclude(
+        state_reason__in=HUMAN_DECISION_REASONS
+    )
 
 
 class ReviewQueueFilter(django_filters.FilterSet):
@@ -142,7 +156,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
 
     def filter_state(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         if value == "queue" or not value:
-            return queryset.filter(state__in=QUEUE_STATE_VALUES)
+            return queue_undecided(queryset)
         return queryset.filter(state=value)
 
     def filter_reason(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:

@@ -10,6 +10,8 @@ from typing import Any
 from django.db import connection
 from django.db.models import (
     BooleanField,
+    Exists,
+    OuterRef,
     Q,
     QuerySet,
     Subquery,
@@ -23,7 +25,11 @@ from django.utils.timesince import timesince
 from audit.highlighting import Segment, Span, text_window, window_segments
 from review.filters import ReviewQueueFilter
 from review.models import ReviewLease, ReviewNote
-from review.queue_reasons import QUEUE_REASON_VALUES, QUEUE_STATE_VALUES, reason_values
+from review.queue_reasons import (
+    HUMAN_DECISION_REASONS,
+    QUEUE_REASON_VALUES,
+    reason_values,
+)
 from verifier.models import (
     Claim,
     ClaimOrigin,
@@ -141,7 +147,10 @@ def review_why(
 
 
 def review_queue_default_states(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
-    return queryset.filter(state__in=QUEUE_STATE_VALUES)
+    """The default queue (``review.filters.queue_undecided``)."""
+    from review.filters import queue_undecided
+
+    return queue_undecided(queryset)
 
 
 def review_queue_order(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
@@ -421,6 +430,14 @@ def review_lease_live(*, claim: Claim) -> ReviewLease | None:
 def review_held_by_others(*, reviewer) -> Q:
     """Claims under a live lease of another reviewer (expired leases free the claim)."""
     return Q(review_lease__expires_at__gt=timezone.now()) & ~Q(review_lease__reviewer=reviewer)
+
+
+def review_decided_by(*, reviewer) -> Q:
+    """Claims whose state rests on a reviewer's decision that ``reviewer`` took part in:
+    "next" never serves them to that reviewer, whatever the filter. The reason is
+    checked first (a column of the queue index), the verdicts only for decided claims."""
+    mine = Verdict.objects.filter(claim=OuterRef("pk"), reviewer=reviewer)
+    return Q(state_reason__in=HUMAN_DECISION_REASONS) & Q(Exists(mine))
 
 
 def review_item_get(*, workspace: Workspace, public_id: str) -> Claim:

@@ -306,21 +306,6 @@ def review_lease_claim(*, claim: Claim, reviewer, served_reason: str) -> ReviewL
     return lease
 
 
-@transaction.atomic
-def review_lease_on_open(*, claim: Claim, reviewer) -> ReviewLease | None:
-    """Opening an item directly leases it to ``reviewer`` unless another reviewer holds a
-    live lease on it (None then). A reviewer holds one item at a time: opening a free item
-    releases their other leases; re-opening their own keeps them."""
-    from review.selectors import review_lease_live
-
-    lease = review_lease_live(claim=claim)
-    if lease is not None and lease.reviewer_id != reviewer.pk:
-        return None
-    if lease is None:
-        review_lease_release_all(workspace=claim.workspace, reviewer=reviewer)
-    return review_lease_claim(claim=claim, reviewer=reviewer, served_reason="opened directly")
-
-
 def _describe_filters(filters: Mapping[str, Any]) -> str:
     parts = [f"{key}={value}" for key, value in filters.items() if value not in (None, "", [])]
     return "; filter " + ", ".join(parts) if parts else ""
@@ -339,13 +324,17 @@ def review_lease_next(
     ``queryset``: the queue's claims by the current filter, prepared by the caller
     (``review_queue_filtered``); ``filters``: that filter's values, recorded in the
     lease's served reason. The first few claims in queue order (not held by another
-    reviewer, not in ``skip``) are candidates; the first of them that is not
-    row-locked is claimed with ``SELECT ... ORDER BY ... LIMIT 1 FOR UPDATE SKIP
+    reviewer, not decided by this reviewer, not in ``skip``) are candidates; the first
+    of them that is not row-locked is claimed with ``SELECT ... ORDER BY ... LIMIT 1 FOR UPDATE SKIP
     LOCKED``, so reviewers asking at once lock different rows. The lease is then
     re-checked under the row lock. The reviewer's previous leases in the workspace are
     released (one item at a time).
     """
-    from review.selectors import review_held_by_others, review_queue_ordered_ids
+    from review.selectors import (
+        review_decided_by,
+        review_held_by_others,
+        review_queue_ordered_ids,
+    )
 
     described = _describe_filters(filters or {})
     passed_over = set(skip)
@@ -353,6 +342,9 @@ def review_lease_next(
         with transaction.atomic():
             review_lease_release_all(workspace=workspace, reviewer=reviewer)
             candidate_claims = queryset.exclude(review_held_by_others(reviewer=reviewer))
+            # Never an item this reviewer decided (a filter such as state=contradicted
+            # still lists it).
+            candidate_claims = candidate_claims.exclude(review_decided_by(reviewer=reviewer))
             if passed_over:
                 candidate_claims = candidate_claims.exclude(pk__in=passed_over)
             # One range scan of the queue index, in queue order.

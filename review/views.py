@@ -43,7 +43,6 @@ from review.services import (
     review_decide,
     review_exclude,
     review_lease_next,
-    review_lease_on_open,
     review_lease_release,
     review_note,
     review_rejudge_one,
@@ -301,9 +300,10 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
 @role_required()
 @require_GET
 def item(request: MemberRequest, public_id: str) -> HttpResponse:
+    """Read one item. Opening it takes no lease (reading writes nothing): an item is
+    leased when "next" serves it, and a decision on it is taken under its row lock,
+    refused while another reviewer holds a live lease."""
     claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    if _is_decider(request):
-        review_lease_on_open(claim=claim, reviewer=request.user)
     return _render_item(request, claim)
 
 

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.http import QueryDict
 
 from verifier.models import Claim, Workspace
+from verifier.selectors.claims import quality_class_filter
 from verifier.selectors.counts import row_counts
 from verifier.selectors.paging import (
     KeysetPage,
@@ -38,7 +39,8 @@ def audit_claim_list(*, workspace: Workspace, filters: Mapping[str, str]) -> Que
         job = filters["job"]
         claims = claims.filter(ingest_job_id=int(job)) if job.isdigit() else claims.none()
     if filters.get("quality"):
-        claims = claims.filter(quality=filters["quality"])
+        # The class as the reports count it: capped by the claim's state.
+        claims = claims.filter(quality_class_filter(filters["quality"]))
     if filters.get("q"):
         claims = claims.filter(text__icontains=filters["q"])
     return claims.order_by("-created_at", "-id")

@@ -8,7 +8,8 @@ from typing import Any, Final
 
 from django.db.models import Q, QuerySet
 
-from verifier.models import IngestJob, ValidatorRun, Workspace
+from verifier.models import Claim, IngestJob, ValidatorRun, Workspace
+from verifier.selectors.claims import claims_state_counts_by
 
 TREND_JOBS: Final = 30
 
@@ -51,6 +52,12 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
 
 def quality_jobs(*, workspace: Workspace) -> QuerySet[IngestJob]:
     return IngestJob.objects.filter(workspace=workspace).order_by("-created_at", "-id")
+
+
+def quality_jobs_states_now(*, job_ids: list[int]) -> dict[int, dict[str, int]]:
+    """{job id: its claims by state now} for a page of jobs, in one query."""
+    claims = Claim.objects.filter(ingest_job_id__in=job_ids)
+    return claims_state_counts_by(claims, "ingest_job_id", job_ids)
 
 
 def quality_trend(*, workspace: Workspace) -> list[tuple[int, int | None]]:

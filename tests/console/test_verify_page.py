@@ -97,3 +97,16 @@ def test_another_workspaces_job_is_404(reviewer_client, other_workspace):
 
 def test_empty_state(reviewer_client):
     assert "No claims verified here yet." in reviewer_client.get("/verify/").content.decode()
+
+
+def test_verify_with_only_unknown_sources_is_a_form_error_not_a_job(reviewer_client, harbour):
+    """Issue 39, point 4: it ended "Succeeded · 0/0 claims verified"."""
+    response = reviewer_client.post(
+        "/verify/",
+        {"claims": '{"text": "The wall was rebuilt in 2004.", "source": "source:nowhere"}\n'},
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'role="alert"' in html
+    assert "No claim could be verified" in html and "No source &#x27;source:nowhere&#x27;" in html
+    assert not Claim.objects.exists() and not VerificationJob.objects.exists()

@@ -144,37 +144,3 @@ def test_concurrent_next_never_serves_the_same_claim_twice():
     # 12 claims, 8 reviewers: every reviewer holds one, 4 free
     assert ReviewLease.objects.count() == threads_n
     assert {c.pk for c in claims} >= set(ReviewLease.objects.values_list("claim_id", flat=True))
-
-
-def test_opening_an_item_directly_leases_it_unless_another_reviewer_holds_it(
-    workspace, reviewer, make_queue_claim
-):
-    from review.services import review_lease_on_open
-
-    held, free, other_held = (make_queue_claim("abstained") for _ in range(3))
-    other = make_user("olga", workspace=workspace, role="reviewer")
-    lease_next(workspace=workspace, reviewer=reviewer, filters={"reason": "abstained"})
-    assert ReviewLease.objects.get(reviewer=reviewer).claim == held
-    # a free item: leased, and the reviewer's other lease is released
-    lease = review_lease_on_open(claim=free, reviewer=reviewer)
-    assert lease.claim == free and lease.served_reason == "opened directly"
-    assert list(ReviewLease.objects.filter(reviewer=reviewer).values_list("claim", flat=True)) == [
-        free.pk
-    ]
-    # another reviewer's live lease: refused, nothing of anyone's changes
-    theirs = ReviewLease.objects.create(
-        claim=other_held,
-        reviewer=other,
-        served_reason="theirs",
-        expires_at=timezone.now() + timedelta(minutes=5),
-    )
-    assert review_lease_on_open(claim=other_held, reviewer=reviewer) is None
-    theirs.refresh_from_db()
-    assert theirs.reviewer == other and theirs.served_reason == "theirs"
-    assert ReviewLease.objects.filter(reviewer=reviewer).count() == 1
-    # an expired lease of another reviewer is taken over, with its own reason
-    ReviewLease.objects.filter(pk=theirs.pk).update(
-        expires_at=timezone.now() - timedelta(seconds=1)
-    )
-    taken = review_lease_on_open(claim=other_held, reviewer=reviewer)
-    assert taken.reviewer == reviewer and taken.served_reason == "opened directly"

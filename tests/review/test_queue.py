@@ -111,7 +111,7 @@ def test_filters(reviewer_client, reviewer, workspace, make_queue_claim):
     assert _row_ids(reviewer_client.get("/review/?age=old")) == []
     assert len(_row_ids(reviewer_client.get("/review/?age=1d"))) == 3
     assert _row_ids(reviewer_client.get("/review/?mine=true")) == []
-    reviewer_client.get(f"/review/item/{a.public_id}/")  # leases it
+    reviewer_client.post("/review/start/?judge_model=judge-a")  # "next" leases it
     assert _row_ids(reviewer_client.get("/review/?mine=true")) == [a.public_id]
 
 

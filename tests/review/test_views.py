@@ -226,7 +226,7 @@ def test_an_item_leased_to_someone_else_still_offers_next(
     other = make_queue_claim("abstained")
     omar = make_user("omar", workspace=workspace, role="reviewer")
     client.force_login(omar)
-    client.get(_url(held))
+    client.post("/review/start/")  # served (and leased) the riskiest item: held
     body = reviewer_client.get(_url(held)).content.decode()
     assert "is reviewing this claim" in body
     assert 'id="btn-skip"' in body and 'id="btn-supported"' not in body
@@ -237,6 +237,7 @@ def test_an_item_leased_to_someone_else_still_offers_next(
 
 def test_lease_expiry_is_a_countdown(reviewer_client, make_queue_claim):
     claim = make_queue_claim("abstained")
+    reviewer_client.post("/review/start/")  # served by "next": leased
     body = reviewer_client.get(_url(claim)).content.decode()
     match = re.search(
         r'<time class="countdown" datetime="[^"]+" data-countdown>(\d+):(\d\d)</time>', body

@@ -142,7 +142,8 @@ class MemoryClaimResultSerializer(serializers.Serializer):
 class MemoryVerifyApi(APIView):
     """Verify the explicit memory claims of an agent's message against that agent's own
     earlier turns. Give the transcript inline (it is imported) or a stored
-    ``transcript_id``; without either every claim is ``inconclusive:insufficient``."""
+    ``transcript_id``; one of them is required (400 ``no_transcript`` without, nothing
+    stored)."""
 
     @extend_schema_serializer(component_name="MemoryVerifyRequest")
     class InputSerializer(serializers.Serializer):

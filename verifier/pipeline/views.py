@@ -17,6 +17,7 @@ from verifier.selectors.ingest import (
     ingest_job_get,
     ingest_job_is_finished,
     ingest_job_list,
+    ingest_job_state_counts,
     job_progress_rows,
 )
 from verifier.services.ingest import ingest_job_cancel
@@ -28,7 +29,12 @@ HTMX_STOP_POLLING = 286
 
 
 def _job_context(job: Any) -> dict[str, Any]:
-    return {"job": job, "rows": job_progress_rows(job), "finished": ingest_job_is_finished(job)}
+    return {
+        "job": job,
+        "rows": job_progress_rows(job),
+        "finished": ingest_job_is_finished(job),
+        "states_now": ingest_job_state_counts(job),
+    }
 
 
 @require_http_methods(["GET", "POST"])

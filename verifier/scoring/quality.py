@@ -15,16 +15,59 @@ measured: ``passed`` is ``None`` (unknown — neither pass nor fail; an empty gr
 not cleared the bar, and has not failed it either) with the shortfall "no validated
 claims". Counts the pipeline did not record (coverage gaps, remediation drops) stay
 ``None`` and are never shown as 0.
+
+A claim's class (:func:`quality_class`) is its rule-set class, never better than its
+verification state allows (:data:`STATE_CLASS_CAP`): only a ``supported`` claim can be
+classed supported, an ``inferred`` or ``unverified`` one is weak at best, a
+``contradicted`` one is unsupported, and an ``excluded`` one (out of active use, counted
+as a remediation drop when remediation excluded it) or one not classified yet is not
+validated. So no report, preview or list ever counts an unverified claim as supported.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Final
 
 G2_MIN_SUPPORTED_PCT: Final = 90
 G2_MAX_UNSUPPORTED_PCT: Final = 2
+
+# The rule-set classes, best first.
+QUALITY_CLASSES: Final[tuple[str, ...]] = ("supported", "weak", "unsupported")
+# The best class a claim in each verification state can have; None: not validated.
+STATE_CLASS_CAP: Final[Mapping[str, str | None]] = MappingProxyType(
+    {
+        "supported": "supported",
+        "inferred": "weak",
+        "unverified": "weak",
+        "contradicted": "unsupported",
+        "excluded": None,
+    }
+)
+
+
+def quality_class(state: str, rule_class: str | None) -> str | None:
+    """The claim's class for G2 and the rule-set preview: ``rule_class`` (the rule set's
+    verdict on its dimension scores), capped by what its ``state`` allows; None when it
+    is not validated (excluded, an unknown state, or not classified yet)."""
+    cap = STATE_CLASS_CAP.get(state)
+    if cap is None or rule_class not in QUALITY_CLASSES:
+        return None
+    return max(cap, rule_class, key=QUALITY_CLASSES.index)
+
+
+def quality_class_sources(wanted: str) -> dict[str, tuple[str, ...]]:
+    """{state: the rule-set classes that a claim in that state needs to be classed
+    ``wanted``}: :func:`quality_class` inverted, for a database filter."""
+    out: dict[str, tuple[str, ...]] = {}
+    for state in STATE_CLASS_CAP:
+        rules = tuple(r for r in QUALITY_CLASSES if quality_class(state, r) == wanted)
+        if rules:
+            out[state] = rules
+    return out
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from verifier.models import (
     VerificationJobStatus,
     Workspace,
 )
+from verifier.scoring.quality import quality_class
 from verifier.states import reason_description
 
 # A quote that did not bind in its cited source is looked up in this many other sources
@@ -141,7 +142,8 @@ def claim_result(claim: Claim) -> dict[str, Any]:
         "confidence": round(float(verdict.confidence), 4) if verdict is not None else None,
         "verdict_id": verdict.pk if verdict is not None else None,
         "judge_model": verdict.judge_model if verdict is not None else None,
-        "quality": claim.quality or None,
+        # The class as the quality report counts it: capped by the state.
+        "quality": quality_class(claim.state, claim.quality),
         "misattributed_to": misattributed_to,
         "span": _span(binding) if binding is not None else None,
         "permalink": reverse("audit:claim-detail", kwargs={"public_id": claim.public_id}),

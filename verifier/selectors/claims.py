@@ -1,19 +1,58 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 from django.db import connection
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from verifier.embeddings import vectors_from_binary
 from verifier.models import Claim, ClaimStateChoices, Workspace
+from verifier.scoring.quality import QUALITY_CLASSES, quality_class_sources
+
+
+def _no_states() -> dict[str, int]:
+    return {state.value: 0 for state in ClaimStateChoices}
+
+
+def claims_state_counts(claims: QuerySet[Claim]) -> dict[str, int]:
+    """How many of ``claims`` are in each of the five states now (every state listed, 0
+    when none): the one definition of the per-state counts that the home page, the job
+    and quality reports, the rule-set preview and the exports (one row per claim, its
+    ``state``) all show. One query."""
+    counts = _no_states()
+    for row in claims.order_by().values("state").annotate(n=Count("id")):
+        counts[row["state"]] = row["n"]
+    return counts
+
+
+def claims_state_counts_by(
+    claims: QuerySet[Claim], field: str, keys: Iterable[Any]
+) -> dict[Any, dict[str, int]]:
+    """``claims_state_counts`` of each group of ``claims`` by ``field`` (say, the ingest
+    job), for the groups ``keys``: one query for all of them."""
+    out = {key: _no_states() for key in keys}
+    rows = claims.order_by().values(field, "state").annotate(n=Count("id"))
+    for row in rows:
+        if row[field] in out:
+            out[row[field]][row["state"]] = row["n"]
+    return out
 
 
 def claim_state_counts(*, workspace: Workspace) -> dict[str, int]:
-    rows = Claim.objects.filter(workspace=workspace).values("state").annotate(n=Count("id"))
-    counts = {state.value: 0 for state in ClaimStateChoices}
-    counts.update({row["state"]: row["n"] for row in rows})
-    return counts
+    return claims_state_counts(Claim.objects.filter(workspace=workspace))
+
+
+def quality_class_filter(quality: str) -> Q:
+    """The claims whose class (``verifier.scoring.quality.quality_class``: the rule-set
+    class capped by the state) is ``quality``; matches nothing for an unknown class."""
+    sources = quality_class_sources(quality) if quality in QUALITY_CLASSES else {}
+    q = Q(pk__in=[])
+    for state, rule_classes in sources.items():
+        q |= Q(state=state, quality__in=rule_classes)
+    return q
 
 
 def claim_list(*, workspace: Workspace) -> QuerySet[Claim]:

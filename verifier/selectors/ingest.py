@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -22,7 +23,7 @@ from verifier.models import (
     Workspace,
 )
 from verifier.models.ingest import STAGE_ORDER
-from verifier.scoring.quality import QualityCounts
+from verifier.scoring.quality import QualityCounts, quality_class
 from verifier.scoring.trust import TrustInputs
 from verifier.states import REMEDIATION_EXCLUSION_REASON, StateReason
 
@@ -80,12 +81,15 @@ def ingest_quality_counts(job: IngestJob, *, remediated: bool) -> QualityCounts:
         bound=Exists(EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True)),
         latest_label=_latest_model_label(),
     )
-    rows = list(claims.values_list("quality", "bound", "latest_label", "state_reason"))
-    judged = any(label is not None for _, _, label, _ in rows)
+    rows = list(claims.values_list("quality", "bound", "latest_label", "state_reason", "state"))
+    judged = any(r[2] is not None for r in rows)
+    # Each claim's class capped by its state (``quality_class``): never supported unless
+    # the claim is.
+    classes = Counter(quality_class(r[4], r[0]) for r in rows)
     return QualityCounts(
-        supported=sum(1 for q, *_ in rows if q == "supported"),
-        weak=sum(1 for q, *_ in rows if q == "weak"),
-        unsupported=sum(1 for q, *_ in rows if q == "unsupported"),
+        supported=classes["supported"],
+        weak=classes["weak"],
+        unsupported=classes["unsupported"],
         coverage_gaps=(sum(1 for r in rows if r[2] == "coverage_gap") if judged else None),
         remediation_drops=(
             job_claims(job).filter(exclusion_reason=REMEDIATION_EXCLUSION_REASON).count()
@@ -163,6 +167,13 @@ def ingest_trust_inputs(job: IngestJob, *, high_severity_issues: int) -> TrustIn
         contradicts_relations=relations["contradicts"],
         high_severity_issues=high_severity_issues,
     )
+
+
+def ingest_job_state_counts(job: IngestJob) -> dict[str, int]:
+    """The job's claims by state now (``claims_state_counts``, the home page's definition)."""
+    from verifier.selectors.claims import claims_state_counts
+
+    return claims_state_counts(job_claims(job))
 
 
 def contradicted_count(job: IngestJob) -> int:

@@ -22,6 +22,7 @@ from verifier.models import (
     Workspace,
 )
 from verifier.scoring.dimension_heuristics import dimension_scores
+from verifier.scoring.quality import QUALITY_CLASSES, quality_class
 from verifier.scoring.rulesets import (
     CORE_V1,
     DIMENSIONS,
@@ -31,9 +32,10 @@ from verifier.scoring.rulesets import (
     overall_score,
     to_dict,
 )
+from verifier.selectors.claims import claims_state_counts
 
 BUILT_IN_SOURCE = "built_in"
-CLASSES: Final = ("supported", "weak", "unsupported")
+CLASSES: Final = QUALITY_CLASSES
 FLIP_LIST_LIMIT: Final = 200
 IMPACT_CHUNK: Final = 2000
 
@@ -240,6 +242,10 @@ class Impact:
     truncated: bool
     old_label: str
     old_policy: str
+    # The pack's claims by state now (``claims_state_counts``), and how many of them are
+    # not validated (excluded, or not classified yet) and so in no class.
+    states: dict[str, int]
+    not_validated: int
 
     @property
     def rows(self) -> list[tuple[str, list[tuple[str, int]], int]]:
@@ -249,12 +255,16 @@ class Impact:
         ]
 
 
-def _impact_rows(*, workspace: Workspace, domain_pack: str) -> Iterator[dict[str, Any]]:
-    latest = Verdict.objects.filter(claim=OuterRef("pk")).order_by("-at", "-id")
-    quote = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True).values("quote")
+def _impact_claims(*, workspace: Workspace, domain_pack: str) -> QuerySet[Claim]:
     claims = Claim.objects.filter(workspace=workspace)
     if domain_pack:
         claims = claims.filter(source__domain_pack=domain_pack)
+    return claims
+
+
+def _impact_rows(claims: QuerySet[Claim]) -> Iterator[dict[str, Any]]:
+    latest = Verdict.objects.filter(claim=OuterRef("pk")).order_by("-at", "-id")
+    quote = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True).values("quote")
     return (
         claims.annotate(
             span_text=Subquery(quote[:1]),
@@ -278,23 +288,30 @@ def rule_set_impact(
 
     Per-dimension scores are not stored, so both sides use the same offline
     heuristic scores (``verifier.scoring.dimension_heuristics``): only the rule
-    set differs between the two columns.
+    set differs between the two columns. Each class is capped by the claim's state
+    now (``verifier.scoring.quality.quality_class``), as the quality report counts it:
+    an unverified claim is never counted supported, whatever either rule set says;
+    excluded claims are in no class.
     """
     current = rule_set_active(workspace=workspace, domain_pack=domain_pack)
+    claims = _impact_claims(workspace=workspace, domain_pack=domain_pack)
     matrix = {old: dict.fromkeys(CLASSES, 0) for old in CLASSES}
     before: Counter[str] = Counter()
     after: Counter[str] = Counter()
     flips: list[Flip] = []
-    moved = total = 0
-    for row in _impact_rows(workspace=workspace, domain_pack=domain_pack):
+    moved = total = not_validated = 0
+    for row in _impact_rows(claims):
         scores = dimension_scores(
             claim_text=row["text"],
             span_text=row["span_text"],
             verdict_label=row["verdict_label"],
             verdict_confidence=row["verdict_confidence"],
         )
-        old = classify(current.definition, scores, current.policy)
-        new = classify(definition, scores, policy)
+        old = quality_class(row["state"], classify(current.definition, scores, current.policy))
+        new = quality_class(row["state"], classify(definition, scores, policy))
+        if old is None or new is None:
+            not_validated += 1
+            continue
         total += 1
         before[old] += 1
         after[new] += 1
@@ -323,4 +340,6 @@ def rule_set_impact(
         truncated=moved > len(flips),
         old_label=current.label,
         old_policy=current.policy,
+        states=claims_state_counts(claims),
+        not_validated=not_validated,
     )

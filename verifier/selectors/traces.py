@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, QueryDict
 
-from verifier.models import Trace, TraceClaim, Workspace
+from verifier.models import Claim, EvidenceBinding, Trace, TraceClaim, Workspace
 from verifier.selectors.counts import row_counts
 from verifier.selectors.paging import KeysetPage, NewestFirstCursor, keyset_page, newest_first
 
@@ -116,3 +116,80 @@ def trace_policy(document: Mapping[str, Any]) -> Any:
         if document.get(key) not in (None, ""):
             return document[key]
     return None
+
+
+def claims_bound_spans(claims: Sequence[Any]) -> list[dict[str, Any]]:
+    """The active bound span of each claim, in one query (no source text is read): the
+    span a trace says the claim was checked against."""
+    rows = (
+        EvidenceBinding.objects.filter(claim__in=[c.pk for c in claims], is_active=True)
+        .order_by("claim_id")
+        .values(
+            "claim__public_id",
+            "source_version__source__ref",
+            "source_version__number",
+            "source_hash",
+            "start",
+            "end",
+            "quote",
+            "match",
+        )
+    )
+    return [
+        {
+            "claim_id": row["claim__public_id"],
+            "source_ref": row["source_version__source__ref"],
+            "source_version": row["source_version__number"],
+            "source_hash": row["source_hash"],
+            "start": row["start"],
+            "end": row["end"],
+            "quote": row["quote"],
+            "match": row["match"],
+        }
+        for row in rows
+    ]
+
+
+def claims_states_now(claims: Sequence[Any]) -> dict[int, str]:
+    """{claim pk: its stored state} (one query): what a trace records of claims whose
+    objects in hand may predate the state writer's last change."""
+    rows = Claim.objects.filter(pk__in=[c.pk for c in claims]).values_list("pk", "state")
+    return dict(rows)
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One timed step of a trace, with its children (the Traces page draws the tree)."""
+
+    name: str
+    ms: float | None
+    detail: dict[str, Any]
+    steps: list[TraceStep]
+
+
+def trace_steps(document: Mapping[str, Any]) -> tuple[list[TraceStep], float | None]:
+    """The trace's steps as a tree and its total time in milliseconds. A door's trace
+    stores its tree (``steps``); a retrieve's stores flat ``timing`` (``<step>_ms``, in
+    the order the steps ran), shown as one level."""
+    timing = document.get("timing") if isinstance(document.get("timing"), Mapping) else {}
+    total = timing.get("total_ms") if isinstance(timing.get("total_ms"), int | float) else None
+
+    def build(node: Any) -> TraceStep | None:
+        if not isinstance(node, Mapping) or not isinstance(node.get("name"), str):
+            return None
+        ms = node.get("ms")
+        children = [s for s in (build(c) for c in node.get("steps") or []) if s is not None]
+        detail = node.get("detail") if isinstance(node.get("detail"), Mapping) else {}
+        return TraceStep(
+            node["name"], ms if isinstance(ms, int | float) else None, dict(detail), children
+        )
+
+    if isinstance(document.get("steps"), list):
+        steps = [s for s in (build(node) for node in document["steps"]) if s is not None]
+        return steps, total
+    flat = [
+        TraceStep(key.removesuffix("_ms"), value, {}, [])
+        for key, value in timing.items()
+        if key != "total_ms" and isinstance(value, int | float)
+    ]
+    return flat, total

@@ -5,15 +5,22 @@ database (``verifier.selectors.claim_state``: the active binding re-checked agai
 current version of the cited source, the latest model verdict, the latest human verdict,
 the exclusion and the legacy flag), resolves the state, and, when it changed, stores it
 and appends a ``StateEvent`` with the cause. Nothing else writes ``Claim.state``.
+
+``claims_state_refresh_superseded`` is the bulk path a new source version takes: every
+claim bound to an earlier version of that source is re-resolved (supported and inferred
+ones become ``unverified`` / ``stale_source``) in the version's own transaction, batch
+by batch with a fixed number of statements per batch (one UPDATE per distinct new state,
+one INSERT of all the state events), never a statement per claim.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from django.db import transaction
 
-from verifier.models import Claim, StateEvent
+from verifier.models import Claim, EvidenceBinding, SourceVersion, StateEvent
 from verifier.selectors.claim_state import (
     BindingCheck,
     claim_binding_check,
@@ -89,11 +96,12 @@ class ClaimStates:
     ``bindings_unchanged=True`` instead of re-reading and re-checking every binding.
     """
 
-    def __init__(self, claims: Sequence[Claim]) -> None:
+    def __init__(self, claims: Sequence[Claim] | None = None, *, ids: Sequence[int] = ()) -> None:
+        """Lock ``claims`` (or the claims with primary keys ``ids``) in id order."""
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("ClaimStates needs a transaction")
-        self._given = list(claims)
-        ids = sorted({c.pk for c in claims})
+        self._given = list(claims or ())
+        ids = sorted({c.pk for c in self._given} | set(ids))
         locked = Claim.objects.select_for_update().filter(pk__in=ids).defer("embedding")
         locked = locked.order_by("pk")
         self._locked = {c.pk: c for c in locked}
@@ -108,6 +116,11 @@ class ClaimStates:
         if missing:
             self._checks.update(claims_binding_checks(claims=missing))
         return {c.pk: self._checks[c.pk] for c in claims}
+
+    @property
+    def locked(self) -> list[Claim]:
+        """The locked claims, in id order."""
+        return list(self._locked.values())
 
     def refresh(
         self,
@@ -139,14 +152,16 @@ class ClaimStates:
                 self._events.append(event)
         return decisions
 
-    def flush(self) -> None:
+    def flush(self) -> int:
         """Write the changed states and the recorded events; the claims passed in get
-        their stored state."""
+        their stored state. Returns how many claims changed."""
+        changed = len(self._changed)
         _store(list(self._changed.values()), self._events)
         self._changed, self._events = {}, []
         for claim in self._given:
             locked = self._locked[claim.pk]
             claim.state, claim.state_reason = locked.state, locked.state_reason
+        return changed
 
 
 def claim_history_note(*, claim: Claim, cause: str, actor=None) -> StateEvent:
@@ -189,6 +204,40 @@ def claims_state_refresh(
     decisions = states.refresh(claims=claims, causes=causes, actor=actor, policy=policy)
     states.flush()
     return decisions
+
+
+# Claims re-resolved per batch when a new source version supersedes their bindings: the
+# batch's rows are locked and read at once, and its writes are one UPDATE per distinct
+# new state and one INSERT of the events.
+SUPERSEDED_BATCH: Final = 2000
+
+
+def claims_state_refresh_superseded(*, version: SourceVersion, actor=None) -> int:
+    """Re-resolve every claim whose active binding is to an earlier version of
+    ``version``'s source: the binding no longer matches the current version's hash, so a
+    supported or inferred claim becomes ``unverified`` / ``stale_source`` (and the stale
+    binding becomes the riskiest reason of other unverified ones) — exactly what
+    ``claim_state_refresh`` of each would record, with the same state events. Runs in the
+    caller's transaction (the one that stores the version); returns how many claims
+    changed state or reason."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("claims_state_refresh_superseded needs the version's transaction")
+    ids = list(
+        EvidenceBinding.objects.filter(is_active=True, source_version__source_id=version.source_id)
+        .exclude(source_version_id=version.pk)
+        .order_by("claim_id")
+        .values_list("claim_id", flat=True)
+        .distinct()
+    )
+    cause = f"new version v{version.number} of the cited source"
+    changed = 0
+    for first in range(0, len(ids), SUPERSEDED_BATCH):
+        states = ClaimStates(ids=ids[first : first + SUPERSEDED_BATCH])
+        claims = states.locked
+        causes = dict.fromkeys((c.pk for c in claims), cause)
+        states.refresh(claims=claims, causes=causes, actor=actor)
+        changed += states.flush()
+    return changed
 
 
 def claim_recheck_on_read(

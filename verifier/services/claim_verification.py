@@ -11,6 +11,9 @@ a quote found only in another source does not bind —, judge, state) and are cl
 under the active rule set with the requested policy: inline (``claims_submit_and_verify``)
 or chunk by chunk in a background job (``verification_job_create`` /
 ``verification_job_run``), whose end queues the ``verification.completed`` webhooks.
+A job is created only when at least one claim was accepted: a batch whose every claim
+has a problem is refused as a whole (``no_claim_accepted``), never a job that
+"succeeds" with nothing verified.
 
 Idempotency: a claim with an ``external_id`` already stored in the workspace with the
 same text and source is not stored again; its stored result is returned
@@ -20,6 +23,8 @@ transaction-scoped advisory lock per id.
 
 from __future__ import annotations
 
+import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,9 +47,17 @@ from verifier.models import (
     Workspace,
 )
 from verifier.selectors.rules import rule_set_active
+from verifier.selectors.traces import claims_bound_spans
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 from verifier.services.sources import SourceInputError, source_upsert
+from verifier.services.traces import (
+    DoorTrace,
+    TracedClaim,
+    TraceSteps,
+    maybe_step,
+    trace_door_record,
+)
 from verifier.services.verification import claims_verify
 from verifier.services.verification_webhooks import verification_webhooks_queue
 
@@ -95,6 +108,7 @@ class SubmittedItem:
 class SubmittedBatch:
     items: list[SubmittedItem]
     policy: str = ""
+    trace_id: uuid.UUID | None = None  # the inline call's trace
 
     @property
     def new_claims(self) -> list[Claim]:
@@ -268,15 +282,74 @@ def claims_submit(
 
 
 def claims_verify_submitted(
-    *, workspace: Workspace, claims: Sequence[Claim], policy: str = "", judge: Judge | None = None
+    *,
+    workspace: Workspace,
+    claims: Sequence[Claim],
+    policy: str = "",
+    judge: Judge | None = None,
+    steps: TraceSteps | None = None,
 ) -> None:
     """Bind, judge and state the claims, then classify them under the rule set."""
     claims = list(claims)
     if not claims:
         return
     with transaction.atomic():
-        claims_verify(claims=claims, judge=judge)
-        claims_classify(workspace=workspace, claims=claims, policy=policy or None)
+        claims_verify(claims=claims, judge=judge, steps=steps)
+        with maybe_step(steps, "classify", policy=policy or "active"):
+            claims_classify(workspace=workspace, claims=claims, policy=policy or None)
+
+
+# The claim texts a claims/verify trace repeats in its request (the rest are counted).
+TRACE_REQUEST_CLAIMS = 50
+
+
+def _trace_request(
+    claims: Sequence[ClaimSubmission], sources: Sequence[SourceSubmission], policy: str
+) -> tuple[str, dict[str, Any]]:
+    """(query, request) of a claims/verify trace: what was asked."""
+    texts = [c.text for c in claims]
+    query = texts[0] if len(texts) == 1 else f"{len(texts)} claims: " + " | ".join(texts[:3])
+    request = {
+        "claims": [
+            {"text": c.text[:500], "source": c.source, "quote": c.quote or None}
+            for c in claims[:TRACE_REQUEST_CLAIMS]
+        ],
+        "claims_total": len(claims),
+        "sources": [s.ref for s in sources],
+        "policy": policy or None,
+    }
+    return query[:2000], request
+
+
+def _trace_claims_verify(
+    *,
+    workspace: Workspace,
+    trace: DoorTrace,
+    steps: TraceSteps,
+    items: Sequence[dict[str, Any]],
+) -> None:
+    """Record a claims/verify call (inline or a job) once its claims are verified: each
+    claim with its state now and the span it was checked against."""
+    ids = [i["claim_id"] for i in items if i.get("claim_id")]
+    claims = {
+        c.public_id: c
+        for c in Claim.objects.filter(workspace=workspace, public_id__in=ids).only(
+            "pk", "public_id", "state", "state_reason"
+        )
+    }
+    for item in items:
+        claim = claims.get(item.get("claim_id") or "")
+        if claim is not None:
+            role = "reused" if item.get("reused") else "verified"
+            trace.claims.append(TracedClaim(claim.pk, claim.public_id, claim.state, role=role))
+    trace.spans = claims_bound_spans(list(claims.values()))
+    states = Counter(c.state for c in claims.values())
+    trace.result = {
+        **trace.result,
+        "states": dict(sorted(states.items())),
+        "errors": [{"index": i["index"], **i["error"]} for i in items if i.get("error")],
+    }
+    trace_door_record(workspace=workspace, trace=trace, steps=steps)
 
 
 @transaction.atomic
@@ -289,12 +362,31 @@ def claims_submit_and_verify(
     actor=None,
     judge: Judge | None = None,
 ) -> SubmittedBatch:
-    """The inline path: submit and verify in one transaction (a failure stores nothing)."""
-    batch = claims_submit(
-        workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
+    """The inline path: submit and verify in one transaction (a failure stores nothing),
+    recorded as one trace."""
+    judge = judge or get_judge()
+    steps = TraceSteps()
+    query, request = _trace_request(claims, sources, policy)
+    trace = DoorTrace(
+        operation="claims_verify",
+        query=query,
+        request=request,
+        judge={"model": judge.model_id, "family": judge.family},
     )
-    claims_verify_submitted(
-        workspace=workspace, claims=batch.new_claims, policy=policy, judge=judge
+    with steps.step("submit", claims=len(claims), sources=len(sources)):
+        batch = claims_submit(
+            workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
+        )
+    with steps.step("verify", claims=len(batch.new_claims)):
+        claims_verify_submitted(
+            workspace=workspace, claims=batch.new_claims, policy=policy, judge=judge, steps=steps
+        )
+    batch.trace_id = trace.trace_id
+    _trace_claims_verify(
+        workspace=workspace,
+        trace=trace,
+        steps=steps,
+        items=[item.as_job_item() for item in batch.items],
     )
     return batch
 
@@ -316,6 +408,7 @@ def verification_job_create(
     batch = claims_submit(
         workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
     )
+    _refuse_if_nothing_accepted(batch)
     job = VerificationJob.objects.create(
         workspace=workspace,
         created_by=_user(actor),
@@ -326,6 +419,27 @@ def verification_job_create(
     if enqueue:
         transaction.on_commit(lambda: run_verification_job.delay(job.pk))
     return job
+
+
+# Claim problems named in the message of a batch that has no claim to verify.
+REFUSAL_PROBLEMS_SHOWN = 5
+
+
+def _refuse_if_nothing_accepted(batch: SubmittedBatch) -> None:
+    """A job would verify none of the batch's claims (each has a problem: an unknown
+    source, an empty text, ...): refuse the batch, naming the problems, so nothing is
+    stored (the caller's transaction rolls back the inline sources too) and no job
+    reports "succeeded, 0 of 0 verified"."""
+    if any(item.claim is not None for item in batch.items):
+        return
+    problems = [f"claim {i.index + 1}: {i.error['message']}" for i in batch.items if i.error]
+    shown = "; ".join(problems[:REFUSAL_PROBLEMS_SHOWN])
+    more = len(problems) - REFUSAL_PROBLEMS_SHOWN
+    raise ClaimVerifyInputError(
+        "no_claim_accepted",
+        f"No claim could be verified — {shown}" + (f"; and {more} more." if more > 0 else "."),
+        {"errors": [{"index": i.index, **(i.error or {})} for i in batch.items]},
+    )
 
 
 def _job_new_claim_ids(job: VerificationJob) -> list[str]:
@@ -372,6 +486,13 @@ def _verification_job_chunks(
     )
     judge = judge or get_judge()
     ids = _job_new_claim_ids(job)
+    steps = TraceSteps()
+    trace = DoorTrace(
+        operation="claims_verify",
+        query=f"verification job #{job.pk}: {len(job.items)} claim(s)",
+        request={"job": job.pk, "claims_total": len(job.items), "policy": job.policy or None},
+        judge={"model": judge.model_id, "family": judge.family},
+    )
     try:
         for offset in range(0, len(ids), JOB_CHUNK_SIZE):
             if not ours.exists():
@@ -384,20 +505,30 @@ def _verification_job_chunks(
                 .order_by("pk")
             )
             with transaction.atomic():
-                claims_verify_submitted(
-                    workspace=job.workspace, claims=chunk, policy=job.policy, judge=judge
-                )
+                with steps.step(f"chunk {offset // JOB_CHUNK_SIZE + 1}", claims=len(chunk)):
+                    claims_verify_submitted(
+                        workspace=job.workspace,
+                        claims=chunk,
+                        policy=job.policy,
+                        judge=judge,
+                        steps=steps,
+                    )
                 done = min(len(ids), offset + len(chunk_ids))
                 ours.update(done=done, heartbeat_at=timezone.now())
             if on_progress is not None:
                 on_progress(done, len(ids))
     except Exception as exc:
         with transaction.atomic():
-            ours.update(
+            failed = ours.update(
                 status=VerificationJobStatus.FAILED,
                 error=f"{type(exc).__name__}: {exc}"[:2000],
                 finished_at=timezone.now(),
             )
+            if failed:
+                trace.result = {"status": "failed", "error": f"{type(exc).__name__}: {exc}"}
+                _trace_claims_verify(
+                    workspace=job.workspace, trace=trace, steps=steps, items=job.items
+                )
         raise
     with transaction.atomic():
         current = VerificationJob.objects.select_for_update().get(pk=job.pk)
@@ -408,4 +539,6 @@ def _verification_job_chunks(
         current.finished_at = timezone.now()
         current.save(update_fields=["status", "done", "finished_at"])
         verification_webhooks_queue(job=current)
+        trace.result = {"status": "succeeded"}
+        _trace_claims_verify(workspace=job.workspace, trace=trace, steps=steps, items=job.items)
     return current

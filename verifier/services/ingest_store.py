@@ -34,6 +34,7 @@ from verifier.models import (
 )
 from verifier.scoring.quality import quality_report
 from verifier.scoring.trust import trust_score
+from verifier.selectors.claims import claims_state_counts
 from verifier.selectors.ingest import (
     contradicted_count,
     ingest_coverage_gap_causes,
@@ -80,6 +81,9 @@ def ingest_job_report(*, job: IngestJob) -> dict[str, Any]:
         "quality": quality_report(counts).to_dict(),
         "trust": trust.to_dict(),
         "claims": job_claims(job).count(),
+        # The job's claims by state when it finished (``claims_state_counts``, the same
+        # definition as the home page's); the console shows them beside the counts now.
+        "states": claims_state_counts(job_claims(job)),
         "duplicates": job_claims(job).filter(duplicate_of__isnull=False).count(),
         "failed_items": failed_items,
         "rule_sets": _rules_used(job),

@@ -11,6 +11,7 @@ one binder, with a verdict appended and its state set by the one state writer.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -38,9 +39,11 @@ from verifier.models import (
     Workspace,
     text_sha256,
 )
+from verifier.selectors.traces import claims_bound_spans, claims_states_now
 from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
 from verifier.services.sources import SourceInputError, source_upsert
+from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
 
 TRANSCRIPT_REF_PREFIX: Final = "transcript:"
 MAX_MESSAGE_CHARS: Final = 20_000
@@ -62,6 +65,7 @@ class MemoryVerifyWrite:
     transcript: MemoryTranscript | None
     checks: list[MemoryCheck]
     verdicts: list[ClaimVerdict]
+    trace_id: uuid.UUID | None = None
 
 
 def transcript_from_row(row: MemoryTranscript) -> Transcript:
@@ -254,23 +258,91 @@ def memory_verify(
 ) -> MemoryVerifyWrite:
     """Verify the memory claims of ``message`` against ``agent``'s own earlier turns.
 
-    The transcript is a stored one, or ``transcript_data`` imported first; with neither,
-    every explicit claim is ``inconclusive:insufficient``. Raises ``TranscriptInputError``.
+    The transcript is a stored one, or ``transcript_data`` imported first; one of them
+    is required: without a transcript there is nothing to check a claim against, and a
+    stored check would read as a result (``no_transcript``, nothing stored). Raises
+    ``TranscriptInputError``.
     """
     agent, message = _validate(agent, message)
-    if transcript is None and transcript_data is not None:
-        transcript = memory_transcript_import(
-            workspace=workspace, data=transcript_data, actor=actor
+    if transcript is None and transcript_data is None:
+        raise TranscriptInputError(
+            "no_transcript",
+            "A memory check needs the transcript to check the agent's claims against: "
+            "paste or upload its turns, or give a stored transcript.",
         )
-    parsed = transcript_from_row(transcript) if transcript is not None else None
-    verifier = MemoryVerifier(judge=judge or get_judge(), embed=embed_texts)
-    verdicts = verifier.verify_message(message, parsed, agent)
-    checks = memory_checks_store(
-        workspace=workspace,
-        agent=agent,
-        message=message,
-        row=transcript,
-        verdicts=verdicts,
-        actor=actor,
+    steps = TraceSteps()
+    if transcript is None and transcript_data is not None:
+        with steps.step("import_transcript"):
+            transcript = memory_transcript_import(
+                workspace=workspace, data=transcript_data, actor=actor
+            )
+    judge = judge or get_judge()
+    with steps.step("verify") as detail:
+        parsed = transcript_from_row(transcript) if transcript is not None else None
+        verifier = MemoryVerifier(judge=judge, embed=embed_texts)
+        verdicts = verifier.verify_message(message, parsed, agent)
+        detail["claims"] = len(verdicts)
+    # The checks and their trace are stored together, or neither is.
+    with transaction.atomic():
+        with steps.step("store", checks=len(verdicts)):
+            checks = memory_checks_store(
+                workspace=workspace,
+                agent=agent,
+                message=message,
+                row=transcript,
+                verdicts=verdicts,
+                actor=actor,
+            )
+        trace_id = _trace_memory_check(
+            workspace=workspace,
+            agent=agent,
+            message=message,
+            transcript=transcript,
+            checks=checks,
+            judge=judge,
+            steps=steps,
+        )
+    return MemoryVerifyWrite(transcript, checks, verdicts, trace_id)
+
+
+def _trace_memory_check(
+    *,
+    workspace: Workspace,
+    agent: str,
+    message: str,
+    transcript: MemoryTranscript | None,
+    checks: list[MemoryCheck],
+    judge: Judge,
+    steps: TraceSteps,
+) -> uuid.UUID:
+    """The check's trace: the message, each claim's outcome with the turn span it
+    matched, the claims stored, and the judge."""
+    stored = [c.claim for c in checks if c.claim is not None]
+    states = claims_states_now(stored)
+    trace = DoorTrace(
+        operation="memory_verify",
+        query=message,
+        request={
+            "agent": agent,
+            "transcript": transcript.source.ref if transcript is not None else None,
+            "transcript_id": transcript.pk if transcript is not None else None,
+        },
+        judge={"model": judge.model_id, "family": judge.family, "rules": RULES_MODEL},
+        domain_pack="memory",
+        claims=[TracedClaim(c.pk, c.public_id, states[c.pk], role="verified") for c in stored],
+        spans=claims_bound_spans(stored),
+        result={
+            "checks": [
+                {
+                    "check_id": c.pk,
+                    "claim": c.claim_text,
+                    "outcome": c.outcome,
+                    "drift_categories": list(c.drift_categories),
+                    "claim_id": c.claim.public_id if c.claim is not None else None,
+                    "match": (c.result or {}).get("match"),
+                }
+                for c in checks
+            ]
+        },
     )
-    return MemoryVerifyWrite(transcript, checks, verdicts)
+    return trace_door_record(workspace=workspace, trace=trace, steps=steps)

@@ -10,6 +10,7 @@ audit's verdict appended by the configured judge's identity. All in one transact
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,19 +27,22 @@ from verifier.rag import (
     parse_chunks,
     validate_answer,
 )
+from verifier.selectors.traces import claims_bound_spans, claims_states_now
 from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
 from verifier.services.sources import source_upsert
+from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
 
 CHUNK_REF_PREFIX = "rag-chunk:"
 NOTE_MAX_CHARS = 500
 
 
-@dataclass(frozen=True)
+@dataclass
 class RagAuditWrite:
     audit: RagAudit
     result: AuditResult
     claims: list[Claim]
+    trace_id: uuid.UUID | None = None  # set by ``rag_audit_run``
 
 
 def chunk_ref(chunk: Chunk) -> str:
@@ -126,11 +130,60 @@ def rag_audit_store(*, workspace: Workspace, result: AuditResult, actor=None) ->
 def rag_audit_run(
     *, workspace: Workspace, answer: str, chunks: object, actor=None, judge: Judge | None = None
 ) -> RagAuditWrite:
-    """Parse, audit (outside the transaction: judging may take a while) and store.
+    """Parse, audit (outside the transaction: judging may take a while) and store, with
+    the call's trace (one, written with the audit).
 
     Raises ``verifier.rag.RagInputError`` for bad input.
     """
-    validate_answer(answer)
-    parsed = parse_chunks(chunks)
-    result = audit_answer(answer, parsed, judge=judge or get_judge(), batch_size=judge_batch_size())
-    return rag_audit_store(workspace=workspace, result=result, actor=actor)
+    steps = TraceSteps()
+    with steps.step("parse") as detail:
+        validate_answer(answer)
+        parsed = parse_chunks(chunks)
+        detail["chunks"] = len(parsed)
+    with steps.step("audit") as detail:
+        result = audit_answer(
+            answer, parsed, judge=judge or get_judge(), batch_size=judge_batch_size()
+        )
+        detail.update(claims=len(result.claims), verdict=result.verdict)
+    # The audit and its trace are stored together, or neither is.
+    with transaction.atomic():
+        with steps.step("store", claims=len(result.claims)):
+            write = rag_audit_store(workspace=workspace, result=result, actor=actor)
+        _trace_rag_audit(workspace=workspace, write=write, steps=steps)
+    return write
+
+
+def _trace_rag_audit(*, workspace: Workspace, write: RagAuditWrite, steps: TraceSteps) -> None:
+    """The audit's trace: the answer, each atomic claim with the chunk spans that decided
+    it, and the judge's identity."""
+    result = write.result
+    states = claims_states_now(write.claims)
+    trace = DoorTrace(
+        operation="rag_audit",
+        query=result.answer,
+        request={"chunks": [c.id for c in result.chunks], "answer_chars": len(result.answer)},
+        judge={
+            "model": result.judge_model,
+            "family": result.judge_family,
+            "prompt_version": result.prompt_version,
+        },
+        domain_pack="rag",
+        claims=[
+            TracedClaim(c.pk, c.public_id, states[c.pk], role="verified") for c in write.claims
+        ],
+        spans=claims_bound_spans(write.claims),
+        result={
+            "rag_audit": write.audit.pk,
+            "verdict": result.verdict,
+            "claims": [
+                {
+                    "claim_id": claim.public_id,
+                    "verdict": item.verdict,
+                    "supported_by": list(item.supported_by),
+                }
+                for claim, item in zip(write.claims, result.claims, strict=True)
+            ],
+        },
+    )
+    write.trace_id = trace.trace_id
+    trace_door_record(workspace=workspace, trace=trace, steps=steps)

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from verifier.errors import ApplicationError
 from verifier.models import Source, SourceVersion, Workspace, text_sha256
+from verifier.services.claim_state import claims_state_refresh_superseded
 
 
 class SourceInputError(ApplicationError, ValueError):
@@ -48,7 +49,12 @@ def source_upsert(
     citation: str = "",
     domain_pack: str = "general",
 ) -> SourceWrite:
-    """Create the source, or a new version when its text changed. Identical text is a no-op."""
+    """Create the source, or a new version when its text changed. Identical text is a no-op.
+
+    A new version supersedes the earlier ones at once, in this transaction: every claim
+    bound to an earlier version is re-resolved by the state writer (a supported one
+    becomes ``unverified`` / ``stale_source``), whichever door the text came through.
+    The read-time re-check stays as the safety net."""
     _validate_text(text)
     if not ref.strip():
         raise SourceInputError("empty_ref", "A source needs a ref such as source:my_document.")
@@ -78,4 +84,6 @@ def source_upsert(
     version = SourceVersion.objects.create(
         source=source, number=(latest.number if latest else 0) + 1, text=text, sha256=digest
     )
+    if latest is not None:
+        claims_state_refresh_superseded(version=version)
     return SourceWrite(source, version, created_source, True)

@@ -1,11 +1,19 @@
-"""Writes of provenance traces: one ``Trace`` + one ``TraceClaim`` per claim considered."""
+"""Writes of provenance traces: one ``Trace`` + one ``TraceClaim`` per claim considered.
+
+``POST /connect/v1/retrieve`` (and graph) build their document themselves
+(``verifier.services.retrieval``, its fast path). Every other door — ``/worker/verify``,
+claims/verify, RAG audits, memory checks — times its steps with :class:`TraceSteps` and
+writes one trace with :func:`trace_door_record`: what was asked, the claims and spans it
+used, the judge that decided, and the steps as a tree with the time of each.
+"""
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypedDict, Unpack
 
@@ -17,6 +25,7 @@ from django.utils import timezone
 from psycopg import pq
 
 from verifier.models import Trace, TraceClaim, Workspace
+from verifier.selectors.envelopes import iso_millis
 from verifier.selectors.prepared import array_literal, prepared_cursor
 
 TRACE_DOCUMENT_VERSION = 1
@@ -126,6 +135,133 @@ _TRACE_INSERT_SQL = (
     "unnest(%s::bigint[], %s::boolean[], %s::text[], %s::text[]) AS u) "
     'SELECT "id" FROM t'
 )
+
+
+# --- the other doors ----------------------------------------------------------------------
+
+
+class TraceSteps:
+    """The timed steps of one call, as a tree: ``with steps.step("judge"):`` inside
+    another step's block is its child. Each step records its wall time in milliseconds
+    and, optionally, a few facts (``detail``) about what it did."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.roots: list[dict[str, Any]] = []
+        self._open: list[dict[str, Any]] = []
+
+    @contextmanager
+    def step(self, name: str, **detail: Any) -> Iterator[dict[str, Any]]:
+        """Time the block as step ``name``; the yielded node takes more ``detail``."""
+        node: dict[str, Any] = {"name": name, "ms": None, "detail": dict(detail), "steps": []}
+        (self._open[-1]["steps"] if self._open else self.roots).append(node)
+        self._open.append(node)
+        started = time.perf_counter()
+        try:
+            yield node["detail"]
+        finally:
+            node["ms"] = round((time.perf_counter() - started) * 1000, 3)
+            self._open.pop()
+
+    def total_ms(self) -> float:
+        return round((time.perf_counter() - self.started) * 1000, 3)
+
+    def tree(self) -> list[dict[str, Any]]:
+        """The steps as stored: ``{"name", "ms", "detail"?, "steps"?}``, empty parts left out."""
+
+        def clean(node: dict[str, Any]) -> dict[str, Any]:
+            out: dict[str, Any] = {"name": node["name"], "ms": node["ms"]}
+            if node["detail"]:
+                out["detail"] = node["detail"]
+            if node["steps"]:
+                out["steps"] = [clean(child) for child in node["steps"]]
+            return out
+
+        return [clean(node) for node in self.roots]
+
+
+def maybe_step(steps: TraceSteps | None, name: str, **detail: Any) -> Any:
+    """``steps.step(name)``, or a block that times nothing when there is no trace."""
+    return steps.step(name, **detail) if steps is not None else nullcontext({})
+
+
+@dataclass(frozen=True)
+class TracedClaim:
+    """A claim a door used: ``role`` says how (``verified``: the claim the call checked or
+    stored; ``evidence``: one it weighed), ``included`` whether it counted, else why not."""
+
+    pk: int
+    public_id: str
+    state: str
+    role: str
+    included: bool = True
+    exclusion_reason: str = ""
+
+
+@dataclass
+class DoorTrace:
+    """What one call of a door records beside its steps."""
+
+    operation: str
+    query: str
+    request: dict[str, Any] = field(default_factory=dict)
+    claims: list[TracedClaim] = field(default_factory=list)
+    spans: list[dict[str, Any]] = field(default_factory=list)
+    judge: dict[str, Any] | None = None
+    result: dict[str, Any] = field(default_factory=dict)
+    domain_pack: str = ""
+    trace_id: uuid.UUID = field(default_factory=uuid.uuid4)
+
+
+def trace_door_record(*, workspace: Workspace, trace: DoorTrace, steps: TraceSteps) -> uuid.UUID:
+    """Write the trace of one call of a door (one statement: the trace and one
+    ``TraceClaim`` per claim used); returns its ``trace_id``."""
+    claims: dict[int, TracedClaim] = {}
+    for claim in trace.claims:
+        claims.setdefault(claim.pk, claim)  # a claim is listed once, as first used
+    document = {
+        "version": TRACE_DOCUMENT_VERSION,
+        "trace_id": str(trace.trace_id),
+        "operation": trace.operation,
+        "query": trace.query,
+        "workspace": workspace.slug,
+        "domain_pack": trace.domain_pack,
+        "created_at": iso_millis(timezone.now()),
+        "request": trace.request,
+        "judge": trace.judge,
+        "claims": [
+            {
+                "claim_id": c.public_id,
+                "role": c.role,
+                "verification_state": c.state,
+                "included": c.included,
+                "exclusion_reason": c.exclusion_reason or None,
+            }
+            for c in claims.values()
+        ],
+        "spans": trace.spans,
+        "result": trace.result,
+        "steps": steps.tree(),
+        "timing": {"total_ms": steps.total_ms()},
+    }
+    trace_record(
+        workspace=workspace,
+        trace_id=trace.trace_id,
+        operation=trace.operation,
+        query=trace.query[:10_000],
+        domain_pack=trace.domain_pack,
+        document=document,
+        considered=[
+            TraceClaimRow(
+                claim_pk=c.pk,
+                included=c.included,
+                exclusion_reason=c.exclusion_reason,
+                verification_state=c.state,
+            )
+            for c in claims.values()
+        ],
+    )
+    return trace.trace_id
 
 
 def traces_purge_expired(*, now: datetime | None = None, days: int | None = None) -> int:

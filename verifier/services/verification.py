@@ -13,15 +13,19 @@ from verifier.services.binding import claim_bind, claims_bind
 from verifier.services.claim_state import ClaimStates
 from verifier.services.evidence_search import cached_span_vectors, embed_claim_texts
 from verifier.services.judging import claim_vectors, claims_judge
+from verifier.services.traces import TraceSteps, maybe_step
 
 
 @transaction.atomic
-def claims_verify(*, claims: Sequence[Claim], judge: Judge | None = None) -> None:
+def claims_verify(
+    *, claims: Sequence[Claim], judge: Judge | None = None, steps: TraceSteps | None = None
+) -> None:
     """Bind each claim in its cited source (its submitted quote, else evidence search),
     judge them all in batches, and refresh every state (the bind and judge steps each
     refresh, as ``claim_bind`` and ``claims_judge`` do). One transaction: a failure
     leaves none of the claims bound or judged. The claims' stored embeddings spare the
-    judge from re-embedding their texts."""
+    judge from re-embedding their texts. ``steps``: the caller's trace, which gets the
+    embed, bind and judge steps with their times."""
     claims = list(claims)
     if not claims:
         return
@@ -37,8 +41,12 @@ def claims_verify(*, claims: Sequence[Claim], judge: Judge | None = None) -> Non
     states = ClaimStates(claims)
     # Texts without a stored embedding are embedded once, in one batch: evidence
     # search and the judge both read them.
-    vectors.update(embed_claim_texts([c.text for c in claims if c.text not in vectors]))
-    outcomes = claims_bind(claims=claims, states=states, vectors=vectors)
+    missing = [c.text for c in claims if c.text not in vectors]
+    with maybe_step(steps, "embed", texts=len(missing)):
+        vectors.update(embed_claim_texts(missing))
+    with maybe_step(steps, "bind", claims=len(claims)) as detail:
+        outcomes = claims_bind(claims=claims, states=states, vectors=vectors)
+        detail["bound"] = sum(1 for o in outcomes if o.binding is not None)
     # A span evidence search bound is one of its windows, whose embedding it already
     # has: the judge reuses it instead of embedding the span again.
     by_version: dict[int, list[EvidenceBinding]] = {}
@@ -52,5 +60,7 @@ def claims_verify(*, claims: Sequence[Claim], judge: Judge | None = None) -> Non
                 text=version.text, sha256=version.sha256, spans=[(b.start, b.end) for b in bindings]
             )
         )
-    claims_judge(claims=claims, judge=judge, cause="verified", vectors=vectors, states=states)
-    states.flush()
+    with maybe_step(steps, "judge", claims=len(claims), judge=judge.model_id):
+        claims_judge(claims=claims, judge=judge, cause="verified", vectors=vectors, states=states)
+    with maybe_step(steps, "state"):
+        states.flush()

@@ -54,6 +54,7 @@ from verifier.selectors.worker import (
 )
 from verifier.services import worker_web
 from verifier.services.judging import _WithVectors
+from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
 from verifier.services.verification import claims_verify
 from verifier.worker import trust as trust_mod
 from verifier.worker import verdict as verdict_mod
@@ -384,25 +385,49 @@ def worker_verify(
     subclaims = subclaims_of(text)
     queries = list(dict.fromkeys([text, *subclaims]))
     timing: dict[str, float] = {}
+    steps = TraceSteps()
+    trace = DoorTrace(
+        operation="worker_verify",
+        query=text,
+        request={
+            "job_id": str(job_id),
+            "room_id": room_id,
+            "source": source,
+            "domain": domain,
+            "top_k": int(top_k),
+        },
+        judge={"model": judge.model_id, "family": judge.family},
+        domain_pack="" if domain == "general" else domain,
+    )
 
     t0 = time.perf_counter()
-    found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+    with steps.step("retrieve_and_rank", queries=len(queries)) as detail:
+        found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+        detail.update(candidates=len(found.rows), ranked=len(found.ranked))
     timing["retrieve_rank_ms"] = (time.perf_counter() - t0) * 1000
 
     # Cache precheck: the same claim, verified before against exactly this evidence.
-    stored_row = worker_cached_claim(
-        workspace=workspace, text=text, domain=domain, top_k=int(top_k)
-    )
-    cached = None
-    if stored_row is not None:
-        public_id, state, created_at, stored_result = stored_row
-        age = (timezone.now() - created_at).total_seconds()
-        cached = CachedVerdict(public_id, state, age, stored_result)
-    usable, cache_reason = cache_precheck(
-        cached, evidence_keys=[r.key for r in found.ranked], judge_model=judge.model_id
-    )
+    with steps.step("cache_precheck") as detail:
+        stored_row = worker_cached_claim(
+            workspace=workspace, text=text, domain=domain, top_k=int(top_k)
+        )
+        cached = None
+        if stored_row is not None:
+            public_id, state, created_at, stored_result = stored_row
+            age = (timezone.now() - created_at).total_seconds()
+            cached = CachedVerdict(public_id, state, age, stored_result)
+        usable, cache_reason = cache_precheck(
+            cached, evidence_keys=[r.key for r in found.ranked], judge_model=judge.model_id
+        )
+        detail["reason"] = cache_reason
     if usable and cached is not None:
         timing["total_ms"] = (time.perf_counter() - started) * 1000
+        trace.result = {
+            "status": "completed_from_cache",
+            "stored_claim_id": cached.claim_id,
+            "verdict": cached.result.get("verdict"),
+        }
+        _trace_worker(workspace, trace, steps, found, cached_claim=cached.claim_id)
         return {
             **cached.result,
             "job_id": str(job_id),
@@ -412,10 +437,12 @@ def worker_verify(
             "cache": {"reason": cache_reason, "age_seconds": round(cached.age_seconds, 1)},
             "stored_claim_id": cached.claim_id,
             "timing_ms": {k: round(v, 2) for k, v in timing.items()},
+            "trace_id": str(trace.trace_id),
         }
 
     t0 = time.perf_counter()
-    evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
+    with steps.step("judge", items=len(subclaims) * len(found.ranked)):
+        evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
     timing["judge_ms"] = (time.perf_counter() - t0) * 1000
 
     # Web expansion while trust is insufficient (off unless a provider is configured).
@@ -424,52 +451,54 @@ def worker_verify(
     provider = worker_web.web_provider(config)
     if provider is not None and not adaptive.sufficient:
         t0 = time.perf_counter()
-        web["enabled"] = True
-        processed: set[str] = set()
-        for query in search_queries(text, subclaims, config.max_queries):
-            step: dict[str, Any] = {"query": query, "urls": []}
-            web["queries"].append(step)
-            try:
-                hits = provider.search(query, limit=config.urls_per_query * 2)
-            except worker_web.WebFetchError as exc:
-                web["errors"].append({"query": query, "error": str(exc)})
-                continue
-            urls = select_urls(hits, processed, config.urls_per_query)
-            processed.update(urls)
-            done = worker_web.processed_urls(workspace=workspace, urls=urls)
-            titles = {canonical_url(h.url): h.title for h in hits}
-            for url in urls:
-                if url in done:
-                    continue  # already ingested by an earlier verification
+        with steps.step("web_expansion"):
+            web["enabled"] = True
+            processed: set[str] = set()
+            for query in search_queries(text, subclaims, config.max_queries):
+                step: dict[str, Any] = {"query": query, "urls": []}
+                web["queries"].append(step)
                 try:
-                    worker_web.web_page_ingest(
-                        workspace=workspace, url=url, title=titles.get(url, ""), config=config
-                    )
-                except (worker_web.WebFetchError, ValueError) as exc:
-                    web["errors"].append({"url": url, "error": str(exc)})
+                    hits = provider.search(query, limit=config.urls_per_query * 2)
+                except worker_web.WebFetchError as exc:
+                    web["errors"].append({"query": query, "error": str(exc)})
                     continue
-                step["urls"].append(url)
-                web["ingested"].append(url)
-            if not step["urls"]:
-                continue
-            found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
-            evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
-            if adaptive.sufficient:
-                web["stopped"] = "trust_sufficient"
-                break
+                urls = select_urls(hits, processed, config.urls_per_query)
+                processed.update(urls)
+                done = worker_web.processed_urls(workspace=workspace, urls=urls)
+                titles = {canonical_url(h.url): h.title for h in hits}
+                for url in urls:
+                    if url in done:
+                        continue  # already ingested by an earlier verification
+                    try:
+                        worker_web.web_page_ingest(
+                            workspace=workspace, url=url, title=titles.get(url, ""), config=config
+                        )
+                    except (worker_web.WebFetchError, ValueError) as exc:
+                        web["errors"].append({"url": url, "error": str(exc)})
+                        continue
+                    step["urls"].append(url)
+                    web["ingested"].append(url)
+                if not step["urls"]:
+                    continue
+                found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+                evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
+                if adaptive.sufficient:
+                    web["stopped"] = "trust_sufficient"
+                    break
         timing["web_ms"] = (time.perf_counter() - t0) * 1000
     got, vectors, rows, by_key = found.got, found.vectors, found.rows, found.by_key
     ranked_all, ranked = found.ranked_all, found.ranked
 
-    package = _verdict_package(
-        text=text,
-        features=features,
-        subclaims=subclaims,
-        ranked=ranked,
-        evidence_trust=evidence_trust,
-        adaptive=adaptive,
-        tuning=tuning,
-    )
+    with steps.step("verdict"):
+        package = _verdict_package(
+            text=text,
+            features=features,
+            subclaims=subclaims,
+            ranked=ranked,
+            evidence_trust=evidence_trust,
+            adaptive=adaptive,
+            tuning=tuning,
+        )
     evidence = [
         _evidence_item(r, by_key[r.key], evidence_trust[j], subclaims) for j, r in enumerate(ranked)
     ]
@@ -512,34 +541,103 @@ def worker_verify(
     }
     stored_id = None
     if store and ranked:
-        stored_id = _store_claim(
-            workspace=workspace,
-            text=text,
-            vector=_stored_vector(text, vectors),
-            ranked=ranked,
-            rows=by_key,
-            evidence_trust=evidence_trust,
-            source=source,
-            metadata={
-                "job_id": str(job_id),
-                "room_id": room_id,
-                "source": source,
-                "domain": domain,
-                "top_k": int(top_k),
-                "verdict": package["verdict"],
-                "verdict_confidence": package["verdict_confidence"],
-                "truthfulness_percent": package["truthfulness_percent"],
-                "evidence": [e["id"] for e in evidence],
-                "worker_result": result,
-            },
-            actor=actor,
-        )
+        with steps.step("store_claim"):
+            stored_id = _store_claim(
+                workspace=workspace,
+                text=text,
+                vector=_stored_vector(text, vectors),
+                ranked=ranked,
+                rows=by_key,
+                evidence_trust=evidence_trust,
+                source=source,
+                metadata={
+                    "job_id": str(job_id),
+                    "room_id": room_id,
+                    "source": source,
+                    "domain": domain,
+                    "top_k": int(top_k),
+                    "verdict": package["verdict"],
+                    "verdict_confidence": package["verdict_confidence"],
+                    "truthfulness_percent": package["truthfulness_percent"],
+                    "evidence": [e["id"] for e in evidence],
+                    "worker_result": result,
+                },
+                actor=actor,
+            )
+    trace.result = {
+        "status": "completed",
+        "verdict": package["verdict"],
+        "verdict_confidence": package["verdict_confidence"],
+        "truthfulness_percent": package["truthfulness_percent"],
+        "stored_claim_id": stored_id,
+    }
+    _trace_worker(
+        workspace, trace, steps, found, evidence_trust=evidence_trust, stored_claim=stored_id
+    )
     timing["total_ms"] = (time.perf_counter() - started) * 1000
     return {
         **result,
         "stored_claim_id": stored_id,
         "timing_ms": {k: round(v, 2) for k, v in timing.items()},
+        "trace_id": str(trace.trace_id),
     }
+
+
+def _trace_worker(
+    workspace: Workspace,
+    trace: DoorTrace,
+    steps: TraceSteps,
+    found: _Found,
+    *,
+    evidence_trust: Sequence[trust_mod.TrustEvidence] = (),
+    stored_claim: str | None = None,
+    cached_claim: str | None = None,
+) -> None:
+    """The call's trace: the evidence it ranked (claims and sentences, the top ones used,
+    the rest considered) with their spans, and the claim it stored or answered from."""
+    used = {r.key for r in found.ranked}
+    stances = {r.key: e for r, e in zip(found.ranked, evidence_trust, strict=False)}
+    for r in found.ranked_all:
+        row = found.by_key[r.key]
+        if row.claim_pk is not None:
+            trace.claims.append(
+                TracedClaim(
+                    pk=row.claim_pk,
+                    public_id=row.public_id,
+                    state=row.state,
+                    role="evidence",
+                    included=r.key in used,
+                    exclusion_reason="" if r.key in used else "below_top_k",
+                )
+            )
+        if r.key in used:
+            trust = stances.get(r.key)
+            trace.spans.append(
+                {
+                    "evidence_id": row.public_id,
+                    "kind": row.kind,
+                    "source_ref": row.source_ref,
+                    "source_hash": row.source_hash,
+                    "start": row.start,
+                    "end": row.end,
+                    "quote": row.quote,
+                    "match": row.match,
+                    "ranking_score": round(r.score, 4),
+                    "stances": [s.label for s in trust.stances.values()] if trust else [],
+                }
+            )
+    verified = stored_claim or cached_claim
+    if verified:
+        claim = (
+            Claim.objects.filter(workspace=workspace, public_id=verified)
+            .only("pk", "public_id", "state")
+            .first()
+        )
+        if claim is not None:
+            trace.claims.insert(
+                0, TracedClaim(claim.pk, claim.public_id, claim.state, role="verified")
+            )
+    trace_door_record(workspace=workspace, trace=trace, steps=steps)
 
 
 def _verdict_package(

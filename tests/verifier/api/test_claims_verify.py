@@ -11,6 +11,7 @@ from verifier.models import (
     Claim,
     ClaimOrigin,
     EvidenceBinding,
+    Source,
     StateEvent,
     Verdict,
     VerificationJob,
@@ -305,3 +306,23 @@ def test_inline_call_queries_do_not_grow_with_the_claims(api, delta):
         assert response.status_code == 200 and response.json()["summary"]["verified"] == n
         counts[n] = len(queries.captured_queries)
     assert counts[10] == counts[1], counts
+
+
+def test_a_job_with_no_acceptable_claim_is_refused_and_stores_nothing(api, workspace):
+    """Issue 39, point 4: such a job "succeeded, 0 of 0 claims verified"."""
+    body = {
+        "sources": [{"ref": "source:fresh", "text": "A fresh source text."}],
+        "claims": [
+            {"text": "Anything.", "source": "source:nowhere"},
+            {"text": "   ", "source": "source:fresh"},
+        ],
+        "wait": 0,
+    }
+    response = post(api, body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "no_claim_accepted"
+    assert "claim 1: No source 'source:nowhere'" in error["message"]
+    assert [e["code"] for e in error["details"]["errors"]] == ["unknown_source", "empty_text"]
+    assert not VerificationJob.objects.exists() and not Claim.objects.exists()
+    assert not Source.objects.filter(workspace=workspace, ref="source:fresh").exists()

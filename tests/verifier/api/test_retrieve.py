@@ -164,12 +164,15 @@ def test_new_source_version_demotes(api, delta, workspace):
         quote="Dredging the main channel starves the outer marsh of mud",
     )
     source_upsert(workspace=workspace, ref=delta.ref, text="Completely rewritten text.")
+    # Demoted when the version was stored, before any read (issue 39): the read-time
+    # re-check (``test_tampered_source_demotes_in_response_and_store``) has nothing left.
+    claim.refresh_from_db()
+    assert (claim.state, claim.state_reason) == ("unverified", "stale_source")
     body = post(api, {"query": "dredging", "require_verified": True}).json()
     assert body["verified_claims"] == []
-    claim.refresh_from_db()
-    assert claim.state == "unverified"
     rows = Trace.objects.get().document["claims"]
-    assert rows[0]["demoted_from"] == "supported"
+    assert rows[0]["demoted_from"] is None
+    assert rows[0]["verification_state"] == "unverified"
     assert rows[0]["exclusion_reason"] == "verification_gate"
 
 

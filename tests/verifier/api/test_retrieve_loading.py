@@ -144,19 +144,19 @@ def test_seeds_loaded_with_their_seeding_match_the_two_statements(delta, other_w
 
 
 def test_served_claims_use_the_current_version(delta, workspace):
-    from verifier.services.sources import source_upsert
-
+    """A new version demotes its claims when it is stored (``test_new_source_version_
+    demotes``); a supported claim whose current text changed anyway (rewritten behind the
+    application's back) is re-checked against the current text when served."""
     claim = judged_claim(
         delta, "Dredging starves the outer marsh.", quote="Dredging the main channel"
     )
-    source_upsert(workspace=workspace, ref=delta.ref, text="Completely rewritten text.")
+    current = delta.versions.get()
+    rewritten = "Completely rewritten text. " * 8
+    tamper(current, rewritten)
     (served,), versions = sel.served_claims(workspace=workspace, claim_pks=[claim.pk])
-    current = delta.versions.order_by("-number").first()
     assert versions[served.source_id].id == current.pk
     binding = served._active_bindings[0]
-    assert (
-        served.current_span.span_text == "Completely rewritten text."[binding.start : binding.end]
-    )
+    assert served.current_span.span_text == rewritten[binding.start : binding.end]
     assert _demote_stale([(served, served_claim_check(served))]) == {served.pk: "supported"}
     assert served.state == "unverified"
 

@@ -134,3 +134,14 @@ def test_schema_lists_the_memory_endpoints(api):
     assert "/connect/v1/memory/verify" in schema["paths"]
     assert "/connect/v1/memory/agents/{agent_id}/stats" in schema["paths"]
     assert "MemoryVerifyResponse" in schema["components"]["schemas"]
+
+
+@pytest.mark.django_db
+def test_a_check_without_a_transcript_is_a_400(api):
+    response = post(api, VERIFY, {"agent": "agent", "message": "I said 'x y'"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "no_transcript"
+    empty = post(api, VERIFY, {"agent": "agent", "message": "I said 'x y'", "transcript": ""})
+    assert empty.status_code == 400
+    assert empty.json()["error"]["code"] == "empty_transcript"
+    assert not MemoryCheck.objects.exists()

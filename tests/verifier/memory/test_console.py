@@ -57,6 +57,21 @@ def test_bad_transcript_is_a_form_error(reviewer_client):
 def test_other_workspace_check_is_404(reviewer_client, other_workspace):
     from verifier.services.memory import memory_verify
 
-    write = memory_verify(workspace=other_workspace, agent="a", message="As discussed, ok.")
+    write = memory_verify(
+        workspace=other_workspace, agent="a", message="As discussed, ok.", transcript_data=TURNS
+    )
     response = reviewer_client.get(f"/audit/memory/checks/{write.checks[0].pk}/")
     assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_empty_transcript_is_a_form_error_and_nothing_is_stored(reviewer_client):
+    """Issue 39, point 4: it was saved and shown as "No material drift"."""
+    response = reviewer_client.post(
+        "/audit/memory/",
+        {"agent": "agent", "message": 'I said "I will send the draft."', "transcript": "  "},
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'role="alert"' in html and "needs the transcript" in html
+    assert not MemoryCheck.objects.exists()

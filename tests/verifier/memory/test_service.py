@@ -57,11 +57,31 @@ def test_verify_stores_checks_and_memory_claims_through_the_state_writer(workspa
 
 
 @pytest.mark.django_db
-def test_out_of_scope_and_no_transcript_store_no_claim(workspace):
-    write = memory_verify(workspace=workspace, agent="agent", message="As discussed, it is done.")
+def test_out_of_scope_stores_no_claim(workspace):
+    write = memory_verify(
+        workspace=workspace,
+        agent="agent",
+        message="As discussed, it is done.",
+        transcript_data=TURNS,
+    )
     assert write.verdicts[0].outcome == "inconclusive:insufficient"
     assert MemoryCheck.objects.get().claim is None
-    assert not Claim.objects.exists() and not MemoryTranscript.objects.exists()
+    assert not Claim.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("data", "code"), [(None, "no_transcript"), ("  ", "empty_transcript")])
+def test_without_a_transcript_nothing_is_checked_or_stored(workspace, data, code):
+    """Issue 39, point 4: a check with no (or an empty) transcript was stored and read as
+    a result ("No material drift")."""
+    from verifier.memory import TranscriptInputError
+
+    with pytest.raises(TranscriptInputError) as refused:
+        memory_verify(
+            workspace=workspace, agent="agent", message='I said "x y z"', transcript_data=data
+        )
+    assert refused.value.code == code
+    assert not MemoryCheck.objects.exists() and not MemoryTranscript.objects.exists()
 
 
 @pytest.mark.django_db

@@ -141,3 +141,43 @@ def test_g2_matches_its_definition(supported: int, weak: int, unsupported: int) 
     assert report.ok_pct == round(100 * supported / total)
     assert report.unsupported_pct == round(100 * unsupported / total)
     assert report.g2_passed == (report.ok_pct >= 90 and report.unsupported_pct <= 2)
+
+
+@pytest.mark.parametrize(
+    ("state", "rule_class", "expected"),
+    [
+        ("supported", "supported", "supported"),
+        ("supported", "weak", "weak"),
+        ("supported", "unsupported", "unsupported"),
+        ("inferred", "supported", "weak"),
+        ("unverified", "supported", "weak"),
+        ("unverified", "unsupported", "unsupported"),
+        ("contradicted", "supported", "unsupported"),
+        ("excluded", "supported", None),
+        ("supported", "", None),  # not classified yet
+        ("bogus", "supported", None),
+    ],
+)
+def test_quality_class_is_capped_by_the_state(state: str, rule_class: str, expected) -> None:
+    from verifier.scoring.quality import quality_class
+
+    assert quality_class(state, rule_class) == expected
+
+
+def test_quality_class_sources_invert_quality_class() -> None:
+    from verifier.scoring.quality import (
+        QUALITY_CLASSES,
+        STATE_CLASS_CAP,
+        quality_class,
+        quality_class_sources,
+    )
+
+    for wanted in QUALITY_CLASSES:
+        pairs = {(s, r) for s, rules in quality_class_sources(wanted).items() for r in rules}
+        assert pairs == {
+            (s, r)
+            for s in STATE_CLASS_CAP
+            for r in QUALITY_CLASSES
+            if quality_class(s, r) == wanted
+        }
+    assert "unverified" not in quality_class_sources("supported")
