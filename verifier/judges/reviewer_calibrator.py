@@ -6,9 +6,10 @@ supported) from the judge's reading (``verifier.judges.reading``).
 It decides only where its cross-validated precision reaches the floor:
 
 * ``supported`` when P ≥ ``supported_threshold`` — the lowest threshold whose
-  out-of-fold precision for "supported" is ≥ the floor;
-* ``contradicted`` when P ≤ ``contradicted_threshold`` — the highest threshold whose
-  out-of-fold precision for "not supported" is ≥ the floor;
+  out-of-fold calls of "supported" are right often enough that the lower end of their
+  95 % Wilson interval is ≥ the floor (a point estimate from 25 decisions would promise
+  a precision the next claims do not get);
+* ``contradicted`` when P ≤ ``contradicted_threshold`` — the same for "not supported";
 * otherwise it says nothing and the judge's own answer stands.
 
 A side the folds never bring to the floor gets no threshold: that side is never decided.
@@ -19,6 +20,7 @@ immutable, readable row and predicting needs numpy only. No Django imports.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +32,7 @@ from verifier.judges.metrics import ENTAIL_PRECISION_FLOOR, ranking_auc
 MIN_DECISIONS = 20  # fewer human decisions than this: nothing to learn from
 MIN_PER_CLASS = 5  # and at least this many of each answer
 MIN_CALLS = 5  # a threshold that decides fewer out-of-fold rows than this says nothing
+WILSON_Z = 1.645  # one-sided 95 %: the precision's lower bound must reach the floor
 FOLDS = 5
 REGULARIZATION_C = 0.5
 GRID = tuple(round(0.01 * i, 2) for i in range(1, 100))
@@ -133,38 +136,38 @@ def out_of_fold(rows: np.ndarray, supported: np.ndarray, *, seed: int) -> np.nda
     return p
 
 
-def _supported_threshold(
-    p: np.ndarray, supported: np.ndarray, floor: float
-) -> tuple[float | None, dict[str, Any]]:
-    for t in GRID:
-        called = p >= t
-        if called.sum() < MIN_CALLS:
-            break
-        precision = float(supported[called].mean())
-        if precision >= floor:
-            recall = float((called & supported).sum() / max(supported.sum(), 1))
-            return t, {
-                "precision": round(precision, 4),
-                "recall": round(recall, 4),
-                "calls": int(called.sum()),
-            }
-    return None, {}
+def wilson_lower(successes: int, n: int, z: float = WILSON_Z) -> float:
+    """The lower end of the Wilson score interval of a proportion: how low the true
+    precision may be, given ``successes`` right out of ``n`` calls."""
+    if n == 0:
+        return 0.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - spread) / (1 + z * z / n)
 
 
-def _contradicted_threshold(
-    p: np.ndarray, supported: np.ndarray, floor: float
+def _threshold(
+    p: np.ndarray, right: np.ndarray, floor: float, *, supported_side: bool
 ) -> tuple[float | None, dict[str, Any]]:
-    for t in reversed(GRID):
-        called = p <= t
-        if called.sum() < MIN_CALLS:
+    """The widest threshold (lowest for "supported", highest for "contradicted") whose
+    out-of-fold calls are right often enough that even the lower end of their Wilson
+    interval reaches ``floor``: a calibrator fitted on few decisions decides little or
+    nothing rather than guess."""
+    grid = GRID if supported_side else tuple(reversed(GRID))
+    for t in grid:
+        called = p >= t if supported_side else p <= t
+        n = int(called.sum())
+        if n < MIN_CALLS:
             break
-        precision = float((~supported[called]).mean())
-        if precision >= floor:
-            recall = float((called & ~supported).sum() / max((~supported).sum(), 1))
+        hits = int(right[called].sum())
+        lower = wilson_lower(hits, n)
+        if lower >= floor:
             return t, {
-                "precision": round(precision, 4),
-                "recall": round(recall, 4),
-                "calls": int(called.sum()),
+                "precision": round(hits / n, 4),
+                "precision_lower_bound": round(lower, 4),
+                "recall": round(hits / max(int(right.sum()), 1), 4),
+                "calls": n,
             }
     return None, {}
 
@@ -189,8 +192,8 @@ def fit_calibrator(
             f"a calibrator needs {MIN_DECISIONS}, with {MIN_PER_CLASS} of each"
         )
     oof = out_of_fold(rows, labels, seed=seed)
-    sup_t, sup_figures = _supported_threshold(oof, labels, floor)
-    con_t, con_figures = _contradicted_threshold(oof, labels, floor)
+    sup_t, sup_figures = _threshold(oof, labels, floor, supported_side=True)
+    con_t, con_figures = _threshold(oof, ~labels, floor, supported_side=False)
     x, mean, scale = _standardize(rows)
     model = _model(seed).fit(x, labels)
 

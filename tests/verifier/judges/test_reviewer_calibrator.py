@@ -107,3 +107,16 @@ def test_a_judge_without_a_reading_gives_its_answers() -> None:
     reading = judge_reading(Plain(), [JudgeItem("k", "c", ("s",))])
     assert reading.names == ANSWER_FEATURES
     assert reading.rows.tolist() == [[0.0, 0.0, 1.0, pytest.approx(0.7), pytest.approx(0.3)]]
+
+
+def test_the_floor_is_held_by_the_lower_end_of_the_interval_not_the_point_estimate() -> None:
+    from verifier.judges.reviewer_calibrator import wilson_lower
+
+    assert wilson_lower(30, 30) == pytest.approx(0.9173, abs=1e-4)
+    assert wilson_lower(5, 5) < 0.7  # five right calls say little
+    assert wilson_lower(0, 0) == 0.0
+    # 24 decisions with a perfect split still decide nothing: no threshold's calls are
+    # numerous enough for the bound to reach 0.88
+    rows, supported = synthetic(24, 5, separation=8.0)
+    calibrator = fit_calibrator(rows, supported, NAMES, floor=0.88, seed=0)
+    assert not calibrator.decides_anything
