@@ -196,17 +196,21 @@ def relations_verify_pending(
 def chunks_verify(
     *, workspace: Workspace, chunks: Sequence[ChunkLike], query: str, judge: Judge | None
 ) -> dict[str, list[Any]]:
-    """The chunk prefilter, recorded as one event for the statistics."""
+    """The chunk prefilter (seed 004: the search prunes its chunk pool with it before
+    assembling the final context; our search of chunks is the worker's sentence-index
+    search, ``verifier.services.worker_verify``), recorded as one event for the
+    statistics. The judge is asked outside any transaction."""
     result = verify_chunks(
         chunks, query, settings=relation_settings_get(workspace=workspace), judge=judge
     )
-    ChunkVerificationEvent.objects.create(
-        workspace=workspace,
-        chunks_in=len(chunks),
-        chunks_rejected_srmkg=len(result["rejected_vector"]),
-        chunks_rejected_vog=len(result["rejected_vog"]),
-        vog_scores=list(result["vog_scores"]),
-    )
+    with transaction.atomic():
+        ChunkVerificationEvent.objects.create(
+            workspace=workspace,
+            chunks_in=len(chunks),
+            chunks_rejected_srmkg=len(result["rejected_vector"]),
+            chunks_rejected_vog=len(result["rejected_vog"]),
+            vog_scores=list(result["vog_scores"]),
+        )
     return result
 
 

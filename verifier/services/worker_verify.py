@@ -21,7 +21,7 @@ early once trust is sufficient (``verifier.services.worker_web``).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,6 +54,7 @@ from verifier.selectors.worker import (
 )
 from verifier.services import worker_web
 from verifier.services.judging import _WithVectors
+from verifier.services.relation_verify import chunks_verify
 from verifier.services.verification import claims_verify
 from verifier.worker import trust as trust_mod
 from verifier.worker import verdict as verdict_mod
@@ -191,17 +192,75 @@ def _retrieve(
     return _Retrieved(sem, kg, kg_object, backfill, available, sentence_sem), vectors
 
 
+@dataclass(frozen=True)
+class _SentenceChunk:
+    """A source sentence of the sentence index as the chunk prefilter reads it: its text
+    and its cosine to the nearest retrieval query (``Chunk.similarity``)."""
+
+    row: EvidenceRow
+    similarity: float
+
+    @property
+    def text(self) -> str:
+        return self.row.quote
+
+
+def _chunk_prefilter(
+    workspace: Workspace,
+    sentences: Sequence[EvidenceRow],
+    got: _Retrieved,
+    claim: str,
+    vectors: Sequence[Any],
+    judge: Judge,
+) -> tuple[list[EvidenceRow], dict[str, Any]]:
+    """Seed 004's chunk prefilter on the chunk pool of this search (the source
+    sentences the vector search found): cosine ≥ ``chunk_vector_threshold_accept``
+    kept, < ``chunk_vector_threshold_reject`` cut, VoG (the worker's judge, asked
+    whether the sentence supports the claim) for the rest; recorded as one
+    ``ChunkVerificationEvent``. Returns the kept rows and the summary for the response."""
+    if not sentences:
+        return [], {"chunks": 0}
+    asked: Judge = judge
+    if vectors and getattr(judge, "accepts_vectors", False):
+        known = {claim: vectors[0]}
+        stored = sentence_stored_vectors(
+            sentence_pks=[row.sentence_pk for row in sentences if row.sentence_pk is not None]
+        )
+        for row in sentences:
+            if row.sentence_pk in stored:
+                known[row.quote] = stored[row.sentence_pk]
+        asked = _WithVectors(judge, known)
+    chunks = [
+        _SentenceChunk(row, got.sentence_sem.get(row.sentence_pk or 0, 0.0)) for row in sentences
+    ]
+    result = chunks_verify(workspace=workspace, chunks=chunks, query=claim, judge=asked)
+    summary = {
+        "chunks": len(chunks),
+        "kept": len(result["filtered"]),
+        "verified": len(result["verified"]),
+        "rejected_vector": len(result["rejected_vector"]),
+        "rejected_vog": len(result["rejected_vog"]),
+        "vog_scores": [round(v, 4) for v in result["vog_scores"]],
+    }
+    return [c.row for c in result["filtered"]], summary
+
+
 def _evidence_rows(
-    workspace: Workspace, got: _Retrieved, domain_pack: str
+    workspace: Workspace,
+    got: _Retrieved,
+    domain_pack: str,
+    prefilter: Callable[[list[EvidenceRow]], list[EvidenceRow]],
 ) -> tuple[list[EvidenceRow], dict[tuple[int, int, int], float]]:
-    """The claim rows, then the sentence rows whose span no claim row is bound to, and
-    {span: cosine} of the sentences dropped for a claim bound to the same span (that
-    claim takes the sentence's cosine when it is higher than its own)."""
+    """The claim rows, then the sentence rows whose span no claim row is bound to that
+    pass ``prefilter`` (the chunk prefilter), and {span: cosine} of the sentences
+    dropped for a claim bound to the same span (that claim takes the sentence's cosine
+    when it is higher than its own)."""
     rows = worker_evidence_rows(
         workspace=workspace, claim_pks=[*got.sem, *got.kg], domain_pack=domain_pack
     )
     bound = {row.span for row in rows}
     span_sem: dict[tuple[int, int, int], float] = {}
+    chunks: list[EvidenceRow] = []
     for row in worker_sentence_rows(
         workspace=workspace, sentence_pks=got.sentence_sem, domain_pack=domain_pack
     ):
@@ -209,7 +268,8 @@ def _evidence_rows(
         if row.span in bound:
             span_sem[row.span] = max(span_sem.get(row.span, 0.0), similarity)
         else:
-            rows.append(row)
+            chunks.append(row)
+    rows.extend(prefilter(chunks))
     return rows, span_sem
 
 
@@ -267,6 +327,7 @@ class _Found:
     by_key: dict[str, EvidenceRow]
     ranked_all: list[Ranked]
     ranked: list[Ranked]
+    chunk_prefilter: dict[str, Any]
 
 
 def _retrieve_and_rank(
@@ -276,11 +337,21 @@ def _retrieve_and_rank(
     domain: str,
     top_k: int,
     tuning: WorkerTuning,
+    judge: Judge,
 ) -> _Found:
     got, vectors = _retrieve(workspace, queries, features, domain)
+    summary: dict[str, Any] = {"chunks": 0}
+
+    def prefilter(sentences: list[EvidenceRow]) -> list[EvidenceRow]:
+        kept, summary_ = _chunk_prefilter(workspace, sentences, got, features.text, vectors, judge)
+        summary.update(summary_)
+        return kept
+
     # Every path (vectors, sentences, entities, relations) is held to the requested
     # domain here.
-    rows, span_sem = _evidence_rows(workspace, got, "" if domain == "general" else domain)
+    rows, span_sem = _evidence_rows(
+        workspace, got, "" if domain == "general" else domain, prefilter
+    )
     ranked_all = hybrid_rank(
         features, _candidates(rows, got, span_sem), anchor_threshold=tuning.ANCHOR_THRESHOLD
     )
@@ -292,6 +363,7 @@ def _retrieve_and_rank(
         {row.public_id: row for row in rows},
         ranked_all,
         ranked_all[:top_k],
+        summary,
     )
 
 
@@ -386,7 +458,7 @@ def worker_verify(
     timing: dict[str, float] = {}
 
     t0 = time.perf_counter()
-    found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+    found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning, judge)
     timing["retrieve_rank_ms"] = (time.perf_counter() - t0) * 1000
 
     # Cache precheck: the same claim, verified before against exactly this evidence.
@@ -452,7 +524,7 @@ def worker_verify(
                 web["ingested"].append(url)
             if not step["urls"]:
                 continue
-            found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+            found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning, judge)
             evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
             if adaptive.sufficient:
                 web["stopped"] = "trust_sufficient"
@@ -507,6 +579,7 @@ def worker_verify(
         "candidates_considered": len(rows),
         "sentence_candidates": sum(1 for row in rows if row.kind != CLAIM),
         "candidates_ranked": len(ranked_all),
+        "chunk_prefilter": found.chunk_prefilter,
         "retrieval_degraded": not got.vector_available,
         "judge": {"model_id": judge.model_id, "family": judge.family},
     }
