@@ -59,7 +59,7 @@ from verifier.services.verification import claims_verify
 from verifier.worker import trust as trust_mod
 from verifier.worker import verdict as verdict_mod
 from verifier.worker.cache import CachedVerdict, cache_precheck
-from verifier.worker.config import WorkerTuning, tuning_from
+from verifier.worker.config import TRUST_POLICY_MODES, WorkerTuning, tuning_from
 from verifier.worker.ranking import Candidate, Ranked, hybrid_rank
 from verifier.worker.text import (
     ClaimFeatures,
@@ -67,6 +67,7 @@ from verifier.worker.text import (
     claim_strictness,
     has_reporting,
     has_uncertainty,
+    numbers,
 )
 from verifier.worker.web import canonical_url, search_queries, select_urls
 
@@ -94,6 +95,19 @@ SENTENCE_CREDIBILITY = STATE_CREDIBILITY["unverified"]
 
 class WorkerInputError(ApplicationError, ValueError):
     """A worker verification request that is unusable (the API answers 400)."""
+
+
+def worker_trust_policy_mode(requested: str | None = None) -> str:
+    """The request's ``trust_policy_mode``, else ``settings.SPANPROOF_WORKER_TRUST_POLICY_MODE``
+    (env ``SPANPROOF_WORKER_TRUST_POLICY_MODE``, default ``adaptive``)."""
+    mode = requested or getattr(settings, "SPANPROOF_WORKER_TRUST_POLICY_MODE", "adaptive")
+    if mode not in TRUST_POLICY_MODES:
+        raise WorkerInputError(
+            "invalid_trust_policy_mode",
+            f"trust_policy_mode must be one of {', '.join(TRUST_POLICY_MODES)}.",
+            {"allowed": list(TRUST_POLICY_MODES)},
+        )
+    return str(mode)
 
 
 def worker_tuning() -> WorkerTuning:
@@ -135,6 +149,7 @@ class _Retrieved:
     sem: dict[int, float]  # claim pk → cosine to the nearest query
     kg: dict[int, float]  # claim pk → graph signal
     kg_object: dict[int, str]  # claim pk → tail(s) of the graph relation that reached it
+    multihop: set[int]  # claim pks the graph reached only through another claim's relation
     backfill: set[int]
     vector_available: bool
     sentence_sem: dict[int, float]  # source sentence pk → cosine to the nearest query
@@ -181,6 +196,7 @@ def _retrieve(
         )
         for pk, found in reached.items():
             kg[pk] = len(found) / len(names)
+    direct = set(kg)
     seeds = sorted(sem, key=lambda pk: -sem[pk])[:KG_RELATION_SEEDS]
     for a, b, _kind, confidence in retrieval_sel.relations_touching(
         workspace=workspace, claim_pks=seeds
@@ -189,7 +205,8 @@ def _retrieve(
         kg[other] = max(kg.get(other, 0.0), float(confidence))
     tails = worker_relation_tails(workspace=workspace, claim_pks=kg, normalized_names=names)
     kg_object = {pk: ", ".join(sorted(found)) for pk, found in tails.items()}
-    return _Retrieved(sem, kg, kg_object, backfill, available, sentence_sem), vectors
+    multihop = set(kg) - direct
+    return _Retrieved(sem, kg, kg_object, multihop, backfill, available, sentence_sem), vectors
 
 
 @dataclass(frozen=True)
@@ -308,6 +325,7 @@ def _candidates(
                 days_since_publish=age,
                 backfill=pk in got.backfill,
                 relation_object=got.kg_object.get(pk, ""),
+                multihop=pk in got.multihop,
             )
         )
     return out
@@ -352,9 +370,7 @@ def _retrieve_and_rank(
     rows, span_sem = _evidence_rows(
         workspace, got, "" if domain == "general" else domain, prefilter
     )
-    ranked_all = hybrid_rank(
-        features, _candidates(rows, got, span_sem), anchor_threshold=tuning.ANCHOR_THRESHOLD
-    )
+    ranked_all = hybrid_rank(features, _candidates(rows, got, span_sem), tuning=tuning)
     return _Found(
         list(queries),
         got,
@@ -368,7 +384,7 @@ def _retrieve_and_rank(
 
 
 def _judge_and_trust(
-    judge: Judge, subclaims: Sequence[str], found: _Found
+    judge: Judge, subclaims: Sequence[str], found: _Found, mode: str
 ) -> tuple[list[trust_mod.TrustEvidence], trust_mod.AdaptiveTrust]:
     """Layer 2: the judge's stance of every top item toward every subclaim, then
     adaptive trust over them."""
@@ -413,7 +429,9 @@ def _judge_and_trust(
         )
         for j, r in enumerate(found.ranked)
     ]
-    return evidence_trust, trust_mod.compute_adaptive_trust(len(subclaims), evidence_trust)
+    return evidence_trust, trust_mod.compute_adaptive_trust(
+        len(subclaims), evidence_trust, confidence_mode=mode == "confidence"
+    )
 
 
 def worker_verify(
@@ -425,6 +443,7 @@ def worker_verify(
     source: str = "",
     domain: str = "general",
     top_k: int = TOP_K_DEFAULT,
+    trust_policy_mode: str | None = None,
     actor: Any = None,
     judge: Judge | None = None,
     store: bool = True,
@@ -450,6 +469,7 @@ def worker_verify(
             f"top_k must be between {TOP_K_MIN} and {TOP_K_MAX}.",
             {"min": TOP_K_MIN, "max": TOP_K_MAX},
         )
+    mode = worker_trust_policy_mode(trust_policy_mode)
     tuning = worker_tuning()
     judge = judge or get_judge()
     features = claim_features(text)
@@ -461,17 +481,27 @@ def worker_verify(
     found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning, judge)
     timing["retrieve_rank_ms"] = (time.perf_counter() - t0) * 1000
 
-    # Cache precheck: the same claim, verified before against exactly this evidence.
-    stored_row = worker_cached_claim(
-        workspace=workspace, text=text, domain=domain, top_k=int(top_k)
-    )
+    t0 = time.perf_counter()
+    evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found, mode)
+    timing["judge_ms"] = (time.perf_counter() - t0) * 1000
+
+    # Cache precheck, only when adaptive trust is sufficient (seed order): the same
+    # claim, verified before against exactly this evidence.
     cached = None
-    if stored_row is not None:
-        public_id, state, created_at, stored_result = stored_row
-        age = (timezone.now() - created_at).total_seconds()
-        cached = CachedVerdict(public_id, state, age, stored_result)
+    if adaptive.sufficient:
+        stored_row = worker_cached_claim(
+            workspace=workspace, text=text, domain=domain, top_k=int(top_k)
+        )
+        if stored_row is not None:
+            public_id, state, created_at, stored_result = stored_row
+            age = (timezone.now() - created_at).total_seconds()
+            cached = CachedVerdict(public_id, state, age, stored_result)
     usable, cache_reason = cache_precheck(
-        cached, evidence_keys=[r.key for r in found.ranked], judge_model=judge.model_id
+        cached,
+        evidence_keys=[r.key for r in found.ranked],
+        judge_model=judge.model_id,
+        trust_sufficient=adaptive.sufficient,
+        trust_policy_mode=mode,
     )
     if usable and cached is not None:
         timing["total_ms"] = (time.perf_counter() - started) * 1000
@@ -485,10 +515,6 @@ def worker_verify(
             "stored_claim_id": cached.claim_id,
             "timing_ms": {k: round(v, 2) for k, v in timing.items()},
         }
-
-    t0 = time.perf_counter()
-    evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
-    timing["judge_ms"] = (time.perf_counter() - t0) * 1000
 
     # Web expansion while trust is insufficient (off unless a provider is configured).
     web: dict[str, Any] = {"enabled": False, "queries": [], "ingested": [], "errors": []}
@@ -525,7 +551,7 @@ def worker_verify(
             if not step["urls"]:
                 continue
             found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning, judge)
-            evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
+            evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found, mode)
             if adaptive.sufficient:
                 web["stopped"] = "trust_sufficient"
                 break
@@ -561,7 +587,7 @@ def worker_verify(
         "evidence": evidence,
         "top_ranking_score": round(max(scores), 4) if scores else 0.0,
         "avg_ranking_score": round(sum(scores) / len(scores), 4) if scores else 0.0,
-        "trust_policy_mode": "adaptive",
+        "trust_policy_mode": mode,
         "trust_metric_value": round(adaptive.trust_post, 4),
         "trust_threshold_met": adaptive.sufficient,
         "trust_route": adaptive.route,
@@ -599,6 +625,7 @@ def worker_verify(
                 "source": source,
                 "domain": domain,
                 "top_k": int(top_k),
+                "trust_policy_mode": mode,
                 "verdict": package["verdict"],
                 "verdict_confidence": package["verdict_confidence"],
                 "truthfulness_percent": package["truthfulness_percent"],
@@ -677,12 +704,17 @@ def _verdict_package(
         tuning,
     )
     verdict = reconciled.verdict
+    numeric_support = None
+    if features.numbers:
+        stated = {n for r, _e in supporting for n in numbers(r.candidate.text)}
+        numeric_support = len(features.numbers & stated) / len(features.numbers)
     truthfulness = verdict_mod.truthfulness_percent(
         statuses,
         diversity=adaptive.diversity,
         verdict=verdict,
         absolute=features.absolute,
         tuning=tuning,
+        numeric_support=numeric_support,
     )
     confidence = verdict_mod.final_confidence(
         verdict_mod.ConfidenceInputs(
@@ -697,6 +729,8 @@ def _verdict_package(
             comparative=features.comparative,
             strictness=strictness,
             evidence_count=len(ranked),
+            numeric_support=numeric_support,
+            strong_contradiction=reconciled.strong_contradiction,
         ),
         tuning,
     )
@@ -758,7 +792,10 @@ def _verdict_package(
     return {
         "verdict": verdict,
         "verdict_confidence": confidence,
+        # the seed's output names "confidence": the one final composite confidence
+        "confidence": confidence,
         "truthfulness_percent": truthfulness,
+        "numeric_support": None if numeric_support is None else round(numeric_support, 4),
         "evidence_quality_percent": verdict_mod.evidence_quality_percent(
             segments, diversity=adaptive.diversity
         ),
