@@ -356,6 +356,12 @@ SPANPROOF_EXTRACTOR = {
 SPANPROOF_WORKER_TUNING = {
     name: os.environ[name] for name in WORKER_TUNING_NAMES if name in os.environ
 }
+# The adaptive trust policy's mode for /worker/verify when a request names none:
+# "adaptive" (the seed's normal-mode thresholds) or "confidence" (confidence mode: lower
+# thresholds and minimum evidence count). A request's trust_policy_mode overrides it.
+SPANPROOF_WORKER_TRUST_POLICY_MODE = os.environ.get(
+    "SPANPROOF_WORKER_TRUST_POLICY_MODE", "adaptive"
+)
 # Web expansion of /worker/verify: off unless a search provider is named ("json": GET
 # <base_url>?q=&limit= answering {"results": [{"url", "title"}]}). Pages are fetched
 # under the webhook outbound-address rules; allowed_networks opens private ranges.

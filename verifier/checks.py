@@ -31,7 +31,7 @@ def judge_and_extractor_families_differ(app_configs: Any = None, **kwargs: Any) 
 def worker_tuning_valid(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """The /worker/verify tuning variables (env, seed names) parse and lie in range, so a
     typo fails at start-up rather than as a 500 on the first verification."""
-    from verifier.worker.config import TuningError, tuning_from
+    from verifier.worker.config import TRUST_POLICY_MODES, TuningError, tuning_from
 
     try:
         tuning_from(dict(getattr(settings, "SPANPROOF_WORKER_TUNING", {}) or {}))
@@ -40,6 +40,16 @@ def worker_tuning_valid(app_configs: Any = None, **kwargs: Any) -> list[Error]:
             Error(
                 str(exc),
                 hint="Fix or unset the environment variable (defaults: verifier/worker/config.py).",
+                id="spanproof.E002",
+            )
+        ]
+    mode = getattr(settings, "SPANPROOF_WORKER_TRUST_POLICY_MODE", "adaptive")
+    if mode not in TRUST_POLICY_MODES:
+        return [
+            Error(
+                f"SPANPROOF_WORKER_TRUST_POLICY_MODE is {mode!r}, not one of "
+                f"{', '.join(TRUST_POLICY_MODES)}.",
+                hint="Fix or unset the environment variable (default: adaptive).",
                 id="spanproof.E002",
             )
         ]

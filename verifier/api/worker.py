@@ -16,6 +16,7 @@ from verifier.services.worker_verify import (
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,
+    TRUST_POLICY_MODES,
     worker_verify,
 )
 
@@ -35,6 +36,10 @@ class WorkerVerifyApi(APIView):
         domain = serializers.CharField(required=False, default="general", max_length=64)
         top_k = serializers.IntegerField(
             required=False, default=TOP_K_DEFAULT, min_value=TOP_K_MIN, max_value=TOP_K_MAX
+        )
+        # the adaptive trust policy's mode; absent: settings.SPANPROOF_WORKER_TRUST_POLICY_MODE
+        trust_policy_mode = serializers.ChoiceField(
+            choices=list(TRUST_POLICY_MODES), required=False
         )
 
     @extend_schema(request=InputSerializer, responses={200: dict})

@@ -5,7 +5,7 @@ agent (drift_rate, support_rate, coverage_rate, each with a 95% Wilson interval,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -53,24 +53,32 @@ def _rate(k: int, n: int) -> Rate:
     return Rate(k / n, wilson_interval(k, n), k)
 
 
-def agent_stats(rows: Iterable[tuple[str, str]]) -> dict[str, Any]:
-    """Aggregates over ``(claim_type, outcome)`` rows of one agent.
+def agent_stats(rows: Iterable[Sequence[Any]]) -> dict[str, Any]:
+    """Aggregates over ``(claim_type, outcome, drift_categories)`` rows of one agent
+    (the categories may be left out: then only a drift outcome counts as drift).
 
     Evaluated claims are the explicit ones (verbatim, summarized); implicit and undeclared
-    claims are counted apart as out of scope. ``drift_rate`` = drift outcomes,
-    ``support_rate`` = supported outcomes, ``coverage_rate`` = claims whose transcript
-    coverage sufficed (every outcome except ``inconclusive:insufficient``), each over the
-    evaluated claims. Below ``MIN_CLAIMS_FOR_RATES`` the rates are ``None`` and ``note``
-    says why."""
+    claims are counted apart as out of scope. Over the evaluated claims, as the seed
+    defines them: ``drift_rate`` = claims with drift detected (an ``unsupported:drift``
+    outcome, or drift categories on any other outcome: drift found in an incomplete
+    transcript or in one of two disagreeing statements), ``support_rate`` = supported
+    outcomes, ``coverage_rate`` = claims whose transcript coverage sufficed (every outcome
+    except ``inconclusive:insufficient``). Below ``MIN_CLAIMS_FOR_RATES`` the rates are
+    ``None`` and ``note`` says why."""
     outcomes: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
     by_type: dict[str, int] = {}
     out_of_scope = 0
-    for claim_type, outcome in rows:
+    drifted = 0
+    for row in rows:
+        claim_type, outcome = row[0], row[1]
+        categories = row[2] if len(row) > 2 else ()
         if claim_type not in ("verbatim", "summarized"):
             out_of_scope += 1
             continue
         by_type[claim_type] = by_type.get(claim_type, 0) + 1
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        if outcome == "unsupported:drift" or categories:
+            drifted += 1
     n = sum(by_type.values())
     stats: dict[str, Any] = {
         "evaluated_claims": n,
@@ -90,7 +98,7 @@ def agent_stats(rows: Iterable[tuple[str, str]]) -> dict[str, Any]:
             ),
         )
         return stats
-    drift = outcomes["unsupported:drift"]
+    drift = drifted
     support = outcomes["supported:exact"] + outcomes["supported:paraphrase"]
     covered = n - outcomes["inconclusive:insufficient"]
     stats.update(

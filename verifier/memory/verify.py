@@ -4,7 +4,8 @@ For each explicit claim of the message (``detection``), the claimed content is m
 the agent's own turns only: first by the one binder (exact → normalized → fuzzy), then by
 MiniLM cosine similarity over sentence units (a sentence, two adjacent sentences, the
 whole turn). The best unit is compared by the drift rubric (``drift.compare``); a
-paraphrase is ``supported`` only when the Layer-2 judge entails it. Outcomes, in order:
+paraphrase is ``supported`` when its differences are all non-material, else only when
+the Layer-2 judge entails it. Outcomes, in order:
 
 1. implicit or undeclared claim, no transcript, or no turn of the agent →
    ``inconclusive:insufficient``;
@@ -13,16 +14,23 @@ paraphrase is ``supported`` only when the Layer-2 judge entails it. Outcomes, in
    ``unsupported:no_match``; the content is verbatim in another speaker's turn but not in
    the agent's → ``unsupported:drift`` with ``actor_shift`` too;
 3. a "you said" claim whose content is the agent's own → drift with ``actor_shift``;
-4. two of the agent's turns both match and disagree, one supporting the claim and one not
-   → ``inconclusive:conflict``;
+4. two statements of the agent (in two turns, or two sentences of one turn) both match
+   and disagree — one supports the claim, the other differs from it materially, and they
+   differ materially from each other (any drift category) → ``inconclusive:conflict``;
 5. material drift → ``unsupported:drift``;
 6. binder exact/normalized, fuzzy ≥ ``EXACT_FUZZY_FLOOR``, or equal once fillers and tense
    are folded → ``supported:exact``;
-7. otherwise the judge: entailed → ``supported:paraphrase``; contradicted →
-   ``unsupported:drift``; abstained → ``unsupported:no_match``.
+7. equal once synonyms are folded too (only non-material differences) →
+   ``supported:paraphrase`` without asking the judge;
+8. otherwise the judge: entailed → ``supported:paraphrase``; contradicted →
+   ``unsupported:drift`` classified ``scope_shift`` (what was said changed in a way the
+   other rules do not name: a negation, an antonym, another object); abstained →
+   ``unsupported:no_match``.
 
-With incomplete coverage every outcome but a supported one becomes
-``inconclusive:insufficient`` (the missing turns may hold what the claim says).
+Every verdict in which drift was detected carries its categories (``drift_categories``),
+whatever its outcome. With incomplete coverage every outcome but a supported one becomes
+``inconclusive:insufficient`` (the missing turns may hold what the claim says), keeping
+the categories of the drift found in the turns that are there.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ import numpy as np
 from verifier.binding import bind
 from verifier.judges import Judge, JudgeItem, judge_items
 from verifier.memory.detection import MemoryClaim, detect_claims, undeclared
-from verifier.memory.drift import DriftReport, Finding, compare
+from verifier.memory.drift import DRIFT_CATEGORIES, DriftReport, Finding, compare
 from verifier.memory.transcript import Transcript, Turn, speaker_key
 from verifier.text.sentences import sentence_spans
 
@@ -46,9 +54,8 @@ from verifier.text.sentences import sentence_spans
 MATCH_THRESHOLD: Final = 0.6
 EXACT_FUZZY_FLOOR: Final = 0.9
 CONFLICT_MARGIN: Final = 0.1
-CONFLICT_CATEGORIES: Final = frozenset(
-    {"temporal_shift", "scope_shift", "confidence_shift", "conditionality_removed"}
-)
+# Two statements disagree when they differ by any material drift category.
+CONFLICT_CATEGORIES: Final = frozenset(DRIFT_CATEGORIES)
 
 EmbedFn = Callable[[Sequence[str]], np.ndarray]
 
@@ -231,13 +238,18 @@ class MemoryVerifier:
             )
         verdict = self._decide(claim, transcript, own, agent)
         if not transcript.complete and not verdict.outcome.startswith("supported"):
+            # Drift found in the turns we have is still drift detected: its categories
+            # (and spans, conflicts, the judge's answer) stay with the verdict.
             return ClaimVerdict(
                 claim,
                 "inconclusive:insufficient",
                 similarity=verdict.similarity,
                 match=verdict.match,
                 drift=verdict.drift,
+                conflicts=verdict.conflicts,
+                judge=verdict.judge,
                 note=f"transcript coverage incomplete (would be {verdict.outcome})",
+                drift_categories=verdict.drift_categories,
             )
         return verdict
 
@@ -344,7 +356,8 @@ class MemoryVerifier:
                 match,
                 report,
                 conflicts,
-                note="several of the agent's turns match and disagree",
+                note="several statements of the agent match the claim and disagree",
+                drift_categories=report.categories,
             )
         if report.categories:
             return ClaimVerdict(
@@ -360,6 +373,17 @@ class MemoryVerifier:
             and "synonym_substitution" not in report.non_material
         ):
             return ClaimVerdict(claim, "supported:exact", similarity, match, report)
+        if report.equivalent:
+            # Only non-material differences (synonyms, tense, fillers), no material drift,
+            # similarity above the threshold: semantically equivalent by the rubric.
+            return ClaimVerdict(
+                claim,
+                "supported:paraphrase",
+                similarity,
+                match,
+                report,
+                note="only non-material differences: " + ", ".join(report.non_material),
+            )
         # The judge reads the matched sentence(s) and the whole turn they belong to.
         turn_text = next(t.text for t in own if t.index == match.turn)
         spans = tuple(dict.fromkeys((match.compared[1], turn_text)))
@@ -378,6 +402,20 @@ class MemoryVerifier:
                 claim, "supported:paraphrase", similarity, match, report, judge=judged
             )
         if result.label == "contradicted":
+            # Drift the rubric's other rules do not name (a negation, an antonym, another
+            # object): what was said changed. Classified as scope_shift (docs).
+            changed = Finding(
+                "scope_shift",
+                (0, len(claim.content)),
+                (0, len(match.compared[1])),
+                "the judge found the claim contradicted by what was said",
+            )
+            report = DriftReport(
+                (*report.findings, changed),
+                report.non_material,
+                report.near_verbatim,
+                report.equivalent,
+            )
             return ClaimVerdict(
                 claim,
                 "unsupported:drift",
@@ -386,6 +424,7 @@ class MemoryVerifier:
                 report,
                 judge=judged,
                 note="the judge found a contradiction",
+                drift_categories=report.categories,
             )
         return ClaimVerdict(
             claim,
@@ -405,20 +444,30 @@ class MemoryVerifier:
         scored: list[tuple[float, Unit]],
         similarity: float,
     ) -> tuple[Match, ...]:
+        """The other statements of the agent that match the claim about as well as the
+        best match and disagree with it: one of the two supports the claim and the other
+        differs from it materially (any drift category), and they differ materially from
+        each other (either way round). A statement is a stretch of the agent's own turns
+        that overlaps neither the best match nor a statement already looked at: another
+        turn, or another sentence of the same turn ("…this week. Sorry, …next Monday.")."""
         floor = max(self.threshold, similarity - CONFLICT_MARGIN)
         best_material = bool(set(report.categories) & CONFLICT_CATEGORIES)
-        seen_turns = {match.turn}
+        start, text = match.compared
+        taken = [(min(start, match.start), max(start + len(text), match.end))]
+        found: list[Match] = []
         for sim, unit in scored:
             if sim < floor:
                 break
-            if unit.turn.index in seen_turns:
+            if any(unit.start < e and s < unit.end for s, e in taken):
                 continue
-            seen_turns.add(unit.turn.index)
+            taken.append((unit.start, unit.end))
             other = compare(claim.content, unit.text)
             other_material = bool(set(other.categories) & CONFLICT_CATEGORIES)
             if best_material == other_material:
                 continue
-            between = compare(unit.text, match.compared[1]).categories
-            if set(between) & CONFLICT_CATEGORIES:
-                return (_match(unit, sim),)
-        return ()
+            # either way round: "this week" → "Friday 5pm" is precision added one way
+            # and a changed timeframe the other
+            between = {*compare(unit.text, text).categories, *compare(text, unit.text).categories}
+            if between & CONFLICT_CATEGORIES:
+                found.append(_match(unit, sim))
+        return tuple(found)

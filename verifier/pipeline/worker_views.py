@@ -15,6 +15,7 @@ from verifier.services.worker_verify import (
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,
+    TRUST_POLICY_MODES,
     WorkerInputError,
     worker_verify,
 )
@@ -24,6 +25,11 @@ class WorkerVerifyForm(forms.Form):
     claim = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=MAX_CLAIM_CHARS)
     top_k = forms.IntegerField(min_value=TOP_K_MIN, max_value=TOP_K_MAX, initial=TOP_K_DEFAULT)
     domain = forms.CharField(max_length=64, initial="general")
+    trust_policy_mode = forms.ChoiceField(
+        choices=[("", "as configured"), *((m, m) for m in TRUST_POLICY_MODES)],
+        required=False,
+        label="Trust policy mode",
+    )
 
 
 @require_http_methods(["GET", "POST"])

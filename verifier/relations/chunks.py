@@ -1,7 +1,8 @@
 """The chunk prefilter (seed 004): NOT SR-MKG. Plain cosine similarity of each chunk to
 the query, with its own thresholds (``chunk_vector_threshold_accept`` / ``_reject``),
-plus VoG for the borderline chunks (at most ``vog_max_candidates`` of them; beyond the
-cap a borderline chunk is kept but not counted as verified).
+plus VoG for the borderline chunks (at most ``vog_max_candidates`` VoG calls; a chunk
+without text makes none; beyond the cap a borderline chunk is kept but not counted as
+verified).
 """
 
 from __future__ import annotations
@@ -43,19 +44,19 @@ def verify_chunks(
             rejected_vector.append(chunk)
         else:
             borderline.append((index, chunk))
-    asked = borderline[: settings.vog_max_candidates]
-    beyond_cap = [chunk for _, chunk in borderline[settings.vog_max_candidates :]]
-    outcomes = vog.vog_ask(
-        judge,
-        [
-            vog.VogQuestion(key=str(i), statement=query, source_text=chunk.text, target_text="")
-            for i, chunk in asked
-        ],
-    )
+    questions = [
+        vog.VogQuestion(key=str(i), statement=query, source_text=chunk.text, target_text="")
+        for i, chunk in borderline
+    ]
+    to_ask, beyond = vog.vog_within_cap(questions, settings.vog_max_candidates)
+    outcomes = vog.vog_ask(judge, to_ask)
+    by_key = {str(i): chunk for i, chunk in borderline}
+    beyond_cap = [by_key[q.key] for q in beyond]
     rejected_vog: list[Any] = []
     vog_scores: list[float] = []
-    for i, chunk in asked:
-        outcome = outcomes[str(i)]
+    for q in to_ask:
+        chunk = by_key[q.key]
+        outcome = outcomes[q.key]
         vog_scores.append(outcome.vog_score)
         (verified if outcome.grounded else rejected_vog).append(chunk)
     kept_ids = {id(c) for c in verified} | {id(c) for c in beyond_cap}

@@ -1,5 +1,7 @@
 """One verification cycle over candidate relations: SR-MKG for every candidate, VoG
-for at most ``vog_max_candidates`` borderline ones, the SR-MKG score beyond the cap.
+for the borderline ones up to ``vog_max_candidates`` VoG calls (a borderline relation
+without evidence text is ``vog_no_evidence`` and makes no call), the SR-MKG score for
+the borderline relations beyond the cap.
 
 Levels (each decision records one): ``srmkg_accept``, ``srmkg_reject``,
 ``vog_grounded``, ``vog_partial``, ``vog_rejected``, ``vog_no_evidence``,
@@ -35,6 +37,8 @@ class RelationCandidate:
     target_text: str = ""
     statement: str = ""  # the relation as a sentence for VoG; default "<from> <type> <to>"
     contradiction: bool = False  # grounded when the evidence contradicts the statement
+    # the TO end is a claim: VoG asks whether source_text supports target_text
+    target_is_claim: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,23 +92,22 @@ def verify_relations(
         value = srmkg.score(parts, settings, calibration)
         scored.append((c, parts, value, srmkg.decide(value, settings)))
 
-    borderline = [c for c, _, _, d in scored if d == "vog"]
-    to_ask = borderline[: settings.vog_max_candidates]
-    asked = {c.key for c in to_ask}
-    outcomes = vog.vog_ask(
-        judge,
-        [
-            vog.VogQuestion(
-                key=c.key,
-                statement=c.statement
-                or vog.relation_statement(str(c.from_ref), c.relation_type, str(c.to_ref)),
-                source_text=c.source_text,
-                target_text=c.target_text,
-                contradiction=c.contradiction,
-            )
-            for c in to_ask
-        ],
-    )
+    questions = [
+        vog.VogQuestion(
+            key=c.key,
+            statement=c.statement
+            or vog.relation_statement(str(c.from_ref), c.relation_type, str(c.to_ref)),
+            source_text=c.source_text,
+            target_text=c.target_text,
+            contradiction=c.contradiction,
+            target_is_claim=c.target_is_claim,
+        )
+        for c, _, _, d in scored
+        if d == "vog"
+    ]
+    to_ask, _beyond = vog.vog_within_cap(questions, settings.vog_max_candidates)
+    asked = {q.key for q in to_ask}
+    outcomes = vog.vog_ask(judge, to_ask)
     calibrated = calibration is not None
     decisions: list[RelationDecision] = []
     for c, parts, value, decision in scored:

@@ -1,12 +1,22 @@
 """VoG (seed 004, Layer 2): ask the judge whether ``source_text`` and ``target_text``
 support a borderline relation, and parse the verdict GROUNDED / PARTIAL / REJECTED.
 
-The judge is any ``verifier.judges.base.Judge``; its structured label is translated to
-the VoG vocabulary and then parsed like any textual answer, by exact label only: an
-answer such as ``UNGROUNDED`` or ``not grounded`` is never GROUNDED.
+The judge (the ``Judge`` protocol: does this span entail this claim?) is asked one of
+two questions. For a relation between entities it reads both texts as evidence and is
+asked whether they support the ``statement`` (the relation as a sentence). For a
+relation whose ends are themselves statements (``target_is_claim``: our claim
+relations) it reads ``source_text`` and is asked whether it supports ``target_text``
+(the TO end's own text; the ``statement`` where there is none): offered as evidence,
+the TO end's own span would entail the TO claim whatever the FROM claim says.
 
-Honest contract: no evidence text → reject (``vog_no_evidence``) without asking the
-judge; judge unavailable, empty or malformed → reject (``vog_unavailable``).
+The judge's structured label is translated to the VoG vocabulary and then parsed like
+any textual answer, by exact label only: an answer such as ``UNGROUNDED`` or ``not
+grounded`` is never GROUNDED.
+
+Honest contract: no evidence text (neither text; for ``target_is_claim``, no
+``source_text``) → reject (``vog_no_evidence``) without asking the judge; judge
+unavailable, empty or malformed → reject (``vog_unavailable``). Only a question that
+carries evidence is a VoG call (what the per-cycle cap counts).
 """
 
 from __future__ import annotations
@@ -80,14 +90,26 @@ def parse_verdict(answer: str | None, *, default_confidence: float = 1.0) -> Par
 class VogQuestion:
     key: str
     statement: str  # what the evidence must support (never the evidence itself)
-    source_text: str
-    target_text: str
+    source_text: str  # the relation's FROM end (a chunk's own text)
+    target_text: str  # the relation's TO end
     # the relation asserts that the evidence contradicts the statement
     contradiction: bool = False
+    # the TO end is a statement (a claim): what the FROM text must support, not evidence
+    target_is_claim: bool = False
 
     @property
     def has_evidence(self) -> bool:
+        if self.target_is_claim:
+            return bool(self.source_text.strip())
         return bool(self.source_text.strip() or self.target_text.strip())
+
+    def judge_item(self) -> JudgeItem:
+        """The question as the judge reads it (only for a question with evidence)."""
+        if self.target_is_claim:
+            hypothesis = self.target_text.strip() or self.statement
+            return JudgeItem(key=self.key, claim=hypothesis, spans=(self.source_text,))
+        spans = tuple(t for t in (self.source_text, self.target_text) if t.strip())
+        return JudgeItem(key=self.key, claim=self.statement, spans=spans)
 
 
 @dataclass(frozen=True)
@@ -123,6 +145,26 @@ def _outcome(key: str, answer: str | None, confidence: float, note: str) -> VogO
     )
 
 
+def vog_within_cap(
+    questions: Sequence[VogQuestion], cap: int
+) -> tuple[list[VogQuestion], list[VogQuestion]]:
+    """(to ask, beyond the cap), in input order. The cap counts VoG calls only: a
+    question without evidence is answered ``vog_no_evidence`` without a call and never
+    takes one of the ``cap`` places."""
+    asked: list[VogQuestion] = []
+    beyond: list[VogQuestion] = []
+    calls = 0
+    for q in questions:
+        if not q.has_evidence:
+            asked.append(q)
+        elif calls < cap:
+            asked.append(q)
+            calls += 1
+        else:
+            beyond.append(q)
+    return asked, beyond
+
+
 def vog_ask(judge: Judge | None, questions: Sequence[VogQuestion]) -> dict[str, VogOutcome]:
     """One outcome per question; the judge sees only questions that carry evidence."""
     out: dict[str, VogOutcome] = {}
@@ -135,8 +177,7 @@ def vog_ask(judge: Judge | None, questions: Sequence[VogQuestion]) -> dict[str, 
         if judge is None:
             out[q.key] = VogOutcome(q.key, LEVEL_UNAVAILABLE, None, 0.0, 0.0, "no judge")
             continue
-        spans = tuple(t for t in (q.source_text, q.target_text) if t.strip())
-        asked.append(JudgeItem(key=q.key, claim=q.statement, spans=spans))
+        asked.append(q.judge_item())
     if asked and judge is not None:
         for result in judge_items(judge, asked):
             table = (

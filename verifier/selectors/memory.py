@@ -50,7 +50,9 @@ def memory_agent_stats(*, workspace: Workspace, agent: str) -> dict[str, Any] | 
     if "\x00" in agent:
         return None
     rows = list(
-        memory_check_list(workspace=workspace, agent=agent).values_list("claim_type", "outcome")
+        memory_check_list(workspace=workspace, agent=agent).values_list(
+            "claim_type", "outcome", "drift_categories"
+        )
     )
     if not rows:
         return None

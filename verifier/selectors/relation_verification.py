@@ -65,8 +65,12 @@ def chunk_event_list(
 def relation_stats_get(
     *, workspace: Workspace | None = None, days: int | None = None
 ) -> dict[str, Any]:
-    """The seed's metrics: avg VoG score (every recorded VoG score, relations and
-    chunks), rejected by the vector prefilter, rejected by VoG, hallucinations blocked."""
+    """The seed's metrics under the seed's names: ``avg_vog_score`` (every recorded VoG
+    score, relations and chunks), ``rejected_vector_prefilter`` (SUM
+    ``chunks_rejected_srmkg``), ``rejected_by_vog`` (SUM ``chunks_rejected_vog``: chunks
+    only, as the seed defines it), ``hallucinations_blocked``; beside them our own
+    figures under their own names (``relations_rejected_by_vog``,
+    ``rejected_by_vog_chunks_and_relations``, counts by level)."""
     decisions = relation_decision_list(workspace=workspace, days=days)
     agg = decisions.aggregate(
         decisions=Count("pk"),
@@ -92,9 +96,11 @@ def relation_stats_get(
         "avg_vog_score": round(total / n_vog, 4) if n_vog else None,
         "vog_scores_recorded": n_vog,
         "rejected_vector_prefilter": chunk_agg["rejected_vector"] or 0,
-        "rejected_by_vog": (chunk_agg["rejected_vog"] or 0) + agg["relations_rejected_vog"],
+        "rejected_by_vog": chunk_agg["rejected_vog"] or 0,
         "chunks_rejected_by_vog": chunk_agg["rejected_vog"] or 0,
         "relations_rejected_by_vog": agg["relations_rejected_vog"],
+        "rejected_by_vog_chunks_and_relations": (chunk_agg["rejected_vog"] or 0)
+        + agg["relations_rejected_vog"],
         "hallucinations_blocked": agg["blocked"],
         "decisions": agg["decisions"],
         "accepted": agg["accepted"],

@@ -158,13 +158,15 @@ def _verdict_row(verdict: ClaimVerdict) -> tuple[str, str, str, int, str, float]
             note,
             judged["confidence"],
         )
-    if verdict.outcome == "supported:exact":
+    if verdict.outcome.startswith("supported"):
+        # exact, or a paraphrase by the rubric (only non-material differences)
         label, confidence = "entailed", max(0.5, float(verdict.similarity or 1.0))
     elif verdict.outcome == "unsupported:drift":
         label, confidence = "contradicted", max(0.5, float(verdict.similarity or 0.5))
     else:
         label, confidence = "abstained", 0.0
-    if judged and label == "contradicted" and not verdict.drift_categories:
+    if judged and label == "contradicted" and judged.get("label") == "contradicted":
+        # the judge's contradiction decided it: the verdict carries the judge's identity
         return (
             label,
             judged["model"],

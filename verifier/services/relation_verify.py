@@ -2,12 +2,14 @@
 record chunk-prefilter events, and store SR-MKG calibrations.
 
 A relation's endpoints are its two claims; their topology is the workspace's claim
-relation graph (every relation not rejected, undirected); the evidence VoG reads is
-the FROM claim's active bound span (``source_text``), asked whether it supports the TO
-claim (for ``contradicts``: whether it contradicts it). The statement is never built
-from the evidence itself: a statement quoting both texts is "covered" by them whatever
-they say, and the lexical heuristic judge then grounds any pair. A FROM claim with no
-bound span gives VoG nothing to verify (``vog_no_evidence``).
+relation graph (every relation not rejected, undirected). VoG gets both spans, as the
+seed's contract has them: ``source_text`` is the FROM claim's active bound span (the
+evidence), ``target_text`` the TO claim's; the judge is asked whether the first
+supports the second (for ``contradicts``: whether it contradicts it), or the TO claim's
+text when it has no bound span. The statement is never built from the evidence
+itself: a statement quoting both texts is "covered" by them whatever they say, and the
+lexical heuristic judge then grounds any pair. A FROM claim with no bound span gives
+VoG nothing to verify (``vog_no_evidence``, no call, not counted by the cap).
 """
 
 from __future__ import annotations
@@ -102,8 +104,10 @@ def relations_verify(
             relation_type=r.kind,
             confidence=r.confidence,
             source_text=quotes.get(r.from_claim_id, ""),
+            target_text=quotes.get(r.to_claim_id, ""),
             statement=r.to_claim.text,
             contradiction=r.kind == "contradicts",
+            target_is_claim=True,
         )
         for r in rels
     ]
@@ -192,17 +196,21 @@ def relations_verify_pending(
 def chunks_verify(
     *, workspace: Workspace, chunks: Sequence[ChunkLike], query: str, judge: Judge | None
 ) -> dict[str, list[Any]]:
-    """The chunk prefilter, recorded as one event for the statistics."""
+    """The chunk prefilter (seed 004: the search prunes its chunk pool with it before
+    assembling the final context; our search of chunks is the worker's sentence-index
+    search, ``verifier.services.worker_verify``), recorded as one event for the
+    statistics. The judge is asked outside any transaction."""
     result = verify_chunks(
         chunks, query, settings=relation_settings_get(workspace=workspace), judge=judge
     )
-    ChunkVerificationEvent.objects.create(
-        workspace=workspace,
-        chunks_in=len(chunks),
-        chunks_rejected_srmkg=len(result["rejected_vector"]),
-        chunks_rejected_vog=len(result["rejected_vog"]),
-        vog_scores=list(result["vog_scores"]),
-    )
+    with transaction.atomic():
+        ChunkVerificationEvent.objects.create(
+            workspace=workspace,
+            chunks_in=len(chunks),
+            chunks_rejected_srmkg=len(result["rejected_vector"]),
+            chunks_rejected_vog=len(result["rejected_vog"]),
+            vog_scores=list(result["vog_scores"]),
+        )
     return result
 
 

@@ -21,7 +21,7 @@ early once trust is sufficient (``verifier.services.worker_web``).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,12 +54,13 @@ from verifier.selectors.worker import (
 )
 from verifier.services import worker_web
 from verifier.services.judging import _WithVectors
+from verifier.services.relation_verify import chunks_verify
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
 from verifier.services.verification import claims_verify
 from verifier.worker import trust as trust_mod
 from verifier.worker import verdict as verdict_mod
 from verifier.worker.cache import CachedVerdict, cache_precheck
-from verifier.worker.config import WorkerTuning, tuning_from
+from verifier.worker.config import TRUST_POLICY_MODES, WorkerTuning, tuning_from
 from verifier.worker.ranking import Candidate, Ranked, hybrid_rank
 from verifier.worker.text import (
     ClaimFeatures,
@@ -67,6 +68,7 @@ from verifier.worker.text import (
     claim_strictness,
     has_reporting,
     has_uncertainty,
+    numbers,
 )
 from verifier.worker.web import canonical_url, search_queries, select_urls
 
@@ -94,6 +96,19 @@ SENTENCE_CREDIBILITY = STATE_CREDIBILITY["unverified"]
 
 class WorkerInputError(ApplicationError, ValueError):
     """A worker verification request that is unusable (the API answers 400)."""
+
+
+def worker_trust_policy_mode(requested: str | None = None) -> str:
+    """The request's ``trust_policy_mode``, else ``settings.SPANPROOF_WORKER_TRUST_POLICY_MODE``
+    (env ``SPANPROOF_WORKER_TRUST_POLICY_MODE``, default ``adaptive``)."""
+    mode = requested or getattr(settings, "SPANPROOF_WORKER_TRUST_POLICY_MODE", "adaptive")
+    if mode not in TRUST_POLICY_MODES:
+        raise WorkerInputError(
+            "invalid_trust_policy_mode",
+            f"trust_policy_mode must be one of {', '.join(TRUST_POLICY_MODES)}.",
+            {"allowed": list(TRUST_POLICY_MODES)},
+        )
+    return str(mode)
 
 
 def worker_tuning() -> WorkerTuning:
@@ -135,6 +150,7 @@ class _Retrieved:
     sem: dict[int, float]  # claim pk → cosine to the nearest query
     kg: dict[int, float]  # claim pk → graph signal
     kg_object: dict[int, str]  # claim pk → tail(s) of the graph relation that reached it
+    multihop: set[int]  # claim pks the graph reached only through another claim's relation
     backfill: set[int]
     vector_available: bool
     sentence_sem: dict[int, float]  # source sentence pk → cosine to the nearest query
@@ -181,6 +197,7 @@ def _retrieve(
         )
         for pk, found in reached.items():
             kg[pk] = len(found) / len(names)
+    direct = set(kg)
     seeds = sorted(sem, key=lambda pk: -sem[pk])[:KG_RELATION_SEEDS]
     for a, b, _kind, confidence in retrieval_sel.relations_touching(
         workspace=workspace, claim_pks=seeds
@@ -189,20 +206,79 @@ def _retrieve(
         kg[other] = max(kg.get(other, 0.0), float(confidence))
     tails = worker_relation_tails(workspace=workspace, claim_pks=kg, normalized_names=names)
     kg_object = {pk: ", ".join(sorted(found)) for pk, found in tails.items()}
-    return _Retrieved(sem, kg, kg_object, backfill, available, sentence_sem), vectors
+    multihop = set(kg) - direct
+    return _Retrieved(sem, kg, kg_object, multihop, backfill, available, sentence_sem), vectors
+
+
+@dataclass(frozen=True)
+class _SentenceChunk:
+    """A source sentence of the sentence index as the chunk prefilter reads it: its text
+    and its cosine to the nearest retrieval query (``Chunk.similarity``)."""
+
+    row: EvidenceRow
+    similarity: float
+
+    @property
+    def text(self) -> str:
+        return self.row.quote
+
+
+def _chunk_prefilter(
+    workspace: Workspace,
+    sentences: Sequence[EvidenceRow],
+    got: _Retrieved,
+    claim: str,
+    vectors: Sequence[Any],
+    judge: Judge,
+) -> tuple[list[EvidenceRow], dict[str, Any]]:
+    """Seed 004's chunk prefilter on the chunk pool of this search (the source
+    sentences the vector search found): cosine ≥ ``chunk_vector_threshold_accept``
+    kept, < ``chunk_vector_threshold_reject`` cut, VoG (the worker's judge, asked
+    whether the sentence supports the claim) for the rest; recorded as one
+    ``ChunkVerificationEvent``. Returns the kept rows and the summary for the response."""
+    if not sentences:
+        return [], {"chunks": 0}
+    asked: Judge = judge
+    if vectors and getattr(judge, "accepts_vectors", False):
+        known = {claim: vectors[0]}
+        stored = sentence_stored_vectors(
+            sentence_pks=[row.sentence_pk for row in sentences if row.sentence_pk is not None]
+        )
+        for row in sentences:
+            if row.sentence_pk in stored:
+                known[row.quote] = stored[row.sentence_pk]
+        asked = _WithVectors(judge, known)
+    chunks = [
+        _SentenceChunk(row, got.sentence_sem.get(row.sentence_pk or 0, 0.0)) for row in sentences
+    ]
+    result = chunks_verify(workspace=workspace, chunks=chunks, query=claim, judge=asked)
+    summary = {
+        "chunks": len(chunks),
+        "kept": len(result["filtered"]),
+        "verified": len(result["verified"]),
+        "rejected_vector": len(result["rejected_vector"]),
+        "rejected_vog": len(result["rejected_vog"]),
+        "vog_scores": [round(v, 4) for v in result["vog_scores"]],
+    }
+    return [c.row for c in result["filtered"]], summary
 
 
 def _evidence_rows(
-    workspace: Workspace, got: _Retrieved, domain_pack: str
+    workspace: Workspace,
+    got: _Retrieved,
+    domain_pack: str,
+    prefilter: Callable[[list[EvidenceRow]], list[EvidenceRow]],
 ) -> tuple[list[EvidenceRow], dict[tuple[int, int, int], float]]:
-    """The claim rows, then the sentence rows whose span no claim row is bound to, and
-    {span: cosine} of the sentences dropped for a claim bound to the same span (that
-    claim takes the sentence's cosine when it is higher than its own)."""
+    """The claim rows, then the sentence rows whose span no claim row is bound to that
+    pass ``prefilter`` (the chunk prefilter), and {span: cosine} of the sentences
+    dropped for a claim bound to the same span (that claim takes the sentence's cosine
+    when it is higher than its own)."""
     rows = worker_evidence_rows(
         workspace=workspace, claim_pks=[*got.sem, *got.kg], domain_pack=domain_pack
     )
     bound = {row.span for row in rows}
     span_sem: dict[tuple[int, int, int], float] = {}
+    chunks: list[EvidenceRow] = []
     for row in worker_sentence_rows(
         workspace=workspace, sentence_pks=got.sentence_sem, domain_pack=domain_pack
     ):
@@ -210,7 +286,8 @@ def _evidence_rows(
         if row.span in bound:
             span_sem[row.span] = max(span_sem.get(row.span, 0.0), similarity)
         else:
-            rows.append(row)
+            chunks.append(row)
+    rows.extend(prefilter(chunks))
     return rows, span_sem
 
 
@@ -249,6 +326,7 @@ def _candidates(
                 days_since_publish=age,
                 backfill=pk in got.backfill,
                 relation_object=got.kg_object.get(pk, ""),
+                multihop=pk in got.multihop,
             )
         )
     return out
@@ -268,6 +346,7 @@ class _Found:
     by_key: dict[str, EvidenceRow]
     ranked_all: list[Ranked]
     ranked: list[Ranked]
+    chunk_prefilter: dict[str, Any]
 
 
 def _retrieve_and_rank(
@@ -277,14 +356,22 @@ def _retrieve_and_rank(
     domain: str,
     top_k: int,
     tuning: WorkerTuning,
+    judge: Judge,
 ) -> _Found:
     got, vectors = _retrieve(workspace, queries, features, domain)
+    summary: dict[str, Any] = {"chunks": 0}
+
+    def prefilter(sentences: list[EvidenceRow]) -> list[EvidenceRow]:
+        kept, summary_ = _chunk_prefilter(workspace, sentences, got, features.text, vectors, judge)
+        summary.update(summary_)
+        return kept
+
     # Every path (vectors, sentences, entities, relations) is held to the requested
     # domain here.
-    rows, span_sem = _evidence_rows(workspace, got, "" if domain == "general" else domain)
-    ranked_all = hybrid_rank(
-        features, _candidates(rows, got, span_sem), anchor_threshold=tuning.ANCHOR_THRESHOLD
+    rows, span_sem = _evidence_rows(
+        workspace, got, "" if domain == "general" else domain, prefilter
     )
+    ranked_all = hybrid_rank(features, _candidates(rows, got, span_sem), tuning=tuning)
     return _Found(
         list(queries),
         got,
@@ -293,11 +380,12 @@ def _retrieve_and_rank(
         {row.public_id: row for row in rows},
         ranked_all,
         ranked_all[:top_k],
+        summary,
     )
 
 
 def _judge_and_trust(
-    judge: Judge, subclaims: Sequence[str], found: _Found
+    judge: Judge, subclaims: Sequence[str], found: _Found, mode: str
 ) -> tuple[list[trust_mod.TrustEvidence], trust_mod.AdaptiveTrust]:
     """Layer 2: the judge's stance of every top item toward every subclaim, then
     adaptive trust over them."""
@@ -342,7 +430,9 @@ def _judge_and_trust(
         )
         for j, r in enumerate(found.ranked)
     ]
-    return evidence_trust, trust_mod.compute_adaptive_trust(len(subclaims), evidence_trust)
+    return evidence_trust, trust_mod.compute_adaptive_trust(
+        len(subclaims), evidence_trust, confidence_mode=mode == "confidence"
+    )
 
 
 def worker_verify(
@@ -354,6 +444,7 @@ def worker_verify(
     source: str = "",
     domain: str = "general",
     top_k: int = TOP_K_DEFAULT,
+    trust_policy_mode: str | None = None,
     actor: Any = None,
     judge: Judge | None = None,
     store: bool = True,
@@ -379,6 +470,7 @@ def worker_verify(
             f"top_k must be between {TOP_K_MIN} and {TOP_K_MAX}.",
             {"min": TOP_K_MIN, "max": TOP_K_MAX},
         )
+    mode = worker_trust_policy_mode(trust_policy_mode)
     tuning = worker_tuning()
     judge = judge or get_judge()
     features = claim_features(text)
@@ -402,22 +494,34 @@ def worker_verify(
 
     t0 = time.perf_counter()
     with steps.step("retrieve_and_rank", queries=len(queries)) as detail:
-        found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
+        found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning, judge)
         detail.update(candidates=len(found.rows), ranked=len(found.ranked))
     timing["retrieve_rank_ms"] = (time.perf_counter() - t0) * 1000
 
-    # Cache precheck: the same claim, verified before against exactly this evidence.
+    t0 = time.perf_counter()
+    with steps.step("judge", items=len(subclaims) * len(found.ranked)):
+        evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found, mode)
+    timing["judge_ms"] = (time.perf_counter() - t0) * 1000
+
+    # Cache precheck, only when adaptive trust is sufficient (seed order): the same
+    # claim, verified before against exactly this evidence.
+    cached = None
     with steps.step("cache_precheck") as detail:
-        stored_row = worker_cached_claim(
-            workspace=workspace, text=text, domain=domain, top_k=int(top_k)
-        )
-        cached = None
+        stored_row = None
+        if adaptive.sufficient:
+            stored_row = worker_cached_claim(
+                workspace=workspace, text=text, domain=domain, top_k=int(top_k)
+            )
         if stored_row is not None:
             public_id, state, created_at, stored_result = stored_row
             age = (timezone.now() - created_at).total_seconds()
             cached = CachedVerdict(public_id, state, age, stored_result)
         usable, cache_reason = cache_precheck(
-            cached, evidence_keys=[r.key for r in found.ranked], judge_model=judge.model_id
+            cached,
+            evidence_keys=[r.key for r in found.ranked],
+            judge_model=judge.model_id,
+            trust_sufficient=adaptive.sufficient,
+            trust_policy_mode=mode,
         )
         detail["reason"] = cache_reason
     if usable and cached is not None:
@@ -439,11 +543,6 @@ def worker_verify(
             "timing_ms": {k: round(v, 2) for k, v in timing.items()},
             "trace_id": str(trace.trace_id),
         }
-
-    t0 = time.perf_counter()
-    with steps.step("judge", items=len(subclaims) * len(found.ranked)):
-        evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
-    timing["judge_ms"] = (time.perf_counter() - t0) * 1000
 
     # Web expansion while trust is insufficient (off unless a provider is configured).
     web: dict[str, Any] = {"enabled": False, "queries": [], "ingested": [], "errors": []}
@@ -480,8 +579,10 @@ def worker_verify(
                     web["ingested"].append(url)
                 if not step["urls"]:
                     continue
-                found = _retrieve_and_rank(workspace, queries, features, domain, top_k, tuning)
-                evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found)
+                found = _retrieve_and_rank(
+                    workspace, queries, features, domain, top_k, tuning, judge
+                )
+                evidence_trust, adaptive = _judge_and_trust(judge, subclaims, found, mode)
                 if adaptive.sufficient:
                     web["stopped"] = "trust_sufficient"
                     break
@@ -518,7 +619,7 @@ def worker_verify(
         "evidence": evidence,
         "top_ranking_score": round(max(scores), 4) if scores else 0.0,
         "avg_ranking_score": round(sum(scores) / len(scores), 4) if scores else 0.0,
-        "trust_policy_mode": "adaptive",
+        "trust_policy_mode": mode,
         "trust_metric_value": round(adaptive.trust_post, 4),
         "trust_threshold_met": adaptive.sufficient,
         "trust_route": adaptive.route,
@@ -536,6 +637,7 @@ def worker_verify(
         "candidates_considered": len(rows),
         "sentence_candidates": sum(1 for row in rows if row.kind != CLAIM),
         "candidates_ranked": len(ranked_all),
+        "chunk_prefilter": found.chunk_prefilter,
         "retrieval_degraded": not got.vector_available,
         "judge": {"model_id": judge.model_id, "family": judge.family},
     }
@@ -556,6 +658,7 @@ def worker_verify(
                     "source": source,
                     "domain": domain,
                     "top_k": int(top_k),
+                    "trust_policy_mode": mode,
                     "verdict": package["verdict"],
                     "verdict_confidence": package["verdict_confidence"],
                     "truthfulness_percent": package["truthfulness_percent"],
@@ -702,12 +805,17 @@ def _verdict_package(
         tuning,
     )
     verdict = reconciled.verdict
+    numeric_support = None
+    if features.numbers:
+        stated = {n for r, _e in supporting for n in numbers(r.candidate.text)}
+        numeric_support = len(features.numbers & stated) / len(features.numbers)
     truthfulness = verdict_mod.truthfulness_percent(
         statuses,
         diversity=adaptive.diversity,
         verdict=verdict,
         absolute=features.absolute,
         tuning=tuning,
+        numeric_support=numeric_support,
     )
     confidence = verdict_mod.final_confidence(
         verdict_mod.ConfidenceInputs(
@@ -722,6 +830,8 @@ def _verdict_package(
             comparative=features.comparative,
             strictness=strictness,
             evidence_count=len(ranked),
+            numeric_support=numeric_support,
+            strong_contradiction=reconciled.strong_contradiction,
         ),
         tuning,
     )
@@ -783,7 +893,10 @@ def _verdict_package(
     return {
         "verdict": verdict,
         "verdict_confidence": confidence,
+        # the seed's output names "confidence": the one final composite confidence
+        "confidence": confidence,
         "truthfulness_percent": truthfulness,
+        "numeric_support": None if numeric_support is None else round(numeric_support, 4),
         "evidence_quality_percent": verdict_mod.evidence_quality_percent(
             segments, diversity=adaptive.diversity
         ),

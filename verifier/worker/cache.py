@@ -1,7 +1,9 @@
-"""The cache verdict precheck (seed 001): a claim verified before may be answered from
-its stored result (``completed_from_cache``) only under strict gates — nothing about its
-evidence, its judge or its standing in the chain may have changed, and the stored
-verdict must have been a confident, trust-sufficient binary one."""
+"""The cache verdict precheck (seed 001): run only when the current adaptive trust is
+sufficient ("If adaptive trust is sufficient, run a cache verdict precheck"), so after
+ranking, judging and trust; a claim verified before may then be answered from its
+stored result (``completed_from_cache``) only under strict gates — nothing about its
+evidence, its judge, its trust policy mode or its standing in the chain may have
+changed, and the stored verdict must have been a confident binary one."""
 
 from __future__ import annotations
 
@@ -29,9 +31,15 @@ def cache_precheck(
     *,
     evidence_keys: Sequence[str],
     judge_model: str,
+    trust_sufficient: bool,
+    trust_policy_mode: str = "adaptive",
     ttl_seconds: float = CACHE_TTL_SECONDS,
 ) -> tuple[bool, str]:
-    """(usable, reason). The reason names the first gate that failed, or ``hit``."""
+    """(usable, reason). The reason names the first gate that failed, or ``hit``.
+    ``trust_sufficient`` is the current request's adaptive trust (the stored result's
+    own is not read)."""
+    if not trust_sufficient:
+        return False, "trust_insufficient"
     if cached is None:
         return False, "no_cached_result"
     result = cached.result
@@ -39,10 +47,10 @@ def cache_precheck(
         return False, "expired"
     if (result.get("judge") or {}).get("model_id") != judge_model:
         return False, "judge_changed"
+    if result.get("trust_policy_mode", "adaptive") != trust_policy_mode:
+        return False, "mode_changed"
     if [e.get("id") for e in result.get("evidence", [])] != list(evidence_keys):
         return False, "evidence_changed"
-    if result.get("trust_threshold_met") is not True:
-        return False, "trust_insufficient"
     verdict = result.get("verdict")
     if verdict not in STATE_FOR_VERDICT:
         return False, "not_binary"

@@ -23,6 +23,10 @@ DIVERSITY_THRESHOLD_HIGH = 0.70
 AGREEMENT_THRESHOLD_HIGH = 0.80
 MIN_EVIDENCE_COUNT = 3
 
+# The adaptive trust policy's modes: "adaptive" (the normal-mode thresholds above) or
+# "confidence" (confidence mode: lower thresholds and minimum evidence count).
+TRUST_POLICY_MODES: tuple[str, ...] = ("adaptive", "confidence")
+
 # --- status weights of the claim breakdown ------------------------------------------------
 STATUS_WEIGHTS: dict[str, float] = {
     "STRONGLY_VALID": 1.0,

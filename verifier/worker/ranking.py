@@ -4,9 +4,12 @@
            + .05·recency + .17·credibility
 
 ``sem_norm``/``kg_norm`` are min-max normalised over the candidate set that survived the
-strict filters; recency = 0.5^(days / 365). Then three boosts, the multiplicative
-reductions, the uncertainty penalty, the 0.2 floor for credible items without a
-semantic/KG signal, and a clamp to [0, 1].
+strict filters; recency = 0.5^(days / 365). Then three boosts (their sum at most
+``MULTIHOP_KG_HINT_MAX_BOOST`` for a candidate only a multi-hop graph path reached), the
+negation-anchor boost (``NEGATION_ANCHOR_BOOST_WEIGHT`` × the claim's anchors found in a
+negating candidate, for a negated claim), the multiplicative reductions, the
+uncertainty penalty, the 0.2 floor for credible items without a semantic/KG signal, and
+a clamp to [0, 1].
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from verifier.worker import config as c
+from verifier.worker.config import WorkerTuning
 from verifier.worker.text import (
     ClaimFeatures,
     content_tokens,
     entities,
     entity_tokens,
+    has_negation,
     has_reporting,
     has_uncertainty,
     numbers,
@@ -66,6 +71,9 @@ class Candidate:
     days_since_publish: float | None = None
     backfill: bool = False  # lexical backfill rather than vector/graph retrieval
     relation_object: str = ""  # the tail of the KG relation that reached it
+    # reached only through a relation of another claim (a multi-hop graph hint), not
+    # through the claim's own entities
+    multihop: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,13 +120,16 @@ def passes_strict_filter(claim: ClaimFeatures, candidate: Candidate) -> bool:
     )
 
 
+DEFAULT_TUNING = WorkerTuning()
+
+
 def score_candidate(
     claim: ClaimFeatures,
     candidate: Candidate,
     *,
     sem_norm: float,
     kg_norm: float,
-    anchor_threshold: float = 0.30,
+    tuning: WorkerTuning = DEFAULT_TUNING,
 ) -> Ranked:
     tokens = content_tokens(candidate.text)
     claim_overlap = recall(claim.tokens, tokens)
@@ -137,19 +148,35 @@ def score_candidate(
     score = base
     notes: list[str] = []
     kg_raw = candidate.kg_raw
+    kg_boost = 0.0
     if kg_raw > 0 and claim_overlap >= KG_OVERLAP_MIN_CLAIM_OVERLAP:
-        score += KG_OVERLAP_BOOST * min(1.0, kg_raw)
+        kg_boost += KG_OVERLAP_BOOST * min(1.0, kg_raw)
         notes.append("boost_kg_overlap")
     if (
         kg_norm > 0
         and entity_overlap >= ENTITY_KG_MIN_ENTITY_OVERLAP
         and claim_overlap >= ENTITY_KG_MIN_CLAIM_OVERLAP
     ):
-        score += ENTITY_KG_BOOST
+        kg_boost += ENTITY_KG_BOOST
         notes.append("boost_entity_kg")
-    if candidate.is_kg and kg_raw >= KG_ANCHOR_MIN_KG_RAW and anchor_match >= anchor_threshold:
-        score += KG_ANCHOR_BOOST
+    if (
+        candidate.is_kg
+        and kg_raw >= KG_ANCHOR_MIN_KG_RAW
+        and anchor_match >= tuning.ANCHOR_THRESHOLD
+    ):
+        kg_boost += KG_ANCHOR_BOOST
         notes.append("boost_kg_anchor")
+    if candidate.multihop and kg_boost > tuning.MULTIHOP_KG_HINT_MAX_BOOST:
+        # a multi-hop path is a hint: its graph boosts together are bounded
+        kg_boost = tuning.MULTIHOP_KG_HINT_MAX_BOOST
+        notes.append("multihop_kg_hint_capped")
+    score += kg_boost
+    if claim.anchors and has_negation(claim.text) and has_negation(candidate.text):
+        # the negated statement about the claim's own anchors (their overlap in [0, 1])
+        overlap = anchor_match
+        if overlap > 0:
+            score += tuning.NEGATION_ANCHOR_BOOST_WEIGHT * overlap
+            notes.append("boost_negation_anchor")
 
     if anchor_match < ANCHOR_WEAK_BELOW:
         score *= ANCHOR_WEAK_KG if candidate.is_kg else ANCHOR_WEAK_OTHER
@@ -230,7 +257,10 @@ def relation_object_mismatch(claim: ClaimFeatures, relation_object: str) -> bool
 
 
 def hybrid_rank(
-    claim: ClaimFeatures, candidates: Sequence[Candidate], *, anchor_threshold: float = 0.30
+    claim: ClaimFeatures,
+    candidates: Sequence[Candidate],
+    *,
+    tuning: WorkerTuning = DEFAULT_TUNING,
 ) -> list[Ranked]:
     """Filter, normalise, score and sort (score desc, then key) the candidates; one per
     key (the strongest signals kept)."""
@@ -250,12 +280,13 @@ def hybrid_rank(
             days_since_publish=old.days_since_publish,
             backfill=old.backfill and cand.backfill,
             relation_object=old.relation_object or cand.relation_object,
+            multihop=old.multihop and cand.multihop,
         )
     kept = [cand for cand in merged.values() if passes_strict_filter(claim, cand)]
     sem = min_max([cand.sem_raw for cand in kept])
     kg = min_max([cand.kg_raw for cand in kept])
     ranked = [
-        score_candidate(claim, cand, sem_norm=s, kg_norm=k, anchor_threshold=anchor_threshold)
+        score_candidate(claim, cand, sem_norm=s, kg_norm=k, tuning=tuning)
         for cand, s, k in zip(kept, sem, kg, strict=True)
     ]
     ranked.sort(key=lambda r: (-r.score, r.key))

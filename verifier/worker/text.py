@@ -135,6 +135,12 @@ def claim_features(text: str) -> ClaimFeatures:
     )
 
 
+def has_negation(text: str) -> bool:
+    """A negating word ("not", "never", "no", …) or an n't contraction."""
+    found = set(words(text))
+    return bool(found & NEGATIVE_WORDS) or any(w.endswith(("n't", "n’t")) for w in found)
+
+
 def has_uncertainty(text: str) -> bool:
     return bool(set(words(text)) & UNCERTAINTY_CUES)
 

@@ -83,11 +83,35 @@ def diversity_ceiling_percent(diversity: float) -> float:
     return (0.85 + 0.10 * diversity) * 100
 
 
+def numeric_unsupported(verdict: str, numeric_support: float | None) -> bool:
+    """The numeric path: a claim stating numbers (``numeric_support`` is not None: the
+    share of its numbers that some supporting item states) judged true or partly true
+    while a number of it is stated by no supporting item."""
+    return (
+        numeric_support is not None
+        and numeric_support < 1.0
+        and verdict in ("TRUE", "PARTIALLY_TRUE")
+    )
+
+
 def truthfulness_percent(
-    statuses: Sequence[str], *, diversity: float, verdict: str, absolute: bool, tuning: WorkerTuning
+    statuses: Sequence[str],
+    *,
+    diversity: float,
+    verdict: str,
+    absolute: bool,
+    tuning: WorkerTuning,
+    numeric_support: float | None = None,
 ) -> float:
+    """The status-driven truth score, then the pipeline-level caps and overrides in the
+    seed's order: diversity ceiling, numeric override path, UNVERIFIABLE and
+    absolute-quantifier guardrails."""
     percent = truth_score(statuses) * 100
     percent = min(percent, diversity_ceiling_percent(diversity))
+    if numeric_unsupported(verdict, numeric_support):
+        # A number no supporting item states is not near-true: at most where an
+        # UNVERIFIABLE claim may stand.
+        percent = min(percent, tuning.UNVERIFIABLE_CONFIDENCE_CAP * 100)
     if verdict == "UNVERIFIABLE":
         # Unverifiable is neither near-true nor near-false.
         cap = tuning.UNVERIFIABLE_CONFIDENCE_CAP * 100
@@ -152,20 +176,34 @@ class ConfidenceInputs:
     comparative: bool
     strictness: float
     evidence_count: int
+    # share of the claim's numbers some supporting item states; None: no numbers
+    numeric_support: float | None = None
+    # the verdict is FALSE because strong contradiction votes forced it
+    strong_contradiction: bool = False
 
 
-def composite_confidence(x: ConfidenceInputs) -> float:
-    conf = (
+def weighted_confidence(x: ConfidenceInputs) -> float:
+    """The seed's composite: .30·truthfulness + .25·coverage + .20·agreement +
+    .15·diversity + .10·adaptive trust_post."""
+    return (
         0.30 * x.truthfulness
         + 0.25 * x.coverage
         + 0.20 * x.agreement
         + 0.15 * x.diversity
         + 0.10 * x.trust_post
     )
-    conf = min(conf, CONFIDENCE_CAP)
+
+
+def coverage_floor(conf: float, x: ConfidenceInputs) -> float:
+    """If coverage ≥ 0.8, confidence ≥ truthfulness × 0.75."""
     if x.coverage >= COVERAGE_FLOOR_AT:
-        conf = max(conf, x.truthfulness * COVERAGE_FLOOR_FACTOR)
+        return max(conf, x.truthfulness * COVERAGE_FLOOR_FACTOR)
     return conf
+
+
+def composite_confidence(x: ConfidenceInputs) -> float:
+    """The composite capped at 0.95, with the coverage floor (no other cap)."""
+    return coverage_floor(min(weighted_confidence(x), CONFIDENCE_CAP), x)
 
 
 def cap_confidence_with_contract(conf: float, x: ConfidenceInputs, tuning: WorkerTuning) -> float:
@@ -209,10 +247,33 @@ def strictness_caps(conf: float, x: ConfidenceInputs, tuning: WorkerTuning) -> f
     return max(conf, floor)
 
 
+def hard_overrides(conf: float, x: ConfidenceInputs, tuning: WorkerTuning) -> float:
+    """The last word, after the contract cap: a numeric gate (a number no supporting
+    item states: at most ``UNVERIFIABLE_CONFIDENCE_CAP``), the strong-contradiction
+    votes (a FALSE they forced: at least ``FALSE_VERDICT_MIN_CONFIDENCE``) and the
+    UNVERIFIABLE lock (at most 0.35, 0.45 for a comparative claim, whatever came
+    before)."""
+    if numeric_unsupported(x.verdict, x.numeric_support):
+        conf = min(conf, tuning.UNVERIFIABLE_CONFIDENCE_CAP)
+    if x.verdict == "FALSE" and x.strong_contradiction:
+        conf = max(conf, tuning.FALSE_VERDICT_MIN_CONFIDENCE)
+    if x.verdict == "UNVERIFIABLE":
+        conf = min(
+            conf, UNVERIFIABLE_HARD_CAP_COMPARATIVE if x.comparative else UNVERIFIABLE_HARD_CAP
+        )
+    return conf
+
+
 def final_confidence(x: ConfidenceInputs, tuning: WorkerTuning) -> float:
-    conf = composite_confidence(x)
+    """In the seed's order: the composite, capped at 0.95 and by the confidence-cap
+    controls (``strictness_caps``: our reading puts them with the cap, so the coverage
+    floor that follows is never undercut); if coverage ≥ 0.8, at least truthfulness ×
+    0.75; the contract cap; the hard overrides."""
+    conf = min(weighted_confidence(x), CONFIDENCE_CAP)
     conf = strictness_caps(conf, x, tuning)
+    conf = coverage_floor(conf, x)
     conf = cap_confidence_with_contract(conf, x, tuning)
+    conf = hard_overrides(conf, x, tuning)
     return round(min(1.0, max(0.0, conf)), 4)
 
 
@@ -237,6 +298,7 @@ class ReconcileInputs:
 class Reconciled:
     verdict: str
     reasons: tuple[str, ...]
+    strong_contradiction: bool = False  # strong contradiction votes decided FALSE
 
 
 def proposed_verdict(statuses: Sequence[str]) -> str:
@@ -271,7 +333,7 @@ def reconcile(x: ReconcileInputs, tuning: WorkerTuning) -> Reconciled:
     if strong_refute:
         if verdict != "FALSE":
             reasons.append("strong_contradiction_forced_false")
-        return Reconciled("FALSE", tuple(reasons))
+        return Reconciled("FALSE", tuple(reasons), strong_contradiction=True)
     mixed = x.best_entailment and x.best_contradiction
     if mixed and abs(x.best_entailment - x.best_contradiction) < MIXED_BAND:
         return Reconciled("UNVERIFIABLE", ("mixed_signal_band",))

@@ -43,3 +43,20 @@ def test_rates_with_intervals():
     assert stats["coverage_rate"]["value"] == 0.9
     low, high = stats["support_rate"]["ci95"]
     assert low < 0.6 < high
+
+
+def test_drift_rate_is_the_share_of_claims_with_drift_detected():
+    # Seed 002: "drift_rate | Proportion of claims with drift detected": drift found in
+    # an incomplete transcript or in one of two disagreeing statements is drift too.
+    rows = (
+        [("verbatim", "supported:exact", [])] * 5
+        + [("summarized", "unsupported:drift", ["temporal_shift"])] * 2
+        + [("verbatim", "inconclusive:insufficient", ["scope_shift"])]
+        + [("verbatim", "inconclusive:conflict", ["precision_added"])]
+        + [("verbatim", "unsupported:no_match", [])]
+    )
+    stats = agent_stats(rows)
+    assert stats["evaluated_claims"] == 10
+    assert stats["drift_rate"]["value"] == 0.4 and stats["drift_rate"]["count"] == 4
+    assert stats["outcomes"]["unsupported:drift"] == 2
+    assert stats["coverage_rate"]["value"] == 0.9

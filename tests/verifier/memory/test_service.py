@@ -107,3 +107,35 @@ def test_agent_stats_need_ten_claims(workspace):
     assert stats["support_rate"]["value"] == 1.0
     assert stats["support_rate"]["ci95"][0] == pytest.approx(0.7225, abs=1e-4)
     assert memory_agent_stats(workspace=workspace, agent="nobody") is None
+
+
+@pytest.mark.django_db
+def test_rubric_paraphrase_and_drift_under_incomplete_coverage_are_stored_and_counted(
+    workspace,
+):
+    from tests.verifier.relations.scripted_judge import ScriptedJudge
+
+    judge = ScriptedJudge({"memory": ("abstained", 0.5)})  # an external judge that abstains
+    row = memory_transcript_import(workspace=workspace, data=TURNS)
+    message = "I mentioned that I would try to deliver the draft this week if nothing comes up."
+    result = memory_verify(
+        workspace=workspace, agent="agent", message=message, transcript=row, judge=judge
+    )
+    (check,) = result.checks
+    assert check.outcome == "supported:paraphrase"
+    verdict = Verdict.objects.get(claim=check.claim)
+    assert (verdict.label, verdict.judge_model) == ("entailed", "spanproof-memory-rules-v1")
+    check.claim.refresh_from_db()
+    assert check.claim.state == "supported"
+    gap = {"turns": [dict(t, idx=i) for i, t in zip((0, 1, 5), TURNS, strict=True)]}
+    drifted = 'I said "I\'ll try to send the draft Friday if nothing comes up."'
+    for _ in range(9):
+        out = memory_verify(
+            workspace=workspace, agent="agent", message=drifted, transcript_data=gap
+        )
+    (check,) = out.checks
+    assert check.outcome == "inconclusive:insufficient"
+    assert check.drift_categories == ["temporal_shift"]
+    stats = memory_agent_stats(workspace=workspace, agent="agent")
+    assert stats["evaluated_claims"] == 10
+    assert stats["drift_rate"]["value"] == 0.9 and stats["support_rate"]["value"] == 0.1

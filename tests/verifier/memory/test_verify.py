@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.verifier.relations.scripted_judge import ScriptedJudge
 from verifier.embeddings import embed_texts
 from verifier.judges import build_judge
 from verifier.memory import MemoryVerifier, parse_transcript
@@ -169,3 +170,83 @@ def test_no_transcript_or_no_turn_of_the_agent(verifier):
     message = 'I said "I booked a table."'
     assert one(verifier, message, None).outcome == "inconclusive:insufficient"
     assert one(verifier, message, agent="someone-else").outcome == "inconclusive:insufficient"
+
+
+# --- issue 44: seed 002 to the letter -------------------------------------------------
+
+CONTRADICTS = ScriptedJudge({"memory": ("contradicted", 0.9)})
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the seed's non-material example: "deliver" ↔ "send" (with "would" ↔ "'ll")
+        "I mentioned that I would try to deliver the draft this week if nothing comes up.",
+        'I said "I\'ll try to deliver the draft this week if nothing comes up."',
+    ],
+)
+def test_a_synonym_only_difference_is_a_paraphrase_whatever_the_judge_says(message):
+    judge = ScriptedJudge({"memory": ("abstained", 0.5)})
+    verifier = MemoryVerifier(judge=judge, embed=embed_texts)
+    verdict = one(verifier, message)
+    assert verdict.outcome == "supported:paraphrase", verdict.as_dict()
+    assert verdict.similarity >= 0.6
+    assert "synonym_substitution" in verdict.drift.non_material
+    assert verdict.drift_categories == ()
+    assert judge.asked == []  # the rubric decided: only non-material differences
+
+
+def test_a_contradiction_the_judge_finds_is_drift_with_a_category():
+    verifier = MemoryVerifier(judge=CONTRADICTS, embed=embed_texts)
+    verdict = one(verifier, "I mentioned that the table was booked at Sushi 85.")
+    assert verdict.outcome == "unsupported:drift"
+    assert verdict.drift_categories == ("scope_shift",)
+    assert [s["category"] for s in verdict.as_dict()["drift_spans"]] == ["scope_shift"]
+
+
+def test_a_negation_contradicted_by_the_default_judge_is_classified(verifier):
+    verdict = one(verifier, "I mentioned that I did not book a table at Sushi 85.")
+    assert verdict.outcome == "unsupported:drift", verdict.as_dict()
+    assert verdict.judge is not None and verdict.judge["label"] == "contradicted"
+    assert verdict.drift_categories == ("scope_shift",)
+
+
+def test_drift_found_in_an_incomplete_transcript_keeps_its_categories(verifier):
+    gap = [dict(t, idx=i) for i, t in zip((0, 1, 5), TURNS, strict=False)]
+    message = 'I said "I\'ll try to send the draft Friday if nothing comes up."'
+    verdict = one(verifier, message, parse_transcript(gap))
+    assert verdict.outcome == "inconclusive:insufficient"
+    assert verdict.drift_categories == ("temporal_shift",)
+    body = verdict.as_dict()
+    assert body["drift_categories"] == ["temporal_shift"]
+    assert [s["category"] for s in body["drift_spans"]] == ["temporal_shift"]
+
+
+def test_sources_that_disagree_by_precision_are_a_conflict(verifier):
+    # The seed's precision example, "this week" → "Friday 5pm", between two statements
+    # of the agent: the sources disagree, whichever the claim quotes.
+    sheet = "I'll send you the updated budget spreadsheet for the marketing team"
+    turns = [
+        {"speaker": "user", "text": "When will I get the spreadsheet?"},
+        {"speaker": "agent", "text": f"{sheet} this week."},
+        {"speaker": "user", "text": "Can you be more precise?"},
+        {"speaker": "agent", "text": f"{sheet} Friday 5pm."},
+    ]
+    verdict = one(verifier, f'I said "{sheet} Friday 5pm."', parse_transcript(turns))
+    assert verdict.outcome == "inconclusive:conflict", verdict.as_dict()
+    (other,) = verdict.conflicts
+    assert other.turn == 1
+
+
+def test_two_statements_of_one_turn_that_disagree_are_a_conflict(verifier):
+    turns = [
+        {"speaker": "user", "text": "When will I get the draft?"},
+        {
+            "speaker": "agent",
+            "text": "I'll send the draft this week. Sorry, I'll send the draft next Monday.",
+        },
+    ]
+    verdict = one(verifier, 'I said "I\'ll send the draft next Monday."', parse_transcript(turns))
+    assert verdict.outcome == "inconclusive:conflict", verdict.as_dict()
+    (other,) = verdict.conflicts
+    assert other.turn == 1 and other.quote == "I'll send the draft this week."

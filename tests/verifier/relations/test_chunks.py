@@ -45,3 +45,13 @@ def test_chunk_thresholds_are_their_own_and_cap_keeps_unverified():
     out = verify_chunks(chunks, "q", settings=settings, judge=judge)
     assert [c.text for c in out["filtered"]] == ["a", "b"]
     assert out["verified"] == [] and out["rejected_vector"] == [] and judge.asked == []
+
+
+def test_chunk_vog_cap_counts_only_chunks_that_make_a_call():
+    settings = VerificationSettings.from_mapping({"vog_max_candidates": 1})
+    chunks = [Chunk(" ", 0.5), Chunk("mid", 0.5)]
+    judge = ScriptedJudge({"1": ("entailed", 0.8)})
+    out = verify_chunks(chunks, "q", settings=settings, judge=judge)
+    assert [i.key for i in judge.asked] == ["1"]
+    assert [c.text for c in out["verified"]] == ["mid"]
+    assert [c.text for c in out["rejected_vog"]] == [" "]

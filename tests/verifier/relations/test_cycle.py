@@ -12,8 +12,17 @@ NEIGHBOURS = {
 }
 
 
-def cand(key, f, t, conf=0.5, source="s", target="t", rtype="treats"):
-    return RelationCandidate(key, f, t, rtype, conf, source_text=source, target_text=target)
+def cand(key, f, t, conf=0.5, source="s", target="t", rtype="treats", target_is_claim=False):
+    return RelationCandidate(
+        key,
+        f,
+        t,
+        rtype,
+        conf,
+        source_text=source,
+        target_text=target,
+        target_is_claim=target_is_claim,
+    )
 
 
 def test_accept_reject_and_vog_levels():
@@ -67,5 +76,58 @@ def test_borderline_without_evidence_is_rejected_without_judge_call():
     judge = ScriptedJudge({"m": ("entailed", 0.9)})
     (d,) = verify_relations(
         [cand("m", "a", "b", source="", target="")], NEIGHBOURS, VerificationSettings(), judge
+    )
+    assert d.level == "vog_no_evidence" and not d.accepted and judge.asked == []
+
+
+def test_vog_cap_counts_only_relations_that_make_a_call():
+    # Seed 004: "The pipeline caps VoG calls per cycle (vog_max_candidates)"; a
+    # relation without evidence makes no call (vog_no_evidence) and takes no place.
+    judge = ScriptedJudge({k: ("entailed", 0.9) for k in ("none", "k1", "k2", "k3")})
+    settings = VerificationSettings.from_mapping({"vog_max_candidates": 2})
+    decisions = verify_relations(
+        [
+            cand("none", "a", "b", source="", target=""),
+            cand("k1", "a", "b"),
+            cand("k2", "a", "b"),
+            cand("k3", "a", "b"),
+        ],
+        NEIGHBOURS,
+        settings,
+        judge,
+    )
+    assert [i.key for i in judge.asked] == ["k1", "k2"]
+    assert [d.level for d in decisions] == [
+        "vog_no_evidence",
+        "vog_grounded",
+        "vog_grounded",
+        "srmkg_cap",
+    ]
+
+
+def test_vog_reads_source_text_as_evidence_for_a_target_claim():
+    # "asks an LLM whether source_text and target_text actually support the proposed
+    # relation": between two claims the judge reads the FROM text and is asked whether
+    # it supports the TO text.
+    judge = ScriptedJudge({"m": ("entailed", 0.9)})
+    verify_relations(
+        [cand("m", "a", "b", source="the FROM span", target="the TO span", target_is_claim=True)],
+        NEIGHBOURS,
+        VerificationSettings(),
+        judge,
+    )
+    (item,) = judge.asked
+    assert item.spans == ("the FROM span",) and item.claim == "the TO span"
+
+
+def test_target_claim_text_alone_is_no_evidence():
+    # The TO claim's own text would support itself: without source_text there is nothing
+    # to verify (honest contract: vog_no_evidence, no call).
+    judge = ScriptedJudge({"m": ("entailed", 0.9)})
+    (d,) = verify_relations(
+        [cand("m", "a", "b", source="", target="the TO span", target_is_claim=True)],
+        NEIGHBOURS,
+        VerificationSettings(),
+        judge,
     )
     assert d.level == "vog_no_evidence" and not d.accepted and judge.asked == []

@@ -116,9 +116,9 @@ def test_borderline_vog_verdicts_and_per_workspace_cap(workspace, claims):
     rels = triangle(workspace, claims)
     judge = ScriptedJudge({str(r.pk): ("contradicted", 0.9) for r in rels})
     report = relations_verify(workspace=workspace, relations=rels, judge=judge)
-    # the FROM claim's span is the evidence; the TO claim is what it must support
+    # the FROM claim's span is the evidence; the TO claim's span is what it must support
     assert len(judge.asked) == 1 and judge.asked[0].spans == (QUOTES[0],)
-    assert judge.asked[0].claim == claims[1].text
+    assert judge.asked[0].claim == QUOTES[1]
     assert report.capped == 2 and report.vog_calls == 1
     levels = dict(RelationDecision.objects.values_list("relation_id", "level"))
     assert levels == {rels[0].pk: "vog_rejected", rels[1].pk: "srmkg_cap", rels[2].pk: "srmkg_cap"}
@@ -259,3 +259,78 @@ def test_chunk_events_and_stats_command(workspace):
     assert stats["decision_rows"] == [] and stats["decisions"] == 0
     with pytest.raises(CommandError):
         call_command("relation_stats", "--days", "0")
+
+
+def test_vog_gets_both_spans(workspace):
+    # Seed 004: VoG "asks an LLM whether source_text and target_text actually support
+    # the proposed relation": source_text is the FROM claim's span, target_text the TO
+    # claim's; the judge reads the first and is asked whether it supports the second.
+    src = make_source(workspace, text=TEXT)
+    a = make_claim(src, text="The delta grows in wet years.")
+    b = make_claim(src, text="Silt drops out of slow water.")
+    make_binding(a, QUOTES[0])
+    make_binding(b, QUOTES[1])
+    RelationVerificationConfig.objects.create(
+        workspace=workspace,
+        values={"srmkg_threshold_reject": -1.0},  # to VoG
+    )
+    r = rel(workspace, a, b)
+    judge = ScriptedJudge({str(r.pk): ("entailed", 0.9)})
+    relations_verify(workspace=workspace, relations=[r], judge=judge)
+    (item,) = judge.asked
+    assert item.spans == (QUOTES[0],)
+    assert item.claim == QUOTES[1]
+
+
+def test_vog_cap_counts_calls_not_relations_without_evidence(workspace, claims):
+    # "caps VoG calls per cycle (vog_max_candidates)": with the cap at 2, a borderline
+    # relation whose FROM claim has no span (vog_no_evidence, no call) leaves both
+    # places to relations that are asked.
+    make_binding(claims[0], QUOTES[0])
+    make_binding(claims[1], QUOTES[1])
+    RelationVerificationConfig.objects.create(
+        workspace=workspace,
+        values={"vog_max_candidates": 2, "srmkg_threshold_reject": -1.0},
+    )
+    rels = [
+        rel(workspace, claims[3], claims[0]),  # no span on the FROM claim
+        rel(workspace, claims[0], claims[1]),
+        rel(workspace, claims[1], claims[0]),
+        rel(workspace, claims[0], claims[2]),
+    ]
+    judge = ScriptedJudge({str(r.pk): ("entailed", 0.9) for r in rels})
+    report = relations_verify(workspace=workspace, relations=rels, judge=judge)
+    assert [i.key for i in judge.asked] == [str(rels[1].pk), str(rels[2].pk)]
+    assert report.vog_calls == 2 and report.capped == 1
+    levels = dict(RelationDecision.objects.values_list("relation_id", "level"))
+    assert levels == {
+        rels[0].pk: "vog_no_evidence",
+        rels[1].pk: "vog_grounded",
+        rels[2].pk: "vog_grounded",
+        rels[3].pk: "srmkg_cap",
+    }
+
+
+def test_rejected_by_vog_is_the_seeds_chunk_sum(workspace, claims):
+    # Seed 004: "Rejected by VoG | SUM(chunks_rejected_vog)". A relation VoG rejects is
+    # counted beside it under its own name, not in the seed's figure.
+    bind_all(claims)
+    RelationVerificationConfig.objects.create(
+        workspace=workspace, values={"srmkg_threshold_reject": -1.0}
+    )
+    r = rel(workspace, claims[0], claims[1])
+    relations_verify(
+        workspace=workspace, relations=[r], judge=ScriptedJudge({str(r.pk): ("contradicted", 0.9)})
+    )
+    stats = relation_stats_get(workspace=workspace)
+    assert stats["relations_rejected_by_vog"] == 1
+    assert stats["rejected_by_vog"] == 0
+    chunks_verify(
+        workspace=workspace,
+        chunks=[Chunk("a", 0.5)],
+        query="q",
+        judge=ScriptedJudge({"0": ("contradicted", 0.9)}),
+    )
+    stats = relation_stats_get(workspace=workspace)
+    assert stats["rejected_by_vog"] == 1
+    assert stats["rejected_by_vog_chunks_and_relations"] == 2

@@ -35,10 +35,18 @@ HIT = CachedVerdict("claim:x", "supported", 60.0, RESULT)
         ),
         (HIT, ["claim:b", "claim:a"], (False, "evidence_changed")),
         (HIT, ["claim:a", "claim:b", "claim:c"], (False, "evidence_changed")),
+        # the stored result's own trust is not read: the current trust decides (below)
         (
             CachedVerdict("claim:x", "supported", 1.0, {**RESULT, "trust_threshold_met": False}),
             ["claim:a", "claim:b"],
-            (False, "trust_insufficient"),
+            (True, "hit"),
+        ),
+        (
+            CachedVerdict(
+                "claim:x", "supported", 1.0, {**RESULT, "trust_policy_mode": "confidence"}
+            ),
+            ["claim:a", "claim:b"],
+            (False, "mode_changed"),
         ),
         (
             CachedVerdict("claim:x", "supported", 1.0, {**RESULT, "verdict": "PARTIALLY_TRUE"}),
@@ -63,4 +71,24 @@ HIT = CachedVerdict("claim:x", "supported", 60.0, RESULT)
     ],
 )
 def test_cache_precheck_gates(cached, keys, expected):
-    assert cache_precheck(cached, evidence_keys=keys, judge_model="judge-1") == expected
+    assert (
+        cache_precheck(cached, evidence_keys=keys, judge_model="judge-1", trust_sufficient=True)
+        == expected
+    )
+
+
+def test_cache_is_checked_only_when_the_current_adaptive_trust_is_sufficient():
+    # Seed 001: "If adaptive trust is sufficient, run a cache verdict precheck" — the
+    # request's own trust, whatever the stored result says.
+    assert cache_precheck(
+        HIT, evidence_keys=["claim:a", "claim:b"], judge_model="judge-1", trust_sufficient=False
+    ) == (False, "trust_insufficient")
+    stored_insufficient = CachedVerdict(
+        "claim:x", "supported", 1.0, {**RESULT, "trust_threshold_met": False}
+    )
+    assert cache_precheck(
+        stored_insufficient,
+        evidence_keys=["claim:a", "claim:b"],
+        judge_model="judge-1",
+        trust_sufficient=True,
+    ) == (True, "hit")

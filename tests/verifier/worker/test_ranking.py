@@ -253,3 +253,37 @@ def test_hybrid_rank_filters_normalises_merges_and_sorts():
     assert by_key["d"].sem_norm == 0.0
     # the two "b" rows merged: its KG signal is the only one, so kg_norm 1 there
     assert by_key["b"].kg_norm == 1.0 and by_key["b"].candidate.is_kg
+
+
+# --- issue 44: the two tuning variables the ranking reads (seed 001 defaults) ---------
+
+
+def test_negation_anchor_boost_adds_its_weight_times_the_anchor_overlap():
+    # NEGATION_ANCHOR_BOOST_WEIGHT (default 0.07): a negated claim's negated evidence
+    # about its own anchors ranks above the same words without the negation.
+    claim = claim_features("Halden Point lighthouse was not built in 1871")
+    negated = Candidate(key="n", text="Halden Point lighthouse was not built in 1871")
+    plain = Candidate(key="p", text="Halden Point lighthouse was built in 1871")
+    with_boost = score_candidate(claim, negated, sem_norm=1.0, kg_norm=0.0)
+    without = score_candidate(claim, plain, sem_norm=1.0, kg_norm=0.0)
+    assert with_boost.anchor_match == 1.0
+    assert with_boost.score - without.score == pytest.approx(0.07)
+    assert "boost_negation_anchor" in with_boost.adjustments
+    # an affirmative claim gets no such boost
+    affirmative = claim_features(LIGHTHOUSE)
+    a = score_candidate(affirmative, negated, sem_norm=1.0, kg_norm=0.0)
+    assert "boost_negation_anchor" not in a.adjustments
+
+
+def test_multihop_kg_hint_is_bounded_by_its_max_boost():
+    # MULTIHOP_KG_HINT_MAX_BOOST (default 0.15): the graph boosts of a candidate that
+    # only a relation of another claim reached (.05 + .10 + .08 = .23) add at most .15.
+    claim = claim_features(HALDEN)
+    kwargs = {"text": "the river meets halden point at dusk", "kg_raw": 1.0, "is_kg": True}
+    direct = score_candidate(claim, Candidate(key="d", **kwargs), sem_norm=0.0, kg_norm=1.0)
+    hop = score_candidate(
+        claim, Candidate(key="h", multihop=True, **kwargs), sem_norm=0.0, kg_norm=1.0
+    )
+    assert {"boost_kg_overlap", "boost_entity_kg", "boost_kg_anchor"} <= set(direct.adjustments)
+    assert direct.score - hop.score == pytest.approx(0.23 - 0.15)
+    assert "multihop_kg_hint_capped" in hop.adjustments

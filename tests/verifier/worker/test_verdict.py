@@ -282,3 +282,80 @@ def test_tuning_from_names_defaults_and_errors():
         tuning_from({"ANCHOR_THRESHOLD": "1.5"})
     with pytest.raises(TuningError):
         tuning_from({"STRICTNESS_MIN_EVIDENCE_COUNT": "0"})
+
+
+# --- issue 44: the seed's order and the missing override paths ------------------------
+
+
+def test_the_coverage_floor_is_not_undercut_by_the_confidence_cap_controls():
+    # Seed 001: "cap at 0.95; if coverage >= 0.8, enforce confidence >= truthfulness *
+    # 0.75; apply contract/policy cap function". Diversity 0 puts the cap controls at
+    # DIVERSITY_CONFIDENCE_CAP_LOW 0.70; the floor after them keeps 1.0 × 0.75.
+    x = replace(
+        X,
+        truthfulness=1.0,
+        coverage=1.0,
+        agreement=1.0,
+        diversity=0.0,
+        trust_post=1.0,
+        strictness=0.0,
+        evidence_count=5,
+        statuses=("VALID", "VALID"),
+    )
+    assert strictness_caps(0.85, x, T) == pytest.approx(0.70)
+    assert final_confidence(x, T) == 0.75
+
+
+def test_numeric_override_path_of_truthfulness():
+    # a number no supporting item states: truthfulness at most UNVERIFIABLE_CONFIDENCE_CAP
+    # (0.60) × 100; all numbers stated: untouched (diversity ceiling 95)
+    args = {"diversity": 1, "verdict": "TRUE", "absolute": False, "tuning": T}
+    assert truthfulness_percent(["VALID"], numeric_support=0.5, **args) == 60
+    assert truthfulness_percent(["VALID"], numeric_support=1.0, **args) == 95
+    assert truthfulness_percent(["VALID"], numeric_support=None, **args) == 95
+    tuned = tuning_from({"UNVERIFIABLE_CONFIDENCE_CAP": "0.5"})
+    assert truthfulness_percent(["VALID"], numeric_support=0.0, **{**args, "tuning": tuned}) == 50
+
+
+def test_numeric_confidence_gate():
+    x = replace(X, truthfulness=1.0, coverage=1.0, diversity=1.0, trust_post=1.0)
+    assert final_confidence(x, T) > 0.60
+    assert final_confidence(replace(x, numeric_support=0.5), T) == 0.60
+    assert final_confidence(replace(x, numeric_support=1.0), T) == final_confidence(x, T)
+
+
+def test_strong_contradiction_votes_give_false_its_minimum_confidence():
+    # A FALSE forced by strong contradiction votes keeps FALSE_VERDICT_MIN_CONFIDENCE
+    # (0.55) after the contract cap: here the policy-insufficiency cap is tuned to 0.40,
+    # below it, and a part is unresolved (the contract's own floor is only for
+    # contradiction-only FALSE).
+    tuned = tuning_from({"UNVERIFIABLE_CONFIDENCE_CAP": "0.40"})
+    x = replace(
+        X,
+        verdict="FALSE",
+        statuses=("INVALID", "UNKNOWN"),
+        truthfulness=0.0,
+        policy_sufficient=False,
+    )
+    assert final_confidence(x, tuned) == 0.40
+    assert final_confidence(replace(x, strong_contradiction=True), tuned) == 0.55
+
+
+def test_reconcile_says_when_strong_contradiction_decided():
+    x = ReconcileInputs(
+        proposed="FALSE",
+        statuses=("INVALID",),
+        contradict_ratio=1.0,
+        best_contradiction=0.9,
+        best_entailment=0.0,
+        coverage=1.0,
+        diversity=0.5,
+        policy_sufficient=True,
+        anchor_match=1.0,
+        predicate_match=1.0,
+        hedged_share=0.0,
+        absolute=False,
+        strictness=0.0,
+    )
+    assert reconcile(x, T).strong_contradiction
+    assert not reconcile(replace(x, best_contradiction=0.5), T).strong_contradiction

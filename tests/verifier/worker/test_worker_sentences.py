@@ -10,7 +10,15 @@ from django.test import TestCase
 from django.urls import reverse
 
 from tests.verifier.api.conftest import client_for
-from verifier.models import Claim, SourceSentence, SourceVersion, text_sha256
+from verifier.models import (
+    ChunkVerificationEvent,
+    Claim,
+    RelationVerificationConfig,
+    SourceSentence,
+    SourceVersion,
+    text_sha256,
+)
+from verifier.selectors.relation_verification import relation_stats_get
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_create import ClaimUpload, SourceUpload, ingest_job_create
 from verifier.services.worker_verify import worker_verify
@@ -85,6 +93,12 @@ def test_a_sentence_no_claim_copies_is_evidence_bound_to_its_exact_span(imported
 
 
 def test_a_sentence_a_claim_is_bound_to_is_not_evidence_twice(imported):
+    # every sentence through the chunk prefilter (thresholds 0: all accepted by
+    # similarity), so the unrelated ones are in the pool beside the claim
+    RelationVerificationConfig.objects.create(
+        workspace=imported,
+        values={"chunk_vector_threshold_accept": 0.0, "chunk_vector_threshold_reject": 0.0},
+    )
     body = worker_verify(
         workspace=imported,
         job_id="j",
@@ -144,3 +158,36 @@ def test_the_console_links_a_sentence_to_its_span_in_the_source(reviewer_client,
     start = LIGHTHOUSE.index(COTTAGE)
     url = reverse("audit:source-version", args=[version.source_id, version.sha256])
     assert f'href="{url}?span={start}-{start + len(COTTAGE)}"' in resp.content.decode()
+
+
+def test_the_chunk_prefilter_prunes_the_sentence_pool_and_is_counted(imported):
+    # Seed 004: the chunk prefilter is "used by hydra_search to prune the chunk pool
+    # before assembling the final context", by cosine similarity plus VoG for the
+    # borderline chunks, and counted in the stats ("Rejected (vector prefilter)" =
+    # SUM(chunks_rejected_srmkg), "Rejected by VoG" = SUM(chunks_rejected_vog)).
+    body = worker_verify(
+        workspace=imported,
+        job_id="j",
+        claim="The Halden Point lighthouse was built in 1871.",
+        top_k=20,
+        store=False,
+    )
+    pre = body["chunk_prefilter"]
+    # the two sentences no claim copies: the cottage (cosine < 0.3) and the river mouth
+    # (borderline, not entailed by the judge)
+    assert pre["chunks"] == 2 and pre["kept"] == 0
+    assert pre["rejected_vector"] == 1 and pre["rejected_vog"] == 1
+    assert not [e for e in body["evidence"] if e["kind"] == "source_sentence"]
+    event = ChunkVerificationEvent.objects.get(workspace=imported)
+    assert (event.chunks_in, event.chunks_rejected_srmkg, event.chunks_rejected_vog) == (2, 1, 1)
+    stats = relation_stats_get(workspace=imported)
+    assert stats["rejected_vector_prefilter"] == 1 and stats["rejected_by_vog"] == 1
+    # a sentence close to the claim passes by similarity and stays evidence
+    body = worker_verify(
+        workspace=imported,
+        job_id="j",
+        claim="The keeper's cottage burned down in 1950.",
+        store=False,
+    )
+    assert body["chunk_prefilter"]["verified"] == 1
+    assert [e["quote"] for e in body["evidence"] if e["kind"] == "source_sentence"] == [COTTAGE]

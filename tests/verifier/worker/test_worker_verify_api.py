@@ -245,3 +245,44 @@ def test_domain_restricts_retrieval_to_that_domain_pack(corpus):
     Source.objects.filter(workspace=corpus).update(domain_pack="coast")
     coast = verify(client_for(corpus), claim=claim, domain="coast").json()
     assert coast["evidence"] and coast["verdict"] == "TRUE"
+
+
+# --- issue 44: seed 001 to the letter ---------------------------------------------------
+
+
+def test_the_response_carries_confidence_as_the_seeds_output_names_it(corpus):
+    body = verify(client_for(corpus), claim="The Halden Point lighthouse was built in 1871.").json()
+    assert body["confidence"] == body["verdict_confidence"]
+    assert body["numeric_support"] == 1.0  # 1871 is stated by the supporting evidence
+
+
+def test_confidence_mode_is_selected_by_the_request_or_the_setting(settings, corpus):
+    api = client_for(corpus)
+    claim = "The Halden Point lighthouse was built in 1871."
+    assert verify(api, claim=claim).json()["trust_policy_mode"] == "adaptive"
+    body = verify(api, claim=claim, job_id="j2", trust_policy_mode="confidence").json()
+    assert body["trust_policy_mode"] == "confidence"
+    # a cached result of the other mode is not served
+    assert body["status"] == "completed" and body["cache"]["reason"] == "mode_changed"
+    settings.SPANPROOF_WORKER_TRUST_POLICY_MODE = "confidence"
+    assert verify(api, claim="Its lamp was electrified in 1923.").json()["trust_policy_mode"] == (
+        "confidence"
+    )
+    bad = verify(api, claim=claim, trust_policy_mode="lenient")
+    assert bad.status_code == 400 and bad.json()["error"]["details"]
+
+
+def test_cache_is_checked_after_trust_and_reads_the_current_trust(corpus):
+    # Seed 001 runtime path: rank, compute adaptive trust, "If adaptive trust is
+    # sufficient, run a cache verdict precheck". The stored result's own
+    # trust_threshold_met is not what decides.
+    api = client_for(corpus)
+    claim = "The Halden Point lighthouse was built in 1871."
+    first = verify(api, claim=claim).json()
+    assert first["trust_threshold_met"] is True
+    stored = Claim.objects.get(public_id=first["stored_claim_id"])
+    stored.metadata["worker_result"]["trust_threshold_met"] = False
+    Claim.objects.filter(pk=stored.pk).update(metadata=stored.metadata)
+    again = verify(api, claim=claim, job_id="job-2").json()
+    assert again["status"] == "completed_from_cache" and again["cache"]["reason"] == "hit"
+    assert "judge_ms" in again["timing_ms"]  # judged before the precheck
