@@ -7,7 +7,8 @@ Kept free of Django so workers, benches and tests can use it. Django settings ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from verifier.judges.base import Judge
@@ -19,13 +20,6 @@ from verifier.model_config import (
 )
 
 DEFAULT_BACKEND = "heuristic"
-# offline backends and the family each declares (for the judge/extractor family check)
-OFFLINE_FAMILIES = {
-    "nli": "spanproof-nli",
-    "nli-v2": "spanproof-nli",
-    "heuristic": "spanproof-heuristic",
-}
-CROSS_ENCODER_BACKENDS = frozenset({"cross-encoder", "cross_encoder", "crossencoder"})
 ENV_PREFIX = "SPANPROOF_JUDGE_"
 # config key -> converter for values read from the environment
 _ENV_KEYS: dict[str, type] = {
@@ -60,36 +54,80 @@ def judge_config_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     return config
 
 
+def _heuristic(config: Mapping[str, Any]) -> Judge:
+    from verifier.judges.heuristic import HeuristicJudge
+
+    return HeuristicJudge()
+
+
+def _nli(config: Mapping[str, Any]) -> Judge:
+    from verifier.judges.nli.judge import NliJudge
+
+    return NliJudge()
+
+
+def _cross_encoder(config: Mapping[str, Any]) -> Judge:
+    from verifier.judges.cross_encoder import factory
+
+    try:
+        return factory.cross_encoder_judge(config)
+    except factory.CrossEncoderConfigError as exc:
+        raise JudgeConfigError(str(exc)) from None
+
+
+def _nli_v2(config: Mapping[str, Any]) -> Judge:
+    from verifier.judges.cross_encoder import factory
+
+    try:
+        return factory.nli_v2_judge()
+    except factory.CrossEncoderConfigError as exc:
+        raise JudgeConfigError(str(exc)) from None
+
+
+def _openai(config: Mapping[str, Any]) -> Judge:
+    from verifier.judges.openai_compat import OpenAICompatibleJudge
+
+    options = chat_endpoint_options(config, what="judge", prefix=ENV_PREFIX, error=JudgeConfigError)
+    return OpenAICompatibleJudge(
+        **options,
+        batch_size=int(config.get("batch_size") or 0) or None,
+        samples=int(config.get("samples") or 1),
+        temperature=config.get("temperature"),
+        json_mode=bool(config.get("json_mode", True)),
+    )
+
+
+@dataclass(frozen=True)
+class Backend:
+    """How a backend is built from its config, and the family an offline backend
+    declares (None: the configured family, or the model name's)."""
+
+    build: Callable[[Mapping[str, Any]], Judge]
+    family: str | None = None
+
+
+_CROSS_ENCODER = Backend(_cross_encoder)
+_NLI_V2 = Backend(_nli_v2, "spanproof-nli")
+BACKENDS: dict[str, Backend] = {
+    "heuristic": Backend(_heuristic, "spanproof-heuristic"),
+    "nli": Backend(_nli, "spanproof-nli"),
+    "nli-v2": _NLI_V2,
+    "nli_v2": _NLI_V2,
+    "cross-encoder": _CROSS_ENCODER,
+    "cross_encoder": _CROSS_ENCODER,
+    "crossencoder": _CROSS_ENCODER,
+    **{name: Backend(_openai) for name in CHAT_BACKENDS},
+}
+# the family each offline backend declares (for the judge/extractor family check)
+OFFLINE_FAMILIES: dict[str, str] = {
+    name: backend.family for name, backend in BACKENDS.items() if backend.family
+}
+
+
 def build_judge(config: Mapping[str, Any]) -> Judge:
     backend = str(config.get("backend") or DEFAULT_BACKEND).lower()
-    if backend == "nli":
-        from verifier.judges.nli.judge import NliJudge
-
-        return NliJudge()
-    if backend == "heuristic":
-        from verifier.judges.heuristic import HeuristicJudge
-
-        return HeuristicJudge()
-    if backend in {"nli-v2", "nli_v2"} or backend in CROSS_ENCODER_BACKENDS:
-        from verifier.judges.cross_encoder import factory
-
-        try:
-            if backend in CROSS_ENCODER_BACKENDS:
-                return factory.cross_encoder_judge(config)
-            return factory.nli_v2_judge()
-        except factory.CrossEncoderConfigError as exc:
-            raise JudgeConfigError(str(exc)) from None
-    if backend in CHAT_BACKENDS:
-        from verifier.judges.openai_compat import OpenAICompatibleJudge
-
-        options = chat_endpoint_options(
-            config, what="judge", prefix=ENV_PREFIX, error=JudgeConfigError
+    if backend not in BACKENDS:
+        raise JudgeConfigError(
+            f"unknown judge backend {backend!r} (one of {', '.join(sorted(BACKENDS))})"
         )
-        return OpenAICompatibleJudge(
-            **options,
-            batch_size=int(config.get("batch_size") or 0) or None,
-            samples=int(config.get("samples") or 1),
-            temperature=config.get("temperature"),
-            json_mode=bool(config.get("json_mode", True)),
-        )
-    raise JudgeConfigError(f"unknown judge backend {backend!r}")
+    return BACKENDS[backend].build(config)
