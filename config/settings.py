@@ -102,6 +102,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # After the CSRF check: a NUL or lone surrogate in the path, query or form is a 400.
+    "verifier.input_guard.InputGuardMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -217,8 +219,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": [
         "verifier.api.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "verifier.api.parsers.CheckedFormParser",
+        "verifier.api.parsers.CheckedMultiPartParser",
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "verifier.api.authentication.ApiKeyAuthentication",

@@ -50,6 +50,7 @@ PURE_HELPERS: Final = (
     "verifier.chat_completions",
     "verifier.errors",
     "verifier.model_config",
+    "verifier.untrusted_input",
 )
 PURE: Final = PURE_CORES + PURE_HELPERS
 
