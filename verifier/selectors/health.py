@@ -1,4 +1,8 @@
-"""What /healthz reports: database, pgvector, broker, embedding model, stuck jobs."""
+"""What /healthz reports: database, pgvector, broker, embedding model, stuck jobs.
+
+A failed check says which one failed and the kind of error, never the error's text: a
+driver's message names the socket path, host, port or user it tried
+(``verifier.outage.check_failure``)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from django.conf import settings
 from django.db import connection
 
 from verifier import embeddings
+from verifier.outage import check_failure
 
 
 def _database() -> dict[str, Any]:
@@ -17,7 +22,7 @@ def _database() -> dict[str, Any]:
             (version,) = cursor.fetchone()
         return {"ok": True, "version": version.split(" on ")[0]}
     except Exception as exc:
-        return {"ok": False, "error": str(exc)}
+        return check_failure("the database", exc)
 
 
 def _pgvector() -> dict[str, Any]:
@@ -29,7 +34,7 @@ def _pgvector() -> dict[str, Any]:
             return {"ok": False, "error": "extension 'vector' is not installed"}
         return {"ok": True, "version": row[0]}
     except Exception as exc:
-        return {"ok": False, "error": str(exc)}
+        return check_failure("the database", exc)
 
 
 def _broker() -> dict[str, Any]:
@@ -42,7 +47,7 @@ def _broker() -> dict[str, Any]:
             conn.ensure_connection(max_retries=1, timeout=2)
         return {"ok": True, "transport": transport}
     except Exception as exc:
-        return {"ok": False, "transport": transport, "error": str(exc)}
+        return {"transport": transport, **check_failure("the broker", exc)}
 
 
 def _embedding_model() -> dict[str, Any]:
@@ -66,7 +71,7 @@ def _stuck(stalled, fields: dict[str, str]) -> dict[str, Any]:
             stalled.order_by("pk").values("pk", "beat", *fields.values())[:STUCK_JOBS_LISTED]
         )
     except Exception as exc:
-        return {"ok": False, "error": str(exc)}
+        return check_failure("the database", exc)
     return {
         "ok": not rows,
         "stale_after_seconds": settings.SPANPROOF_JOB_STALE_SECONDS,
