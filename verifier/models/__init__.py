@@ -17,6 +17,7 @@ from verifier.models.ingest import (
 )
 from verifier.models.memory import MemoryCheck, MemoryTranscript
 from verifier.models.rag import RagAudit
+from verifier.models.rate_limits import RateCounter
 from verifier.models.relation_verification import (
     ChunkVerificationEvent,
     DecisionLevel,
@@ -73,6 +74,7 @@ __all__ = [
     "MemoryCheck",
     "MemoryTranscript",
     "RagAudit",
+    "RateCounter",
     "RelationDecision",
     "RelationKind",
     "RelationVerification",
