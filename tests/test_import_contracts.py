@@ -51,6 +51,7 @@ PURE_HELPERS: Final = (
     "verifier.errors",
     "verifier.model_config",
     "verifier.untrusted_input",
+    "verifier.supervisor",
 )
 PURE: Final = PURE_CORES + PURE_HELPERS
 

@@ -19,6 +19,7 @@ from verifier.selectors.ingest import (
     ingest_job_list,
     job_progress_rows,
 )
+from verifier.selectors.worker_beats import job_waiting_since
 from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import IngestInputError, ingest_job_create
 
@@ -28,7 +29,12 @@ HTMX_STOP_POLLING = 286
 
 
 def _job_context(job: Any) -> dict[str, Any]:
-    return {"job": job, "rows": job_progress_rows(job), "finished": ingest_job_is_finished(job)}
+    return {
+        "job": job,
+        "rows": job_progress_rows(job),
+        "finished": ingest_job_is_finished(job),
+        "waiting_since": job_waiting_since(job),
+    }
 
 
 @require_http_methods(["GET", "POST"])

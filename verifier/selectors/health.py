@@ -108,6 +108,53 @@ def _jobs() -> dict[str, dict[str, Any]]:
     }
 
 
+def _workers() -> dict[str, Any]:
+    """Whether a Celery worker is alive (``verifier.selectors.worker_beats``), and the
+    active jobs waiting for one ("waiting for a worker since HH:MM"). Reported, not
+    counted against the overall status, like the stuck jobs."""
+    from django.utils import timezone
+
+    from verifier.models import IngestJob, VerificationJob
+    from verifier.selectors.worker_beats import (
+        WORKER_STALE_SECONDS,
+        worker_is_live,
+        worker_last_beat,
+        worker_wait_since,
+    )
+
+    try:
+        now = timezone.now()
+        last = worker_last_beat()
+        live = worker_is_live(last_beat=last, now=now)
+        waiting = []
+        if not live:
+            for kind, model in (("ingest", IngestJob), ("verification", VerificationJob)):
+                jobs = model.objects.filter(status__in=("queued", "running")).order_by("pk")
+                for pk, beat, created in jobs.values_list("pk", "heartbeat_at", "created_at")[
+                    :STUCK_JOBS_LISTED
+                ]:
+                    since = worker_wait_since(job_beat=beat or created, last_beat=last, now=now)
+                    if since is not None:
+                        local = timezone.localtime(since).strftime("%H:%M")
+                        waiting.append(
+                            {
+                                "kind": kind,
+                                "id": pk,
+                                "since": since.isoformat(),
+                                "message": f"waiting for a worker since {local}",
+                            }
+                        )
+    except Exception as exc:
+        return check_failure("the database", exc)
+    return {
+        "ok": live or not waiting,
+        "live": live,
+        "last_beat": last.isoformat() if last else None,
+        "stale_after_seconds": WORKER_STALE_SECONDS,
+        "waiting": waiting,
+    }
+
+
 def health_report() -> dict[str, Any]:
     checks = {
         "database": _database(),
@@ -117,4 +164,5 @@ def health_report() -> dict[str, Any]:
     }
     report: dict[str, Any] = {"ok": all(c["ok"] for c in checks.values()), "checks": checks}
     checks.update(_jobs())
+    checks["workers"] = _workers()
     return report
