@@ -38,7 +38,10 @@ def apply_model_threads(**kwargs: Any) -> None:
 
 
 def _hostname(sender: Any) -> str:
-    return str(getattr(sender, "hostname", "") or f"worker@{os.uname().nodename}:{os.getpid()}")
+    """The worker's node name and process id: two workers on one machine may share a
+    node name, and each must count (and be forgotten) on its own."""
+    name = getattr(sender, "hostname", "") or f"celery@{os.uname().nodename}"
+    return f"{name}:{os.getpid()}"
 
 
 @worker_ready.connect
