@@ -2,9 +2,13 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import celeryd_after_setup, worker_process_init
+from celery.signals import celeryd_after_setup, worker_process_init, worker_ready, worker_shutdown
+from kombu.transport import TRANSPORT_ALIASES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# ``filesystem://`` means kombu's filesystem transport with atomic writes and claims
+# (config/filesystem_broker.py) in every process that loads this app: web, worker, beat.
+TRANSPORT_ALIASES["filesystem"] = "config.filesystem_broker:Transport"
 
 app = Celery("spanproof")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -31,3 +35,26 @@ def apply_model_threads(**kwargs: Any) -> None:
     from verifier import worker_threads
 
     worker_threads.apply()
+
+
+def _hostname(sender: Any) -> str:
+    """The worker's node name and process id: two workers on one machine may share a
+    node name, and each must count (and be forgotten) on its own."""
+    name = getattr(sender, "hostname", "") or f"celery@{os.uname().nodename}"
+    return f"{name}:{os.getpid()}"
+
+
+@worker_ready.connect
+def start_liveness_beat(sender: Any = None, **kwargs: Any) -> None:
+    """The worker records a sign of life every few seconds (``verifier.worker_liveness``):
+    jobs left without a live worker say so on their page and in /healthz."""
+    from verifier.worker_liveness import start_beating
+
+    start_beating(hostname=_hostname(sender))
+
+
+@worker_shutdown.connect
+def stop_liveness_beat(sender: Any = None, **kwargs: Any) -> None:
+    from verifier.worker_liveness import stop_beating
+
+    stop_beating(hostname=_hostname(sender))

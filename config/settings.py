@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # After the CSRF check: a NUL or lone surrogate in the path, query or form is a 400.
+    "verifier.input_guard.InputGuardMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -218,8 +220,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": [
         "verifier.api.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "verifier.api.parsers.CheckedFormParser",
+        "verifier.api.parsers.CheckedMultiPartParser",
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "verifier.api.authentication.ApiKeyAuthentication",
@@ -236,16 +238,19 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("SPANPROOF_NUM_PROXIES", "0")),
     "UNAUTHENTICATED_USER": None,
 }
-# Per API key (or signed-in user) and per client address; "<n>/<sec|min|hour|day>",
-# empty turns the limit off. See verifier/api/throttling.py.
+# Per API key (or signed-in user) and per client address, and failed authentications per
+# client address; "<n>/<sec|min|hour|day>", empty turns the limit off. The counters live
+# where every web process sees them: the database (verifier_ratecounter), or Redis when
+# SPANPROOF_CACHE_URL names one. See verifier/api/throttling.py.
 SPANPROOF_API_RATE_PER_KEY = os.environ.get("SPANPROOF_API_RATE_PER_KEY", "600/min")
 SPANPROOF_API_RATE_PER_IP = os.environ.get("SPANPROOF_API_RATE_PER_IP", "1200/min")
-# Rate-limit counters live here: share one cache between web processes in production.
-if os.environ.get("SPANPROOF_CACHE_URL"):
+SPANPROOF_API_AUTH_FAILURES_PER_IP = os.environ.get("SPANPROOF_API_AUTH_FAILURES_PER_IP", "20/min")
+SPANPROOF_CACHE_URL = os.environ.get("SPANPROOF_CACHE_URL", "")
+if SPANPROOF_CACHE_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": os.environ["SPANPROOF_CACHE_URL"],
+            "LOCATION": SPANPROOF_CACHE_URL,
         }
     }
 else:

@@ -11,7 +11,8 @@ MAX_BULK = 200
 
 class ItemActionForm(forms.Form):
     """An action on one item carries the version of the item it was made on (the token
-    of ``review_item_change``); a stale version is refused with a 409."""
+    of ``review_item_change``); a missing or stale version is refused by the review
+    services (409 with the current item)."""
 
     version = forms.CharField(required=False, max_length=60)
 

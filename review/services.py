@@ -46,14 +46,32 @@ class ReviewError(ApplicationError, ValueError):
 class StaleItem(ReviewError):
     """The item changed since the page the action was made on (409 in the console)."""
 
-    def __init__(self, change, reviewer) -> None:
-        who = "you" if change.actor_id == reviewer.pk else change.actor_name
-        what = "decided" if change.human_verdict else "changed"
-        when = timezone.localtime(change.at).strftime("%H:%M") if change.at else "an earlier time"
-        super().__init__(
-            f"Already {what} by {who} at {when} — open the current item.", code="stale_item"
-        )
+    def __init__(
+        self, change, reviewer, *, message: str | None = None, code: str = "stale_item"
+    ) -> None:
+        if message is None:
+            who = "you" if change.actor_id == reviewer.pk else change.actor_name
+            what = "decided" if change.human_verdict else "changed"
+            when = (
+                timezone.localtime(change.at).strftime("%H:%M") if change.at else "an earlier time"
+            )
+            message = f"Already {what} by {who} at {when} — open the current item."
+        super().__init__(message, code=code)
         self.change = change
+
+
+class VersionMissing(StaleItem):
+    """An action that does not say which version of the item it was made on (409 in the
+    console, with the current item): it could land on a state its reviewer never saw."""
+
+    def __init__(self, change, reviewer) -> None:
+        super().__init__(
+            change,
+            reviewer,
+            message="This action did not say which version of the item it was made on; "
+            "the current item is shown — act on it again.",
+            code="version_required",
+        )
 
 
 class LeasedToOther(ReviewError):
@@ -67,17 +85,18 @@ class LeasedToOther(ReviewError):
 
 def review_version_check(*, claim: Claim, reviewer, expected_version: str | None) -> None:
     """Lock the claim's row; refuse (``LeasedToOther``) when another reviewer holds a
-    live lease on it, and (``StaleItem``) when it changed since ``expected_version``
-    (the token the page was rendered with; ``None``: no version check)."""
+    live lease on it, (``VersionMissing``) when no ``expected_version`` is given, and
+    (``StaleItem``) when it changed since ``expected_version`` (the token the page was
+    rendered with, ``review_item_change``)."""
     from review.selectors import review_item_change, review_lease_live
 
     Claim.objects.select_for_update().filter(pk=claim.pk).first()
     lease = review_lease_live(claim=claim)
     if lease is not None and lease.reviewer_id != reviewer.pk:
         raise LeasedToOther(lease.reviewer.get_username())
-    if expected_version is None:
-        return
     change = review_item_change(claim=claim)
+    if not expected_version:
+        raise VersionMissing(change, reviewer)
     if change.version != expected_version:
         raise StaleItem(change, reviewer)
 
@@ -108,13 +127,14 @@ def review_decide(
     note: str = "",
     span: tuple[int, int] | None = None,
     span_text: str | None = None,
-    expected_version: str | None = None,
+    expected_version: str | None,
 ) -> StateDecision:
     """Append the reviewer's verdict (optionally binding a selected span) and re-resolve.
 
-    With ``expected_version`` a decision made on a stale page is refused
-    (``StaleItem``); the same decision repeated by the same reviewer on an unchanged
-    claim is refused too, so a double submit never appends a second identical verdict.
+    ``expected_version`` is the item's version the decision was made on: without one
+    (``VersionMissing``) or on a stale page (``StaleItem``) it is refused; the same
+    decision repeated by the same reviewer on an unchanged claim is refused too, so a
+    double submit never appends a second identical verdict.
     """
     from review.selectors import review_item_change
     from verifier.services.binding import BindingRejected, claim_bind_span
@@ -172,7 +192,7 @@ def review_decide(
 
 @transaction.atomic
 def review_exclude(
-    *, claim: Claim, reviewer, reason: str, expected_version: str | None = None
+    *, claim: Claim, reviewer, reason: str, expected_version: str | None
 ) -> StateDecision:
     if not reason.strip():
         raise ReviewError("An exclusion needs a reason.")
@@ -183,7 +203,7 @@ def review_exclude(
 
 
 @transaction.atomic
-def review_restore(*, claim: Claim, reviewer, expected_version: str | None = None) -> StateDecision:
+def review_restore(*, claim: Claim, reviewer, expected_version: str | None) -> StateDecision:
     review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
     claim.refresh_from_db(fields=["exclusion_reason"])
     if not claim.exclusion_reason:
@@ -197,7 +217,7 @@ def review_note(*, claim: Claim, reviewer, text: str) -> ReviewNote:
     return ReviewNote.objects.create(claim=claim, author=reviewer, text=text.strip())
 
 
-def review_rejudge_one(*, claim: Claim, reviewer, expected_version: str | None = None) -> int:
+def review_rejudge_one(*, claim: Claim, reviewer, expected_version: str | None) -> int:
     """Send one claim back to the judge, refusing a stale page (``StaleItem``)."""
     with transaction.atomic():
         review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)

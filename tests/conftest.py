@@ -37,8 +37,8 @@ def _eager_celery(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Rate-limit counters (API throttles) start from zero in every test: all test
-    requests come from one address, so counts would otherwise leak between tests."""
+    """The default cache starts empty in every test. (The API's rate-limit counters live
+    in the database, ``RateCounter``, which each test rolls back or flushes.)"""
     from django.core.cache import cache
 
     cache.clear()

@@ -50,6 +50,8 @@ PURE_HELPERS: Final = (
     "verifier.chat_completions",
     "verifier.errors",
     "verifier.model_config",
+    "verifier.untrusted_input",
+    "verifier.supervisor",
 )
 PURE: Final = PURE_CORES + PURE_HELPERS
 

@@ -14,6 +14,8 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from verifier.untrusted_input import loads_bounded
+
 DEFAULT_TIMEOUT_SECONDS = 60.0
 # Transient answers (rate limited, overloaded, gateway trouble) are retried with
 # exponential backoff, honouring ``Retry-After``; other errors are not retried.
@@ -141,13 +143,13 @@ def load_json_answer(content: str) -> Any:
     if fenced:
         text = fenced.group(1).strip()
     try:
-        return json.loads(text)
+        return loads_bounded(text)
     except json.JSONDecodeError:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise ValueError("answer is not JSON") from None
         try:
-            return json.loads(text[start : end + 1])
+            return loads_bounded(text[start : end + 1])
         except json.JSONDecodeError as exc:
             raise ValueError(f"answer is not JSON: {exc.msg}") from None
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
+from verifier.api.errors import error_body
+from verifier.api.paths import is_api_path
 from verifier.http import WorkspaceRequest
 from verifier.middleware import SESSION_WORKSPACE_KEY
+from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
 from verifier.selectors.claims import claim_state_counts
 from verifier.selectors.health import health_report
 from verifier.selectors.workspaces import membership_get, membership_list
@@ -57,4 +63,22 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return render(request, "errors/500.html", status=500)
+    """``handler500``, called while the failing request's exception is being handled:
+    a database that cannot be reached is a 503 (``verifier.outage``); the API answers
+    its JSON error body, the console a page that needs neither session nor database."""
+    exc = sys.exc_info()[1]
+    api = is_api_path(request.path)
+    if database_unreachable(exc):
+        if api:
+            response: HttpResponse = JsonResponse(
+                error_body("unavailable", UNAVAILABLE_MESSAGE), status=503
+            )
+        else:
+            page = render_to_string("errors/503.html", {"message": UNAVAILABLE_MESSAGE})
+            response = HttpResponse(page, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    if api:
+        body = error_body("server_error", "The server failed to answer; the error was logged.")
+        return JsonResponse(body, status=500)
+    return HttpResponse(render_to_string("errors/500.html"), status=500)

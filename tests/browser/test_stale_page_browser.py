@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from review.models import ReviewLease
 from tests.browser.conftest import login_browser
 from tests.factories import make_source, make_user, make_workspace
-from tests.review.conftest import queue_claim
+from tests.review.conftest import queue_claim, seen
 from verifier.models import Verdict
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,7 +57,7 @@ def test_stale_page_after_another_reviewer_decided_swaps_to_the_current_item(
     from review.services import review_decide
 
     ReviewLease.objects.filter(claim=claim).delete()
-    review_decide(claim=claim, reviewer=omar, decision="supported")
+    review_decide(claim=claim, reviewer=omar, decision="supported", expected_version=seen(claim))
 
     page.keyboard.press("c")
     expect(page.get_by_role("alert")).to_contain_text("Already decided by omar at")

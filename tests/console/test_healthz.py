@@ -11,6 +11,7 @@ def test_healthz_reports_every_dependency(db):
         "embedding_model",
         "ingest_jobs",
         "verification_jobs",
+        "workers",
     }
     assert body["checks"]["database"]["ok"] is True
     assert body["checks"]["pgvector"]["ok"] is True

@@ -49,6 +49,13 @@ def queue_claim(source, reason: str, *, text: str | None = None, judge_model="he
     return claim
 
 
+def seen(claim) -> str:
+    """The item version a review page rendered now carries (what an action sends back)."""
+    from review.selectors import review_item_change
+
+    return review_item_change(claim=claim).version
+
+
 @pytest.fixture
 def make_queue_claim(source):
     def factory(reason: str, **kw):

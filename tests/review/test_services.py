@@ -6,6 +6,7 @@ from review.models import ReviewNote
 from review.services import (
     LeasedToOther,
     ReviewError,
+    VersionMissing,
     review_decide,
     review_exclude,
     review_lease_claim,
@@ -14,7 +15,7 @@ from review.services import (
     review_restore,
 )
 from tests.factories import make_claim, make_source
-from tests.review.conftest import QUOTE
+from tests.review.conftest import QUOTE, seen
 from verifier.models import StateEvent, Verdict
 
 
@@ -26,7 +27,13 @@ def _history(claim):
 
 def test_supported_with_a_fresh_bound_span(make_queue_claim, reviewer):
     claim = make_queue_claim("abstained")
-    result = review_decide(claim=claim, reviewer=reviewer, decision="supported", note="checked")
+    result = review_decide(
+        claim=claim,
+        reviewer=reviewer,
+        expected_version=seen(claim),
+        decision="supported",
+        note="checked",
+    )
     claim.refresh_from_db()
     assert (claim.state, claim.state_reason) == ("supported", "human_supported")
     assert result.state == "supported"
@@ -45,7 +52,9 @@ def test_supported_without_a_bound_span_is_refused_and_appends_nothing(make_queu
     claim = make_queue_claim("no_evidence")
     before = Verdict.objects.filter(claim=claim).count()
     with pytest.raises(ReviewError, match="bound span"):
-        review_decide(claim=claim, reviewer=reviewer, decision="supported")
+        review_decide(
+            claim=claim, reviewer=reviewer, expected_version=seen(claim), decision="supported"
+        )
     claim.refresh_from_db()
     assert claim.state == "unverified"
     assert Verdict.objects.filter(claim=claim).count() == before
@@ -54,13 +63,21 @@ def test_supported_without_a_bound_span_is_refused_and_appends_nothing(make_queu
 def test_supported_with_a_stale_span_is_refused(make_queue_claim, reviewer):
     claim = make_queue_claim("stale_source")
     with pytest.raises(ReviewError):
-        review_decide(claim=claim, reviewer=reviewer, decision="supported")
+        review_decide(
+            claim=claim, reviewer=reviewer, expected_version=seen(claim), decision="supported"
+        )
     assert claim.verdicts.filter(reviewer__isnull=False).count() == 0
 
 
 def test_contradicted(make_queue_claim, reviewer):
     claim = make_queue_claim("low_confidence")
-    review_decide(claim=claim, reviewer=reviewer, decision="contradicted", note="wrong")
+    review_decide(
+        claim=claim,
+        reviewer=reviewer,
+        expected_version=seen(claim),
+        decision="contradicted",
+        note="wrong",
+    )
     claim.refresh_from_db()
     assert (claim.state, claim.state_reason) == ("contradicted", "human_contradicted")
     assert claim.verdicts.first().label == "contradicted"
@@ -69,7 +86,9 @@ def test_contradicted(make_queue_claim, reviewer):
 def test_contradicted_needs_a_span(make_queue_claim, reviewer):
     claim = make_queue_claim("no_evidence")
     with pytest.raises(ReviewError, match="span"):
-        review_decide(claim=claim, reviewer=reviewer, decision="contradicted")
+        review_decide(
+            claim=claim, reviewer=reviewer, expected_version=seen(claim), decision="contradicted"
+        )
 
 
 def test_selected_span_must_match_the_source(make_queue_claim, reviewer):
@@ -80,12 +99,19 @@ def test_selected_span_must_match_the_source(make_queue_claim, reviewer):
         review_decide(
             claim=claim,
             reviewer=reviewer,
+            expected_version=seen(claim),
             decision="supported",
             span=(start, start + len(QUOTE)),
             span_text="something else",
         )
     with pytest.raises(ReviewError, match="outside"):
-        review_decide(claim=claim, reviewer=reviewer, decision="supported", span=(0, 10_000))
+        review_decide(
+            claim=claim,
+            reviewer=reviewer,
+            expected_version=seen(claim),
+            decision="supported",
+            span=(0, 10_000),
+        )
     assert claim.bindings.count() == 0
 
 
@@ -98,6 +124,7 @@ def test_selected_span_binds_exactly_and_supports(workspace, reviewer):
     review_decide(
         claim=claim,
         reviewer=reviewer,
+        expected_version=seen(claim),
         decision="supported",
         span=(start, start + len(quote)),
         span_text=quote,
@@ -112,19 +139,26 @@ def test_selected_span_binds_exactly_and_supports(workspace, reviewer):
 
 def test_exclude_and_restore_are_recorded(make_queue_claim, reviewer):
     claim = make_queue_claim("abstained")
-    review_exclude(claim=claim, reviewer=reviewer, reason="duplicate of another claim")
+    review_exclude(
+        claim=claim,
+        reviewer=reviewer,
+        expected_version=seen(claim),
+        reason="duplicate of another claim",
+    )
     claim.refresh_from_db()
     assert (claim.state, claim.exclusion_reason) == ("excluded", "duplicate of another claim")
     with pytest.raises(ReviewError):
-        review_decide(claim=claim, reviewer=reviewer, decision="supported")
-    review_restore(claim=claim, reviewer=reviewer)
+        review_decide(
+            claim=claim, reviewer=reviewer, expected_version=seen(claim), decision="supported"
+        )
+    review_restore(claim=claim, reviewer=reviewer, expected_version=seen(claim))
     claim.refresh_from_db()
     assert (claim.state, claim.state_reason) == ("unverified", "abstained")
     _, events = _history(claim)
     assert [e.to_state for e in events[-2:]] == ["excluded", "unverified"]
     assert all(e.actor == reviewer for e in events[-2:])
     with pytest.raises(ReviewError):
-        review_exclude(claim=claim, reviewer=reviewer, reason="  ")
+        review_exclude(claim=claim, reviewer=reviewer, expected_version=seen(claim), reason="  ")
 
 
 def test_note_is_appended_and_immutable(make_queue_claim, reviewer):
@@ -144,9 +178,15 @@ def test_note_is_appended_and_immutable(make_queue_claim, reviewer):
 @pytest.mark.parametrize(
     "act",
     [
-        lambda claim, who: review_decide(claim=claim, reviewer=who, decision="supported"),
-        lambda claim, who: review_exclude(claim=claim, reviewer=who, reason="off-topic"),
-        lambda claim, who: review_rejudge_one(claim=claim, reviewer=who),
+        lambda claim, who: review_decide(
+            claim=claim, reviewer=who, expected_version=seen(claim), decision="supported"
+        ),
+        lambda claim, who: review_exclude(
+            claim=claim, reviewer=who, expected_version=seen(claim), reason="off-topic"
+        ),
+        lambda claim, who: review_rejudge_one(
+            claim=claim, reviewer=who, expected_version=seen(claim)
+        ),
     ],
     ids=["decide", "exclude", "rejudge"],
 )
@@ -162,6 +202,32 @@ def test_the_services_refuse_a_claim_leased_to_another_reviewer(
         act(claim, reviewer)
     assert _history(claim) == before
     # the lease holder may act
-    review_decide(claim=claim, reviewer=otto, decision="supported")
+    review_decide(claim=claim, reviewer=otto, expected_version=seen(claim), decision="supported")
     claim.refresh_from_db()
     assert claim.state == "supported"
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        lambda claim, who, v: review_decide(
+            claim=claim, reviewer=who, expected_version=v, decision="contradicted"
+        ),
+        lambda claim, who, v: review_exclude(
+            claim=claim, reviewer=who, expected_version=v, reason="off-topic"
+        ),
+        lambda claim, who, v: review_rejudge_one(claim=claim, reviewer=who, expected_version=v),
+    ],
+    ids=["decide", "exclude", "rejudge"],
+)
+@pytest.mark.parametrize("version", [None, ""])
+def test_an_action_without_the_items_version_is_refused(make_queue_claim, reviewer, act, version):
+    """A reviewer whose page never showed the current state (read-only, another held the
+    lease) must not land a decision on it: no version, no write."""
+    claim = make_queue_claim("abstained")
+    before = _history(claim), claim.state
+    with pytest.raises(VersionMissing) as refused:
+        act(claim, reviewer, version)
+    assert refused.value.code == "version_required"
+    claim.refresh_from_db()
+    assert (_history(claim), claim.state) == before

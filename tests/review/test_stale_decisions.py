@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from review.models import ReviewLease
 from tests.factories import make_user
+from tests.review.conftest import seen
 from verifier.models import Verdict
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-item"}
@@ -36,15 +37,39 @@ def test_second_decision_from_the_same_stale_page_is_refused(reviewer_client, ma
     assert Verdict.objects.filter(claim=claim, reviewer__isnull=False).count() == 1
 
 
-def test_same_decision_resubmitted_without_a_version_is_not_recorded_twice(
-    reviewer_client, make_queue_claim
+def test_a_decision_without_a_version_is_refused_with_the_current_item(
+    client, reviewer_client, workspace, make_queue_claim
 ):
+    """Omar's page was read-only while Rita held the lease, so it carried no decision
+    form; once Rita decides and her lease is gone, a decision Omar sends without the
+    version it was made on must not flip what Rita decided."""
     claim = make_queue_claim("contradicted")
-    reviewer_client.get(_url(claim))
-    assert reviewer_client.post(_url(claim, "decide"), {"decision": "supported"}).status_code == 302
-    again = reviewer_client.post(_url(claim, "decide"), {"decision": "supported"})
-    assert again.status_code == 409
-    assert Verdict.objects.filter(claim=claim, reviewer__isnull=False).count() == 1
+    version = _version(reviewer_client.get(_url(claim)).content.decode())
+    omar = make_user("omar", workspace=workspace, role="reviewer")
+    client.force_login(omar)
+    assert 'id="decide-form"' not in client.get(_url(claim)).content.decode()
+    decided = reviewer_client.post(
+        _url(claim, "decide"), {"decision": "supported", "version": version}, **HX
+    )
+    assert decided.status_code == 200
+    for action, form in [
+        ("decide", {"decision": "contradicted"}),
+        ("decide", {"decision": "contradicted", "version": ""}),
+        ("exclude", {"reason": "off topic"}),
+        ("rejudge", {}),
+    ]:
+        refused = client.post(_url(claim, action), form, **HX)
+        assert refused.status_code == 409, (action, form)
+        body = refused.content.decode()
+        assert "did not say which version" in body
+        assert f'data-claim="{claim.public_id}"' in body and "supported" in body
+    claim.refresh_from_db()
+    assert (claim.state, claim.exclusion_reason) == ("supported", "")
+    assert list(
+        Verdict.objects.filter(claim=claim, reviewer__isnull=False).values_list(
+            "reviewer__username", flat=True
+        )
+    ) == ["rita"]
 
 
 def test_a_decision_on_an_item_another_reviewer_changed_is_refused(
@@ -56,7 +81,7 @@ def test_a_decision_on_an_item_another_reviewer_changed_is_refused(
     other = make_user("omar", workspace=workspace, role="reviewer")
     client.force_login(other)
     client.get(_url(claim))
-    client.post(_url(claim, "decide"), {"decision": "supported"})
+    client.post(_url(claim, "decide"), {"decision": "supported", "version": seen(claim)})
     ReviewLease.objects.filter(claim=claim).delete()
     stale = reviewer_client.post(
         _url(claim, "decide"), {"decision": "contradicted", "version": version}, **HX

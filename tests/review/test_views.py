@@ -4,7 +4,7 @@ import re
 
 from review.models import ReviewLease, ReviewNote
 from tests.factories import make_claim, make_source, make_user
-from tests.review.conftest import QUOTE, queue_claim
+from tests.review.conftest import QUOTE, queue_claim, seen
 from verifier.models import Membership, Verdict
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-item"}
@@ -46,7 +46,9 @@ def test_decide_supported_in_place_loads_the_next_item(reviewer_client, make_que
     first = make_queue_claim("contradicted")
     second = make_queue_claim("abstained")
     reviewer_client.get(_url(first))
-    response = reviewer_client.post(_url(first, "decide"), {"decision": "supported"}, **HX)
+    response = reviewer_client.post(
+        _url(first, "decide"), {"decision": "supported", "version": seen(first)}, **HX
+    )
     assert response.status_code == 200
     assert response["HX-Push-Url"] == _url(second)
     body = response.content.decode()
@@ -61,7 +63,9 @@ def test_decide_supported_in_place_loads_the_next_item(reviewer_client, make_que
 
 def test_decide_supported_without_span_is_a_form_error(reviewer_client, make_queue_claim):
     claim = make_queue_claim("no_evidence")
-    response = reviewer_client.post(_url(claim, "decide"), {"decision": "supported"}, **HX)
+    response = reviewer_client.post(
+        _url(claim, "decide"), {"decision": "supported", "version": seen(claim)}, **HX
+    )
     assert response.status_code == 422
     assert "Supported needs a bound span" in response.content.decode()
     assert not Verdict.objects.filter(claim=claim, reviewer__isnull=False).exists()
@@ -78,6 +82,7 @@ def test_decide_with_a_selected_span_binds_it(reviewer_client, make_queue_claim)
             "span_start": start,
             "span_end": start + len(QUOTE),
             "span_text": QUOTE,
+            "version": seen(claim),
         },
     )
     assert response.status_code == 302
@@ -90,11 +95,13 @@ def test_decide_with_a_selected_span_binds_it(reviewer_client, make_queue_claim)
 def test_exclude_restore_note_via_views(reviewer_client, make_queue_claim):
     claim = make_queue_claim("abstained")
     assert reviewer_client.post(_url(claim, "exclude"), {"reason": ""}, **HX).status_code == 422
-    response = reviewer_client.post(_url(claim, "exclude"), {"reason": "off topic"}, **HX)
+    response = reviewer_client.post(
+        _url(claim, "exclude"), {"reason": "off topic", "version": seen(claim)}, **HX
+    )
     assert response.status_code == 200
     claim.refresh_from_db()
     assert claim.state == "excluded"
-    response = reviewer_client.post(_url(claim, "restore"), **HX)
+    response = reviewer_client.post(_url(claim, "restore"), {"version": seen(claim)}, **HX)
     assert response.status_code == 200 and "Restored" in response.content.decode()
     claim.refresh_from_db()
     assert claim.state == "unverified"
@@ -107,7 +114,7 @@ def test_exclude_restore_note_via_views(reviewer_client, make_queue_claim):
 def test_rejudge_appends_a_model_verdict(reviewer_client, make_queue_claim):
     claim = make_queue_claim("abstained")
     before = claim.verdicts.count()
-    response = reviewer_client.post(_url(claim, "rejudge"))
+    response = reviewer_client.post(_url(claim, "rejudge"), {"version": seen(claim)})
     assert response.status_code == 302
     assert claim.verdicts.count() == before + 1
     assert claim.verdicts.first().reviewer is None
@@ -167,7 +174,9 @@ def test_blind_mode_hides_verdicts_until_i_decide(reviewer_client, reviewer, mak
     assert Membership.objects.get(user=reviewer).blind_review
     body = reviewer_client.get(_url(claim)).content.decode()
     assert "secret-judge" not in body and "Hidden in blind review" in body
-    reviewer_client.post(_url(claim, "decide"), {"decision": "contradicted"})
+    reviewer_client.post(
+        _url(claim, "decide"), {"decision": "contradicted", "version": seen(claim)}
+    )
     assert "secret-judge" in reviewer_client.get(_url(claim)).content.decode()
 
 

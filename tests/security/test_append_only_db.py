@@ -25,25 +25,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _runtime_params() -> dict:
-    params = connection.get_connection_params()
-    params.update(user=settings.DATABASE_RUNTIME_USER, autocommit=True)
-    params.pop("password", None)
-    if settings.DATABASES["default"].get("PASSWORD"):
-        params["password"] = settings.DATABASES["default"]["PASSWORD"]
-    params.pop("cursor_factory", None)
-    params.pop("context", None)
-    params.pop("prepare_threshold", None)
-    return params
-
-
-@pytest.fixture
-def runtime(transactional_db) -> Iterator[psycopg.Connection]:
-    with psycopg.connect(**_runtime_params()) as conn:
-        assert conn.execute("SELECT current_user").fetchone() == (settings.DATABASE_RUNTIME_USER,)
-        yield conn
-
-
 @pytest.fixture
 def history(transactional_db):
     source = make_source(make_workspace("hist"), text="Salt marsh grasses trap silt at high tide.")

@@ -27,6 +27,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from audit.services import rule_set_create
 from tests.factories import make_binding, make_claim, make_source, make_user
+from tests.review.conftest import seen
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
 from verifier.models import (
     ApiScope,
@@ -70,6 +71,7 @@ class World:
         self.source = source
         self.claim = claim
         self.admin_api = admin_api
+        self.latest_claim: Claim | None = None  # the last one made for a request's URL
 
     def _post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
         response = self.admin_api.post(url, body, content_type="application/json")
@@ -108,7 +110,14 @@ class World:
     def fresh_claim(self) -> Claim:
         claim = make_claim(self.source, QUOTE)
         make_binding(claim, QUOTE)
+        self.latest_claim = claim
         return claim
+
+    def item_version(self) -> str:
+        """The review item version of the claim made for this request's URL (what the
+        item page's forms send back)."""
+        assert self.latest_claim is not None
+        return seen(self.latest_claim)
 
     def fresh_relation(self) -> ClaimRelation:
         return ClaimRelation.objects.create(
@@ -321,17 +330,31 @@ TABLE: tuple[Route, ...] = (
     Route(
         "review:decide",
         "console",
-        {"POST": Op(W, 302, body=lambda w: {"decision": "contradicted"})},
+        {
+            "POST": Op(
+                W, 302, body=lambda w: {"decision": "contradicted", "version": w.item_version()}
+            )
+        },
         args=_claim,
     ),
     Route(
         "review:exclude",
         "console",
-        {"POST": Op(W, 302, body=lambda w: {"reason": "matrix"})},
+        {"POST": Op(W, 302, body=lambda w: {"reason": "matrix", "version": w.item_version()})},
         args=_claim,
     ),
-    Route("review:restore", "console", {"POST": Op(W, 200)}, args=_excluded),
-    Route("review:rejudge", "console", {"POST": Op(W, 302)}, args=_claim),
+    Route(
+        "review:restore",
+        "console",
+        {"POST": Op(W, 200, body=lambda w: {"version": w.item_version()})},
+        args=_excluded,
+    ),
+    Route(
+        "review:rejudge",
+        "console",
+        {"POST": Op(W, 302, body=lambda w: {"version": w.item_version()})},
+        args=_claim,
+    ),
     Route(
         "review:note",
         "console",

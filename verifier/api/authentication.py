@@ -1,4 +1,5 @@
-"""Per-workspace API keys: ``Authorization: Bearer <key>``."""
+"""Per-workspace API keys: ``Authorization: Bearer <key>``. Failed attempts are counted
+per client address and throttled (``verifier.api.throttling``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from verifier.api.throttling import auth_failure_count, auth_failures_check
 from verifier.selectors.workspaces import api_key_authenticate
 from verifier.services.workspaces import api_key_touch
 
@@ -42,10 +44,14 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         parts = header.split()
         if parts[0] != self.keyword:
             return None
+        # An address over its failed-authentication limit is refused before the lookup.
+        auth_failures_check(request)
         if len(parts) != 2:
+            auth_failure_count(request)
             raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <key>'.")
         api_key = api_key_authenticate(raw_key=parts[1])
         if api_key is None:
+            auth_failure_count(request)
             raise exceptions.AuthenticationFailed("Unknown or revoked API key.")
         api_key_touch(api_key=api_key)
         return ApiKeyUser(api_key), api_key

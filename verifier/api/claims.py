@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
-from rest_framework.pagination import CursorPagination
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,6 +23,15 @@ class ClaimCursorPagination(CursorPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def decode_cursor(self, request: Request) -> Cursor | None:
+        """DRF's cursor, whose position (a claim id here) must be a whole number: a cursor
+        decoding to anything else (a NUL, text) would reach the query and fail there."""
+        cursor = super().decode_cursor(request)
+        position = cursor.position if cursor is not None else None
+        if position is not None and not (position.isascii() and position.isdigit()):
+            raise NotFound(self.invalid_cursor_message)
+        return cursor
 
 
 class ClaimListApi(APIView):

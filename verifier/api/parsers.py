@@ -1,25 +1,34 @@
-"""The API's JSON parser: bounded in size and in nesting depth.
+"""The API's parsers: bounded in size and in nesting depth, storable text only.
 
-Reads at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (more is ``payload_too_large``,
-however the body is framed), and refuses JSON nested deeper than ``MAX_JSON_DEPTH``
-(no request of this API nests beyond a handful of levels; very deep nesting would
-otherwise exhaust the interpreter's recursion limit while parsing, validating or
-storing it). Both answer 400 with the API's JSON error body.
+The JSON parser reads at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (more is
+``payload_too_large``, however the body is framed), and refuses JSON nested deeper than
+``MAX_JSON_DEPTH`` (no request of this API nests beyond a handful of levels; very deep
+nesting would otherwise exhaust the interpreter's recursion limit while parsing,
+validating or storing it). Every parser (JSON, form, multipart) refuses a key or value
+holding a NUL or a lone surrogate (``invalid_text``, with where it was): PostgreSQL
+stores neither, and a lone surrogate cannot even be written into the error body that
+would echo it. All answer 400 with the API's JSON error body
+(``verifier.untrusted_input`` holds the rules).
 """
 
 from __future__ import annotations
 
 import codecs
-import json
-from typing import IO, Any, Final
+from typing import IO, Any
 
 from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 from verifier.api.errors import ApiError
+from verifier.untrusted_input import (
+    MAX_JSON_DEPTH,
+    JsonTooDeep,
+    loads_bounded,
+    unstorable_location,
+)
 
-MAX_JSON_DEPTH: Final = 64
+__all__ = ["MAX_JSON_DEPTH", "BoundedJSONParser", "CheckedFormParser", "CheckedMultiPartParser"]
 
 
 def payload_too_large() -> ApiError:
@@ -31,22 +40,14 @@ def payload_too_large() -> ApiError:
     )
 
 
-def json_depth(value: Any) -> int:
-    """Nesting depth of a parsed JSON value (a scalar is 0), without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        depth += 1
-        deepest = max(deepest, depth)
-        stack.extend((child, depth) for child in children)
-    return deepest
+def refuse_unstorable(data: Any) -> None:
+    """``invalid_text`` (400) when a key or value of ``data`` cannot be stored."""
+    found = unstorable_location(data)
+    if found is not None:
+        where, problem = found
+        raise ApiError(
+            "invalid_text", f"{where} {problem}; it cannot be stored.", details={"field": where}
+        )
 
 
 class BoundedJSONParser(parsers.JSONParser):
@@ -65,15 +66,40 @@ class BoundedJSONParser(parsers.JSONParser):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             text = codecs.decode(raw, encoding)
-            data = json.loads(text, parse_constant=self._refuse_constant)
-        except RecursionError as exc:
-            raise ParseError("JSON parse error - the body is nested too deeply.") from exc
+            data = loads_bounded(text, parse_constant=self._refuse_constant)
+        except JsonTooDeep as exc:
+            message = f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels."
+            raise ParseError(message) from exc
         except ValueError as exc:
             raise ParseError(f"JSON parse error - {exc}") from exc
-        if json_depth(data) > MAX_JSON_DEPTH:
-            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.")
+        refuse_unstorable(data)
         return data
 
     @staticmethod
     def _refuse_constant(name: str) -> None:
         raise ValueError(f"{name} is not valid JSON")
+
+
+class CheckedFormParser(parsers.FormParser):
+    def parse(
+        self,
+        stream: IO[bytes] | None,
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
+        data = super().parse(stream, media_type, parser_context)
+        refuse_unstorable(dict(data.lists()))
+        return data
+
+
+class CheckedMultiPartParser(parsers.MultiPartParser):
+    def parse(
+        self,
+        stream: IO[bytes] | None,
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
+        parsed = super().parse(stream, media_type, parser_context)
+        refuse_unstorable(dict(parsed.data.lists()))
+        refuse_unstorable([f.name for f in parsed.files.values()])
+        return parsed

@@ -1,47 +1,121 @@
-"""API rate limits: per API key (or signed-in user) and per client address.
+"""API rate limits: per API key (or signed-in user), per client address, and failed
+authentications per client address.
 
 Rates come from settings at request time (``SPANPROOF_API_RATE_PER_KEY``,
-``SPANPROOF_API_RATE_PER_IP``, e.g. ``"600/min"``; empty turns a limit off). Counters
-live in the Django cache, so several web processes share them only with a shared
-cache (``SPANPROOF_CACHE_URL``). The client address is ``REMOTE_ADDR`` unless DRF's
-``NUM_PROXIES`` says how many proxies in ``X-Forwarded-For`` to trust. An exceeded
-limit is a 429 with ``Retry-After`` and the API's JSON error body.
+``SPANPROOF_API_RATE_PER_IP``, ``SPANPROOF_API_AUTH_FAILURES_PER_IP``, e.g.
+``"600/min"``; empty turns a limit off). Counters are fixed windows in a store every web
+process shares (``verifier.services.rate_counters``: the database by default, Redis with
+``SPANPROOF_CACHE_URL``), so two gunicorn workers allow the limit once, not twice. The
+client address is ``REMOTE_ADDR`` unless DRF's ``NUM_PROXIES`` says how many proxies in
+``X-Forwarded-For`` to trust. An exceeded limit is a 429 with ``Retry-After`` and the
+API's JSON error body.
+
+Failed authentications (an unknown, revoked or malformed key) are counted per address
+by ``ApiKeyAuthentication``; once an address is over its limit, its requests with a key
+are refused with 429 before the key is looked up, until the window ends.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.conf import settings
+from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
+
+from verifier.selectors.rate_counters import rate_counter_get
+from verifier.services.rate_counters import rate_counter_hit
+
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-class _SettingsRateThrottle(SimpleRateThrottle):
+def _rate(setting_name: str) -> tuple[int, int] | None:
+    """``(requests, period seconds)`` of a rate setting (``"<n>/<sec|min|hour|day>"``, as
+    DRF spells rates), None when it is off."""
+    value = getattr(settings, setting_name, None) or None
+    if value is None:
+        return None
+    num, period = str(value).split("/")
+    return int(num), PERIODS[period[0]]
+
+
+def _wait(now: float, period: int) -> float:
+    return period - (now % period)
+
+
+def client_address(request: Request) -> str:
+    return str(BaseThrottle().get_ident(request))
+
+
+class _WindowThrottle(BaseThrottle):
+    scope = ""
     setting_name = ""
 
-    def get_rate(self) -> str | None:
-        return getattr(settings, self.setting_name, None) or None
+    def __init__(self) -> None:
+        self._wait: float | None = None
+
+    def ident(self, request: Request) -> str | None:
+        raise NotImplementedError
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        rate = _rate(self.setting_name)
+        ident = self.ident(request) if rate is not None else None
+        if rate is None or ident is None:
+            return True
+        limit, period = rate
+        now = time.time()
+        hits = rate_counter_hit(key=f"{self.scope}:{ident}", period=period, now=now)
+        self._wait = _wait(now, period)
+        return hits <= limit
+
+    def wait(self) -> float | None:
+        return self._wait
 
 
-class ApiKeyRateThrottle(_SettingsRateThrottle):
+class ApiKeyRateThrottle(_WindowThrottle):
     scope = "api_key"
     setting_name = "SPANPROOF_API_RATE_PER_KEY"
 
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
+    def ident(self, request: Request) -> str | None:
         api_key = getattr(request.user, "api_key", None)
         if api_key is not None:
-            ident = f"key-{api_key.pk}"
-        elif getattr(request.user, "is_authenticated", False):
-            ident = f"user-{request.user.pk}"
-        else:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+            return f"key-{api_key.pk}"
+        if getattr(request.user, "is_authenticated", False):
+            return f"user-{request.user.pk}"
+        return None
 
 
-class ClientIpRateThrottle(_SettingsRateThrottle):
+class ClientIpRateThrottle(_WindowThrottle):
     scope = "ip"
     setting_name = "SPANPROOF_API_RATE_PER_IP"
 
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def ident(self, request: Request) -> str | None:
+        return client_address(request)
+
+
+AUTH_FAILURES_SETTING = "SPANPROOF_API_AUTH_FAILURES_PER_IP"
+
+
+def _auth_failures_key(request: Request) -> str:
+    return f"auth_failures:{client_address(request)}"
+
+
+def auth_failures_check(request: Request) -> None:
+    """Throttled (429) when the request's address is over its failed-authentication
+    limit in the current window."""
+    rate = _rate(AUTH_FAILURES_SETTING)
+    if rate is None:
+        return
+    limit, period = rate
+    now = time.time()
+    if rate_counter_get(key=_auth_failures_key(request), period=period, now=now) >= limit:
+        raise Throttled(wait=_wait(now, period), detail="Too many failed authentications.")
+
+
+def auth_failure_count(request: Request) -> None:
+    """Count one failed authentication for the request's address."""
+    rate = _rate(AUTH_FAILURES_SETTING)
+    if rate is not None:
+        rate_counter_hit(key=_auth_failures_key(request), period=rate[1], now=time.time())

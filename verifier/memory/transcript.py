@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verifier.errors import ApplicationError
+from verifier.untrusted_input import JsonTooDeep, loads_bounded, text_problem
 
 MAX_TURNS = 5000
 MAX_TURN_CHARS = 20_000
@@ -74,30 +75,24 @@ def speaker_key(speaker: str) -> str:
     return " ".join(speaker.split()).casefold()
 
 
-def _problem(text: str) -> str | None:
-    if "\x00" in text:
-        return "contains a NUL character"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return f"is not valid Unicode at position {exc.start}"
-    return None
-
-
 def _decode(raw: str) -> Any:
     stripped = raw.strip()
     if not stripped:
         raise TranscriptInputError("empty_transcript", "The transcript is empty.")
     try:
-        return json.loads(stripped)
+        return loads_bounded(stripped, what="The transcript")
     except json.JSONDecodeError:
         pass
+    except JsonTooDeep as exc:
+        raise TranscriptInputError(exc.code, exc.message, exc.details) from exc
     rows = []
     for number, line in enumerate(stripped.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
+            rows.append(loads_bounded(line, what=f"Line {number} of the transcript"))
+        except JsonTooDeep as exc:
+            raise TranscriptInputError(exc.code, exc.message, {"line": number}) from exc
         except json.JSONDecodeError as exc:
             raise TranscriptInputError(
                 "invalid_jsonl",
@@ -129,14 +124,14 @@ def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
             {"turn": position},
         )
     for field, value in (("speaker", speaker), ("text", text)):
-        problem = _problem(value)
+        problem = text_problem(value)
         if problem:
             raise TranscriptInputError(
                 "invalid_turn", f"Turn {position} `{field}` {problem}.", {"turn": position}
             )
     timestamp = raw.get("timestamp", raw.get("time", ""))
     timestamp = "" if timestamp is None else " ".join(str(timestamp).split())[:64]
-    problem = _problem(timestamp)
+    problem = text_problem(timestamp)
     if problem:
         raise TranscriptInputError(
             "invalid_turn", f"Turn {position} `timestamp` {problem}.", {"turn": position}

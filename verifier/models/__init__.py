@@ -17,6 +17,7 @@ from verifier.models.ingest import (
 )
 from verifier.models.memory import MemoryCheck, MemoryTranscript
 from verifier.models.rag import RagAudit
+from verifier.models.rate_limits import RateCounter
 from verifier.models.relation_verification import (
     ChunkVerificationEvent,
     DecisionLevel,
@@ -37,6 +38,7 @@ from verifier.models.traces import Trace, TraceClaim
 from verifier.models.verdicts import HUMAN_JUDGE_FAMILY, StateEvent, Verdict, VerdictLabel
 from verifier.models.verification import VerificationJob, VerificationJobStatus
 from verifier.models.webhooks import Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent
+from verifier.models.workers import WorkerBeat
 from verifier.models.workspaces import (
     ApiKey,
     ApiScope,
@@ -73,6 +75,7 @@ __all__ = [
     "MemoryCheck",
     "MemoryTranscript",
     "RagAudit",
+    "RateCounter",
     "RelationDecision",
     "RelationKind",
     "RelationVerification",
@@ -97,6 +100,7 @@ __all__ = [
     "WebhookAttempt",
     "WebhookDelivery",
     "WebhookEvent",
+    "WorkerBeat",
     "Workspace",
     "generate_api_key",
     "hash_api_key",

@@ -20,6 +20,7 @@ from verifier.selectors.claim_verification import (
     verification_job_summary,
     verification_results,
 )
+from verifier.selectors.worker_beats import job_waiting_since
 from verifier.services.claim_verification import (
     INLINE_MAX_CLAIMS,
     ClaimVerifyInputError,
@@ -81,6 +82,7 @@ def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
         "page": page,
         "results": verification_results(workspace=workspace, items=list(page.object_list)),
         "percent": round(100 * job.done / job.total) if job.total else 100,
+        "waiting_since": job_waiting_since(job),
     }
     if request.htmx:
         response = render(request, "verify/partials/_job.html", context)

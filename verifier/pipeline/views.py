@@ -20,6 +20,7 @@ from verifier.selectors.ingest import (
     ingest_job_state_counts,
     job_progress_rows,
 )
+from verifier.selectors.worker_beats import job_waiting_since
 from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import IngestInputError, ingest_job_create
 
@@ -34,6 +35,7 @@ def _job_context(job: Any) -> dict[str, Any]:
         "rows": job_progress_rows(job),
         "finished": ingest_job_is_finished(job),
         "states_now": ingest_job_state_counts(job),
+        "waiting_since": job_waiting_since(job),
     }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verifier.errors import ApplicationError
+from verifier.untrusted_input import JsonTooDeep, loads_bounded, text_problem
 
 MAX_ANSWER_CHARS = 20_000
 MAX_CHUNKS = 1000
@@ -32,17 +33,6 @@ class Chunk:
     text: str
 
 
-def _text_problem(text: str) -> str | None:
-    """Why ``text`` cannot be stored (PostgreSQL takes neither NUL nor lone surrogates)."""
-    if "\x00" in text:
-        return f"contains a NUL character at position {text.index(chr(0))}"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return f"is not valid Unicode at position {exc.start}"
-    return None
-
-
 def validate_answer(answer: Any) -> str:
     if not isinstance(answer, str):
         raise RagInputError("invalid_answer", "`answer` must be a string.")
@@ -54,7 +44,7 @@ def validate_answer(answer: Any) -> str:
             f"`answer` has {len(answer)} characters; at most {MAX_ANSWER_CHARS} are allowed.",
             {"field": "answer", "limit": MAX_ANSWER_CHARS, "size": len(answer)},
         )
-    problem = _text_problem(answer)
+    problem = text_problem(answer)
     if problem:
         raise RagInputError("invalid_text", f"`answer` {problem}.", {"field": "answer"})
     return answer
@@ -84,7 +74,7 @@ def _chunk_from(obj: Any, where: str, details: dict[str, Any]) -> Chunk:
             f"at most {MAX_CHUNK_CHARS} are allowed per chunk.",
             {**details, "limit": MAX_CHUNK_CHARS, "size": len(text)},
         )
-    problem = _text_problem(text) or _text_problem(chunk_id)
+    problem = text_problem(text) or text_problem(chunk_id)
     if problem:
         raise RagInputError("invalid_text", f"{where} (id {chunk_id!r}) {problem}.", details)
     return Chunk(chunk_id, text)
@@ -96,7 +86,9 @@ def _from_jsonl(raw: str) -> list[tuple[Chunk, str, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = loads_bounded(line, what=f"chunks line {number}")
+        except JsonTooDeep as exc:
+            raise RagInputError(exc.code, exc.message, {"line": number}) from exc
         except json.JSONDecodeError as exc:
             raise RagInputError(
                 "malformed_jsonl",
@@ -127,7 +119,9 @@ def parse_chunks(raw: Any) -> list[Chunk]:
             )
         if raw.lstrip().startswith("["):
             try:
-                decoded = json.loads(raw)
+                decoded = loads_bounded(raw, what="`chunks`")
+            except JsonTooDeep as exc:
+                raise RagInputError(exc.code, exc.message, exc.details) from exc
             except json.JSONDecodeError as exc:
                 raise RagInputError(
                     "malformed_chunks",

@@ -1,4 +1,8 @@
-"""What /healthz reports: database, pgvector, broker, embedding model, stuck jobs."""
+"""What /healthz reports: database, pgvector, broker, embedding model, stuck jobs.
+
+A failed check says which one failed and the kind of error, never the error's text: a
+driver's message names the socket path, host, port or user it tried
+(``verifier.outage.check_failure``)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from django.conf import settings
 from django.db import connection
 
 from verifier import embeddings
+from verifier.outage import check_failure
 
 
 def _database() -> dict[str, Any]:
@@ -17,7 +22,7 @@ def _database() -> dict[str, Any]:
             (version,) = cursor.fetchone()
         return {"ok": True, "version": version.split(" on ")[0]}
     except Exception as exc:
-        return {"ok": False, "error": str(exc)}
+        return check_failure("the database", exc)
 
 
 def _pgvector() -> dict[str, Any]:
@@ -29,7 +34,7 @@ def _pgvector() -> dict[str, Any]:
             return {"ok": False, "error": "extension 'vector' is not installed"}
         return {"ok": True, "version": row[0]}
     except Exception as exc:
-        return {"ok": False, "error": str(exc)}
+        return check_failure("the database", exc)
 
 
 def _broker() -> dict[str, Any]:
@@ -42,7 +47,7 @@ def _broker() -> dict[str, Any]:
             conn.ensure_connection(max_retries=1, timeout=2)
         return {"ok": True, "transport": transport}
     except Exception as exc:
-        return {"ok": False, "transport": transport, "error": str(exc)}
+        return {"transport": transport, **check_failure("the broker", exc)}
 
 
 def _embedding_model() -> dict[str, Any]:
@@ -66,7 +71,7 @@ def _stuck(stalled, fields: dict[str, str]) -> dict[str, Any]:
             stalled.order_by("pk").values("pk", "beat", *fields.values())[:STUCK_JOBS_LISTED]
         )
     except Exception as exc:
-        return {"ok": False, "error": str(exc)}
+        return check_failure("the database", exc)
     return {
         "ok": not rows,
         "stale_after_seconds": settings.SPANPROOF_JOB_STALE_SECONDS,
@@ -103,6 +108,53 @@ def _jobs() -> dict[str, dict[str, Any]]:
     }
 
 
+def _workers() -> dict[str, Any]:
+    """Whether a Celery worker is alive (``verifier.selectors.worker_beats``), and the
+    active jobs waiting for one ("waiting for a worker since HH:MM"). Reported, not
+    counted against the overall status, like the stuck jobs."""
+    from django.utils import timezone
+
+    from verifier.models import IngestJob, VerificationJob
+    from verifier.selectors.worker_beats import (
+        WORKER_STALE_SECONDS,
+        worker_is_live,
+        worker_last_beat,
+        worker_wait_since,
+    )
+
+    try:
+        now = timezone.now()
+        last = worker_last_beat()
+        live = worker_is_live(last_beat=last, now=now)
+        waiting = []
+        if not live:
+            for kind, model in (("ingest", IngestJob), ("verification", VerificationJob)):
+                jobs = model.objects.filter(status__in=("queued", "running")).order_by("pk")
+                for pk, beat, created in jobs.values_list("pk", "heartbeat_at", "created_at")[
+                    :STUCK_JOBS_LISTED
+                ]:
+                    since = worker_wait_since(job_beat=beat or created, last_beat=last, now=now)
+                    if since is not None:
+                        local = timezone.localtime(since).strftime("%H:%M")
+                        waiting.append(
+                            {
+                                "kind": kind,
+                                "id": pk,
+                                "since": since.isoformat(),
+                                "message": f"waiting for a worker since {local}",
+                            }
+                        )
+    except Exception as exc:
+        return check_failure("the database", exc)
+    return {
+        "ok": live or not waiting,
+        "live": live,
+        "last_beat": last.isoformat() if last else None,
+        "stale_after_seconds": WORKER_STALE_SECONDS,
+        "waiting": waiting,
+    }
+
+
 def health_report() -> dict[str, Any]:
     checks = {
         "database": _database(),
@@ -112,4 +164,5 @@ def health_report() -> dict[str, Any]:
     }
     report: dict[str, Any] = {"ok": all(c["ok"] for c in checks.values()), "checks": checks}
     checks.update(_jobs())
+    checks["workers"] = _workers()
     return report

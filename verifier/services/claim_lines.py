@@ -15,6 +15,7 @@ import json
 
 from verifier.errors import ApplicationError
 from verifier.services.claim_verification import ClaimSubmission
+from verifier.untrusted_input import JsonTooDeep, loads_bounded
 
 JSON_KEYS = frozenset({"text", "source", "quote", "external_id", "metadata"})
 CSV_COLUMNS = frozenset({"text", "source", "quote", "external_id"})
@@ -60,7 +61,9 @@ def _jsonl(text: str, default_source: str) -> list[ClaimSubmission]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = loads_bounded(line)
+        except JsonTooDeep as exc:
+            raise ClaimLinesError(number, exc.message) from exc
         except json.JSONDecodeError as exc:
             raise ClaimLinesError(number, f"not JSON ({exc.msg})") from exc
         if not isinstance(row, dict):

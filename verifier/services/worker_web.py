@@ -9,7 +9,6 @@ Off unless ``SPANPROOF_WORKER_WEB["provider"]`` is set (``json``: GET
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -21,6 +20,7 @@ from verifier.models import IngestJob, Source, Workspace
 from verifier.outbound_addresses import AddressRefused, parse_networks, resolve_permitted
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
+from verifier.untrusted_input import loads_bounded
 from verifier.worker.web import SearchHit, SearchProvider
 
 MAX_PAGE_BYTES = 2_000_000
@@ -124,7 +124,7 @@ class JsonSearchProvider:
         if status != 200:
             raise WebFetchError(f"search answered HTTP {status}")
         try:
-            results = json.loads(body)["results"]
+            results = loads_bounded(body)["results"]
             return [SearchHit(str(r["url"]), str(r.get("title") or "")) for r in results][:limit]
         except (ValueError, KeyError, TypeError) as exc:
             raise WebFetchError("search answer is not {results: [{url, title}]}") from exc

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -93,7 +94,15 @@ def worker_env(
 
 
 class Worker:
-    def __init__(self, env: dict[str, str], queue: str, log: Path, *, concurrency: int = 1) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        queue: str,
+        log: Path,
+        *,
+        concurrency: int = 1,
+        extra: Sequence[str] = (),
+    ) -> None:
         self.log = log.open("ab")
         self.process = subprocess.Popen(
             [
@@ -111,6 +120,7 @@ class Worker:
                 "--without-gossip",
                 "-l",
                 "info",
+                *extra,
             ],
             cwd=django_settings.BASE_DIR,
             env=env,

@@ -1,14 +1,15 @@
 """``make run``: migrate, load the demo, serve the console through gunicorn (static files by
-WhiteNoise) and start a Celery worker with beat.
+WhiteNoise), and start a Celery worker and Celery beat.
 
-Ctrl-C stops the web server, the worker and — when it is the embedded one — PostgreSQL.
+The three run under ``verifier.supervisor``: one that dies (a crash, ``kill -9``) is
+restarted with a back-off and a log line, and the others keep serving meanwhile. Ctrl-C
+(or SIGTERM) stops all three and — when it is the embedded one — PostgreSQL.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
 from typing import Any
@@ -18,7 +19,10 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from config.embedded_postgres import stop_embedded_postgres
+from verifier.supervisor import Supervisor
 from verifier.web_server import gunicorn_command, web_threads, web_workers
+
+POLL_SECONDS = 0.5
 
 
 class Command(BaseCommand):
@@ -50,6 +54,11 @@ class Command(BaseCommand):
         except EmbeddingUnavailable as exc:
             self.stderr.write(f"Query embedding unavailable ({exc}); retrieval falls back to text.")
 
+    def _log(self, line: str) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        self.stdout.write(f"[{stamp}] {line}")
+        self.stdout.flush()
+
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
         call_command("migrate", interactive=False, verbosity=0)
@@ -58,40 +67,38 @@ class Command(BaseCommand):
         self._prepare_query_model()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         python = sys.executable
-        children = [
-            subprocess.Popen(
-                [
-                    python,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "-B",
-                    "--pool=threads",
-                    "--concurrency=2",
-                    "--loglevel=WARNING",
-                    "--schedule",
-                    str(settings.DATA_DIR / "celerybeat-schedule"),
-                ],
-                env=env,
+        celery = [python, "-m", "celery", "-A", "config"]
+        supervisor = Supervisor(log=self._log)
+        supervisor.add(
+            "web",
+            gunicorn_command(
+                python=python,
+                addr=options["addr"],
+                workers=options["workers"],
+                threads=options["threads"],
             ),
-            subprocess.Popen(
-                gunicorn_command(
-                    python=python,
-                    addr=options["addr"],
-                    workers=options["workers"],
-                    threads=options["threads"],
-                ),
-                env=env,
-                cwd=settings.BASE_DIR,
-            ),
-        ]
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"\nSpanproof console: http://{options['addr']}/  "
-                f"(ready in {time.monotonic() - started:.1f}s; Ctrl-C stops everything)\n"
-            )
+            env=env,
+            cwd=settings.BASE_DIR,
+        )
+        supervisor.add(
+            "worker",
+            [*celery, "worker", "--pool=threads", "--concurrency=2", "--loglevel=WARNING"],
+            env=env,
+            cwd=settings.BASE_DIR,
+        )
+        # Beat is a process of its own (not the worker's -B child): it is restarted on its
+        # own, and a killed worker never leaves an orphaned beat queueing tasks.
+        supervisor.add(
+            "beat",
+            [
+                *celery,
+                "beat",
+                "--loglevel=WARNING",
+                "--schedule",
+                str(settings.DATA_DIR / "celerybeat-schedule"),
+            ],
+            env=env,
+            cwd=settings.BASE_DIR,
         )
 
         def stop(*_: Any) -> None:
@@ -102,22 +109,23 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         try:
-            while all(child.poll() is None for child in children):
-                time.sleep(0.5)
+            supervisor.start()
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"\nSpanproof console: http://{options['addr']}/  "
+                    f"(ready in {time.monotonic() - started:.1f}s; Ctrl-C stops everything)\n"
+                )
+            )
+            while True:
+                supervisor.poll()
+                time.sleep(POLL_SECONDS)
         except KeyboardInterrupt:
             pass
         finally:
-            for child in children:
-                if child.poll() is None:
-                    child.send_signal(signal.SIGTERM)
-            for child in children:
-                try:
-                    child.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    child.kill()
+            supervisor.stop()
             if settings.EMBEDDED_POSTGRES:
                 from django.db import connections
 
                 connections.close_all()
                 stop_embedded_postgres(settings.DATA_DIR / "pgdata")
-                self.stdout.write("Stopped the web console, the worker and PostgreSQL.")
+                self.stdout.write("Stopped the web console, the worker, beat and PostgreSQL.")

@@ -1,0 +1,64 @@
+"""One input layer for what every request carries besides its body: the path, the query
+string and (on the console) the form fields.
+
+A NUL or a lone surrogate in any of them (``verifier.untrusted_input``'s rule) is
+refused here with a 400 before a view, a query, an export or a renderer meets it:
+PostgreSQL stores neither, and psycopg refuses to send them (a 500 — or, in a streamed
+export, a body cut off mid-way). The API answers its JSON error body (``invalid_text``
+with the field), the console a plain 400 page. The API's parsers apply the same rule to
+JSON, form and multipart bodies (``verifier.api.parsers``). Nothing is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.template.loader import render_to_string
+
+from verifier.api.errors import error_body
+from verifier.api.paths import is_api_path
+from verifier.untrusted_input import text_problem, unstorable_location
+
+FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
+    """``(where, problem)`` for the first unstorable character in the request's path,
+    query string or (outside the API, whose parsers check bodies) form fields."""
+    problem = text_problem(request.path)
+    if problem is not None:
+        return "the path", problem
+    found = unstorable_location(dict(request.GET.lists()), root="query")
+    if found is not None:
+        return found
+    if (
+        request.method == "POST"
+        and request.content_type in FORM_CONTENT_TYPES
+        and not is_api_path(request.path)
+    ):
+        found = unstorable_location(dict(request.POST.lists()), root="form")
+        if found is not None:
+            return found
+        names = [upload.name or "" for upload in request.FILES.values()]
+        return unstorable_location(names, root="file name")
+    return None
+
+
+def refusal(request: HttpRequest, where: str, problem: str) -> HttpResponse:
+    message = f"{where} {problem}; it cannot be stored."
+    if is_api_path(request.path):
+        return JsonResponse(error_body("invalid_text", message, {"field": where}), status=400)
+    # No request context: the page must not depend on the session or the database.
+    return HttpResponseBadRequest(render_to_string("errors/400.html", {"message": message}))
+
+
+class InputGuardMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        found = unstorable_request_part(request)
+        if found is not None:
+            return refusal(request, *found)
+        return self.get_response(request)

@@ -1,0 +1,116 @@
+"""The rules every door applies to input from outside, written once.
+
+1. **Storable text.** PostgreSQL's ``text`` takes neither NUL (U+0000) nor a lone
+   surrogate (U+D800–U+DFFF, which has no UTF-8 encoding; a JSON ``"\\ud800"`` escape
+   makes one). Such a character anywhere in a request (path, query string, form field,
+   JSON key or value) is refused where the request is read (``verifier.input_guard``,
+   ``verifier.api.parsers``), before a view, a query or a renderer meets it.
+2. **Bounded JSON.** No JSON the app parses nests deeper than ``MAX_JSON_DEPTH``: the
+   API's bodies, JSON carried inside them as text (RAG chunks, memory transcripts), the
+   console's forms and uploads, and answers from the outside services it calls. Deeper
+   nesting would exhaust the interpreter's recursion limit while parsing, validating or
+   storing it (``'[' * 100000`` is a ``RecursionError``).
+
+Free of Django, so the pure cores use it too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+from verifier.errors import ApplicationError
+
+MAX_JSON_DEPTH: Final = 64
+
+_UNSTORABLE: Final = re.compile("[\x00\ud800-\udfff]")
+
+
+class JsonTooDeep(ApplicationError, ValueError):
+    """JSON nested deeper than ``MAX_JSON_DEPTH`` (or too deep to parse at all)."""
+
+    def __init__(self, what: str = "the JSON") -> None:
+        super().__init__(
+            "json_too_deep",
+            f"{what} is nested deeper than {MAX_JSON_DEPTH} levels.",
+            {"limit": MAX_JSON_DEPTH},
+        )
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be stored, or None: the first NUL or lone surrogate."""
+    found = _UNSTORABLE.search(text)
+    if found is None:
+        return None
+    if found.group() == "\x00":
+        return f"contains a NUL character at position {found.start()}"
+    return f"is not valid Unicode (a lone surrogate) at position {found.start()}"
+
+
+def printable(text: str) -> str:
+    """``text`` with NUL and lone surrogates escaped (``\\x00``, ``\\ud800``), safe to
+    put in an error message that is rendered as JSON or HTML."""
+    if _UNSTORABLE.search(text) is None:
+        return text
+    return _UNSTORABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def unstorable_location(value: Any, *, root: str = "") -> tuple[str, str] | None:
+    """The first string in a parsed JSON value (keys included) that cannot be stored:
+    ``(where, problem)``, e.g. ``("metadata.\\x00", "contains a NUL character ...")``;
+    None when every string is storable. Walks without recursion."""
+    stack: list[tuple[Any, str]] = [(value, root)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            problem = text_problem(item)
+            if problem is not None:
+                return where or "the body", problem
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                key_text = str(key)
+                path = f"{where}.{printable(key_text)}" if where else printable(key_text)
+                problem = text_problem(key_text)
+                if problem is not None:
+                    return path, f"has a key that {problem}"
+                stack.append((child, path))
+        elif isinstance(item, list):
+            stack.extend((child, f"{where}[{index}]") for index, child in enumerate(item))
+    return None
+
+
+def json_depth(value: Any) -> int:
+    """Nesting depth of a parsed JSON value (a scalar is 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        stack.extend((child, depth) for child in children)
+    return deepest
+
+
+def loads_bounded(
+    text: str | bytes,
+    *,
+    what: str = "the JSON",
+    parse_constant: Callable[[str], Any] | None = None,
+) -> Any:
+    """``json.loads`` that refuses nesting deeper than ``MAX_JSON_DEPTH``
+    (``JsonTooDeep``). Malformed JSON still raises ``json.JSONDecodeError``."""
+    try:
+        data = json.loads(text, parse_constant=parse_constant)
+    except RecursionError as exc:
+        raise JsonTooDeep(what) from exc
+    if json_depth(data) > MAX_JSON_DEPTH:
+        raise JsonTooDeep(what)
+    return data
