@@ -1,3 +1,4 @@
+from verifier.models.audit_packs import AuditPackJob, AuditPackJobStatus, WorkspaceSigningKey
 from verifier.models.benchmarks import ValidatorRun
 from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_claim_public_id
 from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
@@ -52,6 +53,8 @@ __all__ = [
     "SPAN_CHUNK_CHARS",
     "ApiKey",
     "ApiScope",
+    "AuditPackJob",
+    "AuditPackJobStatus",
     "BoundBy",
     "ChunkVerificationEvent",
     "Claim",
@@ -98,6 +101,7 @@ __all__ = [
     "WebhookDelivery",
     "WebhookEvent",
     "Workspace",
+    "WorkspaceSigningKey",
     "generate_api_key",
     "hash_api_key",
     "new_claim_public_id",
