@@ -641,7 +641,8 @@ def _where_record_changed(
         want = digest.get("fields", "")
         for i, path in enumerate(paths):
             if fps[8 * i : 8 * i + 8] != want[8 * i : 8 * i + 8]:
-                now = _short(json.dumps(values[path], ensure_ascii=False))
+                now = json.dumps(values[path], ensure_ascii=False)
+                now = now if len(now) <= 60 else now[:60] + "…"
                 found.append(f"{label.strip()}: {path} changed (now {now})")
     return found
 
