@@ -57,7 +57,7 @@ def test_ed25519_rfc8032_vectors(secret, public, message, signature):
 
 
 def test_ed25519_rejects_a_non_canonical_s():
-    secret, public, message, signature = RFC8032_VECTORS[1]
+    _secret, public, message, signature = RFC8032_VECTORS[1]
     sig = bytes.fromhex(signature)
     s = int.from_bytes(sig[32:], "little") + check._Q  # same point, s >= q: malleable
     forged = sig[:32] + s.to_bytes(32, "little")
