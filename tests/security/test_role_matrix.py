@@ -28,6 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from audit.services import rule_set_create
 from tests.factories import make_binding, make_claim, make_source, make_user
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
+from verifier.audit_pack.scope import parse_scope
 from verifier.models import (
     ApiScope,
     Claim,
@@ -37,7 +38,6 @@ from verifier.models import (
     VerificationJob,
 )
 from verifier.scoring.rulesets import CORE_V1
-from verifier.audit_pack.scope import parse_scope
 from verifier.services.audit_pack import audit_pack_job_create, audit_pack_job_run
 from verifier.services.claim_state import claim_exclude
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
