@@ -729,36 +729,49 @@ def _load_sources(pack: Pack, report: Report) -> dict[tuple[str, int], dict[str,
     for row in _jsonl(raw, SOURCES_FILE, report):
         if not isinstance(row, dict):
             continue
-        where = "{} v{}".format(row.get("source"), row.get("version"))
-        name = text_path(str(row.get("sha256")))
-        data = pack.read(name)
-        if data is None:
-            report.add("sources", where, f"its text {name} is missing")
-            continue
-        digest = hashlib.sha256(data).hexdigest()
-        if digest != row.get("sha256"):
-            report.add(
-                "sources",
-                where,
-                "its text {} hashes to {}…, not the version's recorded SHA-256 {}…".format(
-                    name, digest[:16], str(row.get("sha256"))[:16]
-                ),
-            )
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            report.add("sources", where, "its text is not UTF-8")
-            continue
-        if len(text) != row.get("chars"):
+            _load_source(pack, row, versions, report)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             report.add(
-                "sources",
-                where,
-                f"its text has {len(text)} characters, the pack records {row.get('chars')}",
+                "sources", f"{row.get('source')} v{row.get('version')}", f"is malformed: {exc!r}"
             )
-        row["_text"] = text
-        versions[(str(row.get("source")), int(row.get("version", 0)))] = row
     report.counts["source_versions"] = len(versions)
     return versions
+
+
+def _load_source(
+    pack: Pack,
+    row: dict[str, Any],
+    versions: dict[tuple[str, int], dict[str, Any]],
+    report: Report,
+) -> None:
+    where = f"{row.get('source')} v{row.get('version')}"
+    name = text_path(str(row.get("sha256")))
+    data = pack.read(name)
+    if data is None:
+        report.add("sources", where, f"its text {name} is missing")
+        return
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != row.get("sha256"):
+        report.add(
+            "sources",
+            where,
+            f"its text {name} hashes to {digest[:16]}…, not the version's recorded SHA-256 "
+            f"{str(row.get('sha256'))[:16]}…",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        report.add("sources", where, "its text is not UTF-8")
+        return
+    if len(text) != row.get("chars"):
+        report.add(
+            "sources",
+            where,
+            f"its text has {len(text)} characters, the pack records {row.get('chars')}",
+        )
+    row["_text"] = text
+    versions[(str(row["source"]), int(row["version"]))] = row
 
 
 def _check_claim(
@@ -898,6 +911,10 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
         manifest = json.loads(manifest_bytes)
     except ValueError as exc:
         raise PackUnreadable(f"{MANIFEST} is not JSON: {exc}") from exc
+    if not isinstance(manifest, dict):
+        raise PackUnreadable(f"{MANIFEST} is not a JSON object")
+    if public_key is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", public_key):
+        raise PackUnreadable("the pinned public key must be 64 hex digits")
     if manifest.get("format") != FORMAT or manifest.get("format_version") != FORMAT_VERSION:
         report.add(
             "files",
@@ -917,6 +934,8 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
         meta = {}
     if raw is None:
         report.add("files", PACK_FILE, "is missing")
+    if not isinstance(meta, dict):
+        meta = {}
     report.meta["scope"] = meta.get("scope")
     rules = meta.get("state_rules") or {}
     try:
@@ -945,7 +964,10 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
             continue
         claims += 1
         if policy is not None:
-            bindings += _check_claim(claim, versions, current, policy, report)
+            try:
+                bindings += _check_claim(claim, versions, current, policy, report)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                report.add("states", str(claim.get("id")), f"is malformed: {exc!r}")
     report.counts["claims"] = claims
     report.counts["bindings"] = bindings
     return report

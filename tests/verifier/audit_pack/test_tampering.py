@@ -309,3 +309,21 @@ def test_a_source_pack_holds_every_version_of_the_source(history, workspace, tmp
     )
     assert {r["source"] for r in jsonl(folder, check.SOURCES_FILE)} == {"source:marrow_river"}
     assert len(jsonl(folder, check.CLAIMS_FILE)) == 5
+
+
+def test_a_malformed_record_is_reported_not_a_crash(folder, history):
+    claim = history["claims"]["supported"].public_id
+    rows, i = _claim_line(folder, claim)
+    rows[i]["bindings"][0]["version"] = "one"
+    rows[i]["bindings"][0]["start"] = "x"
+    write_jsonl(folder, check.CLAIMS_FILE, rows)
+    sources = jsonl(folder, check.SOURCES_FILE)
+    sources[0]["version"] = None
+    write_jsonl(folder, check.SOURCES_FILE, sources)
+    report = check_pack(folder)
+    wheres = {(c, w) for c, w, _ in _problems(report)}
+    assert ("states", claim) in wheres  # its record is malformed: named, not a crash
+    assert ("sources", "source:marrow_river vNone") in wheres
+    (folder / check.PACK_FILE).write_text("[1, 2]")
+    wheres = {(c, w) for c, w, _ in _problems(check_pack(folder))}
+    assert {("files", check.PACK_FILE), ("states", check.PACK_FILE)} <= wheres
