@@ -335,6 +335,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "verifier.pipeline.tasks.watch_verification_jobs",
         "schedule": SPANPROOF_JOB_WATCH_SECONDS,
     },
+    "watch-audit-pack-jobs": {
+        "task": "verifier.pipeline.tasks.watch_audit_pack_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
 }
 
 # --- verification engine --------------------------------------------------------------

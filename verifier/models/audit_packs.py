@@ -72,6 +72,9 @@ class AuditPackJob(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     runner = models.CharField(max_length=64, blank=True)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times the watchdog re-enqueued the job after its worker went silent."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

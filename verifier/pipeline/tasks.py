@@ -51,3 +51,13 @@ def run_audit_pack_job(job_id: int) -> str:
     from verifier.services.audit_pack import audit_pack_job_run
 
     return audit_pack_job_run(job_id=job_id).status
+
+
+@shared_task(name="verifier.pipeline.tasks.watch_audit_pack_jobs")
+def watch_audit_pack_jobs() -> dict[str, list[int]]:
+    """Beat task: the same watchdog for audit-pack exports
+    (``services.audit_pack_job_watch``)."""
+    from verifier.services.audit_pack_job_watch import audit_pack_jobs_watch
+
+    report = audit_pack_jobs_watch()
+    return {"requeued": report.requeued, "failed": report.failed}
