@@ -93,7 +93,7 @@ def verdict_record(row: Mapping[str, Any], people: People) -> dict[str, Any]:
         "person": person,
         "label": row["label"],
         "confidence": row["confidence"],
-        "note": row["note"],
+        "note": people.scrub(row["note"]),
         "at": iso_time(row["at"]),
     }
 
