@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit import views
+from audit import pack_views, views
 
 app_name = "audit"
 
@@ -15,6 +15,9 @@ urlpatterns = [
     path("sources/<int:source_id>/diff/", views.source_diff, name="source-diff"),
     path("traces/", views.trace_list, name="trace-list"),
     path("traces/<uuid:trace_id>/", views.trace_detail, name="trace-detail"),
+    path("pack/", pack_views.pack_create, name="pack-create"),
+    path("pack/jobs/<int:job_id>/", pack_views.pack_job, name="pack-job"),
+    path("pack/jobs/<int:job_id>/download", pack_views.pack_download, name="pack-download"),
     path("quality/", views.quality, name="quality"),
     path("rules/", views.rules, name="rules"),
     path("rules/new/", views.rule_set_new, name="rule-set-new"),

@@ -318,6 +318,16 @@ SPANPROOF_INGEST_SHARDS = max(1, int(os.environ.get("SPANPROOF_INGEST_SHARDS", "
 # Threads one Celery task's models may use (``verifier.worker_threads``); None: the
 # worker's CPUs divided among its concurrent tasks.
 SPANPROOF_WORKER_THREADS = parse_worker_threads(os.environ.get("SPANPROOF_WORKER_THREADS"))
+# Audit packs (docs/audit-pack.md): background exports write their archive here (a folder
+# every web and worker process can read: a shared volume when they run on several
+# machines); a download through the API or the console streams at most
+# SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS claims, a larger pack is made by a job.
+SPANPROOF_AUDIT_PACK_DIR = Path(
+    os.environ.get("SPANPROOF_AUDIT_PACK_DIR", str(DATA_DIR / "audit-packs"))
+)
+SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS = int(
+    os.environ.get("SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS", "10000")
+)
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",
@@ -329,6 +339,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "watch-verification-jobs": {
         "task": "verifier.pipeline.tasks.watch_verification_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
+    "watch-audit-pack-jobs": {
+        "task": "verifier.pipeline.tasks.watch_audit_pack_jobs",
         "schedule": SPANPROOF_JOB_WATCH_SECONDS,
     },
 }

@@ -8,8 +8,9 @@ from typing import Final
 from django.db.models import QuerySet
 from django.http import QueryDict
 
+from verifier.audit_pack.scope import CLAIM_FILTER_KEYS as CLAIM_FILTER_KEYS
 from verifier.models import Claim, Workspace
-from verifier.selectors.claims import quality_class_filter
+from verifier.selectors.claim_filters import claim_filter_list, claim_filters
 from verifier.selectors.counts import row_counts
 from verifier.selectors.paging import (
     KeysetPage,
@@ -18,32 +19,13 @@ from verifier.selectors.paging import (
     newest_first,
 )
 
-CLAIM_FILTER_KEYS: Final = ("state", "reason", "source", "job", "quality", "q")
 CLAIM_LIST_PAGE_SIZE: Final = 50
-
-
-def audit_claim_filters(params: Mapping[str, str]) -> dict[str, str]:
-    """The claim-list filters present in ``params`` (query string), stripped."""
-    return {k: params[k].strip() for k in CLAIM_FILTER_KEYS if params.get(k, "").strip()}
+# The filters are the engine's (audit packs of a filtered list read them too).
+audit_claim_filters = claim_filters
 
 
 def audit_claim_list(*, workspace: Workspace, filters: Mapping[str, str]) -> QuerySet[Claim]:
-    claims = Claim.objects.filter(workspace=workspace).select_related("source")
-    if filters.get("state"):
-        claims = claims.filter(state=filters["state"])
-    if filters.get("reason"):
-        claims = claims.filter(state_reason=filters["reason"])
-    if filters.get("source"):
-        claims = claims.filter(source__ref=filters["source"])
-    if filters.get("job"):
-        job = filters["job"]
-        claims = claims.filter(ingest_job_id=int(job)) if job.isdigit() else claims.none()
-    if filters.get("quality"):
-        # The class as the reports count it: capped by the claim's state.
-        claims = claims.filter(quality_class_filter(filters["quality"]))
-    if filters.get("q"):
-        claims = claims.filter(text__icontains=filters["q"])
-    return claims.order_by("-created_at", "-id")
+    return claim_filter_list(workspace=workspace, filters=filters)
 
 
 def audit_claim_keyset(

@@ -29,6 +29,7 @@ from audit.services import rule_set_create
 from tests.factories import make_binding, make_claim, make_source, make_user
 from tests.review.conftest import seen
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
+from verifier.audit_pack.scope import parse_scope
 from verifier.models import (
     ApiScope,
     Claim,
@@ -38,6 +39,7 @@ from verifier.models import (
     VerificationJob,
 )
 from verifier.scoring.rulesets import CORE_V1
+from verifier.services.audit_pack import audit_pack_job_create, audit_pack_job_run
 from verifier.services.claim_state import claim_exclude
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.services.workspaces import api_key_create
@@ -102,6 +104,14 @@ class World:
     @cached_property
     def verify_job_id(self) -> int:
         return int(VerificationJob.objects.create(workspace=self.workspace).pk)
+
+    @cached_property
+    def audit_pack_job_id(self) -> int:
+        """A finished audit-pack job (run here: on_commit never fires in these tests)."""
+        job = audit_pack_job_create(
+            workspace=self.workspace, scope=parse_scope({}), exported_by={"role": "admin"}
+        )
+        return int(audit_pack_job_run(job_id=job.pk).pk)
 
     @cached_property
     def rule_set(self) -> Any:
@@ -298,6 +308,22 @@ TABLE: tuple[Route, ...] = (
         # the agent has a check, so its stats exist
         args=lambda w: {"agent_id": w.memory_check.agent},
     ),
+    # Audit packs: exporting is reading (a job row is bookkeeping, like a trace).
+    Route("api-audit-pack", "api", {"GET": Op(R, 200)}),
+    Route("api-audit-pack-public-key", "api", {"GET": Op(R, 200)}),
+    Route("api-audit-pack-jobs", "api", {"POST": Op(R, 202, body=lambda w: {"scope": "claims"})}),
+    Route(
+        "api-audit-pack-job",
+        "api",
+        {"GET": Op(R, 200)},
+        args=lambda w: {"job_id": w.audit_pack_job_id},
+    ),
+    Route(
+        "api-audit-pack-job-download",
+        "api",
+        {"GET": Op(R, 200)},
+        args=lambda w: {"job_id": w.audit_pack_job_id},
+    ),
     # --- console: shell ---------------------------------------------------------------
     Route("home", "console", {"GET": Op(R, 200)}),
     Route(
@@ -403,6 +429,23 @@ TABLE: tuple[Route, ...] = (
         args=lambda w: {"trace_id": w.trace_id},
     ),
     Route("audit:quality", "console", {"GET": Op(R, 200)}),
+    Route(
+        "audit:pack-create",
+        "console",
+        {"POST": Op(R, 302, body=lambda w: {"scope": "source", "source": w.source.ref})},
+    ),
+    Route(
+        "audit:pack-job",
+        "console",
+        {"GET": Op(R, 200)},
+        args=lambda w: {"job_id": w.audit_pack_job_id},
+    ),
+    Route(
+        "audit:pack-download",
+        "console",
+        {"GET": Op(R, 200)},
+        args=lambda w: {"job_id": w.audit_pack_job_id},
+    ),
     Route("audit:rules", "console", {"GET": Op(A, 200)}),
     Route(
         "audit:rule-set-new",

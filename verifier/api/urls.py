@@ -25,4 +25,5 @@ urlpatterns = [
     path("", include("verifier.api.ingest_urls")),
     path("", include("verifier.api.rag_urls")),
     path("", include("verifier.api.memory_urls")),
+    path("", include("verifier.api.audit_pack_urls")),
 ]

@@ -1,3 +1,4 @@
+from verifier.models.audit_packs import AuditPackJob, AuditPackJobStatus, WorkspaceSigningKey
 from verifier.models.benchmarks import ValidatorRun
 from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_claim_public_id
 from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
@@ -54,6 +55,8 @@ __all__ = [
     "SPAN_CHUNK_CHARS",
     "ApiKey",
     "ApiScope",
+    "AuditPackJob",
+    "AuditPackJobStatus",
     "BoundBy",
     "ChunkVerificationEvent",
     "Claim",
@@ -102,6 +105,7 @@ __all__ = [
     "WebhookEvent",
     "WorkerBeat",
     "Workspace",
+    "WorkspaceSigningKey",
     "generate_api_key",
     "hash_api_key",
     "new_claim_public_id",

@@ -42,3 +42,22 @@ def watch_verification_jobs() -> dict[str, list[int]]:
 
     report = verification_jobs_watch()
     return {"requeued": report.requeued, "failed": report.failed}
+
+
+# --- audit packs -----------------------------------------------------------------------
+@shared_task(name="verifier.pipeline.tasks.run_audit_pack_job")
+def run_audit_pack_job(job_id: int) -> str:
+    """Export a background audit pack (``services.audit_pack``)."""
+    from verifier.services.audit_pack import audit_pack_job_run
+
+    return audit_pack_job_run(job_id=job_id).status
+
+
+@shared_task(name="verifier.pipeline.tasks.watch_audit_pack_jobs")
+def watch_audit_pack_jobs() -> dict[str, list[int]]:
+    """Beat task: the same watchdog for audit-pack exports
+    (``services.audit_pack_job_watch``)."""
+    from verifier.services.audit_pack_job_watch import audit_pack_jobs_watch
+
+    report = audit_pack_jobs_watch()
+    return {"requeued": report.requeued, "failed": report.failed}

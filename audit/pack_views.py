@@ -1,0 +1,67 @@
+"""Audit packs in the console: the buttons on the claim list, a source, a trace and a job
+page start a background export (``POST``); its page shows the progress and, when done,
+the download and how to check it. Exporting is reading: every role may."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from verifier.audit_pack.scope import AuditPackError, parse_scope
+from verifier.http import MemberRequest
+from verifier.models import ApiScope, AuditPackJobStatus
+from verifier.permissions import role_required
+from verifier.pipeline.views import HTMX_STOP_POLLING
+from verifier.selectors.audit_pack import audit_pack_job_get, audit_pack_signing_key
+from verifier.services.audit_pack import audit_pack_file, audit_pack_job_create
+
+
+@require_POST
+@role_required(unsafe_scope=ApiScope.READ)
+def pack_create(request: MemberRequest) -> HttpResponse:
+    try:
+        scope = parse_scope(request.POST)
+    except AuditPackError as exc:
+        messages.error(request, exc.message)
+        return redirect("audit:claim-list")
+    job = audit_pack_job_create(
+        workspace=request.workspace,
+        scope=scope,
+        actor=request.user,
+        exported_by={"role": str(request.membership.role)},
+    )
+    return redirect("audit:pack-job", job_id=job.pk)
+
+
+@require_GET
+@role_required()
+def pack_job(request: MemberRequest, job_id: int) -> HttpResponse:
+    job = audit_pack_job_get(workspace=request.workspace, job_id=job_id)
+    key = audit_pack_signing_key(workspace=request.workspace)
+    context = {
+        "job": job,
+        "scope": parse_scope(job.scope),
+        "public_key": key.public_key if key else "",
+    }
+    if request.htmx:
+        response = render(request, "audit/partials/pack_job.html", context)
+        if job.finished:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "audit/pack_job.html", context)
+
+
+@require_GET
+@role_required()
+def pack_download(request: MemberRequest, job_id: int) -> FileResponse:
+    job = audit_pack_job_get(workspace=request.workspace, job_id=job_id)
+    if job.status != AuditPackJobStatus.SUCCEEDED:
+        raise Http404("This pack is not ready.")
+    return FileResponse(
+        audit_pack_file(job).open("rb"),
+        as_attachment=True,
+        filename=job.file_name,
+        content_type="application/zip",
+    )

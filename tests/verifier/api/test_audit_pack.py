@@ -1,0 +1,184 @@
+"""The audit-pack API: the public key, streamed packs per scope, background jobs, and
+bad input answered with the error body, never a 500."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+
+from tests.verifier.api.conftest import client_for, judged_claim
+from verifier.audit_pack import check
+from verifier.audit_pack.check import check_pack, render_report
+from verifier.models import AuditPackJob, VerificationJob
+
+pytestmark = pytest.mark.django_db
+
+QUOTE = "Sediment settles where the current slows."
+
+
+@pytest.fixture
+def claims(delta):
+    return [
+        judged_claim(delta, QUOTE, quote=QUOTE),
+        judged_claim(delta, "The delta floods.", label="abstained", confidence=0.0),
+    ]
+
+
+def _pack(response, tmp_path, name="pack.zip"):
+    assert response.status_code == 200, response.content[:500]
+    assert response["Content-Type"] == "application/zip"
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    path = tmp_path / name
+    path.write_bytes(body)
+    return path
+
+
+def _claim_ids(path):
+    with zipfile.ZipFile(path) as archive:
+        lines = archive.read(check.CLAIMS_FILE).decode().splitlines()
+    import json
+
+    return {json.loads(line)["id"] for line in lines}
+
+
+def test_the_public_key_is_the_one_that_signs_the_packs(api, other_api, claims, tmp_path):
+    key = api.get("/connect/v1/audit-pack/public-key").json()
+    assert key["algorithm"] == "Ed25519" and len(key["public_key"]) == 64
+    assert api.get("/connect/v1/audit-pack/public-key").json() == key  # made once
+    assert (
+        other_api.get("/connect/v1/audit-pack/public-key").json()["public_key"]
+        != (key["public_key"])
+    )
+    response = api.get("/connect/v1/audit-pack")
+    assert response.streaming and "attachment" in response["Content-Disposition"]
+    pack = _pack(response, tmp_path)
+    report = check_pack(pack, public_key=key["public_key"])
+    assert report.ok, render_report(report)
+    assert report.meta["key_id"] == key["key_id"]
+    assert _claim_ids(pack) == {c.public_id for c in claims}
+
+
+def test_a_claim_filter_pack_holds_the_filtered_claims(api, claims, tmp_path):
+    pack = _pack(api.get("/connect/v1/audit-pack?scope=claims&state=supported"), tmp_path)
+    assert _claim_ids(pack) == {claims[0].public_id}
+    assert check_pack(pack).ok
+
+
+def test_source_trace_and_job_packs(api, workspace, delta, claims, tmp_path):
+    pack = _pack(api.get(f"/connect/v1/audit-pack?scope=source&source={delta.ref}"), tmp_path, "s")
+    assert _claim_ids(pack) == {c.public_id for c in claims}
+
+    trace_id = api.post(
+        "/connect/v1/retrieve", {"query": "sediment"}, content_type="application/json"
+    ).json()["trace_id"]
+    pack = _pack(api.get(f"/connect/v1/audit-pack?scope=trace&trace={trace_id}"), tmp_path, "t")
+    report = check_pack(pack)
+    assert report.ok, render_report(report)
+    with zipfile.ZipFile(pack) as archive:
+        assert check.TRACE_FILE in archive.namelist()
+
+    job = VerificationJob.objects.create(
+        workspace=workspace, items=[{"index": 0, "claim_id": claims[1].public_id}], total=1
+    )
+    pack = _pack(
+        api.get(f"/connect/v1/audit-pack?scope=verification_job&job={job.pk}"), tmp_path, "v"
+    )
+    assert _claim_ids(pack) == {claims[1].public_id}
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "code"),
+    [
+        ("scope=everything", 400, "invalid_scope"),
+        ("scope=source", 400, "invalid_scope"),
+        ("scope=trace&trace=not-a-uuid", 400, "invalid_scope"),
+        ("scope=ingest_job&job=x", 400, "invalid_scope"),
+        ("scope=ingest_job&job=99999999999999999999999", 400, "invalid_scope"),
+        ("scope=source&source=source:nowhere", 404, "not_found"),
+        ("scope=trace&trace=00000000-0000-0000-0000-000000000000", 404, "not_found"),
+        ("scope=ingest_job&job=123456", 404, "not_found"),
+        ("scope=verification_job&job=123456", 404, "not_found"),
+    ],
+)
+def test_bad_scopes_are_clear_errors(api, claims, query, status, code):
+    response = api.get(f"/connect/v1/audit-pack?{query}")
+    assert response.status_code == status, response.content
+    assert response.json()["error"]["code"] == code
+
+
+def test_another_workspaces_source_is_a_404(other_api, delta, claims):
+    response = other_api.get(f"/connect/v1/audit-pack?scope=source&source={delta.ref}")
+    assert response.status_code == 404
+
+
+def test_a_pack_too_large_to_stream_asks_for_a_job(api, claims, settings):
+    settings.SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS = 1
+    response = api.get("/connect/v1/audit-pack")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "pack_too_large"
+    assert response.json()["error"]["details"] == {"claims": 2, "limit": 1}
+
+
+def test_a_job_exports_in_the_background(
+    workspace, claims, tmp_path, settings, django_capture_on_commit_callbacks
+):
+    settings.SPANPROOF_AUDIT_PACK_DIR = tmp_path / "packs"
+    api = client_for(workspace, "read")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(
+            "/connect/v1/audit-pack/jobs", {"scope": "claims"}, content_type="application/json"
+        )
+    assert response.status_code == 202, response.content
+    job_id = response.json()["id"]
+    job = api.get(f"/connect/v1/audit-pack/jobs/{job_id}").json()
+    assert job["status"] == "succeeded", job
+    assert (job["done"], job["total"], job["percent"]) == (2, 2, 100)
+    download = api.get(job["download"])
+    assert download.status_code == 200
+    pack = tmp_path / "job.zip"
+    pack.write_bytes(b"".join(download.streaming_content))
+    import hashlib
+
+    assert hashlib.sha256(pack.read_bytes()).hexdigest() == job["sha256"]
+    assert check_pack(pack).ok
+    with zipfile.ZipFile(pack) as archive:
+        meta = __import__("json").loads(archive.read(check.PACK_FILE))
+    assert meta["exported_by"] == {"api_key_scope": "read"}
+
+
+def test_a_job_not_finished_cannot_be_downloaded(api, workspace):
+    job = AuditPackJob.objects.create(workspace=workspace, scope={"scope": "claims"})
+    response = api.get(f"/connect/v1/audit-pack/jobs/{job.pk}/download")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "pack_not_ready"
+
+
+def test_another_workspaces_job_is_a_404(other_api, workspace):
+    job = AuditPackJob.objects.create(workspace=workspace, scope={"scope": "claims"})
+    assert other_api.get(f"/connect/v1/audit-pack/jobs/{job.pk}").status_code == 404
+    assert other_api.get(f"/connect/v1/audit-pack/jobs/{job.pk}/download").status_code == 404
+
+
+def test_a_bad_job_scope_creates_nothing(api):
+    response = api.post(
+        "/connect/v1/audit-pack/jobs", {"scope": "source"}, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_scope"
+    assert not AuditPackJob.objects.exists()
+    response = api.post(
+        "/connect/v1/audit-pack/jobs",
+        {"scope": "source", "source": "source:none"},
+        content_type="application/json",
+    )
+    assert response.status_code == 404
+    assert not AuditPackJob.objects.exists()
+
+
+def test_a_stream_hands_on_the_pack_in_pieces(api, claims):
+    response = api.get("/connect/v1/audit-pack")
+    pieces = list(response.streaming_content)
+    assert len(pieces) >= 3  # claims, texts, then the manifest: never one buffered blob
+    assert zipfile.ZipFile(io.BytesIO(b"".join(pieces))).testzip() is None

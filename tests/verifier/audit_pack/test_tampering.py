@@ -1,0 +1,329 @@
+"""A pack made from real history passes the checker, and each kind of change the issue
+names makes it fail, naming what changed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.factories import make_source
+from tests.verifier.audit_pack.conftest import (
+    SUPPORTED_QUOTE,
+    jsonl,
+    unzip,
+    write_jsonl,
+    write_pack,
+)
+from verifier.audit_pack import check, signing
+from verifier.audit_pack.check import check_pack, render_report
+from verifier.models import WorkspaceSigningKey
+from verifier.services.audit_pack import _signer, signing_key_ensure
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pack(history, workspace, tmp_path) -> Path:
+    return write_pack(workspace, tmp_path / "pack.zip")
+
+
+@pytest.fixture
+def folder(pack, tmp_path) -> Path:
+    return unzip(pack, tmp_path / "unzipped")
+
+
+def _problems(report, check_name=None):
+    return [
+        (p.check, p.where, p.message)
+        for p in report.problems
+        if check_name is None or p.check == check_name
+    ]
+
+
+def _claim_line(folder: Path, public_id: str) -> tuple[list[dict], int]:
+    rows = jsonl(folder, check.CLAIMS_FILE)
+    return rows, next(i for i, row in enumerate(rows) if row["id"] == public_id)
+
+
+def test_a_pack_of_real_history_passes(pack, history):
+    report = check_pack(pack)
+    assert report.ok, render_report(report)
+    assert report.counts["claims"] == 5
+    assert report.counts["bindings"] == 4
+    # the unzipped folder checks the same
+    assert check_pack(unzip(pack, pack.parent / "same")).ok
+
+
+def test_people_appear_by_role_never_by_username(folder, history):
+    everything = b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file())
+    assert b"rita.reviewer" not in everything
+    rows, i = _claim_line(folder, history["claims"]["reviewed"].public_id)
+    human = [v for v in rows[i]["verdicts"] if v["person"]]
+    assert human == [
+        {
+            **human[0],
+            "judge_model": "human",
+            "person": {"role": "reviewer", "ref": "reviewer-1"},
+        }
+    ]
+    causes = [e["cause"] for e in rows[i]["state_events"]]
+    assert "review: supported by reviewer-1" in causes
+
+
+def test_one_changed_byte_of_a_source_text_is_named(folder, history):
+    version = history["source"].versions.get()
+    path = folder / check.text_path(version.sha256)
+    data = bytearray(path.read_bytes())
+    at = data.index(b"Sediment") + 1
+    data[at] = ord("E")  # "SEdiment"
+    path.write_bytes(bytes(data))
+    report = check_pack(folder)
+    assert not report.ok
+    files = _problems(report, "files")
+    assert files[0][1] == check.text_path(version.sha256)
+    assert "characters [0, " in files[0][2]
+    sources = _problems(report, "sources")
+    assert sources[0][1] == "source:marrow_river v1"
+    assert "hashes to" in sources[0][2]
+    supported = history["claims"]["supported"].public_id
+    assert (
+        "spans",
+        f"{supported} bindings[0]",
+    ) in [(c, w) for c, w, _ in _problems(report)]
+
+
+def test_one_changed_quote_is_named(folder, history):
+    claim = history["claims"]["supported"].public_id
+    rows, i = _claim_line(folder, claim)
+    rows[i]["bindings"][0]["quote"] = SUPPORTED_QUOTE.replace("slows", "stops")
+    write_jsonl(folder, check.CLAIMS_FILE, rows)
+    report = check_pack(folder)
+    messages = [m for _, _, m in _problems(report, "files")]
+    assert any(f"({claim}): bindings[0].quote changed" in m for m in messages), messages
+    spans = _problems(report, "spans")
+    assert spans[0][1] == f"{claim} bindings[0]"
+    assert "current stops" in spans[0][2]
+
+
+def test_one_changed_offset_is_named(folder, history):
+    claim = history["claims"]["supported"].public_id
+    rows, i = _claim_line(folder, claim)
+    rows[i]["bindings"][0]["start"] += 1
+    write_jsonl(folder, check.CLAIMS_FILE, rows)
+    report = check_pack(folder)
+    messages = [m for _, _, m in _problems(report, "files")]
+    assert any(f"({claim}): bindings[0].start changed" in m for m in messages), messages
+    assert _problems(report, "spans")[0][1] == f"{claim} bindings[0]"
+
+
+def test_one_changed_verdict_is_named(folder, history):
+    claim = history["claims"]["contradicted"].public_id
+    rows, i = _claim_line(folder, claim)
+    rows[i]["verdicts"][-1]["label"] = "entailed"
+    write_jsonl(folder, check.CLAIMS_FILE, rows)
+    report = check_pack(folder)
+    messages = [m for _, _, m in _problems(report, "files")]
+    assert any(f"({claim}): verdicts[0].label changed" in m for m in messages), messages
+    states = _problems(report, "states")
+    assert states == [
+        (
+            "states",
+            claim,
+            "records contradicted/contradicted, but the five-state rules give "
+            "supported/entailed (binding fresh, latest model verdict entailed 0.91 "
+            f"(id {rows[i]['verdicts'][-1]['id']}))",
+        )
+    ]
+
+
+def test_a_verdict_change_the_state_does_not_show_is_still_named(folder, history):
+    claim = history["claims"]["supported"].public_id
+    rows, i = _claim_line(folder, claim)
+    rows[i]["verdicts"][-1]["confidence"] = 0.99
+    write_jsonl(folder, check.CLAIMS_FILE, rows)
+    report = check_pack(folder)
+    assert [(c, w) for c, w, _ in _problems(report)] == [("files", check.CLAIMS_FILE)]
+    assert f"({claim}): verdicts[0].confidence changed (now 0.99)" in _problems(report)[0][2]
+
+
+def test_a_changed_manifest_fails_the_signature(folder):
+    manifest = json.loads((folder / check.MANIFEST).read_text())
+    manifest["workspace"]["name"] = "Someone else"
+    (folder / check.MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    report = check_pack(folder)
+    assert _problems(report) == [
+        (
+            "signature",
+            check.MANIFEST,
+            f"the signature in {check.SIGNATURE} does not verify for key "
+            f"{manifest['signing']['key_id']}: the manifest was changed after export, or was "
+            "signed by another key",
+        )
+    ]
+
+
+def test_a_changed_file_hash_in_the_manifest_is_named(folder):
+    manifest = json.loads((folder / check.MANIFEST).read_text())
+    entry = next(f for f in manifest["files"] if f["path"] == check.SOURCES_FILE)
+    entry["sha256"] = "0" * 64
+    (folder / check.MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    report = check_pack(folder)
+    assert [(c, w) for c, w, _ in _problems(report)] == [
+        ("signature", check.MANIFEST),
+        ("files", check.SOURCES_FILE),
+    ]
+
+
+def test_a_pack_signed_with_another_workspaces_key_fails(folder, workspace, other_workspace):
+    """The manifest re-signed with another workspace's key: its own key no longer
+    verifies it, and pinning the right workspace key exposes a re-signed pack."""
+    body = (folder / check.MANIFEST).read_bytes()
+    other = _signer(other_workspace)
+    (folder / check.SIGNATURE).write_text(other.sign(body).hex() + "\n")
+    report = check_pack(folder)
+    assert [(c, w) for c, w, _ in _problems(report)] == [("signature", check.MANIFEST)]
+
+    # A forger who also swaps in their own public key is caught by the pinned key.
+    manifest = json.loads(body)
+    manifest["signing"]["public_key"] = other.public_key.hex()
+    manifest["signing"]["key_id"] = other.key_id
+    body = json.dumps(manifest, indent=2, sort_keys=True).encode()
+    (folder / check.MANIFEST).write_bytes(body)
+    (folder / check.SIGNATURE).write_text(other.sign(body).hex() + "\n")
+    assert check_pack(folder).ok  # self-consistent ...
+    ours = WorkspaceSigningKey.objects.get(workspace=workspace).public_key
+    pinned = check_pack(folder, public_key=ours)
+    assert _problems(pinned) == [
+        (
+            "signature",
+            check.MANIFEST,
+            f"is signed for key {other.key_id}, not the pinned workspace key "
+            f"{check.key_id(bytes.fromhex(ours))}",
+        ),
+        (
+            "signature",
+            check.MANIFEST,
+            f"the signature in {check.SIGNATURE} does not verify for key "
+            f"{check.key_id(bytes.fromhex(ours))}: the manifest was changed after export, or "
+            "was signed by another key",
+        ),
+    ]
+
+
+def test_the_sealed_key_opens_only_for_its_workspace_and_secret(
+    workspace, other_workspace, settings
+):
+    key = signing_key_ensure(workspace=workspace)
+    assert signing_key_ensure(workspace=workspace).pk == key.pk
+    sealed = bytes(key.sealed_private_key)
+    assert len(sealed) > 32 and bytes.fromhex(key.public_key) not in sealed
+    with pytest.raises(signing.SigningKeyUnavailable):
+        signing.unseal(
+            sealed, secrets=[settings.SECRET_KEY], context=f"workspace:{other_workspace.pk}"
+        )
+    with pytest.raises(signing.SigningKeyUnavailable):
+        signing.unseal(sealed, secrets=["another secret"], context=f"workspace:{workspace.pk}")
+    # a rotated secret still opens it through SECRET_KEY_FALLBACKS
+    old = settings.SECRET_KEY
+    settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = "rotated", [old]
+    assert _signer(workspace).public_key.hex() == key.public_key
+
+
+def test_the_checker_runs_with_the_standard_library_alone(pack, tmp_path):
+    """The check.py inside the pack, copied where no project code is, run isolated
+    (-I: no environment, no user site; -S: no site-packages)."""
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    with zipfile.ZipFile(pack) as archive:
+        (alone / "check.py").write_bytes(archive.read(check.CHECKER_FILE))
+    copy = alone / "pack.zip"
+    shutil.copy(pack, copy)
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "check.py", "pack.zip"],
+        cwd=alone,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "PASSED" in run.stdout
+    # and it fails, naming the file, on a changed pack
+    folder = unzip(copy, alone / "unzipped")
+    (folder / check.SOURCES_FILE).write_bytes((folder / check.SOURCES_FILE).read_bytes() + b"\n")
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "check.py", "unzipped", "--json"],
+        cwd=alone,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    problems = json.loads(run.stdout)["problems"]
+    assert [p["where"] for p in problems] == [check.SOURCES_FILE]
+    # an unreadable pack is exit status 2
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "check.py", "missing.zip"], cwd=alone, capture_output=True
+    )
+    assert run.returncode == 2
+
+
+def test_a_stale_claim_the_server_did_not_demote_fails(history, workspace, tmp_path):
+    """The checker recomputes the state: a supported claim whose source has a newer version
+    that no longer holds the quote is not supported, whatever the row says."""
+    from verifier.services.sources import source_upsert
+
+    source = history["source"]
+    source_upsert(workspace=workspace, ref=source.ref, text="An entirely different text.")
+    report = check_pack(write_pack(workspace, tmp_path / "stale.zip"))
+    supported = history["claims"]["supported"].public_id
+    states = {w: m for c, w, m in _problems(report, "states")}
+    assert (
+        "records supported/entailed, but the five-state rules give unverified/stale_source"
+        in (states[supported])
+    )
+    # once the read-time re-check has demoted it, the pack is consistent again
+    from verifier.services.claim_state import claim_recheck_on_read
+
+    for claim in history["claims"].values():
+        claim.refresh_from_db()
+        claim_recheck_on_read(claim=claim)
+    report = check_pack(write_pack(workspace, tmp_path / "demoted.zip"))
+    assert report.ok, render_report(report)
+
+
+def test_a_source_pack_holds_every_version_of_the_source(history, workspace, tmp_path):
+    from verifier.audit_pack.scope import PackScope
+
+    make_source(workspace, ref="source:elsewhere")
+    folder = unzip(
+        write_pack(
+            workspace, tmp_path / "s.zip", PackScope(kind="source", source=history["source"].ref)
+        ),
+        tmp_path / "s",
+    )
+    assert {r["source"] for r in jsonl(folder, check.SOURCES_FILE)} == {"source:marrow_river"}
+    assert len(jsonl(folder, check.CLAIMS_FILE)) == 5
+
+
+def test_a_malformed_record_is_reported_not_a_crash(folder, history):
+    claim = history["claims"]["supported"].public_id
+    rows, i = _claim_line(folder, claim)
+    rows[i]["bindings"][0]["version"] = "one"
+    rows[i]["bindings"][0]["start"] = "x"
+    write_jsonl(folder, check.CLAIMS_FILE, rows)
+    sources = jsonl(folder, check.SOURCES_FILE)
+    sources[0]["version"] = None
+    write_jsonl(folder, check.SOURCES_FILE, sources)
+    report = check_pack(folder)
+    wheres = {(c, w) for c, w, _ in _problems(report)}
+    assert ("states", claim) in wheres  # its record is malformed: named, not a crash
+    assert ("sources", "source:marrow_river vNone") in wheres
+    (folder / check.PACK_FILE).write_text("[1, 2]")
+    wheres = {(c, w) for c, w, _ in _problems(check_pack(folder))}
+    assert {("files", check.PACK_FILE), ("states", check.PACK_FILE)} <= wheres

@@ -1,0 +1,183 @@
+"""Audit packs through the API: the workspace's public key, a pack streamed for a scope
+(a filtered claim list, a source, a trace, an ingest or verification job), and packs too
+large to stream made by a background job. Exporting is reading: ``read`` scope."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.authentication import ApiKeyUser
+from verifier.api.errors import ApiError
+from verifier.api.scoping import request_actor, request_workspace
+from verifier.api.traces import _IgnoreFormatParam
+from verifier.audit_pack.scope import CLAIM_FILTER_KEYS, SCOPE_KINDS, parse_scope
+from verifier.models import ApiScope, AuditPackJob, AuditPackJobStatus
+from verifier.selectors.audit_pack import audit_pack_job_get
+from verifier.services.audit_pack import (
+    audit_pack_file,
+    audit_pack_job_create,
+    audit_pack_stream,
+    signing_key_ensure,
+)
+
+ZIP = "application/zip"
+SCOPE_PARAMETERS = [
+    OpenApiParameter("scope", OpenApiTypes.STR, enum=list(SCOPE_KINDS), default="claims"),
+    *(
+        OpenApiParameter(k, OpenApiTypes.STR, description="claim-list filter")
+        for k in CLAIM_FILTER_KEYS
+    ),
+    OpenApiParameter("trace", OpenApiTypes.STR, description="trace id (scope=trace)"),
+]
+
+
+def exported_by(request: Request) -> dict[str, str]:
+    """Who asked, as the pack records it: the console member's role or the API key's
+    scope, never a name."""
+    if isinstance(request.user, ApiKeyUser):
+        return {"api_key_scope": str(request.user.api_key.scope)}
+    membership = getattr(request._request, "membership", None)
+    return {"role": str(membership.role)} if membership is not None else {}
+
+
+def pack_filename(slug: str) -> str:
+    return f"audit-pack-{slug}-{timezone.now():%Y%m%dT%H%M%SZ}.zip"
+
+
+class AuditPackPublicKeyApi(APIView):
+    """The workspace's Ed25519 public key, to pin when checking its packs
+    (``python3 check.py PACK --public-key HEX``). Made on first use."""
+
+    class OutputSerializer(serializers.Serializer):
+        workspace = serializers.CharField(source="workspace.slug")
+        algorithm = serializers.CharField()
+        public_key = serializers.CharField(help_text="32 bytes, hex.")
+        key_id = serializers.SerializerMethodField()
+        created_at = serializers.DateTimeField()
+
+        def get_key_id(self, key: Any) -> str:
+            from verifier.audit_pack.check import key_id
+
+            return key_id(bytes.fromhex(key.public_key))
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request) -> Response:
+        key = signing_key_ensure(workspace=request_workspace(request))
+        return Response(self.OutputSerializer(key).data)
+
+
+class AuditPackDownloadApi(APIView):
+    """A signed audit pack (zip) of the scope, streamed as it is written; at most
+    ``SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS`` claims (a larger one: a job)."""
+
+    content_negotiation_class = _IgnoreFormatParam
+
+    @extend_schema(
+        parameters=SCOPE_PARAMETERS,
+        responses={
+            (200, ZIP): OpenApiResponse(OpenApiTypes.BINARY),
+            400: OpenApiResponse(description="invalid_scope, pack_too_large"),
+            404: OpenApiResponse(description="no such source, trace or job"),
+        },
+    )
+    def get(self, request: Request) -> HttpResponse:
+        workspace = request_workspace(request)
+        stream = audit_pack_stream(
+            workspace=workspace,
+            scope=parse_scope(request.query_params),
+            exported_by=exported_by(request),
+            max_claims=settings.SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS,
+        )
+        response = StreamingHttpResponse(stream, content_type=ZIP)
+        response["Content-Disposition"] = f'attachment; filename="{pack_filename(workspace.slug)}"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class AuditPackJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=AuditPackJobStatus.choices)
+    scope = serializers.JSONField()
+    total = serializers.IntegerField()
+    done = serializers.IntegerField()
+    percent = serializers.IntegerField()
+    error = serializers.CharField(allow_blank=True)
+    size = serializers.IntegerField(allow_null=True)
+    sha256 = serializers.CharField(allow_blank=True)
+    key_id = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    download = serializers.SerializerMethodField()
+
+    def get_download(self, job: AuditPackJob) -> str | None:
+        if job.status != AuditPackJobStatus.SUCCEEDED:
+            return None
+        return reverse("api-audit-pack-job-download", kwargs={"job_id": job.pk})
+
+
+class AuditPackJobCreateApi(APIView):
+    """Start a background export of the scope (body: ``scope`` and its argument, as the
+    download's query parameters); poll the job for its progress."""
+
+    required_scopes = {"POST": ApiScope.READ}
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: AuditPackJobSerializer})
+    def post(self, request: Request) -> Response:
+        data = request.data if isinstance(request.data, dict) else {}
+        job = audit_pack_job_create(
+            workspace=request_workspace(request),
+            scope=parse_scope(data),
+            actor=request_actor(request),
+            exported_by=exported_by(request),
+        )
+        job.refresh_from_db()
+        return Response(AuditPackJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class AuditPackJobGetApi(APIView):
+    """An audit-pack job: its status and progress, and its download once it succeeded."""
+
+    @extend_schema(responses=AuditPackJobSerializer)
+    def get(self, request: Request, job_id: int) -> Response:
+        job = audit_pack_job_get(workspace=request_workspace(request), job_id=job_id)
+        return Response(AuditPackJobSerializer(job).data)
+
+
+class AuditPackJobDownloadApi(APIView):
+    """The pack a job made (zip)."""
+
+    content_negotiation_class = _IgnoreFormatParam
+
+    @extend_schema(
+        responses={
+            (200, ZIP): OpenApiResponse(OpenApiTypes.BINARY),
+            409: OpenApiResponse(description="pack_not_ready"),
+        }
+    )
+    def get(self, request: Request, job_id: int) -> HttpResponse:
+        workspace = request_workspace(request)
+        job = audit_pack_job_get(workspace=workspace, job_id=job_id)
+        if job.status != AuditPackJobStatus.SUCCEEDED:
+            raise ApiError(
+                "pack_not_ready",
+                f"The pack is not ready: the job is {job.status}.",
+                status_code=status.HTTP_409_CONFLICT,
+                details={"status": job.status, "done": job.done, "total": job.total},
+            )
+        return FileResponse(
+            audit_pack_file(job).open("rb"),
+            as_attachment=True,
+            filename=job.file_name,
+            content_type=ZIP,
+        )

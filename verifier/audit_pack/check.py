@@ -1,0 +1,1055 @@
+#!/usr/bin/env python3
+"""Check a Spanproof audit pack without Spanproof: one file, Python 3.9+, standard library only.
+
+    python3 check.py PACK                      # PACK: the .zip, or the folder it unzips to
+    python3 check.py PACK --public-key HEX     # pin the workspace key (recommended)
+    python3 check.py PACK --json               # the findings as JSON
+    python -m verifier.audit_pack.check PACK   # the same, from a Spanproof checkout
+
+It re-checks, and names every mismatch it finds:
+
+1. the signature: ``manifest.sig`` is an Ed25519 signature of the exact bytes of
+   ``manifest.json`` by the workspace key (verified here in pure Python, RFC 8032);
+2. the files: each file's SHA-256 and size are the ones the manifest lists, and no file is
+   missing or added; where a file differs, ``digests.jsonl`` (itself listed in the signed
+   manifest) tells which record and which field changed, or which characters of a text;
+3. the source versions: every text hashes to the SHA-256 recorded for its version;
+4. the spans: every bound quote sits in its version's text at its code-point offsets,
+   under its match kind (exact; normalized; fuzzy with similarity >= the floor);
+5. the states: each claim's state events chain from the initial state to the state the
+   claim records, and that state is what the five-state rules give for the claim's
+   evidence and verdict history under the policy the pack records.
+
+Exit status: 0 when everything checks out, 1 when anything does not (the report lists
+each problem), 2 when the pack cannot be read at all. The format is documented in
+``docs/audit-pack.md`` of Spanproof; this file is the reference for how it is checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import unicodedata
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# --- the format --------------------------------------------------------------------------
+
+FORMAT = "spanproof-audit-pack"
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+SIGNATURE = "manifest.sig"
+PACK_FILE = "pack.json"
+CLAIMS_FILE = "claims.jsonl"
+SOURCES_FILE = "sources.jsonl"
+DIGESTS_FILE = "digests.jsonl"
+TRACE_FILE = "trace.json"
+CHECKER_FILE = "check.py"
+README_FILE = "README.txt"
+TEXT_DIR = "texts/"
+# ``digests.jsonl`` gives a fingerprint per this many code points of each text.
+TEXT_CHUNK_CHARS = 4096
+SIGNATURE_ALGORITHM = "Ed25519"
+
+STATES = ("supported", "inferred", "unverified", "contradicted", "excluded")
+INITIAL_STATE = ("unverified", "not_judged")
+
+
+def dumps_line(record: Any) -> str:
+    """One JSONL line as the pack writes it (keys sorted, UTF-8, no spaces)."""
+    return json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def key_id(public_key: bytes) -> str:
+    """A short name for a public key: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(public_key).hexdigest()[:16]
+
+
+def text_path(sha256: str) -> str:
+    """Texts are stored by their SHA-256: ``texts/<sha256>.txt``."""
+    return TEXT_DIR + sha256 + ".txt"
+
+
+# --- fingerprints: where a changed file changed --------------------------------------------
+# The file hashes in the signed manifest are what make a change detectable. The
+# fingerprints in digests.jsonl only say where a change is: a CRC-32 per field of each
+# record (and per TEXT_CHUNK_CHARS characters of each text), compared only for a file
+# whose hash no longer matches.
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return '"' + value
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, dict):
+        return "{}"
+    return "[]"
+
+
+def leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """``(path, value)`` for every leaf of a JSON value: ``a.b[2].c``; empty objects and
+    lists are leaves themselves."""
+    if isinstance(value, dict) and value:
+        for key in sorted(value):
+            yield from leaves(value[key], prefix + "." + key if prefix else key)
+    elif isinstance(value, list) and value:
+        for i, item in enumerate(value):
+            yield from leaves(item, f"{prefix}[{i}]")
+    else:
+        yield prefix, value
+
+
+def _crc(text: str) -> str:
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
+
+
+def record_fingerprint(record: Any) -> tuple[str, str]:
+    """``(shape, fields)``: a CRC-32 of the record's leaf paths, and one CRC-32 (8 hex
+    digits) per leaf, in path order."""
+    paths = []
+    fps = []
+    for path, value in leaves(record):
+        paths.append(path)
+        fps.append(_crc(path + "\x00" + _scalar(value)))
+    return _crc("\n".join(paths)), "".join(fps)
+
+
+def text_fingerprint(text: str) -> str:
+    return "".join(
+        _crc(text[i : i + TEXT_CHUNK_CHARS]) for i in range(0, len(text), TEXT_CHUNK_CHARS)
+    )
+
+
+# --- Ed25519 verification (RFC 8032, section 5.1.7), pure Python --------------------------
+
+_P = 2**255 - 19
+_Q = 2**252 + 27742317777372353535851937790883648493
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+_Point = tuple[int, int, int, int]  # extended homogeneous coordinates (X, Y, Z, T)
+
+
+def _point_add(a: _Point, b: _Point) -> _Point:
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    aa = (y1 - x1) * (y2 - x2) % _P
+    bb = (y1 + x1) * (y2 + x2) % _P
+    cc = 2 * t1 * t2 * _D % _P
+    dd = 2 * z1 * z2 % _P
+    e, f, g, h = bb - aa, dd - cc, dd + cc, bb + aa
+    return (e * f % _P, g * h % _P, f * g % _P, e * h % _P)
+
+
+def _point_mul(scalar: int, point: _Point) -> _Point:
+    result: _Point = (0, 1, 1, 0)
+    while scalar > 0:
+        if scalar & 1:
+            result = _point_add(result, point)
+        point = _point_add(point, point)
+        scalar >>= 1
+    return result
+
+
+def _point_equal(a: _Point, b: _Point) -> bool:
+    return (a[0] * b[2] - b[0] * a[2]) % _P == 0 and (a[1] * b[2] - b[1] * a[2]) % _P == 0
+
+
+def _recover_x(y: int, sign: int) -> int | None:
+    if y >= _P:
+        return None
+    x2 = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P) % _P
+    if x2 == 0:
+        return None if sign else 0
+    x = pow(x2, (_P + 3) // 8, _P)
+    if (x * x - x2) % _P != 0:
+        x = x * _SQRT_M1 % _P
+    if (x * x - x2) % _P != 0:
+        return None
+    if (x & 1) != sign:
+        x = _P - x
+    return x
+
+
+def _decompress(data: bytes) -> _Point | None:
+    if len(data) != 32:
+        return None
+    y = int.from_bytes(data, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    x = _recover_x(y, sign)
+    if x is None:
+        return None
+    return (x, y, 1, x * y % _P)
+
+
+_G_Y = 4 * pow(5, _P - 2, _P) % _P
+_G_X = _recover_x(_G_Y, 0)
+assert _G_X is not None
+_G: _Point = (_G_X, _G_Y, 1, _G_X * _G_Y % _P)
+
+
+def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``public_key``'s Ed25519 signature of ``message``."""
+    if len(public_key) != 32 or len(signature) != 64:
+        return False
+    a = _decompress(public_key)
+    r = _decompress(signature[:32])
+    if a is None or r is None:
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    if s >= _Q:
+        return False
+    h = int.from_bytes(hashlib.sha512(signature[:32] + public_key + message).digest(), "little")
+    return _point_equal(_point_mul(s, _G), _point_add(r, _point_mul(h % _Q, a)))
+
+
+# --- the span rules (Spanproof's Layer-1 re-check) ----------------------------------------
+# A quote matches the text at its offsets under its match kind: exact (equal), normalized
+# (equal after folding whitespace, case, quote styles, dashes, NBSP, zero-width and
+# compatibility characters) or fuzzy (similarity of the folded strings >= the floor).
+
+_SINGLE_QUOTES = "\u2018\u2019\u201a\u201b\u2032\u2035\u2039\u203a\u02bc\u02bb\u02bd\uff07\u00b4"
+_DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\uff02\u301d\u301e\u301f"
+_EXTRA_DASHES = "\u2212\u2043\u02d7\u207b\u208b\u2796\ufe63\uff0d"
+_FOLD_CUSTOM: dict[str, str] = {}
+_FOLD_CUSTOM.update(dict.fromkeys(_SINGLE_QUOTES, "'"))
+_FOLD_CUSTOM.update(dict.fromkeys(_DOUBLE_QUOTES, '"'))
+_FOLD_CUSTOM.update(dict.fromkeys(_EXTRA_DASHES, "-"))
+_FOLD_CUSTOM.update(dict.fromkeys((chr(c) for c in range(0xFE00, 0xFE10)), ""))
+_FOLD_CUSTOM.update(dict.fromkeys((chr(c) for c in range(0xE0100, 0xE01F0)), ""))
+_SPACES = re.compile(" {2,}")
+_FOLD_CACHE: dict[str, str] = {}
+
+
+def _fold_piece(ch: str) -> str:
+    custom = _FOLD_CUSTOM.get(ch)
+    if custom is not None:
+        return custom
+    if ch.isspace():
+        return " "
+    category = unicodedata.category(ch)
+    if category == "Pd":
+        return "-"
+    if category == "Cf":
+        return ""
+    if category == "Cs":
+        return ch
+    return unicodedata.normalize("NFKD", ch).casefold()
+
+
+def _fold_char(ch: str) -> str:
+    cached = _FOLD_CACHE.get(ch)
+    if cached is not None:
+        return cached
+    out = _fold_piece(ch)
+    if out != " ":
+        for _ in range(4):
+            nxt = "".join(_fold_piece(c) for c in out)
+            if nxt == out:
+                break
+            out = nxt
+        out = _SPACES.sub(" ", out).strip(" ")
+    if len(_FOLD_CACHE) < 200_000:
+        _FOLD_CACHE[ch] = out
+    return out
+
+
+def fold(text: str) -> str:
+    """The string the matcher compares: folded, whitespace runs collapsed, stripped."""
+    return _SPACES.sub(" ", "".join(_fold_char(ch) for ch in text)).strip(" ")
+
+
+def normalize(text: str) -> str:
+    folded = fold(text)
+    return folded if folded.isascii() else unicodedata.normalize("NFKC", folded)
+
+
+def _lcs_length(a: str, b: str) -> int:
+    """Length of the longest common subsequence (bit-parallel, Allison-Dix)."""
+    if not a or not b:
+        return 0
+    masks: dict[str, int] = {}
+    for i, ch in enumerate(a):
+        masks[ch] = masks.get(ch, 0) | (1 << i)
+    full = (1 << len(a)) - 1
+    v = full
+    for ch in b:
+        u = v & masks.get(ch, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(a) - bin(v).count("1")
+
+
+def similarity(a: str, b: str) -> float:
+    """Normalized Indel similarity in [0, 1] (what rapidfuzz's ``fuzz.ratio`` / 100 is)."""
+    total = len(a) + len(b)
+    if total == 0:
+        return 1.0
+    distance = total - 2 * _lcs_length(a, b)
+    return (1.0 - distance / total) * 100 / 100.0
+
+
+def span_matches(quote: str, span: str, match: str, fuzzy_floor: float) -> bool:
+    if match == "exact":
+        return span == quote
+    if span == quote:
+        return True
+    if match == "normalized":
+        return fold(span) == fold(quote) or normalize(span) == normalize(quote)
+    if match == "fuzzy":
+        return similarity(fold(quote), fold(span)) >= fuzzy_floor
+    return False
+
+
+def recheck(binding: dict[str, Any], text: str, sha256: str, fuzzy_floor: float) -> str:
+    """``fresh``, ``hash_mismatch``, ``offsets_out_of_range`` or ``span_lost``."""
+    if binding["sha256"] != sha256:
+        return "hash_mismatch"
+    start, end = binding["start"], binding["end"]
+    if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start < end <= len(text):
+        return "offsets_out_of_range"
+    if span_matches(binding["quote"], text[start:end], binding["match"], fuzzy_floor):
+        return "fresh"
+    return "span_lost"
+
+
+# --- the five-state rules ----------------------------------------------------------------
+# The reasons the review queue ranks, riskiest first; when several apply the riskiest is
+# recorded.
+_RISK_ORDER = (
+    "contradicted",
+    "coverage_gap",
+    "stale_source",
+    "low_confidence",
+    "abstained",
+    "self_consistency_disagreement",
+    "no_evidence",
+)
+_SELF_CONSISTENCY = "self_consistency_disagreement"
+_NO_BOUND_EVIDENCE = "no_bound_evidence"
+
+
+def _risk(reason: str) -> int:
+    return _RISK_ORDER.index(reason) if reason in _RISK_ORDER else len(_RISK_ORDER)
+
+
+@dataclass(frozen=True)
+class Policy:
+    confidence_floor: float
+    bound_match_kinds: tuple[str, ...]
+    fuzzy_floor: float
+
+
+def resolve_state(
+    *,
+    binding: str,
+    match: str | None,
+    model: dict[str, Any] | None,
+    human: dict[str, Any] | None,
+    excluded: bool,
+    legacy_affirmed: bool,
+    policy: Policy,
+) -> tuple[str, str]:
+    """The claim's ``(state, reason)`` from its evidence and verdicts. ``binding`` is
+    ``fresh``, ``stale`` or ``none``; a verdict is ``{"label", "confidence", "note"}``."""
+    if excluded:
+        return "excluded", "excluded"
+    is_human = human is not None
+    verdict = human if is_human else model
+    if (
+        legacy_affirmed
+        and verdict is not None
+        and not is_human
+        and verdict["label"] == "abstained"
+        and verdict["note"] == _NO_BOUND_EVIDENCE
+    ):
+        verdict = None
+    confident = verdict is not None and verdict["confidence"] >= policy.confidence_floor
+    fresh = binding == "fresh"
+    bound = fresh and match is not None and match in policy.bound_match_kinds
+    if verdict is not None and verdict["label"] == "contradicted" and confident:
+        return "contradicted", "human_contradicted" if is_human else "contradicted"
+    positive = (verdict is not None and verdict["label"] == "entailed" and confident) or (
+        verdict is None and legacy_affirmed
+    )
+    if positive and binding != "stale":
+        if verdict is None:
+            return "inferred", "legacy_affirmed"
+        if bound:
+            return "supported", "human_supported" if is_human else "entailed"
+        if fresh and match is not None:
+            return "inferred", "fuzzy_only"
+        if legacy_affirmed:
+            return "inferred", "legacy_affirmed"
+        return "inferred", "no_bound_span"
+    reasons = []
+    if binding == "stale":
+        reasons.append("stale_source")
+    elif not fresh:
+        reasons.append("no_evidence")
+    if verdict is not None:
+        if verdict["label"] == "coverage_gap":
+            reasons.append("coverage_gap")
+        elif verdict["label"] == "abstained":
+            note = verdict["note"].lower().replace("-", "_").replace(" ", "_")
+            reasons.append(_SELF_CONSISTENCY if _SELF_CONSISTENCY in note else "abstained")
+        elif not confident:
+            reasons.append("low_confidence")
+    if not reasons:
+        reasons.append("not_judged")
+    return "unverified", min(reasons, key=_risk)
+
+
+def _verdict_applies(
+    verdict: dict[str, Any] | None,
+    active: dict[str, Any] | None,
+    bindings: dict[Any, dict[str, Any]],
+) -> bool:
+    """A model verdict about another quote than the active binding's judged other text,
+    and no longer counts (re-binding alone never promotes)."""
+    if verdict is None or verdict.get("binding") is None:
+        return True
+    if active is None:
+        return False
+    if verdict["binding"] == active["id"]:
+        return True
+    judged = bindings.get(verdict["binding"])
+    return judged is not None and judged["quote"] == active["quote"]
+
+
+def _history_key(item: dict[str, Any]) -> tuple[str, int]:
+    return (str(item.get("at", "")), int(item.get("id", 0)))
+
+
+# --- reading a pack ------------------------------------------------------------------------
+
+
+class PackUnreadable(Exception):
+    """The pack cannot be opened or lacks its manifest (exit status 2)."""
+
+
+class Pack:
+    """The files of a pack: a .zip archive or the folder it was unzipped into."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._zip: zipfile.ZipFile | None = None
+        if path.is_dir():
+            self.names = sorted(
+                p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()
+            )
+        elif zipfile.is_zipfile(path):
+            self._zip = zipfile.ZipFile(path)
+            self.names = sorted(n for n in self._zip.namelist() if not n.endswith("/"))
+        else:
+            raise PackUnreadable(f"{path} is neither a folder nor a zip archive")
+
+    def read(self, name: str) -> bytes | None:
+        if name not in self.names:
+            return None
+        if self._zip is not None:
+            return self._zip.read(name)
+        return (self.path / name).read_bytes()
+
+    def sha256(self, name: str) -> tuple[str, int]:
+        digest = hashlib.sha256()
+        size = 0
+        handle = self._zip.open(name) if self._zip is not None else (self.path / name).open("rb")
+        with handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+                size += len(block)
+        return digest.hexdigest(), size
+
+
+# --- findings ------------------------------------------------------------------------------
+
+CHECKS = ("signature", "files", "sources", "spans", "states")
+CHECK_TITLES = {
+    "signature": "signature",
+    "files": "files",
+    "sources": "source versions",
+    "spans": "bound spans",
+    "states": "claim states",
+}
+
+
+@dataclass
+class Problem:
+    check: str
+    where: str
+    message: str
+
+
+@dataclass
+class Report:
+    pack: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, check: str, where: str, message: str) -> None:
+        self.problems.append(Problem(check, where, message))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "pack": self.pack,
+            "ok": self.ok,
+            "meta": self.meta,
+            "counts": self.counts,
+            "notes": self.notes,
+            "problems": [p.__dict__ for p in self.problems],
+        }
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = text.replace("\n", "\\n")
+    return json.dumps(text[:limit] + ("…" if len(text) > limit else ""), ensure_ascii=False)
+
+
+def _jsonl(data: bytes, name: str, report: Report) -> list[Any]:
+    rows = []
+    for number, line in enumerate(data.decode("utf-8", "surrogatepass").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except ValueError as exc:
+            report.add("files", f"{name} line {number}", f"is not JSON: {exc}")
+            rows.append(None)
+    return rows
+
+
+# --- the checks ----------------------------------------------------------------------------
+
+
+def _check_signature(
+    pack: Pack, manifest_bytes: bytes, manifest: dict[str, Any], pinned: str | None, report: Report
+) -> None:
+    signing = manifest.get("signing") or {}
+    if signing.get("algorithm") != SIGNATURE_ALGORITHM:
+        report.add("signature", MANIFEST, "names no Ed25519 signing key")
+        return
+    try:
+        public_key = bytes.fromhex(str(signing.get("public_key", "")))
+    except ValueError:
+        public_key = b""
+    if len(public_key) != 32:
+        report.add("signature", MANIFEST, "its public key is not 32 bytes of hex")
+        return
+    report.meta["key_id"] = key_id(public_key)
+    report.meta["public_key"] = public_key.hex()
+    if pinned is not None:
+        if pinned.lower() != public_key.hex():
+            report.add(
+                "signature",
+                MANIFEST,
+                f"is signed for key {key_id(public_key)}, not the pinned workspace key "
+                f"{key_id(bytes.fromhex(pinned))}",
+            )
+        key = bytes.fromhex(pinned)
+    else:
+        key = public_key
+        report.notes.append(
+            f"The signing key was taken from the pack itself (key id {key_id(public_key)}): "
+            "compare it with the workspace's key (GET /connect/v1/audit-pack/public-key) or "
+            "pass --public-key."
+        )
+    raw = pack.read(SIGNATURE)
+    if raw is None:
+        report.add("signature", SIGNATURE, "is missing")
+        return
+    try:
+        signature = bytes.fromhex(raw.decode("ascii").strip())
+    except (UnicodeDecodeError, ValueError):
+        report.add("signature", SIGNATURE, "is not a hex signature")
+        return
+    if not ed25519_verify(key, manifest_bytes, signature):
+        report.add(
+            "signature",
+            MANIFEST,
+            f"the signature in {SIGNATURE} does not verify for key {key_id(key)}: the manifest "
+            "was changed after export, or was signed by another key",
+        )
+
+
+def _digests(pack: Pack, intact: bool, report: Report) -> dict[tuple[str, int], dict[str, Any]]:
+    """digests.jsonl by (file, line); empty when it changed too (it cannot be trusted)."""
+    raw = pack.read(DIGESTS_FILE)
+    if raw is None or not intact:
+        return {}
+    out = {}
+    for row in _jsonl(raw, DIGESTS_FILE, report):
+        if isinstance(row, dict):
+            out[(row.get("file", ""), int(row.get("line") or 0))] = row
+    return out
+
+
+def _where_record_changed(
+    name: str, data: bytes, digests: dict[tuple[str, int], dict[str, Any]]
+) -> list[str]:
+    """What changed in a JSON or JSONL file, by record and field, from its fingerprints."""
+    found: list[str] = []
+    text = data.decode("utf-8", "surrogatepass")
+    lines = [text] if name.endswith(".json") else text.splitlines()
+    expected_lines = sorted(line for (f, line) in digests if f == name)
+    if not name.endswith(".json") and len(lines) != len(expected_lines):
+        found.append(f"it has {len(lines)} lines; it had {len(expected_lines)}")
+    for number, line in enumerate(lines, 0 if name.endswith(".json") else 1):
+        digest = digests.get((name, number))
+        if digest is None:
+            continue
+        label = ("" if name.endswith(".json") else f"line {number} ") + (
+            f"({digest['id']})" if digest.get("id") else ""
+        )
+        try:
+            record = json.loads(line)
+        except ValueError:
+            found.append(f"{label} is no longer JSON")
+            continue
+        shape, fps = record_fingerprint(record)
+        if shape == digest.get("shape") and fps == digest.get("fields"):
+            if line.strip() and dumps_line(record) != line and name.endswith(".jsonl"):
+                found.append(f"{label}: its bytes changed, no value did")
+            continue
+        paths = [p for p, _ in leaves(record)]
+        values = dict(leaves(record))
+        if shape != digest.get("shape"):
+            found.append(f"{label}: its fields were added, removed or renamed")
+            continue
+        want = digest.get("fields", "")
+        for i, path in enumerate(paths):
+            if fps[8 * i : 8 * i + 8] != want[8 * i : 8 * i + 8]:
+                now = json.dumps(values[path], ensure_ascii=False)
+                now = now if len(now) <= 60 else now[:60] + "…"
+                found.append(f"{label.strip()}: {path} changed (now {now})")
+    return found
+
+
+def _where_text_changed(
+    name: str, data: bytes, digests: dict[tuple[str, int], dict[str, Any]]
+) -> list[str]:
+    digest = digests.get((name, 0))
+    if digest is None:
+        return []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ["it is no longer UTF-8"]
+    got, want = text_fingerprint(text), str(digest.get("chunks", ""))
+    size = TEXT_CHUNK_CHARS
+    changed = [
+        i
+        for i in range(max(len(got), len(want)) // 8)
+        if got[8 * i : 8 * i + 8] != want[8 * i : 8 * i + 8]
+    ]
+    out = []
+    if len(text) != digest.get("chars"):
+        out.append(f"it has {len(text)} characters; it had {digest.get('chars')}")
+    if changed:
+        first, last = changed[0], changed[-1]
+        end = min((last + 1) * size, len(text))
+        out.append(
+            f"characters [{first * size}, {end}) changed "
+            f"({len(changed)} of its {size}-character blocks)"
+        )
+    return out
+
+
+def _check_files(pack: Pack, manifest: dict[str, Any], report: Report) -> None:
+    listed: dict[str, dict[str, Any]] = {}
+    for entry in manifest.get("files") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+            listed[entry["path"]] = entry
+    changed = set()
+    for name, entry in sorted(listed.items()):
+        if name not in pack.names:
+            report.add("files", name, "is listed in the manifest but missing from the pack")
+            changed.add(name)
+            continue
+        sha, size = pack.sha256(name)
+        if sha != entry.get("sha256") or size != entry.get("bytes"):
+            changed.add(name)
+    for name in pack.names:
+        if name not in listed and name not in (MANIFEST, SIGNATURE):
+            report.add("files", name, "is in the pack but not in the manifest")
+    report.counts["files"] = len(listed)
+    digests = _digests(pack, DIGESTS_FILE not in changed, report)
+    for name in sorted(changed):
+        if name not in pack.names:
+            continue
+        sha, size = pack.sha256(name)
+        entry = listed[name]
+        data = pack.read(name) or b""
+        if name.startswith(TEXT_DIR):
+            where = _where_text_changed(name, data, digests)
+        elif name.endswith((".json", ".jsonl")) and name != DIGESTS_FILE:
+            where = _where_record_changed(name, data, digests)
+        else:
+            where = []
+        detail = (
+            f"SHA-256 {sha[:16]}… ({size} bytes), the manifest says "
+            f"{str(entry.get('sha256'))[:16]}… ({entry.get('bytes')} bytes)"
+        )
+        if where:
+            for item in where:
+                report.add("files", name, f"{item}; {detail}")
+        else:
+            report.add("files", name, "changed: " + detail)
+
+
+def _load_sources(pack: Pack, report: Report) -> dict[tuple[str, int], dict[str, Any]]:
+    """Source versions by (ref, number), each with its ``_text``; hashes checked."""
+    raw = pack.read(SOURCES_FILE)
+    if raw is None:
+        report.add("sources", SOURCES_FILE, "is missing")
+        return {}
+    versions: dict[tuple[str, int], dict[str, Any]] = {}
+    for row in _jsonl(raw, SOURCES_FILE, report):
+        if not isinstance(row, dict):
+            continue
+        try:
+            _load_source(pack, row, versions, report)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            report.add(
+                "sources", f"{row.get('source')} v{row.get('version')}", f"is malformed: {exc!r}"
+            )
+    report.counts["source_versions"] = len(versions)
+    return versions
+
+
+def _load_source(
+    pack: Pack,
+    row: dict[str, Any],
+    versions: dict[tuple[str, int], dict[str, Any]],
+    report: Report,
+) -> None:
+    where = f"{row.get('source')} v{row.get('version')}"
+    name = text_path(str(row.get("sha256")))
+    data = pack.read(name)
+    if data is None:
+        report.add("sources", where, f"its text {name} is missing")
+        return
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != row.get("sha256"):
+        report.add(
+            "sources",
+            where,
+            f"its text {name} hashes to {digest[:16]}…, not the version's recorded SHA-256 "
+            f"{str(row.get('sha256'))[:16]}…",
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        report.add("sources", where, "its text is not UTF-8")
+        return
+    if len(text) != row.get("chars"):
+        report.add(
+            "sources",
+            where,
+            f"its text has {len(text)} characters, the pack records {row.get('chars')}",
+        )
+    row["_text"] = text
+    versions[(str(row["source"]), int(row["version"]))] = row
+
+
+def _check_claim(
+    claim: dict[str, Any],
+    versions: dict[tuple[str, int], dict[str, Any]],
+    current: dict[str, tuple[str, int]],
+    policy: Policy,
+    report: Report,
+) -> int:
+    """Spans and state of one claim; returns how many bindings it checked."""
+    cid = str(claim.get("id"))
+    bindings = claim.get("bindings") or []
+    by_id = {b.get("id"): b for b in bindings}
+    for i, b in enumerate(bindings):
+        where = f"{cid} bindings[{i}]"
+        version = versions.get((str(b.get("source")), int(b.get("version", 0))))
+        if version is None:
+            report.add(
+                "spans",
+                where,
+                "cites {} v{}, which is not in the pack".format(b.get("source"), b.get("version")),
+            )
+            continue
+        status = recheck(b, version["_text"], str(version.get("sha256")), policy.fuzzy_floor)
+        if status == "fresh":
+            continue
+        start, end = b.get("start"), b.get("end")
+        if status == "hash_mismatch":
+            message = "records SHA-256 {}…, but {} v{} is {}…".format(
+                str(b.get("sha256"))[:16],
+                b.get("source"),
+                b.get("version"),
+                str(version.get("sha256"))[:16],
+            )
+        elif status == "offsets_out_of_range":
+            message = (
+                f"offsets [{start}, {end}) are outside {b.get('source')} v{b.get('version')} "
+                f"({len(version['_text'])} characters)"
+            )
+        else:
+            message = "{} quote {} is not what {} v{} has at [{}, {}): {}".format(
+                b.get("match"),
+                _short(str(b.get("quote"))),
+                b.get("source"),
+                b.get("version"),
+                start,
+                end,
+                _short(version["_text"][start:end]),
+            )
+        report.add("spans", where, message)
+
+    # The history: events chain from the initial state to the recorded state.
+    events = sorted(claim.get("state_events") or [], key=_history_key)
+    state, reason = INITIAL_STATE
+    for event in events:
+        where = "{} state_events id {}".format(cid, event.get("id"))
+        if event.get("from") != state:
+            report.add(
+                "states",
+                where,
+                "moves from {!r}, but the claim was {!r}".format(event.get("from"), state),
+            )
+        if event.get("to") not in STATES:
+            report.add("states", where, "moves to unknown state {!r}".format(event.get("to")))
+        state, reason = event.get("to"), event.get("reason")
+    recorded = (claim.get("state"), claim.get("state_reason"))
+    if (state, reason) != recorded:
+        report.add(
+            "states",
+            cid,
+            "records {}/{}, but its state events end at {}/{}".format(*recorded, state, reason),
+        )
+
+    # The rules: the state follows from the evidence and the verdicts.
+    active = [b for b in bindings if b.get("active")]
+    if len(active) > 1:
+        report.add("states", cid, f"has {len(active)} active bindings; a claim has at most one")
+    binding = active[0] if active else None
+    if binding is None:
+        status = "none"
+    else:
+        cur = current.get(str(claim.get("source")))
+        version = versions.get(cur) if cur else None
+        if version is None:
+            status = "stale"
+        else:
+            fresh = recheck(
+                binding, version["_text"], str(version.get("sha256")), policy.fuzzy_floor
+            )
+            status = "fresh" if fresh == "fresh" else "stale"
+    verdicts = sorted(claim.get("verdicts") or [], key=_history_key)
+    models = [v for v in verdicts if not v.get("person")]
+    humans = [v for v in verdicts if v.get("person")]
+    model = models[-1] if models else None
+    if not _verdict_applies(model, binding, by_id):
+        model = None
+    human = humans[-1] if humans else None
+    decided = resolve_state(
+        binding=status,
+        match=binding.get("match") if binding else None,
+        model=model,
+        human=human,
+        excluded=bool(claim.get("exclusion_reason")),
+        legacy_affirmed=bool(claim.get("legacy_affirmed")),
+        policy=policy,
+    )
+    if decided != recorded:
+        judged = human or model
+        basis = "binding {}, {}".format(
+            status,
+            "latest {} verdict {} {:.2f} (id {})".format(
+                "human" if human else "model",
+                judged.get("label"),
+                float(judged.get("confidence", 0)),
+                judged.get("id"),
+            )
+            if judged
+            else "no verdict that applies",
+        )
+        report.add(
+            "states",
+            cid,
+            "records %s/%s, but the five-state rules give %s/%s (%s)"
+            % (recorded + decided + (basis,)),
+        )
+    return len(bindings)
+
+
+def check_pack(path: Path, *, public_key: str | None = None) -> Report:
+    """Every check of the pack at ``path`` (a .zip or a folder). Raises PackUnreadable."""
+    report = Report(pack=str(path))
+    pack = Pack(path)
+    manifest_bytes = pack.read(MANIFEST)
+    if manifest_bytes is None:
+        raise PackUnreadable(f"{path} has no {MANIFEST}")
+    try:
+        manifest = json.loads(manifest_bytes)
+    except ValueError as exc:
+        raise PackUnreadable(f"{MANIFEST} is not JSON: {exc}") from exc
+    if not isinstance(manifest, dict):
+        raise PackUnreadable(f"{MANIFEST} is not a JSON object")
+    if public_key is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", public_key):
+        raise PackUnreadable("the pinned public key must be 64 hex digits")
+    if manifest.get("format") != FORMAT or manifest.get("format_version") != FORMAT_VERSION:
+        report.add(
+            "files",
+            MANIFEST,
+            f"is format {manifest.get('format')!r} version {manifest.get('format_version')!r}; "
+            f"this checker reads {FORMAT} version {FORMAT_VERSION}",
+        )
+    report.meta["workspace"] = manifest.get("workspace")
+    report.meta["created_at"] = manifest.get("created_at")
+    _check_signature(pack, manifest_bytes, manifest, public_key, report)
+    _check_files(pack, manifest, report)
+
+    raw = pack.read(PACK_FILE)
+    try:
+        meta = json.loads(raw) if raw is not None else {}
+    except ValueError:
+        meta = {}
+    if raw is None:
+        report.add("files", PACK_FILE, "is missing")
+    if not isinstance(meta, dict):
+        meta = {}
+    report.meta["scope"] = meta.get("scope")
+    rules = meta.get("state_rules") or {}
+    try:
+        policy = Policy(
+            confidence_floor=float(rules["confidence_floor"]),
+            bound_match_kinds=tuple(rules["bound_match_kinds"]),
+            fuzzy_floor=float(rules["fuzzy_floor"]),
+        )
+    except (KeyError, TypeError, ValueError):
+        report.add("states", PACK_FILE, "records no state policy (state_rules); states not checked")
+        policy = None
+
+    versions = _load_sources(pack, report)
+    current: dict[str, tuple[str, int]] = {}
+    for key, row in versions.items():
+        if row.get("current"):
+            current[key[0]] = key
+    raw_claims = pack.read(CLAIMS_FILE)
+    if raw_claims is None:
+        report.add("files", CLAIMS_FILE, "is missing")
+        raw_claims = b""
+    claims = 0
+    bindings = 0
+    for claim in _jsonl(raw_claims, CLAIMS_FILE, report):
+        if not isinstance(claim, dict):
+            continue
+        claims += 1
+        if policy is not None:
+            try:
+                bindings += _check_claim(claim, versions, current, policy, report)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                report.add("states", str(claim.get("id")), f"is malformed: {exc!r}")
+    report.counts["claims"] = claims
+    report.counts["bindings"] = bindings
+    return report
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def render_report(report: Report) -> str:
+    meta = report.meta
+    workspace = meta.get("workspace") or {}
+    scope = meta.get("scope") or {}
+    lines = [
+        f"Spanproof audit pack check: {report.pack}",
+        "Workspace {} ({}), exported {}, scope {}".format(
+            workspace.get("slug"),
+            workspace.get("name"),
+            meta.get("created_at"),
+            json.dumps(scope, ensure_ascii=False, sort_keys=True),
+        ),
+        "Signing key: Ed25519, key id {}".format(meta.get("key_id", "?")),
+        "",
+    ]
+    counts = report.counts
+    summary = {
+        "signature": "manifest.json is signed by the workspace key",
+        "files": f"{counts.get('files', 0)} files match the SHA-256 the manifest lists",
+        "sources": (
+            f"{counts.get('source_versions', 0)} source version texts hash to their recorded "
+            "SHA-256"
+        ),
+        "spans": f"{counts.get('bindings', 0)} bound quotes sit at their offsets",
+        "states": f"{counts.get('claims', 0)} claims' states follow from their histories",
+    }
+    for check in CHECKS:
+        found = [p for p in report.problems if p.check == check]
+        if not found:
+            lines.append(f"[ok]   {CHECK_TITLES[check]:<15} {summary[check]}")
+            continue
+        lines.append(f"[FAIL] {CHECK_TITLES[check]:<15} {_count(len(found), 'problem')}")
+        for problem in found:
+            lines.append(f"       - {problem.where}: {problem.message}")
+    lines.append("")
+    for note in report.notes:
+        lines.append("Note: " + note)
+    if report.ok:
+        lines.append("PASSED: the pack is intact and consistent.")
+    else:
+        lines.append(f"FAILED: {_count(len(report.problems), 'problem')}.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="check.py", description="Check a Spanproof audit pack (standard library only)."
+    )
+    parser.add_argument("pack", type=Path, help="the pack: its .zip, or the folder it unzips to")
+    parser.add_argument(
+        "--public-key",
+        help="the workspace's Ed25519 public key (64 hex digits), from the workspace's "
+        "public-key endpoint; without it the key in the pack is used",
+    )
+    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    args = parser.parse_args(argv)
+    pinned = args.public_key
+    if pinned is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", pinned.strip()):
+        parser.error("--public-key must be 64 hex digits")
+    try:
+        report = check_pack(args.pack, public_key=pinned.strip() if pinned else None)
+    except (PackUnreadable, OSError, zipfile.BadZipFile) as exc:
+        print(f"Cannot read the pack: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_report(report))
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
