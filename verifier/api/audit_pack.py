@@ -19,9 +19,10 @@ from rest_framework.views import APIView
 
 from verifier.api.authentication import ApiKeyUser
 from verifier.api.errors import ApiError
+from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_actor, request_workspace
-from verifier.api.traces import _IgnoreFormatParam
 from verifier.audit_pack.scope import CLAIM_FILTER_KEYS, SCOPE_KINDS, parse_scope
+from verifier.audit_pack.signing import SigningKeyUnavailable
 from verifier.models import ApiScope, AuditPackJob, AuditPackJobStatus
 from verifier.selectors.audit_pack import audit_pack_job_get
 from verifier.services.audit_pack import (
@@ -55,6 +56,16 @@ def pack_filename(slug: str) -> str:
     return f"audit-pack-{slug}-{timezone.now():%Y%m%dT%H%M%SZ}.zip"
 
 
+def signing_key_error(exc: SigningKeyUnavailable) -> ApiError:
+    """The server cannot sign: its SECRET_KEY changed without SECRET_KEY_FALLBACKS. A
+    503 that says so, not a 500 (an operator can fix it; the client can retry)."""
+    return ApiError(
+        "signing_key_unavailable",
+        f"{exc} Set SECRET_KEY_FALLBACKS to the secret the key was sealed with.",
+        status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
+    )
+
+
 class AuditPackPublicKeyApi(APIView):
     """The workspace's Ed25519 public key, to pin when checking its packs
     (``python3 check.py PACK --public-key HEX``). Made on first use."""
@@ -81,7 +92,7 @@ class AuditPackDownloadApi(APIView):
     """A signed audit pack (zip) of the scope, streamed as it is written; at most
     ``SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS`` claims (a larger one: a job)."""
 
-    content_negotiation_class = _IgnoreFormatParam
+    content_negotiation_class = IgnoreFormatParam
 
     @extend_schema(
         parameters=SCOPE_PARAMETERS,
@@ -93,12 +104,15 @@ class AuditPackDownloadApi(APIView):
     )
     def get(self, request: Request) -> HttpResponse:
         workspace = request_workspace(request)
-        stream = audit_pack_stream(
-            workspace=workspace,
-            scope=parse_scope(request.query_params),
-            exported_by=exported_by(request),
-            max_claims=settings.SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS,
-        )
+        try:
+            stream = audit_pack_stream(
+                workspace=workspace,
+                scope=parse_scope(request.query_params),
+                exported_by=exported_by(request),
+                max_claims=settings.SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS,
+            )
+        except SigningKeyUnavailable as exc:
+            raise signing_key_error(exc) from None
         response = StreamingHttpResponse(stream, content_type=ZIP)
         response["Content-Disposition"] = f'attachment; filename="{pack_filename(workspace.slug)}"'
         response["Cache-Control"] = "no-store"
@@ -157,7 +171,7 @@ class AuditPackJobGetApi(APIView):
 class AuditPackJobDownloadApi(APIView):
     """The pack a job made (zip)."""
 
-    content_negotiation_class = _IgnoreFormatParam
+    content_negotiation_class = IgnoreFormatParam
 
     @extend_schema(
         responses={

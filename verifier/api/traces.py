@@ -11,12 +11,12 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
 )
 from rest_framework import serializers
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
+from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_workspace
 from verifier.selectors.traces import trace_get
 
@@ -43,18 +43,10 @@ class TraceGetApi(APIView):
         return Response(self.OutputSerializer(trace).data)
 
 
-class _IgnoreFormatParam(DefaultContentNegotiation):
-    """``?format=`` names the export format here, not a DRF renderer."""
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        renderer = renderers[0]
-        return renderer, renderer.media_type
-
-
 class TraceExportApi(APIView):
     """Download the trace as an attachment for audit files. Only ``format=json``."""
 
-    content_negotiation_class = _IgnoreFormatParam
+    content_negotiation_class = IgnoreFormatParam
 
     @extend_schema_serializer(component_name="TraceExportParams")
     class InputSerializer(serializers.Serializer):

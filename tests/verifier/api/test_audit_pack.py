@@ -182,3 +182,13 @@ def test_a_stream_hands_on_the_pack_in_pieces(api, claims):
     pieces = list(response.streaming_content)
     assert len(pieces) >= 3  # claims, texts, then the manifest: never one buffered blob
     assert zipfile.ZipFile(io.BytesIO(b"".join(pieces))).testzip() is None
+
+
+def test_a_changed_secret_key_is_a_clear_503_not_a_500(api, claims, settings):
+    assert api.get("/connect/v1/audit-pack/public-key").status_code == 200  # key sealed
+    settings.SECRET_KEY = "another secret the key was not sealed with"
+    settings.SECRET_KEY_FALLBACKS = []
+    response = api.get("/connect/v1/audit-pack")
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "signing_key_unavailable"
+    assert "SECRET_KEY_FALLBACKS" in response.json()["error"]["message"]
