@@ -8,6 +8,7 @@ import re
 
 from review.models import ReviewLease
 from tests.factories import make_user
+from tests.review.conftest import seen
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-item"}
 
@@ -25,7 +26,9 @@ def test_a_decided_item_leaves_the_queue_and_stays_findable(reviewer_client, mak
     contested = make_queue_claim("contradicted")
     other = make_queue_claim("abstained")
     assert _listed(reviewer_client)[:1] == [contested.public_id]  # riskiest first
-    response = reviewer_client.post(_url(contested, "decide"), {"decision": "contradicted"})
+    response = reviewer_client.post(
+        _url(contested, "decide"), {"decision": "contradicted", "version": seen(contested)}
+    )
     assert response.status_code == 302
     contested.refresh_from_db()
     assert (contested.state, contested.state_reason) == ("contradicted", "human_contradicted")
@@ -47,7 +50,9 @@ def test_start_reviewing_never_serves_my_just_decided_item(reviewer_client, make
     contested = make_queue_claim("contradicted")
     other = make_queue_claim("abstained")
     # Opened from a link, decided; the next item is served in place.
-    response = reviewer_client.post(_url(contested, "decide"), {"decision": "contradicted"}, **HX)
+    response = reviewer_client.post(
+        _url(contested, "decide"), {"decision": "contradicted", "version": seen(contested)}, **HX
+    )
     assert f'data-claim="{other.public_id}"' in response.content.decode()
     for query in ("", "?state=contradicted", "?reason=contradicted&state=contradicted"):
         response = reviewer_client.post(f"/review/start/{query}")
@@ -58,7 +63,9 @@ def test_another_reviewer_is_still_served_a_decided_item_under_its_state(
     client, reviewer_client, workspace, make_queue_claim
 ):
     contested = make_queue_claim("contradicted")
-    reviewer_client.post(_url(contested, "decide"), {"decision": "contradicted"})
+    reviewer_client.post(
+        _url(contested, "decide"), {"decision": "contradicted", "version": seen(contested)}
+    )
     omar = make_user("omar", workspace=workspace, role="reviewer")
     client.force_login(omar)
     response = client.post("/review/start/?state=contradicted")
@@ -78,7 +85,9 @@ def test_opening_an_item_to_read_it_leases_nothing(
     assert client.post("/review/start/")["Location"].startswith(_url(claim))
     assert ReviewLease.objects.get().reviewer == omar
     # … and while omar holds it, the reader's decision is refused, not recorded.
-    response = reviewer_client.post(_url(claim, "decide"), {"decision": "contradicted"})
+    response = reviewer_client.post(
+        _url(claim, "decide"), {"decision": "contradicted", "version": seen(claim)}
+    )
     assert response.status_code == 409
     claim.refresh_from_db()
     assert claim.state_reason == "abstained"
