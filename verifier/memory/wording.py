@@ -183,8 +183,3 @@ def canonical(word: str) -> str:
 
 def words(toks: list[Token]) -> list[str]:
     return [t.text for t in toks]
-
-
-def fillers_in(text: str) -> bool:
-    toks = tokens(text)
-    return len(drop_fillers(toks)) != len(toks)

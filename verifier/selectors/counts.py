@@ -113,17 +113,6 @@ def _estimates(compiled: list[tuple[str, tuple[Any, ...]]]) -> list[int]:
     return out
 
 
-def capped_counts(querysets: Sequence[QuerySet[Any]], *, cap: int) -> list[int]:
-    """Each queryset's row count, counted up to ``cap + 1`` rows, in one query."""
-    return _capped([_sql(q) for q in querysets], cap) if querysets else []
-
-
-def estimated_count(queryset: QuerySet[Any]) -> int:
-    """The planner's estimate of the queryset's rows (``EXPLAIN``, nothing is read)."""
-    compiled = _sql(queryset)
-    return 0 if compiled is None else _estimates([compiled])[0]
-
-
 def row_counts(querysets: Sequence[QuerySet[Any]], *, cap: int | None = None) -> list[RowCount]:
     """Exact counts up to ``cap`` (default :data:`COUNT_CAP`; one query for all), the
     planner's estimate past it (one more round trip for all such counts)."""

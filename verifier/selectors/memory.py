@@ -23,10 +23,6 @@ def memory_transcript_get(*, workspace: Workspace, transcript_id: int) -> Memory
     return row
 
 
-def memory_transcript_list(*, workspace: Workspace) -> QuerySet[MemoryTranscript]:
-    return MemoryTranscript.objects.filter(workspace=workspace).select_related("source")
-
-
 def memory_check_list(*, workspace: Workspace, agent: str | None = None) -> QuerySet[MemoryCheck]:
     checks = MemoryCheck.objects.filter(workspace=workspace).order_by("-created_at", "-id")
     if agent is not None:
