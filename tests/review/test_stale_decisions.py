@@ -44,6 +44,8 @@ def test_a_decision_without_a_version_is_refused_with_the_current_item(
     form; once Rita decides and her lease is gone, a decision Omar sends without the
     version it was made on must not flip what Rita decided."""
     claim = make_queue_claim("contradicted")
+    served = reviewer_client.post("/review/start/")  # Rita is served it: her lease
+    assert claim.public_id in served["Location"]
     version = _version(reviewer_client.get(_url(claim)).content.decode())
     omar = make_user("omar", workspace=workspace, role="reviewer")
     client.force_login(omar)

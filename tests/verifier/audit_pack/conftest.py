@@ -8,6 +8,7 @@ import pytest
 
 from review.services import review_decide
 from tests.factories import make_source, make_user
+from tests.review.conftest import seen
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
 from verifier.audit_pack import check
 from verifier.audit_pack.scope import PackScope
@@ -74,7 +75,13 @@ def history(workspace):
             quote="Dredging the main channel starves the outer marsh of mud.",
         ),
     }
-    review_decide(claim=claims["reviewed"], reviewer=reviewer, decision="supported", note="checked")
+    review_decide(
+        claim=claims["reviewed"],
+        reviewer=reviewer,
+        expected_version=seen(claims["reviewed"]),
+        decision="supported",
+        note="checked",
+    )
     claim_exclude(claim=claims["excluded"], reason="duplicate of another claim", actor=reviewer)
     for claim in claims.values():
         claim.refresh_from_db()

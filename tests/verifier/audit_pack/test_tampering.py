@@ -273,28 +273,19 @@ def test_the_checker_runs_with_the_standard_library_alone(pack, tmp_path):
     assert run.returncode == 2
 
 
-def test_a_stale_claim_the_server_did_not_demote_fails(history, workspace, tmp_path):
-    """The checker recomputes the state: a supported claim whose source has a newer version
-    that no longer holds the quote is not supported, whatever the row says."""
+def test_a_new_source_version_leaves_a_consistent_pack_at_once(history, workspace, tmp_path):
+    """A new version demotes the claims bound to the old one in the same transaction
+    (issue 39): the next pack already records them unverified / stale_source, which is
+    what the checker's own five-state computation gives, with no read-time re-check."""
     from verifier.services.sources import source_upsert
 
     source = history["source"]
     source_upsert(workspace=workspace, ref=source.ref, text="An entirely different text.")
     report = check_pack(write_pack(workspace, tmp_path / "stale.zip"))
-    supported = history["claims"]["supported"].public_id
-    states = {w: m for c, w, m in _problems(report, "states")}
-    assert (
-        "records supported/entailed, but the five-state rules give unverified/stale_source"
-        in (states[supported])
-    )
-    # once the read-time re-check has demoted it, the pack is consistent again
-    from verifier.services.claim_state import claim_recheck_on_read
-
-    for claim in history["claims"].values():
-        claim.refresh_from_db()
-        claim_recheck_on_read(claim=claim)
-    report = check_pack(write_pack(workspace, tmp_path / "demoted.zip"))
     assert report.ok, render_report(report)
+    supported = history["claims"]["supported"]
+    supported.refresh_from_db()
+    assert (supported.state, supported.state_reason) == ("unverified", "stale_source")
 
 
 def test_a_source_pack_holds_every_version_of_the_source(history, workspace, tmp_path):
