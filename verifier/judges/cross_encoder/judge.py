@@ -38,6 +38,7 @@ from verifier.judges.cross_encoder.encoding import (
 )
 from verifier.judges.cross_encoder.labels import LabelMap, label_map
 from verifier.judges.cross_encoder.runners import Runner
+from verifier.judges.decision import decide_by_thresholds
 
 VERBATIM_CONFIDENCE = 0.99
 READING_FEATURES = ("ce_p_entailed", "ce_p_neutral", "ce_p_contradicted", "ce_logit_margin")
@@ -204,22 +205,11 @@ class CrossEncoderJudge:
         return READING_FEATURES, rows, results
 
     def decide(self, key: str, scored: ItemScore) -> JudgeResult:
-        calibration = self.calibration
-        p_entail, p_contra, where = scored.p_entailed, scored.p_contradicted, scored.candidate
-        if p_entail >= calibration.entail_threshold:
-            return JudgeResult(
-                key, "entailed", round(p_entail, 4), f"entailed: p={p_entail:.2f} ({where})"
-            )
-        if p_contra >= calibration.contradict_threshold:
-            return JudgeResult(
-                key,
-                "contradicted",
-                round(p_contra, 4),
-                f"contradicted: p={p_contra:.2f} ({where})",
-            )
-        return JudgeResult(
+        return decide_by_thresholds(
             key,
-            "abstained",
-            round(1.0 - p_entail, 4),
-            f"not_entailed: p(entailed)={p_entail:.2f}, p(contradicted)={p_contra:.2f} ({where})",
+            p_entailed=scored.p_entailed,
+            p_contradicted=scored.p_contradicted,
+            entail_threshold=self.calibration.entail_threshold,
+            contradict_threshold=self.calibration.contradict_threshold,
+            where=scored.candidate,
         )

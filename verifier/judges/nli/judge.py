@@ -29,6 +29,7 @@ import numpy as np
 from verifier.judges.base import JudgeItem, JudgeResult
 from verifier.judges.candidates import candidate_texts, verbatim_candidate
 from verifier.judges.coverage import judge_items
+from verifier.judges.decision import decide_by_thresholds
 from verifier.judges.nli.encoder import Encoded, TokenEncoder, shared_encoder
 from verifier.judges.nli.features import FEATURE_COUNT, FEATURE_NAMES, Alignment, pair_features
 from verifier.judges.nli.head import Head, load_head
@@ -183,24 +184,15 @@ class NliJudge:
     def _decide(
         key: str, label: str, p_entail: float, p_contra: float, alignment: Alignment, head: Head
     ) -> JudgeResult:
-        if p_entail >= head.entail_threshold:
-            return JudgeResult(
-                key, "entailed", round(p_entail, 4), f"entailed: p={p_entail:.2f} ({label})"
-            )
         weak = _weak_pieces(alignment)
-        detail = f"; unsupported: {weak}" if weak else ""
-        if p_contra >= head.contradict_threshold:
-            return JudgeResult(
-                key,
-                "contradicted",
-                round(p_contra, 4),
-                f"contradicted: p={p_contra:.2f} ({label}){detail}",
-            )
-        return JudgeResult(
+        return decide_by_thresholds(
             key,
-            "abstained",
-            round(1.0 - p_entail, 4),
-            f"not_entailed: p(entailed)={p_entail:.2f} ({label}){detail}",
+            p_entailed=p_entail,
+            p_contradicted=p_contra,
+            entail_threshold=head.entail_threshold,
+            contradict_threshold=head.contradict_threshold,
+            where=label,
+            detail=f"; unsupported: {weak}" if weak else "",
         )
 
 
