@@ -62,6 +62,7 @@ def claim_list(request: MemberRequest) -> HttpResponse:
             "states": ClaimStateChoices.values,
             "reasons": [r.value for r in QUEUE_REASON_RISK_ORDER],
             "export_query": query.urlencode(),
+            "export_notes": exports.header_notes(),
             "count_cap": f"{counts.COUNT_CAP:,}",
         },
     )
@@ -82,6 +83,8 @@ def _stream(request: MemberRequest, kind: str) -> StreamingHttpResponse:
         )
     response["Content-Disposition"] = f'attachment; filename="claims-{stamp}.{kind}"'
     response["Cache-Control"] = "no-store"
+    # What the codes mean: the glossary (the claim list shows the same notes).
+    response["Link"] = f'<{reverse("glossary")}>; rel="describedby"'
     return response
 
 

@@ -126,6 +126,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "verifier.context_processors.workspace",
             ],
+            # The vocabulary's filters (label, explain, percent, state_badge) everywhere.
+            "builtins": ["verifier.templatetags.vocabulary"],
         },
     },
 ]

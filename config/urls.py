@@ -9,6 +9,7 @@ from verifier.pipeline import worker_views
 urlpatterns = [
     path("", verifier_views.home, name="home"),
     path("healthz", verifier_views.healthz, name="healthz"),
+    path("glossary/", verifier_views.glossary, name="glossary"),
     path("favicon.ico", verifier_views.favicon, name="favicon"),
     path("workspace/switch", verifier_views.workspace_switch, name="workspace-switch"),
     path(

@@ -17,7 +17,7 @@ from review.queue_reasons import (
     reason_values,
 )
 from review.verdict_columns import with_latest_verdict
-from verifier import widgets
+from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.states import queue_risk_rank
 
@@ -27,7 +27,7 @@ STATE_CHOICES = [
     (ClaimStateChoices.CONTRADICTED.value, "Contradicted"),
     (ClaimStateChoices.INFERRED.value, "Inferred"),
 ]
-REASON_CHOICES = [(reason, reason.replace("_", " ")) for reason in QUEUE_REASON_VALUES]
+REASON_CHOICES = [(reason, vocabulary.label("reason", reason)) for reason in QUEUE_REASON_VALUES]
 AGE_CHOICES = [
     ("1d", "Newer than a day"),
     ("7d", "Newer than a week"),

@@ -30,6 +30,7 @@ from review.queue_reasons import (
     QUEUE_REASON_VALUES,
     reason_values,
 )
+from verifier import vocabulary
 from verifier.models import (
     Claim,
     ClaimOrigin,
@@ -397,7 +398,7 @@ def review_queue_page(
         chips.append(
             ReasonChip(
                 reason=reason,
-                label=reason.replace("_", " "),
+                label=vocabulary.label("reason", reason),
                 count=count,
                 pressed=reason == current_reason,
                 query=query.urlencode(),

@@ -48,6 +48,7 @@ from review.services import (
     review_rejudge_one,
     review_restore,
 )
+from verifier import vocabulary
 from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
 from verifier.permissions import DECIDER_ROLES, role_required
@@ -353,7 +354,10 @@ def decide(request: MemberRequest, claim: Claim, form: DecisionForm) -> str:
         span_text=form.cleaned_data["span_text"] if form.span else None,
         expected_version=form.expected_version,
     )
-    return f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
+    return (
+        f"{claim.public_id} marked {vocabulary.label('state', decision).lower()}: now "
+        f"{vocabulary.label('state', result.state)} ({vocabulary.label('reason', result.reason)})."
+    )
 
 
 @role_required(*DECIDER_ROLES)
@@ -375,7 +379,10 @@ def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
         claim=claim, reviewer=request.user, expected_version=form.expected_version
     )
     claim.refresh_from_db()
-    return f"Restored: now {result.state} ({result.reason})."
+    return (
+        f"Restored: now {vocabulary.label('state', result.state)} "
+        f"({vocabulary.label('reason', result.reason)})."
+    )
 
 
 @role_required(*DECIDER_ROLES)
@@ -384,7 +391,10 @@ def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
 def rejudge(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
     review_rejudge_one(claim=claim, reviewer=request.user, expected_version=form.expected_version)
     claim.refresh_from_db()
-    return f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
+    return (
+        f"{claim.public_id} re-judged: now {vocabulary.label('state', claim.state)} "
+        f"({vocabulary.label('reason', claim.state_reason)})."
+    )
 
 
 # review_note refuses only with a plain ReviewError, which _refused shows with the form (422).

@@ -41,6 +41,7 @@ PURE_CORES: Final = (
     "verifier.extractors",
     "audit.highlighting",
     "verifier.text",
+    "verifier.vocabulary",
 )
 # ... and the Django-free helpers they build on, held to the same rule.
 PURE_HELPERS: Final = (

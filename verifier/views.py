@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
+from verifier import vocabulary
 from verifier.http import WorkspaceRequest
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.selectors.claims import claim_state_counts
@@ -24,6 +25,21 @@ def home(request: WorkspaceRequest) -> HttpResponse:
         request,
         "home.html",
         {"state_counts": counts, "memberships": membership_list(user=request.user)},
+    )
+
+
+@login_required
+@require_GET
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The words the console uses and every code it shows, from the one vocabulary."""
+    sections = [
+        {"kind": kind, "title": vocabulary.KIND_TITLES[kind], "terms": list(terms.values())}
+        for kind, terms in vocabulary.KINDS.items()
+    ]
+    return render(
+        request,
+        "glossary.html",
+        {"sections": sections, "words": list(vocabulary.WORDS.values())},
     )
 
 

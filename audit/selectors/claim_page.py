@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from audit.selectors.sources import source_permalink
+from verifier import vocabulary
 from verifier.binding import span_matches
 from verifier.models import (
     Claim,
@@ -169,7 +170,13 @@ def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
         title,
         passed,
         f"The judging verdict ({'human' if judging.reviewer_id else 'model'}: {who}) is "
-        f"{judging.label} at confidence {judging.confidence:.2f}; "
+        f"{vocabulary.label('verdict', judging.label).lower()}"
+        + (
+            f" at confidence {vocabulary.confidence_percent(judging.confidence)}"
+            if judging.label in vocabulary.ANSWER_VERDICTS
+            else ""
+        )
+        + "; "
         f"{len(verdicts)} verdict(s) recorded.",
         [
             Comparison(
@@ -177,8 +184,8 @@ def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
             ),
             Comparison(
                 "Confidence vs policy floor",
-                f"≥ {floor:.2f}",
-                f"{judging.confidence:.2f}",
+                f"≥ {vocabulary.confidence_percent(floor)}",
+                vocabulary.confidence_percent(judging.confidence),
                 judging.confidence >= floor,
             ),
         ],
