@@ -10,6 +10,7 @@ urlpatterns = [
     path("bulk/", views.bulk, name="bulk"),
     path("blind/", views.blind_toggle, name="blind"),
     path("relations/", relation_views.relations, name="relations"),
+    path("relations/bulk/", relation_views.relations_bulk, name="relations-bulk"),
     path("relations/<int:pk>/decide/", relation_views.relation_decide, name="relation-decide"),
     path("item/<str:public_id>/", views.item, name="item"),
     path("item/<str:public_id>/decide/", views.decide, name="decide"),

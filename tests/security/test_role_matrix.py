@@ -291,6 +291,7 @@ TABLE: tuple[Route, ...] = (
     ),
     # --- console: shell ---------------------------------------------------------------
     Route("home", "console", {"GET": Op(R, 200)}),
+    Route("glossary", "console", {"GET": Op(R, 200)}),
     Route(
         "workspace-switch",
         "console",
@@ -498,6 +499,21 @@ TABLE: tuple[Route, ...] = (
         "console",
         {"POST": Op(W, 302, body=lambda w: {"decision": "accept"})},
         args=lambda w: {"pk": w.fresh_relation().pk},
+    ),
+    Route(
+        "review:relations-bulk",
+        "console",
+        {
+            "POST": Op(
+                W,
+                302,
+                body=lambda w: {
+                    "decision": "reject",
+                    "relations": [w.fresh_relation().pk],
+                    "confirm": "1",
+                },
+            )
+        },
     ),
 )
 
