@@ -133,7 +133,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
         domain_packs: Iterable[str] = (),
         **kwargs,
     ) -> None:
-        """``reviewer``: whose leases "Assigned to me" means; ``domain_packs``: the
+        """``reviewer``: whose assignments and lease "Assigned to me" means; ``domain_packs``: the
         workspace's packs, the choices of that filter (read once by the caller)."""
         super().__init__(*args, **kwargs)
         self.reviewer = reviewer
@@ -198,9 +198,10 @@ class ReviewQueueFilter(django_filters.FilterSet):
     ) -> QuerySet[Claim]:
         if not value or self.reviewer is None:
             return queryset
+        # Assigned to me, or the item I am reviewing right now (my live lease).
         return queryset.filter(
-            review_lease__reviewer=self.reviewer,
-            review_lease__expires_at__gt=timezone.now(),
+            Q(review_assignment__assignee=self.reviewer)
+            | Q(review_lease__reviewer=self.reviewer, review_lease__expires_at__gt=timezone.now())
         )
 
     def filter_search(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:

@@ -9,6 +9,8 @@ urlpatterns = [
     path("start/", views.start, name="start"),
     path("bulk/", views.bulk, name="bulk"),
     path("blind/", views.blind_toggle, name="blind"),
+    path("guidelines/", views.guidelines, name="guidelines"),
+    path("guidelines/edit/", views.guidelines_edit, name="guidelines-edit"),
     path("relations/", relation_views.relations, name="relations"),
     path("relations/bulk/", relation_views.relations_bulk, name="relations-bulk"),
     path("relations/<int:pk>/decide/", relation_views.relation_decide, name="relation-decide"),
@@ -18,6 +20,7 @@ urlpatterns = [
     path("item/<str:public_id>/restore/", views.restore, name="restore"),
     path("item/<str:public_id>/rejudge/", views.rejudge, name="rejudge"),
     path("item/<str:public_id>/note/", views.note, name="note"),
+    path("item/<str:public_id>/undo/", views.undo, name="undo"),
     path("item/<str:public_id>/skip/", views.skip, name="skip"),
     path("item/<str:public_id>/release/", views.release, name="release"),
 ]

@@ -9,23 +9,9 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
 from verifier import vocabulary
-from verifier.http import WorkspaceRequest
 from verifier.middleware import SESSION_WORKSPACE_KEY
-from verifier.selectors.claims import claim_state_counts
 from verifier.selectors.health import health_report
-from verifier.selectors.workspaces import membership_get, membership_list
-
-
-@login_required
-@require_GET
-def home(request: WorkspaceRequest) -> HttpResponse:
-    workspace = request.workspace
-    counts = claim_state_counts(workspace=workspace) if workspace else {}
-    return render(
-        request,
-        "home.html",
-        {"state_counts": counts, "memberships": membership_list(user=request.user)},
-    )
+from verifier.selectors.workspaces import membership_get
 
 
 @login_required

@@ -23,7 +23,13 @@ from verifier.scoring.rulesets import validate_definition
 from verifier.selectors.claim_state import BindingCheck, claim_state_inputs
 from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.selectors.rules import ActiveRules, rule_set_active
-from verifier.states import DEFAULT_POLICY, StateDecision, StateInputs, resolve_state
+from verifier.states import (
+    DEFAULT_POLICY,
+    StateDecision,
+    StateInputs,
+    human_verdict_in_force,
+    resolve_state,
+)
 
 TRACES_ON_CLAIM_PAGE: Final = 50
 
@@ -152,9 +158,9 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
 
 
 def _judging_verdict(verdicts: list[Verdict]) -> Verdict | None:
-    human = [v for v in verdicts if v.reviewer_id is not None]
+    human = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
     model = [v for v in verdicts if v.reviewer_id is None]
-    return (human or model or [None])[0]
+    return human or (model or [None])[0]
 
 
 def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:

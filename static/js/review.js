@@ -118,6 +118,7 @@
     r: function () { click("btn-rejudge"); },
     x: function () { openDialog("exclude-dialog"); },
     n: function () { openDialog("note-dialog"); },
+    u: function () { click(document.getElementById("btn-undo") ? "btn-undo" : "btn-undo-previous"); },
     "?": function () { openDialog("help-dialog"); },
   };
 

@@ -85,7 +85,8 @@ def test_bulk_accept_of_the_whole_filter(reviewer_client, flagged):
 def test_bulk_refuses_nothing_selected_a_bad_decision_and_auditors(
     reviewer_client, auditor_client, flagged
 ):
-    assert reviewer_client.post("/review/relations/bulk/", {"decision": "reject"}).status_code == 422
+    empty = reviewer_client.post("/review/relations/bulk/", {"decision": "reject"})
+    assert empty.status_code == 422
     bad = reviewer_client.post(
         "/review/relations/bulk/", {"decision": "maybe", "relations": [flagged[0].pk]}
     )
