@@ -366,6 +366,7 @@ def rules(request: MemberRequest) -> HttpResponse:
         "audit/rules.html",
         {
             "active": active,
+            "packs": packs,
             "core": CORE_V1,
             "rule_sets": rule_sets,
             "page": activations,
@@ -467,14 +468,25 @@ def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
     )
 
 
+def _pack_choice(data: Any) -> tuple[str, bool]:
+    """The domain pack a form chose: one of the select's, or a new one typed under "New
+    pack" (then ``create`` says whether its creation was confirmed)."""
+    new = (data.get("new_domain_pack") or "").strip()
+    if new:
+        return new, data.get("create_pack") == "1"
+    return (data.get("domain_pack") or "").strip(), False
+
+
 def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
+    pack, create = _pack_choice(request.POST)
     try:
         activation = services.rule_set_activate(
             workspace=_ws(request),
             rule_set=rule_set,
-            domain_pack=request.POST.get("domain_pack", ""),
+            domain_pack=pack,
             policy=request.POST.get("policy", ""),
             actor=request.user,
+            create_pack=create,
         )
     except InvalidRuleSet as exc:
         messages.error(request, "; ".join(exc.errors))
@@ -495,7 +507,8 @@ def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
     policy = request.POST.get("policy", "")
     if request.POST.get("confirm") == "1" or policy not in POLICY_NAMES:
         return _activate(request, rule_set)  # an unknown policy is refused there
-    domain_pack = request.POST.get("domain_pack", "").strip()
+    domain_pack, create = _pack_choice(request.POST)
+    packs = rule_selectors.rule_set_domain_packs(workspace=_ws(request))
     impact = rule_selectors.rule_set_impact(
         workspace=_ws(request),
         domain_pack=domain_pack,
@@ -505,7 +518,15 @@ def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "audit/rule_set_confirm.html",
-        {"rule_set": rule_set, "impact": impact, "domain_pack": domain_pack, "policy": policy},
+        {
+            "rule_set": rule_set,
+            "impact": impact,
+            "domain_pack": domain_pack,
+            "policy": policy,
+            # A pack not in the workspace yet is made only by this confirmation.
+            "new_pack": domain_pack not in packs,
+            "create_pack": create,
+        },
     )
 
 

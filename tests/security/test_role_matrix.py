@@ -414,7 +414,13 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:rule-set-builtin-activate",
         "console",
-        {"POST": Op(A, 302, body=lambda w: {"policy": "strict", "domain_pack": "law"})},
+        {
+            "POST": Op(
+                A,
+                302,
+                body=lambda w: {"policy": "strict", "new_domain_pack": "law", "create_pack": "1"},
+            )
+        },
     ),
     Route(
         "audit:rule-set-detail",
