@@ -142,6 +142,10 @@
     });
   }
 
+  /* On a phone the queue's filter starts folded (its summary opens it): the cards come first. */
+  var filters = document.getElementById("filter-details");
+  if (filters && window.matchMedia("(max-width: 700px)").matches) filters.open = false;
+
   document.addEventListener("keydown", onKey);
   document.addEventListener("mouseup", rememberSelection);
   document.addEventListener("keyup", function (event) {
