@@ -27,9 +27,11 @@ TOO_WIDE_JS = """() => {
   const out = [];
   for (const el of document.body.querySelectorAll("*")) {
     const r = el.getBoundingClientRect();
-    if ((r.width === 0 && r.height === 0) || r.right <= 0) continue;  // the skip link waits off screen
+    // (the skip link waits off screen, left of the page)
+    if ((r.width === 0 && r.height === 0) || r.right <= 0) continue;
     if ((r.right > limit || r.left < -0.5 || r.width > limit) && !clipped(el)) {
-      out.push(el.tagName + (el.id ? "#" + el.id : "") + "." + el.className + " " + Math.round(r.width));
+      const name = el.tagName + (el.id ? "#" + el.id : "") + "." + el.className;
+      out.push(name + " " + Math.round(r.width));
     }
   }
   return out.slice(0, 10);
