@@ -112,3 +112,5 @@ def test_a_relation_decided_meanwhile_is_skipped_not_decided_twice(
     flagged[0].refresh_from_db()
     flagged[1].refresh_from_db()
     assert (flagged[0].verification, flagged[1].verification) == ("accepted", "rejected")
+    assert (flagged[1].needs_review, flagged[1].reviewed_by) == (False, reviewer)  # decided now
+    assert RelationDecision.objects.filter(relation=flagged[0], level="reviewer").count() == 1
