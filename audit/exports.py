@@ -1,5 +1,12 @@
 """Streamed claim exports: the API's verified-claim envelope per claim, as JSONL or CSV.
 
+Codes stay fields (``state``, ``judge_verdict``) with their label beside them
+(``state_label``, ``judge_verdict_label``, from :mod:`verifier.vocabulary`);
+:func:`header_notes` says what each code means, for the page that offers the exports and
+the ``Link`` header that points at the glossary. ``judge_confidence`` is the confidence of
+the judge's answer: empty for a verdict that gave none (an abstention is never exported
+as 1.0).
+
 Rows are produced lazily from ``QuerySet.iterator(chunk_size=...)`` and written
 line by line into a ``StreamingHttpResponse``; nothing holds the whole export.
 """
@@ -13,6 +20,7 @@ from typing import Any, Final
 
 from django.db.models import QuerySet
 
+from verifier import vocabulary
 from verifier.models import Claim
 
 EXPORT_CHUNK_SIZE: Final = 500
@@ -21,6 +29,7 @@ CSV_COLUMNS: Final = (
     "claim_id",
     "text",
     "state",
+    "state_label",
     "trust_score",
     "citation",
     "quote",
@@ -31,6 +40,8 @@ CSV_COLUMNS: Final = (
     "match",
     "judge_model",
     "judge_prompt_version",
+    "judge_verdict",
+    "judge_verdict_label",
     "judge_confidence",
     "judged_at",
     "trace_ref",
@@ -58,6 +69,20 @@ def export_envelopes(claims: QuerySet[Claim]) -> Iterator[dict[str, Any]]:
         yield claim_envelope(claim=claim)
 
 
+def header_notes() -> list[tuple[str, list[vocabulary.Term], str]]:
+    """(column, the terms of its codes, a note) for the exports' coded columns."""
+    return [
+        ("state", list(vocabulary.STATES.values()), ""),
+        ("judge_verdict", list(vocabulary.VERDICTS.values()), ""),
+        ("match", list(vocabulary.MATCHES.values()), ""),
+        (
+            "judge_confidence",
+            [],
+            "How sure the judge is of its answer, 0 to 1; empty when it gave no answer.",
+        ),
+    ]
+
+
 def jsonl_lines(envelopes: Iterable[dict[str, Any]]) -> Iterator[str]:
     for envelope in envelopes:
         yield json.dumps(envelope, ensure_ascii=False, sort_keys=True, default=str) + "\n"
@@ -79,6 +104,7 @@ def csv_row(envelope: dict[str, Any]) -> list[str]:
         claim.get("id"),
         claim.get("text"),
         envelope.get("state"),
+        vocabulary.label("state", envelope.get("state")),
         envelope.get("trust_score"),
         envelope.get("citation"),
         evidence.get("quote"),
@@ -89,6 +115,8 @@ def csv_row(envelope: dict[str, Any]) -> list[str]:
         evidence.get("match"),
         judge.get("model"),
         judge.get("prompt_version"),
+        judge.get("verdict"),
+        vocabulary.label("verdict", judge["verdict"]) if judge.get("verdict") else None,
         judge.get("confidence"),
         judge.get("at"),
         envelope.get("trace_ref"),

@@ -32,10 +32,11 @@ class RuleSetForm(forms.Form):
     name = forms.CharField(max_length=100)
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     default_policy = forms.ChoiceField(choices=[(p, p) for p in POLICY_NAMES])
-    domain_pack = forms.CharField(
+    # One of the workspace's packs ("" = all packs): a preview never makes a pack.
+    domain_pack = forms.ChoiceField(
         required=False,
-        max_length=64,
-        help_text="Domain pack to preview and activate for; empty = all packs.",
+        choices=[("", "all packs")],
+        help_text="Domain pack to preview and activate for.",
     )
     policy = forms.ChoiceField(
         choices=[(p, p) for p in POLICY_NAMES], help_text="Policy to preview and activate."
@@ -52,8 +53,7 @@ class RuleSetForm(forms.Form):
         for name in POLICY_NAMES:
             self.fields[f"{name}_min_overall_score"] = _unit_field(f"{name}: supported at ≥")
             self.fields[f"{name}_weak_threshold"] = _unit_field(f"{name}: weak at ≥")
-        if packs:
-            self.fields["domain_pack"].widget.attrs["list"] = "domain-packs"
+        self.fields["domain_pack"].choices = [(p, p or "all packs") for p in packs or [""]]
         if not self.is_bound:
             self.initial = {**self.initial_from(base), **self.initial}
 

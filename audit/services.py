@@ -62,17 +62,39 @@ def rule_set_create(
 
 @transaction.atomic
 def rule_set_activate(
-    *, workspace: Workspace, rule_set: RuleSet, domain_pack: str, policy: str, actor
+    *,
+    workspace: Workspace,
+    rule_set: RuleSet,
+    domain_pack: str,
+    policy: str,
+    actor,
+    create_pack: bool = False,
 ) -> RuleSetActivation:
-    """Record that ``workspace`` now uses ``rule_set`` under ``policy`` for ``domain_pack``."""
+    """Record that ``workspace`` now uses ``rule_set`` under ``policy`` for ``domain_pack``.
+
+    The pack is one of the workspace's (its sources' packs and the packs rule sets were
+    activated for; empty: all packs); a new pack is made only when asked explicitly
+    (``create_pack``), so a typo never becomes a pack of its own."""
+    from verifier.selectors.rules import rule_set_domain_packs
+
     if rule_set.workspace_id not in (None, workspace.pk):
         raise InvalidRuleSet(["rule set belongs to another workspace"])
+    domain_pack = domain_pack.strip()
+    known = rule_set_domain_packs(workspace=workspace)
+    if domain_pack not in known and not create_pack:
+        listed = ", ".join(f"“{p}”" for p in known if p) or "none yet"
+        raise InvalidRuleSet(
+            [
+                f"“{domain_pack}” is not a domain pack of this workspace (its packs: {listed}). "
+                "Choose one, or create the new pack explicitly."
+            ]
+        )
     names = {p["name"] for p in rule_set.definition.get("policies", [])}
     if policy not in names:
         raise InvalidRuleSet([f"policy {policy!r} is not defined by {rule_set}"])
     return RuleSetActivation.objects.create(
         workspace=workspace,
-        domain_pack=domain_pack.strip(),
+        domain_pack=domain_pack,
         rule_set=rule_set,
         policy=policy,
         activated_by=actor,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit import pack_views, views
+from audit import api_key_views, pack_views, views
 
 app_name = "audit"
 
@@ -27,4 +27,7 @@ urlpatterns = [
     ),
     path("rules/<int:pk>/", views.rule_set_detail, name="rule-set-detail"),
     path("rules/<int:pk>/activate/", views.rule_set_activate, name="rule-set-activate"),
+    path("api-keys/", api_key_views.api_keys, name="api-keys"),
+    path("api-keys/new/", api_key_views.api_key_new, name="api-key-new"),
+    path("api-keys/<int:key_id>/revoke/", api_key_views.api_key_revoke_view, name="api-key-revoke"),
 ]

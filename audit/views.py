@@ -31,8 +31,13 @@ from verifier.states import QUEUE_REASON_RISK_ORDER
 PAGE_SIZE: Final = 50
 JOBS_PAGE_SIZE: Final = 20
 CHART_WIDTH: Final = 480
-CHART_HEIGHT: Final = 120
+CHART_HEIGHT: Final = 150
 CHART_PAD: Final = 10
+# Room for the axes' labels: the scores on the left, the job numbers and title below.
+CHART_LEFT: Final = 44
+CHART_BOTTOM: Final = 40
+CHART_Y_TICKS: Final = (0, 50, 90, 100)
+CHART_MAX_X_LABELS: Final = 8
 
 
 def _ws(request: MemberRequest) -> Any:
@@ -62,6 +67,7 @@ def claim_list(request: MemberRequest) -> HttpResponse:
             "states": ClaimStateChoices.values,
             "reasons": [r.value for r in QUEUE_REASON_RISK_ORDER],
             "export_query": query.urlencode(),
+            "export_notes": exports.header_notes(),
             "count_cap": f"{counts.COUNT_CAP:,}",
         },
     )
@@ -82,6 +88,8 @@ def _stream(request: MemberRequest, kind: str) -> StreamingHttpResponse:
         )
     response["Content-Disposition"] = f'attachment; filename="claims-{stamp}.{kind}"'
     response["Cache-Control"] = "no-store"
+    # What the codes mean: the glossary (the claim list shows the same notes).
+    response["Link"] = f'<{reverse("glossary")}>; rel="describedby"'
     return response
 
 
@@ -274,6 +282,10 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
 # --- quality -----------------------------------------------------------------------
 
 
+def _chart_y(score: float, inner_h: float) -> float:
+    return round(CHART_PAD + inner_h * (1 - max(0, min(100, score)) / 100), 1)
+
+
 def trend_chart(points: list[tuple[int, int | None]]) -> dict[str, Any] | None:
     """Plot coordinates for trust scores 0–100 across jobs, computed here, not in JS.
 
@@ -283,30 +295,44 @@ def trend_chart(points: list[tuple[int, int | None]]) -> dict[str, Any] | None:
     known = [(job, score) for job, score in points if score is not None]
     if not known:
         return None
-    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    inner_w = CHART_WIDTH - CHART_LEFT - CHART_PAD
+    inner_h = CHART_HEIGHT - CHART_PAD - CHART_BOTTOM
     step = inner_w / (len(points) - 1) if len(points) > 1 else 0
-    dots, gaps, lines, line = [], [], [], []
+    every = max(1, -(-len(points) // CHART_MAX_X_LABELS))  # label at most 8 jobs
+    dots, gaps, lines, line, x_ticks = [], [], [], [], []
     for i, (job_id, score) in enumerate(points):
-        x = round(CHART_PAD + (i * step if len(points) > 1 else inner_w / 2), 1)
+        x = round(CHART_LEFT + (i * step if len(points) > 1 else inner_w / 2), 1)
+        if i % every == 0 or i == len(points) - 1:
+            x_ticks.append({"x": x, "label": f"#{job_id}"})
         if score is None:
             gaps.append({"x": x, "job": job_id})
             if line:
                 lines.append(" ".join(line))
             line = []
             continue
-        y = round(CHART_PAD + inner_h * (1 - max(0, min(100, score)) / 100), 1)
+        y = _chart_y(score, inner_h)
         dots.append({"x": x, "y": y, "job": job_id, "score": score})
         line.append(f"{x},{y}")
     if line:
         lines.append(" ".join(line))
-    threshold_y = round(CHART_PAD + inner_h * (1 - 90 / 100), 1)
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
+        # The axes: scores 0–100 up the left, the jobs along the bottom, each titled.
+        "left": CHART_LEFT,
+        "right": CHART_WIDTH - CHART_PAD,
+        "bottom": round(CHART_PAD + inner_h, 1),
+        "top": CHART_PAD,
+        "y_ticks": [{"y": _chart_y(v, inner_h), "label": v} for v in CHART_Y_TICKS],
+        "x_ticks": x_ticks,
+        "x_title_y": CHART_HEIGHT - 4,
+        "x_label_y": round(CHART_PAD + inner_h + 14, 1),
+        "y_title_x": 12,
+        "y_title_y": round(CHART_PAD + inner_h / 2, 1),
         "lines": lines,
         "dots": dots,
         "gaps": gaps,
-        "threshold_y": threshold_y,
+        "threshold_y": _chart_y(90, inner_h),
         "first": known[0][1],
         "last": known[-1][1],
         "count": len(points),
@@ -363,6 +389,7 @@ def rules(request: MemberRequest) -> HttpResponse:
         "audit/rules.html",
         {
             "active": active,
+            "packs": packs,
             "core": CORE_V1,
             "rule_sets": rule_sets,
             "page": activations,
@@ -464,14 +491,25 @@ def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
     )
 
 
+def _pack_choice(data: Any) -> tuple[str, bool]:
+    """The domain pack a form chose: one of the select's, or a new one typed under "New
+    pack" (then ``create`` says whether its creation was confirmed)."""
+    new = (data.get("new_domain_pack") or "").strip()
+    if new:
+        return new, data.get("create_pack") == "1"
+    return (data.get("domain_pack") or "").strip(), False
+
+
 def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
+    pack, create = _pack_choice(request.POST)
     try:
         activation = services.rule_set_activate(
             workspace=_ws(request),
             rule_set=rule_set,
-            domain_pack=request.POST.get("domain_pack", ""),
+            domain_pack=pack,
             policy=request.POST.get("policy", ""),
             actor=request.user,
+            create_pack=create,
         )
     except InvalidRuleSet as exc:
         messages.error(request, "; ".join(exc.errors))
@@ -492,7 +530,8 @@ def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
     policy = request.POST.get("policy", "")
     if request.POST.get("confirm") == "1" or policy not in POLICY_NAMES:
         return _activate(request, rule_set)  # an unknown policy is refused there
-    domain_pack = request.POST.get("domain_pack", "").strip()
+    domain_pack, create = _pack_choice(request.POST)
+    packs = rule_selectors.rule_set_domain_packs(workspace=_ws(request))
     impact = rule_selectors.rule_set_impact(
         workspace=_ws(request),
         domain_pack=domain_pack,
@@ -502,7 +541,15 @@ def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "audit/rule_set_confirm.html",
-        {"rule_set": rule_set, "impact": impact, "domain_pack": domain_pack, "policy": policy},
+        {
+            "rule_set": rule_set,
+            "impact": impact,
+            "domain_pack": domain_pack,
+            "policy": policy,
+            # A pack not in the workspace yet is made only by this confirmation.
+            "new_pack": domain_pack not in packs,
+            "create_pack": create,
+        },
     )
 
 

@@ -17,6 +17,7 @@ import dj_database_url
 from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
+from verifier.api.curl_examples import examples_markdown
 from verifier.judges.registry import judge_config_from_env
 from verifier.worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
 from verifier.worker_threads import parse_worker_threads
@@ -87,6 +88,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_filters",
     "django_htmx",
     "axes",
@@ -128,6 +130,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "verifier.context_processors.workspace",
             ],
+            # The vocabulary's filters (label, explain, percent, state_badge) everywhere.
+            "builtins": ["verifier.templatetags.vocabulary"],
         },
     },
 ]
@@ -259,8 +263,14 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Spanproof Connect API",
     "DESCRIPTION": "Verified knowledge-graph context: every claim bound to a quoted span "
     "at exact offsets in a hashed source version, judged by an entailment judge that may "
-    "abstain.",
+    "abstain.\n\nWhat every state, reason and verdict code means: the console's glossary "
+    "(/glossary/).\n\n" + examples_markdown(),
     "VERSION": "1.0.0",
+    # Swagger UI from the app's static files (drf-spectacular-sidecar): no CDN, so the
+    # docs load offline and under the console's strict Content-Security-Policy.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
     # One name for the memory verifier's drift categories wherever they appear.
     "ENUM_NAME_OVERRIDES": {"DriftCategoryEnum": "verifier.memory.DRIFT_CATEGORIES"},

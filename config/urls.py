@@ -3,12 +3,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.decorators.http import require_http_methods
 
+from review import home_views
 from verifier import views as verifier_views
 from verifier.pipeline import worker_views
 
 urlpatterns = [
-    path("", verifier_views.home, name="home"),
+    path("", home_views.home, name="home"),
     path("healthz", verifier_views.healthz, name="healthz"),
+    path("glossary/", verifier_views.glossary, name="glossary"),
     path("favicon.ico", verifier_views.favicon, name="favicon"),
     path("workspace/switch", verifier_views.workspace_switch, name="workspace-switch"),
     path(

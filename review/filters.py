@@ -17,7 +17,7 @@ from review.queue_reasons import (
     reason_values,
 )
 from review.verdict_columns import with_latest_verdict
-from verifier import widgets
+from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.states import queue_risk_rank
 
@@ -27,7 +27,7 @@ STATE_CHOICES = [
     (ClaimStateChoices.CONTRADICTED.value, "Contradicted"),
     (ClaimStateChoices.INFERRED.value, "Inferred"),
 ]
-REASON_CHOICES = [(reason, reason.replace("_", " ")) for reason in QUEUE_REASON_VALUES]
+REASON_CHOICES = [(reason, vocabulary.label("reason", reason)) for reason in QUEUE_REASON_VALUES]
 AGE_CHOICES = [
     ("1d", "Newer than a day"),
     ("7d", "Newer than a week"),
@@ -133,7 +133,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
         domain_packs: Iterable[str] = (),
         **kwargs,
     ) -> None:
-        """``reviewer``: whose leases "Assigned to me" means; ``domain_packs``: the
+        """``reviewer``: whose assignments and lease "Assigned to me" means; ``domain_packs``: the
         workspace's packs, the choices of that filter (read once by the caller)."""
         super().__init__(*args, **kwargs)
         self.reviewer = reviewer
@@ -198,9 +198,10 @@ class ReviewQueueFilter(django_filters.FilterSet):
     ) -> QuerySet[Claim]:
         if not value or self.reviewer is None:
             return queryset
+        # Assigned to me, or the item I am reviewing right now (my live lease).
         return queryset.filter(
-            review_lease__reviewer=self.reviewer,
-            review_lease__expires_at__gt=timezone.now(),
+            Q(review_assignment__assignee=self.reviewer)
+            | Q(review_lease__reviewer=self.reviewer, review_lease__expires_at__gt=timezone.now())
         )
 
     def filter_search(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from django import forms
 
 DECISIONS = [("supported", "Supported"), ("contradicted", "Contradicted")]
-BULK_ACTIONS = [("exclude", "Exclude"), ("rejudge", "Send back to the judge")]
+BULK_ACTIONS = [
+    ("assign", "Assign to"),
+    ("exclude", "Exclude"),
+    ("rejudge", "Send back to the judge"),
+]
+UNASSIGN = "none"
 MAX_BULK = 200
 
 
@@ -57,6 +62,8 @@ class BulkForm(forms.Form):
     action = forms.ChoiceField(choices=BULK_ACTIONS)
     claims = forms.CharField(required=False)  # one public id per selected row, via getlist
     reason = forms.CharField(required=False, max_length=300)
+    # A user id of the workspace's deciders, or "none" to unassign (checked by the service).
+    assignee = forms.CharField(required=False, max_length=20)
     confirm = forms.BooleanField(required=False)
 
     def __init__(self, *args, claim_ids: list[str] | None = None, **kwargs) -> None:
@@ -69,4 +76,23 @@ class BulkForm(forms.Form):
             raise forms.ValidationError("Select at least one claim.")
         if data.get("action") == "exclude" and not (data.get("reason") or "").strip():
             self.add_error("reason", "An exclusion needs a reason.")
+        if data.get("action") == "assign":
+            assignee = (data.get("assignee") or "").strip()
+            if assignee != UNASSIGN and not assignee.isdigit():
+                self.add_error("assignee", "Choose who to assign the claims to.")
         return data
+
+    @property
+    def assignee_id(self) -> int | None:
+        """The chosen assignee's user id; None to unassign."""
+        value = (self.cleaned_data.get("assignee") or "").strip()
+        return int(value) if value.isdigit() else None
+
+
+class GuidelinesForm(forms.Form):
+    text = forms.CharField(
+        required=False,
+        max_length=20_000,
+        label="Guidelines (markdown)",
+        widget=forms.Textarea(attrs={"rows": 16}),
+    )

@@ -18,7 +18,7 @@ from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from review.models import ReviewLease, ReviewNote
+from review.models import ReviewAssignment, ReviewGuidelines, ReviewLease, ReviewNote
 from verifier.models import (
     Claim,
     EvidenceBinding,
@@ -104,6 +104,17 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
             pane_lease=_one(
                 ReviewLease.objects.filter(claim_id=OuterRef("pk"), expires_at__gt=timezone.now()),
                 **_columns(LEASE_COLUMNS, reviewer_name="reviewer__username"),
+            ),
+            # The workspace's guidelines (sanitized HTML) and the item's assignee.
+            pane_guidelines=Subquery(
+                ReviewGuidelines.objects.filter(workspace_id=OuterRef("workspace_id")).values(
+                    "html"
+                )[:1]
+            ),
+            pane_assignee=Subquery(
+                ReviewAssignment.objects.filter(claim_id=OuterRef("pk")).values(
+                    "assignee__username"
+                )[:1]
             ),
         ),
         workspace=workspace_id,

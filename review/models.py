@@ -42,3 +42,44 @@ class ReviewNote(models.Model):
 
     def __str__(self) -> str:
         return f"{self.claim_id}: note by {self.author_id}"
+
+
+class ReviewAssignment(models.Model):
+    """Who should review a queue item: at most one assignee per claim. Assigning is not
+    leasing: anyone may still decide it; "Assigned to me" finds it for the assignee."""
+
+    claim = models.OneToOneField(
+        "verifier.Claim", on_delete=models.CASCADE, related_name="review_assignment"
+    )
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_assignments"
+    )
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    assigned_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["assignee"], name="reviewassign_assignee")]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id} assigned to {self.assignee_id}"
+
+
+class ReviewGuidelines(models.Model):
+    """The workspace's review guidelines: markdown written by admins, shown beside every
+    item. ``html`` is the markdown rendered and sanitized when it was saved
+    (``review.guidelines.guidelines_html``), so no page renders it again."""
+
+    workspace = models.OneToOneField(
+        "verifier.Workspace", on_delete=models.CASCADE, related_name="review_guidelines"
+    )
+    text = models.TextField(blank=True)
+    html = models.TextField(blank=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"guidelines of {self.workspace_id}"

@@ -1,25 +1,33 @@
 """Console page for seed 004 relation verification: the statistics, and the relations
-waiting for review (rejected ones and ones accepted past the VoG cap), which deciders
-accept or reject."""
+waiting for review (rejected ones and ones accepted past the judge's budget), which
+deciders accept or reject one at a time or in bulk (a selection, or every relation the
+filter matches), after a confirmation that says how many."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from verifier import vocabulary
 from verifier.http import MemberRequest
-from verifier.models import ClaimRelation, DecisionLevel
+from verifier.models import ClaimRelation, DecisionLevel, RelationKind
 from verifier.permissions import DECIDER_ROLES, role_required
 from verifier.selectors.relation_verification import relation_stats_get, relations_for_review
-from verifier.services.relation_verify import RelationReviewError, relation_review_decide
+from verifier.services.relation_verify import (
+    RELATION_BULK_MAX,
+    RelationReviewError,
+    relation_review_decide,
+    relations_review_decide_bulk,
+)
 
-PAGE_SIZE = 25
+PAGE_SIZE = 50
 DAY_CHOICES = (1, 7, 30, 90)
 DECISIONS = {"accept": True, "reject": False}
+FILTER_KEYS = ("level", "kind", "q")
 
 
 def _days(raw: str | None) -> int | None:
@@ -28,6 +36,25 @@ def _days(raw: str | None) -> int | None:
     except ValueError:
         return None
     return days if days in DAY_CHOICES else None
+
+
+def _filters(params: QueryDict) -> dict[str, str]:
+    """The review list's filter from ``params``; unknown values are dropped."""
+    level = params.get("level", "")
+    kind = params.get("kind", "")
+    return {
+        "level": level if level in DecisionLevel.values else "",
+        "kind": kind if kind in RelationKind.values else "",
+        "q": params.get("q", "").strip()[:200],
+    }
+
+
+def _filter_query(filters: dict[str, str]) -> str:
+    query = QueryDict(mutable=True)
+    for key, value in filters.items():
+        if value:
+            query[key] = value
+    return query.urlencode()
 
 
 @role_required()
@@ -39,12 +66,8 @@ def relations(request: MemberRequest) -> HttpResponse:
 def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> HttpResponse:
     workspace = request.workspace
     days = _days(request.GET.get("days"))
-    level = request.GET.get("level", "")
-    rows = relations_for_review(workspace=workspace)
-    if level in DecisionLevel.values:
-        rows = rows.filter(verification_level=level)
-    else:
-        level = ""
+    filters = _filters(request.GET)
+    rows = relations_for_review(workspace=workspace, **filters)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     membership = request.membership
     return render(
@@ -54,11 +77,14 @@ def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> Ht
             "stats": relation_stats_get(workspace=workspace, days=days),
             "days": days,
             "day_choices": DAY_CHOICES,
-            "level": level,
-            "levels": DecisionLevel.choices,
+            "filters": filters,
+            "filter_query": _filter_query(filters),
+            "levels": [(v, vocabulary.label("level", v)) for v in DecisionLevel.values],
+            "kinds": RelationKind.choices,
             "page": page,
             "can_decide": membership is not None and membership.role in DECIDER_ROLES,
             "error": error,
+            "bulk_max": RELATION_BULK_MAX,
         },
         status=status,
     )
@@ -80,3 +106,58 @@ def relation_decide(request: MemberRequest, pk: int) -> HttpResponse:
         return _render(request, status=409, error=str(exc))
     messages.success(request, f"Relation {relation.pk} {decision}ed.")
     return redirect(reverse("review:relations"))
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def relations_bulk(request: MemberRequest) -> HttpResponse:
+    """Accept or reject the selected relations, or every one the filter matches
+    (``scope=filter``): first a confirmation page with the count, then (``confirm``) the
+    decisions, each through the single action's service."""
+    workspace = request.workspace
+    filters = _filters(request.POST)
+    back = reverse("review:relations") + (
+        f"?{_filter_query(filters)}" if _filter_query(filters) else ""
+    )
+    decision = request.POST.get("decision", "")
+    if decision not in DECISIONS:
+        return _render(request, status=422, error="Choose accept or reject.")
+    rows = relations_for_review(workspace=workspace, **filters)
+    whole_filter = request.POST.get("scope") == "filter"
+    if not whole_filter:
+        ids = [int(i) for i in request.POST.getlist("relations") if i.isdigit()]
+        if not ids:
+            return _render(request, status=422, error="Select at least one relation.")
+        rows = rows.filter(pk__in=ids)
+    chosen = list(rows[: RELATION_BULK_MAX + 1])
+    if not chosen:
+        return _render(request, status=422, error="No relation waiting for review matches.")
+    if len(chosen) > RELATION_BULK_MAX:
+        return _render(
+            request,
+            status=422,
+            error=f"More than {RELATION_BULK_MAX} relations match; narrow the filter.",
+        )
+    if not request.POST.get("confirm"):
+        return render(
+            request,
+            "review/relations_bulk_confirm.html",
+            {
+                "decision": decision,
+                "relations": chosen,
+                "count": len(chosen),
+                "filters": filters,
+                "whole_filter": whole_filter,
+                "back": back,
+            },
+        )
+    outcome = relations_review_decide_bulk(
+        relations=chosen, reviewer=request.user, accept=DECISIONS[decision]
+    )
+    verb = "Accepted" if DECISIONS[decision] else "Rejected"
+    messages.success(request, f"{verb} {outcome.decided} relation(s).")
+    if outcome.skipped:
+        messages.warning(
+            request, f"Skipped {outcome.skipped} relation(s) someone decided meanwhile."
+        )
+    return redirect(back)

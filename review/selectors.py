@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
@@ -30,6 +30,7 @@ from review.queue_reasons import (
     QUEUE_REASON_VALUES,
     reason_values,
 )
+from verifier import vocabulary
 from verifier.models import (
     Claim,
     ClaimOrigin,
@@ -78,6 +79,7 @@ class QueueRow:
     latest_label: str | None
     latest_note: str | None
     latest_reviewer: int | None
+    assignee: str | None  # who the item is assigned to (username); None: nobody
     # derived by review_queue_page
     text_short: str = ""
     age: str = ""
@@ -98,11 +100,13 @@ class QueueRow:
 _QUEUE_ROWS_SQL = """
 SELECT c."id", c."public_id", c."text", c."state", c."state_reason", c."origin",
        c."created_at", c."dependents", s."ref", l."expires_at", u."username",
-       v."judge_model", v."confidence", v."label", v."note", v."reviewer_id"
+       v."judge_model", v."confidence", v."label", v."note", v."reviewer_id", au."username"
 FROM "verifier_claim" c
 JOIN "verifier_source" s ON s."id" = c."source_id"
 LEFT JOIN "review_reviewlease" l ON l."claim_id" = c."id"
 LEFT JOIN "auth_user" u ON u."id" = l."reviewer_id"
+LEFT JOIN "review_reviewassignment" ra ON ra."claim_id" = c."id"
+LEFT JOIN "auth_user" au ON au."id" = ra."assignee_id"
 LEFT JOIN LATERAL (
     SELECT vv."judge_model", vv."confidence", vv."label", vv."note", vv."reviewer_id"
     FROM "verifier_verdict" vv WHERE vv."claim_id" = c."id"
@@ -114,8 +118,8 @@ WHERE c."workspace_id" = %s AND c."id" = ANY(%s)
 
 def review_queue_rows(*, workspace: Workspace, pks: list[int]) -> list[QueueRow]:
     """The queue page's rows for ``pks`` (in that order; others' and unknown pks
-    dropped): each claim's cells with its source ref and lease holder, and its latest
-    verdict's judge model, confidence, label, note and reviewer (one query)."""
+    dropped): each claim's cells with its source ref, lease holder and assignee, and its
+    latest verdict's judge model, confidence, label, note and reviewer (one query)."""
     if not pks:
         return []
     with connection.cursor() as cursor:
@@ -397,7 +401,7 @@ def review_queue_page(
         chips.append(
             ReasonChip(
                 reason=reason,
-                label=reason.replace("_", " "),
+                label=vocabulary.label("reason", reason),
                 count=count,
                 pressed=reason == current_reason,
                 query=query.urlencode(),
@@ -531,6 +535,11 @@ class ReviewItem:
     window: tuple[int, int] = (0, 0)
     text_length: int = 0
     why: QueueWhy | None = None
+    guidelines_html: str = ""  # the workspace's guidelines, sanitized when saved
+    assignee: str = ""
+    # The reviewer's own decision that stands on this claim, when it is recent enough to
+    # undo (``review.services.review_undo``).
+    undoable: Verdict | None = None
 
     @property
     def earlier_at(self) -> int | None:
@@ -633,7 +642,30 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
         window=window,
         text_length=len(version.text) if version is not None else 0,
         why=why,
+        guidelines_html=claim.pane_guidelines or "",  # type: ignore[attr-defined]
+        assignee=claim.pane_assignee or "",  # type: ignore[attr-defined]
+        undoable=_undoable(verdicts, reviewer),
     )
+
+
+def review_undo_seconds() -> int:
+    """How long after deciding a reviewer may undo the decision
+    (``SPANPROOF_REVIEW_UNDO_SECONDS``, 5 minutes by default)."""
+    from django.conf import settings
+
+    return int(getattr(settings, "SPANPROOF_REVIEW_UNDO_SECONDS", 300))
+
+
+def _undoable(verdicts: list[Verdict], reviewer) -> Verdict | None:
+    """The reviewer's decision standing on the claim, if still inside the undo window."""
+    from verifier.states import human_verdict_in_force
+
+    standing = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
+    if standing is None or standing.reviewer_id != reviewer.pk or standing.at is None:
+        return None
+    if timezone.now() - standing.at > timedelta(seconds=review_undo_seconds()):
+        return None
+    return standing
 
 
 def review_domain_packs(*, workspace: Workspace) -> list[str]:
@@ -647,3 +679,143 @@ def review_domain_packs(*, workspace: Workspace) -> list[str]:
         .distinct()
     )
     return list(rows)
+
+
+# --- a reviewer's own progress, assignees, guidelines (issue 40.5) -----------------
+
+
+@dataclass(frozen=True)
+class ReviewProgress:
+    """A reviewer's own pace: decisions today (since local midnight) and in the last hour,
+    an undone decision taking its own back."""
+
+    today: int
+    last_hour: int
+
+
+def review_progress(*, workspace: Workspace, reviewer) -> ReviewProgress:
+    from django.db.models import Count
+
+    now = timezone.now()
+    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    hour_ago = now - timedelta(hours=1)
+    decided = Q(label__in=("entailed", "contradicted"))
+    withdrawn = Q(label="withdrawn")
+    row = Verdict.objects.filter(
+        claim__workspace=workspace, reviewer=reviewer, at__gte=min(midnight, hour_ago)
+    ).aggregate(
+        today=Count("id", filter=decided & Q(at__gte=midnight)),
+        today_undone=Count("id", filter=withdrawn & Q(at__gte=midnight)),
+        hour=Count("id", filter=decided & Q(at__gte=hour_ago)),
+        hour_undone=Count("id", filter=withdrawn & Q(at__gte=hour_ago)),
+    )
+    return ReviewProgress(
+        today=max(0, row["today"] - row["today_undone"]),
+        last_hour=max(0, row["hour"] - row["hour_undone"]),
+    )
+
+
+def review_assignees(*, workspace: Workspace) -> list[tuple[int, str]]:
+    """(user id, username) of the workspace's reviewers and admins: who an item may be
+    assigned to."""
+    from verifier.models import Membership
+    from verifier.permissions import DECIDER_ROLES
+
+    return list(
+        Membership.objects.filter(workspace=workspace, role__in=DECIDER_ROLES)
+        .order_by("user__username")
+        .values_list("user_id", "user__username")
+    )
+
+
+def review_guidelines_get(*, workspace: Workspace):
+    from review.models import ReviewGuidelines
+
+    return ReviewGuidelines.objects.filter(workspace=workspace).first()
+
+
+@dataclass(frozen=True)
+class NextAction:
+    """One thing a role can do next on the home page, with how many rows it concerns."""
+
+    title: str
+    count: RowCount | None
+    path: str
+    description: str
+    key: str  # stable id for the page and tests
+
+
+def review_home_actions(*, workspace: Workspace, user, role: str) -> list[NextAction]:
+    """What this role should look at next, with counts (capped like every count): the
+    queue and one's assignments for deciders, contradicted and stale claims for auditors,
+    ingest jobs that need attention for admins. One counting query."""
+    from verifier.models import ClaimRelation, IngestJob, IngestStatus
+    from verifier.permissions import ADMIN_ROLES, DECIDER_ROLES
+
+    claims = review_queue_claims(workspace=workspace)
+    queue = review_queue_default_states(claims)
+    # The same filter as the queue's "Assigned to me", so the two counts agree.
+    mine = review_queue_filtered(
+        workspace=workspace, reviewer=user, filters={"mine": "true"}
+    ).claims
+    relations = ClaimRelation.objects.filter(workspace=workspace, needs_review=True)
+    contradicted = claims.filter(state="contradicted")
+    stale = claims.filter(state_reason="stale_source")
+    jobs = IngestJob.objects.filter(
+        workspace=workspace, status__in=(IngestStatus.FAILED, IngestStatus.DEGRADED)
+    )
+    queue_n, mine_n, relations_n, contradicted_n, stale_n, jobs_n = row_counts(
+        [queue, mine, relations, contradicted, stale, jobs]
+    )
+    actions: list[NextAction] = []
+    if role in DECIDER_ROLES:
+        actions += [
+            NextAction(
+                "Review the queue",
+                queue_n,
+                "/review/",
+                "Claims the judge could not decide, riskiest first.",
+                "queue",
+            ),
+            NextAction(
+                "Assigned to you",
+                mine_n,
+                "/review/?mine=true",
+                "Queue items someone assigned to you.",
+                "mine",
+            ),
+            NextAction(
+                "Relations to decide",
+                relations_n,
+                "/review/relations/",
+                "Relations rejected or accepted unchecked.",
+                "relations",
+            ),
+        ]
+    actions += [
+        NextAction(
+            "Contradicted claims",
+            contradicted_n,
+            "/audit/claims/?state=contradicted",
+            "Kept out of strict retrieval: check what the evidence says.",
+            "contradicted",
+        ),
+        NextAction(
+            "Source changed under a span",
+            stale_n,
+            "/audit/claims/?reason=stale_source",
+            "Claims whose cited source has a new version since their span was bound.",
+            "stale",
+        ),
+    ]
+    if role in ADMIN_ROLES:
+        actions.append(
+            NextAction(
+                "Ingest jobs to look at",
+                jobs_n,
+                "/ingest/",
+                "Failed or degraded jobs (the judge unreachable, a source refused).",
+                "jobs",
+            )
+        )
+    return actions

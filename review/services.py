@@ -399,3 +399,95 @@ def review_blind_set(*, membership, blind: bool) -> None:
     """The reviewer's blind-review setting for this workspace."""
     type(membership).objects.filter(pk=membership.pk).update(blind_review=blind)
     membership.blind_review = blind
+
+
+# --- undo, assignment, guidelines (issue 40.5) --------------------------------------
+
+
+@transaction.atomic
+def review_undo(*, claim: Claim, reviewer) -> StateDecision:
+    """Take back the reviewer's own decision on ``claim`` within the undo window: a new
+    ``withdrawn`` verdict is appended (nothing is deleted; the history shows both) and the
+    state is re-resolved by the one state writer, from the decision before it (another
+    reviewer's, or the judge's verdict). Refused when the decision that stands is not
+    this reviewer's, or is older than the window."""
+    from review.selectors import review_undo_seconds
+    from verifier.states import human_verdict_in_force
+
+    claim = Claim.objects.select_for_update().get(pk=claim.pk)
+    human = list(claim.verdicts.filter(reviewer__isnull=False).order_by("-at", "-id"))
+    standing = human_verdict_in_force(human)
+    if standing is None or standing.reviewer_id != reviewer.pk:
+        raise ReviewError("There is no decision of yours on this claim to undo.", code="no_undo")
+    window = review_undo_seconds()
+    if timezone.now() - standing.at > timedelta(seconds=window):
+        raise ReviewError(
+            f"Too late to undo: a decision can be undone for {window // 60} minutes. "
+            "Decide again instead; the history keeps both.",
+            code="undo_expired",
+        )
+    Verdict.objects.create(
+        claim=claim,
+        binding=standing.binding,
+        judge_model=f"human:{reviewer.get_username()}",
+        judge_family=HUMAN_JUDGE_FAMILY,
+        prompt_version=HUMAN_PROMPT_VERSION,
+        label=VerdictLabel.WITHDRAWN.value,
+        confidence=0.0,
+        note=f"undo: withdraws verdict {standing.pk} ({standing.label})",
+        reviewer=reviewer,
+    )
+    return claim_state_refresh(
+        claim=claim, cause=f"review: undo by {reviewer.get_username()}", actor=reviewer
+    )
+
+
+def _decider_in(workspace: Workspace, user_id: int):
+    from verifier.models import Membership
+    from verifier.permissions import DECIDER_ROLES
+
+    membership = (
+        Membership.objects.filter(workspace=workspace, user_id=user_id, role__in=DECIDER_ROLES)
+        .select_related("user")
+        .first()
+    )
+    if membership is None:
+        raise ReviewError("Assign to a reviewer or admin of this workspace.", code="bad_assignee")
+    return membership.user
+
+
+@transaction.atomic
+def review_bulk_assign(
+    *, workspace: Workspace, claims: Iterable[Claim], assignee_id: int | None, by
+) -> int:
+    """Assign the claims to a reviewer or admin of the workspace (``assignee_id`` None:
+    unassign them). Returns how many claims it covered."""
+    from review.models import ReviewAssignment
+
+    claims = [claim for claim in claims if claim.workspace_id == workspace.pk]
+    ids = sorted({claim.pk for claim in claims})
+    if assignee_id is None:
+        ReviewAssignment.objects.filter(claim_id__in=ids).delete()
+        return len(ids)
+    assignee = _decider_in(workspace, assignee_id)
+    for pk in ids:
+        ReviewAssignment.objects.update_or_create(
+            claim_id=pk, defaults={"assignee": assignee, "assigned_by": by}
+        )
+    return len(ids)
+
+
+@transaction.atomic
+def review_guidelines_set(*, workspace: Workspace, text: str, by):
+    """Store the workspace's guidelines (markdown) with their sanitized HTML."""
+    from review.guidelines import MAX_GUIDELINES_CHARS, guidelines_html
+    from review.models import ReviewGuidelines
+
+    text = text.strip()
+    if len(text) > MAX_GUIDELINES_CHARS:
+        raise ReviewError(f"Guidelines are limited to {MAX_GUIDELINES_CHARS:,} characters.")
+    guidelines, _ = ReviewGuidelines.objects.update_or_create(
+        workspace=workspace,
+        defaults={"text": text, "html": guidelines_html(text) if text else "", "updated_by": by},
+    )
+    return guidelines

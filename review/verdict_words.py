@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from verifier.vocabulary import confidence_percent
+
 # code -> sentence; "{detail}" is the note's text after the code.
 NOTE_CODES: Final[dict[str, str]] = {
     "low_coverage": "The span covers too few of the claim's words ({detail}).",
@@ -36,7 +38,7 @@ NOTE_CODES: Final[dict[str, str]] = {
     "entailed": "The span entails the claim ({detail}).",
     "verbatim": "The claim is stated verbatim ({detail}).",
 }
-_CODE_RE: Final = re.compile(r"^\s*([a-z_]+)\s*:\s*(.*)$", re.DOTALL)
+_CODE_RE: Final = re.compile(r"^\s*([a-z_]+)\s*(?::\s*(.*))?$", re.DOTALL)
 _LABEL_TAIL_RE: Final = re.compile(r"\s*\((?:span|candidate|chunk|window)[^)]*\)\s*$")
 ANSWERS: Final = {"entailed": "supports", "contradicted": "contradicts"}
 
@@ -52,7 +54,7 @@ def note_in_words(note: str) -> str:
     if match is None or match.group(1) not in NOTE_CODES:
         plain = note if note.endswith((".", "!", "?")) else note + "."
         return plain[:1].upper() + plain[1:]
-    code, detail = match.group(1), _LABEL_TAIL_RE.sub("", match.group(2)).strip()
+    code, detail = match.group(1), _LABEL_TAIL_RE.sub("", match.group(2) or "").strip()
     sentence = NOTE_CODES[code].format(detail=detail)
     return sentence.replace(" ().", ".").replace(" ( ).", ".")
 
@@ -67,5 +69,4 @@ def confidence_in_words(label: str | None, confidence: float | None, *, human: b
         return "no answer (the judge failed or left it out)"
     if label == "abstained" or label not in ANSWERS:
         return "no answer (the judge abstained)"
-    percent = round(100 * float(confidence or 0.0))
-    return f"{percent}% sure the span {ANSWERS[label]} the claim"
+    return f"{confidence_percent(confidence or 0.0)} sure the span {ANSWERS[label]} the claim"

@@ -24,11 +24,22 @@ from django_htmx.http import push_url
 
 from review.filter_bar import filter_bar_html, filter_bar_key
 from review.filters import filter_querystring
-from review.forms import BulkForm, DecisionForm, ExcludeForm, ItemActionForm, NoteForm
+from review.forms import (
+    UNASSIGN,
+    BulkForm,
+    DecisionForm,
+    ExcludeForm,
+    GuidelinesForm,
+    ItemActionForm,
+    NoteForm,
+)
 from review.selectors import (
+    review_assignees,
     review_claims_by_public_ids,
+    review_guidelines_get,
     review_item_detail,
     review_item_get,
+    review_progress,
     review_queue_filtered,
     review_queue_page,
 )
@@ -38,19 +49,23 @@ from review.services import (
     ReviewError,
     StaleItem,
     review_blind_set,
+    review_bulk_assign,
     review_bulk_exclude,
     review_bulk_rejudge,
     review_decide,
     review_exclude,
+    review_guidelines_set,
     review_lease_next,
     review_lease_release,
     review_note,
     review_rejudge_one,
     review_restore,
+    review_undo,
 )
+from verifier import vocabulary
 from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
-from verifier.permissions import DECIDER_ROLES, role_required
+from verifier.permissions import ADMIN_ROLES, DECIDER_ROLES, role_required
 from verifier.selectors import counts
 
 SKIPPED_KEY = "review_skipped"
@@ -91,6 +106,9 @@ def queue(request: MemberRequest) -> HttpResponse:
         "any_reason_pressed": queue_page.any_reason_pressed,
         "filter_qs": filter_querystring(request.GET),
         "can_decide": _is_decider(request),
+        "progress": review_progress(workspace=request.workspace, reviewer=request.user),
+        "assignees": review_assignees(workspace=request.workspace),
+        "unassign": UNASSIGN,
         "now": timezone.now(),
         # One reverse() for the page instead of one per row.
         "item_prefix": reverse("review:item", args=["-"])[: -len("-/")],
@@ -117,11 +135,27 @@ def bulk(request: MemberRequest) -> HttpResponse:
     filter_qs = filter_querystring(request.GET)
     queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
     if not form.is_valid():
-        for error in form.non_field_errors() + form.errors.get("reason", []):
+        errors = form.non_field_errors() + form.errors.get("reason", [])
+        for error in errors + form.errors.get("assignee", []):
             messages.error(request, error)
         return redirect(queue_url)
     claims = review_claims_by_public_ids(workspace=workspace, public_ids=form.claim_ids)
     action = form.cleaned_data["action"]
+    if action == "assign":
+        # Assigning changes no claim: it needs no confirmation.
+        try:
+            count = review_bulk_assign(
+                workspace=workspace, claims=claims, assignee_id=form.assignee_id, by=request.user
+            )
+        except ReviewError as exc:
+            messages.error(request, str(exc))
+            return redirect(queue_url)
+        who = dict(review_assignees(workspace=workspace)).get(form.assignee_id or -1)
+        messages.success(
+            request,
+            f"Assigned {count} claim(s) to {who}." if who else f"Unassigned {count} claim(s).",
+        )
+        return redirect(queue_url)
     if not form.cleaned_data["confirm"]:
         return render(
             request,
@@ -228,6 +262,8 @@ def _render_item(
         "exclude_form": forms.get("exclude") or ExcludeForm(),
         "note_form": forms.get("note") or NoteForm(),
         "item_url": _item_url(claim.public_id, filter_qs),
+        # The item just decided (the flash offers to undo it), when this page follows one.
+        "undo_previous": getattr(request, "review_decided", ""),
     }
     sep = "&" if filter_qs else ""
     for key, offset in (("earlier_url", detail.earlier_at), ("later_url", detail.later_at)):
@@ -353,7 +389,11 @@ def decide(request: MemberRequest, claim: Claim, form: DecisionForm) -> str:
         span_text=form.cleaned_data["span_text"] if form.span else None,
         expected_version=form.expected_version,
     )
-    return f"{claim.public_id} marked {decision}: now {result.state} ({result.reason})."
+    request.review_decided = claim.public_id  # type: ignore[attr-defined]
+    return (
+        f"{claim.public_id} marked {vocabulary.label('state', decision).lower()}: now "
+        f"{vocabulary.label('state', result.state)} ({vocabulary.label('reason', result.reason)})."
+    )
 
 
 @role_required(*DECIDER_ROLES)
@@ -375,7 +415,10 @@ def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
         claim=claim, reviewer=request.user, expected_version=form.expected_version
     )
     claim.refresh_from_db()
-    return f"Restored: now {result.state} ({result.reason})."
+    return (
+        f"Restored: now {vocabulary.label('state', result.state)} "
+        f"({vocabulary.label('reason', result.reason)})."
+    )
 
 
 @role_required(*DECIDER_ROLES)
@@ -384,7 +427,60 @@ def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
 def rejudge(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
     review_rejudge_one(claim=claim, reviewer=request.user, expected_version=form.expected_version)
     claim.refresh_from_db()
-    return f"{claim.public_id} re-judged: now {claim.state} ({claim.state_reason})."
+    return (
+        f"{claim.public_id} re-judged: now {vocabulary.label('state', claim.state)} "
+        f"({vocabulary.label('reason', claim.state_reason)})."
+    )
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+@_item_action(ItemActionForm, advance=False)
+def undo(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
+    """Take back my own recent decision on this item (a new verdict; history kept)."""
+    result = review_undo(claim=claim, reviewer=request.user)
+    claim.refresh_from_db()
+    return (
+        f"Undone: your decision on {claim.public_id} is withdrawn; now "
+        f"{vocabulary.label('state', result.state)} ({vocabulary.label('reason', result.reason)})."
+    )
+
+
+@role_required()
+@require_GET
+def guidelines(request: MemberRequest) -> HttpResponse:
+    """The workspace's review guidelines; admins edit them here."""
+    current = review_guidelines_get(workspace=request.workspace)
+    form = GuidelinesForm(initial={"text": current.text if current else ""})
+    return _guidelines_page(request, current=current, form=form)
+
+
+def _guidelines_page(request: MemberRequest, *, current, form, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        "review/guidelines.html",
+        {"guidelines": current, "form": form, "can_edit": request.membership.role in ADMIN_ROLES},
+        status=status,
+    )
+
+
+@role_required(*ADMIN_ROLES)
+@require_POST
+def guidelines_edit(request: MemberRequest) -> HttpResponse:
+    form = GuidelinesForm(request.POST)
+    if not form.is_valid():
+        current = review_guidelines_get(workspace=request.workspace)
+        return _guidelines_page(request, current=current, form=form, status=422)
+    try:
+        review_guidelines_set(
+            workspace=request.workspace, text=form.cleaned_data["text"], by=request.user
+        )
+    except ReviewError as exc:
+        form.add_error("text", str(exc))
+        current = review_guidelines_get(workspace=request.workspace)
+        return _guidelines_page(request, current=current, form=form, status=422)
+    messages.success(request, "Guidelines saved: reviewers see them beside every item.")
+    return redirect("review:guidelines")
 
 
 # review_note refuses only with a plain ReviewError, which _refused shows with the form (422).

@@ -42,6 +42,7 @@ PURE_CORES: Final = (
     "audit.highlighting",
     "verifier.text",
     "verifier.audit_pack",
+    "verifier.vocabulary",
 )
 # ... and the Django-free helpers they build on, held to the same rule.
 PURE_HELPERS: Final = (

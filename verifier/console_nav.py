@@ -1,4 +1,10 @@
-"""The console's entry points: one list for the top navigation and the home page."""
+"""The console's entry points, grouped by what a person came to do: one list for the top
+navigation and the home page.
+
+Review (decide what the judge could not), Audit (read what is stored and served), Check
+(verify things you bring) and Admin (feed and configure the workspace). Each entry names
+the roles that may use it; a group with no entry for a role is not shown to it.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from typing import Final
 from verifier.models import Role
 
 ALL: Final = (Role.REVIEWER, Role.AUDITOR, Role.ADMIN)
+ADMIN: Final = (Role.ADMIN,)
 
 
 @dataclass(frozen=True)
@@ -18,51 +25,136 @@ class EntryPoint:
     description: str
 
 
-ENTRY_POINTS: Final[tuple[EntryPoint, ...]] = (
-    EntryPoint("Queue", "/review/", ALL, "Triage the claims the judge could not decide."),
-    EntryPoint(
-        "Relations",
-        "/review/relations/",
-        ALL,
-        "Relations between claims that verification rejected or capped.",
+@dataclass(frozen=True)
+class NavGroup:
+    label: str
+    description: str
+    entries: tuple[EntryPoint, ...]
+
+
+NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
+    NavGroup(
+        "Review",
+        "Decide what the judge could not.",
+        (
+            EntryPoint("Queue", "/review/", ALL, "Triage the claims the judge could not decide."),
+            EntryPoint(
+                "Relations",
+                "/review/relations/",
+                ALL,
+                "Relations between claims that verification rejected or accepted unchecked.",
+            ),
+        ),
     ),
-    EntryPoint("Claims", "/audit/claims/", ALL, "Every claim with its state; export CSV or JSONL."),
-    EntryPoint("Sources", "/audit/sources/", ALL, "Source versions with their bound spans."),
-    EntryPoint("Ingest", "/ingest/", ALL, "Upload sources and claims; follow each job's stages."),
-    EntryPoint(
-        "RAG audits", "/audit/rag/", ALL, "Check an answer claim by claim against its chunks."
+    NavGroup(
+        "Audit",
+        "Read what is stored and what was served.",
+        (
+            EntryPoint(
+                "Claims", "/audit/claims/", ALL, "Every claim with its state; export CSV or JSONL."
+            ),
+            EntryPoint(
+                "Sources", "/audit/sources/", ALL, "Source versions with their bound spans."
+            ),
+            EntryPoint(
+                "Traces", "/audit/traces/", ALL, "What retrieval served, included and excluded."
+            ),
+            EntryPoint("Quality", "/audit/quality/", ALL, "Trust and quality per ingest job."),
+        ),
     ),
-    EntryPoint("Memory", "/audit/memory/", ALL, "Check what an agent says it said earlier."),
-    EntryPoint(
-        "Verify", "/verify/", ALL, "Check claims you already have against the sources they cite."
+    NavGroup(
+        "Check",
+        "Verify things you bring.",
+        (
+            EntryPoint(
+                "Verify claims",
+                "/verify/",
+                ALL,
+                "Check claims you already have against the sources they cite.",
+            ),
+            EntryPoint(
+                "RAG answers",
+                "/audit/rag/",
+                ALL,
+                "Check an answer claim by claim against its chunks.",
+            ),
+            EntryPoint(
+                "Memory", "/audit/memory/", ALL, "Check what an agent says it said earlier."
+            ),
+            EntryPoint(
+                "Worker",
+                "/worker/console",
+                ALL,
+                "Verify one free-text claim against the whole corpus, with the evidence that "
+                "decided.",
+            ),
+        ),
     ),
-    EntryPoint(
-        "Worker",
-        "/worker/console",
-        ALL,
-        "Verify one free-text claim against the whole corpus, with the evidence that decided.",
+    NavGroup(
+        "Admin",
+        "Feed and configure the workspace.",
+        (
+            EntryPoint(
+                "Ingest", "/ingest/", ALL, "Upload sources and claims; follow each job's stages."
+            ),
+            EntryPoint("Rule sets", "/audit/rules/", ADMIN, "Rule sets: preview, then activate."),
+            EntryPoint(
+                "API keys",
+                "/audit/api-keys/",
+                ADMIN,
+                "Keys for programs, with a curl example per endpoint family.",
+            ),
+            EntryPoint(
+                "API docs",
+                "/connect/v1/docs",
+                ALL,
+                "Every endpoint of the HTTP API, with a form to try it (works offline).",
+            ),
+        ),
     ),
-    EntryPoint("Traces", "/audit/traces/", ALL, "What retrieval served, included and excluded."),
-    EntryPoint("Quality", "/audit/quality/", ALL, "Trust and quality per ingest job."),
-    EntryPoint("Rules", "/audit/rules/", (Role.ADMIN,), "Rule sets: preview, then activate."),
 )
+ENTRY_POINTS: Final[tuple[EntryPoint, ...]] = tuple(
+    entry for group in NAV_GROUPS for entry in group.entries
+)
+
+
+def _current(path: str) -> str | None:
+    # The most specific entry containing ``path`` is current (/review/relations/ is not
+    # the queue at /review/).
+    containing = [e.path for e in ENTRY_POINTS if path.startswith(e.path)]
+    return max(containing, key=len) if containing else None
 
 
 def entry_points_for(role: str | None, path: str = "") -> list[dict[str, object]]:
     """The entry points ``role`` may use, each marked current when ``path`` is in it."""
+    return [entry for group in nav_groups_for(role, path) for entry in group["entries"]]  # type: ignore[attr-defined]
+
+
+def nav_groups_for(role: str | None, path: str = "") -> list[dict[str, object]]:
+    """The groups with the entry points ``role`` may use (groups left empty dropped)."""
     if role is None:
         return []
-    # The most specific entry containing ``path`` is current (/review/relations/ is not
-    # the queue at /review/).
-    containing = [e.path for e in ENTRY_POINTS if path.startswith(e.path)]
-    current = max(containing, key=len) if containing else None
-    return [
-        {
-            "label": e.label,
-            "path": e.path,
-            "description": e.description,
-            "current": e.path == current,
-        }
-        for e in ENTRY_POINTS
-        if role in e.roles
-    ]
+    current = _current(path)
+    groups = []
+    for group in NAV_GROUPS:
+        entries = [
+            {
+                "label": e.label,
+                "path": e.path,
+                "description": e.description,
+                "current": e.path == current,
+                "group": group.label,
+            }
+            for e in group.entries
+            if role in e.roles
+        ]
+        if entries:
+            groups.append(
+                {
+                    "label": group.label,
+                    "description": group.description,
+                    "entries": entries,
+                    "current": any(e["current"] for e in entries),
+                }
+            )
+    return groups

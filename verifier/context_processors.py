@@ -4,7 +4,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from verifier.console_nav import entry_points_for
+from verifier.console_nav import entry_points_for, nav_groups_for
 from verifier.models import Role
 
 
@@ -18,4 +18,5 @@ def workspace(request: HttpRequest) -> dict[str, Any]:
         "can_decide": role in (Role.REVIEWER, Role.ADMIN),
         "is_workspace_admin": role == Role.ADMIN,
         "entry_points": entry_points_for(role, request.path),
+        "nav_groups": nav_groups_for(role, request.path),
     }

@@ -38,11 +38,11 @@ Decision order (first rule that applies wins):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Final, Literal
+from typing import Final, Literal, Protocol, TypeVar
 
 
 class ClaimState(StrEnum):
@@ -173,6 +173,32 @@ class VerdictInput:
     def is_self_consistency_disagreement(self) -> bool:
         folded = self.note.lower().replace("-", "_").replace(" ", "_")
         return SELF_CONSISTENCY_NOTE in folded
+
+
+# The label of a reviewer's undo: it takes back the human decision before it.
+WITHDRAWN: Final = "withdrawn"
+
+
+class _Labelled(Protocol):
+    label: str
+
+
+Labelled = TypeVar("Labelled", bound=_Labelled)
+
+
+def human_verdict_in_force(verdicts: Sequence[Labelled]) -> Labelled | None:
+    """The human decision that stands among a claim's human verdicts (newest first, as
+    they are read): each withdrawal takes back the latest decision before it that no
+    earlier withdrawal took back, so undoing a decision restores the one it replaced.
+    None when no decision stands (the model's verdict judges again)."""
+    standing: list[Labelled] = []
+    for verdict in reversed(verdicts):
+        if verdict.label == WITHDRAWN:
+            if standing:
+                standing.pop()
+        else:
+            standing.append(verdict)
+    return standing[-1] if standing else None
 
 
 @dataclass(frozen=True)

@@ -11,25 +11,27 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
+from verifier import vocabulary
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
-from verifier.http import WorkspaceRequest
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
-from verifier.selectors.claims import claim_state_counts
 from verifier.selectors.health import health_report
-from verifier.selectors.workspaces import membership_get, membership_list
+from verifier.selectors.workspaces import membership_get
 
 
 @login_required
 @require_GET
-def home(request: WorkspaceRequest) -> HttpResponse:
-    workspace = request.workspace
-    counts = claim_state_counts(workspace=workspace) if workspace else {}
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The words the console uses and every code it shows, from the one vocabulary."""
+    sections = [
+        {"kind": kind, "title": vocabulary.KIND_TITLES[kind], "terms": list(terms.values())}
+        for kind, terms in vocabulary.KINDS.items()
+    ]
     return render(
         request,
-        "home.html",
-        {"state_counts": counts, "memberships": membership_list(user=request.user)},
+        "glossary.html",
+        {"sections": sections, "words": list(vocabulary.WORDS.values())},
     )
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from audit.selectors.sources import source_permalink
+from verifier import vocabulary
 from verifier.binding import span_matches
 from verifier.models import (
     Claim,
@@ -22,7 +23,13 @@ from verifier.scoring.rulesets import validate_definition
 from verifier.selectors.claim_state import BindingCheck, claim_state_inputs
 from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.selectors.rules import ActiveRules, rule_set_active
-from verifier.states import DEFAULT_POLICY, StateDecision, StateInputs, resolve_state
+from verifier.states import (
+    DEFAULT_POLICY,
+    StateDecision,
+    StateInputs,
+    human_verdict_in_force,
+    resolve_state,
+)
 
 TRACES_ON_CLAIM_PAGE: Final = 50
 
@@ -151,9 +158,9 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
 
 
 def _judging_verdict(verdicts: list[Verdict]) -> Verdict | None:
-    human = [v for v in verdicts if v.reviewer_id is not None]
+    human = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
     model = [v for v in verdicts if v.reviewer_id is None]
-    return (human or model or [None])[0]
+    return human or (model or [None])[0]
 
 
 def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
@@ -169,7 +176,13 @@ def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
         title,
         passed,
         f"The judging verdict ({'human' if judging.reviewer_id else 'model'}: {who}) is "
-        f"{judging.label} at confidence {judging.confidence:.2f}; "
+        f"{vocabulary.label('verdict', judging.label).lower()}"
+        + (
+            f" at confidence {vocabulary.confidence_percent(judging.confidence)}"
+            if judging.label in vocabulary.ANSWER_VERDICTS
+            else ""
+        )
+        + "; "
         f"{len(verdicts)} verdict(s) recorded.",
         [
             Comparison(
@@ -177,8 +190,8 @@ def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
             ),
             Comparison(
                 "Confidence vs policy floor",
-                f"≥ {floor:.2f}",
-                f"{judging.confidence:.2f}",
+                f"≥ {vocabulary.confidence_percent(floor)}",
+                vocabulary.confidence_percent(judging.confidence),
                 judging.confidence >= floor,
             ),
         ],

@@ -118,6 +118,7 @@
     r: function () { click("btn-rejudge"); },
     x: function () { openDialog("exclude-dialog"); },
     n: function () { openDialog("note-dialog"); },
+    u: function () { click(document.getElementById("btn-undo") ? "btn-undo" : "btn-undo-previous"); },
     "?": function () { openDialog("help-dialog"); },
   };
 
@@ -140,6 +141,10 @@
       if (!d.open) d.showModal();
     });
   }
+
+  /* On a phone the queue's filter starts folded (its summary opens it): the cards come first. */
+  var filters = document.getElementById("filter-details");
+  if (filters && window.matchMedia("(max-width: 700px)").matches) filters.open = false;
 
   document.addEventListener("keydown", onKey);
   document.addEventListener("mouseup", rememberSelection);

@@ -67,10 +67,12 @@ def test_state_inputs_and_timeline_cover_model_and_human(auditor_client, reviewe
     judge(claim, label="abstained", confidence=0.3, binding=binding)
     judge(claim, label="entailed", confidence=0.95, binding=binding, reviewer=reviewer)
     html = _page(auditor_client, claim)
-    assert "Latest model verdict" in html and "abstained at 0.30" in html
-    assert "entailed at 0.95" in html
+    # Labels, not codes; an abstention shows no confidence (issue 40.1)
+    assert "Latest model verdict</dt><dd>No answer, confidence –" in html
+    assert "Latest human verdict</dt><dd>Supports" in html
+    assert "abstained at" not in html and "0.30" not in html
     assert "person rita" in html  # human verdict in the timeline
-    assert "→ <strong>supported</strong>" in html
+    assert "→ <strong>Supported</strong>" in html
 
 
 def test_evidence_links_to_the_span_permalink(auditor_client, supported_claim):

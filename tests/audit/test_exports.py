@@ -52,7 +52,7 @@ def test_csv_export_has_header_rows_and_neutralises_formulas(
     rows = list(csv.reader(io.StringIO(_body(response))))
     assert tuple(rows[0]) == CSV_COLUMNS
     by_id = {row[0]: row for row in rows[1:]}
-    assert by_id[supported_claim.public_id][5] == QUOTE
+    assert by_id[supported_claim.public_id][CSV_COLUMNS.index("quote")] == QUOTE
     assert any(row[1].startswith("'=HYPERLINK") for row in rows[1:])
 
 

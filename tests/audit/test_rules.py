@@ -140,7 +140,8 @@ def test_save_then_confirm_records_a_new_version_and_its_activation_with_who_and
 
 def test_activate_builtin_and_existing_version(admin_client_ws, workspace):
     response = admin_client_ws.post(
-        reverse("audit:rule-set-builtin-activate"), {"policy": "strict", "domain_pack": "law"}
+        reverse("audit:rule-set-builtin-activate"),
+        {"policy": "strict", "new_domain_pack": "law", "create_pack": "1"},
     )
     assert response.status_code == 302
     activation = RuleSetActivation.objects.get()
@@ -186,7 +187,7 @@ def test_rule_set_names_never_read_core_v1_v1_and_all_packs_is_explicit(admin_cl
     html = admin_client_ws.get(reverse("audit:rules")).content.decode()
     assert "Core v1 v1" not in html
     assert f"Core v1 (version {stored.version})" in html
-    assert "leave empty: all packs" in html
+    assert '<option value="" selected>all packs</option>' in html
 
 
 def test_save_stores_a_draft_without_activating_it(admin_client_ws):
@@ -227,3 +228,51 @@ def test_activating_a_stored_version_asks_for_confirmation_with_the_flip_list(
     done = admin_client_ws.post(url, {"policy": "strict", "domain_pack": "", "confirm": "1"})
     assert done.status_code == 302
     assert RuleSetActivation.objects.get().rule_set == stored
+
+
+def test_a_domain_pack_is_chosen_from_the_workspaces_and_a_typo_never_becomes_one(
+    admin_client_ws, workspace, source
+):
+    """Issue 40.6: "histroy" is refused; a new pack is created only when confirmed."""
+    from audit import services
+
+    rule_set = services.rule_set_builtin_ensure()
+    activate = reverse("audit:rule-set-activate", args=[rule_set.pk])
+    page = admin_client_ws.get(reverse("audit:rule-set-detail", args=[rule_set.pk])).content
+    assert b'<select name="domain_pack">' in page and b'<option value="general"' in page
+    # Typed into the old free-text field: refused, nothing activated.
+    typo = admin_client_ws.post(
+        activate, {"policy": "strict", "domain_pack": "histroy", "confirm": "1"}, follow=True
+    )
+    assert "“histroy” is not a domain pack of this workspace" in typo.content.decode()
+    assert not RuleSetActivation.objects.exists()
+    # Typed as a new pack without ticking "create": the confirmation refuses it.
+    unticked = admin_client_ws.post(activate, {"policy": "strict", "new_domain_pack": "history"})
+    body = unticked.content.decode()
+    assert 'id="new-pack-refused"' in body and 'id="confirm-activate"' not in body
+    # Ticked: the confirmation says it creates the pack; confirming does.
+    ticked = admin_client_ws.post(
+        activate, {"policy": "strict", "new_domain_pack": "history", "create_pack": "1"}
+    )
+    assert 'id="new-pack-notice"' in ticked.content.decode()
+    admin_client_ws.post(
+        activate,
+        {"policy": "strict", "new_domain_pack": "history", "create_pack": "1", "confirm": "1"},
+    )
+    assert RuleSetActivation.objects.get().domain_pack == "history"
+    # Now it is one of the workspace's packs.
+    page = admin_client_ws.get(reverse("audit:rule-set-detail", args=[rule_set.pk])).content
+    assert b'<option value="history"' in page
+
+
+def test_weight_totals_print_without_float_artefacts():
+    from dataclasses import replace
+
+    from verifier.scoring.rulesets import validate_definition
+
+    # 0 + 0.05 + 0.2 + 0.2 + 0.15 + 0.1 sums (in floats) to 0.7000000000000001.
+    weights = (0.0, 0.05, 0.2, 0.2, 0.15, 0.1)
+    dims = tuple(replace(d, weight=w) for d, w in zip(CORE_V1.dimensions, weights, strict=True))
+    errors = validate_definition(replace(CORE_V1, dimensions=dims))
+    message = next(e for e in errors if e.startswith("weights sum to"))
+    assert message == "weights sum to 0.7, not 1"

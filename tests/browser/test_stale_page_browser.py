@@ -34,7 +34,7 @@ def test_back_then_s_does_not_record_a_second_verdict(browser_page, live_server)
     expect(page).to_have_url(re.compile(re.escape(first.public_id)))
     expect(page.locator("#review-item")).to_have_attribute("data-claim", first.public_id)
     # The page is the current item, not the snapshot taken before the decision.
-    expect(page.locator("#review-item .state")).to_have_text("supported")
+    expect(page.locator("#review-item .state")).to_have_text("Supported")
     page.keyboard.press("s")
     expect(page.get_by_role("alert")).to_contain_text("Already decided by you at")
     expect(page.get_by_role("alert")).to_contain_text("open the current item")
@@ -51,7 +51,7 @@ def test_stale_page_after_another_reviewer_decided_swaps_to_the_current_item(
     claim = queue_claim(make_source(workspace), "contradicted", text="A contested claim.")
     login_browser(page, live_server, rita)
     page.goto(f"{live_server.url}/review/item/{claim.public_id}/")
-    expect(page.locator("#review-item .state")).to_have_text("contradicted")
+    expect(page.locator("#review-item .state")).to_have_text("Contradicted")
 
     # Rita's lease runs out; Omar decides meanwhile.
     from review.services import review_decide
@@ -61,5 +61,5 @@ def test_stale_page_after_another_reviewer_decided_swaps_to_the_current_item(
 
     page.keyboard.press("c")
     expect(page.get_by_role("alert")).to_contain_text("Already decided by omar at")
-    expect(page.locator("#review-item .state")).to_have_text("supported")
+    expect(page.locator("#review-item .state")).to_have_text("Supported")
     assert Verdict.objects.filter(claim=claim, reviewer=rita).count() == 0

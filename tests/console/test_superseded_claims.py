@@ -70,7 +70,7 @@ DOORS = {
 def _home_counts(client) -> dict[str, int]:
     html = client.get("/").content.decode()
     tiles = re.findall(r'<span class="n">(\d+)</span> <span class="label">(\w+)</span>', html)
-    return {state: int(n) for n, state in tiles}
+    return {state.lower(): int(n) for n, state in tiles}  # the labels: "Supported"
 
 
 @pytest.mark.parametrize("door", DOORS)

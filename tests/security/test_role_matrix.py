@@ -138,6 +138,9 @@ class World:
             needs_review=True,
         )
 
+    def fresh_api_key(self) -> Any:
+        return api_key_create(workspace=self.workspace, name=f"matrix {_uid()}").api_key
+
     def excluded_claim(self) -> Claim:
         claim = self.fresh_claim()
         claim_exclude(claim=claim, reason="matrix", actor=None)
@@ -326,6 +329,7 @@ TABLE: tuple[Route, ...] = (
     ),
     # --- console: shell ---------------------------------------------------------------
     Route("home", "console", {"GET": Op(R, 200)}),
+    Route("glossary", "console", {"GET": Op(R, 200)}),
     Route(
         "workspace-switch",
         "console",
@@ -388,6 +392,14 @@ TABLE: tuple[Route, ...] = (
         args=_claim,
     ),
     Route("review:skip", "console", {"POST": Op(W, 302)}, args=_claim),
+    # Nothing of the principal's own to undo on a fresh claim: refused with the form (422).
+    Route("review:undo", "console", {"POST": Op(W, 422)}, args=_claim),
+    Route("review:guidelines", "console", {"GET": Op(R, 200)}),
+    Route(
+        "review:guidelines-edit",
+        "console",
+        {"POST": Op(A, 302, body=lambda w: {"text": "# Guidelines"})},
+    ),
     Route("review:release", "console", {"POST": Op(W, 302)}, args=_claim),
     # --- console: audit -----------------------------------------------------------------
     Route("audit:claim-list", "console", {"GET": Op(R, 200)}),
@@ -447,6 +459,18 @@ TABLE: tuple[Route, ...] = (
         args=lambda w: {"job_id": w.audit_pack_job_id},
     ),
     Route("audit:rules", "console", {"GET": Op(A, 200)}),
+    Route("audit:api-keys", "console", {"GET": Op(A, 200)}),
+    Route(
+        "audit:api-key-new",
+        "console",
+        {"POST": Op(A, 200, body=lambda w: {"name": "matrix", "scope": "read"})},
+    ),
+    Route(
+        "audit:api-key-revoke",
+        "console",
+        {"POST": Op(A, 302)},
+        args=lambda w: {"key_id": w.fresh_api_key().pk},
+    ),
     Route(
         "audit:rule-set-new",
         "console",
@@ -456,7 +480,13 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:rule-set-builtin-activate",
         "console",
-        {"POST": Op(A, 302, body=lambda w: {"policy": "strict", "domain_pack": "law"})},
+        {
+            "POST": Op(
+                A,
+                302,
+                body=lambda w: {"policy": "strict", "new_domain_pack": "law", "create_pack": "1"},
+            )
+        },
     ),
     Route(
         "audit:rule-set-detail",
@@ -564,6 +594,21 @@ TABLE: tuple[Route, ...] = (
         "console",
         {"POST": Op(W, 302, body=lambda w: {"decision": "accept"})},
         args=lambda w: {"pk": w.fresh_relation().pk},
+    ),
+    Route(
+        "review:relations-bulk",
+        "console",
+        {
+            "POST": Op(
+                W,
+                302,
+                body=lambda w: {
+                    "decision": "reject",
+                    "relations": [w.fresh_relation().pk],
+                    "confirm": "1",
+                },
+            )
+        },
     ),
 )
 

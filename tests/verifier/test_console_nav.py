@@ -17,6 +17,14 @@ def _nav(html: str) -> list[str]:
     return re.findall(r'href="([^"]+)"', nav)
 
 
+def _groups(html: str) -> dict[str, list[str]]:
+    nav = html.split('<nav aria-label="Main">')[1].split("</nav>")[0]
+    groups = re.findall(
+        r'<span class="nav-group-label"[^>]*>([^<]+)</span>\s*<ul[^>]*>(.*?)</ul>', nav, re.S
+    )
+    return {label: re.findall(r">([^<]+)</a>", links) for label, links in groups}
+
+
 @pytest.mark.parametrize(
     ("role", "expected"),
     [
@@ -35,14 +43,51 @@ def test_nav_and_home_list_each_roles_entry_points(workspace, role, expected):
         assert path in links
         assert client.get(path).status_code == 200
     assert ("/audit/rules/" in links) is expected
-    home = html.split('id="entry-points"')[1].split("</dl>")[0]
-    assert re.findall(r'href="([^"]+)"', home) == links
+    assert ("/audit/api-keys/" in links) is expected
+    home = html.split('id="entry-points"')[1].split("</main>")[0]
+    assert re.findall(r'<a href="([^"]+)"', home)[: len(links)] == links
     assert "Upload sources and claims" in home
+
+
+@pytest.mark.parametrize("role", ["reviewer", "auditor", "admin"])
+def test_nav_is_grouped_by_what_a_person_came_to_do(workspace, role):
+    """Issue 40.2: four groups instead of twelve loose links."""
+    user = make_user(f"g-{role}", workspace=workspace, role=role)
+    client = Client()
+    client.force_login(user)
+    groups = _groups(client.get("/").content.decode())
+    assert list(groups) == ["Review", "Audit", "Check", "Admin"]
+    assert groups["Review"] == ["Queue", "Relations"]
+    assert groups["Audit"] == ["Claims", "Sources", "Traces", "Quality"]
+    assert groups["Check"] == ["Verify claims", "RAG answers", "Memory", "Worker"]
+    admin = ["Ingest", "Rule sets", "API keys", "API docs"]
+    assert groups["Admin"] == (admin if role == "admin" else ["Ingest", "API docs"])
+
+
+def test_home_shows_each_roles_next_action_with_counts(workspace, source):
+    from tests.review.conftest import queue_claim
+
+    for reason in ("abstained", "abstained", "contradicted"):
+        queue_claim(source, reason)
+    pages = {}
+    for role in ("reviewer", "auditor", "admin"):
+        client = Client()
+        client.force_login(make_user(f"h-{role}", workspace=workspace, role=role))
+        pages[role] = client.get("/").content.decode()
+    actions = {
+        role: dict(
+            re.findall(r'<li id="next-(\w+)"><a href="[^"]+"><span class="n">([^<]*)</span>', page)
+        )
+        for role, page in pages.items()
+    }
+    assert actions["reviewer"]["queue"] == "3" and actions["reviewer"]["contradicted"] == "1"
+    assert "queue" not in actions["auditor"] and actions["auditor"]["contradicted"] == "1"
+    assert "jobs" in actions["admin"] and "jobs" not in actions["reviewer"]
 
 
 def test_current_page_is_marked_in_the_nav(auditor_client):
     html = auditor_client.get("/audit/rag/").content.decode()
-    assert '<a href="/audit/rag/" aria-current="page">RAG audits</a>' in html
+    assert '<a href="/audit/rag/" aria-current="page">RAG answers</a>' in html
 
 
 def test_favicon_is_linked_and_served(client):

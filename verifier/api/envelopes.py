@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import serializers
 
+from verifier import vocabulary
 from verifier.models import ClaimStateChoices, MatchKind
 
 STATE_CHOICES = [s.value for s in ClaimStateChoices]
@@ -35,13 +36,27 @@ class EvidenceSerializer(serializers.Serializer):
     )
     source_ref = serializers.CharField()
     source_hash = serializers.CharField(help_text="SHA-256 hex of the bound version's text.")
-    match = serializers.ChoiceField(choices=[m.value for m in MatchKind])
+    match = serializers.ChoiceField(
+        choices=[m.value for m in MatchKind],
+        help_text="How the quote was found. " + vocabulary.header_note("match"),
+    )
 
 
 class JudgeSerializer(serializers.Serializer):
     model = serializers.CharField()
     prompt_version = serializers.IntegerField()
-    confidence = serializers.FloatField()
+    verdict = serializers.ChoiceField(
+        choices=vocabulary.choices("verdict"),
+        help_text="What the judge answered. " + vocabulary.header_note("verdict"),
+    )
+    confidence = serializers.FloatField(
+        allow_null=True,
+        min_value=0,
+        max_value=1,
+        help_text="How sure the judge is of its answer, 0 to 1 (the console shows it as a "
+        "percentage); null when the verdict gave no answer (abstained, coverage_gap, "
+        "withdrawn).",
+    )
     at = serializers.CharField(help_text="ISO-8601 UTC with milliseconds, e.g. …T12:04:11.000Z")
 
 
@@ -50,7 +65,9 @@ class EnvelopeSerializer(serializers.Serializer):
     ``trace_ref`` only when a trace served it; ``evidence`` is empty when nothing is bound."""
 
     claim = ClaimRefSerializer()
-    state = serializers.ChoiceField(choices=STATE_CHOICES)
+    state = serializers.ChoiceField(
+        choices=STATE_CHOICES, help_text="The claim's state. " + vocabulary.header_note("state")
+    )
     evidence = EvidenceSerializer(many=True)
     judge = JudgeSerializer(required=False)
     citation = serializers.CharField(allow_blank=True)

@@ -14,6 +14,9 @@ class VerdictLabel(models.TextChoices):
     CONTRADICTED = "contradicted", "Contradicted"
     ABSTAINED = "abstained", "Abstained"
     COVERAGE_GAP = "coverage_gap", "Coverage gap"
+    # A reviewer took back their own decision (review "undo"): appended, never a delete;
+    # the decision before it applies again (``verifier.states.human_verdict_in_force``).
+    WITHDRAWN = "withdrawn", "Withdrawn"
 
 
 HUMAN_JUDGE_FAMILY = "human"

@@ -244,7 +244,8 @@ def validate_definition(d: RuleSetDefinition) -> list[str]:
     if all(_unit(dim.weight) for dim in d.dimensions):
         total = math.fsum(dim.weight for dim in d.dimensions)
         if abs(total - 1.0) > WEIGHT_TOLERANCE:
-            errors.append(f"weights sum to {total!r}, not 1")
+            # Rounded: 0.45 + 1.2 reads "1.65", not the float's "1.6500000000000001".
+            errors.append(f"weights sum to {round(total, 6):g}, not 1")
 
     names = [pol.name for pol in d.policies]
     for name in POLICY_NAMES:

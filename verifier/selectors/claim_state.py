@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from verifier.binding import BoundSpan, RecheckStatus, recheck, recheck_span
 from verifier.models import Claim, EvidenceBinding, SourceVersion, Verdict
-from verifier.states import BindingStatus, StateInputs, VerdictInput
+from verifier.states import BindingStatus, StateInputs, VerdictInput, human_verdict_in_force
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,9 @@ def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
     model_verdict = claim.verdicts.filter(reviewer__isnull=True).order_by("-at", "-id").first()
     if not verdict_applies(verdict=model_verdict, binding=check.binding):
         model_verdict = None
-    human_verdict = claim.verdicts.filter(reviewer__isnull=False).order_by("-at", "-id").first()
+    human_verdict = human_verdict_in_force(
+        list(claim.verdicts.filter(reviewer__isnull=False).order_by("-at", "-id"))
+    )
     inputs = StateInputs(
         binding=check.binding_status,
         match=check.binding.match if check.binding else None,
@@ -148,13 +150,21 @@ def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
 
 
 def _latest_verdicts(ids: list[int], *, human: bool) -> dict[int, LatestVerdict]:
-    rows = (
-        Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human)
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
-        .values_list("claim_id", "binding_id", "label", "confidence", "note")
+    """Each claim's latest model verdict, or its human decision in force (a reviewer's
+    undo takes one back: every human verdict is read, they are few)."""
+    rows = Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human).order_by(
+        "claim_id", "-at", "-id"
     )
-    return {claim_id: LatestVerdict(*fields) for claim_id, *fields in rows}
+    if not human:
+        rows = rows.distinct("claim_id")
+    fields = rows.values_list("claim_id", "binding_id", "label", "confidence", "note")
+    if not human:
+        return {claim_id: LatestVerdict(*rest) for claim_id, *rest in fields}
+    by_claim: dict[int, list[LatestVerdict]] = {}
+    for claim_id, *rest in fields:
+        by_claim.setdefault(claim_id, []).append(LatestVerdict(*rest))
+    standing = {pk: human_verdict_in_force(verdicts) for pk, verdicts in by_claim.items()}
+    return {pk: verdict for pk, verdict in standing.items() if verdict is not None}
 
 
 def claims_binding_checks(*, claims: Sequence[Claim]) -> dict[int, BindingCheck]:

@@ -5,7 +5,9 @@ Honesty rules, enforced here and pinned by ``tests/verifier/api/test_envelope.py
 * ``evidence`` is the claim's ACTIVE binding only; when nothing is bound the array is
   empty (never fabricated) and the stored state is never ``supported``.
 * ``judge`` is the latest verdict (model or human); the key is OMITTED when the claim
-  was never judged. ``at`` is ISO-8601 UTC with milliseconds and ``Z``.
+  was never judged. Its ``verdict`` says what the judge answered; ``confidence`` is null
+  for a verdict that gave no answer (an abstention is never shown as 100 % sure).
+  ``at`` is ISO-8601 UTC with milliseconds and ``Z``.
 * ``match`` is always present, so anything looser than ``exact`` reads ``normalized``
   or ``fuzzy``.
 * ``trace_ref`` is present only when the envelope was served by a trace.
@@ -25,6 +27,7 @@ from django.db.models import Prefetch, QuerySet
 
 from verifier.models import Claim, EvidenceBinding, Verdict
 from verifier.selectors.claims import claim_in_workspace_or_404
+from verifier.vocabulary import verdict_confidence
 
 TRACE_REF_PREFIX = "/connect/v1/traces/"
 
@@ -120,10 +123,16 @@ def evidence_item(binding: EvidenceBinding) -> dict[str, Any]:
 
 
 def judge_item(verdict: Verdict) -> dict[str, Any]:
+    """The latest verdict: who judged, what it answered (``verdict``, a code of
+    :data:`verifier.vocabulary.VERDICTS`) and how sure it was of that answer. A verdict
+    that gave no answer (abstained, coverage_gap, withdrawn) has ``confidence`` null: a
+    stored 1.0 on an abstention is the judge's certainty that it cannot decide, which a
+    reader would take for certainty about the claim."""
     return {
         "model": verdict.judge_model,
         "prompt_version": verdict.prompt_version,
-        "confidence": verdict.confidence,
+        "verdict": verdict.label,
+        "confidence": verdict_confidence(verdict.label, verdict.confidence),
         "at": iso_millis(verdict.at),
     }
 

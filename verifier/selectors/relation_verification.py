@@ -109,10 +109,23 @@ def relation_stats_get(
     }
 
 
-def relations_for_review(*, workspace: Workspace) -> QuerySet[ClaimRelation]:
-    """Rejected relations and relations accepted past the VoG cap."""
-    return (
-        ClaimRelation.objects.filter(workspace=workspace, needs_review=True)
-        .select_related("from_claim", "to_claim")
-        .order_by("-created_at", "-pk")
-    )
+def relations_for_review(
+    *, workspace: Workspace, level: str = "", kind: str = "", q: str = ""
+) -> QuerySet[ClaimRelation]:
+    """Rejected relations and relations accepted past the VoG cap, newest first; narrowed
+    to a decision ``level``, a relation ``kind`` and claims whose text or id contains
+    ``q`` when given."""
+    rows = ClaimRelation.objects.filter(workspace=workspace, needs_review=True)
+    if level:
+        rows = rows.filter(verification_level=level)
+    if kind:
+        rows = rows.filter(kind=kind)
+    q = q.strip()
+    if q:
+        rows = rows.filter(
+            Q(from_claim__text__icontains=q)
+            | Q(to_claim__text__icontains=q)
+            | Q(from_claim__public_id=q)
+            | Q(to_claim__public_id=q)
+        )
+    return rows.select_related("from_claim", "to_claim").order_by("-created_at", "-pk")

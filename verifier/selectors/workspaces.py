@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from verifier.models import ApiKey, Membership, Workspace, hash_api_key
 from verifier.selectors.prepared import prepared_cursor
@@ -57,3 +57,12 @@ def api_key_authenticate(*, raw_key: str) -> ApiKey | None:
 
 def workspace_get(*, slug: str) -> Workspace | None:
     return Workspace.objects.filter(slug=slug).first()
+
+
+def api_key_list(*, workspace: Workspace) -> QuerySet[ApiKey]:
+    """The workspace's API keys, live ones first, newest first (never their hashes)."""
+    return (
+        ApiKey.objects.filter(workspace=workspace)
+        .order_by(F("revoked_at").desc(nulls_first=True), "-created_at", "-pk")
+        .defer("key_hash")
+    )

@@ -318,3 +318,39 @@ def relation_review_decide(
                 reviewer=reviewer,
             )
     return row
+
+
+# The most relations one bulk decision may cover.
+RELATION_BULK_MAX: Final = 1000
+
+
+@dataclass(frozen=True)
+class RelationBulkOutcome:
+    """What a bulk decision did: ``decided`` relations, and ``skipped`` ones that had left
+    the review queue meanwhile (someone decided them first)."""
+
+    decided: int
+    skipped: int
+
+
+def relations_review_decide_bulk(
+    *, relations: Sequence[ClaimRelation], reviewer: Any, accept: bool
+) -> RelationBulkOutcome:
+    """Accept or reject each relation through :func:`relation_review_decide`, the single
+    action's service (same log row, same rules), all in one transaction; a relation no
+    longer waiting for review is skipped and counted, never decided twice."""
+    if len(relations) > RELATION_BULK_MAX:
+        raise RelationReviewError(
+            f"At most {RELATION_BULK_MAX} relations at once; narrow the filter.",
+            code="too_many_relations",
+        )
+    decided = skipped = 0
+    with transaction.atomic():
+        for relation in sorted(relations, key=lambda r: r.pk):
+            try:
+                relation_review_decide(relation=relation, reviewer=reviewer, accept=accept)
+            except RelationReviewError:
+                skipped += 1
+            else:
+                decided += 1
+    return RelationBulkOutcome(decided=decided, skipped=skipped)

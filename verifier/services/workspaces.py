@@ -65,3 +65,16 @@ def api_key_touch(*, api_key: ApiKey) -> None:
         return
     ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=now)
     api_key.last_used_at = now
+
+
+@transaction.atomic
+def api_key_revoke(*, workspace: Workspace, key_id: int) -> ApiKey | None:
+    """Revoke the workspace's key ``key_id`` (another workspace's or an unknown id: None).
+    A revoked key stays listed, with when it was revoked; it no longer authenticates."""
+    api_key = ApiKey.objects.select_for_update().filter(workspace=workspace, pk=key_id).first()
+    if api_key is None:
+        return None
+    if api_key.revoked_at is None:
+        api_key.revoked_at = timezone.now()
+        api_key.save(update_fields=["revoked_at"])
+    return api_key

@@ -1,0 +1,33 @@
+"""The console's home page: each role's next actions with their counts, the claims by
+state and every entry point by group. (Here rather than in ``verifier``: the next
+actions read the review queue, and the engine never imports the consoles.)"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from review.selectors import review_home_actions, review_progress
+from verifier.http import WorkspaceRequest
+from verifier.permissions import DECIDER_ROLES
+from verifier.selectors.claims import claim_state_counts
+from verifier.selectors.workspaces import membership_list
+
+
+@login_required
+@require_GET
+def home(request: WorkspaceRequest) -> HttpResponse:
+    workspace = request.workspace
+    membership = getattr(request, "membership", None)
+    role = membership.role if membership else None
+    context: dict[str, object] = {"memberships": membership_list(user=request.user)}
+    if workspace is not None and role is not None:
+        context["state_counts"] = claim_state_counts(workspace=workspace)
+        context["next_actions"] = review_home_actions(
+            workspace=workspace, user=request.user, role=role
+        )
+        if role in DECIDER_ROLES:
+            context["progress"] = review_progress(workspace=workspace, reviewer=request.user)
+    return render(request, "home.html", context)

@@ -1,0 +1,58 @@
+"""The one vocabulary (issue 40.1): every code a person reads has a label and a line."""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier import vocabulary
+from verifier.memory.metrics import OUTCOMES as MEMORY_OUTCOMES
+from verifier.models import DecisionLevel, MatchKind, RelationVerification, VerdictLabel
+from verifier.states import ClaimState, StateReason
+
+CODED = [
+    ("state", [s.value for s in ClaimState]),
+    ("reason", [r.value for r in StateReason]),
+    ("verdict", [v.value for v in VerdictLabel]),
+    ("match", [m.value for m in MatchKind]),
+    ("level", list(DecisionLevel.values)),
+    ("outcome", [*MEMORY_OUTCOMES, *RelationVerification.values]),
+    ("outcome", ["supported", "partial", "unsupported"]),  # RAG answer verdicts
+]
+
+
+@pytest.mark.parametrize(("kind", "codes"), CODED)
+def test_every_code_has_a_label_and_an_explanation(kind, codes):
+    for code in codes:
+        found = vocabulary.KINDS[kind].get(code)
+        assert found is not None, f"{kind} {code!r} has no entry in verifier/vocabulary.py"
+        assert found.label and "_" not in found.label, (kind, code)
+        assert found.explanation.endswith("."), (kind, code)
+
+
+def test_labels_do_not_repeat_within_a_kind():
+    for kind, terms in vocabulary.KINDS.items():
+        labels = [t.label for t in terms.values()]
+        # A state and a reason may share a word; within one kind each label is one code.
+        if kind != "outcome":
+            assert len(labels) == len(set(labels)), kind
+
+
+def test_internal_words_never_reach_a_label():
+    words = ("SR-MKG", "VoG", "entailed", "legacy_", "human_", "_")
+    for terms in vocabulary.KINDS.values():
+        for t in terms.values():
+            assert not any(w in t.label for w in words), t
+
+
+def test_confidence_is_one_format_and_no_answer_has_none():
+    assert vocabulary.confidence_percent(0.84) == "84\u00a0%"
+    assert vocabulary.confidence_percent(0.875) == "88\u00a0%"
+    assert vocabulary.confidence_percent(None) == "–"
+    assert vocabulary.verdict_confidence("abstained", 1.0) is None
+    assert vocabulary.verdict_confidence("coverage_gap", 0.0) is None
+    assert vocabulary.verdict_confidence("entailed", 0.9) == 0.9
+
+
+def test_an_unknown_code_reads_as_itself():
+    assert vocabulary.label("reason", "brand_new_reason") == "Brand new reason"
+    assert vocabulary.explanation("reason", "brand_new_reason") == ""

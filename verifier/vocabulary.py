@@ -1,0 +1,355 @@
+"""The console's one vocabulary: every code a person reads, with its label and what it means.
+
+Codes (``human_supported``, ``unsupported:drift``, ``srmkg_reject``) stay what the API and
+the exports carry as fields; people read the label beside them, and the glossary page,
+the exports' header notes and the API documentation all read this table. A code missing
+here is shown as itself with its underscores as spaces, never hidden.
+
+Confidence is shown one way everywhere: :func:`confidence_percent` ("84 %"). A verdict
+that gave no answer (an abstention, a coverage gap, a withdrawn decision) has no
+confidence to show (:data:`ANSWER_VERDICTS`).
+
+Pure Python (no Django): the pure cores' rule applies (``tests/test_import_contracts.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from verifier.states import REASON_DESCRIPTIONS, ClaimState, StateReason
+
+
+@dataclass(frozen=True)
+class Term:
+    """One code with its label (a few words) and its explanation (one sentence)."""
+
+    code: str
+    label: str
+    explanation: str
+
+
+def _table(rows: tuple[tuple[str, str, str], ...]) -> Mapping[str, Term]:
+    return MappingProxyType({code: Term(code, label, text) for code, label, text in rows})
+
+
+# The five claim states (seed 000, "What verified means").
+STATES: Final = _table(
+    (
+        (
+            ClaimState.SUPPORTED,
+            "Supported",
+            "A quoted span sits at exact offsets in the cited source version, and the judge "
+            "or a reviewer found that it states the claim.",
+        ),
+        (
+            ClaimState.INFERRED,
+            "Inferred",
+            "The judge found the claim follows, but no span of the cited source is bound to "
+            "it exactly; always shown as an inference.",
+        ),
+        (
+            ClaimState.UNVERIFIED,
+            "Unverified",
+            "The judge could not decide, was not confident enough, or no evidence could be "
+            "bound; it waits in the review queue.",
+        ),
+        (
+            ClaimState.CONTRADICTED,
+            "Contradicted",
+            "The cited evidence states the opposite; kept out of strict retrieval and "
+            "reviewed by a person.",
+        ),
+        (
+            ClaimState.EXCLUDED,
+            "Excluded",
+            "Taken out of use by a person or by remediation; reversible, with its record and "
+            "history kept.",
+        ),
+    )
+)
+
+# Why a claim has its state. The one-line explanations are ``verifier.states``'s.
+_REASON_LABELS: Final[Mapping[str, str]] = {
+    StateReason.ABSTAINED: "Judge undecided",
+    StateReason.LOW_CONFIDENCE: "Judge unsure",
+    StateReason.COVERAGE_GAP: "No answer from the judge",
+    StateReason.CONTRADICTED: "Contradicted by the span",
+    StateReason.STALE_SOURCE: "Source changed",
+    StateReason.NO_EVIDENCE: "No evidence found",
+    StateReason.SELF_CONSISTENCY_DISAGREEMENT: "Judge inconsistent",
+    StateReason.ENTAILED: "Span supports it (judge)",
+    StateReason.NO_BOUND_SPAN: "No span bound",
+    StateReason.FUZZY_ONLY: "Only a loose match",
+    StateReason.LEGACY_AFFIRMED: "Affirmed by an earlier system",
+    StateReason.EXCLUDED: "Excluded",
+    StateReason.NOT_JUDGED: "Not judged yet",
+    StateReason.HUMAN_SUPPORTED: "Confirmed by a reviewer",
+    StateReason.HUMAN_CONTRADICTED: "Contradicted by a reviewer",
+}
+REASONS: Final = _table(
+    tuple(
+        (str(reason), _REASON_LABELS[reason], REASON_DESCRIPTIONS[StateReason(reason)])
+        for reason in _REASON_LABELS
+    )
+)
+
+# A verdict's answer: the judge's (a model or a person) about one bound span.
+VERDICTS: Final = _table(
+    (
+        ("entailed", "Supports", "The judge found that the span states the claim."),
+        ("contradicted", "Contradicts", "The judge found that the span states the opposite."),
+        ("abstained", "No answer", "The judge could not decide either way; a person reviews it."),
+        (
+            "coverage_gap",
+            "Judge failed",
+            "The judge was unreachable or left the claim out of its answer; recorded as no "
+            "answer, never as a pass.",
+        ),
+        (
+            "withdrawn",
+            "Decision withdrawn",
+            "The reviewer undid their own decision; the decision before it applies again.",
+        ),
+    )
+)
+# Verdicts that answer the question, so their confidence means something.
+ANSWER_VERDICTS: Final = frozenset({"entailed", "contradicted"})
+
+# How a quote was found in the cited source (Layer 1).
+MATCHES: Final = _table(
+    (
+        ("exact", "Exact", "The quote is in the source character for character."),
+        (
+            "normalized",
+            "Normalized",
+            "Found once spacing, case, curly quotes and dashes are folded; the offsets point "
+            "at the original text.",
+        ),
+        (
+            "fuzzy",
+            "Fuzzy",
+            "Found only approximately, with its similarity score; never hidden as exact.",
+        ),
+    )
+)
+
+# Outcomes of the other front doors: memory checks (seed 002), RAG answer audits
+# (seed 003) and relation review (seed 004).
+OUTCOMES: Final = _table(
+    (
+        (
+            "supported:exact",
+            "Said, word for word",
+            "The agent's earlier turn says it verbatim.",
+        ),
+        (
+            "supported:paraphrase",
+            "Said, in other words",
+            "An earlier turn of the agent says the same thing in other words.",
+        ),
+        (
+            "unsupported:drift",
+            "Said differently",
+            "An earlier turn is close, but a detail that matters changed (time, scope, "
+            "certainty, a condition, a number or who said it).",
+        ),
+        (
+            "unsupported:no_match",
+            "Never said",
+            "No earlier turn of the agent says anything like it.",
+        ),
+        (
+            "inconclusive:insufficient",
+            "Not enough transcript",
+            "The transcript does not reach back far enough to check it.",
+        ),
+        (
+            "inconclusive:conflict",
+            "Conflicting turns",
+            "Earlier turns of the agent say different things about it.",
+        ),
+        ("supported", "Supported", "A chunk states the claim."),
+        ("partial", "Partly supported", "A chunk states part of the claim; the rest is not."),
+        ("unsupported", "Unsupported", "No chunk states the claim."),
+        ("pending", "Waiting", "Not verified yet."),
+        ("accepted", "Accepted", "The relation feeds graph expansion."),
+        ("rejected", "Rejected", "The relation is kept out of graph expansion."),
+    )
+)
+
+# Relation verification levels (seed 004): which check decided a relation.
+LEVELS: Final = _table(
+    (
+        (
+            "srmkg_accept",
+            "Accepted by the graph check",
+            "Its graph score (base confidence, shared neighbours, a named type) reached the "
+            "accept threshold.",
+        ),
+        (
+            "srmkg_reject",
+            "Rejected by the graph check",
+            "Its graph score fell below the reject threshold.",
+        ),
+        (
+            "srmkg_cap",
+            "Accepted unchecked (judge budget spent)",
+            "Borderline, but the cycle's judge calls were used up, so it was accepted at its "
+            "graph score; a person should look.",
+        ),
+        (
+            "vog_grounded",
+            "Grounded (judge)",
+            "The judge read both claims' evidence and found it supports the relation.",
+        ),
+        (
+            "vog_partial",
+            "Partly grounded (judge)",
+            "The judge found the evidence supports the relation only in part.",
+        ),
+        (
+            "vog_rejected",
+            "Not grounded (judge)",
+            "The judge found the evidence does not support the relation.",
+        ),
+        (
+            "vog_no_evidence",
+            "Rejected: no evidence to read",
+            "Neither claim had text the judge could read, so it cannot be grounded.",
+        ),
+        (
+            "vog_unavailable",
+            "Rejected: judge unavailable",
+            "The judge did not answer; the relation is rejected rather than passed.",
+        ),
+        ("reviewer", "Decided by a reviewer", "A person accepted or rejected the relation."),
+    )
+)
+
+# Words the console uses, for the glossary (not codes).
+WORDS: Final = _table(
+    (
+        (
+            "claim",
+            "Claim",
+            "One statement, cited to one source, whose evidence is checked.",
+        ),
+        (
+            "span",
+            "Span",
+            "The quoted text a claim is bound to, at half-open character offsets [start, end) "
+            "of one source version.",
+        ),
+        (
+            "source version",
+            "Source version",
+            "A source's text as it was at one time, identified by the SHA-256 of its exact "
+            "text; new text makes a new version.",
+        ),
+        (
+            "judge",
+            "Judge",
+            "The model (or person) asked only whether the bound span states the claim; it "
+            "may decline to answer.",
+        ),
+        (
+            "confidence",
+            "Confidence",
+            "How sure the judge is of its answer, shown as a percentage; a verdict with no "
+            "answer has none.",
+        ),
+        (
+            "confidence floor",
+            "Confidence floor",
+            "The least confidence that lets an answer decide the state; below it the claim "
+            "stays unverified.",
+        ),
+        (
+            "queue",
+            "Review queue",
+            "The unverified and contradicted claims nobody has decided, riskiest reason first.",
+        ),
+        (
+            "lease",
+            "Lease",
+            "A reviewer's few-minute hold on the item they are reviewing, so two people do "
+            "not decide the same claim.",
+        ),
+        (
+            "trace",
+            "Trace",
+            "What one request was served: the claims included and excluded, with reasons.",
+        ),
+        (
+            "trust score",
+            "Trust score",
+            "0 to 100: how much the evidence behind a claim or a job can be trusted.",
+        ),
+    )
+)
+
+KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
+    {
+        "state": STATES,
+        "reason": REASONS,
+        "verdict": VERDICTS,
+        "match": MATCHES,
+        "outcome": OUTCOMES,
+        "level": LEVELS,
+    }
+)
+KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "state": "Claim states",
+        "reason": "Reasons for a state",
+        "verdict": "Verdicts (the judge's answer)",
+        "match": "How a quote was found",
+        "outcome": "Outcomes of memory checks, answer audits and relations",
+        "level": "Which check decided a relation",
+    }
+)
+
+
+def term(kind: str, code: object) -> Term:
+    """The term for ``code`` of ``kind``; an unknown code reads as itself."""
+    text = "" if code is None else str(code)
+    found = KINDS.get(kind, {}).get(text)
+    if found is not None:
+        return found
+    return Term(text, text.replace("_", " ").replace(":", ": ").capitalize(), "")
+
+
+def label(kind: str, code: object) -> str:
+    return term(kind, code).label
+
+
+def explanation(kind: str, code: object) -> str:
+    return term(kind, code).explanation
+
+
+def confidence_percent(value: float | None) -> str:
+    """A confidence in [0, 1] as the console shows it everywhere: "84 %" ("–" for none)."""
+    if value is None:
+        return "–"
+    return f"{round(100 * float(value))}\u00a0%"
+
+
+def verdict_confidence(verdict: str | None, value: float | None) -> float | None:
+    """The confidence of a verdict's answer; None for a verdict that gave none."""
+    return value if verdict in ANSWER_VERDICTS else None
+
+
+def choices(kind: str) -> list[tuple[str, str]]:
+    """(code, label) pairs of ``kind``: the choices of a form field or an API enum."""
+    return [(t.code, t.label) for t in KINDS[kind].values()]
+
+
+def header_note(kind: str) -> str:
+    """One line per code of ``kind``: ``code = label: explanation`` (the exports' notes)."""
+    return "; ".join(
+        f"{t.code} = {t.label}" + (f": {t.explanation}" if t.explanation else "")
+        for t in KINDS[kind].values()
+    )
