@@ -26,7 +26,7 @@ from verifier.selectors import rules as rule_selectors
 from verifier.selectors import traces as trace_selectors
 from verifier.selectors.claims import claim_get
 from verifier.services.claim_state import claim_recheck_on_read
-from verifier.states import QUEUE_REASON_RISK_ORDER
+from verifier.state_policy import queue_reason_order
 
 PAGE_SIZE: Final = 50
 JOBS_PAGE_SIZE: Final = 20
@@ -60,7 +60,7 @@ def claim_list(request: MemberRequest) -> HttpResponse:
             "filters": filters,
             "state": filters.get("state"),
             "states": ClaimStateChoices.values,
-            "reasons": [r.value for r in QUEUE_REASON_RISK_ORDER],
+            "reasons": list(queue_reason_order()),
             "export_query": query.urlencode(),
             "count_cap": f"{counts.COUNT_CAP:,}",
         },

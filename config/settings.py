@@ -375,6 +375,10 @@ SPANPROOF_WORKER_WEB = {
 # for max(this, seeds wanted); bench/retrieve.py picks the smallest value whose recall
 # against exact search is >= 0.95 at the workspace size it runs.
 SPANPROOF_HNSW_EF_SEARCH = int(os.environ.get("SPANPROOF_HNSW_EF_SEARCH", "40"))
+# The review queue's reasons, riskiest first (state reason codes); None: the built-in
+# order, verifier.states.QUEUE_REASON_RISK_ORDER. Claims store their reason's rank, and
+# ``migrate`` re-ranks them after the order changes (a system check refuses unknown codes).
+SPANPROOF_QUEUE_REASON_RISK_ORDER: list[str] | None = None
 SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
 SPANPROOF_TRACE_RETENTION_DAYS = 90
 

@@ -28,19 +28,21 @@ Decision order (first rule that applies wins):
    flag never makes anything supported, and a real verdict always outranks it.
 6. Everything else is ``unverified``. Several reasons can apply at once (say, a
    stale binding and an abstention); the reason recorded is the one that ranks
-   highest in :data:`QUEUE_REASON_RISK_ORDER`, so the review queue sorts by the
-   worst thing known about the claim. Candidate reasons come from the verdict
-   (``coverage_gap``, ``abstained`` / ``self_consistency_disagreement``,
-   ``low_confidence`` for entailed/contradicted below the floor) and from the
-   binding (``stale_source``; ``no_evidence`` when nothing is bound). A claim
-   with a fresh acceptable binding and no verdict yet is ``not_judged``.
+   highest in the policy's risk order (:data:`QUEUE_REASON_RISK_ORDER` by default),
+   so the review queue sorts by the worst thing known about the claim. Candidate
+   reasons come from the verdict (``coverage_gap``, ``abstained`` /
+   ``self_consistency_disagreement``, ``low_confidence`` for entailed/contradicted
+   below the floor) and from the binding (``stale_source``; ``no_evidence`` when
+   nothing is bound). A claim with a fresh acceptable binding and no verdict yet is
+   ``not_judged``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -73,24 +75,18 @@ class StateReason(StrEnum):
     HUMAN_CONTRADICTED = "human_contradicted"
 
 
-QUEUE_REASONS: Final[frozenset[StateReason]] = frozenset(
-    {
-        StateReason.ABSTAINED,
-        StateReason.LOW_CONFIDENCE,
-        StateReason.COVERAGE_GAP,
-        StateReason.CONTRADICTED,
-        StateReason.STALE_SOURCE,
-        StateReason.NO_EVIDENCE,
-        StateReason.SELF_CONSISTENCY_DISAGREEMENT,
-    }
-)
-
 QUEUE_STATES: Final[frozenset[ClaimState]] = frozenset(
     {ClaimState.UNVERIFIED, ClaimState.CONTRADICTED}
 )
 
-# Riskiest first. ``self_consistency_disagreement`` is a kind of abstention (the
-# judge disagreed with itself across samples) and ranks right after ``abstained``.
+# The one list of the review queue's reasons, riskiest first. A reason's queue rank is
+# its place here (``queue_risk_rank``) and the state writer stores that rank beside the
+# reason (``Claim.queue_rank``, a plain column), so adding or moving a reason needs no
+# migration: ``migrate`` re-ranks the stored claims whose rank moved. A deployment may
+# reorder or extend it (``settings.SPANPROOF_QUEUE_REASON_RISK_ORDER``); the state
+# policy carries the order in force (``StatePolicy.risk_order``).
+# ``self_consistency_disagreement`` is a kind of abstention (the judge disagreed with
+# itself across samples) and ranks right after ``abstained``.
 QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
     StateReason.CONTRADICTED,
     StateReason.COVERAGE_GAP,
@@ -101,13 +97,17 @@ QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
     StateReason.NO_EVIDENCE,
 )
 
-_RISK_RANK: Final[Mapping[StateReason, int]] = MappingProxyType(
-    {
-        **{reason: rank for rank, reason in enumerate(QUEUE_REASON_RISK_ORDER)},
-        # A reviewer's contradiction is still a contradiction in the queue.
-        StateReason.HUMAN_CONTRADICTED: 0,
-    }
+QUEUE_REASONS: Final[frozenset[StateReason]] = frozenset(QUEUE_REASON_RISK_ORDER)
+
+# Codes that count as a reason of the order in the queue (its rank, its chip): a
+# reviewer's contradiction is still a contradiction.
+QUEUE_REASON_ALIASES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {StateReason.CONTRADICTED.value: (StateReason.HUMAN_CONTRADICTED.value,)}
 )
+
+# The rank of every reason outside the order: it sorts last. A constant rather than the
+# order's length, so that adding a reason re-ranks only the reasons after it.
+UNRANKED: Final = 100
 
 
 # Each reason in words, for people and API clients that do not know the codes.
@@ -142,12 +142,26 @@ def reason_description(reason: StateReason | str) -> str:
         return str(reason)
 
 
-def queue_risk_rank(reason: StateReason | str) -> int:
-    """Sort key for the review queue: 0 is riskiest; reasons outside the order sort last."""
-    try:
-        return _RISK_RANK[StateReason(reason)]
-    except (KeyError, ValueError):
-        return len(QUEUE_REASON_RISK_ORDER)
+def queue_reason_codes(reason: StateReason | str) -> tuple[str, ...]:
+    """The state reasons a queue reason stands for: itself and its aliases."""
+    return (str(reason), *QUEUE_REASON_ALIASES.get(str(reason), ()))
+
+
+@lru_cache(maxsize=32)
+def _ranks(order: tuple[str, ...]) -> Mapping[str, int]:
+    ranks: dict[str, int] = {}
+    for rank, reason in enumerate(order):
+        for code in queue_reason_codes(reason):
+            ranks.setdefault(code, rank)
+    return MappingProxyType(ranks)
+
+
+def queue_risk_rank(
+    reason: StateReason | str, order: Sequence[StateReason | str] = QUEUE_REASON_RISK_ORDER
+) -> int:
+    """Sort key for the review queue: the reason's place in ``order`` (0 is riskiest; an
+    alias ranks with its reason); a reason outside the order ranks ``UNRANKED``."""
+    return _ranks(tuple(str(r) for r in order)).get(str(reason), UNRANKED)
 
 
 BindingStatus = Literal["fresh", "stale", "none"]
@@ -181,6 +195,8 @@ class StatePolicy:
     bound_match_kinds: frozenset[str] = field(
         default_factory=lambda: frozenset({"exact", "normalized", "fuzzy"})
     )
+    # The queue reasons, riskiest first: of several reasons that apply, the first wins.
+    risk_order: tuple[str, ...] = tuple(r.value for r in QUEUE_REASON_RISK_ORDER)
 
 
 DEFAULT_POLICY: Final = StatePolicy()
@@ -203,8 +219,8 @@ class StateDecision:
     reason: StateReason
 
 
-def _riskiest(reasons: list[StateReason]) -> StateReason:
-    return min(reasons, key=queue_risk_rank)
+def _riskiest(reasons: list[StateReason], order: tuple[str, ...]) -> StateReason:
+    return min(reasons, key=lambda reason: queue_risk_rank(reason, order))
 
 
 def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> StateDecision:
@@ -265,7 +281,7 @@ def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> 
             reasons.append(StateReason.LOW_CONFIDENCE)
     if not reasons:
         reasons.append(StateReason.NOT_JUDGED)
-    return StateDecision(ClaimState.UNVERIFIED, _riskiest(reasons))
+    return StateDecision(ClaimState.UNVERIFIED, _riskiest(reasons, policy.risk_order))
 
 
 # --- transitions -----------------------------------------------------------------

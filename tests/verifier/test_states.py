@@ -15,6 +15,7 @@ from verifier.states import (
     QUEUE_REASONS,
     QUEUE_STATES,
     STRICT_MATCH_POLICY,
+    UNRANKED,
     BindingStatus,
     ClaimState,
     IllegalTransition,
@@ -319,8 +320,25 @@ def test_queue_risk_rank() -> None:
     ranks = [queue_risk_rank(r) for r in QUEUE_REASON_RISK_ORDER]
     assert ranks == sorted(ranks) == list(range(7))
     assert queue_risk_rank("human_contradicted") == queue_risk_rank(R.CONTRADICTED)
-    assert queue_risk_rank(R.NOT_JUDGED) == 7
-    assert queue_risk_rank("nonsense") == 7
+    assert queue_risk_rank(R.NOT_JUDGED) == UNRANKED
+    assert queue_risk_rank("nonsense") == UNRANKED
+    # Another order ranks by its own places; the state function follows the policy's.
+    order = ("abstained", "stale_source")
+    assert [queue_risk_rank(r, order) for r in ("abstained", "stale_source", "contradicted")] == [
+        0,
+        1,
+        UNRANKED,
+    ]
+    stale_abstained = StateInputs(
+        binding="stale",
+        match="exact",
+        model_verdict=VerdictInput("abstained", 0.0),
+        human_verdict=None,
+        excluded=False,
+        legacy_affirmed=False,
+    )
+    assert resolve_state(stale_abstained).reason is R.STALE_SOURCE
+    assert resolve_state(stale_abstained, StatePolicy(risk_order=order)).reason is R.ABSTAINED
 
 
 @pytest.mark.parametrize(("frm", "to"), list(itertools.product(ClaimState, ClaimState)))
