@@ -24,4 +24,12 @@ urlpatterns = [
     ),
     path("rules/<int:pk>/", views.rule_set_detail, name="rule-set-detail"),
     path("rules/<int:pk>/activate/", views.rule_set_activate, name="rule-set-activate"),
+    path("calibrators/", views.calibrators, name="calibrators"),
+    path("calibrators/<int:pk>/", views.calibrator_detail, name="calibrator-detail"),
+    path("calibrators/<int:pk>/activate/", views.calibrator_activate, name="calibrator-activate"),
+    path(
+        "calibrators/<int:pk>/deactivate/",
+        views.calibrator_deactivate,
+        name="calibrator-deactivate",
+    ),
 ]

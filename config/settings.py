@@ -313,6 +313,14 @@ SPANPROOF_INGEST_SHARDS = max(1, int(os.environ.get("SPANPROOF_INGEST_SHARDS", "
 # Threads one Celery task's models may use (``verifier.worker_threads``); None: the
 # worker's CPUs divided among its concurrent tasks.
 SPANPROOF_WORKER_THREADS = parse_worker_threads(os.environ.get("SPANPROOF_WORKER_THREADS"))
+# Reviewer calibrators (docs/learning-from-reviewers.md): the beat task looks every
+# SPANPROOF_CALIBRATOR_FIT_SECONDS for workspaces with at least
+# SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS human decisions since their last calibrator and
+# proposes a new one (an admin activates it).
+SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS = int(
+    os.environ.get("SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS", "50")
+)
+SPANPROOF_CALIBRATOR_FIT_SECONDS = int(os.environ.get("SPANPROOF_CALIBRATOR_FIT_SECONDS", "3600"))
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",
@@ -325,6 +333,10 @@ CELERY_BEAT_SCHEDULE = {
     "watch-verification-jobs": {
         "task": "verifier.pipeline.tasks.watch_verification_jobs",
         "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
+    "fit-judge-calibrators": {
+        "task": "verifier.pipeline.tasks.fit_judge_calibrators",
+        "schedule": SPANPROOF_CALIBRATOR_FIT_SECONDS,
     },
 }
 

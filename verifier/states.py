@@ -31,10 +31,11 @@ Decision order (first rule that applies wins):
    highest in the policy's risk order (:data:`QUEUE_REASON_RISK_ORDER` by default),
    so the review queue sorts by the worst thing known about the claim. Candidate
    reasons come from the verdict (``coverage_gap``, ``abstained`` /
-   ``self_consistency_disagreement``, ``low_confidence`` for entailed/contradicted
-   below the floor) and from the binding (``stale_source``; ``no_evidence`` when
-   nothing is bound). A claim with a fresh acceptable binding and no verdict yet is
-   ``not_judged``.
+   ``self_consistency_disagreement`` / ``judge_reviewers_disagree`` (an abstention a
+   reviewer calibrator recorded where it would overrule the judge), ``low_confidence``
+   for entailed/contradicted below the floor) and from the binding (``stale_source``;
+   ``no_evidence`` when nothing is bound). A claim with a fresh acceptable binding and
+   no verdict yet is ``not_judged``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class StateReason(StrEnum):
     STALE_SOURCE = "stale_source"
     NO_EVIDENCE = "no_evidence"
     SELF_CONSISTENCY_DISAGREEMENT = "self_consistency_disagreement"
+    JUDGE_REVIEWERS_DISAGREE = "judge_reviewers_disagree"
     # Non-queue reasons.
     ENTAILED = "entailed"
     NO_BOUND_SPAN = "no_bound_span"
@@ -85,10 +87,14 @@ QUEUE_STATES: Final[frozenset[ClaimState]] = frozenset(
 # migration: ``migrate`` re-ranks the stored claims whose rank moved. A deployment may
 # reorder or extend it (``settings.SPANPROOF_QUEUE_REASON_RISK_ORDER``); the state
 # policy carries the order in force (``StatePolicy.risk_order``).
-# ``self_consistency_disagreement`` is a kind of abstention (the judge disagreed with
-# itself across samples) and ranks right after ``abstained``.
+# ``judge_reviewers_disagree`` (the judge decided; the workspace's reviewer calibrator
+# is confident its reviewers would decide the other way) ranks right after a
+# contradiction: a claim the judge passed may be wrong. ``self_consistency_disagreement``
+# is a kind of abstention (the judge disagreed with itself across samples) and ranks
+# right after ``abstained``.
 QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
     StateReason.CONTRADICTED,
+    StateReason.JUDGE_REVIEWERS_DISAGREE,
     StateReason.COVERAGE_GAP,
     StateReason.STALE_SOURCE,
     StateReason.LOW_CONFIDENCE,
@@ -121,6 +127,10 @@ REASON_DESCRIPTIONS: Final[Mapping[StateReason, str]] = MappingProxyType(
         StateReason.NO_EVIDENCE: "No span of the cited source states the claim.",
         StateReason.SELF_CONSISTENCY_DISAGREEMENT: (
             "The judge disagreed with itself across samples."
+        ),
+        StateReason.JUDGE_REVIEWERS_DISAGREE: (
+            "The judge decided, but this workspace's reviewers would most likely decide "
+            "the other way."
         ),
         StateReason.ENTAILED: "The cited span entails the claim.",
         StateReason.NO_BOUND_SPAN: "No span of the cited source is bound to the claim.",
@@ -170,6 +180,9 @@ VerdictLabel = Literal["entailed", "contradicted", "abstained", "coverage_gap"]
 # A verdict note containing this marker (case, ``-`` and spaces folded to ``_``)
 # marks an abstention caused by the judge disagreeing with itself.
 SELF_CONSISTENCY_NOTE: Final = "self_consistency_disagreement"
+# The note of the abstention a reviewer calibrator records where the judge decided and
+# the calibrator is confident the workspace's reviewers would decide the other way.
+JUDGE_REVIEWERS_DISAGREE_NOTE: Final = "judge_reviewers_disagree"
 # The note of the abstention recorded locally for a claim with no bound span.
 NO_BOUND_EVIDENCE_NOTE: Final = "no_bound_evidence"
 # The exclusion reason remediation records on a claim still unsupported after its repair
@@ -187,6 +200,10 @@ class VerdictInput:
     def is_self_consistency_disagreement(self) -> bool:
         folded = self.note.lower().replace("-", "_").replace(" ", "_")
         return SELF_CONSISTENCY_NOTE in folded
+
+    @property
+    def is_judge_reviewers_disagreement(self) -> bool:
+        return self.note.startswith(JUDGE_REVIEWERS_DISAGREE_NOTE)
 
 
 @dataclass(frozen=True)
@@ -272,11 +289,12 @@ def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> 
         if verdict.label == "coverage_gap":
             reasons.append(StateReason.COVERAGE_GAP)
         elif verdict.label == "abstained":
-            reasons.append(
-                StateReason.SELF_CONSISTENCY_DISAGREEMENT
-                if verdict.is_self_consistency_disagreement
-                else StateReason.ABSTAINED
-            )
+            if verdict.is_judge_reviewers_disagreement:
+                reasons.append(StateReason.JUDGE_REVIEWERS_DISAGREE)
+            elif verdict.is_self_consistency_disagreement:
+                reasons.append(StateReason.SELF_CONSISTENCY_DISAGREEMENT)
+            else:
+                reasons.append(StateReason.ABSTAINED)
         elif not confident:
             reasons.append(StateReason.LOW_CONFIDENCE)
     if not reasons:

@@ -16,12 +16,9 @@ from verifier.services.claim_state import claim_state_refresh, claims_queue_rank
 from verifier.state_policy import queue_rank
 from verifier.states import QUEUE_REASON_RISK_ORDER, UNRANKED
 
+BUILT_IN = [r.value for r in QUEUE_REASON_RISK_ORDER]
 # ``not_judged`` (a fresh span, no verdict yet) is a real reason outside the built-in order.
-WITH_NOT_JUDGED = [
-    QUEUE_REASON_RISK_ORDER[0].value,
-    "not_judged",
-    *(r.value for r in QUEUE_REASON_RISK_ORDER[1:]),
-]
+WITH_NOT_JUDGED = [BUILT_IN[0], "not_judged", *BUILT_IN[1:]]
 
 
 def _not_judged(source, text: str) -> Claim:
@@ -47,14 +44,14 @@ def test_a_reason_added_in_settings_is_ranked_chipped_and_filtered(
     contradicted = make_queue_claim("contradicted", text="A contradicted claim.")
     waiting = [_not_judged(source, f"Claim {i} waits for the judge.") for i in range(2)]
     assert Claim.objects.get(pk=waiting[0].pk).queue_rank == UNRANKED
-    assert Claim.objects.get(pk=abstained.pk).queue_rank == 4
+    assert Claim.objects.get(pk=abstained.pk).queue_rank == BUILT_IN.index("abstained")
 
     settings.SPANPROOF_QUEUE_REASON_RISK_ORDER = WITH_NOT_JUDGED
     # What ``migrate`` runs after a deploy: the stored claims take their new ranks.
     call_command("migrate", verbosity=0)
     assert _stored_ranks_agree()
     assert Claim.objects.get(pk=waiting[0].pk).queue_rank == 1
-    assert Claim.objects.get(pk=abstained.pk).queue_rank == 5
+    assert Claim.objects.get(pk=abstained.pk).queue_rank == WITH_NOT_JUDGED.index("abstained")
     assert claims_queue_rank_sync() == 0  # nothing left to re-rank
 
     # A claim the writer moves to the new reason afterwards is ranked as it is written.

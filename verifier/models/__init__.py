@@ -1,4 +1,5 @@
 from verifier.models.benchmarks import ValidatorRun
+from verifier.models.calibrators import CalibratorStatus, JudgeCalibrator
 from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_claim_public_id
 from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
 from verifier.models.graph import (
@@ -53,6 +54,7 @@ __all__ = [
     "ApiKey",
     "ApiScope",
     "BoundBy",
+    "CalibratorStatus",
     "ChunkVerificationEvent",
     "Claim",
     "ClaimOrigin",
@@ -68,6 +70,7 @@ __all__ = [
     "IngestJob",
     "IngestStage",
     "IngestStatus",
+    "JudgeCalibrator",
     "MatchKind",
     "Membership",
     "MemoryCheck",
