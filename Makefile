@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest chromium bench clean-data gpu-bundle
+.PHONY: run test lint typecheck migrations-check pytest chromium bench clean-data gpu-bundle
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# A model change without its migration fails here, not in production.
+migrations-check: $(STAMP)
+	$(PY) manage.py makemigrations --check --dry-run
+
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "Installing Debian's chromium for the browser tests"; \
@@ -32,7 +36,7 @@ pytest: $(STAMP) chromium
 	@$(PY) -m pytest --durations=25 $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
-test: lint typecheck pytest
+test: lint typecheck migrations-check pytest
 
 bench: $(STAMP)
 	$(PY) bench/binding.py --quick

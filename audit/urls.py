@@ -30,4 +30,12 @@ urlpatterns = [
     path("api-keys/", api_key_views.api_keys, name="api-keys"),
     path("api-keys/new/", api_key_views.api_key_new, name="api-key-new"),
     path("api-keys/<int:key_id>/revoke/", api_key_views.api_key_revoke_view, name="api-key-revoke"),
+    path("calibrators/", views.calibrators, name="calibrators"),
+    path("calibrators/<int:pk>/", views.calibrator_detail, name="calibrator-detail"),
+    path("calibrators/<int:pk>/activate/", views.calibrator_activate, name="calibrator-activate"),
+    path(
+        "calibrators/<int:pk>/deactivate/",
+        views.calibrator_deactivate,
+        name="calibrator-deactivate",
+    ),
 ]

@@ -16,17 +16,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from audit import exports, selectors, services
 from audit.forms import RuleSetForm
+from verifier.engine import get_judge
 from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.scoring.quality import quality_class
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
+from verifier.selectors import calibrators as calibrator_selectors
 from verifier.selectors import counts
 from verifier.selectors import rules as rule_selectors
 from verifier.selectors import traces as trace_selectors
 from verifier.selectors.claims import claim_get
+from verifier.services import judge_calibrators as calibrator_services
 from verifier.services.claim_state import claim_recheck_on_read
-from verifier.states import QUEUE_REASON_RISK_ORDER
+from verifier.state_policy import queue_reason_order
 
 PAGE_SIZE: Final = 50
 JOBS_PAGE_SIZE: Final = 20
@@ -38,6 +41,7 @@ CHART_LEFT: Final = 44
 CHART_BOTTOM: Final = 40
 CHART_Y_TICKS: Final = (0, 50, 90, 100)
 CHART_MAX_X_LABELS: Final = 8
+FLIPS_SHOWN: Final = 200  # rows of each flip list on the activation page
 
 
 def _ws(request: MemberRequest) -> Any:
@@ -65,7 +69,7 @@ def claim_list(request: MemberRequest) -> HttpResponse:
             "filters": filters,
             "state": filters.get("state"),
             "states": ClaimStateChoices.values,
-            "reasons": [r.value for r in QUEUE_REASON_RISK_ORDER],
+            "reasons": list(queue_reason_order()),
             "export_query": query.urlencode(),
             "export_notes": exports.header_notes(),
             "count_cap": f"{counts.COUNT_CAP:,}",
@@ -367,6 +371,7 @@ def quality(request: MemberRequest) -> HttpResponse:
             "runs": runs,
             "run_rows": run_rows,
             "chart": trend_chart(selectors.quality_trend(workspace=workspace)),
+            "agreement": selectors.reviewer_agreement(workspace=workspace),
         },
     )
 
@@ -586,3 +591,95 @@ def rule_set_diff(request: MemberRequest) -> HttpResponse:
             "rows": rule_selectors.rule_set_diff(a_def, b_def),
         },
     )
+
+
+# --- reviewer calibrators (admins only) -----------------------------------------------
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def calibrators(request: MemberRequest) -> HttpResponse:
+    workspace = _ws(request)
+    page = Paginator(calibrator_selectors.calibrator_list(workspace=workspace), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    rows = [{"row": row, "refusal": calibrator_selectors.calibrator_refusal(row)} for row in page]
+    return render(
+        request,
+        "audit/calibrators.html",
+        {
+            "page": page,
+            "rows": rows,
+            "floor": calibrator_selectors.calibrator_precision_floor(),
+            "min_new": calibrator_services.min_new_decisions(),
+            "judge_model": get_judge().model_id,
+        },
+    )
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
+    row = calibrator_selectors.calibrator_get(workspace=_ws(request), pk=pk)
+    return render(
+        request,
+        "audit/calibrator_detail.html",
+        {
+            "calibrator": row,
+            "floor": calibrator_selectors.calibrator_precision_floor(),
+            "refusal": calibrator_selectors.calibrator_activation_refusal(
+                row=row, judge_model=str(get_judge().model_id)
+            ),
+            "params_json": json.dumps(row.params, indent=2),
+        },
+    )
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
+    """Activate a proposed calibrator, after a confirmation page with its flip list."""
+    workspace = _ws(request)
+    row = calibrator_selectors.calibrator_get(workspace=workspace, pk=pk)
+    if request.POST.get("confirm") == "1":
+        try:
+            change = calibrator_services.judge_calibrator_activate(
+                calibrator=row, actor=request.user
+            )
+        except calibrator_services.CalibratorRefused as exc:
+            messages.error(request, exc.message)
+            return redirect("audit:calibrator-detail", pk=row.pk)
+        messages.success(
+            request,
+            f"Activated {row}: {change.appended} verdict{'s' if change.appended != 1 else ''} "
+            f"appended, {change.moved} claim{'s' if change.moved != 1 else ''} changed state.",
+        )
+        return redirect("audit:calibrators")
+    preview = calibrator_selectors.calibrator_activation_preview(
+        workspace=workspace, row=row, judge=get_judge()
+    )
+    if preview.refusal:
+        messages.error(request, preview.refusal)
+        return redirect("audit:calibrator-detail", pk=row.pk)
+    return render(
+        request,
+        "audit/calibrator_confirm.html",
+        {"calibrator": row, "plan": preview.plan, "shown": FLIPS_SHOWN},
+    )
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def calibrator_deactivate(request: MemberRequest, pk: int) -> HttpResponse:
+    row = calibrator_selectors.calibrator_get(workspace=_ws(request), pk=pk)
+    try:
+        change = calibrator_services.judge_calibrator_deactivate(calibrator=row, actor=request.user)
+    except calibrator_services.CalibratorRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("audit:calibrator-detail", pk=row.pk)
+    messages.success(
+        request,
+        f"Deactivated {row}: new verdicts are the plain judge's; {change.moved} "
+        f"claim{'s' if change.moved != 1 else ''} it had decided got the judge's answer back.",
+    )
+    return redirect("audit:calibrators")

@@ -31,12 +31,12 @@ django.setup()
 
 from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_items  # noqa: E402
 from verifier.judges.base import item_context  # noqa: E402
-from verifier.services.binding import EVIDENCE_CANDIDATES_KEPT  # noqa: E402
-from verifier.services.evidence_search import rank_windows  # noqa: E402
-from verifier.services.judging import (  # noqa: E402
+from verifier.selectors.judge_items import (  # noqa: E402
     CONTEXT_LOOKBACK_CHARS,
     JUDGE_CANDIDATE_MIN_SCORE,
 )
+from verifier.services.binding import EVIDENCE_CANDIDATES_KEPT  # noqa: E402
+from verifier.services.evidence_search import rank_windows  # noqa: E402
 from verifier.services.validator_benchmark import benchmark_metrics, fixture_load  # noqa: E402
 from verifier.states import StatePolicy  # noqa: E402
 from verifier.text.sentences import sentence_before  # noqa: E402

@@ -7,10 +7,13 @@ Per dataset of the file and per judge: each draw splits the dataset's rows in tw
 at random (fixed seed per draw); k rows of the first half play the reviewers' decisions
 (gold SUPPORT → "supported", anything else → "contradicted"), a calibrator
 (``verifier.judges.reviewer_calibrator``) is fitted on the judge's reading of them, and
-the judge + calibrator is measured on the second half: balanced accuracy of
-entailed-vs-rest, precision of ``entailed``, abstention (the share neither entailed nor
-contradicted). k = 0 is the plain judge. A k larger than the half is capped (the k used
-is printed). Mean and spread (min, max) over the draws; the judge reads every row once.
+the judge + calibrator is measured on the second half, each claim's answer combined as
+the judging service does (``combine``: the calibrator decides where the judge did not,
+and never overrules a judge that decided — a disagreement is an abstention): balanced
+accuracy of entailed-vs-rest, precision of ``entailed``, abstention (the share neither
+entailed nor contradicted at the state policy's confidence floor). k = 0 is the plain
+judge. A k larger than the half is capped (the k used is printed). Mean and spread
+(min, max) over the draws; the judge reads every row once.
 
 Prints one JSON object. The calibrator's floor is the judges' own precision floor
 (``verifier.judges.metrics.ENTAIL_PRECISION_FLOOR``); the precision of the calibrator's
@@ -38,6 +41,7 @@ from verifier.judges.metrics import ENTAIL_PRECISION_FLOOR  # noqa: E402
 from verifier.judges.nli.devdata import EvalRow, load_eval_rows  # noqa: E402
 from verifier.judges.reading import judge_reading  # noqa: E402
 from verifier.judges.reviewer_calibrator import (  # noqa: E402
+    CONFIDENCE_Z,
     NotEnoughDecisions,
     combine,
     fit_calibrator,
@@ -76,8 +80,10 @@ def simulate(
     features: np.ndarray,
     names: tuple[str, ...],
     labels: list[str],
+    confidences: list[float],
     ks: list[int],
     draws: int,
+    z: float,
 ) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for k in ks:
@@ -98,14 +104,15 @@ def simulate(
             half = len(order) // 2
             learn, test = order[:half], order[half:]
             taken = learn[: min(k, len(learn))]
-            final = [labels[i] for i in test]
+            # The plain judge: its answer decides where it is confident enough.
+            final = [combine(labels[i], None, judge_confidence=confidences[i]) for i in test]
             decided = 0
             sup_precision: float | None = None
             con_precision: float | None = None
             if taken:
                 gold_taken = [rows[i].gold == "SUPPORT" for i in taken]
                 try:
-                    calibrator = fit_calibrator(features[taken], gold_taken, names, seed=draw)
+                    calibrator = fit_calibrator(features[taken], gold_taken, names, seed=draw, z=z)
                     decisions = calibrator.decisions(features[test])
                     decided = sum(d is not None for d in decisions)
                     gold_test = [rows[i].gold == "SUPPORT" for i in test]
@@ -123,7 +130,10 @@ def simulate(
                         p is not None and p < ENTAIL_PRECISION_FLOOR
                         for p in (sup_precision, con_precision)
                     )
-                    final = [combine(lab, d) for lab, d in zip(final, decisions, strict=True)]
+                    final = [
+                        combine(labels[i], d, judge_confidence=confidences[i])
+                        for i, d in zip(test, decisions, strict=True)
+                    ]
                 except NotEnoughDecisions:
                     pass
             result = measure(final, [rows[i].gold for i in test])
@@ -146,6 +156,13 @@ def main() -> None:
     parser.add_argument("--judges", nargs="+", default=["heuristic", "nli"])
     parser.add_argument("--ks", type=int, nargs="+", default=[0, 25, 50, 100, 200])
     parser.add_argument("--draws", type=int, default=5)
+    parser.add_argument(
+        "--z",
+        type=float,
+        default=CONFIDENCE_Z,
+        help="thresholds need the precision's lower bound at this z to reach the floor "
+        "(0: the point estimate)",
+    )
     args = parser.parse_args()
 
     rows = [r for r in load_eval_rows(args.data) if r.item.has_evidence]
@@ -154,6 +171,7 @@ def main() -> None:
         "data": str(args.data),
         "floor": ENTAIL_PRECISION_FLOOR,
         "draws": args.draws,
+        "z": args.z,
         "judges": {},
     }
     for backend in args.judges:
@@ -161,6 +179,7 @@ def main() -> None:
         judge = build_judge({"backend": backend})
         reading = judge_reading(judge, [r.item for r in rows])
         labels = [r.label for r in reading.results]
+        confidences = [r.confidence for r in reading.results]
         per_dataset = {}
         for dataset in datasets:
             index = [i for i, r in enumerate(rows) if r.dataset == dataset]
@@ -171,8 +190,10 @@ def main() -> None:
                     reading.rows[index],
                     reading.names,
                     [labels[i] for i in index],
+                    [confidences[i] for i in index],
                     args.ks,
                     args.draws,
+                    args.z,
                 ),
             }
         report["judges"][judge.model_id] = {

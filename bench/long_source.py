@@ -105,6 +105,7 @@ def _seed(fresh: bool) -> dict:
         Workspace,
         text_sha256,
     )
+    from verifier.state_policy import queue_rank
 
     User = get_user_model()
     workspace = Workspace.objects.filter(slug=WORKSPACE_SLUG).first()
@@ -144,6 +145,7 @@ def _seed(fresh: bool) -> dict:
                     original_text=sentence,
                     state=state,
                     state_reason=reason,
+                    queue_rank=queue_rank(reason),
                     exclusion_reason="bench exclusion" if state == "excluded" else "",
                     origin="extracted",
                 )

@@ -87,6 +87,7 @@ def _seed(n_claims: int, fresh: bool) -> dict:
         Workspace,
         text_sha256,
     )
+    from verifier.state_policy import queue_rank
 
     User = get_user_model()
     workspace = Workspace.objects.filter(slug=WORKSPACE_SLUG).first()
@@ -130,7 +131,7 @@ def _seed(n_claims: int, fresh: bool) -> dict:
     columns = (
         "workspace_id, public_id, text, original_text, source_id, state, state_reason, "
         "origin, legacy_affirmed, submitted_quote, external_id, metadata, published, "
-        "quality, flagged, exclusion_reason, created_at, updated_at"
+        "quality, flagged, exclusion_reason, created_at, updated_at, queue_rank"
     )
     with transaction.atomic(), connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's own cursor, for COPY
@@ -162,6 +163,7 @@ def _seed(n_claims: int, fresh: bool) -> dict:
                         "",
                         at,
                         at,
+                        queue_rank(reason),  # what the state writer stores with it
                     )
                 )
         ws = workspace.pk

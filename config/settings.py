@@ -338,6 +338,14 @@ SPANPROOF_AUDIT_PACK_DIR = Path(
 SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS = int(
     os.environ.get("SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS", "10000")
 )
+# Reviewer calibrators (docs/learning-from-reviewers.md): the beat task looks every
+# SPANPROOF_CALIBRATOR_FIT_SECONDS for workspaces with at least
+# SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS human decisions since their last calibrator and
+# proposes a new one (an admin activates it).
+SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS = int(
+    os.environ.get("SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS", "50")
+)
+SPANPROOF_CALIBRATOR_FIT_SECONDS = int(os.environ.get("SPANPROOF_CALIBRATOR_FIT_SECONDS", "3600"))
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",
@@ -354,6 +362,10 @@ CELERY_BEAT_SCHEDULE = {
     "watch-audit-pack-jobs": {
         "task": "verifier.pipeline.tasks.watch_audit_pack_jobs",
         "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
+    "fit-judge-calibrators": {
+        "task": "verifier.pipeline.tasks.fit_judge_calibrators",
+        "schedule": SPANPROOF_CALIBRATOR_FIT_SECONDS,
     },
 }
 
@@ -410,7 +422,18 @@ SPANPROOF_WORKER_WEB = {
 # for max(this, seeds wanted); bench/retrieve.py picks the smallest value whose recall
 # against exact search is >= 0.95 at the workspace size it runs.
 SPANPROOF_HNSW_EF_SEARCH = int(os.environ.get("SPANPROOF_HNSW_EF_SEARCH", "40"))
+# The review queue's reasons, riskiest first (state reason codes); None: the built-in
+# order, verifier.states.QUEUE_REASON_RISK_ORDER. Claims store their reason's rank, and
+# ``migrate`` re-ranks them after the order changes (a system check refuses unknown codes).
+# From the environment: the codes, comma-separated.
+SPANPROOF_QUEUE_REASON_RISK_ORDER: list[str] | None = [
+    code.strip()
+    for code in os.environ.get("SPANPROOF_QUEUE_REASON_RISK_ORDER", "").split(",")
+    if code.strip()
+] or None
 SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
+# How long a reviewer may undo their own last decision (review.selectors).
+SPANPROOF_REVIEW_UNDO_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_UNDO_SECONDS", "300"))
 SPANPROOF_TRACE_RETENTION_DAYS = 90
 
 LOGGING = {

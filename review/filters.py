@@ -12,14 +12,14 @@ from django.utils import timezone
 
 from review.queue_reasons import (
     HUMAN_DECISION_REASONS,
-    QUEUE_REASON_VALUES,
     QUEUE_STATE_VALUES,
+    queue_reason_values,
     reason_values,
 )
 from review.verdict_columns import with_latest_verdict
 from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
-from verifier.states import queue_risk_rank
+from verifier.state_policy import queue_rank
 
 STATE_CHOICES = [
     ("queue", "Queue (undecided unverified + contradicted)"),
@@ -27,7 +27,13 @@ STATE_CHOICES = [
     (ClaimStateChoices.CONTRADICTED.value, "Contradicted"),
     (ClaimStateChoices.INFERRED.value, "Inferred"),
 ]
-REASON_CHOICES = [(reason, vocabulary.label("reason", reason)) for reason in QUEUE_REASON_VALUES]
+
+
+def reason_choices() -> list[tuple[str, str]]:
+    """The reason filter's choices: the queue's reasons in the order in force, labelled."""
+    return [(reason, vocabulary.label("reason", reason)) for reason in queue_reason_values()]
+
+
 AGE_CHOICES = [
     ("1d", "Newer than a day"),
     ("7d", "Newer than a week"),
@@ -70,7 +76,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
         widget=widgets.Select,
     )
     reason = django_filters.ChoiceFilter(
-        choices=REASON_CHOICES,
+        choices=reason_choices,
         method="filter_reason",
         empty_label="Any reason",
         label="Reason",
@@ -163,9 +169,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
         if not value:
             return queryset
         # The rank too: it leads the queue index, so the page reads only that reason's range.
-        return queryset.filter(
-            state_reason__in=reason_values(value), queue_rank=queue_risk_rank(value)
-        )
+        return queryset.filter(state_reason__in=reason_values(value), queue_rank=queue_rank(value))
 
     def filter_judge_model(
         self, queryset: QuerySet[Claim], name: str, value: str

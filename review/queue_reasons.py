@@ -1,7 +1,8 @@
 """Which claims the review queue holds and how its reasons are named (no queries).
 
-The queue's states, its reasons in risk order (the reason chips) and the reasons that
-count as another one in the queue. The queue's filters and its selectors both read them.
+The queue's states, its reasons in risk order (the reason chips, in the order in force:
+``verifier.state_policy.queue_reason_order``) and the reasons that count as another one
+in the queue. The queue's filters and its selectors both read them.
 
 The default queue is the unverified and contradicted claims that no reviewer has decided:
 a claim whose state rests on a reviewer's decision (``HUMAN_DECISION_REASONS``) leaves
@@ -10,7 +11,8 @@ it, and is still found under its state (the state filter, the claim list).
 
 from __future__ import annotations
 
-from verifier.states import QUEUE_REASON_RISK_ORDER, QUEUE_STATES, StateReason
+from verifier.state_policy import queue_reason_order
+from verifier.states import QUEUE_STATES, StateReason, queue_reason_codes
 
 QUEUE_STATE_VALUES: tuple[str, ...] = tuple(sorted(s.value for s in QUEUE_STATES))
 # The reasons of a state a reviewer decided: out of the default queue.
@@ -18,16 +20,13 @@ HUMAN_DECISION_REASONS: tuple[str, ...] = (
     StateReason.HUMAN_CONTRADICTED.value,
     StateReason.HUMAN_SUPPORTED.value,
 )
-# The queue reasons in risk order, as shown on the reason chips.
-QUEUE_REASON_VALUES: tuple[str, ...] = tuple(r.value for r in QUEUE_REASON_RISK_ORDER)
-# Reasons that count as another reason in the queue (a reviewer's contradiction).
-REASON_ALIASES: dict[str, tuple[str, ...]] = {
-    StateReason.CONTRADICTED.value: (
-        StateReason.CONTRADICTED.value,
-        StateReason.HUMAN_CONTRADICTED.value,
-    ),
-}
+
+
+def queue_reason_values() -> tuple[str, ...]:
+    """The queue reasons in risk order, as shown on the reason chips."""
+    return queue_reason_order()
 
 
 def reason_values(reason: str) -> tuple[str, ...]:
-    return REASON_ALIASES.get(reason, (reason,))
+    """The state reasons a queue reason stands for (a contradiction: the reviewer's too)."""
+    return queue_reason_codes(reason)

@@ -27,7 +27,7 @@ from review.filters import ReviewQueueFilter
 from review.models import ReviewLease, ReviewNote
 from review.queue_reasons import (
     HUMAN_DECISION_REASONS,
-    QUEUE_REASON_VALUES,
+    queue_reason_values,
     reason_values,
 )
 from verifier import vocabulary
@@ -343,13 +343,12 @@ def review_queue_page(
         )
         chip_valid = chip_filter.is_valid()
         chip_claims = chip_filter.qs if chip_valid else Claim.objects.none()
-    chip_sets = [
-        chip_claims.filter(state_reason__in=reason_values(reason)) for reason in QUEUE_REASON_VALUES
-    ]
+    reasons = queue_reason_values()
+    chip_sets = [chip_claims.filter(state_reason__in=reason_values(reason)) for reason in reasons]
     # With a reason chosen (and both filters valid) the page's count is that chip's.
     chosen = (
-        QUEUE_REASON_VALUES.index(current_reason)
-        if valid and chip_valid and current_reason in QUEUE_REASON_VALUES
+        reasons.index(current_reason)
+        if valid and chip_valid and current_reason in reasons
         else None
     )
     counted = row_counts(chip_sets if chosen is not None else [*chip_sets, claims])
@@ -395,7 +394,7 @@ def review_queue_page(
         first_query=window.first_query,
     )
     chips = []
-    for reason, count in zip(QUEUE_REASON_VALUES, chip_counts, strict=True):
+    for reason, count in zip(reasons, chip_counts, strict=True):
         query = chip_params.copy()
         query["reason"] = reason
         chips.append(
@@ -653,7 +652,7 @@ def review_undo_seconds() -> int:
     (``SPANPROOF_REVIEW_UNDO_SECONDS``, 5 minutes by default)."""
     from django.conf import settings
 
-    return int(getattr(settings, "SPANPROOF_REVIEW_UNDO_SECONDS", 300))
+    return int(settings.SPANPROOF_REVIEW_UNDO_SECONDS)
 
 
 def _undoable(verdicts: list[Verdict], reviewer) -> Verdict | None:

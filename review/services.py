@@ -22,7 +22,8 @@ from verifier.errors import ApplicationError
 from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
 from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
-from verifier.states import DEFAULT_POLICY, StateDecision
+from verifier.state_policy import state_policy
+from verifier.states import StateDecision
 
 Decision = Literal["supported", "contradicted"]
 DECISION_LABELS: Mapping[str, str] = {
@@ -163,7 +164,7 @@ def review_decide(
     binding_ok = (
         check.binding_status == "fresh"
         and check.binding is not None
-        and check.binding.match in DEFAULT_POLICY.bound_match_kinds
+        and check.binding.match in state_policy().bound_match_kinds
     )
     if decision == "supported" and not binding_ok:
         raise ReviewError(

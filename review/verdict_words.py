@@ -34,6 +34,11 @@ NOTE_CODES: Final[dict[str, str]] = {
     "no_bound_evidence": "No span was bound, so the judge was not asked.",
     "omitted": "The judge's answer left this claim out.",
     "self_consistency_disagreement": "The judge gave different answers across samples ({detail}).",
+    "judge_reviewers_disagree": (
+        "The judge decided, but this workspace's reviewers would most likely decide the "
+        "other way ({detail})."
+    ),
+    "reviewer_calibrator": "Decided by this workspace's reviewer calibrator ({detail}).",
     "supported": "The span supports the claim ({detail}).",
     "entailed": "The span entails the claim ({detail}).",
     "verbatim": "The claim is stated verbatim ({detail}).",

@@ -1,5 +1,5 @@
 """System checks: the judge's model family must differ from the extractor's; the
-worker's tuning variables must be valid."""
+worker's tuning variables must be valid; the queue's risk order names known reasons."""
 
 from __future__ import annotations
 
@@ -54,3 +54,19 @@ def worker_tuning_valid(app_configs: Any = None, **kwargs: Any) -> list[Error]:
             )
         ]
     return []
+
+
+@register()
+def queue_reason_order_valid(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """SPANPROOF_QUEUE_REASON_RISK_ORDER names known state reasons, each once: a typo
+    would rank nothing and leave its reason's filter empty."""
+    from verifier.state_policy import queue_reason_order, queue_reason_order_errors
+
+    return [
+        Error(
+            f"SPANPROOF_QUEUE_REASON_RISK_ORDER: {message}",
+            hint="List state reason codes (verifier.states.StateReason), riskiest first.",
+            id="spanproof.E003",
+        )
+        for message in queue_reason_order_errors(queue_reason_order())
+    ]

@@ -28,12 +28,14 @@ Decision order (first rule that applies wins):
    flag never makes anything supported, and a real verdict always outranks it.
 6. Everything else is ``unverified``. Several reasons can apply at once (say, a
    stale binding and an abstention); the reason recorded is the one that ranks
-   highest in :data:`QUEUE_REASON_RISK_ORDER`, so the review queue sorts by the
-   worst thing known about the claim. Candidate reasons come from the verdict
-   (``coverage_gap``, ``abstained`` / ``self_consistency_disagreement``,
-   ``low_confidence`` for entailed/contradicted below the floor) and from the
-   binding (``stale_source``; ``no_evidence`` when nothing is bound). A claim
-   with a fresh acceptable binding and no verdict yet is ``not_judged``.
+   highest in the policy's risk order (:data:`QUEUE_REASON_RISK_ORDER` by default),
+   so the review queue sorts by the worst thing known about the claim. Candidate
+   reasons come from the verdict (``coverage_gap``, ``abstained`` /
+   ``self_consistency_disagreement`` / ``judge_reviewers_disagree`` (an abstention a
+   reviewer calibrator recorded where it would overrule the judge), ``low_confidence``
+   for entailed/contradicted below the floor) and from the binding (``stale_source``;
+   ``no_evidence`` when nothing is bound). A claim with a fresh acceptable binding and
+   no verdict yet is ``not_judged``.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, Literal, Protocol, TypeVar
 
@@ -62,6 +65,7 @@ class StateReason(StrEnum):
     STALE_SOURCE = "stale_source"
     NO_EVIDENCE = "no_evidence"
     SELF_CONSISTENCY_DISAGREEMENT = "self_consistency_disagreement"
+    JUDGE_REVIEWERS_DISAGREE = "judge_reviewers_disagree"
     # Non-queue reasons.
     ENTAILED = "entailed"
     NO_BOUND_SPAN = "no_bound_span"
@@ -73,26 +77,24 @@ class StateReason(StrEnum):
     HUMAN_CONTRADICTED = "human_contradicted"
 
 
-QUEUE_REASONS: Final[frozenset[StateReason]] = frozenset(
-    {
-        StateReason.ABSTAINED,
-        StateReason.LOW_CONFIDENCE,
-        StateReason.COVERAGE_GAP,
-        StateReason.CONTRADICTED,
-        StateReason.STALE_SOURCE,
-        StateReason.NO_EVIDENCE,
-        StateReason.SELF_CONSISTENCY_DISAGREEMENT,
-    }
-)
-
 QUEUE_STATES: Final[frozenset[ClaimState]] = frozenset(
     {ClaimState.UNVERIFIED, ClaimState.CONTRADICTED}
 )
 
-# Riskiest first. ``self_consistency_disagreement`` is a kind of abstention (the
-# judge disagreed with itself across samples) and ranks right after ``abstained``.
+# The one list of the review queue's reasons, riskiest first. A reason's queue rank is
+# its place here (``queue_risk_rank``) and the state writer stores that rank beside the
+# reason (``Claim.queue_rank``, a plain column), so adding or moving a reason needs no
+# migration: ``migrate`` re-ranks the stored claims whose rank moved. A deployment may
+# reorder or extend it (``settings.SPANPROOF_QUEUE_REASON_RISK_ORDER``); the state
+# policy carries the order in force (``StatePolicy.risk_order``).
+# ``judge_reviewers_disagree`` (the judge decided; the workspace's reviewer calibrator
+# is confident its reviewers would decide the other way) ranks right after a
+# contradiction: a claim the judge passed may be wrong. ``self_consistency_disagreement``
+# is a kind of abstention (the judge disagreed with itself across samples) and ranks
+# right after ``abstained``.
 QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
     StateReason.CONTRADICTED,
+    StateReason.JUDGE_REVIEWERS_DISAGREE,
     StateReason.COVERAGE_GAP,
     StateReason.STALE_SOURCE,
     StateReason.LOW_CONFIDENCE,
@@ -101,13 +103,17 @@ QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
     StateReason.NO_EVIDENCE,
 )
 
-_RISK_RANK: Final[Mapping[StateReason, int]] = MappingProxyType(
-    {
-        **{reason: rank for rank, reason in enumerate(QUEUE_REASON_RISK_ORDER)},
-        # A reviewer's contradiction is still a contradiction in the queue.
-        StateReason.HUMAN_CONTRADICTED: 0,
-    }
+QUEUE_REASONS: Final[frozenset[StateReason]] = frozenset(QUEUE_REASON_RISK_ORDER)
+
+# Codes that count as a reason of the order in the queue (its rank, its chip): a
+# reviewer's contradiction is still a contradiction.
+QUEUE_REASON_ALIASES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {StateReason.CONTRADICTED.value: (StateReason.HUMAN_CONTRADICTED.value,)}
 )
+
+# The rank of every reason outside the order: it sorts last. A constant rather than the
+# order's length, so that adding a reason re-ranks only the reasons after it.
+UNRANKED: Final = 100
 
 
 # Each reason in words, for people and API clients that do not know the codes.
@@ -121,6 +127,10 @@ REASON_DESCRIPTIONS: Final[Mapping[StateReason, str]] = MappingProxyType(
         StateReason.NO_EVIDENCE: "No span of the cited source states the claim.",
         StateReason.SELF_CONSISTENCY_DISAGREEMENT: (
             "The judge disagreed with itself across samples."
+        ),
+        StateReason.JUDGE_REVIEWERS_DISAGREE: (
+            "The judge decided, but this workspace's reviewers would most likely decide "
+            "the other way."
         ),
         StateReason.ENTAILED: "The cited span entails the claim.",
         StateReason.NO_BOUND_SPAN: "No span of the cited source is bound to the claim.",
@@ -142,12 +152,26 @@ def reason_description(reason: StateReason | str) -> str:
         return str(reason)
 
 
-def queue_risk_rank(reason: StateReason | str) -> int:
-    """Sort key for the review queue: 0 is riskiest; reasons outside the order sort last."""
-    try:
-        return _RISK_RANK[StateReason(reason)]
-    except (KeyError, ValueError):
-        return len(QUEUE_REASON_RISK_ORDER)
+def queue_reason_codes(reason: StateReason | str) -> tuple[str, ...]:
+    """The state reasons a queue reason stands for: itself and its aliases."""
+    return (str(reason), *QUEUE_REASON_ALIASES.get(str(reason), ()))
+
+
+@lru_cache(maxsize=32)
+def _ranks(order: tuple[str, ...]) -> Mapping[str, int]:
+    ranks: dict[str, int] = {}
+    for rank, reason in enumerate(order):
+        for code in queue_reason_codes(reason):
+            ranks.setdefault(code, rank)
+    return MappingProxyType(ranks)
+
+
+def queue_risk_rank(
+    reason: StateReason | str, order: Sequence[StateReason | str] = QUEUE_REASON_RISK_ORDER
+) -> int:
+    """Sort key for the review queue: the reason's place in ``order`` (0 is riskiest; an
+    alias ranks with its reason); a reason outside the order ranks ``UNRANKED``."""
+    return _ranks(tuple(str(r) for r in order)).get(str(reason), UNRANKED)
 
 
 BindingStatus = Literal["fresh", "stale", "none"]
@@ -156,6 +180,9 @@ VerdictLabel = Literal["entailed", "contradicted", "abstained", "coverage_gap"]
 # A verdict note containing this marker (case, ``-`` and spaces folded to ``_``)
 # marks an abstention caused by the judge disagreeing with itself.
 SELF_CONSISTENCY_NOTE: Final = "self_consistency_disagreement"
+# The note of the abstention a reviewer calibrator records where the judge decided and
+# the calibrator is confident the workspace's reviewers would decide the other way.
+JUDGE_REVIEWERS_DISAGREE_NOTE: Final = "judge_reviewers_disagree"
 # The note of the abstention recorded locally for a claim with no bound span.
 NO_BOUND_EVIDENCE_NOTE: Final = "no_bound_evidence"
 # The exclusion reason remediation records on a claim still unsupported after its repair
@@ -173,6 +200,10 @@ class VerdictInput:
     def is_self_consistency_disagreement(self) -> bool:
         folded = self.note.lower().replace("-", "_").replace(" ", "_")
         return SELF_CONSISTENCY_NOTE in folded
+
+    @property
+    def is_judge_reviewers_disagreement(self) -> bool:
+        return self.note.startswith(JUDGE_REVIEWERS_DISAGREE_NOTE)
 
 
 # The label of a reviewer's undo: it takes back the human decision before it.
@@ -207,6 +238,8 @@ class StatePolicy:
     bound_match_kinds: frozenset[str] = field(
         default_factory=lambda: frozenset({"exact", "normalized", "fuzzy"})
     )
+    # The queue reasons, riskiest first: of several reasons that apply, the first wins.
+    risk_order: tuple[str, ...] = tuple(r.value for r in QUEUE_REASON_RISK_ORDER)
 
 
 DEFAULT_POLICY: Final = StatePolicy()
@@ -229,8 +262,8 @@ class StateDecision:
     reason: StateReason
 
 
-def _riskiest(reasons: list[StateReason]) -> StateReason:
-    return min(reasons, key=queue_risk_rank)
+def _riskiest(reasons: list[StateReason], order: tuple[str, ...]) -> StateReason:
+    return min(reasons, key=lambda reason: queue_risk_rank(reason, order))
 
 
 def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> StateDecision:
@@ -282,16 +315,17 @@ def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> 
         if verdict.label == "coverage_gap":
             reasons.append(StateReason.COVERAGE_GAP)
         elif verdict.label == "abstained":
-            reasons.append(
-                StateReason.SELF_CONSISTENCY_DISAGREEMENT
-                if verdict.is_self_consistency_disagreement
-                else StateReason.ABSTAINED
-            )
+            if verdict.is_judge_reviewers_disagreement:
+                reasons.append(StateReason.JUDGE_REVIEWERS_DISAGREE)
+            elif verdict.is_self_consistency_disagreement:
+                reasons.append(StateReason.SELF_CONSISTENCY_DISAGREEMENT)
+            else:
+                reasons.append(StateReason.ABSTAINED)
         elif not confident:
             reasons.append(StateReason.LOW_CONFIDENCE)
     if not reasons:
         reasons.append(StateReason.NOT_JUDGED)
-    return StateDecision(ClaimState.UNVERIFIED, _riskiest(reasons))
+    return StateDecision(ClaimState.UNVERIFIED, _riskiest(reasons, policy.risk_order))
 
 
 # --- transitions -----------------------------------------------------------------

@@ -2,6 +2,7 @@
 others' rows 404. The public names are re-exported here, so views and tests import
 ``from audit.selectors import ...`` (or ``audit.selectors.<name>``)."""
 
+from audit.selectors.agreement import ReviewerAgreement, reviewer_agreement
 from audit.selectors.claim_list import (
     CLAIM_FILTER_KEYS,
     audit_claim_filters,
@@ -59,6 +60,7 @@ __all__ = [
     "ClaimAudit",
     "Comparison",
     "LiveCheck",
+    "ReviewerAgreement",
     "SourceFocus",
     "SourceView",
     "StaleBinding",
@@ -73,6 +75,7 @@ __all__ = [
     "quality_jobs_states_now",
     "quality_summary",
     "quality_trend",
+    "reviewer_agreement",
     "source_permalink",
     "source_version_diff",
     "source_version_get",

@@ -23,13 +23,8 @@ from verifier.scoring.rulesets import validate_definition
 from verifier.selectors.claim_state import BindingCheck, claim_state_inputs
 from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.selectors.rules import ActiveRules, rule_set_active
-from verifier.states import (
-    DEFAULT_POLICY,
-    StateDecision,
-    StateInputs,
-    human_verdict_in_force,
-    resolve_state,
-)
+from verifier.state_policy import state_policy
+from verifier.states import StateDecision, StateInputs, human_verdict_in_force, resolve_state
 
 TRACES_ON_CLAIM_PAGE: Final = 50
 
@@ -165,7 +160,7 @@ def _judging_verdict(verdicts: list[Verdict]) -> Verdict | None:
 
 def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
     title = "Verdict history"
-    floor = DEFAULT_POLICY.confidence_floor
+    floor = state_policy().confidence_floor
     judging = _judging_verdict(verdicts)
     if judging is None:
         return LiveCheck(3, title, None, "Not judged yet: no verdict is recorded.")
@@ -287,7 +282,7 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
         active_binding=active,
         inputs=inputs,
         check=check,
-        decision=resolve_state(inputs, DEFAULT_POLICY),
+        decision=resolve_state(inputs, state_policy()),
         verdicts=verdicts,
         events=events,
         traces=traces,

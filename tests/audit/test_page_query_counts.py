@@ -23,7 +23,9 @@ pytestmark = pytest.mark.django_db
 CLAIM_LIST_MAX_QUERIES = 5
 TRACE_LIST_MAX_QUERIES = 5
 TRACE_DETAIL_MAX_QUERIES = 5
-QUALITY_MAX_QUERIES = 8  # + the page's jobs by state now, one grouped query
+# + the page's jobs by state now (one grouped query); + reviewers and the judge (3: with
+# the judge, between reviewers, the calibrators' curve)
+QUALITY_MAX_QUERIES = 11
 INGEST_PAGE_MAX_QUERIES = 5
 JOB_PAGE_MAX_QUERIES = 5  # + the job's claims by state now
 

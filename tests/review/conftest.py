@@ -18,6 +18,13 @@ REASON_RECIPES = {
     "low_confidence": ("entailed", 0.2, "", "fresh"),
     "abstained": ("abstained", 0.0, "", "fresh"),
     "self_consistency_disagreement": ("abstained", 0.0, "self_consistency_disagreement", "fresh"),
+    "judge_reviewers_disagree": (
+        "abstained",
+        0.0,
+        "judge_reviewers_disagree: the judge said entailed 0.90; P(reviewers say supported) "
+        "0.05, calibrator v1",
+        "fresh",
+    ),
     "no_evidence": (None, 0.0, "", None),
     "supported": ("entailed", 0.95, "", "fresh"),
 }

@@ -17,6 +17,7 @@ ALL_REASONS = [
     "coverage_gap",
     "contradicted",
     "self_consistency_disagreement",
+    "judge_reviewers_disagree",
 ]
 
 
@@ -56,6 +57,7 @@ def test_queue_orders_by_risk_then_dependents_then_age(
     ids = _row_ids(reviewer_client.get("/review/"))
     order = [
         made["contradicted"],
+        made["judge_reviewers_disagree"],
         made["coverage_gap"],
         made["stale_source"],
         made["low_confidence"],

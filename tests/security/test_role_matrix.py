@@ -30,10 +30,13 @@ from tests.factories import make_binding, make_claim, make_source, make_user
 from tests.review.conftest import seen
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
 from verifier.audit_pack.scope import parse_scope
+from verifier.judges.heuristic import MODEL_ID as HEURISTIC_MODEL_ID
+from verifier.judges.reviewer_calibrator import Calibrator
 from verifier.models import (
     ApiScope,
     Claim,
     ClaimRelation,
+    JudgeCalibrator,
     MemoryCheck,
     RagAudit,
     VerificationJob,
@@ -116,6 +119,31 @@ class World:
     @cached_property
     def rule_set(self) -> Any:
         return rule_set_create(workspace=self.workspace, definition=CORE_V1)
+
+    @cached_property
+    def calibrator(self) -> JudgeCalibrator:
+        """A proposed calibrator that never reaches the floor (no supported threshold)."""
+        fitted = Calibrator(
+            feature_names=("answer_entailed",),
+            mean=(0.0,),
+            scale=(1.0,),
+            coef=(1.0,),
+            intercept=0.0,
+            supported_threshold=None,
+            contradicted_threshold=None,
+            floor=0.88,
+        )
+        return JudgeCalibrator.objects.create(
+            workspace=self.workspace,
+            judge_model=HEURISTIC_MODEL_ID,
+            version=1,
+            params=fitted.as_json(),
+            training_size=20,
+            supported_decisions=10,
+            contradicted_decisions=10,
+            floor=0.88,
+            cv_roc_auc=0.5,
+        )
 
     def fresh_claim(self) -> Claim:
         claim = make_claim(self.source, QUOTE)
@@ -236,6 +264,7 @@ TABLE: tuple[Route, ...] = (
     ),
     Route("api-source", "api", {"GET": Op(R, 200)}, args=lambda w: {"ref": w.source.ref}),
     Route("api-claims", "api", {"GET": Op(R, 200)}),
+    Route("api-calibrators", "api", {"GET": Op(R, 200)}),
     Route(
         "api-claims-verify",
         "api",
@@ -493,6 +522,27 @@ TABLE: tuple[Route, ...] = (
         "console",
         {"GET": Op(A, 200)},
         args=lambda w: {"pk": w.rule_set.pk},
+    ),
+    Route("audit:calibrators", "console", {"GET": Op(A, 200)}),
+    Route(
+        "audit:calibrator-detail",
+        "console",
+        {"GET": Op(A, 200)},
+        args=lambda w: {"pk": w.calibrator.pk},
+    ),
+    # Below the floor: activation is refused (back to the calibrator's page with why);
+    # a proposed calibrator is not deactivated (the same).
+    Route(
+        "audit:calibrator-activate",
+        "console",
+        {"POST": Op(A, 302)},
+        args=lambda w: {"pk": w.calibrator.pk},
+    ),
+    Route(
+        "audit:calibrator-deactivate",
+        "console",
+        {"POST": Op(A, 302)},
+        args=lambda w: {"pk": w.calibrator.pk},
     ),
     Route(
         "audit:rule-set-activate",

@@ -15,6 +15,7 @@ from verifier.states import (
     QUEUE_REASONS,
     QUEUE_STATES,
     STRICT_MATCH_POLICY,
+    UNRANKED,
     BindingStatus,
     ClaimState,
     IllegalTransition,
@@ -295,9 +296,11 @@ def test_queue_reason_values_are_exact() -> None:
         "stale_source",
         "no_evidence",
         "self_consistency_disagreement",
+        "judge_reviewers_disagree",
     }
     assert [r.value for r in QUEUE_REASON_RISK_ORDER] == [
         "contradicted",
+        "judge_reviewers_disagree",
         "coverage_gap",
         "stale_source",
         "low_confidence",
@@ -315,12 +318,48 @@ def test_queue_reason_values_are_exact() -> None:
     ]
 
 
+def test_a_calibrator_overruling_the_judge_queues_the_claim_as_a_disagreement() -> None:
+    """A reviewer calibrator never overrules a judge that decided: its abstention marked
+    ``judge_reviewers_disagree`` puts the claim in the queue under that reason, ranked
+    right after a contradiction; a stale span still ranks first among the two."""
+    note = "judge_reviewers_disagree: the judge said entailed 0.90; P 0.05, calibrator v1"
+    inputs = StateInputs(
+        binding="fresh",
+        match="exact",
+        model_verdict=VerdictInput("abstained", 0.0, note),
+        human_verdict=None,
+        excluded=False,
+        legacy_affirmed=False,
+    )
+    assert resolve_state(inputs) == StateDecision(UNV, R.JUDGE_REVIEWERS_DISAGREE)
+    assert queue_risk_rank(R.JUDGE_REVIEWERS_DISAGREE) == 1
+    stale = StateInputs(**{**inputs.__dict__, "binding": "stale"})
+    assert resolve_state(stale).reason is R.JUDGE_REVIEWERS_DISAGREE  # riskier than stale
+
+
 def test_queue_risk_rank() -> None:
     ranks = [queue_risk_rank(r) for r in QUEUE_REASON_RISK_ORDER]
-    assert ranks == sorted(ranks) == list(range(7))
+    assert ranks == sorted(ranks) == list(range(8))
     assert queue_risk_rank("human_contradicted") == queue_risk_rank(R.CONTRADICTED)
-    assert queue_risk_rank(R.NOT_JUDGED) == 7
-    assert queue_risk_rank("nonsense") == 7
+    assert queue_risk_rank(R.NOT_JUDGED) == UNRANKED
+    assert queue_risk_rank("nonsense") == UNRANKED
+    # Another order ranks by its own places; the state function follows the policy's.
+    order = ("abstained", "stale_source")
+    assert [queue_risk_rank(r, order) for r in ("abstained", "stale_source", "contradicted")] == [
+        0,
+        1,
+        UNRANKED,
+    ]
+    stale_abstained = StateInputs(
+        binding="stale",
+        match="exact",
+        model_verdict=VerdictInput("abstained", 0.0),
+        human_verdict=None,
+        excluded=False,
+        legacy_affirmed=False,
+    )
+    assert resolve_state(stale_abstained).reason is R.STALE_SOURCE
+    assert resolve_state(stale_abstained, StatePolicy(risk_order=order)).reason is R.ABSTAINED
 
 
 @pytest.mark.parametrize(("frm", "to"), list(itertools.product(ClaimState, ClaimState)))

@@ -1,7 +1,8 @@
-"""Connect API routes: retrieval, graph, traces, rules, sources, claims."""
+"""Connect API routes: retrieval, graph, traces, rules, sources, claims, calibrators."""
 
 from django.urls import path
 
+from verifier.api.calibrators import CalibratorListApi
 from verifier.api.claim_verification import ClaimVerifyApi, ClaimVerifyJobGetApi
 from verifier.api.claims import ClaimGetApi, ClaimListApi
 from verifier.api.graph import GraphQueryApi
@@ -33,4 +34,5 @@ urlpatterns = [
         name="api-claims-verify-job",
     ),
     path("claims/<str:claim_id>", ClaimGetApi.as_view(), name="api-claim"),
+    path("calibrators", CalibratorListApi.as_view(), name="api-calibrators"),
 ]

@@ -267,11 +267,12 @@ class HeuristicJudge:
         ]
 
     def reading(
-        self, items: Sequence[JudgeItem]
+        self, items: Sequence[JudgeItem], *, vectors: Mapping[str, np.ndarray] | None = None
     ) -> tuple[tuple[str, ...], np.ndarray, list[JudgeResult]]:
         """Features of the candidate that decided each item (``READING_FEATURES``) and
-        the answers, for a calibrator (``verifier.judges.reading``)."""
-        assessed = self.assess(items)
+        the answers, for a calibrator (``verifier.judges.reading``); ``vectors`` as for
+        ``judge_batch``."""
+        assessed = self.assess(items, vectors=vectors)
         rows = np.zeros((len(items), len(READING_FEATURES)), dtype=np.float32)
         results: list[JudgeResult] = []
         for index, (item, cands) in enumerate(zip(items, assessed, strict=True)):

@@ -6,13 +6,20 @@ supported) from the judge's reading (``verifier.judges.reading``).
 It decides only where its cross-validated precision reaches the floor:
 
 * ``supported`` when P ≥ ``supported_threshold`` — the lowest threshold whose
-  out-of-fold calls of "supported" are right often enough that the lower end of their
-  95 % Wilson interval is ≥ the floor (a point estimate from 25 decisions would promise
-  a precision the next claims do not get);
-* ``contradicted`` when P ≤ ``contradicted_threshold`` — the same for "not supported";
+  out-of-fold precision for "supported" is ≥ the floor (its one-sided 95 % lower
+  bound, ``CONFIDENCE_Z``);
+* ``contradicted`` when P ≤ ``contradicted_threshold`` — the highest threshold whose
+  out-of-fold precision for "not supported" is ≥ the floor (the same way);
 * otherwise it says nothing and the judge's own answer stands.
 
 A side the folds never bring to the floor gets no threshold: that side is never decided.
+
+How a decision meets the judge's answer (``combine``, ``calibrated_answers``): where the
+judge did not decide (it abstained, or leaned below the state policy's confidence floor)
+the calibrator's decision is the answer; where the judge decided, the calibrator never
+overrules it: an agreeing decision changes nothing, an opposite one turns the answer into
+an abstention marked ``judge_reviewers_disagree`` (a person decides). A judge that gave
+no answer (a coverage gap, no evidence) is never decided for.
 The model is a standardised logistic regression (scikit-learn) whose coefficients are
 kept as plain numbers (``as_json`` / ``from_json``), so a stored calibrator is an
 immutable, readable row and predicting needs numpy only. No Django imports.
@@ -27,15 +34,23 @@ from typing import Any
 
 import numpy as np
 
+from verifier.judges.base import JudgeResult
 from verifier.judges.metrics import ENTAIL_PRECISION_FLOOR, ranking_auc
+from verifier.judges.reading import ANSWER_FEATURES
+from verifier.states import DEFAULT_POLICY, JUDGE_REVIEWERS_DISAGREE_NOTE
 
 MIN_DECISIONS = 20  # fewer human decisions than this: nothing to learn from
 MIN_PER_CLASS = 5  # and at least this many of each answer
 MIN_CALLS = 5  # a threshold that decides fewer out-of-fold rows than this says nothing
-WILSON_Z = 1.645  # one-sided 95 %: the precision's lower bound must reach the floor
 FOLDS = 5
 REGULARIZATION_C = 0.5
 GRID = tuple(round(0.01 * i, 2) for i in range(1, 100))
+# A threshold is taken only where the lower end of the one-sided 95 % Wilson interval of
+# its out-of-fold precision reaches the floor, not the point estimate: scanning 99
+# thresholds for the first whose few calls happen to be right picks luck (on the eval
+# claims, a point-estimate threshold fell below the floor out of sample in up to 5 of 5
+# draws). With every call right it takes 20 calls to clear 0.88.
+CONFIDENCE_Z = 1.645
 
 
 @dataclass(frozen=True)
@@ -136,38 +151,35 @@ def out_of_fold(rows: np.ndarray, supported: np.ndarray, *, seed: int) -> np.nda
     return p
 
 
-def wilson_lower(successes: int, n: int, z: float = WILSON_Z) -> float:
-    """The lower end of the Wilson score interval of a proportion: how low the true
-    precision may be, given ``successes`` right out of ``n`` calls."""
-    if n == 0:
+def precision_lower_bound(hits: int, calls: int, *, z: float = CONFIDENCE_Z) -> float:
+    """The lower end of the Wilson score interval of ``hits`` right out of ``calls``
+    (the point estimate when ``z`` is 0)."""
+    if calls <= 0:
         return 0.0
-    p = successes / n
-    centre = p + z * z / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (centre - spread) / (1 + z * z / n)
+    p = hits / calls
+    centre = p + z * z / (2 * calls)
+    spread = z * math.sqrt(p * (1 - p) / calls + z * z / (4 * calls * calls))
+    return (centre - spread) / (1 + z * z / calls)
 
 
 def _threshold(
-    p: np.ndarray, right: np.ndarray, floor: float, *, supported_side: bool
+    p: np.ndarray, right: np.ndarray, floor: float, *, z: float, supported_side: bool
 ) -> tuple[float | None, dict[str, Any]]:
-    """The widest threshold (lowest for "supported", highest for "contradicted") whose
-    out-of-fold calls are right often enough that even the lower end of their Wilson
-    interval reaches ``floor``: a calibrator fitted on few decisions decides little or
-    nothing rather than guess."""
-    grid = GRID if supported_side else tuple(reversed(GRID))
-    for t in grid:
+    """The first threshold, scanning from the side that decides most, whose calls are
+    right (``right``: the rows where this side's call would be right) with a precision
+    whose lower bound reaches ``floor``."""
+    for t in GRID if supported_side else reversed(GRID):
         called = p >= t if supported_side else p <= t
-        n = int(called.sum())
-        if n < MIN_CALLS:
+        calls = int(called.sum())
+        if calls < MIN_CALLS:
             break
-        hits = int(right[called].sum())
-        lower = wilson_lower(hits, n)
-        if lower >= floor:
+        hits = int((called & right).sum())
+        if precision_lower_bound(hits, calls, z=z) >= floor:
             return t, {
-                "precision": round(hits / n, 4),
-                "precision_lower_bound": round(lower, 4),
+                "precision": round(hits / calls, 4),
+                "precision_lower_bound": round(precision_lower_bound(hits, calls, z=z), 4),
                 "recall": round(hits / max(int(right.sum()), 1), 4),
-                "calls": n,
+                "calls": calls,
             }
     return None, {}
 
@@ -179,9 +191,16 @@ def fit_calibrator(
     *,
     floor: float = ENTAIL_PRECISION_FLOOR,
     seed: int = 0,
+    decided_floor: float = DEFAULT_POLICY.confidence_floor,
+    z: float = CONFIDENCE_Z,
 ) -> Calibrator:
     """Fit on the reviewers' decisions (``supported``: True where a reviewer said
-    supported, False where contradicted); thresholds from out-of-fold predictions.
+    supported, False where contradicted); thresholds from out-of-fold predictions, each
+    the first whose precision's lower bound (``z``) reaches ``floor``.
+    The figures include the point of the calibrator's curve on these decisions, out of
+    fold: the abstention and ``entailed`` precision of the judge alone and of the judge
+    with the calibrator (``decided_floor``: the state policy's confidence floor, below
+    which a judge's answer decides nothing).
     Raises :class:`NotEnoughDecisions` below ``MIN_DECISIONS`` or ``MIN_PER_CLASS``."""
     rows = np.asarray(rows, dtype=np.float64)
     labels = np.asarray(supported, dtype=bool)
@@ -192,10 +211,13 @@ def fit_calibrator(
             f"a calibrator needs {MIN_DECISIONS}, with {MIN_PER_CLASS} of each"
         )
     oof = out_of_fold(rows, labels, seed=seed)
-    sup_t, sup_figures = _threshold(oof, labels, floor, supported_side=True)
-    con_t, con_figures = _threshold(oof, ~labels, floor, supported_side=False)
+    sup_t, sup_figures = _threshold(oof, labels, floor, z=z, supported_side=True)
+    con_t, con_figures = _threshold(oof, ~labels, floor, z=z, supported_side=False)
     x, mean, scale = _standardize(rows)
     model = _model(seed).fit(x, labels)
+    curve = _curve_point(
+        rows, labels, feature_names, oof, sup_t, con_t, decided_floor=decided_floor
+    )
 
     return Calibrator(
         feature_names=tuple(feature_names),
@@ -214,14 +236,176 @@ def fit_calibrator(
             "cv_supported": sup_figures,
             "cv_contradicted": con_figures,
             "folds": min(FOLDS, n_sup, n_not),
+            "confidence_z": z,
+            **curve,
         },
     )
 
 
-def combine(judge_label: str, decision: str | None) -> str:
-    """The label a claim gets: the calibrator's where it decides, else the judge's."""
-    if decision == "supported":
-        return "entailed"
-    if decision == "contradicted":
-        return "contradicted"
-    return judge_label
+DECIDING_LABELS = frozenset({"entailed", "contradicted"})
+# The judge's answers a calibrator may read: a coverage gap is no answer at all.
+READABLE_LABELS = frozenset({"entailed", "contradicted", "abstained"})
+DECISION_LABEL = {"supported": "entailed", "contradicted": "contradicted"}
+# The note of a verdict a reviewer calibrator decided.
+CALIBRATOR_NOTE = "reviewer_calibrator"
+
+
+def judge_decided(
+    label: str, confidence: float, *, floor: float = DEFAULT_POLICY.confidence_floor
+) -> bool:
+    """Whether the judge's answer decides the claim by itself (the state function's
+    rule: entailed or contradicted at the confidence floor or above)."""
+    return label in DECIDING_LABELS and confidence >= floor
+
+
+def combine(
+    judge_label: str,
+    decision: str | None,
+    *,
+    judge_confidence: float = 1.0,
+    floor: float = DEFAULT_POLICY.confidence_floor,
+) -> str:
+    """The answer that decides a claim, from the judge's answer and the calibrator's
+    decision: ``entailed`` or ``contradicted`` when one decides, else what the judge
+    said without deciding (``abstained`` for a lean below ``floor``; a coverage gap stays
+    one). Where the judge decided, its answer stands unless the calibrator decides the
+    other way (then ``abstained``: the judge and the reviewers disagree, a person
+    decides); where it did not, the calibrator's decision, if it makes one. A judge that
+    gave no answer (a coverage gap) is never decided for."""
+    decided = judge_decided(judge_label, judge_confidence, floor=floor)
+    if decision is None or judge_label not in READABLE_LABELS:
+        if decided or judge_label not in DECIDING_LABELS:
+            return judge_label
+        return "abstained"
+    decided_as = DECISION_LABEL[decision]
+    if decided:
+        return judge_label if judge_label == decided_as else "abstained"
+    return decided_as
+
+
+@dataclass(frozen=True)
+class CalibratedAnswer:
+    """What a calibrator records after the judge's answer for one item."""
+
+    label: str  # entailed / contradicted (decided), abstained (the judge is overruled)
+    confidence: float
+    note: str
+    p_supported: float
+
+
+def calibrated_answers(
+    calibrator: Calibrator,
+    rows: np.ndarray,
+    results: Sequence[JudgeResult],
+    *,
+    version: int,
+    decided_floor: float = DEFAULT_POLICY.confidence_floor,
+) -> list[CalibratedAnswer | None]:
+    """Per item (``rows`` the judge's reading, ``results`` its answers): the answer the
+    calibrator records, or None where the judge's answer stands (``combine``: no
+    decision, a coverage gap, or a decided judge the calibrator agrees with).
+
+    A decision's confidence is the calibrator's cross-validated precision on that side
+    (at least its floor, so above ``decided_floor``, the state policy's); a
+    disagreement is an abstention whose note starts with ``judge_reviewers_disagree``.
+    Raises ValueError when the reading's columns are not the calibrator's."""
+    if len(rows) != len(results):
+        raise ValueError("one reading row per judge result")
+    if len(rows) and rows.shape[1] != len(calibrator.feature_names):
+        raise ValueError(
+            f"the reading has {rows.shape[1]} columns, the calibrator "
+            f"{len(calibrator.feature_names)}"
+        )
+    precision = {
+        side: float((calibrator.figures.get(f"cv_{side}") or {}).get("precision") or 0.0)
+        for side in ("supported", "contradicted")
+    }
+    if not len(rows):
+        return []
+    out: list[CalibratedAnswer | None] = []
+    for result, decision, p in zip(
+        results, calibrator.decisions(rows), calibrator.probabilities(rows), strict=True
+    ):
+        label = combine(
+            result.label, decision, judge_confidence=result.confidence, floor=decided_floor
+        )
+        decided = judge_decided(result.label, result.confidence, floor=decided_floor)
+        if (
+            decision is None
+            or result.label not in READABLE_LABELS
+            or (decided and label != "abstained")
+        ):
+            out.append(None)
+            continue
+        said = f"the judge said {result.label} {result.confidence:.2f}"
+        p_text = f"P(reviewers say supported) {p:.2f}, calibrator v{version}"
+        if label == "abstained":
+            note = f"{JUDGE_REVIEWERS_DISAGREE_NOTE}: {said}; {p_text}"
+            out.append(CalibratedAnswer("abstained", 0.0, note, float(p)))
+            continue
+        judge_note = f" ({result.note})" if result.note else ""
+        note = f"{CALIBRATOR_NOTE}: {p_text}; {said}{judge_note}"
+        out.append(CalibratedAnswer(label, max(precision[decision], decided_floor), note, float(p)))
+    return out
+
+
+def _judge_answers(rows: np.ndarray, names: Sequence[str]) -> list[tuple[str, float]] | None:
+    """The judge's (label, confidence) per row, from the reading's answer columns."""
+    if tuple(names[: len(ANSWER_FEATURES)]) != ANSWER_FEATURES:
+        return None
+    answers: list[tuple[str, float]] = []
+    for row in rows:
+        if row[0] >= 0.5:
+            label = "entailed"
+        elif row[1] >= 0.5:
+            label = "contradicted"
+        else:
+            label = "abstained"
+        answers.append((label, float(row[3])))
+    return answers
+
+
+def _curve_point(
+    rows: np.ndarray,
+    labels: np.ndarray,
+    names: Sequence[str],
+    oof: np.ndarray,
+    sup_t: float | None,
+    con_t: float | None,
+    *,
+    decided_floor: float,
+) -> dict[str, Any]:
+    """Abstention and ``entailed`` precision on the decisions: the judge alone, and the
+    judge with the calibrator's out-of-fold decisions at the chosen thresholds."""
+    answers = _judge_answers(rows, names)
+    if answers is None:
+        return {}
+
+    def decision(p: float) -> str | None:
+        if sup_t is not None and p >= sup_t:
+            return "supported"
+        if con_t is not None and p <= con_t:
+            return "contradicted"
+        return None
+
+    plain = [combine(lab, None, judge_confidence=c, floor=decided_floor) for lab, c in answers]
+    calibrated = [
+        combine(lab, decision(float(p)), judge_confidence=c, floor=decided_floor)
+        for (lab, c), p in zip(answers, oof, strict=True)
+    ]
+    return {
+        "cv_judge": _abstention_precision(plain, labels),
+        "cv_calibrated": _abstention_precision(calibrated, labels),
+    }
+
+
+def _abstention_precision(final: Sequence[str], supported: np.ndarray) -> dict[str, Any]:
+    entailed = np.asarray([lab == "entailed" for lab in final])
+    decided = np.asarray([lab in DECIDING_LABELS for lab in final])
+    return {
+        "abstention": round(float(1 - decided.mean()), 4),
+        "entailed_precision": (
+            round(float(supported[entailed].mean()), 4) if entailed.any() else None
+        ),
+        "entailed_calls": int(entailed.sum()),
+    }

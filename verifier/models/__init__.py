@@ -1,5 +1,6 @@
 from verifier.models.audit_packs import AuditPackJob, AuditPackJobStatus, WorkspaceSigningKey
 from verifier.models.benchmarks import ValidatorRun
+from verifier.models.calibrators import CalibratorStatus, JudgeCalibrator
 from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_claim_public_id
 from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
 from verifier.models.graph import (
@@ -58,6 +59,7 @@ __all__ = [
     "AuditPackJob",
     "AuditPackJobStatus",
     "BoundBy",
+    "CalibratorStatus",
     "ChunkVerificationEvent",
     "Claim",
     "ClaimOrigin",
@@ -73,6 +75,7 @@ __all__ = [
     "IngestJob",
     "IngestStage",
     "IngestStatus",
+    "JudgeCalibrator",
     "MatchKind",
     "Membership",
     "MemoryCheck",

@@ -9,24 +9,12 @@ from pgvector.django import HnswIndex, VectorField
 from verifier.embeddings import EMBEDDING_DIMENSIONS
 from verifier.models.sources import Source
 from verifier.models.workspaces import Workspace
-from verifier.states import QUEUE_REASON_RISK_ORDER, StateReason
+from verifier.state_policy import queue_rank_default
+from verifier.states import StateReason
 
 # The states whose claims the review queue can list (its filters add ``inferred``);
 # ``Claim.dependents`` is kept up to date for claims in these states.
 QUEUED_STATES = ("unverified", "contradicted", "inferred")
-
-
-def _queue_rank_expression() -> models.Case:
-    """The review queue's risk rank of a claim's ``state_reason`` (0 riskiest), as
-    ``verifier.states.queue_risk_rank`` gives it."""
-    aliases = {StateReason.CONTRADICTED: [StateReason.HUMAN_CONTRADICTED.value]}
-    whens = [
-        models.When(
-            state_reason__in=[reason.value, *aliases.get(reason, [])], then=models.Value(rank)
-        )
-        for rank, reason in enumerate(QUEUE_REASON_RISK_ORDER)
-    ]
-    return models.Case(*whens, default=models.Value(len(QUEUE_REASON_RISK_ORDER)))
 
 
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -77,7 +65,7 @@ class Claim(models.Model):
     state = models.CharField(
         max_length=16, choices=ClaimStateChoices.choices, default=ClaimStateChoices.UNVERIFIED
     )
-    state_reason = models.CharField(max_length=40, blank=True, default="not_judged")
+    state_reason = models.CharField(max_length=40, blank=True, default=StateReason.NOT_JUDGED.value)
     origin = models.CharField(max_length=16, choices=ClaimOrigin.choices)
     legacy_affirmed = models.BooleanField(
         default=False, help_text="Affirmed by a system that predates evidence binding."
@@ -119,16 +107,16 @@ class Claim(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # The review queue's sort keys, stored so that an index can serve its order and its
-    # keyset pages: the risk rank of the reason, and how many relations (in and out)
-    # point at the claim. ``dependents`` is kept by database triggers (migration 0016)
-    # while the claim is in a QUEUED_STATES state, recounted when it enters one; outside
-    # them it is not maintained. Trace rows do not count: retrieval writes them on every
-    # call, and counting them would put claim-row writes on the serving path.
-    queue_rank = models.GeneratedField(
-        expression=_queue_rank_expression(),
-        output_field=models.SmallIntegerField(),
-        db_persist=True,
-    )
+    # keyset pages (``claim_queue_keyset``, migration 0028). ``queue_rank``: the risk rank
+    # of ``state_reason`` in the queue's order (``verifier.state_policy.queue_rank``),
+    # written beside the reason by the state writer (``verifier.services.claim_state``),
+    # re-ranked by ``migrate`` when the order changes; a plain column, so adding a
+    # reason needs no migration. ``dependents``: how many relations (in and out) point
+    # at the claim, kept by database triggers (migration 0016) while the claim is in a
+    # QUEUED_STATES state, recounted when it enters one; outside them it is not
+    # maintained. Trace rows do not count: retrieval writes them on every call, and
+    # counting them would put claim-row writes on the serving path.
+    queue_rank = models.SmallIntegerField(default=queue_rank_default, editable=False)
     dependents = models.IntegerField(default=0, db_default=0, editable=False)
 
     class Meta:

@@ -41,6 +41,15 @@ class Verdict(models.Model):
         related_name="verdicts",
         help_text="Set when the judge is a person.",
     )
+    calibrator = models.ForeignKey(
+        "verifier.JudgeCalibrator",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="verdicts",
+        help_text="Set when the workspace's reviewer calibrator gave this answer "
+        "(judge_model is the judge it calibrates).",
+    )
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

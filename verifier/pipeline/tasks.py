@@ -14,6 +14,16 @@ def purge_expired_traces() -> int:
     return traces_purge_expired()
 
 
+# --- reviewer calibrators ----------------------------------------------------------------
+@shared_task(name="verifier.pipeline.tasks.fit_judge_calibrators")
+def fit_judge_calibrators() -> list[int]:
+    """Beat task: propose a reviewer calibrator for every workspace with enough new human
+    decisions (``services.judge_calibrators.judge_calibrators_fit_due``)."""
+    from verifier.services.judge_calibrators import judge_calibrators_fit_due
+
+    return [row.pk for row in judge_calibrators_fit_due()]
+
+
 # --- claim verification batches (Connect API) ----------------------------------------
 @shared_task(name="verifier.pipeline.tasks.run_verification_job")
 def run_verification_job(job_id: int) -> str:

@@ -4,7 +4,10 @@
 database (``verifier.selectors.claim_state``: the active binding re-checked against the
 current version of the cited source, the latest model verdict, the latest human verdict,
 the exclusion and the legacy flag), resolves the state, and, when it changed, stores it
-and appends a ``StateEvent`` with the cause. Nothing else writes ``Claim.state``.
+and appends a ``StateEvent`` with the cause. Nothing else writes ``Claim.state``, nor the
+reason's queue rank stored beside it (``Claim.queue_rank``, ``verifier.state_policy``);
+``claims_queue_rank_sync`` re-ranks stored claims when the queue's order changes (the
+``migrate`` command runs it).
 
 ``claims_state_refresh_superseded`` is the bulk path a new source version takes: every
 claim bound to an earlier version of that source is re-resolved (supported and inferred
@@ -19,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from django.db import transaction
+from django.db.models import Case, IntegerField, Value, When
 
 from verifier.models import Claim, EvidenceBinding, SourceVersion, StateEvent
 from verifier.selectors.claim_state import (
@@ -28,14 +32,16 @@ from verifier.selectors.claim_state import (
     claims_binding_checks,
     claims_state_inputs,
 )
+from verifier.state_policy import queue_rank, queue_reason_order, state_policy
 from verifier.states import (
-    DEFAULT_POLICY,
+    UNRANKED,
     ClaimState,
     StateDecision,
     StatePolicy,
     StateReason,
     check_transition,
     demote_on_recheck,
+    queue_reason_codes,
     resolve_state,
 )
 
@@ -52,6 +58,7 @@ def _state_change(
     from_state = claim.state
     claim.state = decision.state.value
     claim.state_reason = decision.reason.value
+    claim.queue_rank = queue_rank(decision.reason)
     return StateEvent(
         claim=claim,
         from_state=from_state,
@@ -67,19 +74,22 @@ def claim_state_set(*, claim: Claim, decision: StateDecision, cause: str, actor=
     event = _state_change(claim=claim, decision=decision, cause=cause, actor=actor)
     if event is None:
         return False
-    Claim.objects.filter(pk=claim.pk).update(state=claim.state, state_reason=claim.state_reason)
+    Claim.objects.filter(pk=claim.pk).update(
+        state=claim.state, state_reason=claim.state_reason, queue_rank=claim.queue_rank
+    )
     event.save()
     return True
 
 
 def _store(changed: Sequence[Claim], events: Sequence[StateEvent]) -> None:
-    """Write the new states of ``changed`` (one UPDATE per distinct state) and append
-    ``events`` in order."""
-    by_state: dict[tuple[str, str], list[int]] = {}
+    """Write the new states of ``changed`` (one UPDATE per distinct state and reason,
+    the reason's queue rank with it) and append ``events`` in order."""
+    by_state: dict[tuple[str, str, int], list[int]] = {}
     for claim in changed:
-        by_state.setdefault((claim.state, claim.state_reason), []).append(claim.pk)
-    for (state, reason), pks in by_state.items():
-        Claim.objects.filter(pk__in=pks).update(state=state, state_reason=reason)
+        key = (claim.state, claim.state_reason, claim.queue_rank)
+        by_state.setdefault(key, []).append(claim.pk)
+    for (state, reason, rank), pks in by_state.items():
+        Claim.objects.filter(pk__in=pks).update(state=state, state_reason=reason, queue_rank=rank)
     if events:
         StateEvent.objects.bulk_create(events)
 
@@ -128,12 +138,14 @@ class ClaimStates:
         claims: Sequence[Claim],
         causes: Mapping[int, str],
         actor=None,
-        policy: StatePolicy = DEFAULT_POLICY,
+        policy: StatePolicy | None = None,
         bindings_unchanged: bool = False,
     ) -> dict[int, StateDecision]:
         """Re-resolve the states of ``claims`` (among the locked ones) from the stored
         evidence and history; ``causes`` by claim id. ``bindings_unchanged``: nothing
-        wrote a binding of these claims since their last refresh, so its checks hold."""
+        wrote a binding of these claims since their last refresh, so its checks hold.
+        ``policy``: the one in force (``state_policy()``) unless given."""
+        policy = policy or state_policy()
         locked = [self._locked[pk] for pk in sorted({c.pk for c in claims})]
         if bindings_unchanged:
             checks = self.binding_checks(locked)
@@ -161,6 +173,7 @@ class ClaimStates:
         for claim in self._given:
             locked = self._locked[claim.pk]
             claim.state, claim.state_reason = locked.state, locked.state_reason
+            claim.queue_rank = locked.queue_rank
         return changed
 
 
@@ -179,12 +192,12 @@ def claim_history_note(*, claim: Claim, cause: str, actor=None) -> StateEvent:
 
 @transaction.atomic
 def claim_state_refresh(
-    *, claim: Claim, cause: str, actor=None, policy: StatePolicy = DEFAULT_POLICY
+    *, claim: Claim, cause: str, actor=None, policy: StatePolicy | None = None
 ) -> StateDecision:
     """Re-resolve the claim's state from its stored evidence and history."""
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
     inputs, _ = claim_state_inputs(claim=claim)
-    decision = resolve_state(inputs, policy)
+    decision = resolve_state(inputs, policy or state_policy())
     claim_state_set(claim=claim, decision=decision, cause=cause, actor=actor)
     return decision
 
@@ -195,7 +208,7 @@ def claims_state_refresh(
     claims: Sequence[Claim],
     causes: Mapping[int, str],
     actor=None,
-    policy: StatePolicy = DEFAULT_POLICY,
+    policy: StatePolicy | None = None,
 ) -> dict[int, StateDecision]:
     """``claim_state_refresh`` for many claims (``causes`` by claim id): the same locks,
     inputs, decisions and state events, with a fixed number of queries. The passed claim
@@ -261,6 +274,7 @@ def claim_recheck_on_read(
         locked = Claim.objects.select_for_update().get(pk=claim.pk)
         claim_state_set(claim=locked, decision=decision, cause=f"read-time re-check: {status}")
     claim.state, claim.state_reason = locked.state, locked.state_reason
+    claim.queue_rank = locked.queue_rank
     return decision
 
 
@@ -278,3 +292,21 @@ def claim_restore(*, claim: Claim, actor=None) -> StateDecision:
     Claim.objects.filter(pk=claim.pk).update(exclusion_reason="")
     claim.exclusion_reason = ""
     return claim_state_refresh(claim=claim, cause="restored", actor=actor)
+
+
+def _rank_expression(order: Sequence[str]) -> Case:
+    """The queue rank of ``state_reason`` by ``order``, as SQL (what ``queue_rank``
+    gives each reason and its aliases; every other reason ``UNRANKED``)."""
+    ranks = {code: queue_rank(code) for reason in order for code in queue_reason_codes(reason)}
+    whens = [When(state_reason=code, then=Value(rank)) for code, rank in ranks.items()]
+    return Case(*whens, default=Value(UNRANKED), output_field=IntegerField())
+
+
+@transaction.atomic
+def claims_queue_rank_sync() -> int:
+    """Store the rank the queue's order in force gives each claim's reason where the
+    stored one differs (after a reason was added or the order moved; ``migrate`` runs
+    this). One UPDATE; with nothing to change it writes no row. Returns how many claims
+    it re-ranked."""
+    rank = _rank_expression(queue_reason_order())
+    return Claim.objects.exclude(queue_rank=rank).update(queue_rank=rank)

@@ -4,11 +4,21 @@ Only claims whose active binding re-checks fresh reach the judge; every other cl
 gets a local ``abstained`` / ``no_bound_evidence`` verdict (confidence 0) attributed to
 the configured judge, so the history says the judge was never shown evidence. Items
 the judge omits or garbles become coverage gaps through ``judge_items`` — never passes.
-Verdicts are appended (one per claim per call); nothing is rewritten.
+Verdicts are appended (one per claim per call); nothing is rewritten. What the judge is
+shown is built in one place, ``verifier.selectors.judge_items``.
+
+Where the claim's workspace has an active reviewer calibrator of this judge
+(``verifier.selectors.calibrators.calibrators_in_use``: at its precision floor), the
+judge reads the items (``judge_reading``: its answers and its features) and the
+calibrator's answer (``reviewer_calibrator.calibrated_answers``: a decision where the
+judge did not decide, a ``judge_reviewers_disagree`` abstention where it would overrule
+one) is appended right after the judge's verdict, pointing at the calibrator; the claim's
+state is refreshed once, through the one state writer (docs/learning-from-reviewers.md).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,116 +26,28 @@ import numpy as np
 from django.db import transaction
 
 from verifier.engine import get_judge, judge_batch_size
-from verifier.judges import MAX_SPANS_PER_ITEM, Judge, JudgeItem, JudgeResult, judge_items
-from verifier.judges.base import item_context
-from verifier.models import (
-    Claim,
-    EvidenceBinding,
-    EvidenceCandidate,
-    Source,
-    SourceVersion,
-    Verdict,
-    Workspace,
-)
-from verifier.selectors.claim_state import BindingCheck, claims_binding_checks
+from verifier.judges import Judge, JudgeItem, JudgeResult, judge_items
+from verifier.judges.reading import judge_reading
+from verifier.judges.reviewer_calibrator import CalibratedAnswer, calibrated_answers
+from verifier.models import Claim, JudgeCalibrator, Verdict, Workspace
+from verifier.selectors.calibrators import CalibratorInUse, calibrators_in_use
 from verifier.selectors.claims import claim_stored_vectors
+from verifier.selectors.judge_items import PreparedClaim, claims_judge_items
 from verifier.services.claim_state import ClaimStates, claims_state_refresh
+from verifier.state_policy import state_policy
 from verifier.states import NO_BOUND_EVIDENCE_NOTE
-from verifier.text.sentences import sentence_before
 
 NOTE_MAX_CHARS = 500
-# Evidence-search runners-up go to the judge beside the bound span only when they are
-# strong matches themselves: a judge reads every span it is given as evidence, and a
-# weak neighbour imports hedges and negations from unrelated sentences. On
-# bench/fixtures/planted-v1.json runners-up of true claims score 0.2–0.55 and best
-# windows 0.7–0.99.
-JUDGE_CANDIDATE_MIN_SCORE = 0.6
-# How far before a bound span the judge's context (the preceding sentence) is looked for.
-CONTEXT_LOOKBACK_CHARS = 600
+logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class _Prepared:
-    claim: Claim
-    binding: EvidenceBinding | None
-    item: JudgeItem | None  # None: no fresh bound span, finalized locally
-
-
-def _prepare_all(
-    claims: Sequence[Claim], states: ClaimStates | None, *, with_context: bool
-) -> list[_Prepared]:
-    """For each claim: its active binding re-checked against the current version (as
-    ``states`` last checked it, when given), and, when fresh, the judge item (the bound
-    span plus strong runners-up)."""
-    if states is not None:
-        checks = states.binding_checks(claims)
-    else:
-        checks = claims_binding_checks(claims=claims)
-    fresh = {
-        c.pk: checks[c.pk]
-        for c in claims
-        if checks[c.pk].binding is not None and checks[c.pk].status == "fresh"
-    }
-    runners_up: dict[int, list[str]] = {}
-    if fresh:
-        rows = EvidenceCandidate.objects.filter(
-            claim_id__in=list(fresh), score__gte=JUDGE_CANDIDATE_MIN_SCORE
-        ).order_by("claim_id", "rank")
-        for candidate in rows:
-            check = fresh[candidate.claim_id]
-            if check.version is not None and candidate.source_version_id == check.version.pk:
-                runners_up.setdefault(candidate.claim_id, []).append(candidate.quote)
-    contexts = _contexts(fresh) if with_context else {}
-    prepared: list[_Prepared] = []
-    for claim in claims:
-        check = checks[claim.pk]
-        if claim.pk not in fresh or check.binding is None:
-            prepared.append(_Prepared(claim, check.binding, None))
-            continue
-        spans = [check.binding.quote]
-        for quote in runners_up.get(claim.pk, []):
-            if len(spans) >= MAX_SPANS_PER_ITEM:
-                break
-            if quote != check.binding.quote:
-                spans.append(quote)
-        item = JudgeItem(
-            key=str(claim.pk),
-            claim=claim.text,
-            spans=tuple(spans),
-            context=contexts.get(claim.pk, ""),
-        )
-        prepared.append(_Prepared(claim, check.binding, item))
-    return prepared
-
-
-def _contexts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
-    """Per claim: its source's title and the sentence before its bound span, so the judge
-    can resolve a name given one sentence earlier. Built only for judges that declare
-    ``reads_context`` (the others would ignore it). Version texts that the checks did not
-    load are read once per version."""
-    version_ids = {c.version.pk for c in fresh.values() if c.version is not None}
-    loaded = {
-        c.version.pk: c.version
-        for c in fresh.values()
-        if c.version is not None and "text" not in c.version.get_deferred_fields()
-    }
-    missing = version_ids - set(loaded)
-    if missing:
-        loaded.update(SourceVersion.objects.in_bulk(list(missing)))
-    titles = dict(
-        Source.objects.filter(versions__pk__in=version_ids).values_list("versions__pk", "title")
-    )
-    out: dict[int, str] = {}
-    for claim_pk, check in fresh.items():
-        if check.version is None or check.binding is None:
-            continue
-        text = loaded[check.version.pk].text
-        previous = sentence_before(text, check.binding.start, lookback=CONTEXT_LOOKBACK_CHARS)
-        out[claim_pk] = item_context(title=titles.get(check.version.pk) or "", previous=previous)
-    return out
-
-
-def _verdict(*, judge: Judge, prepared: _Prepared, result: JudgeResult) -> Verdict:
+def _verdict(
+    *,
+    judge: Judge,
+    prepared: PreparedClaim,
+    result: JudgeResult | CalibratedAnswer,
+    calibrator: JudgeCalibrator | None = None,
+) -> Verdict:
     return Verdict(
         claim=prepared.claim,
         binding=prepared.binding if prepared.item is not None else None,
@@ -135,6 +57,7 @@ def _verdict(*, judge: Judge, prepared: _Prepared, result: JudgeResult) -> Verdi
         label=result.label,
         confidence=max(0.0, min(1.0, float(result.confidence))),
         note=(result.note or "")[:NOTE_MAX_CHARS],
+        calibrator=calibrator,
     )
 
 
@@ -151,6 +74,11 @@ class _WithVectors:
 
     def judge_batch(self, items: Sequence[JudgeItem]) -> list[JudgeResult]:
         return self.judge.judge_batch(items, vectors=self.vectors)  # type: ignore[call-arg]
+
+    def reading(self, items: Sequence[JudgeItem]) -> tuple[tuple[str, ...], np.ndarray, list]:
+        """The judge's own reading (``verifier.judges.reading``) with the known vectors."""
+        reading = getattr(self.judge, "reading")  # noqa: B009 (absent on some judges)
+        return reading(items, vectors=self.vectors)
 
 
 def claim_vectors(claims: Sequence[Claim]) -> dict[str, np.ndarray]:
@@ -177,7 +105,9 @@ def claims_judge(
     vectors: Mapping[str, np.ndarray] | None = None,
     states: ClaimStates | None = None,
 ) -> list[Verdict]:
-    """Judge ``claims`` and append one verdict per claim, in input order; refresh states.
+    """Judge ``claims`` and append one verdict per claim (and a reviewer calibrator's
+    right after it, where an active one answers); refresh states. Returns each claim's
+    last verdict, in input order.
 
     ``vectors`` (text → embedding, e.g. ``claim_vectors``) spare a judge that accepts
     them (``accepts_vectors``) from re-embedding texts it already has vectors for. With
@@ -189,28 +119,61 @@ def claims_judge(
         asked = _WithVectors(judge, vectors)
     size = judge_batch_size()
     # Judging never changes bindings, so every claim can be prepared up front.
-    prepared = _prepare_all(claims, states, with_context=getattr(judge, "reads_context", False))
+    prepared = claims_judge_items(
+        claims=claims,
+        with_context=getattr(judge, "reads_context", False),
+        checks=states.binding_checks(claims) if states is not None else None,
+    )
+    calibrators = calibrators_in_use(
+        workspace_ids={c.workspace_id for c in claims}, judge_model=str(judge.model_id)
+    )
     chunks = [prepared[offset : offset + size] for offset in range(0, len(prepared), size)]
     if states is not None:  # inside the caller's transaction: record everything once
-        recorded = [e for chunk in chunks for e in _judge_chunk(asked, judge, chunk, cause, size)]
+        recorded = [
+            e
+            for chunk in chunks
+            for e in _judge_chunk(asked, judge, chunk, cause, size, calibrators)
+        ]
         _record_all(recorded, states)
-        return [v for v, _, _ in recorded]
-    verdicts: list[Verdict] = []
+        return [verdicts[-1] for verdicts, _, _ in recorded]
+    out: list[Verdict] = []
     for chunk in chunks:
-        recorded = _judge_chunk(asked, judge, chunk, cause, size)
+        recorded = _judge_chunk(asked, judge, chunk, cause, size, calibrators)
         with transaction.atomic():
             _record_all(recorded, None)
-        verdicts.extend(v for v, _, _ in recorded)
-    return verdicts
+        out.extend(verdicts[-1] for verdicts, _, _ in recorded)
+    return out
+
+
+Recorded = tuple[list[Verdict], Claim, str]
 
 
 def _judge_chunk(
-    asked: Judge, judge: Judge, batch: list[_Prepared], cause: str, size: int
-) -> list[tuple[Verdict, Claim, str]]:
-    """One judge call's worth: the (unsaved) verdict and state-refresh cause per claim."""
+    asked: Judge,
+    judge: Judge,
+    batch: list[PreparedClaim],
+    cause: str,
+    size: int,
+    calibrators: Mapping[int, CalibratorInUse],
+) -> list[Recorded]:
+    """One judge call's worth: the (unsaved) verdicts and the state-refresh cause per
+    claim — the judge's verdict, then the calibrator's where one answers."""
     items = [p.item for p in batch if p.item is not None]
-    results = {r.key: r for r in judge_items(asked, items, batch_size=size)} if items else {}
-    recorded: list[tuple[Verdict, Claim, str]] = []
+    calibrated_keys = {
+        p.item.key for p in batch if p.item is not None and p.claim.workspace_id in calibrators
+    }
+    plain = [item for item in items if item.key not in calibrated_keys]
+    results = {r.key: r for r in judge_items(asked, plain, batch_size=size)} if plain else {}
+    answers: dict[str, CalibratedAnswer] = {}
+    if calibrated_keys:
+        read, answers = _calibrated(
+            asked,
+            [p for p in batch if p.item is not None and p.item.key in calibrated_keys],
+            calibrators,
+            size,
+        )
+        results.update(read)
+    recorded: list[Recorded] = []
     for prepared in batch:
         if prepared.item is None:
             result = JudgeResult(
@@ -221,12 +184,65 @@ def _judge_chunk(
             )
         else:
             result = results[prepared.item.key]
-        verdict = _verdict(judge=judge, prepared=prepared, result=result)
-        recorded.append((verdict, prepared.claim, f"{cause}: {result.label} by {judge.model_id}"))
+        verdicts = [_verdict(judge=judge, prepared=prepared, result=result)]
+        why = f"{cause}: {result.label} by {judge.model_id}"
+        answer = answers.get(prepared.item.key) if prepared.item is not None else None
+        if answer is not None:
+            in_use = calibrators[prepared.claim.workspace_id]
+            verdicts.append(
+                _verdict(judge=judge, prepared=prepared, result=answer, calibrator=in_use.row)
+            )
+            why += f"; {answer.label} by calibrator v{in_use.row.version}"
+        recorded.append((verdicts, prepared.claim, why))
     return recorded
 
 
-def _record_all(recorded: list[tuple[Verdict, Claim, str]], states: ClaimStates | None) -> None:
+def _calibrated(
+    asked: Judge,
+    batch: list[PreparedClaim],
+    calibrators: Mapping[int, CalibratorInUse],
+    size: int,
+) -> tuple[dict[str, JudgeResult], dict[str, CalibratedAnswer]]:
+    """The judge's answers for claims of calibrated workspaces, from its reading, and the
+    calibrators' answers. A reading that fails falls back to the plain judge (no
+    calibration: a failure never decides a claim)."""
+    items = [p.item for p in batch if p.item is not None]
+    try:
+        reading = judge_reading(asked, items, batch_size=size)
+    except Exception:
+        logger.exception("judge %s: reading failed; judged without calibration", asked.model_id)
+        return {r.key: r for r in judge_items(asked, items, batch_size=size)}, {}
+    results = {r.key: r for r in reading.results}
+    answers: dict[str, CalibratedAnswer] = {}
+    by_workspace: dict[int, list[int]] = {}
+    for index, prepared in enumerate(batch):
+        by_workspace.setdefault(prepared.claim.workspace_id, []).append(index)
+    floor = state_policy().confidence_floor
+    for workspace_id, indexes in by_workspace.items():
+        in_use = calibrators[workspace_id]
+        if reading.names != in_use.calibrator.feature_names:
+            logger.warning(
+                "%s reads %d features, %s was fitted on %d: not used",
+                asked.model_id,
+                len(reading.names),
+                in_use.row,
+                len(in_use.calibrator.feature_names),
+            )
+            continue
+        given = calibrated_answers(
+            in_use.calibrator,
+            reading.rows[indexes],
+            [reading.results[i] for i in indexes],
+            version=in_use.row.version,
+            decided_floor=floor,
+        )
+        for i, answer in zip(indexes, given, strict=True):
+            if answer is not None:
+                answers[items[i].key] = answer
+    return results, answers
+
+
+def _record_all(recorded: list[Recorded], states: ClaimStates | None) -> None:
     """Append the verdicts and refresh the states. A claim judged twice in one call gets
     its verdicts and refreshes one after the other, as separate calls would."""
     pending = recorded
@@ -236,7 +252,7 @@ def _record_all(recorded: list[tuple[Verdict, Claim, str]], states: ClaimStates 
         for entry in pending:
             (later if entry[1].pk in seen else now).append(entry)
             seen.add(entry[1].pk)
-        Verdict.objects.bulk_create([v for v, _, _ in now])
+        Verdict.objects.bulk_create([v for verdicts, _, _ in now for v in verdicts])
         claims = [c for _, c, _ in now]
         causes = {c.pk: x for _, c, x in now}
         if states is not None:

@@ -67,8 +67,40 @@ def test_it_round_trips_as_plain_json() -> None:
 
 def test_the_calibrator_decides_only_where_it_speaks() -> None:
     assert combine("abstained", "supported") == "entailed"
-    assert combine("entailed", "contradicted") == "contradicted"
+    assert combine("abstained", "contradicted") == "contradicted"
     assert combine("abstained", None) == "abstained"
+    # a lean below the state policy's confidence floor decides nothing by itself ...
+    assert combine("entailed", None, judge_confidence=0.3) == "abstained"
+    assert combine("entailed", "contradicted", judge_confidence=0.3) == "contradicted"
+    # ... a judge that decided is never overruled: a disagreement is for a person
+    assert combine("entailed", "contradicted", judge_confidence=0.9) == "abstained"
+    assert combine("contradicted", "supported", judge_confidence=0.9) == "abstained"
+    assert combine("entailed", "supported", judge_confidence=0.9) == "entailed"
+    # no answer (a coverage gap) is never decided for
+    assert combine("coverage_gap", "supported") == "coverage_gap"
+
+
+def test_calibrated_answers_carry_the_calibrator_and_its_precision() -> None:
+    from verifier.judges import JudgeResult
+    from verifier.judges.reviewer_calibrator import calibrated_answers
+
+    rows, supported = synthetic(300, 5)
+    calibrator = fit_calibrator(rows, supported, NAMES, floor=0.9, seed=0)
+    high = rows[int(np.argmax(calibrator.probabilities(rows)))]
+    results = [
+        JudgeResult("a", "abstained", 1.0, "low_coverage: 0.40"),
+        JudgeResult("b", "contradicted", 0.95, "negation: not"),
+        JudgeResult("c", "entailed", 0.95, ""),
+        JudgeResult("d", "coverage_gap", 0.0, "omitted"),
+    ]
+    answers = calibrated_answers(calibrator, np.stack([high] * 4), results, version=3)
+    decided, overruled, agreed, gap = answers
+    assert decided is not None and decided.label == "entailed"
+    assert decided.confidence == calibrator.figures["cv_supported"]["precision"] >= 0.9
+    assert decided.note.startswith("reviewer_calibrator:") and "calibrator v3" in decided.note
+    assert overruled is not None and overruled.label == "abstained"
+    assert overruled.note.startswith("judge_reviewers_disagree:")
+    assert agreed is None and gap is None
 
 
 def test_the_heuristic_reading_is_its_answers_plus_its_signals() -> None:
@@ -109,14 +141,18 @@ def test_a_judge_without_a_reading_gives_its_answers() -> None:
     assert reading.rows.tolist() == [[0.0, 0.0, 1.0, pytest.approx(0.7), pytest.approx(0.3)]]
 
 
-def test_the_floor_is_held_by_the_lower_end_of_the_interval_not_the_point_estimate() -> None:
-    from verifier.judges.reviewer_calibrator import wilson_lower
+def test_a_threshold_needs_its_precision_lower_bound_at_the_floor() -> None:
+    from verifier.judges.reviewer_calibrator import precision_lower_bound
 
-    assert wilson_lower(30, 30) == pytest.approx(0.9173, abs=1e-4)
-    assert wilson_lower(5, 5) < 0.7  # five right calls say little
-    assert wilson_lower(0, 0) == 0.0
-    # 24 decisions with a perfect split still decide nothing: no threshold's calls are
-    # numerous enough for the bound to reach 0.88
-    rows, supported = synthetic(24, 5, separation=8.0)
-    calibrator = fit_calibrator(rows, supported, NAMES, floor=0.88, seed=0)
-    assert not calibrator.decides_anything
+    assert precision_lower_bound(20, 20) == pytest.approx(0.8808, abs=1e-4)  # clears 0.88
+    assert precision_lower_bound(19, 19) < 0.88 < precision_lower_bound(19, 19, z=0)
+    assert precision_lower_bound(9, 10, z=0) == pytest.approx(0.9)
+    assert precision_lower_bound(0, 0) == 0.0
+    # Six right calls at the top are not enough: the point estimate would take them.
+    from verifier.judges.reviewer_calibrator import _threshold
+
+    p = np.arange(40) / 40
+    right = np.asarray([i >= 34 or i % 2 == 0 for i in range(40)])
+    lax, figures = _threshold(p, right, 0.88, z=0, supported_side=True)
+    assert (lax, figures["calls"], figures["precision"]) == (0.83, 6, 1.0)
+    assert _threshold(p, right, 0.88, z=1.645, supported_side=True) == (None, {})

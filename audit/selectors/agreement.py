@@ -1,0 +1,129 @@
+"""The Quality page's "reviewers and the judge": how often the workspace's reviewers
+agree with the judge, and with each other (Cohen's κ with its counts,
+``verifier.scoring.agreement``), and the reviewer calibrators' curve.
+
+* Human–judge: for each claim a reviewer decided (supported or contradicted), their first
+  decision against the judge's answer just before it (the latest model verdict before
+  the decision that no calibrator gave): ``entailed`` counts as supported, ``contradicted``
+  as contradicted — whatever the confidence — and an abstention or a coverage gap as no
+  answer (counted, not in κ). Overall, per judge model and per reason: the claim's state
+  reason just before the decision (why it was in the queue).
+* Reviewer–reviewer: claims two reviewers decided, each one's latest decision, the first
+  two reviewers to decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import connection
+
+from verifier.models import Workspace
+from verifier.scoring.agreement import Agreement, cohen_kappa
+from verifier.selectors.calibrators import CurvePoint, calibrator_curve
+from verifier.states import reason_description
+
+ANSWER = {"entailed": "supported", "contradicted": "contradicted"}
+
+# Per claim: its first human decision, the judge's answer before it, the reason before it.
+_HUMAN_JUDGE_SQL = """
+WITH human AS (
+    SELECT DISTINCT ON (v."claim_id") v."claim_id", v."id", v."label", v."at"
+    FROM "verifier_verdict" v JOIN "verifier_claim" c ON c."id" = v."claim_id"
+    WHERE c."workspace_id" = %s AND v."reviewer_id" IS NOT NULL
+      AND v."label" IN ('entailed', 'contradicted')
+    ORDER BY v."claim_id", v."at", v."id"
+)
+SELECT h."label", m."judge_model", m."label", e."reason"
+FROM human h
+LEFT JOIN LATERAL (
+    SELECT mv."judge_model", mv."label" FROM "verifier_verdict" mv
+    WHERE mv."claim_id" = h."claim_id" AND mv."reviewer_id" IS NULL
+      AND mv."calibrator_id" IS NULL AND (mv."at", mv."id") < (h."at", h."id")
+    ORDER BY mv."at" DESC, mv."id" DESC LIMIT 1
+) m ON TRUE
+LEFT JOIN LATERAL (
+    SELECT se."reason" FROM "verifier_stateevent" se
+    WHERE se."claim_id" = h."claim_id" AND se."at" <= h."at"
+    ORDER BY se."at" DESC, se."id" DESC LIMIT 1
+) e ON TRUE
+"""
+
+# Per claim two reviewers decided: the latest decision of each of the first two.
+_REVIEWER_PAIRS_SQL = """
+WITH latest AS (
+    SELECT DISTINCT ON (v."claim_id", v."reviewer_id") v."claim_id", v."reviewer_id",
+           v."label", min(v."at") OVER (PARTITION BY v."claim_id", v."reviewer_id") AS first_at
+    FROM "verifier_verdict" v JOIN "verifier_claim" c ON c."id" = v."claim_id"
+    WHERE c."workspace_id" = %s AND v."reviewer_id" IS NOT NULL
+      AND v."label" IN ('entailed', 'contradicted')
+    ORDER BY v."claim_id", v."reviewer_id", v."at" DESC, v."id" DESC
+), ranked AS (
+    SELECT "claim_id", "label",
+           row_number() OVER (PARTITION BY "claim_id" ORDER BY first_at, "reviewer_id") AS n
+    FROM latest
+)
+SELECT a."label", b."label" FROM ranked a JOIN ranked b
+    ON b."claim_id" = a."claim_id" AND a.n = 1 AND b.n = 2
+"""
+
+
+@dataclass(frozen=True)
+class AgreementRow:
+    """One row of the human–judge table."""
+
+    label: str
+    hint: str  # the label in words ('' when it says it all)
+    agreement: Agreement  # over the decisions the judge had answered
+    decisions: int  # human decisions in the row
+    judge_no_answer: int  # of them, where the judge had abstained or had no answer
+
+
+@dataclass(frozen=True)
+class ReviewerAgreement:
+    overall: AgreementRow
+    by_judge_model: list[AgreementRow]
+    by_reason: list[AgreementRow]
+    between_reviewers: Agreement
+    curves: dict[str, list[CurvePoint]]
+
+
+def _row(label: str, pairs: Iterable[tuple[str, str | None]], hint: str = "") -> AgreementRow:
+    pairs = list(pairs)
+    answered = [(human, judge) for human, judge in pairs if judge is not None]
+    return AgreementRow(
+        label=label,
+        hint=hint,
+        agreement=cohen_kappa(answered),
+        decisions=len(pairs),
+        judge_no_answer=len(pairs) - len(answered),
+    )
+
+
+def reviewer_agreement(*, workspace: Workspace) -> ReviewerAgreement:
+    """The Quality page's agreement section for ``workspace`` (three queries)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HUMAN_JUDGE_SQL, [workspace.pk])
+        decided = cursor.fetchall()
+        cursor.execute(_REVIEWER_PAIRS_SQL, [workspace.pk])
+        reviewer_pairs = cursor.fetchall()
+    rows = [
+        (ANSWER[human], ANSWER.get(judge or ""), model or "no judge verdict", reason or "")
+        for human, model, judge, reason in decided
+    ]
+    by_model: dict[str, list[tuple[str, str | None]]] = {}
+    by_reason: dict[str, list[tuple[str, str | None]]] = {}
+    for human, judge, model, reason in rows:
+        by_model.setdefault(model, []).append((human, judge))
+        by_reason.setdefault(reason, []).append((human, judge))
+    return ReviewerAgreement(
+        overall=_row("all decisions", ((h, j) for h, j, _, _ in rows)),
+        by_judge_model=[_row(model, pairs) for model, pairs in sorted(by_model.items())],
+        by_reason=[
+            _row(reason.replace("_", " ") or "unknown", pairs, reason_description(reason))
+            for reason, pairs in sorted(by_reason.items())
+        ],
+        between_reviewers=cohen_kappa((ANSWER[a], ANSWER[b]) for a, b in reviewer_pairs),
+        curves=calibrator_curve(workspace=workspace),
+    )

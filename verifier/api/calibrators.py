@@ -1,0 +1,130 @@
+"""``GET /connect/v1/calibrators``: the workspace's reviewer calibrators with their
+cross-validated figures (docs/learning-from-reviewers.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from verifier.api.scoping import request_workspace
+from verifier.models import CalibratorStatus, JudgeCalibrator
+from verifier.selectors.calibrators import calibrator_list, calibrator_refusal
+
+
+class CalibratorCursorPagination(CursorPagination):
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+@extend_schema_serializer(component_name="CalibratorSide")
+class SideSerializer(serializers.Serializer):
+    threshold = serializers.FloatField(
+        allow_null=True, help_text="P(supported) at or above (supported) / at or below."
+    )
+    precision = serializers.FloatField(allow_null=True)
+    recall = serializers.FloatField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="CalibratorCurvePoint")
+class CurvePointSerializer(serializers.Serializer):
+    abstention = serializers.FloatField(allow_null=True)
+    entailed_precision = serializers.FloatField(allow_null=True)
+
+
+class CalibratorSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    judge_model = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=CalibratorStatus.values)
+    training_size = serializers.IntegerField(help_text="Human decisions it learned from.")
+    supported_decisions = serializers.IntegerField()
+    contradicted_decisions = serializers.IntegerField()
+    floor = serializers.FloatField(help_text="Precision floor its thresholds were chosen for.")
+    cv_roc_auc = serializers.FloatField()
+    supported = SideSerializer(help_text="Cross-validated, on its decisions.")
+    contradicted = SideSerializer()
+    judge_alone = CurvePointSerializer(help_text="The judge alone on the same decisions.")
+    with_calibrator = CurvePointSerializer()
+    can_decide = serializers.BooleanField(
+        help_text="Its supported precision reaches the floor in force (it may be activated)."
+    )
+    refusal = serializers.CharField(allow_blank=True, help_text="Why it may not decide.")
+    created_at = serializers.DateTimeField()
+    activated_at = serializers.DateTimeField(allow_null=True)
+    retired_at = serializers.DateTimeField(allow_null=True)
+
+
+def calibrator_document(row: JudgeCalibrator) -> dict[str, Any]:
+    params = row.params
+    refusal = calibrator_refusal(row)
+    return {
+        "id": row.pk,
+        "judge_model": row.judge_model,
+        "version": row.version,
+        "status": row.status,
+        "training_size": row.training_size,
+        "supported_decisions": row.supported_decisions,
+        "contradicted_decisions": row.contradicted_decisions,
+        "floor": row.floor,
+        "cv_roc_auc": row.cv_roc_auc,
+        "supported": {
+            "threshold": params.get("supported_threshold"),
+            "precision": row.cv_supported_precision,
+            "recall": row.cv_supported_recall,
+        },
+        "contradicted": {
+            "threshold": params.get("contradicted_threshold"),
+            "precision": row.cv_contradicted_precision,
+            "recall": row.cv_contradicted_recall,
+        },
+        "judge_alone": {
+            "abstention": row.judge_abstention,
+            "entailed_precision": row.judge_entailed_precision,
+        },
+        "with_calibrator": {
+            "abstention": row.cv_abstention,
+            "entailed_precision": row.cv_entailed_precision,
+        },
+        "can_decide": not refusal,
+        "refusal": refusal,
+        "created_at": row.created_at,
+        "activated_at": row.activated_at,
+        "retired_at": row.retired_at,
+    }
+
+
+class CalibratorListApi(APIView):
+    """The workspace's reviewer calibrators, newest first (cursor-paginated): each an
+    immutable fit of a judge model on the workspace's human decisions, with its status
+    and cross-validated figures."""
+
+    @extend_schema_serializer(component_name="CalibratorFilter")
+    class FilterSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=CalibratorStatus.values, required=False)
+        judge_model = serializers.CharField(max_length=200, required=False)
+
+    OutputSerializer = CalibratorSerializer
+    pagination_class = CalibratorCursorPagination
+
+    @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        rows = calibrator_list(
+            workspace=workspace,
+            status=filters.validated_data.get("status"),
+            judge_model=filters.validated_data.get("judge_model"),
+        )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        data = self.OutputSerializer([calibrator_document(r) for r in page], many=True).data
+        return paginator.get_paginated_response(data)

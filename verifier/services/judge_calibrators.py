@@ -1,0 +1,305 @@
+"""Writes for reviewer calibrators: fitting one from the workspace's human decisions
+(proposed), activating it (its answers go into the verdict history of the claims it
+decides, through the one state writer), deactivating it (the plain judge's answers
+restored the same way), and the scheduled fit.
+
+A calibrator's row is immutable (migration 0029); only its status moves. Everything the
+judge reads comes from the judging service's item building
+(``verifier.selectors.judge_items``), the plan of what a change does from
+``verifier.selectors.calibrators.calibrator_plan``: activation applies exactly the plan
+the admin was shown (computed again under the claims' row locks).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from verifier.engine import get_judge
+from verifier.errors import ApplicationError
+from verifier.judges import Judge
+from verifier.judges.reading import judge_reading
+from verifier.judges.reviewer_calibrator import (
+    Calibrator,
+    NotEnoughDecisions,
+    fit_calibrator,
+)
+from verifier.models import CalibratorStatus, Claim, JudgeCalibrator, Verdict, Workspace
+from verifier.selectors.calibrators import (
+    CalibratorInUse,
+    CalibratorPlan,
+    calibrator_activation_refusal,
+    calibrator_active,
+    calibrator_decided_claims,
+    calibrator_decisions_through,
+    calibrator_new_decisions,
+    calibrator_plan,
+    calibrator_precision_floor,
+    calibrator_scope_ids,
+    calibrator_workspaces_with_decisions,
+)
+from verifier.selectors.judge_items import claims_judge_items
+from verifier.services.claim_state import ClaimStates
+from verifier.state_policy import state_policy
+
+logger = logging.getLogger(__name__)
+
+NOTE_MAX_CHARS = 500
+DEFAULT_MIN_NEW_DECISIONS = 50
+
+
+class CalibratorRefused(ApplicationError):
+    """A calibrator the rules do not let anyone fit, activate or deactivate now."""
+
+    def __init__(self, message: str, *, code: str = "calibrator_refused") -> None:
+        super().__init__(code, message)
+
+
+@dataclass(frozen=True)
+class CalibratorFit:
+    """A fit: the calibrator, its stored row (None on a dry run), what it learned from."""
+
+    calibrator: Calibrator
+    row: JudgeCalibrator | None
+    judge_model: str
+    decisions: int  # decisions with a fresh bound span, learned from
+    unreadable: int  # decided claims without a fresh bound span (not learned from)
+    floor: float
+
+
+def judge_calibrator_fit(
+    *,
+    workspace: Workspace,
+    judge: Judge | None = None,
+    actor: Any = None,
+    dry_run: bool = False,
+) -> CalibratorFit:
+    """Fit a calibrator of the configured judge on the workspace's human decisions (a
+    claim whose state rests on a reviewer's supported → True, contradicted → False), the
+    judge reading each claim's bound span as it would be judged; store it as the next
+    ``proposed`` version unless ``dry_run``. Raises ``CalibratorRefused`` when there are
+    too few decisions to learn from."""
+    judge = judge or get_judge()
+    through = calibrator_decisions_through(workspace=workspace)
+    decided = calibrator_decided_claims(workspace=workspace)
+    prepared = claims_judge_items(
+        claims=[claim for claim, _ in decided],
+        with_context=getattr(judge, "reads_context", False),
+    )
+    usable = [
+        (p, supported)
+        for p, (_, supported) in zip(prepared, decided, strict=True)
+        if p.item is not None
+    ]
+    floor = calibrator_precision_floor()
+    try:
+        if not usable:
+            raise NotEnoughDecisions("no decided claim has a bound span that is still fresh")
+        reading = judge_reading(judge, [p.item for p, _ in usable if p.item is not None])
+        calibrator = fit_calibrator(
+            reading.rows,
+            [supported for _, supported in usable],
+            reading.names,
+            floor=floor,
+            decided_floor=state_policy().confidence_floor,
+        )
+    except NotEnoughDecisions as exc:
+        raise CalibratorRefused(str(exc), code="not_enough_decisions") from exc
+    fit = CalibratorFit(
+        calibrator=calibrator,
+        row=None,
+        judge_model=str(judge.model_id),
+        decisions=len(usable),
+        unreadable=len(decided) - len(usable),
+        floor=floor,
+    )
+    if dry_run:
+        return fit
+    row = _store(workspace=workspace, fit=fit, through=through, actor=actor)
+    return replace(fit, row=row)
+
+
+@transaction.atomic
+def _store(
+    *, workspace: Workspace, fit: CalibratorFit, through: int, actor: Any
+) -> JudgeCalibrator:
+    Workspace.objects.select_for_update().filter(pk=workspace.pk).first()  # one fit at a time
+    latest = JudgeCalibrator.objects.filter(
+        workspace=workspace, judge_model=fit.judge_model
+    ).aggregate(v=Max("version"))["v"]
+    figures = fit.calibrator.figures
+    supported = figures.get("cv_supported") or {}
+    contradicted = figures.get("cv_contradicted") or {}
+    calibrated = figures.get("cv_calibrated") or {}
+    plain = figures.get("cv_judge") or {}
+    return JudgeCalibrator.objects.create(
+        workspace=workspace,
+        judge_model=fit.judge_model[:200],
+        version=(latest or 0) + 1,
+        params=fit.calibrator.as_json(),
+        training_size=int(figures.get("decisions", fit.decisions)),
+        supported_decisions=int(figures.get("supported", 0)),
+        contradicted_decisions=int(figures.get("contradicted", 0)),
+        floor=fit.floor,
+        cv_supported_precision=supported.get("precision"),
+        cv_supported_recall=supported.get("recall"),
+        cv_contradicted_precision=contradicted.get("precision"),
+        cv_contradicted_recall=contradicted.get("recall"),
+        cv_roc_auc=float(figures.get("cv_roc_auc", 0.5)),
+        cv_abstention=calibrated.get("abstention"),
+        cv_entailed_precision=calibrated.get("entailed_precision"),
+        judge_abstention=plain.get("abstention"),
+        judge_entailed_precision=plain.get("entailed_precision"),
+        decisions_through=through,
+        created_by=actor,
+    )
+
+
+def min_new_decisions() -> int:
+    """Human decisions a workspace needs since its last calibrator for the next fit."""
+    return int(
+        getattr(settings, "SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS", DEFAULT_MIN_NEW_DECISIONS)
+    )
+
+
+def judge_calibrators_fit_due(*, judge: Judge | None = None) -> list[JudgeCalibrator]:
+    """The scheduled fit: a proposed calibrator of the configured judge for every
+    workspace with at least ``SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS`` (50) human
+    decisions since its last one. A workspace with too few usable decisions is skipped
+    (and tried again after the next ones). Returns the new rows."""
+    judge = judge or get_judge()
+    minimum = min_new_decisions()
+    proposed: list[JudgeCalibrator] = []
+    for workspace in calibrator_workspaces_with_decisions():
+        new = calibrator_new_decisions(workspace=workspace, judge_model=str(judge.model_id))
+        if new < minimum:
+            continue
+        try:
+            fit = judge_calibrator_fit(workspace=workspace, judge=judge)
+        except CalibratorRefused as exc:
+            logger.info("no calibrator for %s: %s", workspace.slug, exc.message)
+            continue
+        if fit.row is not None:
+            proposed.append(fit.row)
+    return proposed
+
+
+@dataclass(frozen=True)
+class CalibratorChange:
+    """What an activation or a deactivation did."""
+
+    calibrator: JudgeCalibrator
+    plan: CalibratorPlan
+    appended: int  # verdicts appended
+    moved: int  # claims whose state or reason changed
+
+
+def _apply(
+    *,
+    workspace: Workspace,
+    judge: Judge,
+    in_use: CalibratorInUse | None,
+    cause: str,
+    actor: Any,
+) -> tuple[CalibratorPlan, int, int]:
+    """Lock the claims a calibrator of ``judge`` may answer for, plan the change under
+    the locks and apply it: append the planned verdicts and refresh the claims' states
+    through the state writer (one state event per moved claim, with ``cause``)."""
+    ids = calibrator_scope_ids(workspace=workspace, judge_model=str(judge.model_id))
+    states = ClaimStates(ids=ids)
+    plan = calibrator_plan(workspace=workspace, judge=judge, in_use=in_use, claims=states.locked)
+    verdicts = []
+    for planned in plan.appends:
+        answer = planned.answer
+        verdicts.append(
+            Verdict(
+                claim=planned.prepared.claim,
+                binding=planned.prepared.binding,
+                judge_model=str(judge.model_id)[:200],
+                judge_family=str(judge.family)[:100],
+                prompt_version=int(judge.prompt_version),
+                label=answer.label,
+                confidence=max(0.0, min(1.0, float(answer.confidence))),
+                note=(answer.note or "")[:NOTE_MAX_CHARS],
+                calibrator=in_use.row if (in_use is not None and planned.calibrated) else None,
+            )
+        )
+    Verdict.objects.bulk_create(verdicts)
+    claims: list[Claim] = [p.prepared.claim for p in plan.appends]
+    if claims:
+        states.refresh(
+            claims=claims, causes=dict.fromkeys((c.pk for c in claims), cause[:200]), actor=actor
+        )
+    moved = states.flush()
+    return plan, len(verdicts), moved
+
+
+@transaction.atomic
+def judge_calibrator_activate(
+    *, calibrator: JudgeCalibrator, actor: Any, judge: Judge | None = None
+) -> CalibratorChange:
+    """Put a proposed calibrator in force for its workspace and judge: the active one
+    (if any) retires, and every claim of the workspace the calibrator answers for gets
+    its answer appended to its verdict history (decided where the judge did not decide;
+    ``judge_reviewers_disagree`` where it would overrule the judge), states refreshed
+    through the state writer — the plan the admin was shown. Refused below the precision
+    floor, for a calibrator not proposed, and for another judge than the configured one."""
+    row = JudgeCalibrator.objects.select_for_update().get(pk=calibrator.pk)
+    judge = judge or get_judge()
+    refusal = calibrator_activation_refusal(row=row, judge_model=str(judge.model_id))
+    if refusal:
+        raise CalibratorRefused(refusal)
+    now = timezone.now()
+    previous = calibrator_active(workspace=row.workspace, judge_model=row.judge_model)
+    if previous is not None:
+        previous.status, previous.retired_at, previous.retired_by = (
+            CalibratorStatus.RETIRED,
+            now,
+            actor,
+        )
+        previous.save(update_fields=["status", "retired_at", "retired_by"])
+    row.status, row.activated_at, row.activated_by = CalibratorStatus.ACTIVE, now, actor
+    row.save(update_fields=["status", "activated_at", "activated_by"])
+    plan, appended, moved = _apply(
+        workspace=row.workspace,
+        judge=judge,
+        in_use=CalibratorInUse(row, Calibrator.from_json(row.params)),
+        cause=f"reviewer calibrator v{row.version} activated",
+        actor=actor,
+    )
+    return CalibratorChange(row, plan, appended, moved)
+
+
+@transaction.atomic
+def judge_calibrator_deactivate(
+    *, calibrator: JudgeCalibrator, actor: Any, judge: Judge | None = None
+) -> CalibratorChange:
+    """Retire the active calibrator: new verdicts are the plain judge's again, and every
+    claim whose latest model verdict is a calibrator's gets the judge's own answer
+    appended (states refreshed through the state writer). Nothing is deleted: the
+    calibrator's verdicts stay in the history. When the configured judge is another
+    model now, the calibrator is only retired (its judge is not there to read again)."""
+    row = JudgeCalibrator.objects.select_for_update().get(pk=calibrator.pk)
+    if row.status != CalibratorStatus.ACTIVE:
+        raise CalibratorRefused(
+            f"{row} is {row.status}; only the active calibrator is deactivated."
+        )
+    row.status, row.retired_at, row.retired_by = CalibratorStatus.RETIRED, timezone.now(), actor
+    row.save(update_fields=["status", "retired_at", "retired_by"])
+    judge = judge or get_judge()
+    if str(judge.model_id) != row.judge_model:
+        return CalibratorChange(row, CalibratorPlan(0, [], []), 0, 0)
+    plan, appended, moved = _apply(
+        workspace=row.workspace,
+        judge=judge,
+        in_use=None,
+        cause=f"reviewer calibrator v{row.version} deactivated: the judge's answer restored",
+        actor=actor,
+    )
+    return CalibratorChange(row, plan, appended, moved)
