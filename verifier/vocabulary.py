@@ -80,6 +80,7 @@ _REASON_LABELS: Final[Mapping[str, str]] = {
     StateReason.STALE_SOURCE: "Source changed",
     StateReason.NO_EVIDENCE: "No evidence found",
     StateReason.SELF_CONSISTENCY_DISAGREEMENT: "Judge inconsistent",
+    StateReason.JUDGE_REVIEWERS_DISAGREE: "Judge and reviewers disagree",
     StateReason.ENTAILED: "Span supports it (judge)",
     StateReason.NO_BOUND_SPAN: "No span bound",
     StateReason.FUZZY_ONLY: "Only a loose match",

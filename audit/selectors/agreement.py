@@ -26,13 +26,28 @@ from verifier.states import reason_description
 
 ANSWER = {"entailed": "supported", "contradicted": "contradicted"}
 
-# Per claim: its first human decision, the judge's answer before it, the reason before it.
-_HUMAN_JUDGE_SQL = """
+# A reviewer's decision ``v`` that the same reviewer undid: a withdrawal follows it with
+# no other decision of theirs in between (an undo withdraws one's own last decision).
+_NOT_WITHDRAWN = """NOT EXISTS (
+        SELECT 1 FROM "verifier_verdict" w
+        WHERE w."claim_id" = v."claim_id" AND w."reviewer_id" = v."reviewer_id"
+          AND w."label" = 'withdrawn' AND (w."at", w."id") > (v."at", v."id")
+          AND NOT EXISTS (
+              SELECT 1 FROM "verifier_verdict" x
+              WHERE x."claim_id" = v."claim_id" AND x."reviewer_id" = v."reviewer_id"
+                AND x."label" IN ('entailed', 'contradicted')
+                AND (x."at", x."id") > (v."at", v."id") AND (x."at", x."id") < (w."at", w."id")
+          )
+      )"""
+
+# Per claim: its first human decision still in force, the judge's answer before it, the
+# reason before it.
+_HUMAN_JUDGE_SQL = f"""
 WITH human AS (
     SELECT DISTINCT ON (v."claim_id") v."claim_id", v."id", v."label", v."at"
     FROM "verifier_verdict" v JOIN "verifier_claim" c ON c."id" = v."claim_id"
     WHERE c."workspace_id" = %s AND v."reviewer_id" IS NOT NULL
-      AND v."label" IN ('entailed', 'contradicted')
+      AND v."label" IN ('entailed', 'contradicted') AND {_NOT_WITHDRAWN}
     ORDER BY v."claim_id", v."at", v."id"
 )
 SELECT h."label", m."judge_model", m."label", e."reason"
@@ -50,14 +65,14 @@ LEFT JOIN LATERAL (
 ) e ON TRUE
 """
 
-# Per claim two reviewers decided: the latest decision of each of the first two.
-_REVIEWER_PAIRS_SQL = """
+# Per claim two reviewers decided: the latest decision in force of each of the first two.
+_REVIEWER_PAIRS_SQL = f"""
 WITH latest AS (
     SELECT DISTINCT ON (v."claim_id", v."reviewer_id") v."claim_id", v."reviewer_id",
            v."label", min(v."at") OVER (PARTITION BY v."claim_id", v."reviewer_id") AS first_at
     FROM "verifier_verdict" v JOIN "verifier_claim" c ON c."id" = v."claim_id"
     WHERE c."workspace_id" = %s AND v."reviewer_id" IS NOT NULL
-      AND v."label" IN ('entailed', 'contradicted')
+      AND v."label" IN ('entailed', 'contradicted') AND {_NOT_WITHDRAWN}
     ORDER BY v."claim_id", v."reviewer_id", v."at" DESC, v."id" DESC
 ), ranked AS (
     SELECT "claim_id", "label",

@@ -11,6 +11,7 @@ import pytest
 from audit.selectors import reviewer_agreement
 from review.services import review_decide
 from tests.factories import make_user
+from tests.review.conftest import seen
 from tests.verifier.calibrators.conftest import build_reviewed_workspace
 from verifier.judges.heuristic import MODEL_ID as HEURISTIC
 from verifier.scoring.agreement import cohen_kappa
@@ -38,7 +39,8 @@ def test_the_quality_page_shows_agreement_and_the_curve(workspace, auditor_clien
         ("number", 0, "contradicted"),
         ("added", 0, "supported"),  # the first reviewer said contradicted
     ):
-        review_decide(claim=reviewed.claims[(kind, i)], reviewer=second, decision=decision)
+        claim = reviewed.claims[(kind, i)]
+        review_decide(claim=claim, reviewer=second, expected_version=seen(claim), decision=decision)
     judge_calibrator_fit(workspace=workspace)
 
     agreement = reviewer_agreement(workspace=workspace)
@@ -67,3 +69,17 @@ def test_the_quality_page_shows_agreement_and_the_curve(workspace, auditor_clien
     assert "judge_reviewers_disagree" in section
     assert re.search(r"<td>v1</td><td>50</td>", section)
     assert "/audit/calibrators/" not in section  # admins only
+
+
+def test_an_undone_decision_no_longer_counts(workspace):
+    from review.services import review_undo
+
+    reviewed = build_reviewed_workspace(workspace)
+    before = reviewer_agreement(workspace=workspace).overall.decisions
+    claim = reviewed.undecided("verbatim")[0]
+    review_decide(
+        claim=claim, reviewer=reviewed.reviewer, expected_version=seen(claim), decision="supported"
+    )
+    assert reviewer_agreement(workspace=workspace).overall.decisions == before + 1
+    review_undo(claim=claim, reviewer=reviewed.reviewer)
+    assert reviewer_agreement(workspace=workspace).overall.decisions == before

@@ -10,14 +10,17 @@ from django.test import Client
 
 from review.models import ReviewAssignment, ReviewGuidelines
 from tests.factories import make_user
-from tests.review.conftest import queue_claim
+from tests.review.conftest import queue_claim, seen
 from verifier.models import StateEvent, Verdict
 
 pytestmark = pytest.mark.django_db
 
 
 def _decide(client, claim, decision="supported"):
-    return client.post(f"/review/item/{claim.public_id}/decide/", {"decision": decision})
+    return client.post(
+        f"/review/item/{claim.public_id}/decide/",
+        {"decision": decision, "version": seen(claim)},
+    )
 
 
 def test_queue_shows_my_progress_today_last_hour_and_what_is_left(reviewer_client, source):
@@ -95,7 +98,7 @@ def test_the_next_item_after_a_decision_offers_to_undo_it(reviewer_client, sourc
     queue_claim(source, "contradicted", text="Second claim.")
     response = reviewer_client.post(
         f"/review/item/{first.public_id}/decide/",
-        {"decision": "supported"},
+        {"decision": "supported", "version": seen(first)},
         HTTP_HX_REQUEST="true",
         HTTP_HX_TARGET="review-item",
     )

@@ -26,7 +26,7 @@ def test_page_shows_stats_and_flagged_relations(reviewer_client, flagged, worksp
     assert "Rejected (vector prefilter)" in html and "Hallucinations blocked" in html
     # the seed's label carries the seed's figure (SUM chunks_rejected_vog); ours has its own
     assert "<dt>Rejected by VoG</dt><dd>0 " in html
-    assert "<dt>Relations rejected by VoG</dt>" in html
+    assert "<dt>Relations rejected by the judge</dt>" in html
     assert f'id="relation-{flagged.pk}"' in html and "srmkg_reject" in html
     assert (
         reviewer_client.get("/review/relations/?level=srmkg_cap")

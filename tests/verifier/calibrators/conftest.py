@@ -25,6 +25,7 @@ import pytest
 
 from review.services import review_decide
 from tests.factories import make_binding, make_claim, make_source, make_user
+from tests.review.conftest import seen
 from verifier.judges import build_judge
 from verifier.models import Claim
 from verifier.services.judging import claims_judge
@@ -110,7 +111,9 @@ def build_reviewed_workspace(
     claims_judge(claims=list(claims.values()), judge=build_judge({"backend": "heuristic"}))
     for (kind, i), claim in claims.items():
         if i < decided:
-            review_decide(claim=claim, reviewer=reviewer, decision=say(kind, i))
+            review_decide(
+                claim=claim, reviewer=reviewer, expected_version=seen(claim), decision=say(kind, i)
+            )
     return ReviewedWorkspace(workspace, reviewer, claims)
 
 

@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
 from review.services import review_decide
+from tests.review.conftest import seen
 from tests.verifier.calibrators.conftest import KINDS, REVIEWERS_SAY, build_reviewed_workspace
 from verifier.judges.heuristic import MODEL_ID as HEURISTIC
 from verifier.judges.reviewer_calibrator import Calibrator
@@ -48,9 +49,19 @@ def test_the_beat_task_fits_only_past_n_new_decisions(settings, reviewed):
     settings.SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS = 5
     undecided = reviewed.undecided("verbatim")
     for claim in undecided[:4]:
-        review_decide(claim=claim, reviewer=reviewed.reviewer, decision="supported")
+        review_decide(
+            claim=claim,
+            reviewer=reviewed.reviewer,
+            expected_version=seen(claim),
+            decision="supported",
+        )
     assert fit_judge_calibrators.delay().get() == []  # 4 new: not yet
-    review_decide(claim=undecided[4], reviewer=reviewed.reviewer, decision="supported")
+    review_decide(
+        claim=undecided[4],
+        reviewer=reviewed.reviewer,
+        expected_version=seen(undecided[4]),
+        decision="supported",
+    )
     (second,) = fit_judge_calibrators.delay().get()
     second = JudgeCalibrator.objects.get(pk=second)
     assert (second.version, second.training_size) == (2, 55)
