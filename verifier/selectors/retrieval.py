@@ -414,6 +414,9 @@ class ServedClaim:
     _active_bindings: list[ServedBinding] = field(default_factory=list)
     _verdicts: list[ServedVerdict] = field(default_factory=list)
     current_span: CurrentSpan | None = None  # supported/inferred claims with a binding
+    # written by the state writer when a read-time re-check demotes the claim (``Claim``
+    # stores each reason's rank beside it); not read for serving
+    queue_rank: int | None = None
 
     @property
     def id(self) -> int:

@@ -116,14 +116,16 @@ def test_an_unreadable_file_is_set_aside_and_the_next_message_delivered(tmp_path
     with _connection(tmp_path) as conn:
         simple = conn.SimpleQueue(name)
         options = _folders(tmp_path)
-        Path(options["data_folder_in"], f"1_garbage.{name}.msg").write_text('{"half": ')
+        # "0_" sorts before every real message (named by a monotonic clock in ms, never
+        # starting with 0), so the consumer reads the broken file first
+        Path(options["data_folder_in"], f"0_garbage.{name}.msg").write_text('{"half": ')
         simple.put({"n": 1})
         message = simple.get(timeout=5)
         assert message.payload == {"n": 1}
         message.ack()
         simple.close()
     aside = list(Path(options["processed_folder"]).glob("*.unreadable"))
-    assert [p.name for p in aside] == [f"1_garbage.{name}.msg.unreadable"]
+    assert [p.name for p in aside] == [f"0_garbage.{name}.msg.unreadable"]
 
 
 def test_two_consumers_never_take_the_same_message(tmp_path):
