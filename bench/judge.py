@@ -47,7 +47,7 @@ THROUGHPUT_REPEATS = 2
 # A fresh process: imports, the weights' SHA-256 check, the first batch. ``{build}`` is
 # the expression that builds the judge.
 _COLD_LOAD = """
-import resource, sys, time
+import sys, time
 t0 = time.perf_counter()
 sys.path[0] = {repo!r}
 from pathlib import Path
@@ -56,10 +56,14 @@ from verifier.judges.nli import v2
 judge = {build}
 judge.judge_batch([JudgeItem("k", "Corals grow slowly.", ("Cold-water corals grow slowly.",))])
 elapsed = time.perf_counter() - t0
-rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(elapsed, rss_mb)
+# the peak resident memory of this process since its exec (VmHWM): ru_maxrss would also
+# count the benchmark process it was forked from, which Linux carries across exec
+peak_kb = next(
+    int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")
+)
+print(elapsed, peak_kb / 1024)
 """
-PROXY_DIR = REPO / "var" / "bench-judge" / "minilm-3way-untrained"
+PROXY_DIR = REPO / "var" / "bench-judge" / "minilm-3way-untrained-v2"
 
 
 def quality(rows: list[EvalRow], labels: list[str]) -> dict:

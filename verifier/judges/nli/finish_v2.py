@@ -2,6 +2,7 @@
 
     .venv/bin/python -m verifier.judges.nli.finish_v2 --run DIR [--bundle var/gpu-bundle]
         [--weights verifier/judges/nli/weights/spanproof-nli-v2] [--no-record]
+        [--recipe dynamic|nbits]
 
 1. Joins ``model.safetensors.part-NN`` in order, checking each part's and the whole
    file's SHA-256 against ``report.json`` (a torn or altered download stops here).
@@ -42,7 +43,12 @@ from verifier.judges.cross_encoder.calibration import (
     save_calibration,
 )
 from verifier.judges.cross_encoder.judge import CrossEncoderJudge, ItemScore, Reading
-from verifier.judges.cross_encoder.onnx_export import export_classifier_int8, write_config
+from verifier.judges.cross_encoder.onnx_export import (
+    DEFAULT_RECIPE,
+    RECIPES,
+    export_classifier_int8,
+    write_config,
+)
 from verifier.judges.cross_encoder.runners import OnnxRunner, Runner, TorchRunner, load_tokenizer
 from verifier.judges.metrics import ranking_auc
 from verifier.judges.nli import v2
@@ -128,7 +134,15 @@ def record_sha(sha256: str, module: Path) -> None:
     module.write_text(updated, encoding="utf-8")
 
 
-def finish(run: Path, *, bundle: Path, weights: Path, work: Path, record: bool) -> dict[str, Any]:
+def finish(
+    run: Path,
+    *,
+    bundle: Path,
+    weights: Path,
+    work: Path,
+    record: bool,
+    recipe: str = DEFAULT_RECIPE,
+) -> dict[str, Any]:
     started = time.perf_counter()
     check_bundle(bundle)
     hf = work / "hf"
@@ -144,7 +158,7 @@ def finish(run: Path, *, bundle: Path, weights: Path, work: Path, record: bool) 
     weights.mkdir(parents=True, exist_ok=True)
     model_file = weights / v2.MODEL_FILE
     partial = weights / f"{v2.MODEL_FILE}.partial"
-    facts = export_classifier_int8(hf, partial)
+    facts = export_classifier_int8(hf, partial, recipe=recipe)
     partial.replace(model_file)
     write_config(hf, weights / v2.CONFIG_FILE)
     shutil.copyfile(hf / "tokenizer.json", weights / v2.TOKENIZER_FILE)
@@ -224,6 +238,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--weights", type=Path, default=v2.WEIGHTS_DIR)
     parser.add_argument("--work", type=Path, default=REPO / "var" / "nli-v2")
     parser.add_argument("--no-record", action="store_true", help="leave v2.ONNX_SHA256 as it is")
+    parser.add_argument(
+        "--recipe", choices=sorted(RECIPES), default=DEFAULT_RECIPE, help="int8 quantization"
+    )
     args = parser.parse_args(argv)
     summary = finish(
         args.run,
@@ -231,6 +248,7 @@ def main(argv: list[str] | None = None) -> None:
         weights=args.weights,
         work=args.work,
         record=not args.no_record,
+        recipe=args.recipe,
     )
     print(json.dumps(summary, indent=1))
 

@@ -12,6 +12,7 @@ the backend is refused with the reason. No Django imports.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from verifier.judges.cross_encoder.calibration import CALIBRATION_FILE, load_calibration
@@ -33,6 +34,14 @@ class NliV2Unavailable(RuntimeError):
     """spanproof-nli-v2 has no weights in this checkout, or they are incomplete."""
 
 
+def _threads() -> int:
+    """The worker's per-task thread count where torch is already loaded (it is sized by
+    ``verifier.worker_threads``), else onnxruntime's own (one per core). torch is never
+    imported for it: a process that judges with ONNX alone stays small."""
+    torch = sys.modules.get("torch")
+    return int(torch.get_num_threads()) if torch is not None else 0
+
+
 def missing_files(folder: Path = WEIGHTS_DIR) -> list[str]:
     names = (MODEL_FILE, CONFIG_FILE, TOKENIZER_FILE, CALIBRATION_FILE)
     return [name for name in names if not (folder / name).is_file()]
@@ -51,13 +60,11 @@ def build(folder: Path = WEIGHTS_DIR, sha256: str | None = None) -> CrossEncoder
         raise NliV2Unavailable(f"spanproof-nli-v2 is incomplete in {folder}: no {missing}")
 
     def load() -> tuple[Runner, object]:
-        import torch  # the worker's per-task thread count (verifier.worker_threads)
-
         runner = OnnxRunner(
             folder / MODEL_FILE,
             sha256=expected,
             config_file=folder / CONFIG_FILE,
-            threads=torch.get_num_threads(),
+            threads=_threads(),
         )
         return runner, load_tokenizer(folder)
 
