@@ -17,12 +17,15 @@ from verifier.extractors.base import Extractor
 from verifier.model_config import (
     CHAT_BACKENDS,
     CHAT_ENV_KEYS,
+    SENTENCE_EXTRACTOR_FAMILY,
     chat_endpoint_options,
     config_from_env,
 )
 
 DEFAULT_BACKEND = "sentence"
 ENV_PREFIX = "SPANPROOF_EXTRACTOR_"
+# the family each offline backend declares (for the judge/extractor family check)
+OFFLINE_FAMILIES: dict[str, str] = {"sentence": SENTENCE_EXTRACTOR_FAMILY}
 
 
 class ExtractorConfigError(ValueError):
