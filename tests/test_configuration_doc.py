@@ -197,3 +197,12 @@ def test_well_formed_values_take_effect(tmp_path: Path) -> None:
     assert result.stdout.strip() == (
         "4 False 2.5 None ['a.example', 'b.example'] 0.3 False 7.0 False"
     )
+
+
+def test_the_docs_name_the_default_judge_the_registry_has() -> None:
+    from verifier.judges.registry import DEFAULT_BACKEND
+
+    row = next(line for line in DOC.read_text().splitlines() if "`SPANPROOF_JUDGE_BACKEND`" in line)
+    assert f"`{DEFAULT_BACKEND}` (offline default" in row
+    nli_card = (ROOT / "docs" / "spanproof-nli.md").read_text()
+    assert f"the default is `{DEFAULT_BACKEND}`" in nli_card
