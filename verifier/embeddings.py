@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from environs import Env
 
 from verifier import onnx_runtime
 
@@ -35,7 +36,7 @@ ENCODE_BATCH_SIZE = 64
 # a second thread on an idle 2-core machine, but when the other core is busy the parallel
 # regions stall on it (torch: p95 ~500 ms measured versus ~25 ms with one thread;
 # onnxruntime int8: p50 8.9 ms versus 3.7 ms). Batches (``embed_texts``) keep the process setting.
-QUERY_THREADS = int(os.environ.get("SPANPROOF_QUERY_EMBED_THREADS", "1"))
+QUERY_THREADS = Env().int("SPANPROOF_QUERY_EMBED_THREADS", 1)
 QUERY_BACKENDS = ("onnx-int8", "torch")
 
 
