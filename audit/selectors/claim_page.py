@@ -248,8 +248,8 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
     )
     active = next((b for b in bindings if b.is_active), None)
     inputs, check = claim_state_inputs(claim=claim)
-    verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id"))
-    events = list(claim.state_events.select_related("actor").order_by("-at", "-id"))
+    verdicts = list(claim.verdicts.select_related("reviewer").latest_first())
+    events = list(claim.state_events.select_related("actor").latest_first())
     traces = list(
         TraceClaim.objects.filter(claim=claim)
         .select_related("trace")
