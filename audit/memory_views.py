@@ -18,6 +18,7 @@ from verifier.models import MemoryCheck
 from verifier.permissions import role_required
 from verifier.selectors.memory import memory_agent_stats, memory_check_get, memory_check_list
 from verifier.services.memory import MAX_MESSAGE_CHARS, memory_verify
+from verifier.upload_text import uploaded_text
 
 RECENT_CHECKS: Final = 30
 
@@ -44,12 +45,12 @@ class MemoryVerifyForm(forms.Form):
         data = super().clean()
         upload = data.get("transcript_file")
         if upload:
-            if upload.size > 4 * MAX_TRANSCRIPT_CHARS:
-                raise forms.ValidationError("The transcript file is too large.")
-            try:
-                data["transcript"] = upload.read().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise forms.ValidationError("The transcript file is not UTF-8 text.") from exc
+            data["transcript"] = uploaded_text(
+                upload,
+                max_bytes=4 * MAX_TRANSCRIPT_CHARS,
+                too_large="The transcript file is too large.",
+                not_utf8="The transcript file is not UTF-8 text.",
+            )
         return data
 
 

@@ -16,6 +16,7 @@ from verifier.permissions import role_required
 from verifier.rag import MAX_ANSWER_CHARS, MAX_CHUNKS_TOTAL_CHARS, RagInputError
 from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
 from verifier.services.rag_audit import rag_audit_run
+from verifier.upload_text import uploaded_text
 
 RECENT_AUDITS: Final = 20
 MAX_UPLOAD_BYTES: Final = 4 * MAX_CHUNKS_TOTAL_CHARS
@@ -36,12 +37,12 @@ class RagAuditForm(forms.Form):
         upload = self.cleaned_data.get(f"{name}_file")
         if not upload:
             return None
-        if upload.size > limit:
-            raise forms.ValidationError(f"The {name} file is larger than {limit} bytes.")
-        try:
-            return upload.read().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise forms.ValidationError(f"The {name} file is not UTF-8 text.") from exc
+        return uploaded_text(
+            upload,
+            max_bytes=limit,
+            too_large=f"The {name} file is larger than {limit} bytes.",
+            not_utf8=f"The {name} file is not UTF-8 text.",
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -87,17 +87,17 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
                 **_columns(CANDIDATE_COLUMNS),
             ),
             pane_verdicts=_rows(
-                Verdict.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
+                Verdict.objects.filter(claim_id=OuterRef("pk")).latest_first(),
                 PANE_ROWS,
                 **_columns(VERDICT_COLUMNS, reviewer_name="reviewer__username"),
             ),
             pane_events=_rows(
-                StateEvent.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
+                StateEvent.objects.filter(claim_id=OuterRef("pk")).latest_first(),
                 PANE_ROWS,
                 **_columns(EVENT_COLUMNS, actor_name="actor__username"),
             ),
             pane_notes=_rows(
-                ReviewNote.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
+                ReviewNote.objects.filter(claim_id=OuterRef("pk")).latest_first(),
                 PANE_ROWS,
                 **_columns(NOTE_COLUMNS, author_name="author__username"),
             ),

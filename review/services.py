@@ -416,7 +416,7 @@ def review_undo(*, claim: Claim, reviewer) -> StateDecision:
     from verifier.states import human_verdict_in_force
 
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
-    human = list(claim.verdicts.filter(reviewer__isnull=False).order_by("-at", "-id"))
+    human = list(claim.verdicts.filter(reviewer__isnull=False).latest_first())
     standing = human_verdict_in_force(human)
     if standing is None or standing.reviewer_id != reviewer.pk:
         raise ReviewError("There is no decision of yours on this claim to undo.", code="no_undo")

@@ -23,7 +23,7 @@ LATEST_VERDICT_COLUMNS: dict[str, tuple[str, Any]] = {
 
 def latest_verdict(field: str, output_field: Any) -> Subquery:
     """The claim's latest verdict's ``field``, as a subquery on ``OuterRef("pk")``."""
-    rows = Verdict.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id").values(field)
+    rows = Verdict.objects.filter(claim_id=OuterRef("pk")).latest_first().values(field)
     return Subquery(rows[:1], output_field=output_field)
 
 

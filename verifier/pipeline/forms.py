@@ -8,6 +8,7 @@ from django import forms
 
 from verifier.services.ingest_create import SourceUpload
 from verifier.services.ingest_input import FORMATS, format_for_filename
+from verifier.upload_text import uploaded_text
 
 MAX_FILE_BYTES: Final = 5_000_000
 
@@ -54,16 +55,13 @@ class IngestUploadForm(forms.Form):
                 )
             )
         for upload in data.get("files") or []:
-            if upload.size > MAX_FILE_BYTES:
-                raise forms.ValidationError(f"{upload.name} is larger than 5 MB.")
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
-            if "\x00" in text:
-                raise forms.ValidationError(
-                    f"{upload.name} contains a NUL character: it is not a text file."
-                )
+            text = uploaded_text(
+                upload,
+                max_bytes=MAX_FILE_BYTES,
+                too_large=f"{upload.name} is larger than 5 MB.",
+                not_utf8=f"{upload.name} is not UTF-8 text.",
+                has_nul=f"{upload.name} contains a NUL character: it is not a text file.",
+            )
             fmt = format_for_filename(upload.name)
             uploads.append(SourceUpload(text=text, title=upload.name, format=fmt, domain_pack=pack))
         data["uploads"] = uploads

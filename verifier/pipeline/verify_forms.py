@@ -11,6 +11,7 @@ from verifier.pipeline.forms import MAX_FILE_BYTES
 from verifier.selectors.rules import rule_set_active
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
 from verifier.services.claim_verification import MAX_CLAIMS_PER_BATCH
+from verifier.upload_text import uploaded_text
 
 
 class ClaimVerifyForm(forms.Form):
@@ -52,14 +53,13 @@ class ClaimVerifyForm(forms.Form):
         upload = data.get("file")
         text = data.get("claims") or ""
         if upload is not None:
-            if upload.size > MAX_FILE_BYTES:
-                raise forms.ValidationError(f"{upload.name} is larger than 5 MB.")
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
-        if "\x00" in text:
-            raise forms.ValidationError("The claims contain a NUL character.")
+            text = uploaded_text(
+                upload,
+                max_bytes=MAX_FILE_BYTES,
+                too_large=f"{upload.name} is larger than 5 MB.",
+                not_utf8=f"{upload.name} is not UTF-8 text.",
+                has_nul="The claims contain a NUL character.",
+            )
         source = data.get("source")
         try:
             parsed = parse_claim_lines(text, default_source=source.ref if source else "")

@@ -302,8 +302,7 @@ def calibrator_scope_ids(*, workspace: Workspace, judge_model: str) -> list[int]
 def _latest_model_verdicts(ids: Sequence[int]) -> dict[int, Verdict]:
     rows = (
         Verdict.objects.filter(claim_id__in=list(ids), reviewer__isnull=True)
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
+        .latest_per_claim()
         .only("id", "claim_id", "judge_model", "calibrator_id", "label", "confidence", "note")
     )
     return {v.claim_id: v for v in rows}

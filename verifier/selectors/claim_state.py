@@ -132,11 +132,11 @@ def _applies(
 
 def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
     check = claim_binding_check(claim=claim)
-    model_verdict = claim.verdicts.filter(reviewer__isnull=True).order_by("-at", "-id").first()
+    model_verdict = claim.verdicts.filter(reviewer__isnull=True).latest_first().first()
     if not verdict_applies(verdict=model_verdict, binding=check.binding):
         model_verdict = None
     human_verdict = human_verdict_in_force(
-        list(claim.verdicts.filter(reviewer__isnull=False).order_by("-at", "-id"))
+        list(claim.verdicts.filter(reviewer__isnull=False).latest_first())
     )
     inputs = StateInputs(
         binding=check.binding_status,
@@ -152,11 +152,8 @@ def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
 def _latest_verdicts(ids: list[int], *, human: bool) -> dict[int, LatestVerdict]:
     """Each claim's latest model verdict, or its human decision in force (a reviewer's
     undo takes one back: every human verdict is read, they are few)."""
-    rows = Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human).order_by(
-        "claim_id", "-at", "-id"
-    )
-    if not human:
-        rows = rows.distinct("claim_id")
+    rows = Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human)
+    rows = rows.latest_first_by_claim() if human else rows.latest_per_claim()
     fields = rows.values_list("claim_id", "binding_id", "label", "confidence", "note")
     if not human:
         return {claim_id: LatestVerdict(*rest) for claim_id, *rest in fields}

@@ -263,7 +263,7 @@ def _impact_claims(*, workspace: Workspace, domain_pack: str) -> QuerySet[Claim]
 
 
 def _impact_rows(claims: QuerySet[Claim]) -> Iterator[dict[str, Any]]:
-    latest = Verdict.objects.filter(claim=OuterRef("pk")).order_by("-at", "-id")
+    latest = Verdict.objects.filter(claim=OuterRef("pk")).latest_first()
     quote = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True).values("quote")
     return (
         claims.annotate(

@@ -36,8 +36,7 @@ def _spans(ids: list[int]) -> dict[int, str]:
 def _verdicts(ids: list[int]) -> dict[int, tuple[str, float]]:
     rows = (
         Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=True)
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
+        .latest_per_claim()
         .values_list("claim_id", "label", "confidence")
     )
     return {pk: (label, confidence) for pk, label, confidence in rows}

@@ -18,7 +18,7 @@ from django.db import transaction
 
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import Judge
-from verifier.models import BoundBy, Claim, ClaimOrigin, RagAudit, Verdict, Workspace, text_sha256
+from verifier.models import BoundBy, Claim, ClaimOrigin, RagAudit, Workspace, text_sha256
 from verifier.rag import (
     AuditResult,
     Chunk,
@@ -32,9 +32,9 @@ from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
 from verifier.services.sources import source_upsert
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
+from verifier.services.verdicts import verdict_append
 
 CHUNK_REF_PREFIX = "rag-chunk:"
-NOTE_MAX_CHARS = 500
 
 
 @dataclass
@@ -77,15 +77,15 @@ def _store_claim(
             claim=claim, quote=window.quote, actor=actor, bound_by=BoundBy.EVIDENCE_SEARCH
         )
         binding = outcome.binding
-    Verdict.objects.create(
+    verdict_append(
         claim=claim,
         binding=binding,
-        judge_model=result.judge_model[:200],
-        judge_family=result.judge_family[:100],
+        judge_model=result.judge_model,
+        judge_family=result.judge_family,
         prompt_version=result.prompt_version,
-        label=item.label if binding is not None else "abstained",
-        confidence=max(0.0, min(1.0, float(item.confidence))),
-        note=f"rag audit: {item.verdict}; {item.note}"[:NOTE_MAX_CHARS],
+        label=item.label,
+        confidence=item.confidence,
+        note=f"rag audit: {item.verdict}; {item.note}",
     )
     claim_state_refresh(claim=claim, cause=f"rag audit: {item.verdict}")
     return claim

@@ -196,7 +196,7 @@ def _run_once(fixture: dict[str, Any], judge: Judge, label: str) -> tuple[Worksp
     for spec, claim in loaded:
         claim.refresh_from_db()
         binding = EvidenceBinding.objects.filter(claim=claim, is_active=True).first()
-        verdict = Verdict.objects.filter(claim=claim).order_by("-at", "-id").first()
+        verdict = Verdict.objects.filter(claim=claim).latest_first().first()
         rows.append(
             {
                 "id": spec["id"],
