@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
     from django_htmx.middleware import HtmxDetails
 
     from verifier.models import Membership, Workspace
@@ -30,5 +31,6 @@ class MemberRequest(WorkspaceRequest):
     """A request that ``verifier.permissions.role_required`` let through: the signed-in
     user is a member of the current workspace, so neither is None."""
 
+    user: User
     membership: Membership
     workspace: Workspace

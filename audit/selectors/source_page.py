@@ -155,7 +155,7 @@ def source_view(
     if state:
         listed = listed.filter(claim__state=state)
     paginator = Paginator(listed, SPAN_CLAIMS_PAGE)
-    paginator.count = counts.get(state, 0) if state else sum(counts.values())  # type: ignore[misc]
+    paginator.count = counts.get(state, 0) if state else sum(counts.values())
     if claims_page is None and pinned:
         first = pinned[0]
         before = listed.filter(Q(start__lt=first.start) | Q(start=first.start, id__lt=first.pk))
