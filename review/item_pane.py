@@ -9,11 +9,12 @@ instances for the template.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from django.contrib.auth import get_user_model
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -28,6 +29,9 @@ from verifier.models import (
     Verdict,
 )
 from verifier.selectors.claims import claim_in_workspace_or_404
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 PANE_ROWS = 50
 PANE_CANDIDATES = 10
@@ -46,21 +50,25 @@ def _columns(names: str, **paths: str) -> dict[str, F]:
     return {name: F(name) for name in names.split()} | {key: F(path) for key, path in paths.items()}
 
 
-def _rows(queryset, limit: int, **fields: Any) -> ArraySubquery:
+def _rows(queryset: QuerySet[Any], limit: int, **fields: Any) -> ArraySubquery:
     return ArraySubquery(queryset.values(row=JSONObject(**fields))[:limit])
 
 
-def _one(queryset, **fields: Any) -> Subquery:
+def _one(queryset: QuerySet[Any], **fields: Any) -> Subquery:
     return Subquery(queryset.values(row=JSONObject(**fields))[:1])
 
 
-def _user(user_id: int | None, username: str | None):
+@overload
+def _user(user_id: int, username: str | None) -> User: ...
+@overload
+def _user(user_id: None, username: str | None) -> None: ...
+def _user(user_id: int | None, username: str | None) -> User | None:
     if user_id is None:
         return None
     return get_user_model()(pk=user_id, username=username or "")
 
 
-def _at(value: str | None):
+def _at(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
 
 
@@ -136,7 +144,12 @@ def pane_candidates(claim: Claim) -> list[EvidenceCandidate]:
     return [EvidenceCandidate(claim_id=claim.pk, **row) for row in claim.pane_candidates or []]  # type: ignore[attr-defined]
 
 
-def _history(claim: Claim, rows: list[dict[str, Any]] | None, model, person: str) -> list:
+def _history(
+    claim: Claim,
+    rows: list[dict[str, Any]] | None,
+    model: type[Verdict | StateEvent | ReviewNote],
+    person: str,
+) -> list[Any]:
     """Unsaved ``model`` instances of the claim from the pane's JSON ``rows``, ``at``
     parsed and ``person`` (the reviewer, actor or author) an unsaved user."""
     out = []
@@ -145,7 +158,7 @@ def _history(claim: Claim, rows: list[dict[str, Any]] | None, model, person: str
         name = row.pop(f"{person}_name")
         at = _at(row.pop("at"))
         instance = model(claim_id=claim.pk, **row)
-        instance.at = at
+        instance.at = cast(datetime, at)  # the history tables' ``at`` is NOT NULL
         setattr(instance, person, _user(row[f"{person}_id"], name))
         out.append(instance)
     return out
