@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from verifier.models import Membership, Workspace
 
 
+class AuthenticatedRequest(HttpRequest):
+    """A request from a signed-in user (the admin site's, which requires staff)."""
+
+    user: User
+
+
 class WorkspaceRequest(HttpRequest):
     """Any console request. ``membership`` and ``workspace`` are None when the user is
     signed out or a member of no workspace."""

@@ -8,6 +8,8 @@ failure is recorded on the job by the runner and never retried blindly.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
@@ -46,7 +48,7 @@ validate_stage = _stage_task(IngestStage.VALIDATE)
 remediate_stage = _stage_task(IngestStage.REMEDIATE)
 store_stage = _stage_task(IngestStage.STORE)
 
-STAGE_TASKS = {
+STAGE_TASKS: dict[str, Any] = {
     IngestStage.EXTRACT: extract_stage,
     IngestStage.RELATE: relate_stage,
     IngestStage.GROUP: group_stage,

@@ -17,8 +17,9 @@ import urllib3
 from django.conf import settings
 
 from verifier.models import IngestJob, Source, Workspace
+from verifier.models.ingest import STAGE_ORDER
 from verifier.outbound_addresses import AddressRefused, parse_networks, resolve_permitted
-from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
+from verifier.services.ingest import ingest_stage_run
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.untrusted_input import loads_bounded
 from verifier.worker.web import SearchHit, SearchProvider
