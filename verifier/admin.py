@@ -4,7 +4,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 from verifier import models
-from verifier.http import AuthenticatedRequest
+from verifier.http import SignedInRequest
 from verifier.services.claim_state import claim_exclude, claim_restore
 
 
@@ -88,9 +88,7 @@ class ClaimAdmin(NoDeleteWithHistoryAdmin):
         return [field.name for field in self.model._meta.fields]
 
     @admin.action(description="Exclude the selected claims (reversible)")
-    def exclude_claims(
-        self, request: AuthenticatedRequest, queryset: QuerySet[models.Claim]
-    ) -> None:
+    def exclude_claims(self, request: SignedInRequest, queryset: QuerySet[models.Claim]) -> None:
         reason = f"Excluded in the admin by {request.user.get_username()}"
         with transaction.atomic():
             claims = list(queryset.select_for_update().exclude(state="excluded"))
@@ -99,9 +97,7 @@ class ClaimAdmin(NoDeleteWithHistoryAdmin):
         self.message_user(request, f"Excluded {len(claims)} claim(s).", messages.SUCCESS)
 
     @admin.action(description="Restore the selected excluded claims")
-    def restore_claims(
-        self, request: AuthenticatedRequest, queryset: QuerySet[models.Claim]
-    ) -> None:
+    def restore_claims(self, request: SignedInRequest, queryset: QuerySet[models.Claim]) -> None:
         with transaction.atomic():
             claims = list(queryset.select_for_update().filter(state="excluded"))
             for claim in claims:

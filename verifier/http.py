@@ -18,12 +18,6 @@ if TYPE_CHECKING:
     from verifier.models import Membership, Workspace
 
 
-class AuthenticatedRequest(HttpRequest):
-    """A request from a signed-in user (the admin site's, which requires staff)."""
-
-    user: User
-
-
 class WorkspaceRequest(HttpRequest):
     """Any console request. ``membership`` and ``workspace`` are None when the user is
     signed out or a member of no workspace."""
@@ -33,10 +27,15 @@ class WorkspaceRequest(HttpRequest):
     workspace: Workspace | None
 
 
-class MemberRequest(WorkspaceRequest):
+class SignedInRequest(WorkspaceRequest):
+    """A request from a signed-in user (a ``login_required`` view, the admin site)."""
+
+    user: User
+
+
+class MemberRequest(SignedInRequest):
     """A request that ``verifier.permissions.role_required`` let through: the signed-in
     user is a member of the current workspace, so neither is None."""
 
-    user: User
     membership: Membership
     workspace: Workspace
