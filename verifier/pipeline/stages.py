@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
 from verifier.models import IngestStage
@@ -26,7 +26,7 @@ def _run(job_id: int, stage: str) -> str | None:
     return ingest_stage_run(job_id=job_id, stage=stage)
 
 
-def _stage_task(stage: str):
+def _stage_task(stage: str) -> Task:
     @shared_task(
         name=f"verifier.pipeline.stages.{stage}",
         autoretry_for=TRANSIENT_ERRORS,
