@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -145,7 +146,9 @@ WSGI_APPLICATION = "config.wsgi.application"
 # run as ``DATABASE_URL``'s role (README "Database roles").
 DATABASE_OWNER: dict[str, str] = {}
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    DATABASES: dict[str, Any] = {
+        "default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)
+    }
     EMBEDDED_POSTGRES = False
     if os.environ.get("DATABASE_OWNER_URL"):
         _owner = dj_database_url.parse(os.environ["DATABASE_OWNER_URL"])
@@ -216,7 +219,7 @@ SOURCE_TEXT_MAX_CHARS = 5_000_000
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(
     os.environ.get("SPANPROOF_MAX_REQUEST_BYTES", str(4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024))
 )
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     # DRF's two defaults, its JSON written by orjson (verifier/api/renderers.py).
     "DEFAULT_RENDERER_CLASSES": [
         "verifier.api.renderers.FastJSONRenderer",
