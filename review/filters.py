@@ -181,23 +181,23 @@ class ReviewQueueFilter(django_filters.FilterSet):
     def filter_judge_model(
         self, queryset: QuerySet[Claim], name: str, value: str
     ) -> QuerySet[Claim]:
-        queryset = with_latest_verdict(queryset, "latest_judge_model")
-        # an annotation the plugin cannot see (with_latest_verdict names it at run time)
-        return queryset.filter(latest_judge_model__iexact=value)  # type: ignore[misc]
+        return with_latest_verdict(queryset, "latest_judge_model").filter(
+            latest_judge_model__iexact=value
+        )
 
     def filter_confidence_min(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        queryset = with_latest_verdict(queryset, "latest_confidence")
-        # an annotation the plugin cannot see (with_latest_verdict names it at run time)
-        return queryset.filter(latest_confidence__gte=value)  # type: ignore[misc]
+        return with_latest_verdict(queryset, "latest_confidence").filter(
+            latest_confidence__gte=float(value)
+        )
 
     def filter_confidence_max(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        queryset = with_latest_verdict(queryset, "latest_confidence")
-        # an annotation the plugin cannot see (with_latest_verdict names it at run time)
-        return queryset.filter(latest_confidence__lte=value)  # type: ignore[misc]
+        return with_latest_verdict(queryset, "latest_confidence").filter(
+            latest_confidence__lte=float(value)
+        )
 
     def filter_age(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         now = timezone.now()

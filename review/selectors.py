@@ -645,8 +645,8 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         window=window,
         text_length=len(version.text) if version is not None else 0,
         why=why,
-        guidelines_html=claim.pane_guidelines or "",  # type: ignore[attr-defined]
-        assignee=claim.pane_assignee or "",  # type: ignore[attr-defined]
+        guidelines_html=claim.pane_guidelines or "",
+        assignee=claim.pane_assignee or "",
         undoable=_undoable(verdicts, reviewer),
     )
 
