@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -123,10 +123,10 @@ def source_view(
             focus_range = (starting[0].start, max(b.end for b in starting))
     if focus_range is not None and not pinned:
         pinned = [b for b in in_window if (b.start, b.end) == focus_range][:5]
-    by_pk = {b.pk: b for b in in_window}
+    by_pk: dict[Hashable, EvidenceBinding] = {b.pk: b for b in in_window}
     rows = []
     for seg in window_segments(text, [Span(b.start, b.end, b.pk) for b in in_window], window):
-        states = [by_pk[k].claim.state for k in seg.keys]  # type: ignore[index]
+        states = [by_pk[k].claim.state for k in seg.keys]
         rows.append(
             {
                 "text": seg.text,

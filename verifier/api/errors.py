@@ -86,8 +86,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response = Response(error_body(code, message, details), status=exc.status_code)
         if wait is not None:
             response["Retry-After"] = str(math.ceil(wait))
-        if getattr(exc, "auth_header", None):
-            response["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+        # an authentication failure's challenge (set by DRF's APIView; not declared)
+        auth_header = getattr(exc, "auth_header", None)
+        if auth_header:
+            response["WWW-Authenticate"] = auth_header
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             response["WWW-Authenticate"] = 'Bearer realm="connect"'
             response.status_code = status.HTTP_401_UNAUTHORIZED

@@ -201,8 +201,8 @@ def claims_state_inputs(
         v.binding_id
         for pk, v in model.items()
         if v.binding_id is not None
-        and checks[pk].binding is not None
-        and v.binding_id != checks[pk].binding.id  # type: ignore[union-attr]
+        and (checked := checks[pk].binding) is not None
+        and v.binding_id != checked.id
     }
     judged = dict(
         EvidenceBinding.objects.filter(pk__in=judged_ids).values_list("pk", "quote")
