@@ -42,7 +42,8 @@ class MemoryVerifyForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("transcript_file")
         if upload:
             data["transcript"] = uploaded_text(
@@ -94,7 +95,11 @@ def _marked(segs: list[Segment], base: str) -> list[dict[str, str]]:
 
 def _claim_segments(check: MemoryCheck, drift: list[dict[str, Any]]) -> list[dict[str, str]]:
     spans = [Span(check.claim_start, check.claim_end, "claim")]
-    spans += [Span(*d["claim_span"], d["category"]) for d in drift if d["claim_span"]]
+    spans += [
+        Span(d["claim_span"][0], d["claim_span"][1], d["category"])
+        for d in drift
+        if d["claim_span"]
+    ]
     return _marked(segments(check.message, spans), "claim")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -45,7 +46,8 @@ class RagAuditForm(forms.Form):
         )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         answer = self._read("answer", 4 * MAX_ANSWER_CHARS)
         chunks = self._read("chunks", MAX_UPLOAD_BYTES)
         data["answer"] = answer if answer is not None else data.get("answer", "")
@@ -75,7 +77,7 @@ def claim_rows(answer: str, claims: list[dict[str, Any]]) -> list[ClaimRow]:
 
 def answer_segments(answer: str, rows: list[ClaimRow]) -> list[tuple[Segment, str]]:
     spans = [Span(r.start, r.start + len(r.claim["span"]), r.index) for r in rows if r.start >= 0]
-    verdicts = {r.index: r.claim["verdict"] for r in rows}
+    verdicts: dict[Hashable, str] = {r.index: r.claim["verdict"] for r in rows}
     return [(seg, verdicts[seg.keys[0]] if seg.keys else "") for seg in segments(answer, spans)]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from environs import Env
@@ -149,7 +150,7 @@ DATABASE_OWNER: dict[str, str] = {}
 _database_url = env.str("DATABASE_URL", "")
 _database_owner_url = env.str("DATABASE_OWNER_URL", "")
 if _database_url:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    DATABASES: dict[str, Any] = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
     EMBEDDED_POSTGRES = False
     if _database_owner_url:
         _owner = dj_database_url.parse(_database_owner_url)
@@ -218,7 +219,7 @@ SOURCE_TEXT_MAX_CHARS = 5_000_000
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int(
     "SPANPROOF_MAX_REQUEST_BYTES", 4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024
 )
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     # DRF's two defaults, its JSON written by orjson (verifier/api/renderers.py).
     "DEFAULT_RENDERER_CLASSES": [
         "verifier.api.renderers.FastJSONRenderer",

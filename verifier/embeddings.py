@@ -235,7 +235,8 @@ def embed_text_torch(text: str) -> np.ndarray:
     if _fast_single is None or _fast_single[0] is not model:
         _fast_single = (model, _single_text_path_exact(model))
     if not _fast_single[1]:
-        return embed_texts([text])[0]
+        only: np.ndarray = embed_texts([text])[0]
+        return only
     import torch
 
     previous = torch.get_num_threads()

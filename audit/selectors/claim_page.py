@@ -155,7 +155,7 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
 def _judging_verdict(verdicts: list[Verdict]) -> Verdict | None:
     human = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
     model = [v for v in verdicts if v.reviewer_id is None]
-    return human or (model or [None])[0]
+    return human or (model[0] if model else None)
 
 
 def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:

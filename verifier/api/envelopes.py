@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from verifier import vocabulary
@@ -17,16 +20,16 @@ class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
     target_class = "verifier.api.authentication.ApiKeyAuthentication"
     name = "apiKey"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {"type": "http", "scheme": "bearer", "description": "Per-workspace API key."}
 
 
-class ClaimRefSerializer(serializers.Serializer):
+class ClaimRefSerializer(serializers.Serializer[Any]):
     id = serializers.CharField()
     text = serializers.CharField()
 
 
-class EvidenceSerializer(serializers.Serializer):
+class EvidenceSerializer(serializers.Serializer[Any]):
     quote = serializers.CharField()
     offsets = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
@@ -42,7 +45,7 @@ class EvidenceSerializer(serializers.Serializer):
     )
 
 
-class JudgeSerializer(serializers.Serializer):
+class JudgeSerializer(serializers.Serializer[Any]):
     model = serializers.CharField()
     prompt_version = serializers.IntegerField()
     verdict = serializers.ChoiceField(
@@ -60,7 +63,7 @@ class JudgeSerializer(serializers.Serializer):
     at = serializers.CharField(help_text="ISO-8601 UTC with milliseconds, e.g. …T12:04:11.000Z")
 
 
-class EnvelopeSerializer(serializers.Serializer):
+class EnvelopeSerializer(serializers.Serializer[Any]):
     """The verified-claim envelope. ``judge`` is omitted when the claim was never judged;
     ``trace_ref`` only when a trace served it; ``evidence`` is empty when nothing is bound."""
 
@@ -75,7 +78,7 @@ class EnvelopeSerializer(serializers.Serializer):
     trust_score = serializers.IntegerField(min_value=0, max_value=100)
 
 
-class VerificationPolicySerializer(serializers.Serializer):
+class VerificationPolicySerializer(serializers.Serializer[Any]):
     include = serializers.ListField(
         child=serializers.CharField(max_length=16),
         required=False,
@@ -93,7 +96,7 @@ class VerificationPolicySerializer(serializers.Serializer):
         return value
 
 
-class RetrievalMetadataSerializer(serializers.Serializer):
+class RetrievalMetadataSerializer(serializers.Serializer[Any]):
     verification_summary = serializers.DictField(child=serializers.IntegerField())
     retrieval_degraded_code = serializers.CharField(allow_null=True)
     verification_policy = serializers.DictField()

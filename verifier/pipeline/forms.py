@@ -24,7 +24,7 @@ class MultipleFileField(forms.FileField):
         )
         super().__init__(*args, **kwargs)
 
-    def clean(self, data: Any, initial: Any = None) -> list:
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
         if not data:
             return []
         items = data if isinstance(data, list | tuple) else [data]
@@ -39,10 +39,12 @@ class IngestUploadForm(forms.Form):
     )
     format = forms.ChoiceField(choices=[(f, f) for f in FORMATS], initial="text")
     domain_pack = forms.CharField(max_length=64, required=False, initial="general")
-    files = MultipleFileField(required=False, label="Or upload files")
+    # the metaclass takes declared fields off the class; the stubs see BaseForm.files
+    files = MultipleFileField(required=False, label="Or upload files")  # type: ignore[assignment]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not (data.get("text") or "").strip() and not data.get("files"):
             raise forms.ValidationError("Paste some text or choose at least one file.")
         pack = data.get("domain_pack") or "general"

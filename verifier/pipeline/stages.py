@@ -8,7 +8,9 @@ failure is recorded on the job by the runner and never retried blindly.
 
 from __future__ import annotations
 
-from celery import shared_task
+from typing import Any
+
+from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
 from verifier.models import IngestStage
@@ -24,7 +26,7 @@ def _run(job_id: int, stage: str) -> str | None:
     return ingest_stage_run(job_id=job_id, stage=stage)
 
 
-def _stage_task(stage: str):
+def _stage_task(stage: str) -> Task:
     @shared_task(
         name=f"verifier.pipeline.stages.{stage}",
         autoretry_for=TRANSIENT_ERRORS,
@@ -46,7 +48,7 @@ validate_stage = _stage_task(IngestStage.VALIDATE)
 remediate_stage = _stage_task(IngestStage.REMEDIATE)
 store_stage = _stage_task(IngestStage.STORE)
 
-STAGE_TASKS = {
+STAGE_TASKS: dict[str, Any] = {
     IngestStage.EXTRACT: extract_stage,
     IngestStage.RELATE: relate_stage,
     IngestStage.GROUP: group_stage,

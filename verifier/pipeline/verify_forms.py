@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -41,15 +41,16 @@ class ClaimVerifyForm(forms.Form):
 
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["source"]
-        field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")  # type: ignore[attr-defined]
+        field = cast("forms.ModelChoiceField[Source]", self.fields["source"])
+        field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")
         active = rule_set_active(workspace=workspace, domain_pack="general")
-        self.fields["policy"].choices = [("", f"active ({active.policy})")] + [  # type: ignore[attr-defined]
-            (p.name, p.name) for p in active.definition.policies
-        ]
+        cast(forms.ChoiceField, self.fields["policy"]).choices = [
+            ("", f"active ({active.policy})")
+        ] + [(p.name, p.name) for p in active.definition.policies]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         text = data.get("claims") or ""
         if upload is not None:

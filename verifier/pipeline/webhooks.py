@@ -6,11 +6,11 @@ back later, so the remaining tries are made at once instead of after the countdo
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 
 @shared_task(name="verifier.pipeline.webhooks.deliver_webhook", bind=True, max_retries=None)
-def deliver_webhook(self, delivery_id: int) -> bool:
+def deliver_webhook(self: Task, delivery_id: int) -> bool:
     from verifier.services.webhooks import webhook_deliver
 
     while True:

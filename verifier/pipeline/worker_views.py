@@ -15,10 +15,10 @@ from verifier.services.worker_verify import (
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,
-    TRUST_POLICY_MODES,
     WorkerInputError,
     worker_verify,
 )
+from verifier.worker.config import TRUST_POLICY_MODES
 
 
 class WorkerVerifyForm(forms.Form):

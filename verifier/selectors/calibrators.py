@@ -375,11 +375,11 @@ def calibrator_plan(
     flips: list[Flip] = []
     for planned in appends:
         claim = planned.prepared.claim
-        answer = planned.answer
+        chosen = planned.answer
         now = replace(
             inputs[claim.pk][0],
             model_verdict=VerdictInput(
-                cast(StateVerdictLabel, answer.label), float(answer.confidence), answer.note
+                cast(StateVerdictLabel, chosen.label), float(chosen.confidence), chosen.note
             ),
         )
         after = resolve_state(now, policy)
@@ -393,9 +393,9 @@ def calibrator_plan(
                 after=(after.state.value, after.reason.value),
                 judge_label=judged.label,
                 judge_confidence=judged.confidence,
-                answer_label=answer.label,
+                answer_label=chosen.label,
                 calibrated=planned.calibrated,
-                p_supported=answer.p_supported if isinstance(answer, CalibratedAnswer) else None,
+                p_supported=chosen.p_supported if isinstance(chosen, CalibratedAnswer) else None,
             )
         )
     return CalibratorPlan(scanned=len(prepared), appends=appends, flips=flips)

@@ -36,7 +36,7 @@ def verification_job_get(*, workspace: Workspace, job_id: int) -> VerificationJo
     return job
 
 
-def verification_job_list(*, workspace: Workspace):
+def verification_job_list(*, workspace: Workspace) -> QuerySet[VerificationJob]:
     return VerificationJob.objects.filter(workspace=workspace).defer("items")
 
 

@@ -21,11 +21,11 @@ constant number of queries (claims + bindings + verdicts).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Prefetch, QuerySet
 
-from verifier.models import Claim, EvidenceBinding, Verdict
+from verifier.models import Claim, EvidenceBinding, Verdict, Workspace
 from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.vocabulary import verdict_confidence
 
@@ -99,14 +99,40 @@ def _latest_verdict(claim: Claim) -> Verdict | None:
     return verdicts[0] if verdicts else None
 
 
-def claim_trust_score(*, claim: Claim, verdict: Verdict | None = None, binding=None) -> int:
+class _ScoredClaim(Protocol):
+    """What the trust score reads of a claim (a ``Claim`` or a served claim)."""
+
+    @property
+    def trust_score(self) -> int | None: ...
+    @property
+    def state(self) -> str: ...
+
+
+class _ScoredVerdict(Protocol):
+    @property
+    def label(self) -> str: ...
+    @property
+    def confidence(self) -> float: ...
+
+
+class _ScoredBinding(Protocol):
+    @property
+    def match(self) -> str: ...
+
+
+def claim_trust_score(
+    *,
+    claim: _ScoredClaim,
+    verdict: _ScoredVerdict | None = None,
+    binding: _ScoredBinding | None = None,
+) -> int:
     """``claim.trust_score`` when stored, else the computed per-claim value (see module)."""
     if claim.trust_score is not None:
         return int(claim.trust_score)
     score = _STATE_BASE.get(claim.state, 0)
     entailed = verdict is not None and verdict.label == "entailed"
-    if entailed and claim.state in ("supported", "inferred"):
-        score += round(10 * float(verdict.confidence))  # type: ignore[union-attr]
+    if verdict is not None and entailed and claim.state in ("supported", "inferred"):
+        score += round(10 * float(verdict.confidence))
     if binding is not None and binding.match == "fuzzy":
         score -= 10
     return max(0, min(100, score))
@@ -156,7 +182,7 @@ def claim_envelope(*, claim: Claim, trace_id: str | None = None) -> dict[str, An
 
 def claim_envelope_list(
     *,
-    workspace,
+    workspace: Workspace,
     state: str | None = None,
     source_ref: str | None = None,
     job_id: int | None = None,
@@ -172,7 +198,7 @@ def claim_envelope_list(
     return claims_for_envelopes(qs.order_by("-id"))
 
 
-def claim_envelope_get(*, workspace, public_id: str) -> Claim:
+def claim_envelope_get(*, workspace: Workspace, public_id: str) -> Claim:
     """One claim ready for its envelope; the same 404 for missing and other-workspace."""
     return claim_in_workspace_or_404(
         claims_for_envelopes(Claim.objects.all()), workspace=workspace, public_id=public_id

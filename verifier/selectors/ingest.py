@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
 from django.conf import settings
 from django.db import connection
@@ -178,7 +178,7 @@ def contradicted_count(job: IngestJob) -> int:
     return job_claims(job).filter(state=ClaimStateChoices.CONTRADICTED).count()
 
 
-def job_progress_rows(job: IngestJob) -> list[dict]:
+def job_progress_rows(job: IngestJob) -> list[dict[str, Any]]:
     """One row per stage in pipeline order: done/total/failed and a whole percent."""
     rows = []
     for stage in STAGE_ORDER:

@@ -5,7 +5,7 @@ workspace's versions, and the console's diff and what-if impact of a definition.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -262,7 +262,7 @@ def _impact_claims(*, workspace: Workspace, domain_pack: str) -> QuerySet[Claim]
     return claims
 
 
-def _impact_rows(claims: QuerySet[Claim]) -> Iterator[dict[str, Any]]:
+def _impact_rows(claims: QuerySet[Claim]) -> Iterator[Mapping[str, Any]]:
     latest = Verdict.objects.filter(claim=OuterRef("pk")).latest_first()
     quote = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True).values("quote")
     return (

@@ -54,7 +54,7 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from verifier.models import IngestItem, IngestItemStatus, IngestJob, IngestStatus
@@ -81,10 +81,10 @@ class StageSpec:
     in the transaction that holds the job's row lock and found every item done."""
 
     items: Callable[[IngestJob], list[str]]
-    run_item: Callable[[IngestJob, str], None]
+    run_item: Callable[[IngestJob, str], object]
     own_transactions: bool = False
     serial: bool = False
-    prepare: Callable[[IngestJob, str], None] | None = None
+    prepare: Callable[[IngestJob, str], object] | None = None
     finish: Callable[[IngestJob], object] | None = None
 
 
@@ -364,7 +364,7 @@ def _run_claimed(job: IngestJob, item: IngestItem, spec: StageSpec) -> None:
         _mark(job, item)
 
 
-def _pending(job: IngestJob, stage: str):
+def _pending(job: IngestJob, stage: str) -> QuerySet[IngestItem]:
     return IngestItem.objects.filter(
         job_id=job.pk, stage=stage, status=IngestItemStatus.PENDING
     ).order_by("position")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from django.db import transaction
@@ -75,10 +76,11 @@ class _WithVectors:
     def judge_batch(self, items: Sequence[JudgeItem]) -> list[JudgeResult]:
         return self.judge.judge_batch(items, vectors=self.vectors)  # type: ignore[call-arg]
 
-    def reading(self, items: Sequence[JudgeItem]) -> tuple[tuple[str, ...], np.ndarray, list]:
+    def reading(self, items: Sequence[JudgeItem]) -> tuple[tuple[str, ...], np.ndarray, list[Any]]:
         """The judge's own reading (``verifier.judges.reading``) with the known vectors."""
         reading = getattr(self.judge, "reading")  # noqa: B009 (absent on some judges)
-        return reading(items, vectors=self.vectors)
+        result: tuple[tuple[str, ...], np.ndarray, list[Any]] = reading(items, vectors=self.vectors)
+        return result
 
 
 def claim_vectors(claims: Sequence[Claim]) -> dict[str, np.ndarray]:
@@ -248,7 +250,8 @@ def _record_all(recorded: list[Recorded], states: ClaimStates | None) -> None:
     pending = recorded
     while pending:
         seen: set[int] = set()
-        now, later = [], []
+        now: list[Recorded] = []
+        later: list[Recorded] = []
         for entry in pending:
             (later if entry[1].pk in seen else now).append(entry)
             seen.add(entry[1].pk)

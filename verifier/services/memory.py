@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from verifier.embeddings import embed_texts
@@ -77,7 +78,7 @@ def transcript_from_row(row: MemoryTranscript) -> Transcript:
 
 @transaction.atomic
 def memory_transcript_import(
-    *, workspace: Workspace, data: Any, ref: str = "", title: str = "", actor=None
+    *, workspace: Workspace, data: Any, ref: str = "", title: str = "", actor: User | None = None
 ) -> MemoryTranscript:
     """Store JSON/JSONL turns as a transcript source version (a no-op when unchanged).
 
@@ -178,7 +179,7 @@ def _verdict_row(verdict: ClaimVerdict) -> tuple[str, str, str, int, str, float]
 
 
 def _store_claim(
-    *, workspace: Workspace, row: MemoryTranscript, verdict: ClaimVerdict, actor
+    *, workspace: Workspace, row: MemoryTranscript, verdict: ClaimVerdict, actor: User | None
 ) -> Claim:
     match = verdict.match
     assert match is not None
@@ -216,7 +217,7 @@ def memory_checks_store(
     message: str,
     row: MemoryTranscript | None,
     verdicts: list[ClaimVerdict],
-    actor=None,
+    actor: User | None = None,
 ) -> list[MemoryCheck]:
     checks = []
     for verdict in verdicts:
@@ -254,7 +255,7 @@ def memory_verify(
     message: Any,
     transcript: MemoryTranscript | None = None,
     transcript_data: Any = None,
-    actor=None,
+    actor: User | None = None,
     judge: Judge | None = None,
 ) -> MemoryVerifyWrite:
     """Verify the memory claims of ``message`` against ``agent``'s own earlier turns.

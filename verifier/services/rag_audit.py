@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from verifier.engine import get_judge, judge_batch_size
@@ -58,7 +59,12 @@ def _decisive_chunk(item: ClaimAudit, chunks: Sequence[Chunk]) -> str:
 
 
 def _store_claim(
-    *, workspace: Workspace, item: ClaimAudit, source_id: int, result: AuditResult, actor
+    *,
+    workspace: Workspace,
+    item: ClaimAudit,
+    source_id: int,
+    result: AuditResult,
+    actor: User | None,
 ) -> Claim:
     window = item.evidence[0] if item.evidence else None
     claim = Claim.objects.create(
@@ -92,7 +98,9 @@ def _store_claim(
 
 
 @transaction.atomic
-def rag_audit_store(*, workspace: Workspace, result: AuditResult, actor=None) -> RagAuditWrite:
+def rag_audit_store(
+    *, workspace: Workspace, result: AuditResult, actor: User | None = None
+) -> RagAuditWrite:
     """Persist ``result``: the audit row, chunks as sources, claims with evidence."""
     chunks = list(result.chunks)
     source_ids = {}
@@ -128,7 +136,12 @@ def rag_audit_store(*, workspace: Workspace, result: AuditResult, actor=None) ->
 
 
 def rag_audit_run(
-    *, workspace: Workspace, answer: str, chunks: object, actor=None, judge: Judge | None = None
+    *,
+    workspace: Workspace,
+    answer: str,
+    chunks: object,
+    actor: User | None = None,
+    judge: Judge | None = None,
 ) -> RagAuditWrite:
     """Parse, audit (outside the transaction: judging may take a while) and store, with
     the call's trace (one, written with the audit).

@@ -204,7 +204,9 @@ class ServeRun:
     def add_seeds(self, scored: Sequence[tuple[int, float]]) -> None:
         for pk, score in scored:
             if pk not in self.considered:
-                item = Considered(pk=pk, score=float(score), hop_depth=0)
+                item: Considered[sel.ServedClaim] = Considered(
+                    pk=pk, score=float(score), hop_depth=0
+                )
                 self.considered[pk] = item
                 self.seeds.append(item)
 
@@ -266,7 +268,7 @@ class ServeRun:
                         "kind": kind,
                         "confidence": confidence,
                     }
-                    item = Considered(
+                    item: Considered[sel.ServedClaim] = Considered(
                         pk=there,
                         score=parent.score * confidence * HOP_DECAY,
                         hop_depth=depth,

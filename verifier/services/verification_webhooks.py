@@ -3,6 +3,8 @@ workspace's webhooks that subscribe to it (signed and retried like every deliver
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.db import transaction
 
 from verifier.models import (
@@ -43,5 +45,5 @@ def verification_webhooks_queue(*, job: VerificationJob) -> list[WebhookDelivery
         WebhookDelivery.objects.create(webhook=w, event=event, payload=payload) for w in webhooks
     ]
     for delivery in deliveries:
-        transaction.on_commit(lambda pk=delivery.pk: deliver_webhook.delay(pk))
+        transaction.on_commit(partial(deliver_webhook.delay, delivery.pk))
     return deliveries

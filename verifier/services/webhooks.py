@@ -26,6 +26,7 @@ import hmac
 import json
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 
 from django.conf import settings
@@ -69,7 +70,8 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
 
 def retry_delay(attempt: int) -> int:
     """Seconds to wait after failed try number ``attempt`` (1-based)."""
-    return RETRY_BASE_SECONDS * 2 ** (attempt - 1)
+    delay: int = RETRY_BASE_SECONDS * 2 ** (attempt - 1)
+    return delay
 
 
 def webhook_create(
@@ -131,7 +133,7 @@ def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[
                 WebhookDelivery.objects.create(webhook=webhook, event=event, payload=payload)
             )
     for delivery in deliveries:
-        transaction.on_commit(lambda pk=delivery.pk: deliver_webhook.delay(pk))
+        transaction.on_commit(partial(deliver_webhook.delay, delivery.pk))
     return deliveries
 
 

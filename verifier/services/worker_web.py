@@ -17,6 +17,7 @@ import urllib3
 from django.conf import settings
 
 from verifier.models import IngestJob, Source, Workspace
+from verifier.models.ingest import STAGE_ORDER
 from verifier.outbound_addresses import parse_networks
 from verifier.outbound_http import (
     OutboundFailed,
@@ -24,7 +25,7 @@ from verifier.outbound_http import (
     outbound_request,
     outbound_target,
 )
-from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
+from verifier.services.ingest import ingest_stage_run
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.untrusted_input import loads_bounded
 from verifier.worker.web import SearchHit, SearchProvider
