@@ -40,6 +40,7 @@ from verifier.retrieval_ranking import (
 from verifier.selectors import retrieval as sel
 from verifier.selectors.claim_state import BindingCheck, binding_recheck, binding_recheck_span
 from verifier.selectors.envelopes import (
+    active_binding,
     claim_envelope,
     claim_trust_score,
     iso_millis,
@@ -98,8 +99,7 @@ def claims_recheck_on_read(*, claims: Sequence[Any]) -> dict[int, str]:
     versions = sel.current_versions(source_pks=[c.source_id for c in rechecked])
     checks = []
     for claim in rechecked:
-        bound = claim._active_bindings
-        binding = bound[0] if bound else None
+        binding = active_binding(claim)
         version = versions.get(claim.source_id)
         checks.append(
             (
