@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from verifier.api.envelopes import STATE_CHOICES
 from verifier.api.scoping import request_workspace
+from verifier.api.shapes import ShapeSerializer
 from verifier.models import VerificationJob
 from verifier.selectors.claim_verification import (
     verification_job_get,
@@ -35,7 +36,7 @@ INLINE_CLAIMS_PER_SECOND = 20
 DEFAULT_WAIT_SECONDS = 30
 
 
-class VerifiedSpanSerializer(serializers.Serializer[Any]):
+class VerifiedSpanSerializer(ShapeSerializer):
     quote = serializers.CharField()
     start = serializers.IntegerField()
     end = serializers.IntegerField()
@@ -46,13 +47,16 @@ class VerifiedSpanSerializer(serializers.Serializer[Any]):
     permalink = serializers.CharField(help_text="The source version page, span highlighted.")
 
 
-class ClaimErrorSerializer(serializers.Serializer[Any]):
+class ClaimErrorSerializer(ShapeSerializer):
     code = serializers.CharField()
     message = serializers.CharField()
 
 
+# One row of ``verification_results``: ``index``, ``status`` and ``error`` or ``reused``
+# with the keys of ``claim_result``, declared here field by field (an undeclared key is
+# an error; ``tests/verifier/api/test_claims_verify.py`` holds the two equal).
 @extend_schema_serializer(component_name="ClaimVerifyResult")
-class ResultSerializer(serializers.Serializer[Any]):
+class ResultSerializer(ShapeSerializer):
     index = serializers.IntegerField(help_text="Position of the claim in the request.")
     status = serializers.ChoiceField(choices=["verified", "pending", "error"])
     error = ClaimErrorSerializer(required=False, allow_null=True)

@@ -1,4 +1,10 @@
-"""Serializers shared by the Connect API: the verified-claim envelope (seed 000)."""
+"""Serializers shared by the Connect API: the verified-claim envelope (seed 000).
+
+``EnvelopeSerializer`` declares exactly the keys that ``claim_envelope``
+(``verifier.selectors.envelopes``) builds — a ``ShapeSerializer``: an undeclared key is
+an error, and ``tests/verifier/api/test_envelope.py`` holds the two equal — for the
+claims API, the graph and, as its schema, the retrieve (which answers the built dict as
+it is)."""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from verifier import vocabulary
+from verifier.api.shapes import ShapeSerializer
 from verifier.models import ClaimStateChoices, MatchKind
 
 STATE_CHOICES = [s.value for s in ClaimStateChoices]
@@ -24,12 +31,12 @@ class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
         return {"type": "http", "scheme": "bearer", "description": "Per-workspace API key."}
 
 
-class ClaimRefSerializer(serializers.Serializer[Any]):
+class ClaimRefSerializer(ShapeSerializer):
     id = serializers.CharField()
     text = serializers.CharField()
 
 
-class EvidenceSerializer(serializers.Serializer[Any]):
+class EvidenceSerializer(ShapeSerializer):
     quote = serializers.CharField()
     offsets = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
@@ -45,7 +52,7 @@ class EvidenceSerializer(serializers.Serializer[Any]):
     )
 
 
-class JudgeSerializer(serializers.Serializer[Any]):
+class JudgeSerializer(ShapeSerializer):
     model = serializers.CharField()
     prompt_version = serializers.IntegerField()
     verdict = serializers.ChoiceField(
@@ -63,7 +70,7 @@ class JudgeSerializer(serializers.Serializer[Any]):
     at = serializers.CharField(help_text="ISO-8601 UTC with milliseconds, e.g. …T12:04:11.000Z")
 
 
-class EnvelopeSerializer(serializers.Serializer[Any]):
+class EnvelopeSerializer(ShapeSerializer):
     """The verified-claim envelope. ``judge`` is omitted when the claim was never judged;
     ``trace_ref`` only when a trace served it; ``evidence`` is empty when nothing is bound."""
 
@@ -96,7 +103,7 @@ class VerificationPolicySerializer(serializers.Serializer[Any]):
         return value
 
 
-class RetrievalMetadataSerializer(serializers.Serializer[Any]):
+class RetrievalMetadataSerializer(ShapeSerializer):
     verification_summary = serializers.DictField(child=serializers.IntegerField())
     retrieval_degraded_code = serializers.CharField(allow_null=True)
     verification_policy = serializers.DictField()
