@@ -383,7 +383,7 @@ def main() -> None:
     settings.DEBUG = False
 
     from review.models import ReviewLease
-    from review.selectors import QueueCursor
+    from review.selectors.cursor import QueueCursor
     from verifier.models import Claim
     from verifier.selectors.paging import NewestFirstCursor
 
