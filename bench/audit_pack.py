@@ -21,7 +21,6 @@ after, since the machine may be shared.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import resource
@@ -34,15 +33,10 @@ import time
 import zipfile
 from pathlib import Path
 
-# Drop bench/ from the path: bench/queue.py would shadow the stdlib ``queue`` (used by
-# celery/kombu/amqp).
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from bench.database import bench_database_url  # noqa: E402
-from bench.workspace_fill import prose_sentences  # noqa: E402
+from bench._common import django_setup, print_json
+from bench.workspace_fill import prose_sentences
 
 BENCH_DB = "spanproof_bench_audit_pack"
 WORKSPACE_SLUG = "bench-audit-pack"
@@ -233,13 +227,8 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB, fresh=args.fresh)
     # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup(BENCH_DB, fresh=args.fresh)
     from django.core.management import call_command
 
     from verifier.audit_pack.scope import PackScope
@@ -313,7 +302,7 @@ def main() -> None:
             "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         }
     )
-    print(json.dumps(data, indent=2))
+    print_json(data)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import random
 import sys
 import time
@@ -20,8 +19,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
+from bench._common import print_json
 from verifier.binding import (
     Binding,
     BoundSpan,
@@ -354,18 +354,15 @@ def main() -> None:
         name: bool(float(corpus_report[name]) >= target)  # type: ignore[arg-type]
         for name, target in TARGETS.items()
     }
-    print(
-        json.dumps(
-            {
-                "mode": "quick" if args.quick else "full",
-                "python": sys.version.split()[0],
-                "corpus": corpus_report,
-                "large_source": big_report,
-                "targets": TARGETS,
-                "targets_met": met,
-            },
-            indent=2,
-        )
+    print_json(
+        {
+            "mode": "quick" if args.quick else "full",
+            "python": sys.version.split()[0],
+            "corpus": corpus_report,
+            "large_source": big_report,
+            "targets": TARGETS,
+            "targets_met": met,
+        }
     )
 
 

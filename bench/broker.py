@@ -22,9 +22,7 @@ installed; without it that leg reports why it was skipped. Prints one JSON objec
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
-import os
 import shutil
 import sys
 import tempfile
@@ -33,9 +31,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import django_setup, print_json
 
 BENCH_DATABASE = "spanproof_broker_bench"
 GET_TIMEOUT_S = 0.05
@@ -212,10 +210,7 @@ def _sqlalchemy_spec() -> tuple[dict[str, Any] | None, str]:
         import sqlalchemy  # noqa: F401
     except ImportError:
         return None, "sqlalchemy is not installed (pip install sqlalchemy)"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup()
     import psycopg
     from django.conf import settings
 
@@ -293,7 +288,7 @@ def main() -> None:
         shutil.rmtree(root, ignore_errors=True)
         if legs.get("sqlalchemy") is not None:
             _drop_sqlalchemy_database()
-    print(json.dumps(report, indent=2))
+    print_json(report)
 
 
 if __name__ == "__main__":

@@ -32,16 +32,11 @@ import sys
 import time
 from pathlib import Path
 
-# bench/ holds a queue.py: drop bench/ from the path so the stdlib ``queue`` (used by
-# celery/kombu/amqp) is not shadowed by it.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import ROOT, django_setup, percentile, print_json
 
 BENCH_DB = "spanproof_bench_verify"
-
-from bench.database import bench_database_url, percentile  # noqa: E402
 
 PROSE = ROOT.parent / "shared" / "train" / "prose.jsonl"
 SEED = 20261125
@@ -80,16 +75,8 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=30)
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB, fresh=True)
-
-    # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
-
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import django
-
-    django.setup()
+    django_setup(BENCH_DB, fresh=True)
     from django.core.management import call_command
     from django.test import Client
 
@@ -169,22 +156,19 @@ def main() -> None:
         assert status == 200 and body["job"] is None, (status, body.get("error"))
         timings.append(seconds * 1000)
     judge = get_judge()
-    print(
-        json.dumps(
-            {
-                "bench": "claims_verify",
-                "judge": judge.model_id,
-                "batches": batches,
-                "inline_10": {
-                    "calls": len(timings),
-                    "p50_ms": round(statistics.median(timings), 1),
-                    "p95_ms": round(percentile(timings, 0.95), 1),
-                    "max_ms": round(max(timings), 1),
-                    "target_p95_ms": TARGET_INLINE_P95_MS,
-                },
+    print_json(
+        {
+            "bench": "claims_verify",
+            "judge": judge.model_id,
+            "batches": batches,
+            "inline_10": {
+                "calls": len(timings),
+                "p50_ms": round(statistics.median(timings), 1),
+                "p95_ms": round(percentile(timings, 0.95), 1),
+                "max_ms": round(max(timings), 1),
+                "target_p95_ms": TARGET_INLINE_P95_MS,
             },
-            indent=2,
-        )
+        }
     )
 
 

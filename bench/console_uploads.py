@@ -23,7 +23,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -31,11 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT))
+import requests
 
-import requests  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import ROOT, free_port, manage, print_json, sign_in, wait_until_healthy
 
 PROSE = ROOT.parent / "shared" / "train" / "prose.jsonl"
 DEMO_PASSWORD = "spanproof-demo"
@@ -56,28 +55,6 @@ def _documents(kb: int) -> list[str]:
             docs[target].append(text)
             sizes[target] += len(text.encode())
     return ["\n\n".join(doc) for doc in docs]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _sign_in(base: str) -> requests.Session:
-    session = requests.Session()
-    page = session.get(f"{base}/accounts/login/", timeout=10)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-    assert token is not None
-    response = session.post(
-        f"{base}/accounts/login/",
-        data={"username": "admin", "password": DEMO_PASSWORD, "csrfmiddlewaretoken": token[1]},
-        headers={"Referer": f"{base}/accounts/login/"},
-        allow_redirects=False,
-        timeout=10,
-    )
-    assert response.status_code == 302, response.status_code
-    return session
 
 
 def _upload(base: str, session: requests.Session, name: str, text: str, out: dict) -> None:
@@ -104,7 +81,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=1800.0)
     args = parser.parse_args()
 
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     log_path = ROOT / "var" / "bench-console-uploads.log"
@@ -120,25 +97,15 @@ def main() -> None:
     health: list[Any] = []
     stop = threading.Event()
     try:
-        deadline = time.monotonic() + 600
-        while True:
-            try:
-                if requests.get(f"{base}/healthz", timeout=60).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if time.monotonic() > deadline or console.poll() is not None:
-                raise SystemExit(f"the console did not start: see {log_path}")
-            time.sleep(0.5)
+        wait_until_healthy(
+            base,
+            console,
+            timeout=600,
+            interval=0.5,
+            failure=f"the console did not start: see {log_path}",
+        )
         create_key = ["create_api_key", "--workspace", "demo", "--name", "bench-uploads"]
-        key = subprocess.run(
-            [sys.executable, "manage.py", *create_key, "--scope", "read"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        key = manage(*create_key, "--scope", "read", env=env).strip()
 
         def poll_health() -> None:
             while not stop.is_set():
@@ -153,7 +120,8 @@ def main() -> None:
         uploads = [{"bytes": len(doc.encode())} for doc in documents]
         threads = [
             threading.Thread(
-                target=_upload, args=(base, _sign_in(base), f"bench-{i}", doc, uploads[i])
+                target=_upload,
+                args=(base, sign_in(base, "admin", DEMO_PASSWORD), f"bench-{i}", doc, uploads[i]),
             )
             for i, doc in enumerate(documents)
         ]
@@ -182,16 +150,13 @@ def main() -> None:
             console.wait(timeout=120)
         log.close()
     text = log_path.read_text(errors="replace")
-    print(
-        json.dumps(
-            {
-                "uploads": [{k: v for k, v in u.items() if k != "started"} for u in uploads],
-                "supervisor_stopped_lines": re.findall(r".*stopped: .*", text),
-                "healthz_polls": len(health),
-                "healthz_not_200": [h for h in health if h != 200],
-            },
-            indent=2,
-        )
+    print_json(
+        {
+            "uploads": [{k: v for k, v in u.items() if k != "started"} for u in uploads],
+            "supervisor_stopped_lines": re.findall(r".*stopped: .*", text),
+            "healthz_polls": len(health),
+            "healthz_not_200": [h for h in health if h != 200],
+        }
     )
 
 

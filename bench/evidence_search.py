@@ -20,15 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-# Run as a script, this folder is sys.path[0]; its module names (binding.py, judge.py…)
-# would shadow what the embedding stack imports, so only the repository root stays.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != REPO / "bench"]
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.services import evidence_search as es  # noqa: E402
+from bench._common import ROOT, print_json
+from verifier.services import evidence_search as es
 
-DEFAULT_DATA = REPO.parent / "shared" / "eval" / "claims.jsonl"
+DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "claims.jsonl"
 
 
 def _overlaps(span: tuple[int, int], gold: list[list[int]]) -> bool:
@@ -135,7 +132,7 @@ def main() -> None:
     out["share_percent"] = args.share
     out["metrics"] = evaluate(rows)
     out["seconds"] = round(time.perf_counter() - began, 2)
-    print(json.dumps(out, indent=2))
+    print_json(out)
 
 
 if __name__ == "__main__":

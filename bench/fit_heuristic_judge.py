@@ -23,7 +23,6 @@ Procedure (docs/heuristic-judge.md):
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from dataclasses import replace
@@ -31,11 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from judge import DEFAULT_DATA, EvalRow, load_eval_rows, quality
-
+from bench._common import print_json
+from bench.judge import DEFAULT_DATA, EvalRow, load_eval_rows, quality
 from verifier.judges.heuristic import (
     UNCOVERED_CAP,
     Candidate,
@@ -214,7 +212,7 @@ def main() -> None:
             held_rows, labels_for(held_rows, [assessed[i] for i in heldout], fitted)
         ),
     }
-    print(json.dumps(report, indent=2))
+    print_json(report)
 
 
 if __name__ == "__main__":

@@ -38,10 +38,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 os.environ.setdefault("SPANPROOF_TEST_DB", "bench_grouping")
+
+from bench._common import ROOT, django_setup, print_json
 
 EVAL = ROOT.parent / "shared" / "eval" / "claims.jsonl"
 SEED = 20261125
@@ -253,9 +253,7 @@ def main() -> None:
     if not args.quality and not args.switch:
         args.quality = True
 
-    import django
-
-    django.setup()
+    django_setup()
     _setup_database()
     from verifier.embeddings import embed_texts
     from verifier.selectors import near_duplicates
@@ -273,7 +271,7 @@ def main() -> None:
         report["switch"] = switch(
             [int(s) for s in args.sizes.split(",")], [int(b) for b in args.batches.split(",")]
         )
-    print(json.dumps(report, indent=2))
+    print_json(report)
 
 
 if __name__ == "__main__":

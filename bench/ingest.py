@@ -27,7 +27,6 @@ checkpoints during the job.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -35,12 +34,12 @@ import time
 from pathlib import Path
 from typing import Final
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 # Its own database on the same server, so the benchmark never depends on, or writes
 # into, the development database.
 os.environ.setdefault("SPANPROOF_TEST_DB", "bench_ingest")
+
+from bench._common import django_setup, print_json
 
 SUBJECTS = [
     "The Marrow River delta",
@@ -227,9 +226,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    import django
-
-    django.setup()
+    django_setup()
     from django.db import connection
     from django.test.utils import setup_databases
 
@@ -293,37 +290,34 @@ def main() -> None:
         "judge": get_judge().model_id,
         **relation_stats_get(workspace=workspace),
     }
-    print(
-        json.dumps(
-            {
-                "docs": args.docs,
-                "fresh_database": not args.reuse_db,
-                "doc_bytes": args.doc_bytes,
-                "claims": claims,
-                "job_status": job.status,
-                "failed_items": len(job.errors),
-                "seconds_end_to_end": round(elapsed, 2),
-                "claims_per_s_end_to_end": round(end_to_end_rate, 1),
-                "claims_per_s_embed_only": round(embed_rate, 1),
-                "claims_per_s_embed_only_before_after": [round(before, 1), round(after, 1)],
-                "resident_docs": args.resident_docs,
-                "workspace_claims_before": args.workspace_claims,
-                "workspace_fill": fill,
-                "load_average_1m_before_after": [round(load_before, 2), round(load_after, 2)],
-                "ratio_to_embed_only": round(end_to_end_rate / embed_rate, 3),
-                "target_ratio": 0.5,
-                "stage_seconds": stage_seconds,
-                "group_search_seconds": round(search_clock.seconds, 2),
-                "store_publish_seconds": round(publish_clock.seconds, 2),
-                "wal_mb_fpi_checkpoints": [round(wal[0] / 2**20), wal[1], wal[2]],
-                "trust_score": (report.get("trust") or {}).get("score"),
-                "g2_passed": ((report.get("quality") or {}).get("g2") or {}).get("passed"),
-                "workspace": workspace.slug,
-                # seed 004: the store stage verifies the job's relations (SR-MKG, VoG)
-                "relation_verification": relation_verification,
-            },
-            indent=2,
-        )
+    print_json(
+        {
+            "docs": args.docs,
+            "fresh_database": not args.reuse_db,
+            "doc_bytes": args.doc_bytes,
+            "claims": claims,
+            "job_status": job.status,
+            "failed_items": len(job.errors),
+            "seconds_end_to_end": round(elapsed, 2),
+            "claims_per_s_end_to_end": round(end_to_end_rate, 1),
+            "claims_per_s_embed_only": round(embed_rate, 1),
+            "claims_per_s_embed_only_before_after": [round(before, 1), round(after, 1)],
+            "resident_docs": args.resident_docs,
+            "workspace_claims_before": args.workspace_claims,
+            "workspace_fill": fill,
+            "load_average_1m_before_after": [round(load_before, 2), round(load_after, 2)],
+            "ratio_to_embed_only": round(end_to_end_rate / embed_rate, 3),
+            "target_ratio": 0.5,
+            "stage_seconds": stage_seconds,
+            "group_search_seconds": round(search_clock.seconds, 2),
+            "store_publish_seconds": round(publish_clock.seconds, 2),
+            "wal_mb_fpi_checkpoints": [round(wal[0] / 2**20), wal[1], wal[2]],
+            "trust_score": (report.get("trust") or {}).get("score"),
+            "g2_passed": ((report.get("quality") or {}).get("g2") or {}).get("passed"),
+            "workspace": workspace.slug,
+            # seed 004: the store stage verifies the job's relations (SR-MKG, VoG)
+            "relation_verification": relation_verification,
+        }
     )
 
 

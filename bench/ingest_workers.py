@@ -25,7 +25,6 @@ here), ``--worker-threads 2`` gives every process two.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import subprocess
@@ -35,10 +34,11 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 os.environ.setdefault("SPANPROOF_TEST_DB", "bench_ingest_workers")
+
+from bench._common import ROOT, django_setup, print_json
+
 REDIS_URL = "redis://127.0.0.1:6379/14"
 
 
@@ -171,11 +171,9 @@ def main() -> None:
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
 
-    import django
-
     os.environ["CELERY_BROKER_URL"] = args.redis  # this process sends to the same broker
     os.environ["SPANPROOF_INGEST_SHARDS"] = str(args.shards)
-    django.setup()
+    django_setup()
     import redis
     from django.test.utils import setup_databases
 
@@ -236,7 +234,7 @@ def main() -> None:
     if len(counts) == 2:
         a, b = (runs[f"{n}_workers"]["seconds_wall"] for n in counts)
         report[f"speedup_{counts[1]}_vs_{counts[0]}"] = round(a / b, 2)
-    print(json.dumps(report, indent=2))
+    print_json(report)
 
 
 if __name__ == "__main__":

@@ -24,21 +24,20 @@ its thresholds and temperature on the ``fit`` part only; ``heldout`` is never se
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[0] = str(REPO)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.judges import build_judge, judge_items  # noqa: E402
-from verifier.judges.base import Judge  # noqa: E402
-from verifier.judges.nli.devdata import EvalRow, load_eval_rows  # noqa: E402
+from bench._common import ROOT, print_json
+from verifier.judges import build_judge, judge_items
+from verifier.judges.base import Judge
+from verifier.judges.nli.devdata import EvalRow, load_eval_rows
 
-DEFAULT_DATA = REPO.parent / "shared" / "eval" / "claims.jsonl"
+DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "claims.jsonl"
 THROUGHPUT_TARGET_PAIRS_PER_S = 150
 COLD_LOAD_TARGET_S = 3.0
 RSS_TARGET_MB = 700
@@ -63,7 +62,7 @@ peak_kb = next(
 )
 print(elapsed, peak_kb / 1024)
 """
-PROXY_DIR = REPO / "var" / "bench-judge" / "minilm-3way-untrained-v2"
+PROXY_DIR = ROOT / "var" / "bench-judge" / "minilm-3way-untrained-v2"
 
 
 def quality(rows: list[EvalRow], labels: list[str]) -> dict:
@@ -188,7 +187,7 @@ def throughput(judge: Judge, rows: list[EvalRow]) -> dict:
 
 def cold_load(build: str) -> dict:
     out = subprocess.run(
-        [sys.executable, "-c", _COLD_LOAD.format(repo=str(REPO), build=build)],
+        [sys.executable, "-c", _COLD_LOAD.format(repo=str(ROOT), build=build)],
         capture_output=True,
         text=True,
         check=True,
@@ -246,7 +245,7 @@ def main() -> None:
             "throughput_all_rows": throughput(judge, rows),
             "load": cold_load(build),
         }
-    print(json.dumps(report, indent=2))
+    print_json(report)
 
 
 if __name__ == "__main__":

@@ -17,20 +17,19 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[0] = str(REPO)  # not bench/: bench/queue.py would shadow the stdlib module
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-import django  # noqa: E402
+from bench._common import ROOT, django_setup, print_json
+from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_items
+from verifier.judges.base import item_context
+from verifier.states import StatePolicy
+from verifier.text.sentences import sentence_before
 
-django.setup()
+django_setup()  # the modules below read the models
 
-from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_items  # noqa: E402
-from verifier.judges.base import item_context  # noqa: E402
 from verifier.selectors.judge_items import (  # noqa: E402
     CONTEXT_LOOKBACK_CHARS,
     JUDGE_CANDIDATE_MIN_SCORE,
@@ -38,10 +37,8 @@ from verifier.selectors.judge_items import (  # noqa: E402
 from verifier.services.binding import EVIDENCE_CANDIDATES_KEPT  # noqa: E402
 from verifier.services.evidence_search import rank_windows  # noqa: E402
 from verifier.services.validator_benchmark import benchmark_metrics, fixture_load  # noqa: E402
-from verifier.states import StatePolicy  # noqa: E402
-from verifier.text.sentences import sentence_before  # noqa: E402
 
-DEFAULT_FIXTURE = REPO / "bench" / "fixtures" / "planted-v1.json"
+DEFAULT_FIXTURE = ROOT / "bench" / "fixtures" / "planted-v1.json"
 
 
 def spans_for(text: str, claim: str, title: str = "") -> tuple[tuple[str, ...], str]:
@@ -135,7 +132,7 @@ def main() -> None:
         "affirmed_unseen": metrics["affirmed_unseen"],
         "states": metrics["states"],
     }
-    print(json.dumps(summary, indent=2))
+    print_json(summary)
     if args.show == "none":
         return
     for row in rows:

@@ -25,7 +25,6 @@ below the floor. ``entailed_precision`` is the combined judge + calibrator figur
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -33,21 +32,21 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[0] = str(REPO)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.judges import build_judge  # noqa: E402
-from verifier.judges.metrics import ENTAIL_PRECISION_FLOOR  # noqa: E402
-from verifier.judges.nli.devdata import EvalRow, load_eval_rows  # noqa: E402
-from verifier.judges.reading import judge_reading  # noqa: E402
-from verifier.judges.reviewer_calibrator import (  # noqa: E402
+from bench._common import ROOT, print_json
+from verifier.judges import build_judge
+from verifier.judges.metrics import ENTAIL_PRECISION_FLOOR
+from verifier.judges.nli.devdata import EvalRow, load_eval_rows
+from verifier.judges.reading import judge_reading
+from verifier.judges.reviewer_calibrator import (
     CONFIDENCE_Z,
     NotEnoughDecisions,
     combine,
     fit_calibrator,
 )
 
-DEFAULT_DATA = REPO.parent / "shared" / "eval" / "claims.jsonl"
+DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "claims.jsonl"
 
 
 def measure(labels: list[str], gold: list[str]) -> dict[str, float | None]:
@@ -201,7 +200,7 @@ def main() -> None:
             "datasets": per_dataset,
             "seconds": round(time.perf_counter() - started, 1),
         }
-    print(json.dumps(report, indent=1))
+    print_json(report, indent=1)
 
 
 if __name__ == "__main__":

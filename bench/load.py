@@ -22,24 +22,27 @@ errors (any status other than 200, or a failed connection), against the targets.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
-import socket
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# bench/queue.py would shadow the standard library's queue (urllib3 needs it).
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT))
+import requests
 
-import requests  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.web_server import gunicorn_command, web_threads, web_workers  # noqa: E402
+from bench._common import (
+    ROOT,
+    free_port,
+    manage,
+    percentile,
+    print_json,
+    sign_in,
+    wait_until_healthy,
+)
+from verifier.web_server import gunicorn_command, web_threads, web_workers
 
 TARGETS = {"errors": 0, "p95_ms": 250.0}
 WARM_UP_ROUNDS = 3
@@ -52,68 +55,6 @@ QUERIES = (
     "What do salt marsh grasses trap?",
     "What does a levain need?",
 )
-
-
-def _manage(*args: str, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_ready(base: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"gunicorn exited with {server.returncode}")
-        try:
-            # the first /healthz loads the embedding model: give it time
-            if requests.get(f"{base}/healthz", timeout=60).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.3)
-    raise SystemExit("the console did not become healthy in time")
-
-
-def _reviewer_session(base: str, password: str) -> requests.Session:
-    session = requests.Session()
-    page = session.get(f"{base}/accounts/login/", timeout=10)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-    if token is None:
-        raise SystemExit("no CSRF token on the login page")
-    response = session.post(
-        f"{base}/accounts/login/",
-        data={
-            "username": "reviewer",
-            "password": password,
-            "csrfmiddlewaretoken": token.group(1),
-        },
-        headers={"Referer": f"{base}/accounts/login/"},
-        allow_redirects=False,
-        timeout=10,
-    )
-    if response.status_code != 302:
-        raise SystemExit(f"reviewer sign-in failed: {response.status_code}")
-    return session
-
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 class Recorder:
@@ -182,13 +123,13 @@ def main() -> None:
         "SPANPROOF_API_RATE_PER_KEY": "",
         "SPANPROOF_API_RATE_PER_IP": "",
     }
-    _manage("migrate", "--verbosity", "0", env=env)
-    _manage("load_demo", env=env)
-    api_key = _manage(
+    manage("migrate", "--verbosity", "0", env=env)
+    manage("load_demo", env=env)
+    api_key = manage(
         "create_api_key", "--workspace", "demo", "--name", "bench-load", "--scope", "read", env=env
     ).strip()
 
-    base = f"http://127.0.0.1:{_free_port()}"
+    base = f"http://127.0.0.1:{free_port()}"
     command = gunicorn_command(
         python=sys.executable,
         addr=base.removeprefix("http://"),
@@ -198,14 +139,14 @@ def main() -> None:
     command[command.index("--access-logfile") + 1] = "/dev/null"
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
-        _wait_ready(base, server)
-        password = _manage(
+        wait_until_healthy(base, server, timeout=READY_TIMEOUT_S)
+        password = manage(
             "shell",
             "-c",
             "from verifier.demo.loader import DEMO_PASSWORD; print(DEMO_PASSWORD)",
             env=env,
         ).splitlines()[-1]  # Django 5.2's shell prints its auto-imports first
-        cookies = dict(_reviewer_session(base, password).cookies)
+        cookies = dict(sign_in(base, "reviewer", password).cookies)
         warm = [
             threading.Thread(
                 target=_client, args=(i, base, api_key, cookies, 0.0, None, WARM_UP_ROUNDS)
@@ -239,37 +180,34 @@ def main() -> None:
     endpoints = {}
     for name, latencies in recorder.latencies.items():
         errors = sum(recorder.errors[name].values())
-        p95 = _percentile(latencies, 0.95)
+        p95 = percentile(latencies, 0.95) if latencies else 0.0
         endpoints[name] = {
             "requests": len(latencies),
             "requests_per_s": round(len(latencies) / elapsed, 1),
-            "p50_ms": round(_percentile(latencies, 0.50), 1),
+            "p50_ms": round(percentile(latencies, 0.50) if latencies else 0.0, 1),
             "p95_ms": round(p95, 1),
             "max_ms": round(max(latencies, default=0.0), 1),
             "errors": errors,
             "errors_by_status": recorder.errors[name],
             "meets_target": errors <= TARGETS["errors"] and p95 <= TARGETS["p95_ms"],
         }
-    print(
-        json.dumps(
-            {
-                "bench": "load",
-                "clients": args.clients,
-                "duration_s": round(elapsed, 1),
-                "server": {
-                    "gunicorn_workers": args.workers,
-                    "threads_per_worker": args.threads,
-                    "api_rate_limits": "off for this server",
-                },
-                "machine_cpus": os.cpu_count(),
-                "targets": TARGETS,
-                "total_requests_per_s": round(
-                    sum(len(v) for v in recorder.latencies.values()) / elapsed, 1
-                ),
-                "endpoints": endpoints,
+    print_json(
+        {
+            "bench": "load",
+            "clients": args.clients,
+            "duration_s": round(elapsed, 1),
+            "server": {
+                "gunicorn_workers": args.workers,
+                "threads_per_worker": args.threads,
+                "api_rate_limits": "off for this server",
             },
-            indent=2,
-        )
+            "machine_cpus": os.cpu_count(),
+            "targets": TARGETS,
+            "total_requests_per_s": round(
+                sum(len(v) for v in recorder.latencies.values()) / elapsed, 1
+            ),
+            "endpoints": endpoints,
+        }
     )
 
 

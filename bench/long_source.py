@@ -21,7 +21,6 @@ ms over ``--rounds`` × 5.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -29,15 +28,11 @@ import sys
 import time
 from pathlib import Path
 
-# bench/ holds a queue.py: drop bench/ from the path so the stdlib ``queue`` is not shadowed.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import django_setup, print_json
 
 BENCH_DB = "spanproof_bench_long_source"
-
-from bench.database import bench_database_url  # noqa: E402
 
 WORKSPACE_SLUG = "bench-long-source"
 SEED = 20261125
@@ -244,13 +239,7 @@ def main() -> None:
     parser.add_argument("--label", default="", help="a label for this run (before / after)")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
-    # A DATABASE_URL means "production" to the settings, which then want a secret key.
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup(BENCH_DB)
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -288,28 +277,25 @@ def main() -> None:
         .values_list("pk", flat=True)
     )
     span_cut = _span_cut(spread[:: max(1, len(spread) // 40)][:40], args.rounds)
-    print(
-        json.dumps(
-            {
-                "benchmark": "long_source",
-                "label": args.label,
-                "data": {
-                    **data,
-                    "claims": claims.count(),
-                    "text_chars": len(version.text),
-                    "text_bytes": len(version.text.encode("utf-8")),
-                },
-                "permalink": permalink,
-                "pages": pages,
-                "span_cut": span_cut,
-                "target_ms": TARGET_MS,
-                "target_bytes": TARGET_BYTES,
-                "meets_target": all(page["meets_target"] for page in pages.values()),
-                "load_average_1m": round(os.getloadavg()[0], 2),
-                "cpus": os.cpu_count(),
+    print_json(
+        {
+            "benchmark": "long_source",
+            "label": args.label,
+            "data": {
+                **data,
+                "claims": claims.count(),
+                "text_chars": len(version.text),
+                "text_bytes": len(version.text.encode("utf-8")),
             },
-            indent=2,
-        )
+            "permalink": permalink,
+            "pages": pages,
+            "span_cut": span_cut,
+            "target_ms": TARGET_MS,
+            "target_bytes": TARGET_BYTES,
+            "meets_target": all(page["meets_target"] for page in pages.values()),
+            "load_average_1m": round(os.getloadavg()[0], 2),
+            "cpus": os.cpu_count(),
+        }
     )
 
 

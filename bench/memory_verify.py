@@ -46,20 +46,20 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.embeddings import embed_texts  # noqa: E402
-from verifier.judges import build_judge  # noqa: E402
-from verifier.memory import (  # noqa: E402
+from bench._common import ROOT, print_json
+from verifier.embeddings import embed_texts
+from verifier.judges import build_judge
+from verifier.memory import (
     DRIFT_CATEGORIES,
     MATCH_THRESHOLD,
     MemoryVerifier,
     parse_transcript,
 )
-from verifier.text.sentences import sentence_spans  # noqa: E402
+from verifier.text.sentences import sentence_spans
 
-DEFAULT_DATA = REPO.parent / "shared" / "eval" / "dialogues.jsonl"
+DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "dialogues.jsonl"
 PER_SCENARIO = 12
 
 VERBATIM = (
@@ -628,7 +628,7 @@ def main() -> None:
         with args.rows.open("w", encoding="utf-8") as fh:
             for case, row in zip(cases, rows, strict=True):
                 fh.write(json.dumps({**row, "message": case.message, **case.meta}) + "\n")
-    print(json.dumps(out, indent=2))
+    print_json(out)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ import argparse
 import base64
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -33,13 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
-sys.path.insert(0, str(ROOT))
+import requests
 
-import requests  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.web_server import gunicorn_command  # noqa: E402
+from bench._common import ROOT, free_port, manage, print_json, sign_in, wait_until_healthy
+from verifier.web_server import gunicorn_command
 
 DEEP = "[" * 100_000
 NUL, SURROGATE = "\x00", "\ud800"
@@ -52,44 +50,6 @@ class Attempt:
     expect: str  # refused | served | throttled
     send: Callable[[], list[requests.Response]]
     api: bool = True
-
-
-def _manage(*args: str, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _sign_in(base: str, username: str, password: str) -> requests.Session:
-    session = requests.Session()
-    page = session.get(f"{base}/accounts/login/", timeout=10)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-    if token is None:
-        raise SystemExit("no CSRF token on the login page")
-    response = session.post(
-        f"{base}/accounts/login/",
-        data={"username": username, "password": password, "csrfmiddlewaretoken": token.group(1)},
-        headers={"Referer": f"{base}/accounts/login/"},
-        allow_redirects=False,
-        timeout=10,
-    )
-    if response.status_code != 302:
-        raise SystemExit(f"sign-in failed: {response.status_code}")
-    return session
 
 
 def attempts(base: str, api_key: str, console: requests.Session) -> list[Attempt]:
@@ -204,7 +164,7 @@ def _judge(attempt: Attempt, responses: list[requests.Response]) -> tuple[bool, 
 
 
 def run(base: str, api_key: str, password: str) -> dict[str, Any]:
-    console = _sign_in(base, "admin", password)
+    console = sign_in(base, "admin", password)
     console.get(f"{base}/", timeout=10)  # the CSRF cookie
     results = []
     for attempt in attempts(base, api_key, console):
@@ -232,33 +192,24 @@ def main() -> None:
     if args.base:
         if not args.api_key:
             raise SystemExit("--base needs --api-key")
-        print(json.dumps(run(args.base, args.api_key, args.password), indent=2))
+        print_json(run(args.base, args.api_key, args.password))
         return
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    _manage("migrate", "--verbosity", "0", env=env)
-    _manage("load_demo", env=env)
-    api_key = _manage(
+    manage("migrate", "--verbosity", "0", env=env)
+    manage("load_demo", env=env)
+    api_key = manage(
         "create_api_key", "--workspace", "demo", "--name", "probe", "--scope", "admin", env=env
     ).strip()
-    base = f"http://127.0.0.1:{_free_port()}"
+    base = f"http://127.0.0.1:{free_port()}"
     command = gunicorn_command(
         python=sys.executable, addr=base.removeprefix("http://"), workers=2, threads=4
     )
     command[command.index("--access-logfile") + 1] = "/dev/null"
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                if requests.get(f"{base}/healthz", timeout=60).status_code in (200, 503):
-                    break
-            except requests.RequestException:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the console did not start")
-            time.sleep(0.3)
-        print(json.dumps(run(base, api_key, args.password), indent=2))
+        wait_until_healthy(base, server, timeout=180, statuses=(200, 503))
+        print_json(run(base, api_key, args.password))
     finally:
         server.terminate()
         server.wait(timeout=30)

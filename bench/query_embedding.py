@@ -44,16 +44,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[0] = str(REPO)
+import numpy as np
 
-import numpy as np  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from bench.database import percentile  # noqa: E402
-from verifier import embeddings  # noqa: E402
-from verifier.embedding_onnx import OnnxQueryEmbedder  # noqa: E402
+from bench._common import ROOT, percentile, print_json
+from verifier import embeddings
+from verifier.embedding_onnx import OnnxQueryEmbedder
 
-DEFAULT_DATA = REPO.parent / "shared" / "eval" / "claims.jsonl"
+DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "claims.jsonl"
 P50_TARGET_MS = 5.0
 COSINE_TARGET = 0.99
 RECALL_DELTA_TARGET = 0.01
@@ -108,7 +107,7 @@ def evidence_corpus(rows: list[dict]) -> tuple[list[str], dict[str, set[int]]]:
 
 def cold_load(script: str, **fields: str) -> float:
     out = subprocess.run(
-        [sys.executable, "-c", script.format(repo=str(REPO), **fields)],
+        [sys.executable, "-c", script.format(repo=str(ROOT), **fields)],
         capture_output=True,
         text=True,
         check=True,
@@ -268,7 +267,7 @@ def main() -> None:
     if not args.skip_recall:
         report["recall_at_10"] = recall(claims, fp32_query, int8, rows)
     report["load_average"] = {"before": round(load_before, 2), "after": os.getloadavg()[0]}
-    print(json.dumps(report, indent=1))
+    print_json(report, indent=1)
 
 
 if __name__ == "__main__":

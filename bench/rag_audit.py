@@ -28,14 +28,14 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.judges import build_judge  # noqa: E402
-from verifier.rag import audit_answer, parse_chunks  # noqa: E402
+from bench._common import ROOT, print_json
+from verifier.judges import build_judge
+from verifier.rag import audit_answer, parse_chunks
 
-DEFAULT_CASES = REPO / "tests" / "verifier" / "rag" / "cases.json"
-DEFAULT_DATA = REPO.parent / "shared" / "eval" / "rag_audit.jsonl"
+DEFAULT_CASES = ROOT / "tests" / "verifier" / "rag" / "cases.json"
+DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "rag_audit.jsonl"
 
 Span = tuple[int, int]
 
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             out["eval"] = {"path": str(args.data), "error": "not found"}
         reports[judge.model_id] = out
-    print(json.dumps(reports, indent=2))
+    print_json(reports)
 
 
 if __name__ == "__main__":

@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import random
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import print_json
 from verifier.relations import calibration, srmkg
 from verifier.relations.srmkg import Calibration, VerificationSettings
 
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         "calibration_params": {"l2": 1.0, "lr": 0.1, "epochs": 500},
         "graphs": {p.name: evaluate(p, args.seed) for p in graphs},
     }
-    print(json.dumps(out, indent=2))
+    print_json(out)
     return 0
 
 

@@ -41,22 +41,25 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-# bench/queue.py would shadow the stdlib ``queue`` (used by celery): drop bench/ from the path.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import (
+    ROOT,
+    django_setup,
+    free_port,
+    percentile,
+    print_json,
+    timed_request,
+    wait_for_port,
+)
 
 BENCH_DB = "spanproof_bench_retrieve"
-
-from bench.database import bench_database_url, percentile, timed_request  # noqa: E402
 
 WORKSPACE_SLUG = "bench-retrieve"
 SEED = 20260610
@@ -410,23 +413,6 @@ def _seed(n_claims: int, fresh: bool) -> dict:
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for(port: int, timeout: float = 60.0) -> None:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("server did not start")
-
-
 def serve(checkout: Path, port: int, ef_search: int) -> subprocess.Popen[bytes]:
     """gunicorn serving ``checkout``'s code on 127.0.0.1:``port`` with the command line
     ``make run`` serves with (``verifier.web_server``: gthread, so the client keeps one
@@ -547,15 +533,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="timed rounds (medians reported)")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
-
     # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
 
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup(BENCH_DB)
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -579,10 +559,10 @@ def main() -> None:
     recall = _recall_by_ef_search(workspace_pk, args.claims, vectors)
     ef_search = next((ef for ef, r in recall.items() if r >= TARGET_RECALL), max(recall))
 
-    port = _free_port()
+    port = free_port()
     server = serve(ROOT, port, ef_search)
     try:
-        _wait_for(port)
+        wait_for_port(port, timeout=60.0)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
 
@@ -702,7 +682,7 @@ def main() -> None:
             "recall_ok": recall.get(ef_search, 0.0) >= TARGET_RECALL,
         },
     }
-    print(json.dumps(result, indent=2))
+    print_json(result)
 
 
 if __name__ == "__main__":

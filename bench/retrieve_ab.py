@@ -26,18 +26,15 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import signal
 import statistics
 import sys
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-# bench/queue.py would shadow the stdlib ``queue`` (used by celery): drop bench/ from the path.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import ROOT, django_setup, free_port, percentile, print_json, wait_for_port
 
 WARM_UP = 20
 
@@ -56,25 +53,19 @@ def main() -> None:
             parser.error(f"{checkout} is not a Spanproof checkout")
 
     from bench import retrieve as bench
-    from bench.database import bench_database_url, percentile
 
-    os.environ["DATABASE_URL"] = bench_database_url(bench.BENCH_DB)
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup(bench.BENCH_DB)
     key = bench._seed(args.claims, False)["key"]
     queries = bench._sentences(args.queries + args.claims, bench.SEED + 1)[-args.queries :]
 
-    ports = [bench._free_port(), bench._free_port()]
+    ports = [free_port(), free_port()]
     servers = [
         bench.serve(checkout.resolve(), port, args.ef_search)
         for checkout, port in zip((args.before, args.after), ports, strict=True)
     ]
     try:
         for port in ports:
-            bench._wait_for(port)
+            wait_for_port(port, timeout=60.0)
         conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=60) for port in ports]
         headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
 
@@ -107,23 +98,20 @@ def main() -> None:
             "p99": round(percentile(samples, 0.99), 2),
         }
 
-    print(
-        json.dumps(
-            {
-                "bench": "retrieve_ab",
-                "claims": args.claims,
-                "pairs": len(diffs),
-                "before": {"checkout": str(args.before), **figures(before)},
-                "after": {"checkout": str(args.after), **figures(after)},
-                "paired_difference_ms": {
-                    "median": round(statistics.median(diffs), 3),
-                    "mean": round(statistics.mean(diffs), 3),
-                    "after_faster_share": round(sum(d < 0 for d in diffs) / len(diffs), 3),
-                },
-                "load_average_1m": round(os.getloadavg()[0], 2),
+    print_json(
+        {
+            "bench": "retrieve_ab",
+            "claims": args.claims,
+            "pairs": len(diffs),
+            "before": {"checkout": str(args.before), **figures(before)},
+            "after": {"checkout": str(args.after), **figures(after)},
+            "paired_difference_ms": {
+                "median": round(statistics.median(diffs), 3),
+                "mean": round(statistics.mean(diffs), 3),
+                "after_faster_share": round(sum(d < 0 for d in diffs) / len(diffs), 3),
             },
-            indent=2,
-        )
+            "load_average_1m": round(os.getloadavg()[0], 2),
+        }
     )
 
 

@@ -22,10 +22,10 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from verifier.text.sentences import block_sentence_spans, sentence_spans  # noqa: E402
+from bench._common import ROOT, print_json
+from verifier.text.sentences import block_sentence_spans, sentence_spans
 
 DEFAULT_PROSE = ROOT.parent / "shared" / "train" / "prose.jsonl"
 CONTEXT = 40
@@ -100,7 +100,7 @@ def main() -> None:
             who = "sentence_spans" if end in by_spans else "block_sentence_spans"
             around = text[max(0, end - CONTEXT) : end] + " | " + text[end : end + CONTEXT]
             shown.append(f"{who}: {' '.join(around.split())}")
-    print(json.dumps({"prose": str(args.prose), "documents": documents, **totals}, indent=2))
+    print_json({"prose": str(args.prose), "documents": documents, **totals})
     for row in shown:
         print(row)
 

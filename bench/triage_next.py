@@ -13,23 +13,17 @@ keypress. Target: p95 <= 150 ms.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
-# bench/ holds a queue.py: drop bench/ from the path so the stdlib ``queue`` is not shadowed.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import django_setup, percentile, print_json
 
 BENCH_DB = "spanproof_bench_triage"
-
-from bench.database import bench_database_url  # noqa: E402
-
 TARGET_MS = 150.0
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-item"}
 
@@ -40,12 +34,7 @@ def main() -> None:
     parser.add_argument("--label", default="")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup(BENCH_DB)
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -86,25 +75,21 @@ def main() -> None:
             times.append(elapsed)
             queries.append(len(captured))
     ReviewLease.objects.filter(reviewer=user).delete()
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    print(
-        json.dumps(
-            {
-                "benchmark": "triage_next_item",
-                "label": args.label,
-                "rounds": len(times),
-                "server_ms_p50": round(statistics.median(times), 1),
-                "server_ms_p95": round(p95, 1),
-                "queries_per_keypress": max(queries),
-                "target_ms": TARGET_MS,
-                "meets_target": p95 <= TARGET_MS,
-                "note": "query timing adds a little (CaptureQueriesContext is on)",
-                "load_average_1m": round(os.getloadavg()[0], 2),
-                "cpus": os.cpu_count(),
-            },
-            indent=2,
-        )
+    p95 = percentile(times, 0.95)
+    print_json(
+        {
+            "benchmark": "triage_next_item",
+            "label": args.label,
+            "rounds": len(times),
+            "server_ms_p50": round(statistics.median(times), 1),
+            "server_ms_p95": round(p95, 1),
+            "queries_per_keypress": max(queries),
+            "target_ms": TARGET_MS,
+            "meets_target": p95 <= TARGET_MS,
+            "note": "query timing adds a little (CaptureQueriesContext is on)",
+            "load_average_1m": round(os.getloadavg()[0], 2),
+            "cpus": os.cpu_count(),
+        }
     )
 
 

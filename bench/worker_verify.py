@@ -38,7 +38,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -46,14 +45,19 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
+
+from bench._common import (
+    ROOT,
+    django_setup,
+    free_port,
+    percentile,
+    print_json,
+    timed_request,
+    wait_for_port,
+)
 
 BENCH_DB = "spanproof_bench_worker"
-
-from bench.database import bench_database_url, percentile, timed_request  # noqa: E402
 
 SEED = 20261125
 CACHE = ROOT / "var" / "bench"
@@ -63,7 +67,7 @@ LABEL_OF = {"TRUE": "SUPPORT", "FALSE": "CONTRADICT"}
 
 
 def _retrieve_bench():
-    spec = importlib.util.spec_from_file_location("bench_retrieve", _HERE / "retrieve.py")
+    spec = importlib.util.spec_from_file_location("bench_retrieve", ROOT / "bench" / "retrieve.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -390,23 +394,6 @@ def _group(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for(port: int, timeout: float = 90.0) -> None:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("server did not start")
-
-
 def run_latency(args: argparse.Namespace) -> dict:
     from verifier.models import ApiKey, generate_api_key, hash_api_key
 
@@ -435,7 +422,7 @@ def run_latency(args: argparse.Namespace) -> dict:
     # cache); the warm-up ones are separate.
     fresh = gen._sentences(args.claims + args.queries + WARM_UP, SEED + 1)[args.claims :]
     warm_up, queries = fresh[:WARM_UP], fresh[WARM_UP:]
-    port = _free_port()
+    port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
     server = subprocess.Popen(
         [
@@ -458,7 +445,7 @@ def run_latency(args: argparse.Namespace) -> dict:
     timings: list[dict] = []
     verdicts: Counter = Counter()
     try:
-        _wait_for(port)
+        wait_for_port(port, timeout=90.0)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         headers = {"Authorization": f"Bearer {raw}", "Content-Type": "application/json"}
 
@@ -520,21 +507,17 @@ def main() -> None:
     lat.add_argument("--fresh", action="store_true")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
     # A DATABASE_URL means "production" to the settings, which then want a secret key;
     # the bench database is throwaway, so is its key.
     os.environ.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup(BENCH_DB)
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
     if args.fresh:
         _fresh()
     result = run_eval(args) if args.mode == "eval" else run_latency(args)
-    print(json.dumps(result, indent=2, default=str))
+    print_json(result, default=str)
 
 
 if __name__ == "__main__":

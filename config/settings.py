@@ -415,7 +415,7 @@ SPANPROOF_QUEUE_REASON_RISK_ORDER: list[str] | None = (
     env_list("SPANPROOF_QUEUE_REASON_RISK_ORDER") or None
 )
 SPANPROOF_REVIEW_LEASE_SECONDS = env.int("SPANPROOF_REVIEW_LEASE_SECONDS", 900)
-# How long a reviewer may undo their own last decision (review.selectors).
+# How long a reviewer may undo their own last decision (review.selectors.item).
 SPANPROOF_REVIEW_UNDO_SECONDS = env.int("SPANPROOF_REVIEW_UNDO_SECONDS", 300)
 SPANPROOF_TRACE_RETENTION_DAYS = 90
 

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from review.selectors import review_home_actions, review_progress
+from review.selectors.home import review_home_actions, review_progress
 from verifier.http import SignedInRequest
 from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claims import claim_state_counts

@@ -28,7 +28,7 @@ from verifier.states import StateDecision
 
 if TYPE_CHECKING:
     from review.models import ReviewGuidelines
-    from review.selectors import ItemChange
+    from review.selectors.item import ItemChange
     from verifier.models import Membership
 
 Decision = Literal["supported", "contradicted"]
@@ -100,7 +100,8 @@ def review_version_check(*, claim: Claim, reviewer: User, expected_version: str 
     live lease on it, (``VersionMissing``) when no ``expected_version`` is given, and
     (``StaleItem``) when it changed since ``expected_version`` (the token the page was
     rendered with, ``review_item_change``)."""
-    from review.selectors import review_item_change, review_lease_live
+    from review.selectors.item import review_item_change
+    from review.selectors.leases import review_lease_live
 
     Claim.objects.select_for_update().filter(pk=claim.pk).first()
     lease = review_lease_live(claim=claim)
@@ -148,7 +149,7 @@ def review_decide(
     decision repeated by the same reviewer on an unchanged claim is refused too, so a
     double submit never appends a second identical verdict.
     """
-    from review.selectors import review_item_change
+    from review.selectors.item import review_item_change
     from verifier.services.binding import BindingRejected, claim_bind_span
 
     if decision not in DECISION_LABELS:
@@ -362,11 +363,8 @@ def review_lease_next(
     re-checked under the row lock. The reviewer's previous leases in the workspace are
     released (one item at a time).
     """
-    from review.selectors import (
-        review_decided_by,
-        review_held_by_others,
-        review_queue_ordered_ids,
-    )
+    from review.selectors.cursor import review_queue_ordered_ids
+    from review.selectors.leases import review_decided_by, review_held_by_others
 
     described = _describe_filters(filters or {})
     passed_over = set(skip)
@@ -423,7 +421,7 @@ def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
     state is re-resolved by the one state writer, from the decision before it (another
     reviewer's, or the judge's verdict). Refused when the decision that stands is not
     this reviewer's, or is older than the window."""
-    from review.selectors import review_undo_seconds
+    from review.selectors.item import review_undo_seconds
     from verifier.states import human_verdict_in_force
 
     claim = Claim.objects.select_for_update().get(pk=claim.pk)

@@ -35,16 +35,14 @@ from review.forms import (
     ItemActionForm,
     NoteForm,
 )
-from review.selectors import (
-    review_assignees,
+from review.selectors.home import review_progress
+from review.selectors.item import review_item_detail, review_item_get
+from review.selectors.queue import (
     review_claims_by_public_ids,
-    review_guidelines_get,
-    review_item_detail,
-    review_item_get,
-    review_progress,
     review_queue_filtered,
     review_queue_page,
 )
+from review.selectors.workspace import review_assignees, review_guidelines_get
 from review.services import (
     BulkOutcome,
     LeasedToOther,

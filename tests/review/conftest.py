@@ -58,7 +58,7 @@ def queue_claim(source, reason: str, *, text: str | None = None, judge_model="he
 
 def seen(claim) -> str:
     """The item version a review page rendered now carries (what an action sends back)."""
-    from review.selectors import review_item_change
+    from review.selectors.item import review_item_change
 
     return review_item_change(claim=claim).version
 

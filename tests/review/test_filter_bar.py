@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 
 from review import filter_bar
 from review.filters import ReviewQueueFilter
-from review.selectors import review_queue_claims
+from review.selectors.queue import review_queue_claims
 
 PARAMS = [
     "",

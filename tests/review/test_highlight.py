@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from audit.highlighting import WINDOW_CHARS
-from review.selectors import review_item_detail
+from review.selectors.item import review_item_detail
 from tests.factories import make_binding, make_claim, make_source
 
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils import timezone
 
 from review.models import ReviewLease
-from review.selectors import review_queue_filtered
+from review.selectors.queue import review_queue_filtered
 from review.services import review_lease_next, review_lease_release
 from tests.factories import make_source, make_user, make_workspace
 from tests.review.conftest import queue_claim

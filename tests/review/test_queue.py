@@ -183,12 +183,8 @@ def _tied_queue(workspace, source, n: int) -> list:
 def test_keyset_pages_walk_the_queue_once_in_order_with_ties(workspace, source):
     """Forward by ``after`` and back by ``before``, at several page sizes: every claim
     once, in the reference ORM order, although most sort keys tie."""
-    from review.selectors import (
-        review_queue_claims,
-        review_queue_default_states,
-        review_queue_keyset,
-        review_queue_order,
-    )
+    from review.selectors.cursor import review_queue_keyset, review_queue_order
+    from review.selectors.queue import review_queue_claims, review_queue_default_states
 
     _tied_queue(workspace, source, 23)
     queryset = review_queue_default_states(review_queue_claims(workspace=workspace))

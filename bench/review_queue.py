@@ -1,10 +1,10 @@
 """Review-queue benchmark: the queue page, the next-item call and the auditor's claim
 list at 100,000 claims (or 1,000,000).
 
-    .venv/bin/python bench/queue.py                  # 100,000 claims, a third in the queue
-    .venv/bin/python bench/queue.py --claims 1000000 # seeded by COPY in a few minutes
-    .venv/bin/python bench/queue.py --claims 20000 --rounds 30 --runs 3
-    .venv/bin/python bench/queue.py --fresh          # rebuild the bench workspace
+    .venv/bin/python bench/review_queue.py                  # 100,000 claims, a third queued
+    .venv/bin/python bench/review_queue.py --claims 1000000 # seeded by COPY in a few minutes
+    .venv/bin/python bench/review_queue.py --claims 20000 --rounds 30 --runs 3
+    .venv/bin/python bench/review_queue.py --fresh          # rebuild the bench workspace
 
 Runs on its own database (``spanproof_bench_queue`` in the embedded cluster unless
 ``DATABASE_URL`` says otherwise), migrated first; the data set is reused between runs.
@@ -18,28 +18,21 @@ the queue page and the next item.
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import random
+import statistics
 import sys
+import time
+from datetime import timedelta
 from pathlib import Path
 
-# This file is named queue.py: drop bench/ from the path so the stdlib ``queue``
-# (used by celery/kombu/amqp) is not shadowed by it.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from datetime import timedelta  # noqa: E402
+from bench._common import django_setup, percentile, print_json
 
 BENCH_DB = "spanproof_bench_queue"
-
-from bench.database import bench_database_url, percentile  # noqa: E402
-
 WORKSPACE_SLUG = "bench-queue"
 SEED = 20261122
 TARGET_P95_MS = 100.0
@@ -360,15 +353,7 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(BENCH_DB)
-
-    # A DATABASE_URL marks production, which needs a secret key: a bench-only one.
-
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "x" * 50)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    django_setup(BENCH_DB)
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -383,7 +368,7 @@ def main() -> None:
     settings.DEBUG = False
 
     from review.models import ReviewLease
-    from review.selectors import QueueCursor
+    from review.selectors.cursor import QueueCursor
     from verifier.models import Claim
     from verifier.selectors.paging import NewestFirstCursor
 
@@ -479,7 +464,7 @@ def main() -> None:
         results[key]["p95_ms"] <= TARGET_P95_MS for key in ("queue_page", "next_item")
     )
     ReviewLease.objects.filter(reviewer=user).delete()
-    print(json.dumps(results, indent=2))
+    print_json(results)
 
 
 if __name__ == "__main__":

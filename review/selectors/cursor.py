@@ -1,0 +1,100 @@
+"""The queue's order as a keyset: a claim's sort key, and the keys of one page of it,
+read from the index ``claim_queue_keyset`` (migration 0016)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import BooleanField, QuerySet
+from django.db.models.expressions import RawSQL
+
+from verifier.models import Claim
+from verifier.selectors.paging import datetime_of, int_parts, micros_of
+
+
+def review_queue_order(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
+    """Riskiest reason first, then the most depended-on claims, then the oldest (the
+    ORM spelling of the order :func:`review_queue_keyset` reads from its index)."""
+    return queryset.order_by("queue_rank", "-dependents", "created_at", "id")
+
+
+@dataclass(frozen=True)
+class QueueCursor:
+    """A position in the queue order: the sort key of one claim.
+
+    In the query string as ``rank.dependents.created-at-in-µs.id`` (``after=`` the
+    last row of a page for the next page, ``before=`` the first for the previous)."""
+
+    rank: int
+    dependents: int
+    created_at: datetime
+    id: int
+
+    @property
+    def token(self) -> str:
+        return f"{self.rank}.{self.dependents}.{micros_of(self.created_at)}.{self.id}"
+
+    @classmethod
+    def parse(cls, token: str | None) -> QueueCursor | None:
+        """The cursor in ``token``; None for a missing or malformed one."""
+        parts = int_parts(token, 4)
+        if parts is None:
+            return None
+        rank, dependents, micros, pk = parts
+        at = datetime_of(micros)
+        return None if at is None else cls(rank, dependents, at, pk)
+
+
+# The queue order as SQL, matching the index ``claim_queue_keyset`` (migration 0016):
+# (workspace_id, queue_rank, (-dependents), created_at, id), partial on queued states.
+_QUEUE_KEY = (
+    '"verifier_claim"."queue_rank"',
+    '(-"verifier_claim"."dependents")',
+    '"verifier_claim"."created_at"',
+    '"verifier_claim"."id"',
+)
+
+
+def review_queue_keyset(
+    queryset: QuerySet[Claim],
+    *,
+    limit: int,
+    after: QueueCursor | None = None,
+    before: QueueCursor | None = None,
+    offset: int = 0,
+) -> list[QueueCursor]:
+    """The sort keys of up to ``limit`` claims of ``queryset`` in queue order, after
+    ``after`` (or the last ones before ``before``, still in queue order).
+
+    One index range scan of ``claim_queue_keyset`` whatever the page: the cursor is a
+    row comparison on the index's columns, so no page reads the rows before it.
+    ``offset`` (only for old ``?page=N`` links) skips rows after the cursor. A claim
+    whose key changes between two pages (its reason, a new relation) moves in the
+    order, so it may show on two pages or on none; every other claim shows once.
+    """
+    queryset = queryset.order_by()
+    columns = ", ".join(_QUEUE_KEY)
+    cursor = after or before
+    if cursor is not None:
+        op = ">" if before is None else "<"
+        queryset = queryset.filter(
+            RawSQL(
+                f"({columns}) {op} (%s, %s, %s, %s)",
+                [cursor.rank, -cursor.dependents, cursor.created_at, cursor.id],
+                output_field=BooleanField(),
+            )
+        )
+    backward = before is not None
+    order = [RawSQL(key, []).desc() if backward else RawSQL(key, []).asc() for key in _QUEUE_KEY]
+    rows = queryset.order_by(*order).values_list("queue_rank", "dependents", "created_at", "id")
+    keys = [
+        QueueCursor(rank=rank, dependents=dependents, created_at=created_at, id=pk)
+        for rank, dependents, created_at, pk in rows[offset : offset + limit]
+    ]
+    return keys[::-1] if backward else keys
+
+
+def review_queue_ordered_ids(*, queryset: QuerySet[Claim], limit: int) -> list[int]:
+    """Primary keys of the first ``limit`` claims of ``queryset`` in queue order."""
+    return [key.id for key in review_queue_keyset(queryset, limit=limit)]

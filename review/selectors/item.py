@@ -1,0 +1,250 @@
+"""The review item: the claim to review, its version token (who changed it last), and
+the item pane (the source window around the span, candidates, history, the lease, the
+reviewer's own decision while it can still be undone)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db.models import Subquery
+from django.utils import timezone
+
+from audit.highlighting import Segment, Span, text_window, window_segments
+from review import item_pane
+from review.models import ReviewLease, ReviewNote
+from review.selectors.queue import QueueWhy, review_why
+from review.verdict_words import confidence_in_words
+from verifier.models import (
+    Claim,
+    EvidenceBinding,
+    EvidenceCandidate,
+    SourceVersion,
+    StateEvent,
+    Verdict,
+    Workspace,
+)
+from verifier.selectors.claim_state import binding_recheck
+from verifier.selectors.claims import claim_in_workspace_or_404
+from verifier.states import human_verdict_in_force
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def review_item_get(*, workspace: Workspace, public_id: str) -> Claim:
+    """The claim to review, or the same 404 for a missing one and another workspace's."""
+    return claim_in_workspace_or_404(
+        Claim.objects.select_related("source", "ingest_job"),
+        workspace=workspace,
+        public_id=public_id,
+    )
+
+
+@dataclass(frozen=True)
+class ItemChange:
+    """The latest change to a claim a decision could have been made on."""
+
+    version: str  # "v<latest verdict id>.e<latest state-event id>"
+    at: datetime | None
+    actor_id: int | None
+    actor_name: str
+    human_verdict: bool
+
+
+def review_item_change(*, claim: Claim) -> ItemChange:
+    """The claim's version token and who changed it last, in one query.
+
+    A decision form carries the token of the item it was shown on; a POST whose token
+    differs was made on a stale page (the back button, or a second reviewer).
+    """
+    verdicts = Verdict.objects.filter(claim_id=claim.pk).order_by("-id")
+    events = StateEvent.objects.filter(claim_id=claim.pk).order_by("-id")
+    row: Mapping[str, Any] = (
+        Claim.objects.filter(pk=claim.pk)
+        .annotate(
+            v_id=Subquery(verdicts.values("id")[:1]),
+            v_at=Subquery(verdicts.values("at")[:1]),
+            v_reviewer=Subquery(verdicts.values("reviewer_id")[:1]),
+            v_reviewer_name=Subquery(verdicts.values("reviewer__username")[:1]),
+            e_id=Subquery(events.values("id")[:1]),
+            e_at=Subquery(events.values("at")[:1]),
+            e_actor=Subquery(events.values("actor_id")[:1]),
+            e_actor_name=Subquery(events.values("actor__username")[:1]),
+            e_cause=Subquery(events.values("cause")[:1]),
+        )
+        .values(
+            "v_id",
+            "v_at",
+            "v_reviewer",
+            "v_reviewer_name",
+            "e_id",
+            "e_at",
+            "e_actor",
+            "e_actor_name",
+            "e_cause",
+        )
+        .first()
+    ) or {}
+    version = f"v{row.get('v_id') or 0}.e{row.get('e_id') or 0}"
+    v_at, e_at = row.get("v_at"), row.get("e_at")
+    if v_at is not None and (e_at is None or v_at >= e_at):
+        return ItemChange(
+            version=version,
+            at=v_at,
+            actor_id=row.get("v_reviewer"),
+            actor_name=row.get("v_reviewer_name") or "the judge",
+            human_verdict=row.get("v_reviewer") is not None,
+        )
+    return ItemChange(
+        version=version,
+        at=e_at,
+        actor_id=row.get("e_actor"),
+        actor_name=row.get("e_actor_name") or "the system",
+        # The state event a reviewer's decision appends right after its verdict.
+        human_verdict=(row.get("e_cause") or "").startswith("review: "),
+    )
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    claim: Claim
+    version: SourceVersion | None
+    binding: EvidenceBinding | None
+    binding_status: str  # fresh | stale | none
+    segments: list[Segment]  # the source window; the bound span's segment is highlighted
+    candidates: list[EvidenceCandidate]
+    verdicts: list[Verdict]
+    events: list[StateEvent]
+    notes: list[ReviewNote]
+    lease: ReviewLease | None
+    decided_by_me: bool
+    change: ItemChange
+    window: tuple[int, int] = (0, 0)
+    text_length: int = 0
+    why: QueueWhy | None = None
+    guidelines_html: str = ""  # the workspace's guidelines, sanitized when saved
+    assignee: str = ""
+    # The reviewer's own decision that stands on this claim, when it is recent enough to
+    # undo (``review.services.review_undo``).
+    undoable: Verdict | None = None
+
+    @property
+    def earlier_at(self) -> int | None:
+        start, end = self.window
+        return max(0, start - (end - start)) if start > 0 else None
+
+    @property
+    def later_at(self) -> int | None:
+        return self.window[1] if self.window[1] < self.text_length else None
+
+
+def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
+    """:func:`review_item_change` from the pane's verdicts and events (no query)."""
+    verdict = max(verdicts, key=lambda v: v.pk, default=None)
+    event = max(events, key=lambda e: e.pk, default=None)
+    version = f"v{verdict.pk if verdict else 0}.e{event.pk if event else 0}"
+    if verdict is not None and (event is None or verdict.at >= event.at):
+        return ItemChange(
+            version=version,
+            at=verdict.at,
+            actor_id=verdict.reviewer_id,
+            actor_name=verdict.reviewer.get_username() if verdict.reviewer else "the judge",
+            human_verdict=verdict.reviewer_id is not None,
+        )
+    return ItemChange(
+        version=version,
+        at=event.at if event else None,
+        actor_id=event.actor_id if event else None,
+        actor_name=event.actor.get_username() if event and event.actor else "the system",
+        human_verdict=bool(event and event.cause.startswith("review: ")),
+    )
+
+
+def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -> ReviewItem:
+    """The item pane. The source is shown as a window around the bound span (or the
+    best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
+    # One query for the whole pane (keyboard triage loads one per keypress).
+    claim = item_pane.review_item_pane_row(
+        workspace_id=claim.workspace_id, public_id=claim.public_id
+    )
+    version = item_pane.pane_version(claim)
+    binding = item_pane.pane_binding(claim)
+    status = binding_recheck(binding=binding, version=version)
+    binding_status = "none" if binding is None else ("fresh" if status == "fresh" else "stale")
+    segments: list[Segment] = []
+    window = (0, 0)
+    candidates = item_pane.pane_candidates(claim) if version is not None else []
+    if version is not None:
+        on_version = binding is not None and binding.source_version_id == version.pk
+        span = (
+            (binding.start, binding.end)
+            if binding is not None and on_version and binding_status == "fresh"
+            else None
+        )
+        anchor = span or (
+            (binding.start, binding.end)
+            if binding is not None and on_version
+            else ((candidates[0].start, candidates[0].end) if candidates else None)
+        )
+        window = text_window(len(version.text), focus=anchor, at=at)
+        # The bound span is marked only when the window holds all of it.
+        marks = (
+            [Span(span[0], span[1], "bound")]
+            if span is not None and window[0] <= span[0] and span[1] <= window[1]
+            else []
+        )
+        segments = window_segments(version.text, marks, window)
+    verdicts = item_pane.pane_verdicts(claim)
+    events = item_pane.pane_events(claim)
+    for v in verdicts:
+        v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
+            v.label, v.confidence, human=v.reviewer_id is not None
+        )
+    latest = verdicts[0] if verdicts else None
+    why = review_why(
+        reason=claim.state_reason,
+        label=latest.label if latest else None,
+        note=latest.note if latest else "",
+        confidence=latest.confidence if latest else None,
+        human=latest is not None and latest.reviewer_id is not None,
+    )
+    return ReviewItem(
+        claim=claim,
+        version=version,
+        binding=binding,
+        binding_status=binding_status,
+        segments=segments,
+        candidates=candidates,
+        verdicts=verdicts,
+        events=events,
+        notes=item_pane.pane_notes(claim),
+        lease=item_pane.pane_lease(claim),
+        decided_by_me=any(v.reviewer_id == reviewer.pk for v in verdicts),
+        change=_change_of(verdicts, events),
+        window=window,
+        text_length=len(version.text) if version is not None else 0,
+        why=why,
+        guidelines_html=claim.pane_guidelines or "",
+        assignee=claim.pane_assignee or "",
+        undoable=_undoable(verdicts, reviewer),
+    )
+
+
+def review_undo_seconds() -> int:
+    """How long after deciding a reviewer may undo the decision
+    (``SPANPROOF_REVIEW_UNDO_SECONDS``, 5 minutes by default)."""
+    return int(settings.SPANPROOF_REVIEW_UNDO_SECONDS)
+
+
+def _undoable(verdicts: list[Verdict], reviewer: User) -> Verdict | None:
+    """The reviewer's decision standing on the claim, if still inside the undo window."""
+    standing = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
+    if standing is None or standing.reviewer_id != reviewer.pk or standing.at is None:
+        return None
+    if timezone.now() - standing.at > timedelta(seconds=review_undo_seconds()):
+        return None
+    return standing
