@@ -13,12 +13,6 @@ from verifier.models import Claim
 from verifier.selectors.paging import datetime_of, int_parts, micros_of
 
 
-def review_queue_order(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
-    """Riskiest reason first, then the most depended-on claims, then the oldest (the
-    ORM spelling of the order :func:`review_queue_keyset` reads from its index)."""
-    return queryset.order_by("queue_rank", "-dependents", "created_at", "id")
-
-
 @dataclass(frozen=True)
 class QueueCursor:
     """A position in the queue order: the sort key of one claim.
