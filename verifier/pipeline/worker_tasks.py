@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from verifier.services.enqueue import WORKER_CLAIM_VERIFY
+from verifier.services.worker_verify import worker_stored_claim_verify
 
-@shared_task(name="verifier.pipeline.worker_tasks.worker_claim_verify")
+
+@shared_task(name=WORKER_CLAIM_VERIFY)
 def worker_claim_verify(claim_id: int) -> str:
-    from verifier.services.worker_verify import worker_stored_claim_verify
-
     return worker_stored_claim_verify(claim_id=claim_id)

@@ -53,6 +53,7 @@ from verifier.selectors.worker import (
     worker_sentence_rows,
 )
 from verifier.services import worker_web
+from verifier.services.enqueue import WORKER_CLAIM_VERIFY, task_enqueue_on_commit
 from verifier.services.judging import _WithVectors
 from verifier.services.relation_verify import chunks_verify
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
@@ -1031,14 +1032,8 @@ def _store_claim(
         created_by=actor if getattr(actor, "pk", None) and hasattr(actor, "username") else None,
     )
     claim_id = claim.pk
-    transaction.on_commit(lambda: _enqueue_claim_verify(claim_id))
+    task_enqueue_on_commit(WORKER_CLAIM_VERIFY, claim_id)
     return claim.public_id
-
-
-def _enqueue_claim_verify(claim_id: int) -> None:
-    from verifier.pipeline.worker_tasks import worker_claim_verify
-
-    worker_claim_verify.delay(claim_id)
 
 
 def worker_stored_claim_verify(*, claim_id: int) -> str:
