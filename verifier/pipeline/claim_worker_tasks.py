@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from verifier.services.claim_worker_storage import worker_stored_claim_verify
 from verifier.services.enqueue import WORKER_CLAIM_VERIFY
-from verifier.services.worker_verify import worker_stored_claim_verify
 
 
+# Registered under the name it had before the feature's modules were renamed (queued
+# messages carry it); ``services.enqueue`` holds it.
 @shared_task(name=WORKER_CLAIM_VERIFY)
 def worker_claim_verify(claim_id: int) -> str:
     return worker_stored_claim_verify(claim_id=claim_id)
