@@ -23,7 +23,7 @@ class ApiKeyForm(forms.Form):
 
 
 def _render(
-    request: MemberRequest, *, form: ApiKeyForm | None = None, raw_key: str = "", status=200
+    request: MemberRequest, *, form: ApiKeyForm | None = None, raw_key: str = "", status: int = 200
 ) -> HttpResponse:
     return render(
         request,

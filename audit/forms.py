@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from django import forms
 
@@ -14,7 +14,13 @@ from verifier.scoring.rulesets import (
     validate_definition,
 )
 
-UNIT = {"min_value": 0.0, "max_value": 1.0}
+
+class _Bounds(TypedDict):
+    min_value: float
+    max_value: float
+
+
+UNIT: _Bounds = {"min_value": 0.0, "max_value": 1.0}
 UNIT_WIDGET = {"step": "0.01", "min": "0", "max": "1", "inputmode": "decimal"}
 
 
@@ -53,7 +59,9 @@ class RuleSetForm(forms.Form):
         for name in POLICY_NAMES:
             self.fields[f"{name}_min_overall_score"] = _unit_field(f"{name}: supported at ≥")
             self.fields[f"{name}_weak_threshold"] = _unit_field(f"{name}: weak at ≥")
-        self.fields["domain_pack"].choices = [(p, p or "all packs") for p in packs or [""]]
+        cast(forms.ChoiceField, self.fields["domain_pack"]).choices = [
+            (p, p or "all packs") for p in packs or [""]
+        ]
         if not self.is_bound:
             self.initial = {**self.initial_from(base), **self.initial}
 

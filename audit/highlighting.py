@@ -10,10 +10,11 @@ from __future__ import annotations
 import bisect
 import difflib
 import itertools
-import re
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
+
+from verifier.text.words import WORD_MARK_OR_SPACE
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,6 @@ def segments(text: str, spans: Iterable[Span]) -> list[Segment]:
 
 DiffOp = Literal["equal", "insert", "delete"]
 
-_TOKEN: Final = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
-
 
 @dataclass(frozen=True)
 class DiffSegment:
@@ -88,7 +87,7 @@ class DiffSegment:
 
 
 def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text)
+    return WORD_MARK_OR_SPACE.findall(text)
 
 
 # Word-level diffs only inside changed line blocks up to this many tokens a side;

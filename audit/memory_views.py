@@ -18,6 +18,7 @@ from verifier.models import MemoryCheck
 from verifier.permissions import role_required
 from verifier.selectors.memory import memory_agent_stats, memory_check_get, memory_check_list
 from verifier.services.memory import MAX_MESSAGE_CHARS, memory_verify
+from verifier.upload_text import uploaded_text
 
 RECENT_CHECKS: Final = 30
 
@@ -41,15 +42,16 @@ class MemoryVerifyForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("transcript_file")
         if upload:
-            if upload.size > 4 * MAX_TRANSCRIPT_CHARS:
-                raise forms.ValidationError("The transcript file is too large.")
-            try:
-                data["transcript"] = upload.read().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise forms.ValidationError("The transcript file is not UTF-8 text.") from exc
+            data["transcript"] = uploaded_text(
+                upload,
+                max_bytes=4 * MAX_TRANSCRIPT_CHARS,
+                too_large="The transcript file is too large.",
+                not_utf8="The transcript file is not UTF-8 text.",
+            )
         return data
 
 
@@ -93,7 +95,11 @@ def _marked(segs: list[Segment], base: str) -> list[dict[str, str]]:
 
 def _claim_segments(check: MemoryCheck, drift: list[dict[str, Any]]) -> list[dict[str, str]]:
     spans = [Span(check.claim_start, check.claim_end, "claim")]
-    spans += [Span(*d["claim_span"], d["category"]) for d in drift if d["claim_span"]]
+    spans += [
+        Span(d["claim_span"][0], d["claim_span"][1], d["category"])
+        for d in drift
+        if d["claim_span"]
+    ]
     return _marked(segments(check.message, spans), "claim")
 
 

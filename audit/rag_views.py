@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -16,6 +17,7 @@ from verifier.permissions import role_required
 from verifier.rag import MAX_ANSWER_CHARS, MAX_CHUNKS_TOTAL_CHARS, RagInputError
 from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
 from verifier.services.rag_audit import rag_audit_run
+from verifier.upload_text import uploaded_text
 
 RECENT_AUDITS: Final = 20
 MAX_UPLOAD_BYTES: Final = 4 * MAX_CHUNKS_TOTAL_CHARS
@@ -36,15 +38,16 @@ class RagAuditForm(forms.Form):
         upload = self.cleaned_data.get(f"{name}_file")
         if not upload:
             return None
-        if upload.size > limit:
-            raise forms.ValidationError(f"The {name} file is larger than {limit} bytes.")
-        try:
-            return upload.read().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise forms.ValidationError(f"The {name} file is not UTF-8 text.") from exc
+        return uploaded_text(
+            upload,
+            max_bytes=limit,
+            too_large=f"The {name} file is larger than {limit} bytes.",
+            not_utf8=f"The {name} file is not UTF-8 text.",
+        )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         answer = self._read("answer", 4 * MAX_ANSWER_CHARS)
         chunks = self._read("chunks", MAX_UPLOAD_BYTES)
         data["answer"] = answer if answer is not None else data.get("answer", "")
@@ -74,7 +77,7 @@ def claim_rows(answer: str, claims: list[dict[str, Any]]) -> list[ClaimRow]:
 
 def answer_segments(answer: str, rows: list[ClaimRow]) -> list[tuple[Segment, str]]:
     spans = [Span(r.start, r.start + len(r.claim["span"]), r.index) for r in rows if r.start >= 0]
-    verdicts = {r.index: r.claim["verdict"] for r in rows}
+    verdicts: dict[Hashable, str] = {r.index: r.claim["verdict"] for r in rows}
     return [(seg, verdicts[seg.keys[0]] if seg.keys else "") for seg in segments(answer, spans)]
 
 

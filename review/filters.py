@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 import django_filters
 from django.db.models import Q, QuerySet
@@ -20,6 +21,10 @@ from review.verdict_columns import with_latest_verdict
 from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.state_policy import queue_rank
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.http import QueryDict
 
 STATE_CHOICES = [
     ("queue", "Queue (undecided unverified + contradicted)"),
@@ -132,12 +137,14 @@ class ReviewQueueFilter(django_filters.FilterSet):
         model = Claim
         fields: list[str] = []
 
+    data: Any  # the bound query (django-filter is untyped)
+
     def __init__(
         self,
-        *args,
-        reviewer=None,
+        *args: Any,
+        reviewer: User | None = None,
         domain_packs: Iterable[str] = (),
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         """``reviewer``: whose assignments and lease "Assigned to me" means; ``domain_packs``: the
         workspace's packs, the choices of that filter (read once by the caller)."""
@@ -154,7 +161,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
         set's own cleaned values (call only when it is valid). The reason chips count
         the page's filter without its reason: this spares a second filter set, its
         form and its validation on every page view."""
-        queryset = self.queryset.all()
+        queryset: QuerySet[Claim] = self.queryset.all()
         for name, value in self.form.cleaned_data.items():
             if name not in names:
                 queryset = self.filters[name].filter(queryset, value)
@@ -174,20 +181,23 @@ class ReviewQueueFilter(django_filters.FilterSet):
     def filter_judge_model(
         self, queryset: QuerySet[Claim], name: str, value: str
     ) -> QuerySet[Claim]:
-        queryset = with_latest_verdict(queryset, "latest_judge_model")
-        return queryset.filter(latest_judge_model__iexact=value)
+        return with_latest_verdict(queryset, "latest_judge_model").filter(
+            latest_judge_model__iexact=value
+        )
 
     def filter_confidence_min(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        queryset = with_latest_verdict(queryset, "latest_confidence")
-        return queryset.filter(latest_confidence__gte=value)
+        return with_latest_verdict(queryset, "latest_confidence").filter(
+            latest_confidence__gte=float(value)
+        )
 
     def filter_confidence_max(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        queryset = with_latest_verdict(queryset, "latest_confidence")
-        return queryset.filter(latest_confidence__lte=value)
+        return with_latest_verdict(queryset, "latest_confidence").filter(
+            latest_confidence__lte=float(value)
+        )
 
     def filter_age(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         now = timezone.now()
@@ -220,7 +230,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
         )
 
 
-def filter_querystring(params) -> str:
+def filter_querystring(params: QueryDict) -> str:
     """The filter part of a query string, to carry the filter from item to item."""
     from django.http import QueryDict
 

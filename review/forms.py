@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 DECISIONS = [("supported", "Supported"), ("contradicted", "Contradicted")]
@@ -35,8 +37,9 @@ class DecisionForm(ItemActionForm):
     span_end = forms.IntegerField(required=False, min_value=1)
     span_text = forms.CharField(required=False, strip=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("span_start"), data.get("span_end")
         if (start is None) != (end is None):
             raise forms.ValidationError("A selected span needs both a start and an end.")
@@ -66,12 +69,13 @@ class BulkForm(forms.Form):
     assignee = forms.CharField(required=False, max_length=20)
     confirm = forms.BooleanField(required=False)
 
-    def __init__(self, *args, claim_ids: list[str] | None = None, **kwargs) -> None:
+    def __init__(self, *args: Any, claim_ids: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.claim_ids = [c for c in (claim_ids or []) if c][:MAX_BULK]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if not self.claim_ids:
             raise forms.ValidationError("Select at least one claim.")
         if data.get("action") == "exclude" and not (data.get("reason") or "").strip():

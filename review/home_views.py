@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from review.selectors import review_home_actions, review_progress
-from verifier.http import WorkspaceRequest
+from verifier.http import SignedInRequest
 from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claims import claim_state_counts
 from verifier.selectors.workspaces import membership_list
@@ -18,7 +18,7 @@ from verifier.selectors.workspaces import membership_list
 
 @login_required
 @require_GET
-def home(request: WorkspaceRequest) -> HttpResponse:
+def home(request: SignedInRequest) -> HttpResponse:
     workspace = request.workspace
     membership = getattr(request, "membership", None)
     role = membership.role if membership else None

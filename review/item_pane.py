@@ -9,11 +9,12 @@ instances for the template.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypedDict, cast, overload
 
 from django.contrib.auth import get_user_model
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -29,6 +30,10 @@ from verifier.models import (
 )
 from verifier.selectors.claims import claim_in_workspace_or_404
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import WithAnnotations
+
 PANE_ROWS = 50
 PANE_CANDIDATES = 10
 # The fields each part of the pane carries (space-separated; the JSON keys are the names).
@@ -41,36 +46,59 @@ NOTE_COLUMNS = "id text at author_id"
 LEASE_COLUMNS = "id reviewer_id served_reason expires_at"
 
 
+class PaneColumns(TypedDict):
+    """The pane as JSON attributes of the claim (``review_item_pane_row``): a row is a
+    dict of the ``*_COLUMNS`` above, None (or no rows) when there is none."""
+
+    pane_version: dict[str, Any] | None
+    pane_binding: dict[str, Any] | None
+    pane_candidates: list[dict[str, Any]] | None
+    pane_verdicts: list[dict[str, Any]] | None
+    pane_events: list[dict[str, Any]] | None
+    pane_notes: list[dict[str, Any]] | None
+    pane_lease: dict[str, Any] | None
+    pane_guidelines: str | None
+    pane_assignee: str | None
+
+
+if TYPE_CHECKING:
+    PaneClaim = WithAnnotations[Claim, PaneColumns]
+
+
 def _columns(names: str, **paths: str) -> dict[str, F]:
     """JSON keys → expressions: each of ``names`` as itself, each ``key=path`` by lookup."""
     return {name: F(name) for name in names.split()} | {key: F(path) for key, path in paths.items()}
 
 
-def _rows(queryset, limit: int, **fields: Any) -> ArraySubquery:
+def _rows(queryset: QuerySet[Any], limit: int, **fields: Any) -> ArraySubquery:
     return ArraySubquery(queryset.values(row=JSONObject(**fields))[:limit])
 
 
-def _one(queryset, **fields: Any) -> Subquery:
+def _one(queryset: QuerySet[Any], **fields: Any) -> Subquery:
     return Subquery(queryset.values(row=JSONObject(**fields))[:1])
 
 
-def _user(user_id: int | None, username: str | None):
+@overload
+def _user(user_id: int, username: str | None) -> User: ...
+@overload
+def _user(user_id: None, username: str | None) -> None: ...
+def _user(user_id: int | None, username: str | None) -> User | None:
     if user_id is None:
         return None
     return get_user_model()(pk=user_id, username=username or "")
 
 
-def _at(value: str | None):
+def _at(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
 
 
-def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
+def review_item_pane_row(*, workspace_id: int, public_id: str) -> PaneClaim:
     """The claim with the whole pane as JSON attributes (``pane_*``), in one query."""
     current = SourceVersion.objects.filter(source_id=OuterRef("source_id")).order_by("-number")
     current_id = SourceVersion.objects.filter(source_id=OuterRef(OuterRef("source_id"))).order_by(
         "-number"
     )
-    return claim_in_workspace_or_404(
+    pane = claim_in_workspace_or_404(
         Claim.objects.select_related("source", "ingest_job").annotate(
             pane_version=_one(current, **_columns(VERSION_COLUMNS)),
             pane_binding=_one(
@@ -87,17 +115,17 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
                 **_columns(CANDIDATE_COLUMNS),
             ),
             pane_verdicts=_rows(
-                Verdict.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
+                Verdict.objects.filter(claim_id=OuterRef("pk")).latest_first(),
                 PANE_ROWS,
                 **_columns(VERDICT_COLUMNS, reviewer_name="reviewer__username"),
             ),
             pane_events=_rows(
-                StateEvent.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
+                StateEvent.objects.filter(claim_id=OuterRef("pk")).latest_first(),
                 PANE_ROWS,
                 **_columns(EVENT_COLUMNS, actor_name="actor__username"),
             ),
             pane_notes=_rows(
-                ReviewNote.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id"),
+                ReviewNote.objects.filter(claim_id=OuterRef("pk")).latest_first(),
                 PANE_ROWS,
                 **_columns(NOTE_COLUMNS, author_name="author__username"),
             ),
@@ -120,23 +148,29 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> Claim:
         workspace=workspace_id,
         public_id=public_id,
     )
+    return cast("PaneClaim", pane)  # annotated with exactly PaneColumns above
 
 
-def pane_version(claim: Claim) -> SourceVersion | None:
-    row = claim.pane_version  # type: ignore[attr-defined]
+def pane_version(claim: PaneClaim) -> SourceVersion | None:
+    row = claim.pane_version
     return SourceVersion(source_id=claim.source_id, **row) if row else None
 
 
-def pane_binding(claim: Claim) -> EvidenceBinding | None:
-    row = claim.pane_binding  # type: ignore[attr-defined]
+def pane_binding(claim: PaneClaim) -> EvidenceBinding | None:
+    row = claim.pane_binding
     return EvidenceBinding(claim_id=claim.pk, is_active=True, **row) if row else None
 
 
-def pane_candidates(claim: Claim) -> list[EvidenceCandidate]:
-    return [EvidenceCandidate(claim_id=claim.pk, **row) for row in claim.pane_candidates or []]  # type: ignore[attr-defined]
+def pane_candidates(claim: PaneClaim) -> list[EvidenceCandidate]:
+    return [EvidenceCandidate(claim_id=claim.pk, **row) for row in claim.pane_candidates or []]
 
 
-def _history(claim: Claim, rows: list[dict[str, Any]] | None, model, person: str) -> list:
+def _history(
+    claim: Claim,
+    rows: list[dict[str, Any]] | None,
+    model: type[Verdict | StateEvent | ReviewNote],
+    person: str,
+) -> list[Any]:
     """Unsaved ``model`` instances of the claim from the pane's JSON ``rows``, ``at``
     parsed and ``person`` (the reviewer, actor or author) an unsaved user."""
     out = []
@@ -145,26 +179,26 @@ def _history(claim: Claim, rows: list[dict[str, Any]] | None, model, person: str
         name = row.pop(f"{person}_name")
         at = _at(row.pop("at"))
         instance = model(claim_id=claim.pk, **row)
-        instance.at = at
+        instance.at = cast(datetime, at)  # the history tables' ``at`` is NOT NULL
         setattr(instance, person, _user(row[f"{person}_id"], name))
         out.append(instance)
     return out
 
 
-def pane_verdicts(claim: Claim) -> list[Verdict]:
-    return _history(claim, claim.pane_verdicts, Verdict, "reviewer")  # type: ignore[attr-defined]
+def pane_verdicts(claim: PaneClaim) -> list[Verdict]:
+    return _history(claim, claim.pane_verdicts, Verdict, "reviewer")
 
 
-def pane_events(claim: Claim) -> list[StateEvent]:
-    return _history(claim, claim.pane_events, StateEvent, "actor")  # type: ignore[attr-defined]
+def pane_events(claim: PaneClaim) -> list[StateEvent]:
+    return _history(claim, claim.pane_events, StateEvent, "actor")
 
 
-def pane_notes(claim: Claim) -> list[ReviewNote]:
-    return _history(claim, claim.pane_notes, ReviewNote, "author")  # type: ignore[attr-defined]
+def pane_notes(claim: PaneClaim) -> list[ReviewNote]:
+    return _history(claim, claim.pane_notes, ReviewNote, "author")
 
 
-def pane_lease(claim: Claim) -> ReviewLease | None:
-    row = claim.pane_lease  # type: ignore[attr-defined]
+def pane_lease(claim: PaneClaim) -> ReviewLease | None:
+    row = claim.pane_lease
     if not row:
         return None
     row = dict(row)

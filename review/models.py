@@ -3,6 +3,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from verifier.models.verdicts import LATEST_FIRST, ClaimHistoryQuerySet
+
 
 class ReviewLease(models.Model):
     """A reviewer's time-limited hold on one claim; at most one per claim."""
@@ -36,8 +38,10 @@ class ReviewNote(models.Model):
     text = models.TextField()
     at = models.DateTimeField(auto_now_add=True)
 
+    objects = ClaimHistoryQuerySet.as_manager()
+
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering = list(LATEST_FIRST)
         indexes = [models.Index(fields=["claim", "-at"], name="reviewnote_claim_at")]
 
     def __str__(self) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import (
     BooleanField,
@@ -50,6 +51,9 @@ from verifier.selectors.paging import (
     keyset_window,
     micros_of,
 )
+
+if TYPE_CHECKING:
+    from review.models import ReviewGuidelines
 
 
 def review_queue_claims(*, workspace: Workspace) -> QuerySet[Claim]:
@@ -232,8 +236,8 @@ def review_queue_keyset(
     backward = before is not None
     order = [RawSQL(key, []).desc() if backward else RawSQL(key, []).asc() for key in _QUEUE_KEY]
     rows = queryset.order_by(*order).values_list("queue_rank", "dependents", "created_at", "id")
-    keys = [QueueCursor(*row) for row in rows[offset : offset + limit]]
-    return keys[::-1] if backward else keys
+    cursors = [QueueCursor(*row) for row in rows[offset : offset + limit]]
+    return cursors[::-1] if backward else cursors
 
 
 def review_queue_ordered_ids(*, queryset: QuerySet[Claim], limit: int) -> list[int]:
@@ -247,7 +251,7 @@ QUEUE_PAGE_SIZE = 50
 def review_queue_filter(
     *,
     workspace: Workspace,
-    reviewer,
+    reviewer: User,
     params: Mapping[str, Any],
     domain_packs: list[str] | None = None,
 ) -> ReviewQueueFilter:
@@ -274,7 +278,7 @@ class QueueSelection:
 
 
 def review_queue_filtered(
-    *, workspace: Workspace, reviewer, filters: Mapping[str, Any]
+    *, workspace: Workspace, reviewer: User, filters: Mapping[str, Any]
 ) -> QueueSelection:
     """The queue's claims by ``filters`` (e.g. the query string), for serving the next
     item by the same filter as the queue page."""
@@ -308,7 +312,7 @@ class QueuePage:
 
 
 def review_queue_page(
-    *, workspace: Workspace, reviewer, params: QueryDict, page_size: int = QUEUE_PAGE_SIZE
+    *, workspace: Workspace, reviewer: User, params: QueryDict, page_size: int = QUEUE_PAGE_SIZE
 ) -> QueuePage:
     """One page of the queue by the filter in ``params`` (the query string), with the
     reason chips. An invalid filter shows the default queue (the form carries the errors).
@@ -430,12 +434,12 @@ def review_lease_live(*, claim: Claim) -> ReviewLease | None:
     )
 
 
-def review_held_by_others(*, reviewer) -> Q:
+def review_held_by_others(*, reviewer: User) -> Q:
     """Claims under a live lease of another reviewer (expired leases free the claim)."""
     return Q(review_lease__expires_at__gt=timezone.now()) & ~Q(review_lease__reviewer=reviewer)
 
 
-def review_decided_by(*, reviewer) -> Q:
+def review_decided_by(*, reviewer: User) -> Q:
     """Claims whose state rests on a reviewer's decision that ``reviewer`` took part in:
     "next" never serves them to that reviewer, whatever the filter. The reason is
     checked first (a column of the queue index), the verdicts only for decided claims."""
@@ -471,7 +475,7 @@ def review_item_change(*, claim: Claim) -> ItemChange:
     """
     verdicts = Verdict.objects.filter(claim_id=claim.pk).order_by("-id")
     events = StateEvent.objects.filter(claim_id=claim.pk).order_by("-id")
-    row = (
+    row: Mapping[str, Any] = (
         Claim.objects.filter(pk=claim.pk)
         .annotate(
             v_id=Subquery(verdicts.values("id")[:1]),
@@ -572,7 +576,7 @@ def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
     )
 
 
-def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> ReviewItem:
+def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -> ReviewItem:
     """The item pane. The source is shown as a window around the bound span (or the
     best candidate span, or ``at``), so a 200 KB source does not make a 200 KB page."""
     from review import item_pane
@@ -641,8 +645,8 @@ def review_item_detail(*, claim: Claim, reviewer, at: int | None = None) -> Revi
         window=window,
         text_length=len(version.text) if version is not None else 0,
         why=why,
-        guidelines_html=claim.pane_guidelines or "",  # type: ignore[attr-defined]
-        assignee=claim.pane_assignee or "",  # type: ignore[attr-defined]
+        guidelines_html=claim.pane_guidelines or "",
+        assignee=claim.pane_assignee or "",
         undoable=_undoable(verdicts, reviewer),
     )
 
@@ -655,7 +659,7 @@ def review_undo_seconds() -> int:
     return int(settings.SPANPROOF_REVIEW_UNDO_SECONDS)
 
 
-def _undoable(verdicts: list[Verdict], reviewer) -> Verdict | None:
+def _undoable(verdicts: list[Verdict], reviewer: User) -> Verdict | None:
     """The reviewer's decision standing on the claim, if still inside the undo window."""
     from verifier.states import human_verdict_in_force
 
@@ -692,7 +696,7 @@ class ReviewProgress:
     last_hour: int
 
 
-def review_progress(*, workspace: Workspace, reviewer) -> ReviewProgress:
+def review_progress(*, workspace: Workspace, reviewer: User) -> ReviewProgress:
     from django.db.models import Count
 
     now = timezone.now()
@@ -727,7 +731,7 @@ def review_assignees(*, workspace: Workspace) -> list[tuple[int, str]]:
     )
 
 
-def review_guidelines_get(*, workspace: Workspace):
+def review_guidelines_get(*, workspace: Workspace) -> ReviewGuidelines | None:
     from review.models import ReviewGuidelines
 
     return ReviewGuidelines.objects.filter(workspace=workspace).first()
@@ -744,7 +748,7 @@ class NextAction:
     key: str  # stable id for the page and tests
 
 
-def review_home_actions(*, workspace: Workspace, user, role: str) -> list[NextAction]:
+def review_home_actions(*, workspace: Workspace, user: User, role: str) -> list[NextAction]:
     """What this role should look at next, with counts (capped like every count): the
     queue and one's assignments for deciders, contradicted and stale claims for auditors,
     ingest jobs that need attention for admins. One counting query."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils import timezone
@@ -24,6 +25,11 @@ from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
 from verifier.state_policy import state_policy
 from verifier.states import StateDecision
+
+if TYPE_CHECKING:
+    from review.models import ReviewGuidelines
+    from review.selectors import ItemChange
+    from verifier.models import Membership
 
 Decision = Literal["supported", "contradicted"]
 DECISION_LABELS: Mapping[str, str] = {
@@ -48,7 +54,12 @@ class StaleItem(ReviewError):
     """The item changed since the page the action was made on (409 in the console)."""
 
     def __init__(
-        self, change, reviewer, *, message: str | None = None, code: str = "stale_item"
+        self,
+        change: ItemChange,
+        reviewer: User,
+        *,
+        message: str | None = None,
+        code: str = "stale_item",
     ) -> None:
         if message is None:
             who = "you" if change.actor_id == reviewer.pk else change.actor_name
@@ -65,7 +76,7 @@ class VersionMissing(StaleItem):
     """An action that does not say which version of the item it was made on (409 in the
     console, with the current item): it could land on a state its reviewer never saw."""
 
-    def __init__(self, change, reviewer) -> None:
+    def __init__(self, change: ItemChange, reviewer: User) -> None:
         super().__init__(
             change,
             reviewer,
@@ -84,7 +95,7 @@ class LeasedToOther(ReviewError):
         )
 
 
-def review_version_check(*, claim: Claim, reviewer, expected_version: str | None) -> None:
+def review_version_check(*, claim: Claim, reviewer: User, expected_version: str | None) -> None:
     """Lock the claim's row; refuse (``LeasedToOther``) when another reviewer holds a
     live lease on it, (``VersionMissing``) when no ``expected_version`` is given, and
     (``StaleItem``) when it changed since ``expected_version`` (the token the page was
@@ -123,7 +134,7 @@ def _check_selected_span(claim: Claim, span: tuple[int, int], span_text: str | N
 def review_decide(
     *,
     claim: Claim,
-    reviewer,
+    reviewer: User,
     decision: Decision,
     note: str = "",
     span: tuple[int, int] | None = None,
@@ -193,7 +204,7 @@ def review_decide(
 
 @transaction.atomic
 def review_exclude(
-    *, claim: Claim, reviewer, reason: str, expected_version: str | None
+    *, claim: Claim, reviewer: User, reason: str, expected_version: str | None
 ) -> StateDecision:
     if not reason.strip():
         raise ReviewError("An exclusion needs a reason.")
@@ -204,7 +215,7 @@ def review_exclude(
 
 
 @transaction.atomic
-def review_restore(*, claim: Claim, reviewer, expected_version: str | None) -> StateDecision:
+def review_restore(*, claim: Claim, reviewer: User, expected_version: str | None) -> StateDecision:
     review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
     claim.refresh_from_db(fields=["exclusion_reason"])
     if not claim.exclusion_reason:
@@ -212,13 +223,13 @@ def review_restore(*, claim: Claim, reviewer, expected_version: str | None) -> S
     return claim_restore(claim=claim, actor=reviewer)
 
 
-def review_note(*, claim: Claim, reviewer, text: str) -> ReviewNote:
+def review_note(*, claim: Claim, reviewer: User, text: str) -> ReviewNote:
     if not text.strip():
         raise ReviewError("A note needs some text.")
     return ReviewNote.objects.create(claim=claim, author=reviewer, text=text.strip())
 
 
-def review_rejudge_one(*, claim: Claim, reviewer, expected_version: str | None) -> int:
+def review_rejudge_one(*, claim: Claim, reviewer: User, expected_version: str | None) -> int:
     """Send one claim back to the judge, refusing a stale page (``StaleItem``)."""
     with transaction.atomic():
         review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
@@ -228,7 +239,7 @@ def review_rejudge_one(*, claim: Claim, reviewer, expected_version: str | None) 
     return review_rejudge(claims=[claim], reviewer=reviewer)
 
 
-def review_rejudge(*, claims: Iterable[Claim], reviewer) -> int:
+def review_rejudge(*, claims: Iterable[Claim], reviewer: User) -> int:
     """Send claims back to the judge; returns how many were sent."""
     from verifier.services.judging import claims_judge
 
@@ -251,7 +262,7 @@ class BulkOutcome:
 
 
 def _bulk_partition(
-    claims: Iterable[Claim], reviewer
+    claims: Iterable[Claim], reviewer: User
 ) -> tuple[list[Claim], list[tuple[Claim, str]]]:
     """Lock the claims' rows (in id order) and split off those leased to someone else.
 
@@ -271,7 +282,7 @@ def _bulk_partition(
 
 
 @transaction.atomic
-def review_bulk_exclude(*, claims: Iterable[Claim], reviewer, reason: str) -> BulkOutcome:
+def review_bulk_exclude(*, claims: Iterable[Claim], reviewer: User, reason: str) -> BulkOutcome:
     """Exclude the claims, skipping (and reporting) those another reviewer is holding —
     the same rule as the single-item path, which refuses them with a 409."""
     if not reason.strip():
@@ -287,7 +298,7 @@ def review_bulk_exclude(*, claims: Iterable[Claim], reviewer, reason: str) -> Bu
     return BulkOutcome(done=done, held=held)
 
 
-def review_bulk_rejudge(*, claims: Iterable[Claim], reviewer) -> BulkOutcome:
+def review_bulk_rejudge(*, claims: Iterable[Claim], reviewer: User) -> BulkOutcome:
     """Send the claims back to the judge, skipping (and reporting) those another
     reviewer is holding."""
     with transaction.atomic():
@@ -297,16 +308,16 @@ def review_bulk_rejudge(*, claims: Iterable[Claim], reviewer) -> BulkOutcome:
     return BulkOutcome(done=free, held=held)
 
 
-def review_lease_release(*, claim: Claim, reviewer) -> None:
+def review_lease_release(*, claim: Claim, reviewer: User) -> None:
     ReviewLease.objects.filter(claim=claim, reviewer=reviewer).delete()
 
 
-def review_lease_release_all(*, workspace: Workspace, reviewer) -> None:
+def review_lease_release_all(*, workspace: Workspace, reviewer: User) -> None:
     ReviewLease.objects.filter(claim__workspace=workspace, reviewer=reviewer).delete()
 
 
 @transaction.atomic
-def review_lease_claim(*, claim: Claim, reviewer, served_reason: str) -> ReviewLease | None:
+def review_lease_claim(*, claim: Claim, reviewer: User, served_reason: str) -> ReviewLease | None:
     """Lease one specific claim; None when another reviewer holds a live lease on it."""
     Claim.objects.select_for_update().filter(pk=claim.pk).first()
     now = timezone.now()
@@ -335,7 +346,7 @@ def _describe_filters(filters: Mapping[str, Any]) -> str:
 def review_lease_next(
     *,
     workspace: Workspace,
-    reviewer,
+    reviewer: User,
     queryset: QuerySet[Claim],
     filters: Mapping[str, Any] | None = None,
     skip: Iterable[int] = (),
@@ -396,7 +407,7 @@ def review_lease_next(
     return None
 
 
-def review_blind_set(*, membership, blind: bool) -> None:
+def review_blind_set(*, membership: Membership, blind: bool) -> None:
     """The reviewer's blind-review setting for this workspace."""
     type(membership).objects.filter(pk=membership.pk).update(blind_review=blind)
     membership.blind_review = blind
@@ -406,7 +417,7 @@ def review_blind_set(*, membership, blind: bool) -> None:
 
 
 @transaction.atomic
-def review_undo(*, claim: Claim, reviewer) -> StateDecision:
+def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
     """Take back the reviewer's own decision on ``claim`` within the undo window: a new
     ``withdrawn`` verdict is appended (nothing is deleted; the history shows both) and the
     state is re-resolved by the one state writer, from the decision before it (another
@@ -416,7 +427,7 @@ def review_undo(*, claim: Claim, reviewer) -> StateDecision:
     from verifier.states import human_verdict_in_force
 
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
-    human = list(claim.verdicts.filter(reviewer__isnull=False).order_by("-at", "-id"))
+    human = list(claim.verdicts.filter(reviewer__isnull=False).latest_first())
     standing = human_verdict_in_force(human)
     if standing is None or standing.reviewer_id != reviewer.pk:
         raise ReviewError("There is no decision of yours on this claim to undo.", code="no_undo")
@@ -443,7 +454,7 @@ def review_undo(*, claim: Claim, reviewer) -> StateDecision:
     )
 
 
-def _decider_in(workspace: Workspace, user_id: int):
+def _decider_in(workspace: Workspace, user_id: int) -> User:
     from verifier.models import Membership
     from verifier.permissions import DECIDER_ROLES
 
@@ -459,7 +470,7 @@ def _decider_in(workspace: Workspace, user_id: int):
 
 @transaction.atomic
 def review_bulk_assign(
-    *, workspace: Workspace, claims: Iterable[Claim], assignee_id: int | None, by
+    *, workspace: Workspace, claims: Iterable[Claim], assignee_id: int | None, by: User
 ) -> int:
     """Assign the claims to a reviewer or admin of the workspace (``assignee_id`` None:
     unassign them). Returns how many claims it covered."""
@@ -479,7 +490,7 @@ def review_bulk_assign(
 
 
 @transaction.atomic
-def review_guidelines_set(*, workspace: Workspace, text: str, by):
+def review_guidelines_set(*, workspace: Workspace, text: str, by: User) -> ReviewGuidelines:
     """Store the workspace's guidelines (markdown) with their sanitized HTML."""
     from review.guidelines import MAX_GUIDELINES_CHARS, guidelines_html
     from review.models import ReviewGuidelines

@@ -8,11 +8,14 @@ subqueries they would not use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db.models import CharField, FloatField, OuterRef, QuerySet, Subquery
 
 from verifier.models import Claim, Verdict
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 # annotation name -> (verdict column, output field)
 LATEST_VERDICT_COLUMNS: dict[str, tuple[str, Any]] = {
@@ -21,13 +24,22 @@ LATEST_VERDICT_COLUMNS: dict[str, tuple[str, Any]] = {
 }
 
 
+class LatestVerdictColumns(TypedDict, total=False):
+    """The columns above as a claim carries them (those ``with_latest_verdict`` added)."""
+
+    latest_judge_model: str | None
+    latest_confidence: float | None
+
+
 def latest_verdict(field: str, output_field: Any) -> Subquery:
     """The claim's latest verdict's ``field``, as a subquery on ``OuterRef("pk")``."""
-    rows = Verdict.objects.filter(claim_id=OuterRef("pk")).order_by("-at", "-id").values(field)
+    rows = Verdict.objects.filter(claim_id=OuterRef("pk")).latest_first().values(field)
     return Subquery(rows[:1], output_field=output_field)
 
 
-def with_latest_verdict(queryset: QuerySet[Claim], *names: str) -> QuerySet[Claim]:
+def with_latest_verdict(
+    queryset: QuerySet[Claim], *names: str
+) -> QuerySet[WithAnnotations[Claim, LatestVerdictColumns]]:
     """``queryset`` annotated with the named columns of :data:`LATEST_VERDICT_COLUMNS`
     it does not carry yet."""
     missing = {
@@ -35,4 +47,5 @@ def with_latest_verdict(queryset: QuerySet[Claim], *names: str) -> QuerySet[Clai
         for name in names
         if name not in queryset.query.annotations
     }
-    return queryset.annotate(**missing) if missing else queryset
+    annotated = queryset.annotate(**missing) if missing else queryset
+    return cast("QuerySet[WithAnnotations[Claim, LatestVerdictColumns]]", annotated)

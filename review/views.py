@@ -8,8 +8,9 @@ works; without htmx they redirect to the item page.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.forms import Form
@@ -25,6 +26,7 @@ from django_htmx.http import push_url
 from review.filter_bar import filter_bar_html, filter_bar_key
 from review.filters import filter_querystring
 from review.forms import (
+    BULK_ACTIONS,
     UNASSIGN,
     BulkForm,
     DecisionForm,
@@ -67,6 +69,9 @@ from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
 from verifier.permissions import ADMIN_ROLES, DECIDER_ROLES, role_required
 from verifier.selectors import counts
+
+if TYPE_CHECKING:
+    from review.models import ReviewGuidelines
 
 SKIPPED_KEY = "review_skipped"
 TRAIL_KEY = "review_trail"
@@ -137,7 +142,7 @@ def bulk(request: MemberRequest) -> HttpResponse:
     if not form.is_valid():
         errors = form.non_field_errors() + form.errors.get("reason", [])
         for error in errors + form.errors.get("assignee", []):
-            messages.error(request, error)
+            messages.error(request, str(error))
         return redirect(queue_url)
     claims = review_claims_by_public_ids(workspace=workspace, public_ids=form.claim_ids)
     action = form.cleaned_data["action"]
@@ -163,7 +168,7 @@ def bulk(request: MemberRequest) -> HttpResponse:
             {
                 "claims": claims,
                 "action": action,
-                "action_label": dict(form.fields["action"].choices)[action],
+                "action_label": dict(BULK_ACTIONS)[action],
                 "reason": form.cleaned_data.get("reason", ""),
                 "filter_qs": filter_qs,
                 "queue_url": queue_url,
@@ -217,7 +222,7 @@ def _trail_note(request: MemberRequest, public_id: str) -> str | None:
     return previous
 
 
-def _countdown(expires_at) -> str:
+def _countdown(expires_at: datetime) -> str:
     """Time left on a lease as m:ss (the page's script keeps counting down)."""
     seconds = max(0, int((expires_at - timezone.now()).total_seconds()))
     return f"{seconds // 60}:{seconds % 60:02d}"
@@ -230,7 +235,7 @@ def _render_item(
     status: int = 200,
     error: str = "",
     flash: str = "",
-    forms: dict | None = None,
+    forms: dict[str, Any] | None = None,
     stale: bool = False,
 ) -> HttpResponse:
     reviewer = request.user
@@ -244,7 +249,7 @@ def _render_item(
     previous = _trail_note(request, claim.public_id)
     held_by_other = detail.lease is not None and detail.lease.reviewer_id != reviewer.pk
     forms = forms or {}
-    context = {
+    context: dict[str, Any] = {
         "item": detail,
         "claim": claim,
         "filter_qs": filter_qs,
@@ -283,7 +288,7 @@ def _render_item(
 
 
 def _refused(
-    request: MemberRequest, claim: Claim, exc: ReviewError, *, forms: dict | None = None
+    request: MemberRequest, claim: Claim, exc: ReviewError, *, forms: dict[str, Any] | None = None
 ) -> HttpResponse:
     """The item page for an action the review services refused: 409 with the current
     item when the page was stale, 409 when another reviewer holds the lease, else 422
@@ -455,7 +460,13 @@ def guidelines(request: MemberRequest) -> HttpResponse:
     return _guidelines_page(request, current=current, form=form)
 
 
-def _guidelines_page(request: MemberRequest, *, current, form, status: int = 200) -> HttpResponse:
+def _guidelines_page(
+    request: MemberRequest,
+    *,
+    current: ReviewGuidelines | None,
+    form: GuidelinesForm,
+    status: int = 200,
+) -> HttpResponse:
     return render(
         request,
         "review/guidelines.html",

@@ -19,6 +19,8 @@ fails the test, so the list only shrinks.
 from __future__ import annotations
 
 import ast
+import re
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,32 +32,12 @@ FIRST_PARTY: Final = ("verifier", "review", "audit", "config")
 
 CONSOLE_PACKAGES: Final = ("review", "audit")
 FRAMEWORKS: Final = ("django", "rest_framework")
-# The pure cores (from the issue, plus serving's ranking and policy gate) ...
-PURE_CORES: Final = (
-    "verifier.binding",
-    "verifier.states",
-    "verifier.scoring",
-    "verifier.retrieval_ranking",
-    "verifier.rag",
-    "verifier.judges",
-    "verifier.extractors",
-    "audit.highlighting",
-    "verifier.text",
-    "verifier.audit_pack",
-    "verifier.vocabulary",
+# The pure modules, from the one list in pyproject.toml ([tool.spanproof] pure-modules).
+PURE: Final[tuple[str, ...]] = tuple(
+    tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["spanproof"][
+        "pure-modules"
+    ]
 )
-# ... and the Django-free helpers they build on, held to the same rule.
-PURE_HELPERS: Final = (
-    "verifier.embeddings",
-    "verifier.embedding_onnx",
-    "verifier.onnx_runtime",
-    "verifier.chat_completions",
-    "verifier.errors",
-    "verifier.model_config",
-    "verifier.untrusted_input",
-    "verifier.supervisor",
-)
-PURE: Final = PURE_CORES + PURE_HELPERS
 
 # (rule, importing module, imported module) -> why it stays. Empty: nothing is excused.
 EXCEPTIONS: Final[dict[tuple[str, str, str], str]] = {}
@@ -144,6 +126,25 @@ def test_the_pure_modules_exist():
     """The contract names real modules (a rename must update it, not silently drop it)."""
     missing = [name for name in PURE if not _is_module(ROOT, name)]
     assert missing == []
+
+
+def contributing_pure_modules(text: str) -> list[str]:
+    """The modules CONTRIBUTING.md's "Pure modules" table names: the first cell of each row,
+    a path in backticks (``verifier/binding/``, ``verifier/states.py``), as a dotted name."""
+    section = text.split("\n## Pure modules\n", 1)[1].split("\n## ", 1)[0]
+    names = []
+    for line in section.splitlines():
+        cell = re.match(r"\|\s*`([^`]+)`\s*\|", line)
+        if cell:
+            path = cell.group(1).rstrip("/").removesuffix(".py")
+            names.append(path.replace("/", "."))
+    return names
+
+
+def test_contributing_names_exactly_the_pure_modules():
+    named = contributing_pure_modules((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8"))
+    assert len(named) == len(set(named)), "a module is named twice"
+    assert sorted(named) == sorted(PURE)
 
 
 def test_dependencies_point_one_way():

@@ -1,20 +1,23 @@
 from django.contrib import admin, messages
 from django.db import transaction
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
 from verifier import models
+from verifier.http import SignedInRequest
 from verifier.services.claim_state import claim_exclude, claim_restore
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Append-only history: viewable in the admin, never editable."""
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -22,7 +25,7 @@ class NoDeleteWithHistoryAdmin(admin.ModelAdmin):
     """Rows that own append-only history (claims, verdicts, state events, versions) are
     never deleted from the admin: the database triggers would refuse half-way."""
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -78,14 +81,14 @@ class ClaimAdmin(NoDeleteWithHistoryAdmin):
     search_fields = ("public_id", "text")
     actions = ["exclude_claims", "restore_claims"]
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def get_readonly_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> list[str]:
         return [field.name for field in self.model._meta.fields]
 
     @admin.action(description="Exclude the selected claims (reversible)")
-    def exclude_claims(self, request, queryset):  # type: ignore[no-untyped-def]
+    def exclude_claims(self, request: SignedInRequest, queryset: QuerySet[models.Claim]) -> None:
         reason = f"Excluded in the admin by {request.user.get_username()}"
         with transaction.atomic():
             claims = list(queryset.select_for_update().exclude(state="excluded"))
@@ -94,7 +97,7 @@ class ClaimAdmin(NoDeleteWithHistoryAdmin):
         self.message_user(request, f"Excluded {len(claims)} claim(s).", messages.SUCCESS)
 
     @admin.action(description="Restore the selected excluded claims")
-    def restore_claims(self, request, queryset):  # type: ignore[no-untyped-def]
+    def restore_claims(self, request: SignedInRequest, queryset: QuerySet[models.Claim]) -> None:
         with transaction.atomic():
             claims = list(queryset.select_for_update().filter(state="excluded"))
             for claim in claims:

@@ -6,11 +6,11 @@ the JSON object read out of an answer that may wrap it in a code fence or prose.
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any, TypedDict
 
 import requests
+from environs import Env
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
@@ -30,7 +30,7 @@ def retrying_session(retries: int | None = None) -> requests.Session:
     (``SPANPROOF_CHAT_RETRIES`` times, default 3), waiting as ``Retry-After`` says
     (at most ``RETRY_AFTER_MAX_SECONDS``) or 0.5 s, 1 s, 2 s …"""
     if retries is None:
-        retries = int(os.environ.get("SPANPROOF_CHAT_RETRIES", DEFAULT_RETRIES))
+        retries = Env().int("SPANPROOF_CHAT_RETRIES", DEFAULT_RETRIES)
     policy = _CappedRetry(
         total=max(0, retries),
         connect=max(0, retries),

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from environs import Env
 
 from verifier import onnx_runtime
 
@@ -35,7 +36,7 @@ ENCODE_BATCH_SIZE = 64
 # a second thread on an idle 2-core machine, but when the other core is busy the parallel
 # regions stall on it (torch: p95 ~500 ms measured versus ~25 ms with one thread;
 # onnxruntime int8: p50 8.9 ms versus 3.7 ms). Batches (``embed_texts``) keep the process setting.
-QUERY_THREADS = int(os.environ.get("SPANPROOF_QUERY_EMBED_THREADS", "1"))
+QUERY_THREADS = Env().int("SPANPROOF_QUERY_EMBED_THREADS", 1)
 QUERY_BACKENDS = ("onnx-int8", "torch")
 
 
@@ -234,7 +235,8 @@ def embed_text_torch(text: str) -> np.ndarray:
     if _fast_single is None or _fast_single[0] is not model:
         _fast_single = (model, _single_text_path_exact(model))
     if not _fast_single[1]:
-        return embed_texts([text])[0]
+        only: np.ndarray = embed_texts([text])[0]
+        return only
     import torch
 
     previous = torch.get_num_threads()

@@ -7,6 +7,8 @@ from typing import Any
 from django.conf import settings as django_settings
 
 from verifier.extractors import Extractor, build_extractor
+from verifier.extractors.registry import DEFAULT_BACKEND as EXTRACTOR_DEFAULT_BACKEND
+from verifier.extractors.registry import OFFLINE_FAMILIES as EXTRACTOR_OFFLINE_FAMILIES
 from verifier.judges import Judge, build_judge
 from verifier.judges.registry import DEFAULT_BACKEND as JUDGE_DEFAULT_BACKEND
 from verifier.judges.registry import OFFLINE_FAMILIES as JUDGE_OFFLINE_FAMILIES
@@ -35,7 +37,7 @@ def configured_families(settings: Any) -> tuple[str, str]:
     extractor = dict(settings.SPANPROOF_EXTRACTOR)
     return (
         _family(judge, JUDGE_DEFAULT_BACKEND, JUDGE_OFFLINE_FAMILIES),
-        _family(extractor, "sentence", {"sentence": "spanproof-extractor"}),
+        _family(extractor, EXTRACTOR_DEFAULT_BACKEND, EXTRACTOR_OFFLINE_FAMILIES),
     )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
     from django_htmx.middleware import HtmxDetails
 
     from verifier.models import Membership, Workspace
@@ -26,7 +27,13 @@ class WorkspaceRequest(HttpRequest):
     workspace: Workspace | None
 
 
-class MemberRequest(WorkspaceRequest):
+class SignedInRequest(WorkspaceRequest):
+    """A request from a signed-in user (a ``login_required`` view, the admin site)."""
+
+    user: User
+
+
+class MemberRequest(SignedInRequest):
     """A request that ``verifier.permissions.role_required`` let through: the signed-in
     user is a member of the current workspace, so neither is None."""
 

@@ -40,7 +40,8 @@ def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
         found = unstorable_location(dict(request.POST.lists()), root="form")
         if found is not None:
             return found
-        names = [upload.name or "" for upload in request.FILES.values()]
+        # every file of every field (values() gives only the last file of a field)
+        names = [upload.name or "" for _, uploads in request.FILES.lists() for upload in uploads]
         return unstorable_location(names, root="file name")
     return None
 

@@ -31,7 +31,7 @@ def client_address(request: HttpRequest) -> str | None:
     ``REMOTE_ADDR``, or with ``SPANPROOF_NUM_PROXIES`` proxies in front, the address the
     outermost trusted proxy saw (``X-Forwarded-For`` entries a client adds are ignored)."""
     proxies = int(settings.REST_FRAMEWORK.get("NUM_PROXIES") or 0)
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
     if proxies > 0 and forwarded:
         addresses = [a.strip() for a in forwarded.split(",") if a.strip()]
         if addresses:

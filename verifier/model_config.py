@@ -4,11 +4,11 @@ of Django so workers, benches and tests can use it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 # config keys every chat-completions backend reads from the environment, and their types
-CHAT_ENV_KEYS: dict[str, type] = {
+CHAT_ENV_KEYS: dict[str, Callable[[str], Any]] = {
     "backend": str,
     "base_url": str,
     "model": str,
@@ -18,12 +18,19 @@ CHAT_ENV_KEYS: dict[str, type] = {
 }
 CHAT_BACKENDS = frozenset({"openai", "openai_compatible", "openai-compatible"})
 
+# The model family each offline judge and extractor declares, written once: the judges and
+# the extractor declare it, the registries' tables (``OFFLINE_FAMILIES``) map backends to
+# it, and the family check (``verifier.checks``) compares the two ends.
+HEURISTIC_FAMILY = "spanproof-heuristic"
+NLI_FAMILY = "spanproof-nli"  # spanproof-nli-v1 and -v2
+SENTENCE_EXTRACTOR_FAMILY = "spanproof-extractor"
+
 
 def config_from_env(
     env: Mapping[str, str],
     *,
     prefix: str,
-    keys: Mapping[str, type],
+    keys: Mapping[str, Callable[[str], Any]],
     default_backend: str,
     error: type[ValueError],
 ) -> dict[str, Any]:

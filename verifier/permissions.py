@@ -23,7 +23,7 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 
 from verifier.models import ApiScope, Role
 
@@ -57,15 +57,15 @@ def default_scope(method: str) -> str:
 
 def role_required(
     *roles: str, unsafe_scope: str = ApiScope.WRITE
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """Signed-in member of the current workspace with one of ``roles``, else 403; a POST
     (or other unsafe method) also needs ``unsafe_scope`` (``write`` unless the view only
     changes the member's own preferences)."""
     allowed = set(roles or ALL_ROLES)
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             membership = getattr(request, "membership", None)

@@ -211,7 +211,8 @@ WITHDRAWN: Final = "withdrawn"
 
 
 class _Labelled(Protocol):
-    label: str
+    @property
+    def label(self) -> str: ...
 
 
 Labelled = TypeVar("Labelled", bound=_Labelled)

@@ -7,7 +7,7 @@ gunicorn needs no separate static route. Defaults suit a small machine; producti
 
 from __future__ import annotations
 
-import os
+from environs import Env
 
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 4
@@ -19,11 +19,11 @@ HOOKS = "python:verifier.gunicorn_hooks"
 
 
 def web_workers() -> int:
-    return int(os.environ.get("SPANPROOF_WEB_WORKERS", str(DEFAULT_WORKERS)))
+    return Env().int("SPANPROOF_WEB_WORKERS", DEFAULT_WORKERS)
 
 
 def web_threads() -> int:
-    return int(os.environ.get("SPANPROOF_WEB_THREADS", str(DEFAULT_THREADS)))
+    return Env().int("SPANPROOF_WEB_THREADS", DEFAULT_THREADS)
 
 
 def gunicorn_command(*, python: str, addr: str, workers: int, threads: int) -> list[str]:

@@ -7,7 +7,6 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from audit.selectors.sources import source_permalink
 from verifier import vocabulary
 from verifier.binding import span_matches
 from verifier.models import (
@@ -22,6 +21,7 @@ from verifier.models import (
 from verifier.scoring.rulesets import validate_definition
 from verifier.selectors.claim_state import BindingCheck, claim_state_inputs
 from verifier.selectors.claims import claim_in_workspace_or_404
+from verifier.selectors.permalinks import binding_permalink
 from verifier.selectors.rules import ActiveRules, rule_set_active
 from verifier.state_policy import state_policy
 from verifier.states import StateDecision, StateInputs, human_verdict_in_force, resolve_state
@@ -155,7 +155,7 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
 def _judging_verdict(verdicts: list[Verdict]) -> Verdict | None:
     human = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
     model = [v for v in verdicts if v.reviewer_id is None]
-    return human or (model or [None])[0]
+    return human or (model[0] if model else None)
 
 
 def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
@@ -248,8 +248,8 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
     )
     active = next((b for b in bindings if b.is_active), None)
     inputs, check = claim_state_inputs(claim=claim)
-    verdicts = list(claim.verdicts.select_related("reviewer").order_by("-at", "-id"))
-    events = list(claim.state_events.select_related("actor").order_by("-at", "-id"))
+    verdicts = list(claim.verdicts.select_related("reviewer").latest_first())
+    events = list(claim.state_events.select_related("actor").latest_first())
     traces = list(
         TraceClaim.objects.filter(claim=claim)
         .select_related("trace")
@@ -268,12 +268,7 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
         for v in verdicts
     ] + [{"at": e.at, "kind": "state", "human": e.actor_id is not None, "event": e} for e in events]
     timeline.sort(key=lambda row: row["at"], reverse=True)
-    permalinks = {
-        b.pk: source_permalink(
-            source_id=claim.source_id, sha256=b.source_version.sha256, start=b.start, end=b.end
-        )
-        for b in bindings
-    }
+    permalinks = {b.pk: binding_permalink(b) for b in bindings}
     for b in bindings:
         b.permalink = permalinks[b.pk]  # type: ignore[attr-defined]
     return ClaimAudit(

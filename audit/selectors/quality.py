@@ -18,18 +18,20 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
     """Normalise a stored quality report; counts that were not recorded stay None."""
     if not isinstance(report, Mapping):
         return None
-    quality = report.get("quality") if isinstance(report.get("quality"), Mapping) else report
+    nested = report.get("quality")
+    quality: Mapping[str, Any] = nested if isinstance(nested, Mapping) else report
     trust = report.get("trust", report.get("trust_score"))
     if isinstance(trust, int | float) and not isinstance(trust, bool):
         trust = {"score": trust, "factors": []}
     if not isinstance(trust, Mapping):
         # a flat report: {**quality_report(...).to_dict(), **trust_score(...).to_dict()}
         trust = report if "score" in report and "factors" in report else None
-    g2 = quality.get("g2") if isinstance(quality.get("g2"), Mapping) else {}
+    nested_g2 = quality.get("g2")
+    g2: Mapping[str, Any] = nested_g2 if isinstance(nested_g2, Mapping) else {}
     counted = [quality.get(k) for k in ("supported", "weak", "unsupported")]
     total = quality.get("total")
     if not isinstance(total, int) and all(isinstance(n, int) for n in counted):
-        total = sum(counted)  # type: ignore[arg-type]
+        total = sum(n for n in counted if isinstance(n, int))
     # Nothing validated: the trust score and G2 were not measured (unknown, not 0 / fail).
     measured = not (isinstance(total, int) and total == 0)
     return {
@@ -68,7 +70,7 @@ def quality_trend(*, workspace: Workspace) -> list[tuple[int, int | None]]:
         .order_by("-created_at", "-id")
         .values_list("pk", "quality_report")[:TREND_JOBS]
     )
-    points = []
+    points: list[tuple[int, int | None]] = []
     for pk, report in rows:
         summary = quality_summary(report)
         if summary and isinstance(summary["trust_score"], int | float):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -123,10 +123,10 @@ def source_view(
             focus_range = (starting[0].start, max(b.end for b in starting))
     if focus_range is not None and not pinned:
         pinned = [b for b in in_window if (b.start, b.end) == focus_range][:5]
-    by_pk = {b.pk: b for b in in_window}
+    by_pk: dict[Hashable, EvidenceBinding] = {b.pk: b for b in in_window}
     rows = []
     for seg in window_segments(text, [Span(b.start, b.end, b.pk) for b in in_window], window):
-        states = [by_pk[k].claim.state for k in seg.keys]  # type: ignore[index]
+        states = [by_pk[k].claim.state for k in seg.keys]
         rows.append(
             {
                 "text": seg.text,
@@ -155,7 +155,7 @@ def source_view(
     if state:
         listed = listed.filter(claim__state=state)
     paginator = Paginator(listed, SPAN_CLAIMS_PAGE)
-    paginator.count = counts.get(state, 0) if state else sum(counts.values())  # type: ignore[misc]
+    paginator.count = counts.get(state, 0) if state else sum(counts.values())
     if claims_page is None and pinned:
         first = pinned[0]
         before = listed.filter(Q(start__lt=first.start) | Q(start=first.start, id__lt=first.pk))

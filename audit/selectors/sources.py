@@ -1,5 +1,5 @@
-"""The audit console's sources: the list, one source and its versions, the span
-permalink into a version, and the diff between two versions."""
+"""The audit console's sources: the list, one source and its versions, and the diff
+between two versions (the span permalink into a version is ``verifier.selectors.permalinks``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any, Final
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
-from django.urls import reverse
 
 from audit.highlighting import diff_segments
 from verifier.binding import span_matches
@@ -57,13 +56,6 @@ def source_version_get(
     if version is None:
         raise Http404("No such version of this source.")
     return version
-
-
-def source_permalink(*, source_id: int, sha256: str, start: int, end: int) -> str:
-    """The span permalink: the version page focused on ``[start, end)`` (server side,
-    so a long source renders the window around it), scrolled to it by the anchor."""
-    url = reverse("audit:source-version", args=[source_id, sha256])
-    return f"{url}?span={start}-{end}#seg-{start}"
 
 
 @dataclass

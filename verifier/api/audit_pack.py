@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -70,7 +70,7 @@ class AuditPackPublicKeyApi(APIView):
     """The workspace's Ed25519 public key, to pin when checking its packs
     (``python3 check.py PACK --public-key HEX``). Made on first use."""
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         workspace = serializers.CharField(source="workspace.slug")
         algorithm = serializers.CharField()
         public_key = serializers.CharField(help_text="32 bytes, hex.")
@@ -102,7 +102,7 @@ class AuditPackDownloadApi(APIView):
             404: OpenApiResponse(description="no such source, trace or job"),
         },
     )
-    def get(self, request: Request) -> HttpResponse:
+    def get(self, request: Request) -> StreamingHttpResponse:
         workspace = request_workspace(request)
         try:
             stream = audit_pack_stream(
@@ -119,7 +119,7 @@ class AuditPackDownloadApi(APIView):
         return response
 
 
-class AuditPackJobSerializer(serializers.Serializer):
+class AuditPackJobSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=AuditPackJobStatus.choices)
     scope = serializers.JSONField()
@@ -179,7 +179,7 @@ class AuditPackJobDownloadApi(APIView):
             409: OpenApiResponse(description="pack_not_ready"),
         }
     )
-    def get(self, request: Request, job_id: int) -> HttpResponse:
+    def get(self, request: Request, job_id: int) -> FileResponse:
         workspace = request_workspace(request)
         job = audit_pack_job_get(workspace=workspace, job_id=job_id)
         if job.status != AuditPackJobStatus.SUCCEEDED:

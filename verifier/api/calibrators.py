@@ -25,7 +25,7 @@ class CalibratorCursorPagination(CursorPagination):
 
 
 @extend_schema_serializer(component_name="CalibratorSide")
-class SideSerializer(serializers.Serializer):
+class SideSerializer(serializers.Serializer[Any]):
     threshold = serializers.FloatField(
         allow_null=True, help_text="P(supported) at or above (supported) / at or below."
     )
@@ -34,12 +34,12 @@ class SideSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(component_name="CalibratorCurvePoint")
-class CurvePointSerializer(serializers.Serializer):
+class CurvePointSerializer(serializers.Serializer[Any]):
     abstention = serializers.FloatField(allow_null=True)
     entailed_precision = serializers.FloatField(allow_null=True)
 
 
-class CalibratorSerializer(serializers.Serializer):
+class CalibratorSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     judge_model = serializers.CharField()
     version = serializers.IntegerField()
@@ -107,7 +107,7 @@ class CalibratorListApi(APIView):
     and cross-validated figures."""
 
     @extend_schema_serializer(component_name="CalibratorFilter")
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(serializers.Serializer[Any]):
         status = serializers.ChoiceField(choices=CalibratorStatus.values, required=False)
         judge_model = serializers.CharField(max_length=200, required=False)
 

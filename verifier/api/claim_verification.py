@@ -14,6 +14,8 @@ from rest_framework.views import APIView
 
 from verifier.api.envelopes import STATE_CHOICES
 from verifier.api.scoping import request_workspace
+from verifier.api.shapes import ShapeSerializer
+from verifier.models import VerificationJob
 from verifier.selectors.claim_verification import (
     verification_job_get,
     verification_results,
@@ -34,7 +36,7 @@ INLINE_CLAIMS_PER_SECOND = 20
 DEFAULT_WAIT_SECONDS = 30
 
 
-class VerifiedSpanSerializer(serializers.Serializer):
+class VerifiedSpanSerializer(ShapeSerializer):
     quote = serializers.CharField()
     start = serializers.IntegerField()
     end = serializers.IntegerField()
@@ -45,13 +47,16 @@ class VerifiedSpanSerializer(serializers.Serializer):
     permalink = serializers.CharField(help_text="The source version page, span highlighted.")
 
 
-class ClaimErrorSerializer(serializers.Serializer):
+class ClaimErrorSerializer(ShapeSerializer):
     code = serializers.CharField()
     message = serializers.CharField()
 
 
+# One row of ``verification_results``: ``index``, ``status`` and ``error`` or ``reused``
+# with the keys of ``claim_result``, declared here field by field (an undeclared key is
+# an error; ``tests/verifier/api/test_claims_verify.py`` holds the two equal).
 @extend_schema_serializer(component_name="ClaimVerifyResult")
-class ResultSerializer(serializers.Serializer):
+class ResultSerializer(ShapeSerializer):
     index = serializers.IntegerField(help_text="Position of the claim in the request.")
     status = serializers.ChoiceField(choices=["verified", "pending", "error"])
     error = ClaimErrorSerializer(required=False, allow_null=True)
@@ -61,7 +66,8 @@ class ResultSerializer(serializers.Serializer):
         required=False, help_text="Already stored under this external id: not verified again."
     )
     text = serializers.CharField(required=False)
-    source = serializers.CharField(required=False, help_text="The cited source's ref.")
+    # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+    source = serializers.CharField(required=False, help_text="The cited source's ref.")  # type: ignore[assignment]
     state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
     reason = serializers.CharField(required=False)
     reason_text = serializers.CharField(required=False, help_text="The reason in words.")
@@ -75,7 +81,7 @@ class ResultSerializer(serializers.Serializer):
     metadata = serializers.JSONField(required=False)
 
 
-class VerificationJobSerializer(serializers.Serializer):
+class VerificationJobSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     status = serializers.CharField()
     policy = serializers.CharField()
@@ -87,7 +93,7 @@ class VerificationJobSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     url = serializers.SerializerMethodField()
 
-    def get_url(self, job) -> str:
+    def get_url(self, job: VerificationJob) -> str:
         return f"/connect/v1/claims/verify/jobs/{job.pk}"
 
 
@@ -158,12 +164,13 @@ class ClaimVerifyApi(APIView):
             )
         ],
     )
-    class InputSerializer(serializers.Serializer):
-        class VerifyClaimInput(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
+        class VerifyClaimInput(serializers.Serializer[Any]):
             # Length and emptiness are checked per claim by the service, so one bad
             # claim does not fail the batch.
             text = serializers.CharField(allow_blank=True, trim_whitespace=False)
-            source = SourceRefField(max_length=200, help_text="Source ref or source id.")
+            # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+            source = SourceRefField(max_length=200, help_text="Source ref or source id.")  # type: ignore[assignment]
             quote = serializers.CharField(
                 required=False,
                 allow_blank=True,
@@ -177,12 +184,14 @@ class ClaimVerifyApi(APIView):
             )
             metadata = serializers.DictField(required=False, default=dict)
 
-        class VerifySourceInput(serializers.Serializer):
+        class VerifySourceInput(serializers.Serializer[Any]):
             ref = serializers.CharField(max_length=200)
             title = serializers.CharField(max_length=300, required=False, allow_blank=True)
             text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
 
-        claims = VerifyClaimInput(many=True, allow_empty=False, max_length=MAX_CLAIMS_PER_BATCH)
+        # many=True builds a ListSerializer, which takes max_length; the stubs check the
+        # arguments against the child serializer's own.
+        claims = VerifyClaimInput(many=True, allow_empty=False, max_length=MAX_CLAIMS_PER_BATCH)  # type: ignore[call-arg]
         sources = VerifySourceInput(many=True, required=False, default=list)
         policy = serializers.CharField(
             max_length=64,
@@ -200,7 +209,7 @@ class ClaimVerifyApi(APIView):
         )
 
     @extend_schema_serializer(component_name="ClaimVerifyResponse")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         job = VerificationJobSerializer(allow_null=True)
         summary = serializers.JSONField()
         results = ResultSerializer(many=True)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any, cast
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -28,7 +30,8 @@ class ClaimCursorPagination(CursorPagination):
         """DRF's cursor, whose position (a claim id here) must be a whole number: a cursor
         decoding to anything else (a NUL, text) would reach the query and fail there."""
         cursor = super().decode_cursor(request)
-        position = cursor.position if cursor is not None else None
+        # DRF decodes the position from the cursor's text as a str (the stubs say int).
+        position = cast(str | None, cursor.position if cursor is not None else None)
         if position is not None and not (position.isascii() and position.isdigit()):
             raise NotFound(self.invalid_cursor_message)
         return cursor
@@ -38,9 +41,10 @@ class ClaimListApi(APIView):
     """The workspace's claims as envelopes (read-time re-checked), cursor-paginated."""
 
     @extend_schema_serializer(component_name="ClaimFilter")
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(serializers.Serializer[Any]):
         state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
-        source = serializers.CharField(max_length=200, required=False, help_text="Source ref.")
+        # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+        source = serializers.CharField(max_length=200, required=False, help_text="Source ref.")  # type: ignore[assignment]
         job = serializers.IntegerField(min_value=1, required=False, help_text="Ingest job id.")
 
     OutputSerializer = EnvelopeSerializer

@@ -1,11 +1,21 @@
-"""Serializers shared by the Connect API: the verified-claim envelope (seed 000)."""
+"""Serializers shared by the Connect API: the verified-claim envelope (seed 000).
+
+``EnvelopeSerializer`` declares exactly the keys that ``claim_envelope``
+(``verifier.selectors.envelopes``) builds — a ``ShapeSerializer``: an undeclared key is
+an error, and ``tests/verifier/api/test_envelope.py`` holds the two equal — for the
+claims API, the graph and, as its schema, the retrieve (which answers the built dict as
+it is)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from verifier import vocabulary
+from verifier.api.shapes import ShapeSerializer
 from verifier.models import ClaimStateChoices, MatchKind
 
 STATE_CHOICES = [s.value for s in ClaimStateChoices]
@@ -17,16 +27,16 @@ class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
     target_class = "verifier.api.authentication.ApiKeyAuthentication"
     name = "apiKey"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {"type": "http", "scheme": "bearer", "description": "Per-workspace API key."}
 
 
-class ClaimRefSerializer(serializers.Serializer):
+class ClaimRefSerializer(ShapeSerializer):
     id = serializers.CharField()
     text = serializers.CharField()
 
 
-class EvidenceSerializer(serializers.Serializer):
+class EvidenceSerializer(ShapeSerializer):
     quote = serializers.CharField()
     offsets = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
@@ -42,7 +52,7 @@ class EvidenceSerializer(serializers.Serializer):
     )
 
 
-class JudgeSerializer(serializers.Serializer):
+class JudgeSerializer(ShapeSerializer):
     model = serializers.CharField()
     prompt_version = serializers.IntegerField()
     verdict = serializers.ChoiceField(
@@ -60,7 +70,7 @@ class JudgeSerializer(serializers.Serializer):
     at = serializers.CharField(help_text="ISO-8601 UTC with milliseconds, e.g. …T12:04:11.000Z")
 
 
-class EnvelopeSerializer(serializers.Serializer):
+class EnvelopeSerializer(ShapeSerializer):
     """The verified-claim envelope. ``judge`` is omitted when the claim was never judged;
     ``trace_ref`` only when a trace served it; ``evidence`` is empty when nothing is bound."""
 
@@ -75,7 +85,7 @@ class EnvelopeSerializer(serializers.Serializer):
     trust_score = serializers.IntegerField(min_value=0, max_value=100)
 
 
-class VerificationPolicySerializer(serializers.Serializer):
+class VerificationPolicySerializer(serializers.Serializer[Any]):
     include = serializers.ListField(
         child=serializers.CharField(max_length=16),
         required=False,
@@ -93,7 +103,7 @@ class VerificationPolicySerializer(serializers.Serializer):
         return value
 
 
-class RetrievalMetadataSerializer(serializers.Serializer):
+class RetrievalMetadataSerializer(ShapeSerializer):
     verification_summary = serializers.DictField(child=serializers.IntegerField())
     retrieval_degraded_code = serializers.CharField(allow_null=True)
     verification_policy = serializers.DictField()

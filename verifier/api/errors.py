@@ -79,13 +79,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         else:
             message = str(exc.detail)
             details = {}
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            details = {"retry_after": math.ceil(exc.wait)}
+        # Throttled sets ``wait`` (seconds or None); the stubs do not declare it.
+        wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
+        if wait is not None:
+            details = {"retry_after": math.ceil(wait)}
         response = Response(error_body(code, message, details), status=exc.status_code)
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            response["Retry-After"] = str(math.ceil(exc.wait))
-        if getattr(exc, "auth_header", None):
-            response["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+        if wait is not None:
+            response["Retry-After"] = str(math.ceil(wait))
+        # an authentication failure's challenge (set by DRF's APIView; not declared)
+        auth_header = getattr(exc, "auth_header", None)
+        if auth_header:
+            response["WWW-Authenticate"] = auth_header
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             response["WWW-Authenticate"] = 'Bearer realm="connect"'
             response.status_code = status.HTTP_401_UNAUTHORIZED

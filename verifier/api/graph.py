@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -37,7 +39,7 @@ class GraphQueryApi(APIView):
     required_scopes = {"POST": ApiScope.READ}
 
     @extend_schema_serializer(component_name="GraphRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         operation = serializers.ChoiceField(choices=list(GRAPH_OPERATIONS))
         query = serializers.CharField(max_length=4000, required=False, allow_blank=True)
         claim_ids = serializers.ListField(
@@ -58,14 +60,14 @@ class GraphQueryApi(APIView):
         domain_pack = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
     @extend_schema_serializer(component_name="GraphResponse")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         @extend_schema_serializer(component_name="GraphNode")
-        class NodeSerializer(serializers.Serializer):
+        class NodeSerializer(serializers.Serializer[Any]):
             id = serializers.CharField()
             envelope = EnvelopeSerializer()
 
         @extend_schema_serializer(component_name="GraphSummary")
-        class SummarySerializer(serializers.Serializer):
+        class SummarySerializer(serializers.Serializer[Any]):
             nodes = serializers.IntegerField()
             edges = serializers.IntegerField()
             edge_types = serializers.DictField(child=serializers.IntegerField())

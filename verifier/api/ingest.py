@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -10,7 +12,7 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
-from verifier.models import ApiScope, WebhookEvent
+from verifier.models import ApiScope, IngestJob, WebhookEvent
 from verifier.selectors.ingest import ingest_job_get, ingest_job_list
 from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import (
@@ -23,13 +25,15 @@ from verifier.services.ingest_input import FORMATS
 from verifier.services.webhooks import webhook_create
 
 
-class IngestJobSerializer(serializers.Serializer):
+class IngestJobSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
-    label = serializers.CharField()
+    # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+    label = serializers.CharField()  # type: ignore[assignment]
     status = serializers.CharField()
     stage = serializers.CharField()
     progress = serializers.SerializerMethodField()
-    errors = serializers.JSONField()
+    # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+    errors = serializers.JSONField()  # type: ignore[assignment]
     warnings = serializers.JSONField(
         help_text="Set when status is 'degraded': [{code, message, count, causes}]."
     )
@@ -38,7 +42,7 @@ class IngestJobSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 
-    def get_progress(self, job) -> dict[str, dict[str, int]]:
+    def get_progress(self, job: IngestJob) -> dict[str, dict[str, int]]:
         return {
             stage: {k: entry.get(k, 0) for k in ("done", "total", "failed")}
             for stage, entry in (job.progress or {}).items()
@@ -50,8 +54,8 @@ class IngestJobCreateApi(APIView):
     optionally with a legacy verdict) and queue an ingest job. 202 with the job."""
 
     @extend_schema_serializer(component_name="IngestJobCreateRequest")
-    class InputSerializer(serializers.Serializer):
-        class SourceInput(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
+        class SourceInput(serializers.Serializer[Any]):
             ref = serializers.CharField(max_length=200, required=False, allow_blank=True)
             title = serializers.CharField(max_length=300, required=False, allow_blank=True)
             citation = serializers.CharField(max_length=500, required=False, allow_blank=True)
@@ -59,7 +63,7 @@ class IngestJobCreateApi(APIView):
             format = serializers.ChoiceField(choices=FORMATS, default="text")
             text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
 
-        class ClaimInput(serializers.Serializer):
+        class ClaimInput(serializers.Serializer[Any]):
             source_ref = serializers.CharField(max_length=200)
             text = serializers.CharField(max_length=5000)
             quote = serializers.CharField(
@@ -67,7 +71,8 @@ class IngestJobCreateApi(APIView):
             )
             legacy_verdict = serializers.ChoiceField(choices=LEGACY_VERDICTS, default="none")
 
-        label = serializers.CharField(max_length=200, required=False, allow_blank=True)
+        # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+        label = serializers.CharField(max_length=200, required=False, allow_blank=True)  # type: ignore[assignment]
         sources = SourceInput(many=True, required=False)
         claims = ClaimInput(many=True, required=False)
         extract = serializers.BooleanField(required=False, allow_null=True, default=None)
@@ -125,7 +130,7 @@ class WebhookCreateApi(APIView):
     required_scopes = {"POST": ApiScope.ADMIN}
 
     @extend_schema_serializer(component_name="WebhookCreateRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         url = serializers.URLField(max_length=500)
         secret = serializers.CharField(min_length=16, max_length=128)
         events = serializers.ListField(
@@ -135,7 +140,7 @@ class WebhookCreateApi(APIView):
         threshold = serializers.IntegerField(min_value=0, max_value=100, default=90)
 
     @extend_schema_serializer(component_name="Webhook")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField(source="pk")
         url = serializers.CharField()
         events = serializers.JSONField()

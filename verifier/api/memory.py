@@ -47,7 +47,7 @@ _TURN = {
         ]
     }
 )
-class TranscriptField(serializers.Field):
+class TranscriptField(serializers.Field[Any, Any, Any, Any]):
     """JSON/JSONL text, an array of turns, or ``{"turns": [...], "complete": bool}``."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -59,7 +59,7 @@ class TranscriptField(serializers.Field):
         return value
 
 
-class TranscriptSerializer(serializers.Serializer):
+class TranscriptSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     ref = serializers.CharField(source="source.ref")
     version = serializers.IntegerField(source="version.number")
@@ -76,7 +76,7 @@ class MemoryTranscriptImportApi(APIView):
     version with turn offsets. Importing the same turns again is a no-op."""
 
     @extend_schema_serializer(component_name="MemoryTranscriptImportRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         transcript = TranscriptField()
         ref = serializers.CharField(max_length=200, required=False, allow_blank=True)
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
@@ -97,14 +97,14 @@ class MemoryTranscriptImportApi(APIView):
         return Response(TranscriptSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
-class DriftSpanSerializer(serializers.Serializer):
+class DriftSpanSerializer(serializers.Serializer[Any]):
     category = serializers.ChoiceField(choices=list(DRIFT_CATEGORIES))
     claim_span = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     source_span = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     note = serializers.CharField()
 
 
-class MatchSerializer(serializers.Serializer):
+class MatchSerializer(serializers.Serializer[Any]):
     turn = serializers.IntegerField()
     speaker = serializers.CharField()
     start = serializers.IntegerField(help_text="Offset in the transcript version text.")
@@ -116,7 +116,7 @@ class MatchSerializer(serializers.Serializer):
     context_end = serializers.IntegerField()
 
 
-class MemoryClaimResultSerializer(serializers.Serializer):
+class MemoryClaimResultSerializer(serializers.Serializer[Any]):
     check_id = serializers.IntegerField()
     claim_id = serializers.CharField(allow_null=True)
     claim = serializers.CharField()
@@ -146,7 +146,7 @@ class MemoryVerifyApi(APIView):
     stored)."""
 
     @extend_schema_serializer(component_name="MemoryVerifyRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         agent = serializers.CharField(max_length=100, help_text="The agent's speaker name.")
         message = serializers.CharField(trim_whitespace=False)
         transcript = TranscriptField(required=False)
@@ -158,7 +158,7 @@ class MemoryVerifyApi(APIView):
             return attrs
 
     @extend_schema_serializer(component_name="MemoryVerifyResponse")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         agent = serializers.CharField()
         transcript = TranscriptSerializer(allow_null=True)
         claims = MemoryClaimResultSerializer(many=True)
@@ -197,7 +197,7 @@ class MemoryVerifyApi(APIView):
         return response
 
 
-class RateSerializer(serializers.Serializer):
+class RateSerializer(serializers.Serializer[Any]):
     value = serializers.FloatField()
     ci95 = serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2)
     count = serializers.IntegerField()
@@ -208,7 +208,7 @@ class MemoryAgentStatsApi(APIView):
     95% Wilson intervals, only from 10 evaluated claims on (else ``null`` and a note)."""
 
     @extend_schema_serializer(component_name="MemoryAgentStats")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         agent = serializers.CharField()
         evaluated_claims = serializers.IntegerField()
         out_of_scope_claims = serializers.IntegerField()

@@ -14,6 +14,7 @@ would echo it. All answer 400 with the API's JSON error body
 from __future__ import annotations
 
 import codecs
+from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
@@ -55,7 +56,7 @@ class BoundedJSONParser(parsers.JSONParser):
         self,
         stream: IO[bytes] | None,
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         if stream is None:
             return None
@@ -83,9 +84,9 @@ class BoundedJSONParser(parsers.JSONParser):
 class CheckedFormParser(parsers.FormParser):
     def parse(
         self,
-        stream: IO[bytes] | None,
+        stream: IO[Any],
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         data = super().parse(stream, media_type, parser_context)
         refuse_unstorable(dict(data.lists()))
@@ -95,11 +96,12 @@ class CheckedFormParser(parsers.FormParser):
 class CheckedMultiPartParser(parsers.MultiPartParser):
     def parse(
         self,
-        stream: IO[bytes] | None,
+        stream: IO[Any],
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         parsed = super().parse(stream, media_type, parser_context)
         refuse_unstorable(dict(parsed.data.lists()))
-        refuse_unstorable([f.name for f in parsed.files.values()])
+        # every file of every field (values() would give only the last file of a field)
+        refuse_unstorable([f.name for _, files in parsed.files.lists() for f in files])
         return parsed

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
@@ -28,20 +30,20 @@ from verifier.services.rag_audit import rag_audit_run
         ]
     }
 )
-class ChunksField(serializers.Field):
+class ChunksField(serializers.Field[Any, Any, Any, Any]):
     """JSONL text, or a JSON array of {"id", "text"} objects; parsed by the service."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> str | list[Any]:
         if not isinstance(data, str | list):
             raise serializers.ValidationError("Must be JSONL text or an array of {id, text}.")
         return data
 
-    def to_representation(self, value):
+    def to_representation(self, value: Any) -> Any:
         return value
 
 
 @extend_schema_serializer(component_name="RagEvidence")
-class EvidenceSerializer(serializers.Serializer):
+class EvidenceSerializer(serializers.Serializer[Any]):
     chunk_id = serializers.CharField()
     quote = serializers.CharField()
     start = serializers.IntegerField()
@@ -49,7 +51,7 @@ class EvidenceSerializer(serializers.Serializer):
     match = serializers.ChoiceField(choices=["exact", "normalized", "fuzzy"])
 
 
-class AuditedClaimSerializer(serializers.Serializer):
+class AuditedClaimSerializer(serializers.Serializer[Any]):
     span = serializers.CharField()
     supported_by = serializers.ListField(child=serializers.CharField())
     verdict = serializers.ChoiceField(
@@ -65,12 +67,12 @@ class RagAuditApi(APIView):
     audit is linked from the ``Location`` header."""
 
     @extend_schema_serializer(component_name="RagAuditRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         answer = serializers.CharField(trim_whitespace=False, allow_blank=True)
         chunks = ChunksField()
 
     @extend_schema_serializer(component_name="RagAuditResponse")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         claims = AuditedClaimSerializer(many=True)
         unsupported = serializers.ListField(child=serializers.CharField())
         verdict = serializers.ChoiceField(choices=["faithful", "partial", "unfaithful"])

@@ -42,7 +42,7 @@ class FastJSONRenderer(JSONRenderer):
     ) -> bytes:
         if data is None:
             return b""
-        pretty = self.get_indent(accepted_media_type, renderer_context or {}) is not None
+        pretty = self.get_indent(accepted_media_type or "", renderer_context or {}) is not None
         if pretty or self.ensure_ascii or not self.compact:
             return super().render(data, accepted_media_type, renderer_context)
         try:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -24,7 +26,7 @@ class ContextRetrieveApi(APIView):
     required_scopes = {"POST": ApiScope.READ}
 
     @extend_schema_serializer(component_name="RetrieveRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         query = serializers.CharField(max_length=4000, trim_whitespace=True)
         depth = serializers.ChoiceField(choices=list(DEPTH_HOPS), default="quick")
         max_claims = serializers.IntegerField(min_value=1, max_value=500, default=20)
@@ -34,7 +36,7 @@ class ContextRetrieveApi(APIView):
         domain_pack = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
     @extend_schema_serializer(component_name="RetrieveResponse")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         request_id = serializers.CharField()
         trace_id = serializers.UUIDField()
         context_block = serializers.CharField(allow_blank=True)

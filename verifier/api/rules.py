@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -10,9 +12,9 @@ from verifier.api.scoping import request_workspace
 from verifier.selectors.rules import rule_set_builtin_document, verification_rules_active
 
 
-class RuleSetDefinitionSerializer(serializers.Serializer):
+class RuleSetDefinitionSerializer(serializers.Serializer[Any]):
     @extend_schema_serializer(component_name="RuleDimension")
-    class DimensionSerializer(serializers.Serializer):
+    class DimensionSerializer(serializers.Serializer[Any]):
         key = serializers.CharField()
         weight = serializers.FloatField()
         passing_threshold = serializers.FloatField()
@@ -20,7 +22,7 @@ class RuleSetDefinitionSerializer(serializers.Serializer):
         prompt_template = serializers.CharField()
 
     @extend_schema_serializer(component_name="RulePolicy")
-    class PolicySerializer(serializers.Serializer):
+    class PolicySerializer(serializers.Serializer[Any]):
         name = serializers.CharField()
         min_overall_score = serializers.FloatField()
         weak_threshold = serializers.FloatField()
@@ -38,23 +40,24 @@ class VerificationRulesGetApi(APIView):
     with every override against built-in Core v1 listed."""
 
     @extend_schema_serializer(component_name="ActiveVerificationRules")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         @extend_schema_serializer(component_name="ActiveRuleSet")
-        class ActiveSerializer(serializers.Serializer):
+        class ActiveSerializer(serializers.Serializer[Any]):
             @extend_schema_serializer(component_name="RuleSetRef")
-            class RuleSetRefSerializer(serializers.Serializer):
+            class RuleSetRefSerializer(serializers.Serializer[Any]):
                 name = serializers.CharField()
                 version = serializers.IntegerField()
 
             @extend_schema_serializer(component_name="RuleSetOverride")
-            class OverrideSerializer(serializers.Serializer):
+            class OverrideSerializer(serializers.Serializer[Any]):
                 target = serializers.CharField()
                 field = serializers.CharField()
                 built_in = serializers.FloatField(allow_null=True)
                 value = serializers.FloatField(allow_null=True)
 
             domain_pack = serializers.CharField(allow_blank=True)
-            source = serializers.ChoiceField(choices=["built_in", "workspace"])
+            # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+            source = serializers.ChoiceField(choices=["built_in", "workspace"])  # type: ignore[assignment]
             rule_set = RuleSetRefSerializer()
             policy = serializers.CharField()
             activated_at = serializers.DateTimeField(allow_null=True)

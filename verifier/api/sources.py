@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -7,21 +9,22 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.scoping import request_workspace
+from verifier.models import SourceVersion
 from verifier.selectors.sources import source_current_version, source_get
 from verifier.services.sources import source_upsert
 
 
-class SourceVersionSerializer(serializers.Serializer):
+class SourceVersionSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     sha256 = serializers.CharField()
     length = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
 
-    def get_length(self, version) -> int:
+    def get_length(self, version: SourceVersion) -> int:
         return len(version.text)
 
 
-class SourceSerializer(serializers.Serializer):
+class SourceSerializer(serializers.Serializer[Any]):
     ref = serializers.CharField()
     title = serializers.CharField()
     citation = serializers.CharField(allow_blank=True)
@@ -33,7 +36,7 @@ class SourceUpsertApi(APIView):
     (identical text is a no-op that returns the current version)."""
 
     @extend_schema_serializer(component_name="SourceUpsertRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         ref = serializers.CharField(max_length=200)
         text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
@@ -41,8 +44,9 @@ class SourceUpsertApi(APIView):
         domain_pack = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
     @extend_schema_serializer(component_name="SourceUpsertResponse")
-    class OutputSerializer(serializers.Serializer):
-        source = SourceSerializer()
+    class OutputSerializer(serializers.Serializer[Any]):
+        # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+        source = SourceSerializer()  # type: ignore[assignment]
         version = SourceVersionSerializer()
         created_source = serializers.BooleanField()
         created_version = serializers.BooleanField()

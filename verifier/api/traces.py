@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -23,7 +24,7 @@ from verifier.selectors.traces import trace_get
 EXPORT_FORMATS = ("json",)
 
 
-class TraceOutputSerializer(serializers.Serializer):
+class TraceOutputSerializer(serializers.Serializer[Any]):
     trace_id = serializers.UUIDField()
     operation = serializers.CharField()
     query = serializers.CharField(allow_blank=True)
@@ -49,7 +50,7 @@ class TraceExportApi(APIView):
     content_negotiation_class = IgnoreFormatParam
 
     @extend_schema_serializer(component_name="TraceExportParams")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         format = serializers.CharField(required=False, default="json")
 
     @extend_schema(

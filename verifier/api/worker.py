@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -26,13 +28,14 @@ class WorkerVerifyApi(APIView):
     subclaim, compute adaptive trust and return the verdict package with diagnostics."""
 
     @extend_schema_serializer(component_name="WorkerVerifyRequest")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         job_id = serializers.CharField(max_length=MAX_JOB_ID_CHARS)
         claim = serializers.CharField(max_length=MAX_CLAIM_CHARS)
         room_id = serializers.CharField(
             required=False, allow_blank=True, default="", max_length=200
         )
-        source = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+        # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+        source = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)  # type: ignore[assignment]
         domain = serializers.CharField(required=False, default="general", max_length=64)
         top_k = serializers.IntegerField(
             required=False, default=TOP_K_DEFAULT, min_value=TOP_K_MIN, max_value=TOP_K_MAX

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -13,7 +15,7 @@ class WorkspaceGetApi(APIView):
     """The workspace the caller's key (or console session) is scoped to."""
 
     @extend_schema_serializer(component_name="Workspace")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(serializers.Serializer[Any]):
         slug = serializers.CharField()
         name = serializers.CharField()
 

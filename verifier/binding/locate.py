@@ -10,6 +10,7 @@ from verifier.binding.normalization import fold
 from verifier.binding.recheck import DEFAULT_FUZZY_FLOOR, fuzzy_similarity
 from verifier.binding.source_index import SourceIndex, source_index
 from verifier.binding.spans import Binding, new_binding
+from verifier.text.words import NON_SPACE_RUN, WORD_RUN
 
 # Fuzzy matching is only tried for quotes of at least this many word tokens;
 # shorter quotes match too many places by accident.
@@ -23,9 +24,6 @@ FUZZY_MIN_ANCHOR_WORD = 4
 # rapidfuzz pre-filter: windows whose best partial alignment is this far (in
 # percentage points) below the floor are not scored further.
 _PREFILTER_MARGIN = 15.0
-
-_WORD = re.compile(r"\w+")
-_TOKEN = re.compile(r"\S+")
 
 
 def bind(
@@ -94,7 +92,7 @@ def _anchors(folded_quote: str, words: list[re.Match[str]]) -> list[tuple[str, i
 
 
 def _bind_fuzzy(folded_quote: str, index: SourceIndex, floor: float) -> Binding | None:
-    words = list(_WORD.finditer(folded_quote))
+    words = list(WORD_RUN.finditer(folded_quote))
     if len(words) < FUZZY_MIN_TOKENS:
         return None
     normalized = index.normalized
@@ -152,7 +150,8 @@ def _score_window(
     ds, de = alignment.dest_start, alignment.dest_end
     # Span edges are tried at word and non-space-run boundaries near the alignment.
     tokens = sorted(
-        {m.span() for m in _TOKEN.finditer(window)} | {m.span() for m in _WORD.finditer(window)}
+        {m.span() for m in NON_SPACE_RUN.finditer(window)}
+        | {m.span() for m in WORD_RUN.finditer(window)}
     )
     if not tokens:
         return None

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from verifier.text.hedges import ABSOLUTE_QUANTIFIERS, UNCERTAINTY_CUES
 from verifier.text.negations import NEGATIVE_WORDS
 from verifier.text.stopwords import RETRIEVAL_STOPWORDS
+from verifier.text.words import LATIN_WORD_OR_FIGURE, NAME_WITH_CONNECTORS
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,]\d+)*%?")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*%?")
-_NAME = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'’\-]*)*")
 
 REPORTING_CUES = frozenset(
     [
@@ -48,7 +47,7 @@ _COMPARATIVE = re.compile(
 
 
 def words(text: str) -> list[str]:
-    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    return [w.lower().replace("’", "'") for w in LATIN_WORD_OR_FIGURE.findall(text)]
 
 
 def content_tokens(text: str) -> frozenset[str]:
@@ -66,7 +65,7 @@ def entities(text: str) -> tuple[str, ...]:
     """Capitalised names (lower-cased), leading stopwords dropped; a sentence's first word
     counts only as part of a longer name. In reading order, no repeats."""
     found: dict[str, None] = {}
-    for m in _NAME.finditer(text):
+    for m in NAME_WITH_CONNECTORS.finditer(text):
         parts = m.group().split()
         at_start = m.start() == 0 or text[: m.start()].rstrip()[-1:] in {".", "!", "?", "“", '"'}
         while parts and parts[0].lower() in RETRIEVAL_STOPWORDS:

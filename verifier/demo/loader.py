@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -64,7 +65,9 @@ def _users(workspace: Workspace, report: DemoReport) -> None:
             membership_set(workspace=workspace, user=user, role=role)
 
 
-def _new_claims(workspace: Workspace, sources: dict, report: DemoReport) -> list[tuple]:
+def _new_claims(
+    workspace: Workspace, sources: dict[str, Any], report: DemoReport
+) -> list[tuple[Any, ...]]:
     created = []
     for item in CLAIMS:
         public_id = demo_public_id(item.key)

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from verifier.extractors.base import ExtractedClaim
+from verifier.model_config import SENTENCE_EXTRACTOR_FAMILY
 from verifier.text.sentences import block_sentence_spans
 
 MODEL_ID = "spanproof-sentence-extractor-v1"
-FAMILY = "spanproof-extractor"
+FAMILY = SENTENCE_EXTRACTOR_FAMILY
 MIN_WORDS = 4
 MIN_CHARS = 20
 UNTERMINATED_LINE_MIN_WORDS = 8  # a line without final punctuation shorter than this is a heading

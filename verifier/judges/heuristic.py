@@ -27,11 +27,12 @@ from verifier.judges.base import JudgeItem, JudgeResult
 from verifier.judges.candidates import candidate_texts
 from verifier.judges.coverage import NOTE_NO_EVIDENCE
 from verifier.judges.signals import Blocker, Comparison, compare
+from verifier.model_config import HEURISTIC_FAMILY
 
 logger = logging.getLogger(__name__)
 
 MODEL_ID = "spanproof-heuristic-v1"
-FAMILY = "spanproof-heuristic"
+FAMILY = HEURISTIC_FAMILY
 PROMPT_VERSION = 1
 BATCH_SIZE = 64
 

@@ -1,6 +1,7 @@
 """Word lists for the heuristic judge: a light rule-based lemmatizer, synonym and antonym
-tables and the scope/modality scale. Stopwords and negation cues live in the text layer
-(``verifier.text.stopwords``, ``verifier.text.negations``).
+tables and the scope/modality scale. Stopwords, negation cues, synonym groups and the
+judge's token pattern live in the text layer (``verifier.text.stopwords``,
+``verifier.text.negations``, ``verifier.text.synonyms``, ``verifier.text.words``).
 
 Hand-written on purpose: no model or corpus download, deterministic, reviewable. The
 tables are small; they only need to cover the paraphrases and distortions that matter
@@ -9,8 +10,9 @@ for entailment (hedges, quantifiers, polarity, common verb/noun synonyms).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
+
+from verifier.text.synonyms import JUDGE_SYNONYM_GROUPS
 
 IRREGULAR_LEMMAS: dict[str, str] = {
     "is": "be",
@@ -122,153 +124,6 @@ IRREGULAR_LEMMAS: dict[str, str] = {
     "us": "us",
     "has_": "have",
 }
-
-# Synonym groups: every member maps to the first word of its group (after lemmatizing).
-SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
-    (
-        "increase",
-        "rise",
-        "grow",
-        "climb",
-        "surge",
-        "soar",
-        "jump",
-        "escalate",
-        "raise",
-        "boost",
-        "heighten",
-        "mount",
-        "expand",
-        "gain",
-        "augment",
-    ),
-    (
-        "decrease",
-        "decline",
-        "fall",
-        "drop",
-        "reduce",
-        "shrink",
-        "diminish",
-        "lessen",
-        "lower",
-        "dwindle",
-        "plunge",
-        "cut",
-        "sink",
-        "slump",
-    ),
-    (
-        "big",
-        "large",
-        "huge",
-        "enormous",
-        "vast",
-        "massive",
-        "great",
-        "sizable",
-        "substantial",
-        "considerable",
-        "significant",
-    ),
-    ("small", "little", "tiny", "minor", "slight", "modest"),
-    ("begin", "start", "commence", "launch", "initiate", "founded", "open"),
-    ("end", "finish", "conclude", "terminate", "cease", "stop", "close"),
-    ("buy", "purchase", "acquire"),
-    ("show", "demonstrate", "reveal", "display", "exhibit"),
-    ("suggest", "indicate", "imply", "hint"),
-    ("help", "assist", "aid", "support"),
-    ("die", "perish", "decease"),
-    ("car", "automobile", "vehicle"),
-    ("make", "create", "produce", "generate", "manufacture", "build", "construct"),
-    ("use", "utilize", "utilise", "employ", "apply"),
-    ("cause", "trigger", "induce", "provoke"),
-    ("human", "anthropogenic", "person", "mankind", "humanity", "humankind"),
-    ("approximately", "about", "around", "roughly", "nearly", "almost", "circa"),
-    ("film", "movie", "picture"),
-    ("author", "writer", "novelist"),
-    ("say", "state", "declare", "assert", "announce", "tell", "remark", "note"),
-    ("home", "house", "residence", "dwelling"),
-    ("city", "town", "municipality"),
-    ("country", "nation"),
-    ("job", "occupation", "profession", "career", "work", "employment"),
-    ("child", "kid", "youngster"),
-    ("doctor", "physician"),
-    ("rich", "wealthy", "affluent"),
-    ("poor", "impoverished", "needy"),
-    ("fast", "quick", "rapid", "swift", "speedy", "more quickly", "more rapidly"),
-    ("daily", "every day", "each day"),
-    ("annual", "yearly", "every year", "each year"),
-    ("weekly", "every week"),
-    ("slow", "sluggish", "gradual", "more slowly"),
-    ("danger", "hazard", "risk", "threat", "peril", "chance", "likelihood"),
-    ("dangerous", "hazardous", "risky", "unsafe"),
-    ("important", "crucial", "vital", "essential", "key", "critical"),
-    ("hard", "difficult", "tough", "challenging"),
-    ("easy", "simple", "effortless"),
-    ("answer", "reply", "respond"),
-    ("ask", "inquire", "query", "request"),
-    ("receive", "get", "obtain", "gain"),
-    ("give", "provide", "supply", "offer", "grant", "award"),
-    ("choose", "select", "pick", "elect"),
-    ("try", "attempt", "endeavor", "endeavour"),
-    ("need", "require", "necessitate"),
-    ("allow", "permit", "enable", "let"),
-    ("prevent", "stop", "block", "avert", "hinder"),
-    ("warm", "heat", "hot"),
-    ("cool", "cold", "chill"),
-    ("emission", "emit", "release", "discharge"),
-    ("carbon dioxide", "co2"),
-    ("global warming", "climate change"),
-    ("earth", "planet", "globe", "world"),
-    ("sea", "ocean"),
-    ("ice", "glacier"),
-    ("research", "study", "investigation", "analysis", "survey"),
-    ("scientist", "researcher", "expert", "scholar", "specialist"),
-    ("result", "outcome", "consequence", "effect"),
-    ("effect", "impact", "influence"),
-    ("method", "approach", "technique", "way"),
-    ("idea", "notion", "concept"),
-    ("aspect", "feature", "facet", "characteristic"),
-    ("population", "number"),
-    ("region", "area", "zone", "territory"),
-    ("rule", "regulation", "law"),
-    ("company", "firm", "corporation", "business", "enterprise"),
-    ("leader", "head", "chief"),
-    ("marry", "wed"),
-    ("spouse", "wife", "husband"),
-    ("award", "prize", "honor", "honour"),
-    ("team", "club", "squad"),
-    ("song", "track"),
-    ("album", "record"),
-    ("series", "show", "programme", "program"),
-    ("play", "perform", "star", "portray", "appear"),
-    ("publish", "release", "issue"),
-    ("live", "reside", "dwell"),
-    ("serve", "act", "function"),
-    ("appoint", "name", "designate", "nominate"),
-    ("defeat", "beat", "overcome"),
-    ("die", "death"),
-    ("birth", "bear"),
-    ("large", "major"),
-    ("often", "frequently", "commonly"),
-    (
-        "usually",
-        "generally",
-        "typically",
-        "normally",
-        "mostly",
-        "mainly",
-        "largely",
-        "predominantly",
-        "primarily",
-    ),
-    ("many", "numerous", "several", "multiple"),
-    ("entire", "whole", "complete", "full"),
-    ("prove", "establish", "confirm", "verify"),
-    ("united states", "u.s.", "usa", "america"),
-    ("united kingdom", "uk", "u.k.", "britain"),
-)
 
 # Antonym pairs between synonym-group heads / lemmas. Symmetric.
 ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
@@ -792,7 +647,7 @@ def lemma(word: str) -> str:
 
 def _build_synonyms() -> dict[str, str]:
     table: dict[str, str] = {}
-    for group in SYNONYM_GROUPS:
+    for group in JUDGE_SYNONYM_GROUPS:
         head = canonical_phrase(group[0])
         for member in group:
             table.setdefault(canonical_phrase(member), head)
@@ -827,8 +682,6 @@ def _build_antonyms() -> dict[str, frozenset[str]]:
 
 
 ANTONYMS: dict[str, frozenset[str]] = _build_antonyms()
-
-WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z]|\d[\d,.]*\d|\d|[%$€£°]")
 
 
 def is_antonym(a: str, b: str) -> bool:

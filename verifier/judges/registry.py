@@ -15,19 +15,33 @@ from verifier.judges.base import Judge
 from verifier.model_config import (
     CHAT_BACKENDS,
     CHAT_ENV_KEYS,
+    HEURISTIC_FAMILY,
+    NLI_FAMILY,
     chat_endpoint_options,
     config_from_env,
 )
 
 DEFAULT_BACKEND = "heuristic"
 ENV_PREFIX = "SPANPROOF_JUDGE_"
+
+
+def _switch(raw: str) -> bool:
+    """An on/off value: 1/0, true/false, yes/no, on/off (any case); anything else is an error."""
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError("not an on/off value (1/0, true/false, yes/no, on/off)")
+
+
 # config key -> converter for values read from the environment
-_ENV_KEYS: dict[str, type] = {
+_ENV_KEYS: dict[str, Callable[[str], Any]] = {
     **CHAT_ENV_KEYS,
     "batch_size": int,
     "samples": int,
     "temperature": float,
-    "json_mode": str,
+    "json_mode": _switch,
     "labels": str,  # cross-encoder: which output means what ("0=contradicted,1=entailed,...")
     "calibration": str,  # cross-encoder: a calibration JSON (else the model folder's own)
 }
@@ -42,16 +56,13 @@ def judge_config_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     ``…_FAMILY``, ``…_TIMEOUT``, ``…_BATCH_SIZE``, ``…_SAMPLES``, ``…_TEMPERATURE``,
     ``…_JSON_MODE``, ``…_LABELS``, ``…_CALIBRATION`` → a config dict for
     ``build_judge``. Accepts ``os.environ`` or any plain mapping."""
-    config = config_from_env(
+    return config_from_env(
         env,
         prefix=ENV_PREFIX,
         keys=_ENV_KEYS,
         default_backend=DEFAULT_BACKEND,
         error=JudgeConfigError,
     )
-    if "json_mode" in config:
-        config["json_mode"] = config["json_mode"].lower() not in {"0", "false", "no", "off"}
-    return config
 
 
 def _heuristic(config: Mapping[str, Any]) -> Judge:
@@ -107,10 +118,10 @@ class Backend:
 
 
 _CROSS_ENCODER = Backend(_cross_encoder)
-_NLI_V2 = Backend(_nli_v2, "spanproof-nli")
+_NLI_V2 = Backend(_nli_v2, NLI_FAMILY)
 BACKENDS: dict[str, Backend] = {
-    "heuristic": Backend(_heuristic, "spanproof-heuristic"),
-    "nli": Backend(_nli, "spanproof-nli"),
+    "heuristic": Backend(_heuristic, HEURISTIC_FAMILY),
+    "nli": Backend(_nli, NLI_FAMILY),
     "nli-v2": _NLI_V2,
     "nli_v2": _NLI_V2,
     "cross-encoder": _CROSS_ENCODER,

@@ -83,10 +83,6 @@ class Calibrator:
                 out.append(None)
         return out
 
-    @property
-    def decides_anything(self) -> bool:
-        return self.supported_threshold is not None or self.contradicted_threshold is not None
-
     def as_json(self) -> dict[str, Any]:
         return {
             "feature_names": list(self.feature_names),

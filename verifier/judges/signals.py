@@ -28,7 +28,6 @@ from verifier.judges.lexicon import (
     STRONG_LEVEL,
     SYNONYMS,
     UNIT_CANONICAL,
-    WORD_RE,
     concept,
     is_antonym,
     lemma,
@@ -36,6 +35,7 @@ from verifier.judges.lexicon import (
 from verifier.text.hedges import QUANTITY_HEDGES
 from verifier.text.negations import NEGATION_WORDS, NON_NEGATION_PHRASES
 from verifier.text.stopwords import STOPWORDS
+from verifier.text.words import JUDGE_TOKEN
 
 ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})
 NOT_ENTITIES = frozenset(
@@ -339,7 +339,7 @@ _MULTIWORD_FIRST: Final = frozenset(group[0] for group in MULTIWORD_SYNONYMS)
 @lru_cache(maxsize=8192)
 def profile(text: str) -> TextProfile:
     plain = text.replace("’", "'")
-    found = list(WORD_RE.finditer(plain))
+    found = list(JUDGE_TOKEN.finditer(plain))
     tokens = tuple(m.group(0) for m in found)
     clause, sentence = _clauses(plain, [m.start() for m in found], [m.end() for m in found])
     lower = tuple(_fold(t) for t in tokens)

@@ -62,13 +62,6 @@ class Transcript:
         key = speaker_key(speaker)
         return [t for t in self.turns if speaker_key(t.speaker) == key]
 
-    @property
-    def speakers(self) -> list[str]:
-        seen: dict[str, str] = {}
-        for turn in self.turns:
-            seen.setdefault(speaker_key(turn.speaker), turn.speaker)
-        return list(seen.values())
-
 
 def speaker_key(speaker: str) -> str:
     """Speakers compare case- and whitespace-insensitively ("SYSTEM" == " system ")."""

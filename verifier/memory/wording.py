@@ -12,13 +12,14 @@ Tokens keep their character offsets in the original text so findings can be show
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Final
 
+from verifier.text.synonyms import MEMORY_SYNONYMS
+from verifier.text.words import MEMORY_TOKEN
+
 NON_MATERIAL: Final = ("synonym_substitution", "tense_normalization", "filler_removal")
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?(?::[0-9]{2})?")
 
 FILLERS: Final = frozenset({"uh", "um", "uhm", "umm", "er", "erm", "ah", "hmm", "mm", "eh"})
 # Multi-word fillers, matched on lower-cased token runs.
@@ -103,30 +104,6 @@ TENSE: Final = {
     "added": "add",
 }
 
-# Synonym groups: every word maps to its group's first word.
-SYNONYM_GROUPS: Final = (
-    ("send", "deliver", "share", "email", "forward", "provide", "submit"),
-    ("book", "reserve"),
-    ("reservation", "booking"),
-    ("buy", "purchase"),
-    ("start", "begin"),
-    ("get", "obtain", "receive"),
-    ("check", "verify"),
-    ("fix", "repair", "resolve"),
-    ("help", "assist"),
-    ("tell", "inform", "notify"),
-    ("need", "require"),
-    ("find", "locate"),
-    ("choose", "pick", "select"),
-    ("big", "large"),
-    ("quick", "fast"),
-    ("movie", "film"),
-    ("call", "phone", "ring"),
-    ("meeting", "meetup"),
-    ("arrange", "organize", "organise"),
-)
-SYNONYMS: Final = {word: group[0] for group in SYNONYM_GROUPS for word in group}
-
 
 @dataclass(frozen=True)
 class Token:
@@ -138,7 +115,7 @@ class Token:
 def tokens(text: str) -> list[Token]:
     """Lower-cased word tokens with contractions expanded (parts share the offsets)."""
     out: list[Token] = []
-    for m in _TOKEN.finditer(text):
+    for m in MEMORY_TOKEN.finditer(text):
         word = m.group().lower().replace("\u2019", "'")
         parts: tuple[str, ...] | None = _CONTRACTIONS.get(word)
         if parts is None and word.endswith("n't"):
@@ -173,7 +150,7 @@ def tense(word: str) -> str:
 
 
 def synonym(word: str) -> str:
-    return SYNONYMS.get(word, word)
+    return MEMORY_SYNONYMS.get(word, word)
 
 
 def canonical(word: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Final, Self
+
 from django.conf import settings
 from django.db import models
 
@@ -20,6 +22,27 @@ class VerdictLabel(models.TextChoices):
 
 
 HUMAN_JUDGE_FAMILY = "human"
+
+# "Latest" in a claim's history: the newest row, the later insert when two share ``at``.
+# Every reader orders verdicts (and state events) this way; the index
+# ``verdict_claim_latest`` serves it. Raw SQL writes it as ``ORDER BY at DESC, id DESC``.
+LATEST_FIRST: Final = ("-at", "-id")
+
+
+class ClaimHistoryQuerySet(models.QuerySet[Any]):
+    """Rows of a claim's append-only history (verdicts, state events), read newest first."""
+
+    def latest_first(self) -> Self:
+        """Newest first: ``qs.latest_first().first()`` is the latest row."""
+        return self.order_by(*LATEST_FIRST)
+
+    def latest_first_by_claim(self) -> Self:
+        """Grouped by claim, newest first within each claim."""
+        return self.order_by("claim_id", *LATEST_FIRST)
+
+    def latest_per_claim(self) -> Self:
+        """Each claim's latest row only (``DISTINCT ON (claim_id)``)."""
+        return self.latest_first_by_claim().distinct("claim_id")
 
 
 class Verdict(models.Model):
@@ -52,12 +75,14 @@ class Verdict(models.Model):
     )
     at = models.DateTimeField(auto_now_add=True)
 
+    objects = ClaimHistoryQuerySet.as_manager()
+
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering = list(LATEST_FIRST)
         get_latest_by = "at"
         # A claim's latest verdict (by -at, -id, as every reader orders them) is the
         # first entry for the claim: no sort of its verdicts (migration 0021).
-        indexes = [models.Index(fields=["claim", "-at", "-id"], name="verdict_claim_latest")]
+        indexes = [models.Index(fields=["claim", *LATEST_FIRST], name="verdict_claim_latest")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1),
@@ -88,8 +113,10 @@ class StateEvent(models.Model):
     )
     at = models.DateTimeField(auto_now_add=True)
 
+    objects = ClaimHistoryQuerySet.as_manager()
+
     class Meta:
-        ordering = ["-at", "-id"]
+        ordering = list(LATEST_FIRST)
         indexes = [models.Index(fields=["claim", "-at"], name="stateevent_claim_at")]
 
     def __str__(self) -> str:

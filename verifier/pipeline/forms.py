@@ -8,6 +8,7 @@ from django import forms
 
 from verifier.services.ingest_create import SourceUpload
 from verifier.services.ingest_input import FORMATS, format_for_filename
+from verifier.upload_text import uploaded_text
 
 MAX_FILE_BYTES: Final = 5_000_000
 
@@ -23,7 +24,7 @@ class MultipleFileField(forms.FileField):
         )
         super().__init__(*args, **kwargs)
 
-    def clean(self, data: Any, initial: Any = None) -> list:
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
         if not data:
             return []
         items = data if isinstance(data, list | tuple) else [data]
@@ -38,10 +39,12 @@ class IngestUploadForm(forms.Form):
     )
     format = forms.ChoiceField(choices=[(f, f) for f in FORMATS], initial="text")
     domain_pack = forms.CharField(max_length=64, required=False, initial="general")
-    files = MultipleFileField(required=False, label="Or upload files")
+    # the metaclass takes declared fields off the class; the stubs see BaseForm.files
+    files = MultipleFileField(required=False, label="Or upload files")  # type: ignore[assignment]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not (data.get("text") or "").strip() and not data.get("files"):
             raise forms.ValidationError("Paste some text or choose at least one file.")
         pack = data.get("domain_pack") or "general"
@@ -54,16 +57,13 @@ class IngestUploadForm(forms.Form):
                 )
             )
         for upload in data.get("files") or []:
-            if upload.size > MAX_FILE_BYTES:
-                raise forms.ValidationError(f"{upload.name} is larger than 5 MB.")
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
-            if "\x00" in text:
-                raise forms.ValidationError(
-                    f"{upload.name} contains a NUL character: it is not a text file."
-                )
+            text = uploaded_text(
+                upload,
+                max_bytes=MAX_FILE_BYTES,
+                too_large=f"{upload.name} is larger than 5 MB.",
+                not_utf8=f"{upload.name} is not UTF-8 text.",
+                has_nul=f"{upload.name} contains a NUL character: it is not a text file.",
+            )
             fmt = format_for_filename(upload.name)
             uploads.append(SourceUpload(text=text, title=upload.name, format=fmt, domain_pack=pack))
         data["uploads"] = uploads

@@ -12,20 +12,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Final
 
 from verifier.text.negations import has_negation
 from verifier.text.stopwords import STOPWORDS
+from verifier.text.words import CAPITALISED_RUN, UNICODE_WORD
 
 RELATE_MIN_OVERLAP: Final = 0.5
 ELABORATE_MIN_SHARED: Final = 2
 MAX_ENTITY_WORDS: Final = 4
 MIN_ENTITY_CHARS: Final = 3
-
-_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*")
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 
 def normalize_entity(name: str) -> str:
@@ -35,7 +32,7 @@ def normalize_entity(name: str) -> str:
 def entity_mentions(text: str) -> dict[str, str]:
     """{normalized name: name as written} of the entities ``text`` mentions."""
     found: dict[str, str] = {}
-    for match in _CAPITALISED_RUN.finditer(text):
+    for match in CAPITALISED_RUN.finditer(text):
         words = match.group(0).split()
         before = text[: match.start()].rstrip()
         sentence_start = not before or before[-1] in ".!?:;\"'“("
@@ -58,7 +55,7 @@ def _proper(word: str) -> bool:
 
 
 def is_negated(text: str) -> bool:
-    return has_negation(w.lower() for w in _WORD.findall(text))
+    return has_negation(w.lower() for w in UNICODE_WORD.findall(text))
 
 
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:

@@ -8,7 +8,7 @@ failure is recorded on the job by the runner and never retried blindly.
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
 from verifier.models import IngestStage
@@ -20,7 +20,7 @@ MAX_RETRIES = 3
 RETRY_BACKOFF_SECONDS = 5
 
 
-def _stage_task(stage: str):
+def _stage_task(stage: str) -> Task:
     @shared_task(
         name=ingest_stage_task_name(stage),
         autoretry_for=TRANSIENT_ERRORS,
@@ -35,4 +35,4 @@ def _stage_task(stage: str):
 
 
 # The services enqueue a stage by its name (``services.enqueue``); one task per stage.
-STAGE_TASKS = {stage: _stage_task(stage) for stage in IngestStage}
+STAGE_TASKS: dict[str, Task] = {stage: _stage_task(stage) for stage in IngestStage}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -11,6 +11,7 @@ from verifier.pipeline.forms import MAX_FILE_BYTES
 from verifier.selectors.rules import rule_set_active
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
 from verifier.services.claim_verification import MAX_CLAIMS_PER_BATCH
+from verifier.upload_text import uploaded_text
 
 
 class ClaimVerifyForm(forms.Form):
@@ -40,26 +41,26 @@ class ClaimVerifyForm(forms.Form):
 
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["source"]
-        field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")  # type: ignore[attr-defined]
+        field = cast("forms.ModelChoiceField[Source]", self.fields["source"])
+        field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")
         active = rule_set_active(workspace=workspace, domain_pack="general")
-        self.fields["policy"].choices = [("", f"active ({active.policy})")] + [  # type: ignore[attr-defined]
-            (p.name, p.name) for p in active.definition.policies
-        ]
+        cast(forms.ChoiceField, self.fields["policy"]).choices = [
+            ("", f"active ({active.policy})")
+        ] + [(p.name, p.name) for p in active.definition.policies]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         text = data.get("claims") or ""
         if upload is not None:
-            if upload.size > MAX_FILE_BYTES:
-                raise forms.ValidationError(f"{upload.name} is larger than 5 MB.")
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise forms.ValidationError(f"{upload.name} is not UTF-8 text.") from exc
-        if "\x00" in text:
-            raise forms.ValidationError("The claims contain a NUL character.")
+            text = uploaded_text(
+                upload,
+                max_bytes=MAX_FILE_BYTES,
+                too_large=f"{upload.name} is larger than 5 MB.",
+                not_utf8=f"{upload.name} is not UTF-8 text.",
+                has_nul="The claims contain a NUL character.",
+            )
         source = data.get("source")
         try:
             parsed = parse_claim_lines(text, default_source=source.ref if source else "")

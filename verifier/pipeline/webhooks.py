@@ -6,14 +6,14 @@ back later, so the remaining tries are made at once instead of after the countdo
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from verifier.services.enqueue import DELIVER_WEBHOOK
 from verifier.services.webhooks import webhook_deliver
 
 
 @shared_task(name=DELIVER_WEBHOOK, bind=True, max_retries=None)
-def deliver_webhook(self, delivery_id: int) -> bool:
+def deliver_webhook(self: Task, delivery_id: int) -> bool:
     while True:
         result = webhook_deliver(delivery_id=delivery_id)
         if result.retry_in is None:

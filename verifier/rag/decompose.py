@@ -19,13 +19,13 @@ import re
 from dataclasses import dataclass
 
 from verifier.text.sentences import sentence_spans
+from verifier.text.words import CLAIM_TOKEN
 
 _ID = r"[A-Za-z0-9][A-Za-z0-9_.:#/\-]{0,99}"
 MARKER_RE = re.compile(rf"\[\s*({_ID}(?:\s*[,;]\s*{_ID})*)\s*\]")
 _CONJUNCTION_RE = re.compile(
     r"\s*;\s*|,?\s+\b(?:and|but|while|whereas|yet)\b\s+|,\s+(?:and\s+)?(?:so|then)\s+"
 )
-_WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-%~.]*[A-Za-z0-9%]|[A-Za-z0-9~%]")
 _BULLET_RE = re.compile(r"^(?:[-*\u2022]|\d{1,3}[.)])\s+")
 _TRAILING = " \t\r\n.!?;:,"
 
@@ -228,7 +228,7 @@ def _trim(masked: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _words(text: str) -> list[re.Match[str]]:
-    return list(_WORD_RE.finditer(text))
+    return list(CLAIM_TOKEN.finditer(text))
 
 
 def _verbish(word: str) -> bool:

@@ -10,15 +10,14 @@ first names but not for swapped modifiers, so the RAG audit checks this itself.
 
 from __future__ import annotations
 
-import re
+from verifier.text.words import MULTIWORD_NAME
 
-_NAME = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")
 _LEADING = frozenset({"the", "a", "an", "in", "on", "at", "of", "and", "but", "it", "this"})
 
 
 def names(text: str) -> list[tuple[str, ...]]:
     out = []
-    for m in _NAME.finditer(text):
+    for m in MULTIWORD_NAME.finditer(text):
         words = tuple(w.lower() for w in m.group().split())
         while words and words[0] in _LEADING:
             words = words[1:]

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from verifier.text.hedges import OVERCLAIM_HEDGES
+from verifier.text.words import LATIN_WORD
 
 # Absolute word -> the softer wording used in a suggested fix ("" drops the word).
 ABSOLUTES: dict[str, str] = {
@@ -43,7 +44,6 @@ ABSOLUTES: dict[str, str] = {
     "impossible": "unlikely",
     "universally": "widely",
 }
-_WORD = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class Overclaim:
 
 
 def _lower_words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in LATIN_WORD.findall(text)]
 
 
 def find_overclaims(claim: str, evidence: str) -> list[Overclaim]:
@@ -94,6 +94,6 @@ def soften(text: str, overclaims: list[Overclaim]) -> str:
             soft = soft[:1].upper() + soft[1:]
         return soft
 
-    softened = _WORD.sub(repl, text)
+    softened = LATIN_WORD.sub(repl, text)
     softened = re.sub(r"\b(the|The)\s+(index|one|way)\b", r"\1 \2", softened)
     return " ".join(softened.split())

@@ -19,10 +19,6 @@ class Agreement:
     agreed: int
     kappa: float | None
 
-    @property
-    def agreed_share(self) -> float | None:
-        return self.agreed / self.pairs if self.pairs else None
-
 
 def cohen_kappa(pairs: Iterable[tuple[str, str]]) -> Agreement:
     """Cohen's κ of (first rater's answer, second rater's answer) pairs."""

@@ -36,15 +36,14 @@ Each dimension, all scores in [0, 1]:
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from verifier.scoring.rulesets import DIMENSIONS
 from verifier.text.hedges import PREVIEW_HEDGES, PREVIEW_UNIVERSALS
 from verifier.text.negations import has_negation
 from verifier.text.stopwords import PREVIEW_STOPWORDS
+from verifier.text.words import UNICODE_WORD_OR_NUMBER
 
-_WORD: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,]\d+)*", re.UNICODE)
 QUALIFIERS: Final = frozenset(
     [
         "but",
@@ -78,7 +77,7 @@ NO_VERDICT_STRUCTURE: Final = 0.4
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in UNICODE_WORD_OR_NUMBER.findall(text)]
 
 
 def _content(words: list[str]) -> set[str]:
@@ -88,7 +87,7 @@ def _content(words: list[str]) -> set[str]:
 def _details(text: str) -> set[str]:
     """Numbers and capitalised words that are not sentence-initial."""
     found: set[str] = set()
-    for match in _WORD.finditer(text):
+    for match in UNICODE_WORD_OR_NUMBER.finditer(text):
         token = match.group(0)
         if token[0].isdigit():
             found.add(token)

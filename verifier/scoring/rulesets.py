@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
@@ -282,33 +282,6 @@ def _require_valid(d: RuleSetDefinition) -> RuleSetDefinition:
     return d
 
 
-def with_weight_overrides(
-    d: RuleSetDefinition, overrides: Mapping[str, float]
-) -> RuleSetDefinition:
-    """Replace some weights, then renormalise all six so they sum to 1.
-
-    Name and version are kept; the caller stores the overrides beside the rule set
-    so the override stays inspectable.
-    """
-    keys = {dim.key for dim in d.dimensions}
-    unknown = sorted(set(overrides) - keys)
-    if unknown:
-        raise InvalidRuleSet([f"unknown dimension {k!r}" for k in unknown])
-    bad = [
-        f"override for {k!r}: {v!r} must be a finite number >= 0"
-        for k, v in overrides.items()
-        if isinstance(v, bool) or not isinstance(v, int | float) or not (0 <= v < math.inf)
-    ]
-    if bad:
-        raise InvalidRuleSet(bad)
-    raw = [float(overrides.get(dim.key, dim.weight)) for dim in d.dimensions]
-    total = math.fsum(raw)
-    if total <= 0:
-        raise InvalidRuleSet(["overridden weights sum to 0"])
-    dims = tuple(replace(dim, weight=w / total) for dim, w in zip(d.dimensions, raw, strict=True))
-    return _require_valid(replace(d, dimensions=dims))
-
-
 # --- storage ---------------------------------------------------------------------
 
 
@@ -388,12 +361,6 @@ def overall_score(d: RuleSetDefinition, scores: Mapping[str, float]) -> float:
     """Weighted sum of the six dimension scores (each in [0, 1])."""
     _checked_scores(d, scores)
     return math.fsum(dim.weight * scores[dim.key] for dim in d.dimensions)
-
-
-def dimension_passes(d: RuleSetDefinition, scores: Mapping[str, float]) -> dict[str, bool]:
-    """Per dimension, in rule-set order: score >= that dimension's passing threshold."""
-    _checked_scores(d, scores)
-    return {dim.key: scores[dim.key] >= dim.passing_threshold for dim in d.dimensions}
 
 
 def classify(

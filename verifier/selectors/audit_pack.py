@@ -147,10 +147,17 @@ def audit_pack_selection(*, workspace: Workspace, scope: PackScope) -> PackSelec
         ids = trace.considered.values("claim_id")
         return PackSelection(claims.filter(pk__in=ids), trace=trace)
     if scope.kind == "ingest_job":
-        if not IngestJob.objects.filter(workspace=workspace, pk=scope.job).exists():
+        if (
+            scope.job is None
+            or not IngestJob.objects.filter(workspace=workspace, pk=scope.job).exists()
+        ):
             raise Http404("No such ingest job in this workspace.")
         return PackSelection(claims.filter(ingest_job_id=scope.job))
-    job = VerificationJob.objects.filter(workspace=workspace, pk=scope.job).first()
+    job = (
+        VerificationJob.objects.filter(workspace=workspace, pk=scope.job).first()
+        if scope.job is not None
+        else None
+    )
     if job is None:
         raise Http404("No such verification job in this workspace.")
     public_ids = {str(item["claim_id"]) for item in job.items if item.get("claim_id")}
@@ -229,12 +236,13 @@ def audit_pack_source_version_ids(*, source: Source) -> list[int]:
 
 def audit_pack_versions(*, version_ids: Iterable[int]) -> Iterator[Mapping[str, Any]]:
     """The source versions with their texts, by source ref and number, a few at a time."""
-    return (
+    rows: Iterator[Mapping[str, Any]] = (
         SourceVersion.objects.filter(id__in=set(version_ids))
         .order_by("source__ref", "number")
         .values(*VERSION_FIELDS)
         .iterator(chunk_size=VERSION_CHUNK)
     )
+    return rows
 
 
 def audit_pack_people(*, workspace: Workspace) -> dict[int, tuple[str, str]]:

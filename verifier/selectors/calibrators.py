@@ -302,8 +302,7 @@ def calibrator_scope_ids(*, workspace: Workspace, judge_model: str) -> list[int]
 def _latest_model_verdicts(ids: Sequence[int]) -> dict[int, Verdict]:
     rows = (
         Verdict.objects.filter(claim_id__in=list(ids), reviewer__isnull=True)
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
+        .latest_per_claim()
         .only("id", "claim_id", "judge_model", "calibrator_id", "label", "confidence", "note")
     )
     return {v.claim_id: v for v in rows}
@@ -376,11 +375,11 @@ def calibrator_plan(
     flips: list[Flip] = []
     for planned in appends:
         claim = planned.prepared.claim
-        answer = planned.answer
+        chosen = planned.answer
         now = replace(
             inputs[claim.pk][0],
             model_verdict=VerdictInput(
-                cast(StateVerdictLabel, answer.label), float(answer.confidence), answer.note
+                cast(StateVerdictLabel, chosen.label), float(chosen.confidence), chosen.note
             ),
         )
         after = resolve_state(now, policy)
@@ -394,9 +393,9 @@ def calibrator_plan(
                 after=(after.state.value, after.reason.value),
                 judge_label=judged.label,
                 judge_confidence=judged.confidence,
-                answer_label=answer.label,
+                answer_label=chosen.label,
                 calibrated=planned.calibrated,
-                p_supported=answer.p_supported if isinstance(answer, CalibratedAnswer) else None,
+                p_supported=chosen.p_supported if isinstance(chosen, CalibratedAnswer) else None,
             )
         )
     return CalibratorPlan(scanned=len(prepared), appends=appends, flips=flips)

@@ -132,11 +132,11 @@ def _applies(
 
 def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
     check = claim_binding_check(claim=claim)
-    model_verdict = claim.verdicts.filter(reviewer__isnull=True).order_by("-at", "-id").first()
+    model_verdict = claim.verdicts.filter(reviewer__isnull=True).latest_first().first()
     if not verdict_applies(verdict=model_verdict, binding=check.binding):
         model_verdict = None
     human_verdict = human_verdict_in_force(
-        list(claim.verdicts.filter(reviewer__isnull=False).order_by("-at", "-id"))
+        list(claim.verdicts.filter(reviewer__isnull=False).latest_first())
     )
     inputs = StateInputs(
         binding=check.binding_status,
@@ -152,17 +152,17 @@ def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
 def _latest_verdicts(ids: list[int], *, human: bool) -> dict[int, LatestVerdict]:
     """Each claim's latest model verdict, or its human decision in force (a reviewer's
     undo takes one back: every human verdict is read, they are few)."""
-    rows = Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human).order_by(
-        "claim_id", "-at", "-id"
-    )
-    if not human:
-        rows = rows.distinct("claim_id")
+    rows = Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=not human)
+    rows = rows.latest_first_by_claim() if human else rows.latest_per_claim()
     fields = rows.values_list("claim_id", "binding_id", "label", "confidence", "note")
     if not human:
-        return {claim_id: LatestVerdict(*rest) for claim_id, *rest in fields}
+        return {
+            claim_id: LatestVerdict(binding_id, label, confidence, note)
+            for claim_id, binding_id, label, confidence, note in fields
+        }
     by_claim: dict[int, list[LatestVerdict]] = {}
-    for claim_id, *rest in fields:
-        by_claim.setdefault(claim_id, []).append(LatestVerdict(*rest))
+    for claim_id, binding_id, label, confidence, note in fields:
+        by_claim.setdefault(claim_id, []).append(LatestVerdict(binding_id, label, confidence, note))
     standing = {pk: human_verdict_in_force(verdicts) for pk, verdicts in by_claim.items()}
     return {pk: verdict for pk, verdict in standing.items() if verdict is not None}
 
@@ -171,10 +171,10 @@ def claims_binding_checks(*, claims: Sequence[Claim]) -> dict[int, BindingCheck]
     """``claim_binding_check`` for many claims: two queries however many there are."""
     ids = [c.pk for c in claims]
     bindings: dict[int, EvidenceBinding] = {}
-    for binding in EvidenceBinding.objects.filter(claim_id__in=ids, is_active=True).order_by(
+    for active in EvidenceBinding.objects.filter(claim_id__in=ids, is_active=True).order_by(
         "claim_id", "pk"
     ):
-        bindings.setdefault(binding.claim_id, binding)
+        bindings.setdefault(active.claim_id, active)
     versions = current_versions(source_ids={c.source_id for c in claims})
     out: dict[int, BindingCheck] = {}
     for claim in claims:
@@ -198,8 +198,8 @@ def claims_state_inputs(
         v.binding_id
         for pk, v in model.items()
         if v.binding_id is not None
-        and checks[pk].binding is not None
-        and v.binding_id != checks[pk].binding.id  # type: ignore[union-attr]
+        and (checked := checks[pk].binding) is not None
+        and v.binding_id != checked.id
     }
     judged = dict(
         EvidenceBinding.objects.filter(pk__in=judged_ids).values_list("pk", "quote")

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, QuerySet
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.urls import reverse
@@ -16,12 +16,13 @@ from verifier.models import (
     Claim,
     EvidenceBinding,
     SourceVersion,
-    Verdict,
     VerificationJob,
     VerificationJobStatus,
     Workspace,
 )
 from verifier.scoring.quality import quality_class
+from verifier.selectors.envelopes import active_binding, claims_for_envelopes, latest_verdict
+from verifier.selectors.permalinks import binding_permalink
 from verifier.states import reason_description
 
 # A quote that did not bind in its cited source is looked up in this many other sources
@@ -36,7 +37,7 @@ def verification_job_get(*, workspace: Workspace, job_id: int) -> VerificationJo
     return job
 
 
-def verification_job_list(*, workspace: Workspace):
+def verification_job_list(*, workspace: Workspace) -> QuerySet[VerificationJob]:
     return VerificationJob.objects.filter(workspace=workspace).defer("items")
 
 
@@ -57,26 +58,8 @@ def verification_job_summary(*, job: VerificationJob) -> dict[str, Any]:
 
 
 def _claims(workspace: Workspace, public_ids: Sequence[str]) -> dict[str, Claim]:
-    rows = (
+    rows = claims_for_envelopes(
         Claim.objects.filter(workspace=workspace, public_id__in=list(public_ids))
-        .select_related("source")
-        .defer("embedding")
-        .prefetch_related(
-            Prefetch(
-                "bindings",
-                queryset=EvidenceBinding.objects.filter(is_active=True)
-                .select_related("source_version")
-                .defer("source_version__text"),
-                to_attr="_active_bindings",
-            ),
-            Prefetch(
-                "verdicts",
-                queryset=Verdict.objects.order_by("-at", "-id").only(
-                    "id", "claim_id", "judge_model", "label", "confidence", "note", "at"
-                ),
-                to_attr="_verdicts",
-            ),
-        )
     )
     return {c.public_id: c for c in rows}
 
@@ -97,9 +80,6 @@ def _found_elsewhere(claim: Claim) -> list[str]:
 
 def _span(binding: EvidenceBinding) -> dict[str, Any]:
     version = binding.source_version
-    page = reverse(
-        "audit:source-version", kwargs={"source_id": version.source_id, "sha256": version.sha256}
-    )
     return {
         "quote": binding.quote,
         "start": binding.start,
@@ -108,20 +88,16 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
         "bound_by": binding.bound_by,
         "source_version": version.number,
         "source_hash": binding.source_hash,
-        "permalink": f"{page}?span={binding.start}-{binding.end}#seg-{binding.start}",
+        "permalink": binding_permalink(binding),
     }
 
 
 def claim_result(claim: Claim) -> dict[str, Any]:
-    """One verified claim as the API, the CLI and the console report it."""
-    bindings = getattr(claim, "_active_bindings", None)
-    if bindings is None:
-        bindings = list(claim.bindings.filter(is_active=True).select_related("source_version"))
-    verdicts = getattr(claim, "_verdicts", None)
-    if verdicts is None:
-        verdicts = list(claim.verdicts.order_by("-at", "-id")[:1])
-    binding = bindings[0] if bindings else None
-    verdict = verdicts[0] if verdicts else None
+    """One verified claim as the API, the CLI and the console report it (best loaded by
+    ``claims_for_envelopes``). ``ResultSerializer`` (``verifier.api.claim_verification``)
+    declares exactly these keys and those of ``verification_results``' rows."""
+    binding = active_binding(claim)
+    verdict = latest_verdict(claim)
     reason_text = reason_description(claim.state_reason)
     misattributed_to: list[str] = []
     if binding is None and claim.submitted_quote:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import F, Q
 
@@ -218,7 +219,7 @@ def worker_relation_tails(
 
 def worker_cached_claim(
     *, workspace: Workspace, text: str, domain: str, top_k: int
-) -> tuple[str, str, datetime, dict] | None:
+) -> tuple[str, str, datetime, dict[str, Any]] | None:
     """(public id, state, created at, stored result) of the newest worker claim of
     ``workspace`` with this exact text, domain and top_k that stored a result."""
     row = (

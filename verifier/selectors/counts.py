@@ -60,7 +60,7 @@ class RowCount:
 def _round_significant(n: int, digits: int) -> int:
     if n <= 0:
         return 0
-    scale = 10 ** max(0, floor(log10(n)) - digits + 1)
+    scale: int = 10 ** max(0, floor(log10(n)) - digits + 1)
     return round(n / scale) * scale
 
 

@@ -14,8 +14,13 @@ Honesty rules, enforced here and pinned by ``tests/verifier/api/test_envelope.py
 * ``trust_score`` is ``claim.trust_score`` when the ingest pipeline stored one; else a
   per-claim value computed by :func:`claim_trust_score` (documented there).
 
-Call :func:`claims_for_envelopes` on the queryset first: rendering N envelopes is then a
-constant number of queries (claims + bindings + verdicts).
+The envelope is built from one read model, :class:`ServedClaim` (what the retrieve's
+raw-SQL load returns); a ``Claim`` is read into it first (:func:`served_claim_of`).
+``EnvelopeSerializer`` (``verifier.api.envelopes``) declares exactly the keys built here.
+
+Call :func:`claims_for_envelopes` on the queryset first — the one prefetch of a claim's
+active binding and its verdicts, shared with claims/verify's results: rendering N
+envelopes is then a constant number of queries (claims + bindings + verdicts).
 """
 
 from __future__ import annotations
@@ -25,8 +30,14 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from verifier.models import Claim, EvidenceBinding, Verdict
+from verifier.models import Claim, EvidenceBinding, Source, Verdict, Workspace
 from verifier.selectors.claims import claim_in_workspace_or_404
+from verifier.selectors.retrieval import (
+    ServedBinding,
+    ServedClaim,
+    ServedSource,
+    ServedVerdict,
+)
 from verifier.vocabulary import verdict_confidence
 
 TRACE_REF_PREFIX = "/connect/v1/traces/"
@@ -50,8 +61,10 @@ def iso_millis(value: datetime) -> str:
 
 
 def claims_for_envelopes(qs: QuerySet[Claim]) -> QuerySet[Claim]:
-    """Attach what an envelope needs: ``_active_bindings`` (with version and source) and
-    ``_verdicts`` (newest first; the envelope reads the first)."""
+    """Attach what a claim's envelope and its claims/verify result read: the source,
+    ``_active_bindings`` (with version and its source) and ``_verdicts`` (newest first;
+    both read the first). Read them through :func:`active_binding` and
+    :func:`latest_verdict`."""
     # The 384-float embedding and the bound version's full text are never rendered:
     # deferring them keeps loading N claims cheap.
     return (
@@ -67,7 +80,7 @@ def claims_for_envelopes(qs: QuerySet[Claim]) -> QuerySet[Claim]:
             ),
             Prefetch(
                 "verdicts",
-                queryset=Verdict.objects.order_by("-at", "-id").only(
+                queryset=Verdict.objects.latest_first().only(
                     "id",
                     "claim_id",
                     "judge_model",
@@ -83,8 +96,10 @@ def claims_for_envelopes(qs: QuerySet[Claim]) -> QuerySet[Claim]:
     )
 
 
-def _active_binding(claim: Claim) -> EvidenceBinding | None:
-    bindings = getattr(claim, "_active_bindings", None)
+def active_binding(claim: Claim) -> EvidenceBinding | None:
+    """The claim's active binding: the prefetched one (:func:`claims_for_envelopes`),
+    else one query."""
+    bindings: list[EvidenceBinding] | None = getattr(claim, "_active_bindings", None)
     if bindings is None:
         return (
             claim.bindings.filter(is_active=True).select_related("source_version__source").first()
@@ -92,37 +107,89 @@ def _active_binding(claim: Claim) -> EvidenceBinding | None:
     return bindings[0] if bindings else None
 
 
-def _latest_verdict(claim: Claim) -> Verdict | None:
-    verdicts = getattr(claim, "_verdicts", None)
+def latest_verdict(claim: Claim) -> Verdict | None:
+    """The claim's latest verdict: the prefetched one (:func:`claims_for_envelopes`),
+    else one query."""
+    verdicts: list[Verdict] | None = getattr(claim, "_verdicts", None)
     if verdicts is None:
-        return claim.verdicts.order_by("-at", "-id").first()
+        return claim.verdicts.latest_first().first()
     return verdicts[0] if verdicts else None
 
 
-def claim_trust_score(*, claim: Claim, verdict: Verdict | None = None, binding=None) -> int:
+def _served_source(source: Source) -> ServedSource:
+    return ServedSource(id=source.pk, ref=source.ref, title=source.title, citation=source.citation)
+
+
+def served_claim_of(claim: Claim) -> ServedClaim:
+    """``claim`` (best loaded by :func:`claims_for_envelopes`) as the read model the
+    envelope reads."""
+    binding = active_binding(claim)
+    verdict = latest_verdict(claim)
+    served_binding = None
+    if binding is not None:
+        version = binding.source_version
+        served_binding = ServedBinding(
+            id=binding.pk,
+            quote=binding.quote,
+            start=binding.start,
+            end=binding.end,
+            source_hash=binding.source_hash,
+            match=binding.match,
+            source_version_id=version.pk,
+            source=_served_source(version.source),
+        )
+    served_verdict = None
+    if verdict is not None:
+        served_verdict = ServedVerdict(
+            id=verdict.pk,
+            judge_model=verdict.judge_model,
+            prompt_version=verdict.prompt_version,
+            confidence=verdict.confidence,
+            label=verdict.label,
+            at=verdict.at,
+            reviewer_id=verdict.reviewer_id,
+        )
+    return ServedClaim(
+        pk=claim.pk,
+        public_id=claim.public_id,
+        text=claim.text,
+        state=claim.state,
+        state_reason=claim.state_reason,
+        source_id=claim.source_id,
+        source=_served_source(claim.source),
+        duplicate_of_id=claim.duplicate_of_id,
+        flagged=claim.flagged,
+        trust_score=claim.trust_score,
+        binding=served_binding,
+        verdict=served_verdict,
+    )
+
+
+def claim_trust_score(claim: ServedClaim) -> int:
     """``claim.trust_score`` when stored, else the computed per-claim value (see module)."""
     if claim.trust_score is not None:
         return int(claim.trust_score)
     score = _STATE_BASE.get(claim.state, 0)
+    verdict = claim.verdict
     entailed = verdict is not None and verdict.label == "entailed"
-    if entailed and claim.state in ("supported", "inferred"):
-        score += round(10 * float(verdict.confidence))  # type: ignore[union-attr]
-    if binding is not None and binding.match == "fuzzy":
+    if verdict is not None and entailed and claim.state in ("supported", "inferred"):
+        score += round(10 * float(verdict.confidence))
+    if claim.binding is not None and claim.binding.match == "fuzzy":
         score -= 10
     return max(0, min(100, score))
 
 
-def evidence_item(binding: EvidenceBinding) -> dict[str, Any]:
+def evidence_item(binding: ServedBinding) -> dict[str, Any]:
     return {
         "quote": binding.quote,
         "offsets": [binding.start, binding.end],
-        "source_ref": binding.source_version.source.ref,
+        "source_ref": binding.source.ref,
         "source_hash": binding.source_hash,
         "match": binding.match,
     }
 
 
-def judge_item(verdict: Verdict) -> dict[str, Any]:
+def judge_item(verdict: ServedVerdict) -> dict[str, Any]:
     """The latest verdict: who judged, what it answered (``verdict``, a code of
     :data:`verifier.vocabulary.VERDICTS`) and how sure it was of that answer. A verdict
     that gave no answer (abstained, coverage_gap, withdrawn) has ``confidence`` null: a
@@ -137,26 +204,29 @@ def judge_item(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def claim_envelope(*, claim: Claim, trace_id: str | None = None) -> dict[str, Any]:
-    binding = _active_binding(claim)
-    verdict = _latest_verdict(claim)
+def claim_envelope(*, claim: ServedClaim | Claim, trace_id: str | None = None) -> dict[str, Any]:
+    """The envelope of ``claim`` (a ``Claim`` is read into a :class:`ServedClaim` first);
+    ``trace_ref`` when ``trace_id`` is given."""
+    served = served_claim_of(claim) if isinstance(claim, Claim) else claim
+    binding = served.binding
     envelope: dict[str, Any] = {
-        "claim": {"id": claim.public_id, "text": claim.text},
-        "state": claim.state,
+        "claim": {"id": served.public_id, "text": served.text},
+        "state": served.state,
         "evidence": [evidence_item(binding)] if binding is not None else [],
     }
-    if verdict is not None:
-        envelope["judge"] = judge_item(verdict)
-    envelope["citation"] = claim.source.citation or claim.source.title or claim.source.ref
+    if served.verdict is not None:
+        envelope["judge"] = judge_item(served.verdict)
+    source = served.source
+    envelope["citation"] = source.citation or source.title or source.ref
     if trace_id:
         envelope["trace_ref"] = f"{TRACE_REF_PREFIX}{trace_id}"
-    envelope["trust_score"] = claim_trust_score(claim=claim, verdict=verdict, binding=binding)
+    envelope["trust_score"] = claim_trust_score(served)
     return envelope
 
 
 def claim_envelope_list(
     *,
-    workspace,
+    workspace: Workspace,
     state: str | None = None,
     source_ref: str | None = None,
     job_id: int | None = None,
@@ -172,7 +242,7 @@ def claim_envelope_list(
     return claims_for_envelopes(qs.order_by("-id"))
 
 
-def claim_envelope_get(*, workspace, public_id: str) -> Claim:
+def claim_envelope_get(*, workspace: Workspace, public_id: str) -> Claim:
     """One claim ready for its envelope; the same 404 for missing and other-workspace."""
     return claim_in_workspace_or_404(
         claims_for_envelopes(Claim.objects.all()), workspace=workspace, public_id=public_id

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import QuerySet
 
 from verifier import embeddings
 from verifier.outage import check_failure
@@ -65,7 +66,7 @@ def _embedding_model() -> dict[str, Any]:
 STUCK_JOBS_LISTED = 20
 
 
-def _stuck(stalled, fields: dict[str, str]) -> dict[str, Any]:
+def _stuck(stalled: QuerySet[Any], fields: dict[str, str]) -> dict[str, Any]:
     try:
         rows = list(
             stalled.order_by("pk").values("pk", "beat", *fields.values())[:STUCK_JOBS_LISTED]

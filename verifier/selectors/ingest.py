@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
 from django.conf import settings
 from django.db import connection
@@ -70,9 +70,7 @@ def claims_in_range(job: IngestJob, key: str) -> QuerySet[Claim]:
 
 
 def _latest_model_label() -> Subquery:
-    latest = Verdict.objects.filter(claim=OuterRef("pk"), reviewer__isnull=True).order_by(
-        "-at", "-id"
-    )
+    latest = Verdict.objects.filter(claim=OuterRef("pk"), reviewer__isnull=True).latest_first()
     return Subquery(latest.values("label")[:1])
 
 
@@ -180,7 +178,7 @@ def contradicted_count(job: IngestJob) -> int:
     return job_claims(job).filter(state=ClaimStateChoices.CONTRADICTED).count()
 
 
-def job_progress_rows(job: IngestJob) -> list[dict]:
+def job_progress_rows(job: IngestJob) -> list[dict[str, Any]]:
     """One row per stage in pipeline order: done/total/failed and a whole percent."""
     rows = []
     for stage in STAGE_ORDER:
@@ -205,8 +203,7 @@ def ingest_coverage_gap_causes(job: IngestJob) -> dict[str, int]:
     verdict note (e.g. ``transport_error: ...``) → how many claims, most frequent first."""
     latest = (
         Verdict.objects.filter(claim__ingest_job=job, reviewer__isnull=True)
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
+        .latest_per_claim()
         .values_list("label", "note")
     )
     causes: dict[str, int] = {}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import psycopg
@@ -28,10 +27,13 @@ from verifier.models import (
     Workspace,
 )
 from verifier.selectors.prepared import array_literal, prepared_cursor
+from verifier.selectors.typed_rows import named_row
+from verifier.text.words import RETRIEVAL_TERM
 
 HNSW_DEFAULT_EF_SEARCH = 40
 LEXICAL_TOKENS = 4
-_WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
+
+RowT = TypeVar("RowT", bound=NamedTuple)
 
 
 def _ef_search(limit: int) -> int | None:
@@ -126,26 +128,29 @@ _SEEDS_BY_VECTOR_PACK_SQL = f'SELECT c."id", {_DISTANCE} {_SEEDS_FROM_PACK}'
 def _nearest_rows(
     sql: str,
     pack_sql: str,
+    row: type[RowT],
     *,
     workspace: Workspace,
     vector: np.ndarray,
     limit: int,
     domain_pack: str,
-) -> list[Any]:
+) -> list[RowT]:
     """The rows of a nearest-neighbour statement (``pack_sql`` when ``domain_pack`` is
-    given): parameters (query vector, workspace[, pack]), ``limit`` written in, the HNSW
-    scan keeping enough candidates for it."""
+    given) as ``row`` instances: parameters (query vector, workspace[, pack]), ``limit``
+    written in, the HNSW scan keeping enough candidates for it."""
     ef = _ef_search(limit)
     with _transaction_for_setting(ef is not None), _serving_cursor() as cursor:
         if ef is not None:
             # Read when the scan runs, so a prepared plan honours it.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
         query = QueryVector(vector)
+        cursor.row_factory = named_row(row)
         if domain_pack:
             cursor.execute(_limited(pack_sql, limit), [query, workspace.pk, domain_pack])
         else:
             cursor.execute(_limited(sql, limit), [query, workspace.pk])
-        return cursor.fetchall()
+        rows: list[RowT] = cursor.fetchall()
+        return rows
 
 
 def claim_seeds_by_vector(
@@ -155,12 +160,13 @@ def claim_seeds_by_vector(
     rows = _nearest_rows(
         _SEEDS_BY_VECTOR_SQL,
         _SEEDS_BY_VECTOR_PACK_SQL,
+        SeedRow,
         workspace=workspace,
         vector=vector,
         limit=limit,
         domain_pack=domain_pack,
     )
-    return [(pk, 1.0 - float(distance)) for pk, distance in rows]
+    return [(row.id, 1.0 - float(row.distance)) for row in rows]
 
 
 # The same nearest-neighbour query over the sentence index (``SourceSentence``: the
@@ -185,12 +191,13 @@ def sentence_seeds_by_vector(
     rows = _nearest_rows(
         _SENTENCES_BY_VECTOR_SQL,
         _SENTENCES_BY_VECTOR_PACK_SQL,
+        SeedRow,
         workspace=workspace,
         vector=vector,
         limit=limit,
         domain_pack=domain_pack,
     )
-    return [(pk, 1.0 - float(distance)) for pk, distance in rows]
+    return [(row.id, 1.0 - float(row.distance)) for row in rows]
 
 
 def claim_seeds_by_text(
@@ -198,7 +205,7 @@ def claim_seeds_by_text(
 ) -> list[tuple[int, float]]:
     """Lexical fallback when embeddings are unavailable: claims containing the query's
     longest words; score = fraction of those words present."""
-    words = sorted(set(w.lower() for w in _WORD.findall(query)), key=len, reverse=True)
+    words = sorted(set(w.lower() for w in RETRIEVAL_TERM.findall(query)), key=len, reverse=True)
     words = words[:LEXICAL_TOKENS]
     if not words:
         return []
@@ -335,41 +342,42 @@ def current_versions(*, source_pks: Iterable[int]) -> dict[int, SourceVersion]:
 
 # --- what serving needs of each considered claim, in one query ------------------------
 #
-# Light, read-only stand-ins for the model instances ``claims_for_envelopes`` +
-# ``current_versions`` would build, with the same attribute names, so the envelope,
-# the trust score, the gate, the trace and the read-time re-check read them unchanged.
-# ``ServedClaim.state``/``state_reason`` are updated in place by a demotion.
+# The read model of a served claim: :class:`ServedClaim` and the immutable values it
+# holds, read from one row of the statements below (:class:`ServedRow`, by column name).
+# The envelope (``verifier.selectors.envelopes``), the trust score, the gate, the trace
+# and the read-time re-check read these fields by name. An ORM ``Claim`` loaded by
+# ``claims_for_envelopes`` becomes the same shape through ``served_claim_of``.
+#
+# The immutable values are typed ``NamedTuple``s rather than frozen dataclasses: a
+# frozen dataclass sets each field through ``object.__setattr__``, and building the
+# served claims of the 40 rows of a retrieve's seeds took 1.4 times as long with frozen
+# dataclasses as with these (in-process timing, 2026-11-27). Read by field name only.
 
 
-@dataclass(slots=True)
-class ServedSource:
+class ServedSource(NamedTuple):
     id: int
     ref: str
     title: str
     citation: str
 
 
-@dataclass(slots=True)
-class ServedVersion:
-    """A source version as far as a binding needs it (its source, for ``source_ref``)."""
+class ServedBinding(NamedTuple):
+    """The claim's active binding: its span of the version ``source_version_id`` of
+    ``source`` (the bound version's source, whose ref the envelope names)."""
 
-    id: int
-    source: ServedSource
-
-
-@dataclass(slots=True)
-class ServedBinding:
     id: int
     quote: str
     start: int
     end: int
     source_hash: str
     match: str
-    source_version: ServedVersion
+    source_version_id: int
+    source: ServedSource
 
 
-@dataclass(slots=True)
-class ServedVerdict:
+class ServedVerdict(NamedTuple):
+    """The claim's latest verdict (by ``-at, -id``)."""
+
     id: int
     judge_model: str
     prompt_version: int
@@ -379,8 +387,7 @@ class ServedVerdict:
     reviewer_id: int | None
 
 
-@dataclass(slots=True)
-class CurrentVersion:
+class CurrentVersion(NamedTuple):
     """The highest-numbered version of a source (what the re-check compares against)."""
 
     id: int
@@ -389,8 +396,7 @@ class CurrentVersion:
     sha256: str
 
 
-@dataclass(slots=True)
-class CurrentSpan:
+class CurrentSpan(NamedTuple):
     """What the read-time re-check reads of the current version: its text at the
     claim's bound offsets, cut out by the database (a source can be megabytes; only
     the span travels)."""
@@ -401,6 +407,12 @@ class CurrentSpan:
 
 @dataclass(slots=True)
 class ServedClaim:
+    """A published claim as serving reads it: its own columns, its source, its active
+    ``binding`` and latest ``verdict`` (None when it has none) and, for a supported or
+    inferred claim with a binding, the ``current_span`` its re-check reads. Not frozen:
+    a read-time demotion (``claim_recheck_on_read``) writes the new ``state``,
+    ``state_reason`` and ``queue_rank`` into it, as into a ``Claim``."""
+
     pk: int
     public_id: str
     text: str
@@ -411,16 +423,62 @@ class ServedClaim:
     duplicate_of_id: int | None
     flagged: bool
     trust_score: int | None
-    _active_bindings: list[ServedBinding] = field(default_factory=list)
-    _verdicts: list[ServedVerdict] = field(default_factory=list)
-    current_span: CurrentSpan | None = None  # supported/inferred claims with a binding
-    # written by the state writer when a read-time re-check demotes the claim (``Claim``
-    # stores each reason's rank beside it); not read for serving
+    binding: ServedBinding | None = None
+    verdict: ServedVerdict | None = None
+    current_span: CurrentSpan | None = None
+    # written by the state writer when a demotion changes the reason; not served
     queue_rank: int | None = None
 
-    @property
-    def id(self) -> int:
-        return self.pk
+
+class ServedRow(NamedTuple):
+    """One row of the served-claims statements, by column name (``named_row``): the
+    claim, its source, its active binding with the bound version's source, its latest
+    verdict, and the current version of its source with the span at the bound offsets.
+    The columns of a LEFT JOIN are NULL together (no binding, never judged, no current
+    version read); ``distance`` only in the statement that seeds by vector."""
+
+    id: int
+    public_id: str
+    text: str
+    state: str
+    state_reason: str
+    source_id: int
+    duplicate_of_id: int | None
+    flagged: bool
+    trust_score: int | None
+    source_ref: str
+    source_title: str
+    source_citation: str
+    binding_id: int | None
+    binding_quote: str | None
+    binding_start: int | None
+    binding_end: int | None
+    binding_source_hash: str | None
+    binding_match: str | None
+    binding_version_id: int | None
+    bound_source_id: int | None
+    bound_source_ref: str | None
+    bound_source_title: str | None
+    bound_source_citation: str | None
+    verdict_id: int | None
+    verdict_judge_model: str | None
+    verdict_prompt_version: int | None
+    verdict_confidence: float | None
+    verdict_label: str | None
+    verdict_at: datetime | None
+    verdict_reviewer_id: int | None
+    current_version_id: int | None
+    current_version_number: int | None
+    current_version_sha256: str | None
+    current_span: str | None
+    distance: float | None = None
+
+
+class SeedRow(NamedTuple):
+    """One row of a nearest-neighbour statement: a key and its cosine distance."""
+
+    id: int
+    distance: float
 
 
 # One row per claim: the claim and its source, its active binding (at most one, by the
@@ -436,13 +494,20 @@ _CLAIM_COLUMNS = """
        c."id", c."public_id", c."text", c."state", c."state_reason", c."source_id",
        c."duplicate_of_id", c."flagged", c."trust_score"
 """
+# Named as the fields of :class:`ServedRow`.
 _SERVED_COLUMNS = f"""{_CLAIM_COLUMNS.rstrip()},
-       s."ref", s."title", s."citation",
-       b."id", b."quote", b."start", b."end", b."source_hash", b."match",
-       b."source_version_id", bs."id", bs."ref", bs."title", bs."citation",
-       v."id", v."judge_model", v."prompt_version", v."confidence", v."label", v."at",
-       v."reviewer_id",
-       cv."id", cv."number", cv."sha256", cv."span"
+       s."ref" AS "source_ref", s."title" AS "source_title", s."citation" AS "source_citation",
+       b."id" AS "binding_id", b."quote" AS "binding_quote", b."start" AS "binding_start",
+       b."end" AS "binding_end", b."source_hash" AS "binding_source_hash",
+       b."match" AS "binding_match", b."source_version_id" AS "binding_version_id",
+       bs."id" AS "bound_source_id", bs."ref" AS "bound_source_ref",
+       bs."title" AS "bound_source_title", bs."citation" AS "bound_source_citation",
+       v."id" AS "verdict_id", v."judge_model" AS "verdict_judge_model",
+       v."prompt_version" AS "verdict_prompt_version", v."confidence" AS "verdict_confidence",
+       v."label" AS "verdict_label", v."at" AS "verdict_at",
+       v."reviewer_id" AS "verdict_reviewer_id",
+       cv."id" AS "current_version_id", cv."number" AS "current_version_number",
+       cv."sha256" AS "current_version_sha256", cv."span" AS "current_span"
 """
 _SERVED_JOINS = f"""
 JOIN "verifier_source" s ON s."id" = c."source_id"
@@ -510,8 +575,9 @@ def served_claims(
     if not pks:
         return [], {}
     with _serving_cursor() as cursor:
+        cursor.row_factory = named_row(ServedRow)
         cursor.execute(_SERVED_CLAIMS_SQL, [workspace.pk, array_literal(pks)])
-        rows: list[Any] = cursor.fetchall()
+        rows: list[ServedRow] = cursor.fetchall()
     return _served_from_rows(rows)
 
 
@@ -523,61 +589,100 @@ def served_seeds_by_vector(
     rows = _nearest_rows(
         _SEEDS_SERVED_SQL,
         _SEEDS_SERVED_PACK_SQL,
+        ServedRow,
         workspace=workspace,
         vector=vector,
         limit=limit,
         domain_pack=domain_pack,
     )
     claims, _versions = _served_from_rows(rows)
-    return [(claim, 1.0 - float(row[-1])) for claim, row in zip(claims, rows, strict=True)]
+    seeds: list[tuple[ServedClaim, float]] = []
+    for claim, row in zip(claims, rows, strict=True):
+        assert row.distance is not None  # the seeding statement's last column
+        seeds.append((claim, 1.0 - float(row.distance)))
+    return seeds
 
 
-def _served_from_rows(rows: list[Any]) -> tuple[list[ServedClaim], dict[int, CurrentVersion]]:
+def _served_from_rows(
+    rows: Sequence[ServedRow],
+) -> tuple[list[ServedClaim], dict[int, CurrentVersion]]:
+    """Each row as a :class:`ServedClaim` (in row order), and {source pk: current
+    version} of the rows that read one. A source shared by several rows is one
+    :class:`ServedSource`."""
     claims: list[ServedClaim] = []
     versions: dict[int, CurrentVersion] = {}
     sources: dict[int, ServedSource] = {}
     for row in rows:
-        (pk, public_id, text, state, state_reason, source_id, duplicate_of_id, flagged) = row[:8]
-        trust_score, ref, title, citation = row[8:12]
-        source = sources.get(source_id)
+        source = sources.get(row.source_id)
         if source is None:
-            source = sources[source_id] = ServedSource(source_id, ref, title, citation)
-        claim = ServedClaim(
-            pk=pk,
-            public_id=public_id,
-            text=text,
-            state=state,
-            state_reason=state_reason,
-            source_id=source_id,
-            source=source,
-            duplicate_of_id=duplicate_of_id,
-            flagged=flagged,
-            trust_score=trust_score,
-        )
-        if row[12] is not None:
-            b_id, quote, start, end, source_hash, match, version_id = row[12:19]
-            bs_id, bs_ref, bs_title, bs_citation = row[19:23]
-            bound_source = sources.get(bs_id)
-            if bound_source is None:
-                bound_source = sources[bs_id] = ServedSource(bs_id, bs_ref, bs_title, bs_citation)
-            claim._active_bindings.append(
-                ServedBinding(
-                    b_id,
-                    quote,
-                    start,
-                    end,
-                    source_hash,
-                    match,
-                    ServedVersion(version_id, bound_source),
-                )
+            source = sources[row.source_id] = ServedSource(
+                id=row.source_id,
+                ref=row.source_ref,
+                title=row.source_title,
+                citation=row.source_citation,
             )
-        if row[23] is not None:
-            claim._verdicts.append(ServedVerdict(*row[23:30]))
-        if row[30] is not None:
-            version = versions.get(source_id)
+        claim = ServedClaim(
+            pk=row.id,
+            public_id=row.public_id,
+            text=row.text,
+            state=row.state,
+            state_reason=row.state_reason,
+            source_id=row.source_id,
+            source=source,
+            duplicate_of_id=row.duplicate_of_id,
+            flagged=row.flagged,
+            trust_score=row.trust_score,
+        )
+        if row.binding_id is not None:
+            # the active binding's columns and its version's source's are NOT NULL
+            assert row.binding_quote is not None and row.binding_source_hash is not None
+            assert row.binding_start is not None and row.binding_end is not None
+            assert row.binding_match is not None and row.binding_version_id is not None
+            assert row.bound_source_id is not None and row.bound_source_ref is not None
+            assert row.bound_source_title is not None and row.bound_source_citation is not None
+            bound_source = sources.get(row.bound_source_id)
+            if bound_source is None:
+                bound_source = sources[row.bound_source_id] = ServedSource(
+                    id=row.bound_source_id,
+                    ref=row.bound_source_ref,
+                    title=row.bound_source_title,
+                    citation=row.bound_source_citation,
+                )
+            claim.binding = ServedBinding(
+                id=row.binding_id,
+                quote=row.binding_quote,
+                start=row.binding_start,
+                end=row.binding_end,
+                source_hash=row.binding_source_hash,
+                match=row.binding_match,
+                source_version_id=row.binding_version_id,
+                source=bound_source,
+            )
+        if row.verdict_id is not None:
+            assert row.verdict_judge_model is not None and row.verdict_label is not None
+            assert row.verdict_prompt_version is not None and row.verdict_at is not None
+            assert row.verdict_confidence is not None
+            claim.verdict = ServedVerdict(
+                id=row.verdict_id,
+                judge_model=row.verdict_judge_model,
+                prompt_version=row.verdict_prompt_version,
+                confidence=row.verdict_confidence,
+                label=row.verdict_label,
+                at=row.verdict_at,
+                reviewer_id=row.verdict_reviewer_id,
+            )
+        if row.current_version_id is not None:
+            version = versions.get(row.source_id)
             if version is None:
-                version = versions[source_id] = CurrentVersion(row[30], source_id, *row[31:33])
-            if row[12] is not None:
-                claim.current_span = CurrentSpan(version, row[33] or "")
+                assert row.current_version_number is not None
+                assert row.current_version_sha256 is not None
+                version = versions[row.source_id] = CurrentVersion(
+                    id=row.current_version_id,
+                    source_id=row.source_id,
+                    number=row.current_version_number,
+                    sha256=row.current_version_sha256,
+                )
+            if claim.binding is not None:
+                claim.current_span = CurrentSpan(version=version, span_text=row.current_span or "")
         claims.append(claim)
     return claims, versions

@@ -5,7 +5,7 @@ workspace's versions, and the console's diff and what-if impact of a definition.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -262,8 +262,8 @@ def _impact_claims(*, workspace: Workspace, domain_pack: str) -> QuerySet[Claim]
     return claims
 
 
-def _impact_rows(claims: QuerySet[Claim]) -> Iterator[dict[str, Any]]:
-    latest = Verdict.objects.filter(claim=OuterRef("pk")).order_by("-at", "-id")
+def _impact_rows(claims: QuerySet[Claim]) -> Iterator[Mapping[str, Any]]:
+    latest = Verdict.objects.filter(claim=OuterRef("pk")).latest_first()
     quote = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True).values("quote")
     return (
         claims.annotate(

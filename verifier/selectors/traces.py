@@ -64,8 +64,16 @@ def _trace_rows(
         )[offset : offset + limit]
     )
     rows = [
-        TraceRow(*head, trace_policy({"verification_policy": vp, "policy": p}))
-        for *head, vp, p in values
+        TraceRow(
+            pk,
+            trace_id,
+            created_at,
+            operation,
+            query,
+            domain_pack,
+            trace_policy({"verification_policy": vp, "policy": p}),
+        )
+        for pk, trace_id, created_at, operation, query, domain_pack, vp, p in values
     ]
     return rows[::-1] if before is not None else rows
 
@@ -171,7 +179,8 @@ def trace_steps(document: Mapping[str, Any]) -> tuple[list[TraceStep], float | N
     """The trace's steps as a tree and its total time in milliseconds. A door's trace
     stores its tree (``steps``); a retrieve's stores flat ``timing`` (``<step>_ms``, in
     the order the steps ran), shown as one level."""
-    timing = document.get("timing") if isinstance(document.get("timing"), Mapping) else {}
+    raw_timing = document.get("timing")
+    timing: Mapping[str, Any] = raw_timing if isinstance(raw_timing, Mapping) else {}
     total = timing.get("total_ms") if isinstance(timing.get("total_ms"), int | float) else None
 
     def build(node: Any) -> TraceStep | None:
@@ -179,7 +188,8 @@ def trace_steps(document: Mapping[str, Any]) -> tuple[list[TraceStep], float | N
             return None
         ms = node.get("ms")
         children = [s for s in (build(c) for c in node.get("steps") or []) if s is not None]
-        detail = node.get("detail") if isinstance(node.get("detail"), Mapping) else {}
+        raw_detail = node.get("detail")
+        detail: Mapping[str, Any] = raw_detail if isinstance(raw_detail, Mapping) else {}
         return TraceStep(
             node["name"], ms if isinstance(ms, int | float) else None, dict(detail), children
         )

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 from django.db.models import F, QuerySet
 
@@ -7,13 +8,15 @@ from verifier.models import ApiKey, Membership, Workspace, hash_api_key
 from verifier.selectors.prepared import prepared_cursor
 
 
-def membership_list(*, user) -> QuerySet[Membership]:
+def membership_list(*, user: User) -> QuerySet[Membership]:
     return (
         Membership.objects.filter(user=user).select_related("workspace").order_by("workspace__slug")
     )
 
 
-def membership_get(*, user, slug: str | None = None) -> Membership | None:
+def membership_get(
+    *, user: User | AnonymousUser | None, slug: str | None = None
+) -> Membership | None:
     """The user's membership in ``slug``, or in their first workspace when no slug."""
     if user is None or not user.is_authenticated:
         return None

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from verifier.binding import BindingInputError, bind, source_index, validate_text
@@ -71,7 +72,9 @@ def _quote_problem(quote: str, version: SourceVersion) -> str | None:
     return None
 
 
-def _finish(claim: Claim, outcome: BindOutcome, cause: str, actor=None) -> BindOutcome:
+def _finish(
+    claim: Claim, outcome: BindOutcome, cause: str, actor: User | None = None
+) -> BindOutcome:
     claim_state_refresh(claim=claim, cause=cause, actor=actor)
     return outcome
 
@@ -97,7 +100,7 @@ def _new_binding(
     match: str,
     score: float,
     bound_by: str,
-    actor=None,
+    actor: User | None = None,
 ) -> EvidenceBinding:
     return EvidenceBinding(
         claim=claim,
@@ -119,7 +122,7 @@ def _attempt(
     claim: Claim,
     version: SourceVersion | None,
     quote: str | None,
-    actor=None,
+    actor: User | None = None,
     bound_by: str | None = None,
     claim_vector: np.ndarray | None = None,
 ) -> _Attempt:
@@ -222,7 +225,7 @@ def claim_bind(
     *,
     claim: Claim,
     quote: str | None = None,
-    actor=None,
+    actor: User | None = None,
     bound_by: str | None = None,
 ) -> BindOutcome:
     """Bind ``quote`` (or, without one, the best evidence-search window) in the cited
@@ -242,7 +245,7 @@ def claim_bind(
 def claims_bind(
     *,
     claims: Sequence[Claim],
-    actor=None,
+    actor: User | None = None,
     states: ClaimStates | None = None,
     vectors: Mapping[str, np.ndarray] | None = None,
 ) -> list[BindOutcome]:
@@ -281,7 +284,7 @@ def claims_bind(
 
 
 @transaction.atomic
-def claim_bind_span(*, claim: Claim, start: int, end: int, actor) -> EvidenceBinding:
+def claim_bind_span(*, claim: Claim, start: int, end: int, actor: User | None) -> EvidenceBinding:
     """A reviewer's selection ``[start, end)`` of the current version, bound exactly."""
     version = current_version(claim)
     if version is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from verifier.errors import ApplicationError
 from verifier.services.claim_verification import ClaimSubmission
@@ -33,7 +34,7 @@ class ClaimLinesError(ApplicationError, ValueError):
         return f"line {self.line}: {self.message}"
 
 
-def _claim(row: dict, line: int, default_source: str) -> ClaimSubmission:
+def _claim(row: dict[str, Any], line: int, default_source: str) -> ClaimSubmission:
     text, source = row.get("text"), row.get("source")
     if source in (None, ""):
         source = default_source

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Case, IntegerField, Value, When
 
@@ -47,7 +48,7 @@ from verifier.states import (
 
 
 def _state_change(
-    *, claim: Claim, decision: StateDecision, cause: str, actor=None
+    *, claim: Claim, decision: StateDecision, cause: str, actor: User | None = None
 ) -> StateEvent | None:
     """Apply ``decision`` to the in-memory claim and return its (unsaved) state event;
     None when unchanged. Raises on an illegal transition before touching anything."""
@@ -69,7 +70,9 @@ def _state_change(
     )
 
 
-def claim_state_set(*, claim: Claim, decision: StateDecision, cause: str, actor=None) -> bool:
+def claim_state_set(
+    *, claim: Claim, decision: StateDecision, cause: str, actor: User | None = None
+) -> bool:
     """Store ``decision`` on the claim and append a state event; False when unchanged."""
     event = _state_change(claim=claim, decision=decision, cause=cause, actor=actor)
     if event is None:
@@ -137,7 +140,7 @@ class ClaimStates:
         *,
         claims: Sequence[Claim],
         causes: Mapping[int, str],
-        actor=None,
+        actor: User | None = None,
         policy: StatePolicy | None = None,
         bindings_unchanged: bool = False,
     ) -> dict[int, StateDecision]:
@@ -177,7 +180,7 @@ class ClaimStates:
         return changed
 
 
-def claim_history_note(*, claim: Claim, cause: str, actor=None) -> StateEvent:
+def claim_history_note(*, claim: Claim, cause: str, actor: User | None = None) -> StateEvent:
     """Append a state event that records a step without a state change (e.g. the claim
     text was repaired); from and to are both the current state."""
     return StateEvent.objects.create(
@@ -192,7 +195,7 @@ def claim_history_note(*, claim: Claim, cause: str, actor=None) -> StateEvent:
 
 @transaction.atomic
 def claim_state_refresh(
-    *, claim: Claim, cause: str, actor=None, policy: StatePolicy | None = None
+    *, claim: Claim, cause: str, actor: User | None = None, policy: StatePolicy | None = None
 ) -> StateDecision:
     """Re-resolve the claim's state from its stored evidence and history."""
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
@@ -207,7 +210,7 @@ def claims_state_refresh(
     *,
     claims: Sequence[Claim],
     causes: Mapping[int, str],
-    actor=None,
+    actor: User | None = None,
     policy: StatePolicy | None = None,
 ) -> dict[int, StateDecision]:
     """``claim_state_refresh`` for many claims (``causes`` by claim id): the same locks,
@@ -225,7 +228,7 @@ def claims_state_refresh(
 SUPERSEDED_BATCH: Final = 2000
 
 
-def claims_state_refresh_superseded(*, version: SourceVersion, actor=None) -> int:
+def claims_state_refresh_superseded(*, version: SourceVersion, actor: User | None = None) -> int:
     """Re-resolve every claim whose active binding is to an earlier version of
     ``version``'s source: the binding no longer matches the current version's hash, so a
     supported or inferred claim becomes ``unverified`` / ``stale_source`` (and the stale
@@ -279,7 +282,7 @@ def claim_recheck_on_read(
 
 
 @transaction.atomic
-def claim_exclude(*, claim: Claim, reason: str, actor=None) -> StateDecision:
+def claim_exclude(*, claim: Claim, reason: str, actor: User | None = None) -> StateDecision:
     if not reason.strip():
         raise ValueError("An exclusion needs a reason.")
     Claim.objects.filter(pk=claim.pk).update(exclusion_reason=reason.strip()[:300])
@@ -288,7 +291,7 @@ def claim_exclude(*, claim: Claim, reason: str, actor=None) -> StateDecision:
 
 
 @transaction.atomic
-def claim_restore(*, claim: Claim, actor=None) -> StateDecision:
+def claim_restore(*, claim: Claim, actor: User | None = None) -> StateDecision:
     Claim.objects.filter(pk=claim.pk).update(exclusion_reason="")
     claim.exclusion_reason = ""
     return claim_state_refresh(claim=claim, cause="restored", actor=actor)

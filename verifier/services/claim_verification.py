@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -205,7 +206,7 @@ def claims_submit(
     claims: Sequence[ClaimSubmission],
     sources: Sequence[SourceSubmission] = (),
     policy: str = "",
-    actor=None,
+    actor: User | None = None,
 ) -> SubmittedBatch:
     """Store a batch's inline sources and valid new claims (not yet verified)."""
     if not claims:
@@ -360,7 +361,7 @@ def claims_submit_and_verify(
     claims: Sequence[ClaimSubmission],
     sources: Sequence[SourceSubmission] = (),
     policy: str = "",
-    actor=None,
+    actor: User | None = None,
     judge: Judge | None = None,
 ) -> SubmittedBatch:
     """The inline path: submit and verify in one transaction (a failure stores nothing),
@@ -399,7 +400,7 @@ def verification_job_create(
     claims: Sequence[ClaimSubmission],
     sources: Sequence[SourceSubmission] = (),
     policy: str = "",
-    actor=None,
+    actor: User | None = None,
     enqueue: bool = True,
 ) -> VerificationJob:
     """The background path: submit now, verify in a Celery task after commit (or, with

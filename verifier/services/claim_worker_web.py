@@ -11,15 +11,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import urllib3
 from django.conf import settings
 
 from verifier.claim_worker.web import SearchHit, SearchProvider
 from verifier.models import IngestJob, Source, Workspace
-from verifier.outbound_addresses import AddressRefused, parse_networks, resolve_permitted
-from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
+from verifier.models.ingest import STAGE_ORDER
+from verifier.outbound_addresses import parse_networks
+from verifier.outbound_http import (
+    OutboundFailed,
+    OutboundRefused,
+    outbound_request,
+    outbound_target,
+)
+from verifier.services.ingest import ingest_stage_run
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.untrusted_input import loads_bounded
 
@@ -62,49 +69,26 @@ def web_config() -> WebConfig:
 
 
 def _get(url: str, *, timeout: float, allowed: tuple[Any, ...], limit: int) -> tuple[int, bytes]:
-    """GET ``url`` once, connecting to a resolved address the outbound rules permit,
-    without redirects, reading at most ``limit`` bytes."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise WebFetchError(f"not an http(s) URL: {url}")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    """GET ``url`` once through the outbound guard (``verifier.outbound_http``: a resolved
+    address the outbound rules permit, no redirects, pinned CA file), reading at most
+    ``limit`` bytes."""
     try:
-        address = resolve_permitted(parts.hostname, port, allowed=allowed)
-    except AddressRefused as exc:
-        raise WebFetchError(f"refused {exc.host}: {exc.reason}") from exc
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    pool_cls = (
-        urllib3.HTTPSConnectionPool if parts.scheme == "https" else urllib3.HTTPConnectionPool
-    )
-    kwargs: dict[str, Any] = {}
-    if parts.scheme == "https":
-        kwargs = {"server_hostname": parts.hostname, "assert_hostname": parts.hostname}
-    pool = pool_cls(
-        str(address),
-        port,
-        timeout=urllib3.Timeout(total=timeout),
-        retries=False,
-        maxsize=1,
-        **kwargs,
-    )
+        target = outbound_target(url, allowed=allowed)
+    except OutboundRefused as exc:
+        if exc.refusal is not None:
+            raise WebFetchError(f"refused {exc.refusal.host}: {exc.refusal.reason}") from exc
+        raise WebFetchError(f"not an http(s) URL: {url}") from exc
     try:
-        response = pool.urlopen(
+        answer = outbound_request(
             "GET",
-            path,
-            headers={"Host": parts.netloc, "User-Agent": "spanproof-worker/1"},
-            redirect=False,
-            retries=False,
-            preload_content=False,
+            target,
+            timeout=urllib3.Timeout(total=timeout),
+            limit=limit,
+            headers={"User-Agent": "spanproof-worker/1"},
         )
-        try:
-            body = response.read(limit)
-        finally:
-            response.release_conn()
-        return response.status, body
-    except urllib3.exceptions.HTTPError as exc:
-        raise WebFetchError(f"{type(exc).__name__}: {exc}") from exc
-    finally:
-        pool.close()
+    except OutboundFailed as exc:
+        raise WebFetchError(str(exc)) from exc
+    return answer.status, answer.body
 
 
 class JsonSearchProvider:

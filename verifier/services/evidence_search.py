@@ -32,7 +32,6 @@ sources (~75k windows) costs ~20 CPU-minutes. Measured on a deterministic 15 % s
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -44,6 +43,7 @@ import numpy as np
 from verifier.binding import source_index
 from verifier.judges.lexicon import concept
 from verifier.text.stopwords import STOPWORDS
+from verifier.text.words import LATIN_WORD_OR_NUMBER
 
 if TYPE_CHECKING:
     from verifier.models import SourceVersion
@@ -56,8 +56,6 @@ EVIDENCE_FLOOR = 0.2  # below this blended score a window is not evidence
 MAX_WINDOW_SENTENCES = 3
 EMBEDDING_CACHE_SIZE = 32  # source versions whose window embeddings stay in memory
 WINDOW_MAX_CHARS = 2000  # MiniLM reads ~256 word pieces; longer windows cost time only
-
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]|[A-Za-z]|\d[\d,.]*\d|\d")
 
 
 @dataclass(frozen=True)
@@ -86,7 +84,7 @@ _cache: OrderedDict[str, _Windows] = OrderedDict()
 def content_concepts(text: str) -> frozenset[str]:
     """Lemma/synonym concepts of the content words of ``text``."""
     out = set()
-    for match in _WORD.finditer(text):
+    for match in LATIN_WORD_OR_NUMBER.finditer(text):
         word = match.group().lower().replace("’", "'")
         if word in STOPWORDS:
             continue

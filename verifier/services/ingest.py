@@ -52,7 +52,7 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from verifier.models import IngestItem, IngestItemStatus, IngestJob, IngestStatus
@@ -336,7 +336,7 @@ def _run_claimed(job: IngestJob, item: IngestItem, spec: StageSpec) -> None:
         _mark(job, item)
 
 
-def _pending(job: IngestJob, stage: str):
+def _pending(job: IngestJob, stage: str) -> QuerySet[IngestItem]:
     return IngestItem.objects.filter(
         job_id=job.pk, stage=stage, status=IngestItemStatus.PENDING
     ).order_by("position")

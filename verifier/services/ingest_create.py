@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from verifier.errors import ApplicationError
@@ -51,8 +52,8 @@ class ClaimUpload:
 
 @dataclass
 class _Plan:
-    sources: list[dict] = field(default_factory=list)
-    claims: list[dict] = field(default_factory=list)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)
 
 
 def ref_for_title(title: str) -> str:
@@ -124,7 +125,7 @@ def ingest_job_create(
     claims: Sequence[ClaimUpload] = (),
     label: str = "",
     extract: bool | None = None,
-    actor=None,
+    actor: User | AnonymousUser | None = None,
     start: bool = True,
 ) -> IngestJob:
     """Store the uploads and queue the job. ``extract`` defaults to True unless claims

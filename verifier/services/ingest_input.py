@@ -58,7 +58,7 @@ class _TextParser(HTMLParser):
         self.parts: list[str] = []
         self._skipping = 0
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIP_TAGS:
             self._skipping += 1
         elif tag in _BLOCK_TAGS:

@@ -20,8 +20,8 @@ class StageSpec:
     in the transaction that holds the job's row lock and found every item done."""
 
     items: Callable[[IngestJob], list[str]]
-    run_item: Callable[[IngestJob, str], None]
+    run_item: Callable[[IngestJob, str], object]
     own_transactions: bool = False
     serial: bool = False
-    prepare: Callable[[IngestJob, str], None] | None = None
+    prepare: Callable[[IngestJob, str], object] | None = None
     finish: Callable[[IngestJob], object] | None = None

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
-from verifier.models import IngestJob, IngestStage
+from verifier.models import Claim, IngestJob, IngestStage
 from verifier.selectors.ingest import claim_range_keys, claims_in_range
 from verifier.services.graph_relate import claims_relate
 from verifier.services.ingest_extract import extract_item, extract_items
@@ -22,11 +23,11 @@ REMEDIATE_BATCH: Final = 200
 STORE_ITEM: Final = "publish"
 
 
-def _batched(batch: int):
+def _batched(batch: int) -> Callable[[IngestJob], list[str]]:
     return lambda job: claim_range_keys(job, batch)
 
 
-def _claims(job: IngestJob, key: str, *related: str) -> list:
+def _claims(job: IngestJob, key: str, *related: str) -> list[Claim]:
     # Vectors are read where needed (one binary query), never parsed per instance.
     return list(claims_in_range(job, key).select_related(*related).defer("embedding"))
 

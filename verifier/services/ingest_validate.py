@@ -22,7 +22,7 @@ from django.db import connection
 from verifier.models import Claim, EvidenceBinding, IngestJob, Verdict, Workspace
 from verifier.scoring.dimension_heuristics import dimension_scores
 from verifier.scoring.rulesets import classify, overall_score
-from verifier.selectors.rules import rule_set_active
+from verifier.selectors.rules import ActiveRules, rule_set_active
 from verifier.services.ingest_group import claims_embed
 from verifier.services.remediation import REMEDIABLE_STATES, claim_remediate
 from verifier.services.verification import claims_verify
@@ -36,8 +36,7 @@ def _spans(ids: list[int]) -> dict[int, str]:
 def _verdicts(ids: list[int]) -> dict[int, tuple[str, float]]:
     rows = (
         Verdict.objects.filter(claim_id__in=ids, reviewer__isnull=True)
-        .order_by("claim_id", "-at", "-id")
-        .distinct("claim_id")
+        .latest_per_claim()
         .values_list("claim_id", "label", "confidence")
     )
     return {pk: (label, confidence) for pk, label, confidence in rows}
@@ -52,7 +51,7 @@ def claims_classify(
     claims = list(claims)
     ids = [c.pk for c in claims]
     spans, verdicts = _spans(ids), _verdicts(ids)
-    rules_by_pack: dict[str, object] = {}
+    rules_by_pack: dict[str, ActiveRules] = {}
     for claim in claims:
         pack = claim.source.domain_pack
         if pack not in rules_by_pack:

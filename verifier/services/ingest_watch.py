@@ -35,9 +35,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from verifier.models import IngestJob, IngestStatus
+from verifier.models.ingest import STAGE_ORDER
 from verifier.selectors.ingest import ingest_jobs_stalled
 from verifier.services.ingest import (
-    STAGE_ORDER,
     WorkerSilent,
     _enqueue,
     _record_error,

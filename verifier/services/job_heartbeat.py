@@ -15,7 +15,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, models
@@ -33,7 +33,7 @@ def new_runner() -> str:
     return uuid.uuid4().hex
 
 
-def lease_is_live(runner: str, heartbeat_at) -> bool:
+def lease_is_live(runner: str, heartbeat_at: datetime | None) -> bool:
     """Whether another worker holds the job and was heard from recently."""
     return (
         bool(runner) and heartbeat_at is not None and heartbeat_at > timezone.now() - stale_after()

@@ -30,7 +30,7 @@ from verifier.judges.reviewer_calibrator import (
     NotEnoughDecisions,
     fit_calibrator,
 )
-from verifier.models import CalibratorStatus, Claim, JudgeCalibrator, Verdict, Workspace
+from verifier.models import CalibratorStatus, Claim, JudgeCalibrator, Workspace
 from verifier.selectors.calibrators import (
     CalibratorInUse,
     CalibratorPlan,
@@ -46,11 +46,11 @@ from verifier.selectors.calibrators import (
 )
 from verifier.selectors.judge_items import claims_judge_items
 from verifier.services.claim_state import ClaimStates
+from verifier.services.verdicts import verdict_build, verdicts_append
 from verifier.state_policy import state_policy
 
 logger = logging.getLogger(__name__)
 
-NOTE_MAX_CHARS = 500
 DEFAULT_MIN_NEW_DECISIONS = 50
 
 
@@ -218,19 +218,19 @@ def _apply(
     for planned in plan.appends:
         answer = planned.answer
         verdicts.append(
-            Verdict(
+            verdict_build(
                 claim=planned.prepared.claim,
                 binding=planned.prepared.binding,
-                judge_model=str(judge.model_id)[:200],
-                judge_family=str(judge.family)[:100],
+                judge_model=str(judge.model_id),
+                judge_family=str(judge.family),
                 prompt_version=int(judge.prompt_version),
                 label=answer.label,
-                confidence=max(0.0, min(1.0, float(answer.confidence))),
-                note=(answer.note or "")[:NOTE_MAX_CHARS],
+                confidence=answer.confidence,
+                note=answer.note,
                 calibrator=in_use.row if (in_use is not None and planned.calibrated) else None,
             )
         )
-    Verdict.objects.bulk_create(verdicts)
+    verdicts_append(verdicts=verdicts)
     claims: list[Claim] = [p.prepared.claim for p in plan.appends]
     if claims:
         states.refresh(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from django.db import transaction
@@ -34,10 +35,10 @@ from verifier.selectors.calibrators import CalibratorInUse, calibrators_in_use
 from verifier.selectors.claims import claim_stored_vectors
 from verifier.selectors.judge_items import PreparedClaim, claims_judge_items
 from verifier.services.claim_state import ClaimStates, claims_state_refresh
+from verifier.services.verdicts import verdict_build, verdicts_append
 from verifier.state_policy import state_policy
 from verifier.states import NO_BOUND_EVIDENCE_NOTE
 
-NOTE_MAX_CHARS = 500
 logger = logging.getLogger(__name__)
 
 
@@ -48,15 +49,15 @@ def _verdict(
     result: JudgeResult | CalibratedAnswer,
     calibrator: JudgeCalibrator | None = None,
 ) -> Verdict:
-    return Verdict(
+    return verdict_build(
         claim=prepared.claim,
         binding=prepared.binding if prepared.item is not None else None,
-        judge_model=str(judge.model_id)[:200],
-        judge_family=str(judge.family)[:100],
+        judge_model=str(judge.model_id),
+        judge_family=str(judge.family),
         prompt_version=int(judge.prompt_version),
         label=result.label,
-        confidence=max(0.0, min(1.0, float(result.confidence))),
-        note=(result.note or "")[:NOTE_MAX_CHARS],
+        confidence=result.confidence,
+        note=result.note,
         calibrator=calibrator,
     )
 
@@ -75,10 +76,11 @@ class _WithVectors:
     def judge_batch(self, items: Sequence[JudgeItem]) -> list[JudgeResult]:
         return self.judge.judge_batch(items, vectors=self.vectors)  # type: ignore[call-arg]
 
-    def reading(self, items: Sequence[JudgeItem]) -> tuple[tuple[str, ...], np.ndarray, list]:
+    def reading(self, items: Sequence[JudgeItem]) -> tuple[tuple[str, ...], np.ndarray, list[Any]]:
         """The judge's own reading (``verifier.judges.reading``) with the known vectors."""
         reading = getattr(self.judge, "reading")  # noqa: B009 (absent on some judges)
-        return reading(items, vectors=self.vectors)
+        result: tuple[tuple[str, ...], np.ndarray, list[Any]] = reading(items, vectors=self.vectors)
+        return result
 
 
 def claim_vectors(claims: Sequence[Claim]) -> dict[str, np.ndarray]:
@@ -248,11 +250,12 @@ def _record_all(recorded: list[Recorded], states: ClaimStates | None) -> None:
     pending = recorded
     while pending:
         seen: set[int] = set()
-        now, later = [], []
+        now: list[Recorded] = []
+        later: list[Recorded] = []
         for entry in pending:
             (later if entry[1].pk in seen else now).append(entry)
             seen.add(entry[1].pk)
-        Verdict.objects.bulk_create([v for verdicts, _, _ in now for v in verdicts])
+        verdicts_append(verdicts=[v for verdicts, _, _ in now for v in verdicts])
         claims = [c for _, c, _ in now]
         causes = {c.pk: x for _, c, x in now}
         if states is not None:

@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from verifier.embeddings import embed_texts
@@ -35,7 +36,6 @@ from verifier.models import (
     ClaimOrigin,
     MemoryCheck,
     MemoryTranscript,
-    Verdict,
     Workspace,
     text_sha256,
 )
@@ -44,6 +44,7 @@ from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
 from verifier.services.sources import SourceInputError, source_upsert
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
+from verifier.services.verdicts import verdict_append
 
 TRANSCRIPT_REF_PREFIX: Final = "transcript:"
 MAX_MESSAGE_CHARS: Final = 20_000
@@ -53,7 +54,6 @@ MAX_AGENT_CHARS: Final = 100
 RULES_MODEL: Final = "spanproof-memory-rules-v1"
 RULES_FAMILY: Final = "spanproof-memory"
 RULES_PROMPT_VERSION: Final = 1
-NOTE_MAX_CHARS: Final = 500
 # Outcomes with a matched span become claims (no_match and insufficient have none to bind).
 CLAIM_OUTCOMES: Final = frozenset(
     {"supported:exact", "supported:paraphrase", "unsupported:drift", "inconclusive:conflict"}
@@ -78,7 +78,7 @@ def transcript_from_row(row: MemoryTranscript) -> Transcript:
 
 @transaction.atomic
 def memory_transcript_import(
-    *, workspace: Workspace, data: Any, ref: str = "", title: str = "", actor=None
+    *, workspace: Workspace, data: Any, ref: str = "", title: str = "", actor: User | None = None
 ) -> MemoryTranscript:
     """Store JSON/JSONL turns as a transcript source version (a no-op when unchanged).
 
@@ -179,7 +179,7 @@ def _verdict_row(verdict: ClaimVerdict) -> tuple[str, str, str, int, str, float]
 
 
 def _store_claim(
-    *, workspace: Workspace, row: MemoryTranscript, verdict: ClaimVerdict, actor
+    *, workspace: Workspace, row: MemoryTranscript, verdict: ClaimVerdict, actor: User | None
 ) -> Claim:
     match = verdict.match
     assert match is not None
@@ -195,15 +195,15 @@ def _store_claim(
     )
     outcome = claim_bind(claim=claim, quote=match.quote, actor=actor, bound_by=BoundBy.QUOTE)
     label, model, family, prompt_version, note, confidence = _verdict_row(verdict)
-    Verdict.objects.create(
+    verdict_append(
         claim=claim,
         binding=outcome.binding,
-        judge_model=model[:200],
-        judge_family=family[:100],
+        judge_model=model,
+        judge_family=family,
         prompt_version=prompt_version,
-        label=label if outcome.binding is not None else "abstained",
-        confidence=max(0.0, min(1.0, float(confidence))),
-        note=note[:NOTE_MAX_CHARS],
+        label=label,
+        confidence=confidence,
+        note=note,
     )
     claim_state_refresh(claim=claim, cause=f"memory check: {verdict.outcome}", actor=actor)
     return claim
@@ -217,7 +217,7 @@ def memory_checks_store(
     message: str,
     row: MemoryTranscript | None,
     verdicts: list[ClaimVerdict],
-    actor=None,
+    actor: User | None = None,
 ) -> list[MemoryCheck]:
     checks = []
     for verdict in verdicts:
@@ -255,7 +255,7 @@ def memory_verify(
     message: Any,
     transcript: MemoryTranscript | None = None,
     transcript_data: Any = None,
-    actor=None,
+    actor: User | None = None,
     judge: Judge | None = None,
 ) -> MemoryVerifyWrite:
     """Verify the memory claims of ``message`` against ``agent``'s own earlier turns.

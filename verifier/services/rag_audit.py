@@ -14,11 +14,12 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import Judge
-from verifier.models import BoundBy, Claim, ClaimOrigin, RagAudit, Verdict, Workspace, text_sha256
+from verifier.models import BoundBy, Claim, ClaimOrigin, RagAudit, Workspace, text_sha256
 from verifier.rag import (
     AuditResult,
     Chunk,
@@ -32,9 +33,9 @@ from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
 from verifier.services.sources import source_upsert
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
+from verifier.services.verdicts import verdict_append
 
 CHUNK_REF_PREFIX = "rag-chunk:"
-NOTE_MAX_CHARS = 500
 
 
 @dataclass
@@ -58,7 +59,12 @@ def _decisive_chunk(item: ClaimAudit, chunks: Sequence[Chunk]) -> str:
 
 
 def _store_claim(
-    *, workspace: Workspace, item: ClaimAudit, source_id: int, result: AuditResult, actor
+    *,
+    workspace: Workspace,
+    item: ClaimAudit,
+    source_id: int,
+    result: AuditResult,
+    actor: User | None,
 ) -> Claim:
     window = item.evidence[0] if item.evidence else None
     claim = Claim.objects.create(
@@ -77,22 +83,24 @@ def _store_claim(
             claim=claim, quote=window.quote, actor=actor, bound_by=BoundBy.EVIDENCE_SEARCH
         )
         binding = outcome.binding
-    Verdict.objects.create(
+    verdict_append(
         claim=claim,
         binding=binding,
-        judge_model=result.judge_model[:200],
-        judge_family=result.judge_family[:100],
+        judge_model=result.judge_model,
+        judge_family=result.judge_family,
         prompt_version=result.prompt_version,
-        label=item.label if binding is not None else "abstained",
-        confidence=max(0.0, min(1.0, float(item.confidence))),
-        note=f"rag audit: {item.verdict}; {item.note}"[:NOTE_MAX_CHARS],
+        label=item.label,
+        confidence=item.confidence,
+        note=f"rag audit: {item.verdict}; {item.note}",
     )
     claim_state_refresh(claim=claim, cause=f"rag audit: {item.verdict}")
     return claim
 
 
 @transaction.atomic
-def rag_audit_store(*, workspace: Workspace, result: AuditResult, actor=None) -> RagAuditWrite:
+def rag_audit_store(
+    *, workspace: Workspace, result: AuditResult, actor: User | None = None
+) -> RagAuditWrite:
     """Persist ``result``: the audit row, chunks as sources, claims with evidence."""
     chunks = list(result.chunks)
     source_ids = {}
@@ -128,7 +136,12 @@ def rag_audit_store(*, workspace: Workspace, result: AuditResult, actor=None) ->
 
 
 def rag_audit_run(
-    *, workspace: Workspace, answer: str, chunks: object, actor=None, judge: Judge | None = None
+    *,
+    workspace: Workspace,
+    answer: str,
+    chunks: object,
+    actor: User | None = None,
+    judge: Judge | None = None,
 ) -> RagAuditWrite:
     """Parse, audit (outside the transaction: judging may take a while) and store, with
     the call's trace (one, written with the audit).

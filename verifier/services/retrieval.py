@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from verifier import embeddings
 from verifier.errors import ApplicationError
-from verifier.models import Claim, ClaimStateChoices, Workspace
+from verifier.models import ClaimStateChoices, Workspace
 from verifier.retrieval_ranking import (
     Considered,
     VerificationPolicy,
@@ -40,6 +40,7 @@ from verifier.retrieval_ranking import (
 from verifier.selectors import retrieval as sel
 from verifier.selectors.claim_state import BindingCheck, binding_recheck, binding_recheck_span
 from verifier.selectors.envelopes import (
+    active_binding,
     claim_envelope,
     claim_trust_score,
     iso_millis,
@@ -66,14 +67,8 @@ class RetrievalInputError(ApplicationError, ValueError):
     """A retrieval or graph query that is unusable (the API answers 400)."""
 
 
-def _trust(claim: Claim | sel.ServedClaim) -> int:
-    verdicts = claim._verdicts  # type: ignore[union-attr]
-    bindings = claim._active_bindings  # type: ignore[union-attr]
-    return claim_trust_score(
-        claim=claim,
-        verdict=verdicts[0] if verdicts else None,
-        binding=bindings[0] if bindings else None,
-    )
+def _trust(claim: sel.ServedClaim) -> int:
+    return claim_trust_score(claim)
 
 
 def _demote_stale(checks: Sequence[tuple[Any, BindingCheck]]) -> dict[int, str]:
@@ -104,8 +99,7 @@ def claims_recheck_on_read(*, claims: Sequence[Any]) -> dict[int, str]:
     versions = sel.current_versions(source_pks=[c.source_id for c in rechecked])
     checks = []
     for claim in rechecked:
-        bound = claim._active_bindings
-        binding = bound[0] if bound else None
+        binding = active_binding(claim)
         version = versions.get(claim.source_id)
         checks.append(
             (
@@ -119,8 +113,7 @@ def claims_recheck_on_read(*, claims: Sequence[Any]) -> dict[int, str]:
 def served_claim_check(claim: sel.ServedClaim) -> BindingCheck:
     """The re-check of a claim loaded by ``sel.served_claims``, from the current
     version's hash and text at the offsets that it carries (no query)."""
-    bound = claim._active_bindings
-    binding = bound[0] if bound else None
+    binding = claim.binding
     span = claim.current_span
     status = binding_recheck_span(
         binding=binding,  # type: ignore[arg-type]
@@ -204,7 +197,9 @@ class ServeRun:
     def add_seeds(self, scored: Sequence[tuple[int, float]]) -> None:
         for pk, score in scored:
             if pk not in self.considered:
-                item = Considered(pk=pk, score=float(score), hop_depth=0)
+                item: Considered[sel.ServedClaim] = Considered(
+                    pk=pk, score=float(score), hop_depth=0
+                )
                 self.considered[pk] = item
                 self.seeds.append(item)
 
@@ -266,7 +261,7 @@ class ServeRun:
                         "kind": kind,
                         "confidence": confidence,
                     }
-                    item = Considered(
+                    item: Considered[sel.ServedClaim] = Considered(
                         pk=there,
                         score=parent.score * confidence * HOP_DECAY,
                         hop_depth=depth,

@@ -16,7 +16,6 @@ the text, not history). Sentences without a letter (numbering, rules) are left o
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -32,12 +31,12 @@ from verifier.selectors.sentences import (
     versions_to_index,
 )
 from verifier.text.sentences import sentence_spans
+from verifier.text.words import LETTER
 
 # Versions read (texts in memory) and written per round; their sentences to embed go
 # to ``embed_texts`` in calls of at most ENCODE_CALL_TEXTS (the group stage's size).
 VERSIONS_PER_ROUND: Final = 32
 ENCODE_CALL_TEXTS: Final = 1024
-_LETTER = re.compile(r"[^\W\d_]")
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ def _sentences(versions: list[VersionToIndex]) -> list[_Pending]:
             if (version.pk, start, end) in done:
                 continue
             text = " ".join(version.text[start:end].split())
-            if _LETTER.search(text):
+            if LETTER.search(text):
                 pending.append(_Pending(version, start, end, text))
     return pending
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypedDict, Unpack
+from typing import Any, TypedDict, Unpack, cast
 
 import orjson
 import psycopg
@@ -61,7 +61,8 @@ def trace_record(**trace: Unpack[TraceWrite]) -> int:
     with the standard library's encoder)."""
     with prepared_cursor() as cursor:
         cursor.execute(_TRACE_INSERT_SQL, _trace_params(trace))
-        (pk,) = cursor.fetchone()
+        # INSERT ... RETURNING id: always one row
+        (pk,) = cast(tuple[int], cursor.fetchone())
     return pk
 
 

@@ -116,7 +116,7 @@ def fixture_load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _load(fixture: dict[str, Any], workspace: Workspace) -> list[tuple[dict, Claim]]:
+def _load(fixture: dict[str, Any], workspace: Workspace) -> list[tuple[dict[str, Any], Claim]]:
     sources = {}
     for spec in fixture["sources"]:
         write = source_upsert(
@@ -182,7 +182,9 @@ def benchmark_metrics(per_claim: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _run_once(fixture: dict[str, Any], judge: Judge, label: str) -> tuple[Workspace, list[dict]]:
+def _run_once(
+    fixture: dict[str, Any], judge: Judge, label: str
+) -> tuple[Workspace, list[dict[str, Any]]]:
     stamp = timezone.now().strftime("%Y%m%d%H%M%S%f")
     with transaction.atomic():
         workspace = workspace_create(slug=f"bench-{stamp}", name=f"Validator benchmark {label}")
@@ -196,7 +198,7 @@ def _run_once(fixture: dict[str, Any], judge: Judge, label: str) -> tuple[Worksp
     for spec, claim in loaded:
         claim.refresh_from_db()
         binding = EvidenceBinding.objects.filter(claim=claim, is_active=True).first()
-        verdict = Verdict.objects.filter(claim=claim).order_by("-at", "-id").first()
+        verdict = Verdict.objects.filter(claim=claim).latest_first().first()
         rows.append(
             {
                 "id": spec["id"],
@@ -227,7 +229,8 @@ def validator_benchmark_run(
     runs = max(1, int(runs))
     judge = judge or get_judge()
     per_run: list[dict[str, Any]] = []
-    workspace, rows = None, []
+    workspace: Workspace | None = None
+    rows: list[dict[str, Any]] = []
     for n in range(1, runs + 1):
         began = time.perf_counter()
         workspace, rows = _run_once(fixture, judge, f"{Path(fixture_path).name} #{n}")

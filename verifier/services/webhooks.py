@@ -70,7 +70,8 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
 
 def retry_delay(attempt: int) -> int:
     """Seconds to wait after failed try number ``attempt`` (1-based)."""
-    return RETRY_BASE_SECONDS * 2 ** (attempt - 1)
+    delay: int = RETRY_BASE_SECONDS * 2 ** (attempt - 1)
+    return delay
 
 
 def webhook_create(

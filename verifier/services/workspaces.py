@@ -3,6 +3,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -28,7 +29,7 @@ def workspace_create(*, slug: str, name: str) -> Workspace:
     return workspace
 
 
-def membership_set(*, workspace: Workspace, user, role: str) -> Membership:
+def membership_set(*, workspace: Workspace, user: User, role: str) -> Membership:
     if role not in Role.values:
         raise ValueError(f"unknown role {role!r}; expected one of {', '.join(Role.values)}")
     membership, _ = Membership.objects.update_or_create(

@@ -9,6 +9,8 @@ tooltip.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -34,7 +36,7 @@ def percent(value: float | None) -> str:
 
 
 @register.filter
-def answer_percent(verdict, label_code: str = "") -> str:
+def answer_percent(verdict: Any, label_code: str = "") -> str:
     """A verdict's confidence as a percentage, "–" for a verdict that gave no answer:
     ``{{ v|answer_percent }}`` (an object with ``label`` and ``confidence``)."""
     code = label_code or getattr(verdict, "label", None)

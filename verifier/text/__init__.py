@@ -7,7 +7,9 @@ One source for the words every reader of text needs, so that a list is changed o
 * ``negations`` — negation words and cues;
 * ``hedges`` — hedges and absolutes (what weakens or strengthens a statement);
 * ``abbreviations`` — the abbreviations a ``.`` does not end a sentence after;
-* ``sentences`` — the two sentence splitters (evidence offsets, extractor blocks).
+* ``sentences`` — the two sentence splitters (evidence offsets, extractor blocks);
+* ``words`` — the word and name patterns each reader cuts text with, named;
+* ``synonyms`` — the judge's and the memory verifier's synonym groups.
 
 Callers import the module they need (``from verifier.text.stopwords import STOPWORDS``).
 """

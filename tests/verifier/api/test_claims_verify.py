@@ -326,3 +326,37 @@ def test_a_job_with_no_acceptable_claim_is_refused_and_stores_nothing(api, works
     assert [e["code"] for e in error["details"]["errors"]] == ["unknown_source", "empty_text"]
     assert not VerificationJob.objects.exists() and not Claim.objects.exists()
     assert not Source.objects.filter(workspace=workspace, ref="source:fresh").exists()
+
+
+def test_the_result_serializer_declares_exactly_the_keys_of_the_results(api, delta):
+    """One shape: ``ResultSerializer`` declares each key of ``verification_results``'
+    rows (``claim_result``'s among them), verified, pending and error rows together, so
+    none is dropped from the answer."""
+    from verifier.api.claim_verification import (
+        ClaimErrorSerializer,
+        ResultSerializer,
+        VerifiedSpanSerializer,
+    )
+    from verifier.pipeline.tasks import run_verification_job
+    from verifier.selectors.claim_verification import verification_results
+
+    claims = [
+        {"text": "Sediment settles where the current slows.", "source": delta.ref},
+        {"text": "", "source": delta.ref},
+    ]
+    body = post(api, {"claims": claims, "wait": 0}).json()
+    job = VerificationJob.objects.get(pk=body["job"]["id"])
+    pending = verification_results(workspace=delta.workspace, items=job.items)
+    run_verification_job.apply(args=[job.pk])
+    job.refresh_from_db()
+    done = verification_results(workspace=delta.workspace, items=job.items)
+    rows = {row["status"]: row for row in [*pending, *done]}
+    assert set(rows) == {"pending", "verified", "error"}
+    declared = set(ResultSerializer().fields)
+    assert set().union(*rows.values()) == declared
+    verified = rows["verified"]
+    assert set(verified) == declared - {"error"}
+    assert set(verified["span"]) == set(VerifiedSpanSerializer().fields)
+    assert set(rows["error"]["error"]) == set(ClaimErrorSerializer().fields)
+    data = json.loads(json.dumps(ResultSerializer(verified).data))
+    assert {key: data[key] for key in verified} == json.loads(json.dumps(verified))

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import re
 
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
 from tests.verifier.api.conftest import judged_claim
+from verifier.api.envelopes import (
+    ClaimRefSerializer,
+    EnvelopeSerializer,
+    EvidenceSerializer,
+    JudgeSerializer,
+)
 from verifier.models import text_sha256
 from verifier.selectors.envelopes import claim_envelope, claims_for_envelopes
 
@@ -90,3 +100,31 @@ def test_rendering_many_envelopes_is_constant_queries(delta, django_assert_num_q
     with django_assert_num_queries(3):
         envelopes = [claim_envelope(claim=c) for c in claims_for_envelopes(Claim.objects.all())]
     assert len(envelopes) == 12
+
+
+def test_the_serializer_declares_exactly_the_keys_the_builder_makes(delta):
+    """One shape: ``EnvelopeSerializer`` (the schema, the claims API, the graph) declares
+    each key ``claim_envelope`` builds, in its order, nested objects included."""
+    claim = judged_claim(delta, "Sediment settles.", quote="Sediment settles where the current")
+    env = claim_envelope(claim=claim, trace_id="3f6f9a3a-0000-4000-8000-000000000000")
+    assert "judge" in env and "trace_ref" in env and env["evidence"]
+    assert list(env) == list(EnvelopeSerializer().fields)
+    assert list(env["claim"]) == list(ClaimRefSerializer().fields)
+    assert list(env["evidence"][0]) == list(EvidenceSerializer().fields)
+    assert list(env["judge"]) == list(JudgeSerializer().fields)
+    assert json.loads(json.dumps(EnvelopeSerializer(env).data)) == env
+
+
+@pytest.mark.parametrize("where", ["envelope", "claim", "evidence", "judge"])
+def test_a_key_the_serializer_does_not_declare_is_an_error_not_dropped(delta, where):
+    claim = judged_claim(delta, "Sediment settles.", quote="Sediment settles where the current")
+    env = claim_envelope(claim=claim)
+    objects = {
+        "envelope": env,
+        "claim": env["claim"],
+        "evidence": env["evidence"][0],
+        "judge": env["judge"],
+    }
+    objects[where]["surplus"] = 1
+    with pytest.raises(ImproperlyConfigured, match="surplus"):
+        EnvelopeSerializer(env).data  # noqa: B018 (serializing is the point)

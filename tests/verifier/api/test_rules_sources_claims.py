@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from tests.verifier.api.conftest import judged_claim
 from verifier.models import IngestJob, RuleSet, RuleSetActivation
-from verifier.scoring.rulesets import CORE_V1, to_dict, with_weight_overrides
+from verifier.scoring.rulesets import CORE_V1, to_dict
 
 
 def test_verification_rules_default_to_core_v1(api):
@@ -20,7 +20,10 @@ def test_verification_rules_default_to_core_v1(api):
 
 
 def test_verification_rules_show_workspace_overrides(api, workspace, other_workspace):
-    tuned = replace(with_weight_overrides(CORE_V1, {"evidence_grounding": 0.4}), name="Tuned")
+    # evidence grounding and logical structure trade weights (.20 and .25): still sums to 1
+    swapped = {"evidence_grounding": 0.25, "logical_structure": 0.20}
+    dimensions = tuple(replace(d, weight=swapped.get(d.key, d.weight)) for d in CORE_V1.dimensions)
+    tuned = replace(CORE_V1, name="Tuned", dimensions=dimensions)
     rs = RuleSet.objects.create(
         workspace=workspace, name="Tuned", version=1, definition=to_dict(tuned)
     )

@@ -10,6 +10,7 @@ from verifier.extractors import (
 )
 from verifier.extractors.sentence import FAMILY as EXTRACTOR_FAMILY
 from verifier.judges.heuristic import FAMILY as JUDGE_FAMILY
+from verifier.model_config import CHAT_BACKENDS
 
 
 def test_offline_defaults_use_different_families() -> None:
@@ -39,3 +40,13 @@ def test_openai_backend_needs_url_and_model_and_unknown_backends_fail() -> None:
         build_extractor({"backend": "openai"})
     with pytest.raises(ExtractorConfigError):
         build_extractor({"backend": "magic"})
+
+
+def test_offline_families_are_the_ones_the_extractors_declare() -> None:
+    from verifier.extractors.registry import BACKENDS, OFFLINE_FAMILIES
+
+    assert set(OFFLINE_FAMILIES) == {"sentence"}
+    for name, family in OFFLINE_FAMILIES.items():
+        assert build_extractor({"backend": name}).family == family
+    # the rest are chat-completions endpoints: their family is configured or the model's
+    assert set(BACKENDS) - set(OFFLINE_FAMILIES) == set(CHAT_BACKENDS)

@@ -9,9 +9,10 @@ No Django imports.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+from verifier.text.words import WORD_RUN_OR_MARK
 
 SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 _BASE_TEXT = (
@@ -22,7 +23,6 @@ _BASE_TEXT = (
 )
 BASE_WORDS = tuple(_BASE_TEXT.split())
 DEFAULT_ID2LABEL = {0: "entailment", 1: "neutral", 2: "contradiction"}
-_WORD = re.compile(r"\w+|[^\w\s]")
 
 
 def build_tokenizer(words: Iterable[str]) -> object:
@@ -45,7 +45,7 @@ def build_tokenizer(words: Iterable[str]) -> object:
 
 
 def words_of(texts: Iterable[str]) -> list[str]:
-    found = {w.lower() for t in texts for w in _WORD.findall(t) if w.isalpha()}
+    found = {w.lower() for t in texts for w in WORD_RUN_OR_MARK.findall(t) if w.isalpha()}
     return sorted(found - set(BASE_WORDS))
 
 

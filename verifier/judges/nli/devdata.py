@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from verifier.judges.base import MAX_SPANS_PER_ITEM, JudgeItem, item_context
+from verifier.text.words import WORD_RUN
 
 HELDOUT_SHARE_PERCENT = 30
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -47,10 +46,10 @@ def _group_spans(texts: list[str]) -> tuple[str, ...]:
 
 
 def _overlap(claim: str, sentence: str) -> float:
-    words = {w.lower() for w in _WORD.findall(claim) if len(w) > 3}
+    words = {w.lower() for w in WORD_RUN.findall(claim) if len(w) > 3}
     if not words:
         return 0.0
-    return len(words & {w.lower() for w in _WORD.findall(sentence)}) / len(words)
+    return len(words & {w.lower() for w in WORD_RUN.findall(sentence)}) / len(words)
 
 
 def _evidence(row: dict[str, Any]) -> tuple[tuple[str, ...], int]:

@@ -21,6 +21,7 @@ from verifier.judges.lexicon import SCOPE_MARKERS, lemma
 from verifier.judges.nli.encoder import Encoded
 from verifier.text.negations import NEGATION_WORDS
 from verifier.text.stopwords import STOPWORDS
+from verifier.text.words import LATIN_WORD_OR_NUMBER, MID_SENTENCE_NAME
 
 FEATURE_NAMES: tuple[str, ...] = (
     "sentence_cosine",
@@ -59,9 +60,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 FEATURE_COUNT = len(FEATURE_NAMES)
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]|[A-Za-z]|\d[\d,.]*\d|\d")
 _NUMBER = re.compile(r"\d[\d,.]*\d|\d")
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+)")
 _HEDGES = frozenset(m for m, (_, level) in SCOPE_MARKERS.items() if level <= 2 and " " not in m)
 _ABSOLUTES = frozenset(m for m, (_, level) in SCOPE_MARKERS.items() if level >= 5 and " " not in m)
 
@@ -96,7 +95,7 @@ def align(claim: Encoded, premise: Encoded) -> Alignment:
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text)
+    return LATIN_WORD_OR_NUMBER.findall(text)
 
 
 def _content_lemmas(words: list[str]) -> set[str]:
@@ -115,7 +114,7 @@ def _initial_word_missing(claim_text: str, premise_lower: str) -> bool:
     """The claim's first word is capitalised, no stopword, and absent from the premise
     ("Sweden closed …" against a span about Norway): sentence-initial names escape
     ``_names``, which cannot tell them from any capitalised first word."""
-    words = _WORD.findall(claim_text)
+    words = LATIN_WORD_OR_NUMBER.findall(claim_text)
     first = words[0] if words else ""
     return (
         bool(first[:1].isupper())
@@ -125,7 +124,11 @@ def _initial_word_missing(claim_text: str, premise_lower: str) -> bool:
 
 
 def _names(text: str) -> set[str]:
-    return {m.group(1).lower() for m in _NAME.finditer(text) if m.group(1).lower() not in STOPWORDS}
+    return {
+        m.group(1).lower()
+        for m in MID_SENTENCE_NAME.finditer(text)
+        if m.group(1).lower() not in STOPWORDS
+    }
 
 
 def pair_features(

@@ -33,9 +33,10 @@ from verifier.judges.decision import decide_by_thresholds
 from verifier.judges.nli.encoder import Encoded, TokenEncoder, shared_encoder
 from verifier.judges.nli.features import FEATURE_COUNT, FEATURE_NAMES, Alignment, pair_features
 from verifier.judges.nli.head import Head, load_head
+from verifier.model_config import NLI_FAMILY
 
 MODEL_ID = "spanproof-nli-v1"
-FAMILY = "spanproof-nli"
+FAMILY = NLI_FAMILY
 PROMPT_VERSION = 1
 BATCH_SIZE = 64
 VERBATIM_CONFIDENCE = 0.99

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from verifier.text.stopwords import STOPWORDS
+from verifier.text.synonyms import SYNTHETIC_SYNONYM_SWAPS
 
 ENTAILMENT = "entailment"
 NEUTRAL = "neutral"
@@ -74,7 +75,6 @@ class Sentence:
         return self.doc.sentences[i] if i < len(self.doc.sentences) else ""
 
 
-_WORD = re.compile(r"\S+")
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w])")
 _CAPITALIZED = re.compile(r"(?<=[a-z,;] )((?:[A-Z][a-z]+)(?: [A-Z][a-z]+){0,2})\b")
 _PAREN = re.compile(r"\s*\([^()]{1,80}\)")
@@ -153,75 +153,6 @@ _APPROXIMATE_NUMBER = re.compile(
     r"\s+(?=\d)"
 )
 
-# Meaning-preserving word swaps (both directions are listed where they hold).
-_SYNONYMS: tuple[tuple[str, str], ...] = (
-    (" began ", " started "),
-    (" started ", " began "),
-    (" begin ", " start "),
-    (" shows ", " demonstrates "),
-    (" showed ", " demonstrated "),
-    (" large ", " big "),
-    (" big ", " large "),
-    (" small ", " little "),
-    (" increase ", " rise "),
-    (" increased ", " rose "),
-    (" decreased ", " fell "),
-    (" reduced ", " lowered "),
-    (" reduce ", " lower "),
-    (" people ", " individuals "),
-    (" patients ", " people treated "),
-    (" help ", " assist "),
-    (" helped ", " assisted "),
-    (" use ", " employ "),
-    (" used ", " employed "),
-    (" using ", " employing "),
-    (" buy ", " purchase "),
-    (" bought ", " purchased "),
-    (" died ", " passed away "),
-    (" received ", " got "),
-    (" obtained ", " got "),
-    (" important ", " significant "),
-    (" major ", " significant "),
-    (" quickly ", " rapidly "),
-    (" rapid ", " fast "),
-    (" built ", " constructed "),
-    (" created ", " made "),
-    (" founded ", " established "),
-    (" established ", " founded "),
-    (" said ", " stated "),
-    (" stated ", " said "),
-    (" announced ", " declared "),
-    (" world ", " globe "),
-    (" country ", " nation "),
-    (" children ", " kids "),
-    (" job ", " position "),
-    (" film ", " movie "),
-    (" movie ", " film "),
-    (" study ", " investigation "),
-    (" studies ", " investigations "),
-    (" risk ", " chance "),
-    (" because ", " since "),
-    (" however ", " but "),
-    (" also ", " additionally "),
-    (" approximately ", " about "),
-    (" about ", " approximately "),
-    (" around ", " roughly "),
-    (" more than ", " over "),
-    (" over ", " more than "),
-    (" less than ", " under "),
-    (" percent ", " per cent "),
-    (" %", " percent"),
-    (" therefore ", " thus "),
-    (" enough ", " sufficient "),
-    (" needed ", " required "),
-    (" need ", " require "),
-    (" allowed ", " permitted "),
-    (" ended ", " finished "),
-    (" main ", " principal "),
-    (" moved ", " relocated "),
-    (" won ", " took "),
-    (" whole ", " entire "),
-)
 
 _ADDED_DETAIL_JOINERS = (", and ", ", while ", ", after ")
 
@@ -307,7 +238,7 @@ def move_adverbial(s: Sentence, rng: random.Random, corpus: Sequence[Document]) 
 
 
 def synonym_swap(s: Sentence, rng: random.Random, corpus: Sequence[Document]) -> str | None:
-    return _swap_once(s.text, _SYNONYMS, rng)
+    return _swap_once(s.text, SYNTHETIC_SYNONYM_SWAPS, rng)
 
 
 def fuse_adjacent(s: Sentence, rng: random.Random, corpus: Sequence[Document]) -> str | None:

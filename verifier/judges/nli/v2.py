@@ -18,9 +18,10 @@ from pathlib import Path
 from verifier.judges.cross_encoder.calibration import CALIBRATION_FILE, load_calibration
 from verifier.judges.cross_encoder.judge import CrossEncoderJudge
 from verifier.judges.cross_encoder.runners import OnnxRunner, Runner, load_tokenizer
+from verifier.model_config import NLI_FAMILY
 
 MODEL_ID = "spanproof-nli-v2"
-FAMILY = "spanproof-nli"
+FAMILY = NLI_FAMILY
 PROMPT_VERSION = 2
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights" / MODEL_ID
 MODEL_FILE = "model.onnx"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from verifier.models import Workspace
 from verifier.selectors.calibrators import supported_floor_refusal
@@ -29,7 +29,7 @@ class Command(BaseCommand):
         "console); --dry-run prints the figures and stores nothing."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--workspace", required=True, help="Workspace slug.")
         parser.add_argument("--dry-run", action="store_true", help="Fit and print; store nothing.")
         parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")

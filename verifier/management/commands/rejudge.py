@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from verifier.models import Workspace
 from verifier.services.judging import workspace_rejudge
@@ -19,7 +19,7 @@ class Command(BaseCommand):
         "earlier verdicts stay, with their model ids."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--workspace", required=True, help="Workspace slug.")
         parser.add_argument(
             "--state",

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from verifier.services.validator_benchmark import (
     TIERS,
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         "the cited source -> bind -> judge -> state, in a fresh bench-<timestamp> workspace."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("fixture", help="Path to the fixture JSON (sources + claims).")
         parser.add_argument("--runs", type=int, default=1, help="Repeat the whole chain N times.")
         parser.add_argument("--json", action="store_true", help="Print everything as JSON.")

@@ -62,7 +62,7 @@ def read_sources(folder: Path) -> list[SourceSubmission]:
 
 
 def failing(row: dict[str, Any]) -> bool:
-    return row["status"] != "verified" or row["state"] != "supported"
+    return bool(row["status"] != "verified" or row["state"] != "supported")
 
 
 class Command(BaseCommand):
