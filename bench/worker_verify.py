@@ -293,7 +293,7 @@ def _fresh() -> None:
 
 def run_eval(args: argparse.Namespace) -> dict:
     from verifier.engine import get_judge
-    from verifier.services.worker_verify import worker_verify
+    from verifier.services.claim_worker_verify import worker_verify
 
     rows = [json.loads(line) for line in Path(args.data).read_text().splitlines() if line.strip()]
     rng = random.Random(SEED)

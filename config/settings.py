@@ -20,9 +20,9 @@ from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
 from verifier.api.curl_examples import examples_markdown
+from verifier.claim_worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
 from verifier.extractors.registry import extractor_config_from_env
 from verifier.judges.registry import judge_config_from_env
-from verifier.worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
 from verifier.worker_threads import parse_worker_threads
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -315,7 +315,7 @@ CELERY_IMPORTS = (
     "verifier.pipeline.tasks",
     "verifier.pipeline.stages",
     "verifier.pipeline.webhooks",
-    "verifier.pipeline.worker_tasks",
+    "verifier.pipeline.claim_worker_tasks",
 )
 # Ingest jobs: a running stage's worker beats every JOB_STALE_SECONDS / 5; the watchdog
 # (beat, every JOB_WATCH_SECONDS) re-enqueues a stage silent for JOB_STALE_SECONDS and
@@ -384,7 +384,7 @@ SPANPROOF_JUDGE = {
 SPANPROOF_EXTRACTOR = {"timeout": 60.0, **extractor_config_from_env(os.environ)}
 # POST /worker/verify (seed 001): the seed's strictness / confidence-cap tuning variables,
 # read from environment variables of the same names (STRICTNESS_HIGH_THRESHOLD, ...);
-# unset ones keep the seed's defaults (verifier/worker/config.py).
+# unset ones keep the seed's defaults (verifier/claim_worker/config.py).
 SPANPROOF_WORKER_TUNING = {
     name: env.str(name) for name in WORKER_TUNING_NAMES if name in os.environ
 }

@@ -5,7 +5,7 @@ from django.views.decorators.http import require_http_methods
 
 from review import home_views
 from verifier import views as verifier_views
-from verifier.pipeline import worker_views
+from verifier.pipeline import claim_worker_views
 
 urlpatterns = [
     path("", home_views.home, name="home"),
@@ -24,7 +24,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("connect/v1/", include("verifier.api.urls")),
-    path("worker/console", worker_views.worker_console, name="worker-console"),
+    path("worker/console", claim_worker_views.worker_console, name="worker-console"),
     path("worker/", include("verifier.api.worker_urls")),
     path("review/", include("review.urls")),
     path("audit/", include("audit.urls")),

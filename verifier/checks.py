@@ -31,7 +31,7 @@ def judge_and_extractor_families_differ(app_configs: Any = None, **kwargs: Any) 
 def worker_tuning_valid(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """The /worker/verify tuning variables (env, seed names) parse and lie in range, so a
     typo fails at start-up rather than as a 500 on the first verification."""
-    from verifier.worker.config import TRUST_POLICY_MODES, TuningError, tuning_from
+    from verifier.claim_worker.config import TRUST_POLICY_MODES, TuningError, tuning_from
 
     try:
         tuning_from(dict(getattr(settings, "SPANPROOF_WORKER_TUNING", {}) or {}))
@@ -39,7 +39,10 @@ def worker_tuning_valid(app_configs: Any = None, **kwargs: Any) -> list[Error]:
         return [
             Error(
                 str(exc),
-                hint="Fix or unset the environment variable (defaults: verifier/worker/config.py).",
+                hint=(
+                    "Fix or unset the environment variable"
+                    " (defaults: verifier/claim_worker/config.py)."
+                ),
                 id="spanproof.E002",
             )
         ]

@@ -22,7 +22,7 @@ from cryptography.x509.oid import NameOID
 
 from verifier.outbound_addresses import parse_networks
 from verifier.outbound_http import OutboundFailed, outbound_request, outbound_target
-from verifier.services import worker_web
+from verifier.services import claim_worker_web as worker_web
 from verifier.services.webhook_transport import MAX_RESPONSE_BYTES, webhook_post
 
 LOOPBACK = parse_networks(["127.0.0.1/32"])

@@ -16,6 +16,7 @@ from verifier.scoring.rulesets import InvalidRuleSet
 from verifier.services.binding import BindingRejected
 from verifier.services.claim_lines import ClaimLinesError
 from verifier.services.claim_verification import ClaimVerifyInputError
+from verifier.services.claim_worker_request import WorkerInputError
 from verifier.services.ingest_create import IngestInputError
 from verifier.services.relation_verify import RelationReviewError
 from verifier.services.retrieval import RetrievalInputError
@@ -23,7 +24,6 @@ from verifier.services.sources import SourceInputError
 from verifier.services.validator_benchmark import FixtureError
 from verifier.services.webhook_transport import WebhookTargetRefused
 from verifier.services.webhooks import WebhookInputError
-from verifier.services.worker_verify import WorkerInputError
 
 CODE_MESSAGE_ERRORS = [
     ClaimVerifyInputError,

@@ -12,15 +12,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.scoping import request_actor, request_workspace
-from verifier.services.worker_verify import (
+from verifier.claim_worker.config import TRUST_POLICY_MODES
+from verifier.services.claim_worker_request import (
     MAX_CLAIM_CHARS,
     MAX_JOB_ID_CHARS,
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,
-    worker_verify,
 )
-from verifier.worker.config import TRUST_POLICY_MODES
+from verifier.services.claim_worker_verify import worker_verify
 
 
 class WorkerVerifyApi(APIView):

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from verifier.services.audit_pack import audit_pack_job_run
+from verifier.services.audit_pack_job_watch import audit_pack_jobs_watch
+from verifier.services.claim_verification import verification_job_run
+from verifier.services.enqueue import RUN_AUDIT_PACK_JOB, RUN_VERIFICATION_JOB
+from verifier.services.ingest_watch import ingest_jobs_watch
+from verifier.services.judge_calibrators import judge_calibrators_fit_due
+from verifier.services.traces import traces_purge_expired
+from verifier.services.verification_job_watch import verification_jobs_watch
+
 
 # --- provenance traces (Connect API) --------------------------------------------------
 @shared_task(name="verifier.pipeline.tasks.purge_expired_traces")
 def purge_expired_traces() -> int:
     """Beat task: delete traces older than SPANPROOF_TRACE_RETENTION_DAYS (90)."""
-    from verifier.services.traces import traces_purge_expired
-
     return traces_purge_expired()
 
 
@@ -19,17 +26,13 @@ def purge_expired_traces() -> int:
 def fit_judge_calibrators() -> list[int]:
     """Beat task: propose a reviewer calibrator for every workspace with enough new human
     decisions (``services.judge_calibrators.judge_calibrators_fit_due``)."""
-    from verifier.services.judge_calibrators import judge_calibrators_fit_due
-
     return [row.pk for row in judge_calibrators_fit_due()]
 
 
 # --- claim verification batches (Connect API) ----------------------------------------
-@shared_task(name="verifier.pipeline.tasks.run_verification_job")
+@shared_task(name=RUN_VERIFICATION_JOB)
 def run_verification_job(job_id: int) -> str:
     """Verify a background batch of submitted claims (``POST /connect/v1/claims/verify``)."""
-    from verifier.services.claim_verification import verification_job_run
-
     return verification_job_run(job_id=job_id).status
 
 
@@ -38,8 +41,6 @@ def run_verification_job(job_id: int) -> str:
 def watch_ingest_jobs() -> dict[str, list[int]]:
     """Beat task: re-enqueue stages whose worker went silent; fail jobs that keep losing
     them (``services.ingest_watch``)."""
-    from verifier.services.ingest_watch import ingest_jobs_watch
-
     report = ingest_jobs_watch()
     return {"requeued": report.requeued, "failed": report.failed}
 
@@ -48,18 +49,14 @@ def watch_ingest_jobs() -> dict[str, list[int]]:
 def watch_verification_jobs() -> dict[str, list[int]]:
     """Beat task: the same for background verification jobs
     (``services.verification_job_watch``)."""
-    from verifier.services.verification_job_watch import verification_jobs_watch
-
     report = verification_jobs_watch()
     return {"requeued": report.requeued, "failed": report.failed}
 
 
 # --- audit packs -----------------------------------------------------------------------
-@shared_task(name="verifier.pipeline.tasks.run_audit_pack_job")
+@shared_task(name=RUN_AUDIT_PACK_JOB)
 def run_audit_pack_job(job_id: int) -> str:
     """Export a background audit pack (``services.audit_pack``)."""
-    from verifier.services.audit_pack import audit_pack_job_run
-
     return audit_pack_job_run(job_id=job_id).status
 
 
@@ -67,7 +64,5 @@ def run_audit_pack_job(job_id: int) -> str:
 def watch_audit_pack_jobs() -> dict[str, list[int]]:
     """Beat task: the same watchdog for audit-pack exports
     (``services.audit_pack_job_watch``)."""
-    from verifier.services.audit_pack_job_watch import audit_pack_jobs_watch
-
     report = audit_pack_jobs_watch()
     return {"requeued": report.requeued, "failed": report.failed}

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from verifier.services.enqueue import DELIVER_WEBHOOK
+from verifier.services.webhooks import webhook_deliver
 
-@shared_task(name="verifier.pipeline.webhooks.deliver_webhook", bind=True, max_retries=None)
+
+@shared_task(name=DELIVER_WEBHOOK, bind=True, max_retries=None)
 def deliver_webhook(self: Task, delivery_id: int) -> bool:
-    from verifier.services.webhooks import webhook_deliver
-
     while True:
         result = webhook_deliver(delivery_id=delivery_id)
         if result.retry_in is None:

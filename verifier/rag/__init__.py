@@ -6,7 +6,7 @@ the answer into atomic claims, judges each against every chunk and returns an
 bound evidence: chunk id, quote, offsets into the chunk and match kind).
 """
 
-from verifier.rag.audit import AuditResult, ClaimAudit, audit_answer, overall_verdict
+from verifier.rag.audit import AuditResult, audit_answer, overall_verdict
 from verifier.rag.chunks import (
     MAX_ANSWER_CHARS,
     MAX_CHUNKS,
@@ -16,6 +16,7 @@ from verifier.rag.chunks import (
     parse_chunks,
     validate_answer,
 )
+from verifier.rag.claim_audit import ClaimAudit
 from verifier.rag.decompose import AnswerClaim, AnswerSentence, decompose
 
 __all__ = [

@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 
 from verifier.judges import Judge, JudgeItem, JudgeResult, judge_items
 from verifier.rag.chunks import Chunk, validate_answer
+from verifier.rag.claim_audit import ClaimAudit
 from verifier.rag.decompose import AnswerClaim, AnswerSentence, decompose
 from verifier.rag.entities import substitution
 from verifier.rag.evidence import Window, best_window, content_words, greedy_cover
-from verifier.rag.overclaims import Overclaim, find_overclaims
+from verifier.rag.fix import suggested_fix
+from verifier.rag.overclaims import find_overclaims
 
 SINGLE_CANDIDATES = 6  # chunks judged per claim, by coverage of the claim's words
 PARTIAL_MIN_COVERAGE = 0.5  # best chunk backs at least this share of the claim's words
@@ -40,7 +42,6 @@ _SPAN_SUFFIX = re.compile(r"\s*\(spans? [\d+]+\)$")
 
 # blockers that say the chunk states a different value for what the claim shares with it
 VALUE_CONFLICTS = frozenset({"number_mismatch", "unit_mismatch", "date_mismatch"})
-Verdict = str  # supported | partial | unsupported | contradicted
 VERDICT_RANK = {"supported": 0, "partial": 1, "unsupported": 2, "contradicted": 2}
 
 
@@ -76,30 +77,6 @@ class Assessment:
             elif swapped and w.coverage >= SUBSTITUTION_MIN_COVERAGE:
                 note = f"entity substitution: claim says '{swapped[0]}', chunk says '{swapped[1]}'"
                 out.append((w, SUBSTITUTION_CONFIDENCE, note))
-        return out
-
-
-@dataclass(frozen=True)
-class ClaimAudit:
-    claim: AnswerClaim
-    verdict: Verdict
-    supported_by: tuple[str, ...]
-    note: str
-    evidence: tuple[Window, ...]
-    label: str  # the judge label recorded: entailed | contradicted | abstained
-    confidence: float
-    overclaims: tuple[Overclaim, ...] = ()
-    missing: tuple[str, ...] = ()
-
-    def as_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "span": self.claim.span,
-            "supported_by": list(self.supported_by),
-            "verdict": self.verdict,
-        }
-        if self.note:
-            out["note"] = self.note
-        out["evidence"] = [w.as_dict() for w in self.evidence]
         return out
 
 
@@ -355,8 +332,6 @@ def audit_answer(
     answer: str, chunks: Sequence[Chunk], *, judge: Judge, batch_size: int | None = None
 ) -> AuditResult:
     """Audit ``answer`` against ``chunks`` (parsed with ``parse_chunks``)."""
-    from verifier.rag.fix import suggested_fix
-
     validate_answer(answer)
     sentences = [
         s for s in decompose(answer) if any(content_words(t.text) for t in (s.whole, *s.atoms))

@@ -9,13 +9,10 @@ chunk's own words. One short paragraph.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from verifier.rag.chunks import Chunk
+from verifier.rag.claim_audit import ClaimAudit
 from verifier.rag.overclaims import soften
-
-if TYPE_CHECKING:
-    from verifier.rag.audit import ClaimAudit
 
 MAX_FIX_CHARS = 800
 MAX_STATEMENT_CHARS = 200

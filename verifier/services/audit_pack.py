@@ -41,6 +41,7 @@ from verifier.selectors.audit_pack import (
     audit_pack_trace,
     audit_pack_versions,
 )
+from verifier.services.enqueue import RUN_AUDIT_PACK_JOB, task_enqueue_on_commit
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 from verifier.states import DEFAULT_POLICY, ClaimState
 
@@ -376,14 +377,8 @@ def audit_pack_job_create(
             scope=scope.as_params(),
         )
         job_id = job.pk
-        transaction.on_commit(lambda: _enqueue(job_id))
+        task_enqueue_on_commit(RUN_AUDIT_PACK_JOB, job_id)
     return job
-
-
-def _enqueue(job_id: int) -> None:
-    from verifier.pipeline.tasks import run_audit_pack_job
-
-    run_audit_pack_job.delay(job_id)
 
 
 class _Progress:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from verifier.models import AuditPackJob, AuditPackJobStatus
 from verifier.selectors.audit_pack import audit_pack_jobs_stalled
+from verifier.services.enqueue import RUN_AUDIT_PACK_JOB, task_enqueue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +31,7 @@ class AuditPackWatchReport:
 
 
 def _enqueue(job_id: int) -> None:
-    from verifier.pipeline.tasks import run_audit_pack_job
-
-    transaction.on_commit(lambda: run_audit_pack_job.delay(job_id))
+    task_enqueue_on_commit(RUN_AUDIT_PACK_JOB, job_id)
 
 
 def audit_pack_jobs_watch(*, now: datetime | None = None) -> AuditPackWatchReport:

@@ -49,6 +49,7 @@ from verifier.models import (
 )
 from verifier.selectors.rules import rule_set_active
 from verifier.selectors.traces import claims_bound_spans
+from verifier.services.enqueue import RUN_VERIFICATION_JOB, task_enqueue_on_commit
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 from verifier.services.sources import SourceInputError, source_upsert
@@ -404,8 +405,6 @@ def verification_job_create(
 ) -> VerificationJob:
     """The background path: submit now, verify in a Celery task after commit (or, with
     ``enqueue=False``, when the caller runs ``verification_job_run`` itself)."""
-    from verifier.pipeline.tasks import run_verification_job
-
     batch = claims_submit(
         workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
     )
@@ -418,7 +417,7 @@ def verification_job_create(
         total=len(batch.new_claims),
     )
     if enqueue:
-        transaction.on_commit(lambda: run_verification_job.delay(job.pk))
+        task_enqueue_on_commit(RUN_VERIFICATION_JOB, job.pk)
     return job
 
 

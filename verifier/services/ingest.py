@@ -48,8 +48,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
 from django.conf import settings
@@ -59,6 +57,9 @@ from django.utils import timezone
 
 from verifier.models import IngestItem, IngestItemStatus, IngestJob, IngestStatus
 from verifier.models.ingest import STAGE_ORDER
+from verifier.services import ingest_stages
+from verifier.services.enqueue import ingest_stage_task_name, task_enqueue_on_commit
+from verifier.services.ingest_stage_spec import StageSpec
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner, stale_after
 
 logger = logging.getLogger(__name__)
@@ -70,31 +71,11 @@ SERIAL_LOCK_CLASS: Final = 0x5350
 OPEN_STATUSES: Final = (IngestItemStatus.PENDING, IngestItemStatus.RUNNING)
 
 
-@dataclass(frozen=True)
-class StageSpec:
-    """``items(job)`` lists stable item keys; ``run_item(job, key)`` does one item, in a
-    transaction of its own unless ``own_transactions`` (the item opens its own, say to
-    write on several connections at once; it must still be safe to rerun). ``serial``:
-    one item at a time, in key order; ``prepare(job, key)`` (serial stages only, in a
-    transaction of its own, idempotent and order-free) is what a waiting shard may do
-    ahead for a later item. ``finish(job)`` (the last stage only) closes the job, once,
-    in the transaction that holds the job's row lock and found every item done."""
-
-    items: Callable[[IngestJob], list[str]]
-    run_item: Callable[[IngestJob, str], object]
-    own_transactions: bool = False
-    serial: bool = False
-    prepare: Callable[[IngestJob, str], object] | None = None
-    finish: Callable[[IngestJob], object] | None = None
-
-
 class WorkerSilent(Exception):
     """The reason recorded on an item or job given up after too many silent workers."""
 
 
 def _registry() -> dict[str, StageSpec]:
-    from verifier.services import ingest_stages
-
     return ingest_stages.STAGES
 
 
@@ -115,16 +96,7 @@ def stage_shards(stage: str) -> int:
 def _enqueue(job_id: int, stage: str) -> None:
     """Send the stage's shards once the surrounding transaction commits (one on-commit
     callback, however many shards)."""
-    from verifier.pipeline.stages import STAGE_TASKS
-
-    task = STAGE_TASKS[stage]
-    shards = stage_shards(stage)
-
-    def send() -> None:
-        for _ in range(shards):
-            task.delay(job_id)
-
-    transaction.on_commit(send)
+    task_enqueue_on_commit(ingest_stage_task_name(stage), job_id, copies=stage_shards(stage))
 
 
 def worker_name() -> str:

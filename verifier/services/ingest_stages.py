@@ -8,9 +8,9 @@ from typing import Final
 from verifier.models import Claim, IngestJob, IngestStage
 from verifier.selectors.ingest import claim_range_keys, claims_in_range
 from verifier.services.graph_relate import claims_relate
-from verifier.services.ingest import StageSpec
 from verifier.services.ingest_extract import extract_item, extract_items
 from verifier.services.ingest_group import claims_embed, claims_group
+from verifier.services.ingest_stage_spec import StageSpec
 from verifier.services.ingest_store import ingest_job_finish, ingest_job_store
 from verifier.services.ingest_validate import claims_remediate, claims_validate
 

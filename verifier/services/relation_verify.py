@@ -198,7 +198,7 @@ def chunks_verify(
 ) -> dict[str, list[Any]]:
     """The chunk prefilter (seed 004: the search prunes its chunk pool with it before
     assembling the final context; our search of chunks is the worker's sentence-index
-    search, ``verifier.services.worker_verify``), recorded as one event for the
+    search, ``verifier.services.claim_worker_chunk_prefilter``), recorded as one event for the
     statistics. The judge is asked outside any transaction."""
     result = verify_chunks(
         chunks, query, settings=relation_settings_get(workspace=workspace), judge=judge

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from verifier.models import VerificationJob, VerificationJobStatus
 from verifier.selectors.claim_verification import verification_jobs_stalled
+from verifier.services.enqueue import RUN_VERIFICATION_JOB, task_enqueue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -33,9 +34,7 @@ class VerificationWatchReport:
 
 
 def _enqueue(job_id: int) -> None:
-    from verifier.pipeline.tasks import run_verification_job
-
-    transaction.on_commit(lambda: run_verification_job.delay(job_id))
+    task_enqueue_on_commit(RUN_VERIFICATION_JOB, job_id)
 
 
 def verification_jobs_watch(*, now: datetime | None = None) -> VerificationWatchReport:

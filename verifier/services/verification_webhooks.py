@@ -3,10 +3,6 @@ workspace's webhooks that subscribe to it (signed and retried like every deliver
 
 from __future__ import annotations
 
-from functools import partial
-
-from django.db import transaction
-
 from verifier.models import (
     VerificationJob,
     Webhook,
@@ -14,12 +10,11 @@ from verifier.models import (
     WebhookEvent,
 )
 from verifier.selectors.claim_verification import verification_job_summary
+from verifier.services.enqueue import DELIVER_WEBHOOK, task_enqueue_on_commit
 
 
 def verification_webhooks_queue(*, job: VerificationJob) -> list[WebhookDelivery]:
     """Create one delivery per subscribed webhook; each is sent after commit."""
-    from verifier.pipeline.webhooks import deliver_webhook
-
     event = WebhookEvent.VERIFICATION_COMPLETED.value
     webhooks = [
         w
@@ -45,5 +40,5 @@ def verification_webhooks_queue(*, job: VerificationJob) -> list[WebhookDelivery
         WebhookDelivery.objects.create(webhook=w, event=event, payload=payload) for w in webhooks
     ]
     for delivery in deliveries:
-        transaction.on_commit(partial(deliver_webhook.delay, delivery.pk))
+        task_enqueue_on_commit(DELIVER_WEBHOOK, delivery.pk)
     return deliveries

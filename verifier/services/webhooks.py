@@ -26,7 +26,6 @@ import hmac
 import json
 import time
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Final
 
 from django.conf import settings
@@ -42,6 +41,7 @@ from verifier.models import (
     WebhookEvent,
     Workspace,
 )
+from verifier.services.enqueue import DELIVER_WEBHOOK, task_enqueue_on_commit
 from verifier.services.webhook_transport import (
     WebhookTargetRefused,
     webhook_post,
@@ -112,8 +112,6 @@ def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[
     ``job.quality_below_threshold`` fires when the job's trust score is below the
     webhook's threshold (the payload carries the G2 result too) — except for a job that
     added no claims (re-ingesting identical text), which has nothing to score."""
-    from verifier.pipeline.webhooks import deliver_webhook
-
     trust = (report.get("trust") or {}).get("score") if report.get("claims") else None
     deliveries = []
     for webhook in Webhook.objects.filter(workspace=job.workspace, is_active=True):
@@ -133,7 +131,7 @@ def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[
                 WebhookDelivery.objects.create(webhook=webhook, event=event, payload=payload)
             )
     for delivery in deliveries:
-        transaction.on_commit(partial(deliver_webhook.delay, delivery.pk))
+        task_enqueue_on_commit(DELIVER_WEBHOOK, delivery.pk)
     return deliveries
 
 

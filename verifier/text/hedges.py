@@ -8,7 +8,7 @@ them, so that each keeps exactly the words it had:
   seeming, potential and partial wording, ``SCOPE_HEDGES`` and correlation;
 * ``PREVIEW_HEDGES`` (``verifier.scoring.dimension_heuristics``: scope calibration):
   also ``PROBABILITY_HEDGES``, ``SCOPE_HEDGES`` and "usually";
-* ``UNCERTAINTY_CUES`` (``verifier.worker.text``: an uncertain claim): also seeming,
+* ``UNCERTAINTY_CUES`` (``verifier.claim_worker.text``: an uncertain claim): also seeming,
   ``PROBABILITY_HEDGES``, hearsay and open-question words, no scope words.
 
 ``ABSOLUTES`` likewise: ``PREVIEW_UNIVERSALS`` adds verbs and adverbs of certainty,

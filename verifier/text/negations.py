@@ -2,7 +2,7 @@
 whether a sentence's words are negated.
 
 * ``NEGATIVE_WORDS`` — the words that negate by themselves (not, no, never, none, …).
-  The claim-verification worker reads these (``verifier.worker.text``: a claim's
+  The claim-verification worker reads these (``verifier.claim_worker.text``: a claim's
   ``negated`` feature; it does not count "without" nor "n't").
 * ``NEGATIONS`` — those plus the negating preposition "without": what the relate stage
   (``verifier.pipeline.relating``) and the rule-set preview

@@ -44,7 +44,7 @@ JUDGE_TOKEN: Final = re.compile(
 LATIN_WORD_OR_NUMBER: Final = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]|[A-Za-z]|\d[\d,.]*\d|\d")
 
 # Latin words, a trailing hyphen or apostrophe kept, and figures with a percent sign:
-# the claim-verification worker's text features (``verifier.worker.text``).
+# the claim-verification worker's text features (``verifier.claim_worker.text``).
 LATIN_WORD_OR_FIGURE: Final = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d+(?:[.,]\d+)*%?")
 
 # Latin letters with one apostrophe ending ("don't", "agent's"): the RAG audit's
@@ -86,7 +86,7 @@ CAPITALISED_RUN: Final = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*
 MULTIWORD_NAME: Final = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)+")
 
 # Capitalised words, one "of" or "the" between two of them ("Bank of England"): the
-# claim-verification worker's names (``verifier.worker.text``).
+# claim-verification worker's names (``verifier.claim_worker.text``).
 NAME_WITH_CONNECTORS: Final = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'’\-]*)*")
 
 # A capitalised word that does not start a sentence: the NLI features' names

@@ -46,9 +46,9 @@ def test_the_lists_keep_the_sizes_each_caller_had() -> None:
 
 
 def test_callers_read_their_own_list() -> None:
+    from verifier.claim_worker import text
     from verifier.pipeline import relating
     from verifier.scoring import dimension_heuristics
-    from verifier.worker import text
 
     assert relating.STOPWORDS is sw.STOPWORDS
     assert text.content_tokens("Not all birds fly south, however") == {
@@ -85,8 +85,8 @@ def test_has_negation_counts_without_and_contractions_only_beyond_the_n_words() 
 
 
 def test_each_caller_reads_its_negation_list() -> None:
+    from verifier.claim_worker.text import claim_features
     from verifier.pipeline.relating import is_negated
-    from verifier.worker.text import claim_features
 
     text = "The pump runs without power."
     assert is_negated(text)  # relate stage: NEGATIONS
@@ -120,8 +120,8 @@ def test_absolute_lists_are_the_shared_absolutes_plus_named_groups() -> None:
 
 
 def test_each_caller_reads_its_hedge_list() -> None:
+    from verifier.claim_worker.text import claim_features
     from verifier.rag.overclaims import find_overclaims
-    from verifier.worker.text import claim_features
 
     dropped = find_overclaims("Coffee causes cancer.", "Coffee is associated with cancer.")
     assert [(o.kind, o.evidence_word) for o in dropped] == [("dropped_hedge", "associated")]

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from verifier.worker.config import TuningError, WorkerTuning, tuning_from
-from verifier.worker.verdict import (
+from verifier.claim_worker.config import TuningError, WorkerTuning, tuning_from
+from verifier.claim_worker.verdict import (
     ConfidenceInputs,
     ReconcileInputs,
     SegmentEvidence,

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.worker.ranking import Candidate, hybrid_rank, min_max, recency_boost, score_candidate
-from verifier.worker.text import claim_features
+from verifier.claim_worker.ranking import (
+    Candidate,
+    hybrid_rank,
+    min_max,
+    recency_boost,
+    score_candidate,
+)
+from verifier.claim_worker.text import claim_features
 
 MARROW = "marrow delta gains land"  # no entities: anchors empty, subject "marrow"
 HALDEN = "The river meets Halden Point at dusk"  # entity "halden point"

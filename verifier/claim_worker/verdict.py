@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from verifier.worker import config as c
-from verifier.worker.config import WorkerTuning
+from verifier.claim_worker import config as c
+from verifier.claim_worker.config import WorkerTuning
 
 VERDICTS = ("TRUE", "FALSE", "PARTIALLY_TRUE", "UNVERIFIABLE")
 RESOLVED_VALID = frozenset({"STRONGLY_VALID", "VALID"})

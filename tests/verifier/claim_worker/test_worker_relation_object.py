@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.services import worker_verify as worker_verify_mod
+from verifier.claim_worker.ranking import RELATION_OBJECT_MISMATCH
+from verifier.services import claim_worker_retrieval
+from verifier.services.claim_worker_verify import worker_verify
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
-from verifier.services.worker_verify import worker_verify
-from verifier.worker.ranking import RELATION_OBJECT_MISMATCH
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_a_kg_candidate_whose_relation_ends_elsewhere_is_reduced(painted, monkey
     assert "relation_object_mismatch" not in same["signals"]["adjustments"]
 
     # the same request without the graph tails: the only difference is the ×0.70
-    monkeypatch.setattr(worker_verify_mod, "worker_relation_tails", lambda **kw: {})
+    monkeypatch.setattr(claim_worker_retrieval, "worker_relation_tails", lambda **kw: {})
     plain = worker_verify(workspace=painted, job_id="j", claim=claim, top_k=20, store=False)
     before = _item(plain, "Anna Kessel")
     assert "relation_object_mismatch" not in before["signals"]["adjustments"]

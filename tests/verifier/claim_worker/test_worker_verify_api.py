@@ -201,7 +201,7 @@ def test_unverifiable_results_are_never_served_from_cache(corpus):
 def test_stored_claim_chain_pass_is_queued_and_safe_to_rerun(
     corpus, django_capture_on_commit_callbacks
 ):
-    from verifier.services.worker_verify import worker_stored_claim_verify
+    from verifier.services.claim_worker_storage import worker_stored_claim_verify
 
     api = client_for(corpus)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:

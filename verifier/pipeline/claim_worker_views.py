@@ -8,17 +8,17 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from verifier.claim_worker.config import TRUST_POLICY_MODES
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
-from verifier.services.worker_verify import (
+from verifier.services.claim_worker_request import (
     MAX_CLAIM_CHARS,
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,
     WorkerInputError,
-    worker_verify,
 )
-from verifier.worker.config import TRUST_POLICY_MODES
+from verifier.services.claim_worker_verify import worker_verify
 
 
 class WorkerVerifyForm(forms.Form):

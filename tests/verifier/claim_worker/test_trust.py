@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.worker.trust import (
+from verifier.claim_worker.trust import (
     Stance,
     SubclaimCoverage,
     TrustEvidence,

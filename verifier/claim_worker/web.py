@@ -1,6 +1,6 @@
 """Web expansion (seed 001), the pure part: the search provider interface, the search
 queries and the per-query URL selection. Off by default; the network side lives in
-``verifier.services.worker_web``."""
+``verifier.services.claim_worker_web``."""
 
 from __future__ import annotations
 

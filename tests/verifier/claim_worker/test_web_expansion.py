@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.verifier.api.conftest import client_for
+from verifier.claim_worker.web import SearchHit, canonical_url, search_queries, select_urls
 from verifier.models import Source
-from verifier.worker.web import SearchHit, canonical_url, search_queries, select_urls
 
 PAGES = {
     "/halden": (

@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import make_claim, make_source, make_workspace
 from verifier.models import Entity, EntityRelation
-from verifier.selectors.worker import worker_relation_tails
+from verifier.selectors.claim_worker import worker_relation_tails
 
 pytestmark = pytest.mark.django_db
 

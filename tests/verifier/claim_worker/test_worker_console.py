@@ -3,7 +3,7 @@ debugging order."""
 
 from __future__ import annotations
 
-from tests.verifier.worker.test_worker_verify_api import corpus  # noqa: F401  (fixture)
+from tests.verifier.claim_worker.test_worker_verify_api import corpus  # noqa: F401  (fixture)
 from verifier.models import Claim
 
 PAGE = "/worker/console"

@@ -19,9 +19,9 @@ from verifier.models import (
     text_sha256,
 )
 from verifier.selectors.relation_verification import relation_stats_get
+from verifier.services.claim_worker_verify import worker_verify
 from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_create import ClaimUpload, SourceUpload, ingest_job_create
-from verifier.services.worker_verify import worker_verify
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from verifier.worker import config as c
+from verifier.claim_worker import config as c
 
 # A subclaim is strongly covered when some item takes a stance on it (entailed or
 # contradicted) with at least this judge confidence and this ranking relevance;

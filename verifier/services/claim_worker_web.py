@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 import urllib3
 from django.conf import settings
 
+from verifier.claim_worker.web import SearchHit, SearchProvider
 from verifier.models import IngestJob, Source, Workspace
 from verifier.models.ingest import STAGE_ORDER
 from verifier.outbound_addresses import parse_networks
@@ -28,7 +29,6 @@ from verifier.outbound_http import (
 from verifier.services.ingest import ingest_stage_run
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.untrusted_input import loads_bounded
-from verifier.worker.web import SearchHit, SearchProvider
 
 MAX_PAGE_BYTES = 2_000_000
 MAX_SEARCH_BYTES = 500_000

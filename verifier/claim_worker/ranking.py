@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from verifier.worker import config as c
-from verifier.worker.config import WorkerTuning
-from verifier.worker.text import (
+from verifier.claim_worker import config as c
+from verifier.claim_worker.config import WorkerTuning
+from verifier.claim_worker.text import (
     ClaimFeatures,
     content_tokens,
     entities,
@@ -123,30 +123,16 @@ def passes_strict_filter(claim: ClaimFeatures, candidate: Candidate) -> bool:
 DEFAULT_TUNING = WorkerTuning()
 
 
-def score_candidate(
-    claim: ClaimFeatures,
+def _kg_boost(
     candidate: Candidate,
-    *,
-    sem_norm: float,
     kg_norm: float,
-    tuning: WorkerTuning = DEFAULT_TUNING,
-) -> Ranked:
-    tokens = content_tokens(candidate.text)
-    claim_overlap = recall(claim.tokens, tokens)
-    claim_entity_tokens = entity_tokens(claim.entities)
-    entity_overlap = recall(claim_entity_tokens, tokens)
-    anchor_match = recall(claim.anchors, tokens | numbers(candidate.text)) if claim.anchors else 1.0
-    recency = recency_boost(candidate.days_since_publish)
-    base = (
-        c.W_SEMANTIC * sem_norm
-        + c.W_KG * kg_norm
-        + c.W_ENTITY * entity_overlap
-        + c.W_CLAIM_OVERLAP * claim_overlap
-        + c.W_RECENCY * recency
-        + c.W_CREDIBILITY * candidate.credibility
-    )
-    score = base
-    notes: list[str] = []
+    claim_overlap: float,
+    entity_overlap: float,
+    anchor_match: float,
+    tuning: WorkerTuning,
+    notes: list[str],
+) -> float:
+    """The graph boosts together (a multi-hop hint's capped); each noted in ``notes``."""
     kg_raw = candidate.kg_raw
     kg_boost = 0.0
     if kg_raw > 0 and claim_overlap >= KG_OVERLAP_MIN_CLAIM_OVERLAP:
@@ -170,14 +156,20 @@ def score_candidate(
         # a multi-hop path is a hint: its graph boosts together are bounded
         kg_boost = tuning.MULTIHOP_KG_HINT_MAX_BOOST
         notes.append("multihop_kg_hint_capped")
-    score += kg_boost
-    if claim.anchors and has_negation(claim.text) and has_negation(candidate.text):
-        # the negated statement about the claim's own anchors (their overlap in [0, 1])
-        overlap = anchor_match
-        if overlap > 0:
-            score += tuning.NEGATION_ANCHOR_BOOST_WEIGHT * overlap
-            notes.append("boost_negation_anchor")
+    return kg_boost
 
+
+def _reduced(
+    claim: ClaimFeatures,
+    candidate: Candidate,
+    tokens: frozenset[str],
+    claim_overlap: float,
+    anchor_match: float,
+    score: float,
+    notes: list[str],
+) -> float:
+    """``score`` after the reductions (weak anchor or backfill, mismatches, style); each
+    noted in ``notes``."""
     if anchor_match < ANCHOR_WEAK_BELOW:
         score *= ANCHOR_WEAK_KG if candidate.is_kg else ANCHOR_WEAK_OTHER
         notes.append("anchor_weak")
@@ -202,6 +194,44 @@ def score_candidate(
     if not claim.uncertain and has_uncertainty(candidate.text):
         score -= UNCERTAINTY_PENALTY
         notes.append("uncertainty")
+    return score
+
+
+def score_candidate(
+    claim: ClaimFeatures,
+    candidate: Candidate,
+    *,
+    sem_norm: float,
+    kg_norm: float,
+    tuning: WorkerTuning = DEFAULT_TUNING,
+) -> Ranked:
+    tokens = content_tokens(candidate.text)
+    claim_overlap = recall(claim.tokens, tokens)
+    claim_entity_tokens = entity_tokens(claim.entities)
+    entity_overlap = recall(claim_entity_tokens, tokens)
+    anchor_match = recall(claim.anchors, tokens | numbers(candidate.text)) if claim.anchors else 1.0
+    recency = recency_boost(candidate.days_since_publish)
+    base = (
+        c.W_SEMANTIC * sem_norm
+        + c.W_KG * kg_norm
+        + c.W_ENTITY * entity_overlap
+        + c.W_CLAIM_OVERLAP * claim_overlap
+        + c.W_RECENCY * recency
+        + c.W_CREDIBILITY * candidate.credibility
+    )
+    score = base
+    notes: list[str] = []
+    score += _kg_boost(
+        candidate, kg_norm, claim_overlap, entity_overlap, anchor_match, tuning, notes
+    )
+    if claim.anchors and has_negation(claim.text) and has_negation(candidate.text):
+        # the negated statement about the claim's own anchors (their overlap in [0, 1])
+        overlap = anchor_match
+        if overlap > 0:
+            score += tuning.NEGATION_ANCHOR_BOOST_WEIGHT * overlap
+            notes.append("boost_negation_anchor")
+
+    score = _reduced(claim, candidate, tokens, claim_overlap, anchor_match, score, notes)
     if sem_norm == 0 and kg_norm == 0 and candidate.credibility >= FLOOR_MIN_CREDIBILITY:
         if score < FLOOR_SCORE:
             notes.append("floor")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.worker.cache import CachedVerdict, cache_precheck
+from verifier.claim_worker.cache import CachedVerdict, cache_precheck
 
 RESULT = {
     "judge": {"model_id": "judge-1"},
