@@ -201,11 +201,6 @@ def coverage_floor(conf: float, x: ConfidenceInputs) -> float:
     return conf
 
 
-def composite_confidence(x: ConfidenceInputs) -> float:
-    """The composite capped at 0.95, with the coverage floor (no other cap)."""
-    return coverage_floor(min(weighted_confidence(x), CONFIDENCE_CAP), x)
-
-
 def cap_confidence_with_contract(conf: float, x: ConfidenceInputs, tuning: WorkerTuning) -> float:
     """Unresolved segments, policy insufficiency and UNVERIFIABLE lower the cap;
     a contradiction-only fully resolved FALSE gets a floor."""

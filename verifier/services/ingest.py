@@ -466,30 +466,6 @@ def ingest_job_cancel(*, job: IngestJob) -> bool:
     return bool(cancelled)
 
 
-def ingest_job_rerun(*, job: IngestJob) -> IngestJob:
-    """Run every stage again from extract. Items are idempotent, so no rows duplicate."""
-    with transaction.atomic():
-        IngestJob.objects.select_for_update().filter(pk=job.pk).first()
-        IngestItem.objects.filter(job_id=job.pk).delete()
-        for entry in job.progress.values():
-            entry["completed"] = []
-            entry["done"] = 0
-            entry["failed"] = 0
-        IngestJob.objects.filter(pk=job.pk).update(
-            status=IngestStatus.QUEUED,
-            stage=STAGE_ORDER[0],
-            progress=job.progress,
-            errors=[],
-            finished_at=None,
-            runner="",
-            heartbeat_at=timezone.now(),
-            stage_attempts=0,
-        )
-        _enqueue(job.pk, STAGE_ORDER[0])
-    job.refresh_from_db()
-    return job
-
-
 def ingest_job_start(*, job: IngestJob) -> None:
     """Enqueue the first stage once the surrounding transaction commits."""
     _enqueue(job.pk, STAGE_ORDER[0])

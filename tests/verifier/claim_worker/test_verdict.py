@@ -9,12 +9,13 @@ import pytest
 
 from verifier.claim_worker.config import TuningError, WorkerTuning, tuning_from
 from verifier.claim_worker.verdict import (
+    CONFIDENCE_CAP,
     ConfidenceInputs,
     ReconcileInputs,
     SegmentEvidence,
     SegmentSignal,
     cap_confidence_with_contract,
-    composite_confidence,
+    coverage_floor,
     evidence_quality_percent,
     final_confidence,
     proposed_verdict,
@@ -24,6 +25,7 @@ from verifier.claim_worker.verdict import (
     strictness_caps,
     truth_score,
     truthfulness_percent,
+    weighted_confidence,
 )
 
 T = WorkerTuning()
@@ -126,6 +128,12 @@ X = ConfidenceInputs(
     strictness=0.0,
     evidence_count=3,
 )
+
+
+def composite_confidence(x: ConfidenceInputs) -> float:
+    """The first steps of ``final_confidence``: the composite capped at 0.95, then the
+    coverage floor (no other cap)."""
+    return coverage_floor(min(weighted_confidence(x), CONFIDENCE_CAP), x)
 
 
 def test_composite_confidence():

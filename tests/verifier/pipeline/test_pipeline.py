@@ -13,7 +13,7 @@ from verifier.models import (
     SourceVersion,
     Verdict,
 )
-from verifier.services.ingest import STAGE_ORDER, ingest_job_rerun, ingest_stage_run
+from verifier.services.ingest import STAGE_ORDER, ingest_stage_run
 from verifier.services.ingest_create import (
     ClaimUpload,
     IngestInputError,
@@ -128,16 +128,9 @@ def test_each_stage_run_twice_gives_the_same_rows(workspace):
         assert _rows(job) == once, stage
 
 
-def test_rerunning_a_job_or_reingesting_identical_text_adds_nothing(
-    workspace, run_job, django_capture_on_commit_callbacks
-):
+def test_reingesting_identical_text_adds_nothing(workspace, run_job):
     job = run_job(workspace)
     before = _rows(job)
-    with django_capture_on_commit_callbacks(execute=True):
-        ingest_job_rerun(job=job)
-    job.refresh_from_db()
-    assert job.status == IngestStatus.SUCCEEDED
-    assert _rows(job) == before
 
     again = run_job(workspace)
     assert again.status == IngestStatus.SUCCEEDED
