@@ -90,9 +90,15 @@ def export_classifier_int8(
     import torch
     from transformers import AutoModelForSequenceClassification
 
-    model = AutoModelForSequenceClassification.from_pretrained(
-        str(model_dir), attn_implementation="eager"
-    ).eval()
+    # float32 whatever the checkpoint was saved in (a trained run's weights come back as
+    # float16): the quantizer reads float32 weights, and int8 scales must be float32
+    model = (
+        AutoModelForSequenceClassification.from_pretrained(
+            str(model_dir), attn_implementation="eager"
+        )
+        .float()
+        .eval()
+    )
     accepts_types = int(getattr(model.config, "type_vocab_size", 0) or 0) > 1
 
     class Logits(torch.nn.Module):

@@ -83,7 +83,8 @@ class TorchRunner:
             model = AutoModelForSequenceClassification.from_pretrained(str(folder))
         except Exception as exc:
             raise ModelUnavailable(f"cannot load a classifier from {folder}: {exc}") from None
-        self.model = model.eval()
+        # computed in float32 on the CPU, whatever dtype the checkpoint was saved in
+        self.model = model.float().eval()
         self.outputs = int(model.config.num_labels)
         self.id2label = {int(k): str(v) for k, v in (model.config.id2label or {}).items()}
         self._accepts = set(inspect.signature(model.forward).parameters)

@@ -233,13 +233,58 @@ def test_calibration_files_are_checked() -> None:
         load_calibration(Path("/nonexistent/calibration.json"))
 
 
-def test_nli_v2_without_weights_is_refused_with_the_reason() -> None:
+def test_nli_v2_without_recorded_weights_is_refused_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from verifier.judges.nli import v2
 
-    if v2.ONNX_SHA256 is not None:
-        pytest.skip("spanproof-nli-v2 weights are present in this checkout")
+    monkeypatch.setattr(v2, "ONNX_SHA256", None)
     with pytest.raises(JudgeConfigError, match="not been trained yet"):
         build_judge({"backend": "nli-v2"})
+
+
+def test_nli_v2_loads_the_weights_it_recorded_and_judges() -> None:
+    from verifier import onnx_runtime
+    from verifier.judges.nli import v2
+
+    assert v2.ONNX_SHA256 is not None
+    assert onnx_runtime.sha256_file(v2.WEIGHTS_DIR / v2.MODEL_FILE) == v2.ONNX_SHA256
+    judge = build_judge({"backend": "nli-v2"})
+    assert judge.model_id == "spanproof-nli-v2"
+    items = [
+        JudgeItem("same", TEXTS[0], (TEXTS[0],)),
+        JudgeItem("para", TEXTS[0], (TEXTS[1], TEXTS[2]), context="Tarn Point Light."),
+    ]
+    results = {r.key: r for r in judge_items(judge, items)}
+    assert results["same"].label == "entailed"
+    assert results["para"].label in {"entailed", "contradicted", "abstained"}
+    assert 0.0 <= results["para"].confidence <= 1.0
+
+
+def test_a_float16_checkpoint_exports_and_runs_in_float32(tmp_path: Path) -> None:
+    """A trained run's weights come back as float16 (``train_cross``): the export and the
+    torch runner compute in float32 whatever dtype the checkpoint was saved in."""
+    import torch
+    from transformers import AutoModelForSequenceClassification
+
+    from verifier import onnx_runtime
+    from verifier.judges.cross_encoder.onnx_export import export_classifier_int8, write_config
+    from verifier.judges.cross_encoder.runners import OnnxRunner, TorchRunner
+
+    folder = build_tiny_classifier(tmp_path / "half", texts=TEXTS)
+    half = AutoModelForSequenceClassification.from_pretrained(str(folder)).half()
+    half.save_pretrained(str(folder))
+    assert AutoModelForSequenceClassification.from_pretrained(str(folder)).dtype == torch.float16
+    destination = tmp_path / "model.onnx"
+    export_classifier_int8(folder, destination)
+    write_config(folder, tmp_path / "config.json")
+    runner = OnnxRunner(
+        destination,
+        sha256=onnx_runtime.sha256_file(destination),
+        config_file=tmp_path / "config.json",
+    )
+    assert runner.session is not None
+    assert next(TorchRunner(folder).model.parameters()).dtype == torch.float32
 
 
 def test_the_calibrate_command_writes_a_file_the_backend_then_uses(
