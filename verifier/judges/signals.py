@@ -718,6 +718,21 @@ def _quantifies_claim(span: TextProfile, m: ScopeMarker, aligned: set[int]) -> b
     return not following or any(k in aligned for k in following)
 
 
+def _claim_states_hedged_number(claim: TextProfile, span: TextProfile, m: ScopeMarker) -> bool:
+    """An approximator ("about 60 kilometres") hedges the number it precedes and nothing
+    else: it bears on the claim only where the claim states that number. A claim that
+    leaves the quantity out ("sent over a line between Washington and Baltimore") drops
+    no hedge; one that states it as exact ("60 kilometres") does."""
+    hedged = [s for s in span.numbers if s.position == m.position + 1]
+    if not hedged:
+        return True
+    return any(
+        _same_value(c.value, s.value) or _number_matches(c, s)
+        for c in claim.numbers
+        for s in hedged
+    )
+
+
 def _markers_in_force(
     span: TextProfile,
     relevant: set[int],
@@ -878,7 +893,11 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     relevant = _relevant_clauses(span, support)
     frames = _frames(span, relevant)
     region = _claim_region(span, relevant, frames, aligned)
-    markers = _markers_in_force(span, relevant, frames, aligned, attributed)
+    markers = [
+        m
+        for m in _markers_in_force(span, relevant, frames, aligned, attributed)
+        if m.dimension != "quantity" or _claim_states_hedged_number(claim, span, m)
+    ]
     polarity, flipped = _polarity_blockers(claim, span, region, unmatched)
     total = len(matched) + len(unmatched)
     # Antonyms are aligned words with opposite meaning: covered, and vetoed by polarity.

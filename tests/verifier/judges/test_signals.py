@@ -101,6 +101,44 @@ def test_equivalent_hedges_do_not_block(claim: str, span: str) -> None:
     assert "scope" not in kinds(claim, span)
 
 
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "The ferry crossed the strait between Dover and Calais in 1821.",
+            "In 1821 the ferry crossed the strait between Dover and Calais, a distance of "
+            "about 34 kilometres.",
+        ),
+        (
+            "The old mill, which employed villagers, closed in 1962.",
+            "The old mill, which employed around forty villagers, closed in 1962.",
+        ),
+    ],
+)
+def test_an_approximator_hedges_only_the_number_it_precedes(claim: str, span: str) -> None:
+    """The claim leaves the quantity out: it drops no hedge."""
+    assert "scope" not in kinds(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "The strait between Dover and Calais is 34 kilometres wide.",
+            "The strait between Dover and Calais is about 34 kilometres wide.",
+        ),
+        (
+            "The old mill employed forty villagers.",
+            "The old mill employed around forty villagers.",
+        ),
+    ],
+)
+def test_a_claim_that_states_the_hedged_number_as_exact_drops_the_hedge(
+    claim: str, span: str
+) -> None:
+    assert "span hedges" in notes(claim, span)
+
+
 def test_hedge_dropped_behind_another_shared_hedge_still_blocks() -> None:
     assert "scope" in kinds("People may get sick.", "Some people may get sick.")
 
