@@ -33,6 +33,7 @@ urlpatterns = [
     path("calibrators/", views.calibrators, name="calibrators"),
     path("calibrators/<int:pk>/", views.calibrator_detail, name="calibrator-detail"),
     path("calibrators/<int:pk>/activate/", views.calibrator_activate, name="calibrator-activate"),
+    path("calibrators/changes/<int:job_id>/", views.calibrator_job, name="calibrator-job"),
     path(
         "calibrators/<int:pk>/deactivate/",
         views.calibrator_deactivate,

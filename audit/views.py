@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,6 +21,7 @@ from verifier.engine import get_judge
 from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import ADMIN_ROLES, role_required
+from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.scoring.quality import quality_class
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
 from verifier.selectors import calibrators as calibrator_selectors
@@ -632,6 +634,7 @@ def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
                 row=row, judge_model=str(get_judge().model_id)
             ),
             "params_json": json.dumps(row.params, indent=2),
+            "job": calibrator_selectors.calibrator_change_job_latest(calibrator=row),
         },
     )
 
@@ -639,23 +642,22 @@ def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(*ADMIN_ROLES)
 def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
-    """Activate a proposed calibrator, after a confirmation page with its flip list."""
+    """Activate a proposed calibrator, after a confirmation page with its flip list; the
+    claims are brought in line in the background (the calibrator's page shows how far)."""
     workspace = _ws(request)
     row = calibrator_selectors.calibrator_get(workspace=workspace, pk=pk)
     if request.POST.get("confirm") == "1":
         try:
-            change = calibrator_services.judge_calibrator_activate(
-                calibrator=row, actor=request.user
-            )
+            job = calibrator_services.judge_calibrator_activate(calibrator=row, actor=request.user)
         except calibrator_services.CalibratorRefused as exc:
             messages.error(request, exc.message)
             return redirect("audit:calibrator-detail", pk=row.pk)
         messages.success(
             request,
-            f"Activated {row}: {change.appended} verdict{'s' if change.appended != 1 else ''} "
-            f"appended, {change.moved} claim{'s' if change.moved != 1 else ''} changed state.",
+            f"Activated {row}: new verdicts of {row.judge_model} pass through it; its answers "
+            f"are being applied to the {job.total} claim{pluralize(job.total)} it may decide.",
         )
-        return redirect("audit:calibrators")
+        return redirect("audit:calibrator-detail", pk=row.pk)
     preview = calibrator_selectors.calibrator_activation_preview(
         workspace=workspace, row=row, judge=get_judge()
     )
@@ -665,7 +667,7 @@ def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "audit/calibrator_confirm.html",
-        {"calibrator": row, "plan": preview.plan, "shown": FLIPS_SHOWN},
+        {"calibrator": row, "plan": preview.plan, "preview": preview, "shown": FLIPS_SHOWN},
     )
 
 
@@ -674,13 +676,28 @@ def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
 def calibrator_deactivate(request: MemberRequest, pk: int) -> HttpResponse:
     row = calibrator_selectors.calibrator_get(workspace=_ws(request), pk=pk)
     try:
-        change = calibrator_services.judge_calibrator_deactivate(calibrator=row, actor=request.user)
+        job = calibrator_services.judge_calibrator_deactivate(calibrator=row, actor=request.user)
     except calibrator_services.CalibratorRefused as exc:
         messages.error(request, exc.message)
         return redirect("audit:calibrator-detail", pk=row.pk)
-    messages.success(
-        request,
-        f"Deactivated {row}: new verdicts are the plain judge's; {change.moved} "
-        f"claim{'s' if change.moved != 1 else ''} it had decided got the judge's answer back.",
+    restored = (
+        f"the judge's answer is being given back to the claims it decided (of {job.total} "
+        f"in scope)"
+        if job is not None
+        else f"the configured judge is no longer {row.judge_model}: no claim was read again"
     )
-    return redirect("audit:calibrators")
+    messages.success(request, f"Deactivated {row}: new verdicts are the plain judge's; {restored}.")
+    return redirect("audit:calibrator-detail", pk=row.pk)
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def calibrator_job(request: MemberRequest, job_id: int) -> HttpResponse:
+    """How far a calibrator change has brought the claims (polled by htmx)."""
+    job = calibrator_selectors.calibrator_change_job_get(workspace=_ws(request), job_id=job_id)
+    if request.htmx:
+        response = render(request, "audit/partials/calibrator_job.html", {"job": job})
+        if job.finished:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "audit/calibrator_job.html", {"job": job})

@@ -360,6 +360,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "verifier.pipeline.tasks.watch_audit_pack_jobs",
         "schedule": SPANPROOF_JOB_WATCH_SECONDS,
     },
+    "watch-calibrator-change-jobs": {
+        "task": "verifier.pipeline.tasks.watch_calibrator_change_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
     "fit-judge-calibrators": {
         "task": "verifier.pipeline.tasks.fit_judge_calibrators",
         "schedule": SPANPROOF_CALIBRATOR_FIT_SECONDS,

@@ -34,6 +34,7 @@ from verifier.judges.heuristic import MODEL_ID as HEURISTIC_MODEL_ID
 from verifier.judges.reviewer_calibrator import Calibrator
 from verifier.models import (
     ApiScope,
+    CalibratorChangeJob,
     Claim,
     ClaimRelation,
     JudgeCalibrator,
@@ -115,6 +116,19 @@ class World:
             workspace=self.workspace, scope=parse_scope({}), exported_by={"role": "admin"}
         )
         return int(audit_pack_job_run(job_id=job.pk).pk)
+
+    @cached_property
+    def calibrator_job_id(self) -> int:
+        """A queued change of the (proposed) calibrator: its page answers as any job's."""
+        return int(
+            CalibratorChangeJob.objects.create(
+                workspace=self.workspace,
+                calibrator=self.calibrator,
+                action="activate",
+                judge_model=self.calibrator.judge_model,
+                cause="test",
+            ).pk
+        )
 
     @cached_property
     def rule_set(self) -> Any:
@@ -529,6 +543,12 @@ TABLE: tuple[Route, ...] = (
         "console",
         {"GET": Op(A, 200)},
         args=lambda w: {"pk": w.calibrator.pk},
+    ),
+    Route(
+        "audit:calibrator-job",
+        "console",
+        {"GET": Op(A, 200)},
+        args=lambda w: {"job_id": w.calibrator_job_id},
     ),
     # Below the floor: activation is refused (back to the calibrator's page with why);
     # a proposed calibrator is not deactivated (the same).

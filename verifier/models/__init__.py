@@ -1,6 +1,12 @@
 from verifier.models.audit_packs import AuditPackJob, AuditPackJobStatus, WorkspaceSigningKey
 from verifier.models.benchmarks import ValidatorRun
-from verifier.models.calibrators import CalibratorStatus, JudgeCalibrator
+from verifier.models.calibrators import (
+    CalibratorChangeAction,
+    CalibratorChangeJob,
+    CalibratorChangeJobStatus,
+    CalibratorStatus,
+    JudgeCalibrator,
+)
 from verifier.models.claims import Claim, ClaimOrigin, ClaimStateChoices, new_claim_public_id
 from verifier.models.evidence import BoundBy, EvidenceBinding, EvidenceCandidate, MatchKind
 from verifier.models.graph import (
@@ -59,6 +65,9 @@ __all__ = [
     "AuditPackJob",
     "AuditPackJobStatus",
     "BoundBy",
+    "CalibratorChangeAction",
+    "CalibratorChangeJob",
+    "CalibratorChangeJobStatus",
     "CalibratorStatus",
     "ChunkVerificationEvent",
     "Claim",

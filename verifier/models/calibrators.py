@@ -100,3 +100,93 @@ class JudgeCalibrator(models.Model):
 
     def __str__(self) -> str:
         return f"calibrator v{self.version} of {self.judge_model}"
+
+
+class CalibratorChangeAction(models.TextChoices):
+    ACTIVATE = "activate", "Activation"
+    DEACTIVATE = "deactivate", "Deactivation"
+
+
+class CalibratorChangeJobStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+    SUPERSEDED = "superseded", "Superseded"
+
+
+class CalibratorChangeJob(models.Model):
+    """The claims of a workspace brought in line, in the background, with the calibrator
+    an admin just activated or deactivated (``services.calibrator_change_jobs``).
+
+    The status change itself is immediate (new verdicts pass through the calibrator in
+    force at once); the job reads the workspace's claims of ``judge_model`` again in
+    chunks, in claim order, each chunk under its claims' row locks in its own
+    transaction: it appends the verdicts that differ from what is in force and refreshes
+    the states through the one state writer. ``done_through``: the last claim it
+    finished, so a job whose worker died goes on from there. A later change of the same
+    workspace and judge supersedes it. Liveness as on the other jobs
+    (``services.job_heartbeat``)."""
+
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, related_name="calibrator_change_jobs"
+    )
+    calibrator = models.ForeignKey(
+        JudgeCalibrator, on_delete=models.CASCADE, related_name="change_jobs"
+    )
+    action = models.CharField(max_length=16, choices=CalibratorChangeAction.choices)
+    judge_model = models.CharField(max_length=200)
+    cause = models.CharField(max_length=200, help_text="The state events' cause.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    status = models.CharField(
+        max_length=16,
+        choices=CalibratorChangeJobStatus.choices,
+        default=CalibratorChangeJobStatus.QUEUED,
+    )
+    total = models.PositiveIntegerField(default=0, help_text="Claims in scope when it was made.")
+    done = models.PositiveIntegerField(default=0, help_text="Claims read so far.")
+    done_through = models.BigIntegerField(default=0, help_text="The last claim (id) finished.")
+    appended = models.PositiveIntegerField(default=0, help_text="Verdicts appended.")
+    moved = models.PositiveIntegerField(default=0, help_text="Claims whose state moved.")
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    runner = models.CharField(max_length=64, blank=True)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times the watchdog re-enqueued the job after its worker went silent."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["workspace", "judge_model", "-id"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=[s.value for s in CalibratorChangeJobStatus]),
+                name="calibratorchangejob_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display().lower()} of calibrator job {self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (
+            CalibratorChangeJobStatus.SUCCEEDED,
+            CalibratorChangeJobStatus.FAILED,
+            CalibratorChangeJobStatus.SUPERSEDED,
+        )
+
+    @property
+    def percent(self) -> int:
+        if self.finished and self.status == CalibratorChangeJobStatus.SUCCEEDED:
+            return 100
+        return min(100, int(100 * self.done / self.total)) if self.total else 0

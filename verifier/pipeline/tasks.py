@@ -6,8 +6,16 @@ from celery import shared_task
 
 from verifier.services.audit_pack import audit_pack_job_run
 from verifier.services.audit_pack_job_watch import audit_pack_jobs_watch
+from verifier.services.calibrator_change_jobs import (
+    calibrator_change_job_run,
+    calibrator_change_jobs_watch,
+)
 from verifier.services.claim_verification import verification_job_run
-from verifier.services.enqueue import RUN_AUDIT_PACK_JOB, RUN_VERIFICATION_JOB
+from verifier.services.enqueue import (
+    RUN_AUDIT_PACK_JOB,
+    RUN_CALIBRATOR_CHANGE_JOB,
+    RUN_VERIFICATION_JOB,
+)
 from verifier.services.ingest_watch import ingest_jobs_watch
 from verifier.services.judge_calibrators import judge_calibrators_fit_due
 from verifier.services.traces import traces_purge_expired
@@ -27,6 +35,21 @@ def fit_judge_calibrators() -> list[int]:
     """Beat task: propose a reviewer calibrator for every workspace with enough new human
     decisions (``services.judge_calibrators.judge_calibrators_fit_due``)."""
     return [row.pk for row in judge_calibrators_fit_due()]
+
+
+@shared_task(name=RUN_CALIBRATOR_CHANGE_JOB)
+def run_calibrator_change_job(job_id: int) -> str:
+    """Bring a workspace's claims in line with the calibrator an admin just activated or
+    deactivated (``services.calibrator_change_jobs``)."""
+    return calibrator_change_job_run(job_id=job_id).status
+
+
+@shared_task(name="verifier.pipeline.tasks.watch_calibrator_change_jobs")
+def watch_calibrator_change_jobs() -> dict[str, list[int]]:
+    """Beat task: the jobs' watchdog for calibrator changes
+    (``services.calibrator_change_jobs.calibrator_change_jobs_watch``)."""
+    report = calibrator_change_jobs_watch()
+    return {"requeued": report.requeued, "failed": report.failed}
 
 
 # --- claim verification batches (Connect API) ----------------------------------------

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import cast
 
+from django.conf import settings
 from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from verifier.judges import Judge, JudgeResult
@@ -29,6 +32,8 @@ from verifier.judges.reviewer_calibrator import (
     calibrated_answers,
 )
 from verifier.models import (
+    CalibratorChangeJob,
+    CalibratorChangeJobStatus,
     CalibratorStatus,
     Claim,
     JudgeCalibrator,
@@ -283,20 +288,32 @@ class CalibratorPlan:
         return [f for f in self.flips if f.was_decided]
 
 
-def calibrator_scope_ids(*, workspace: Workspace, judge_model: str) -> list[int]:
+def calibrator_scope(*, workspace: Workspace, judge_model: str) -> QuerySet[Claim]:
     """Claims a calibrator of ``judge_model`` may answer for: judged by that model, not
     excluded, no human verdict (a reviewer's decision outranks any judge)."""
     judged = Verdict.objects.filter(
         claim=OuterRef("pk"), reviewer__isnull=True, judge_model=judge_model
     )
     human = Verdict.objects.filter(claim=OuterRef("pk"), reviewer__isnull=False)
-    return list(
+    return (
         Claim.objects.filter(workspace=workspace, exclusion_reason="")
         .filter(Exists(judged))
         .exclude(Exists(human))
+    )
+
+
+def calibrator_scope_ids(
+    *, workspace: Workspace, judge_model: str, after: int = 0, limit: int | None = None
+) -> list[int]:
+    """The ids of ``calibrator_scope``, in claim order: past claim ``after``, at most
+    ``limit`` of them (all when None)."""
+    ids = (
+        calibrator_scope(workspace=workspace, judge_model=judge_model)
+        .filter(pk__gt=after)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+    return list(ids if limit is None else ids[:limit])
 
 
 def _latest_model_verdicts(ids: Sequence[int]) -> dict[int, Verdict]:
@@ -401,20 +418,81 @@ def calibrator_plan(
     return CalibratorPlan(scanned=len(prepared), appends=appends, flips=flips)
 
 
+# The activation page reads at most this many claims (the latest in scope) for its flip
+# list, so that it answers in seconds; the change itself then reads every claim in scope
+# in the background (``services.calibrator_change_jobs``).
+PREVIEW_MAX_CLAIMS = 500
+
+
 @dataclass(frozen=True)
 class ActivationPreview:
-    """What the activation page shows: the plan, or why there is none."""
+    """What the activation page shows: the plan, or why there is none. ``in_scope``:
+    claims the calibrator may answer for; ``read``: how many of them (the latest) the
+    plan read — all of them when ``read == in_scope``."""
 
     plan: CalibratorPlan | None
     refusal: str
+    in_scope: int = 0
+    read: int = 0
+
+    @property
+    def partial(self) -> bool:
+        return self.read < self.in_scope
 
 
 def calibrator_activation_preview(
-    *, workspace: Workspace, row: JudgeCalibrator, judge: Judge
+    *, workspace: Workspace, row: JudgeCalibrator, judge: Judge, limit: int | None = None
 ) -> ActivationPreview:
-    """The plan of activating ``row`` (the flip list), or why it may not be activated."""
+    """The plan of activating ``row`` (the flip list) over the latest ``limit`` claims in
+    its scope (``PREVIEW_MAX_CLAIMS`` unless given), or why it may not be activated."""
     refusal = calibrator_activation_refusal(row=row, judge_model=str(judge.model_id))
     if refusal:
         return ActivationPreview(None, refusal)
+    scope = calibrator_scope(workspace=workspace, judge_model=str(judge.model_id))
+    in_scope = scope.count()
+    latest = scope.defer("embedding").order_by("-pk")[: limit or PREVIEW_MAX_CLAIMS]
+    claims = sorted(latest, key=lambda c: c.pk)
     in_use = CalibratorInUse(row, Calibrator.from_json(row.params))
-    return ActivationPreview(calibrator_plan(workspace=workspace, judge=judge, in_use=in_use), "")
+    plan = calibrator_plan(workspace=workspace, judge=judge, in_use=in_use, claims=claims)
+    return ActivationPreview(plan, "", in_scope=in_scope, read=len(claims))
+
+
+def calibrator_change_job_latest(*, calibrator: JudgeCalibrator) -> CalibratorChangeJob | None:
+    """The latest background change of ``calibrator`` (its activation or deactivation)."""
+    return calibrator.change_jobs.order_by("-pk").first()
+
+
+def calibrator_change_job_get(*, workspace: Workspace, job_id: int) -> CalibratorChangeJob:
+    """The workspace's change job, or the same 404 for a missing one and another's."""
+    job = (
+        CalibratorChangeJob.objects.filter(workspace=workspace, pk=job_id)
+        .select_related("calibrator")
+        .first()
+    )
+    if job is None:
+        raise Http404("No such calibrator change in this workspace.")
+    return job
+
+
+def calibrator_change_job_superseded_by(job: CalibratorChangeJob) -> CalibratorChangeJob | None:
+    """A later change of the same workspace and judge, which ``job`` gives way to."""
+    return (
+        CalibratorChangeJob.objects.filter(
+            workspace_id=job.workspace_id, judge_model=job.judge_model, pk__gt=job.pk
+        )
+        .order_by("pk")
+        .first()
+    )
+
+
+def calibrator_change_jobs_stalled(*, now: datetime) -> QuerySet[CalibratorChangeJob]:
+    """Queued or running change jobs not heard from for ``SPANPROOF_JOB_STALE_SECONDS``
+    (a queued one counts from its creation)."""
+    cutoff = now - timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
+    return (
+        CalibratorChangeJob.objects.filter(
+            status__in=(CalibratorChangeJobStatus.QUEUED, CalibratorChangeJobStatus.RUNNING)
+        )
+        .annotate(beat=Coalesce("heartbeat_at", "created_at"))
+        .filter(beat__lt=cutoff)
+    )

@@ -7,7 +7,8 @@ A calibrator's row is immutable (migration 0029); only its status moves. Everyth
 judge reads comes from the judging service's item building
 (``verifier.selectors.judge_items``), the plan of what a change does from
 ``verifier.selectors.calibrators.calibrator_plan``: activation applies exactly the plan
-the admin was shown (computed again under the claims' row locks).
+the admin was shown (computed again under the claims' row locks, chunk by chunk, by a
+background job: ``services.calibrator_change_jobs``).
 """
 
 from __future__ import annotations
@@ -30,23 +31,24 @@ from verifier.judges.reviewer_calibrator import (
     NotEnoughDecisions,
     fit_calibrator,
 )
-from verifier.models import CalibratorStatus, Claim, JudgeCalibrator, Workspace
+from verifier.models import (
+    CalibratorChangeAction,
+    CalibratorChangeJob,
+    CalibratorStatus,
+    JudgeCalibrator,
+    Workspace,
+)
 from verifier.selectors.calibrators import (
-    CalibratorInUse,
-    CalibratorPlan,
     calibrator_activation_refusal,
     calibrator_active,
     calibrator_decided_claims,
     calibrator_decisions_through,
     calibrator_new_decisions,
-    calibrator_plan,
     calibrator_precision_floor,
-    calibrator_scope_ids,
     calibrator_workspaces_with_decisions,
 )
 from verifier.selectors.judge_items import claims_judge_items
-from verifier.services.claim_state import ClaimStates
-from verifier.services.verdicts import verdict_build, verdicts_append
+from verifier.services.calibrator_change_jobs import calibrator_change_job_create
 from verifier.state_policy import state_policy
 
 logger = logging.getLogger(__name__)
@@ -190,66 +192,18 @@ def judge_calibrators_fit_due(*, judge: Judge | None = None) -> list[JudgeCalibr
     return proposed
 
 
-@dataclass(frozen=True)
-class CalibratorChange:
-    """What an activation or a deactivation did."""
-
-    calibrator: JudgeCalibrator
-    plan: CalibratorPlan
-    appended: int  # verdicts appended
-    moved: int  # claims whose state or reason changed
-
-
-def _apply(
-    *,
-    workspace: Workspace,
-    judge: Judge,
-    in_use: CalibratorInUse | None,
-    cause: str,
-    actor: Any,
-) -> tuple[CalibratorPlan, int, int]:
-    """Lock the claims a calibrator of ``judge`` may answer for, plan the change under
-    the locks and apply it: append the planned verdicts and refresh the claims' states
-    through the state writer (one state event per moved claim, with ``cause``)."""
-    ids = calibrator_scope_ids(workspace=workspace, judge_model=str(judge.model_id))
-    states = ClaimStates(ids=ids)
-    plan = calibrator_plan(workspace=workspace, judge=judge, in_use=in_use, claims=states.locked)
-    verdicts = []
-    for planned in plan.appends:
-        answer = planned.answer
-        verdicts.append(
-            verdict_build(
-                claim=planned.prepared.claim,
-                binding=planned.prepared.binding,
-                judge_model=str(judge.model_id),
-                judge_family=str(judge.family),
-                prompt_version=int(judge.prompt_version),
-                label=answer.label,
-                confidence=answer.confidence,
-                note=answer.note,
-                calibrator=in_use.row if (in_use is not None and planned.calibrated) else None,
-            )
-        )
-    verdicts_append(verdicts=verdicts)
-    claims: list[Claim] = [p.prepared.claim for p in plan.appends]
-    if claims:
-        states.refresh(
-            claims=claims, causes=dict.fromkeys((c.pk for c in claims), cause[:200]), actor=actor
-        )
-    moved = states.flush()
-    return plan, len(verdicts), moved
-
-
 @transaction.atomic
 def judge_calibrator_activate(
     *, calibrator: JudgeCalibrator, actor: Any, judge: Judge | None = None
-) -> CalibratorChange:
+) -> CalibratorChangeJob:
     """Put a proposed calibrator in force for its workspace and judge: the active one
-    (if any) retires, and every claim of the workspace the calibrator answers for gets
-    its answer appended to its verdict history (decided where the judge did not decide;
-    ``judge_reviewers_disagree`` where it would overrule the judge), states refreshed
-    through the state writer — the plan the admin was shown. Refused below the precision
-    floor, for a calibrator not proposed, and for another judge than the configured one."""
+    (if any) retires, and new verdicts of its judge pass through it from now on. Every
+    claim of the workspace it answers for then gets its answer appended to its verdict
+    history (decided where the judge did not decide; ``judge_reviewers_disagree`` where
+    it would overrule the judge), states refreshed through the state writer — the plan
+    the admin was shown — by the returned background job
+    (``services.calibrator_change_jobs``). Refused below the precision floor, for a
+    calibrator not proposed, and for another judge than the configured one."""
     row = JudgeCalibrator.objects.select_for_update().get(pk=calibrator.pk)
     judge = judge or get_judge()
     refusal = calibrator_activation_refusal(row=row, judge_model=str(judge.model_id))
@@ -266,25 +220,24 @@ def judge_calibrator_activate(
         previous.save(update_fields=["status", "retired_at", "retired_by"])
     row.status, row.activated_at, row.activated_by = CalibratorStatus.ACTIVE, now, actor
     row.save(update_fields=["status", "activated_at", "activated_by"])
-    plan, appended, moved = _apply(
-        workspace=row.workspace,
-        judge=judge,
-        in_use=CalibratorInUse(row, Calibrator.from_json(row.params)),
+    return calibrator_change_job_create(
+        calibrator=row,
+        action=CalibratorChangeAction.ACTIVATE,
         cause=f"reviewer calibrator v{row.version} activated",
         actor=actor,
     )
-    return CalibratorChange(row, plan, appended, moved)
 
 
 @transaction.atomic
 def judge_calibrator_deactivate(
     *, calibrator: JudgeCalibrator, actor: Any, judge: Judge | None = None
-) -> CalibratorChange:
+) -> CalibratorChangeJob | None:
     """Retire the active calibrator: new verdicts are the plain judge's again, and every
     claim whose latest model verdict is a calibrator's gets the judge's own answer
-    appended (states refreshed through the state writer). Nothing is deleted: the
-    calibrator's verdicts stay in the history. When the configured judge is another
-    model now, the calibrator is only retired (its judge is not there to read again)."""
+    appended (states refreshed through the state writer) by the returned background job.
+    Nothing is deleted: the calibrator's verdicts stay in the history. When the
+    configured judge is another model now, the calibrator is only retired (its judge is
+    not there to read again) and there is no job."""
     row = JudgeCalibrator.objects.select_for_update().get(pk=calibrator.pk)
     if row.status != CalibratorStatus.ACTIVE:
         raise CalibratorRefused(
@@ -294,12 +247,10 @@ def judge_calibrator_deactivate(
     row.save(update_fields=["status", "retired_at", "retired_by"])
     judge = judge or get_judge()
     if str(judge.model_id) != row.judge_model:
-        return CalibratorChange(row, CalibratorPlan(0, [], []), 0, 0)
-    plan, appended, moved = _apply(
-        workspace=row.workspace,
-        judge=judge,
-        in_use=None,
+        return None
+    return calibrator_change_job_create(
+        calibrator=row,
+        action=CalibratorChangeAction.DEACTIVATE,
         cause=f"reviewer calibrator v{row.version} deactivated: the judge's answer restored",
         actor=actor,
     )
-    return CalibratorChange(row, plan, appended, moved)

@@ -16,7 +16,7 @@ from tests.verifier.calibrators.conftest import unjudged_claims
 from verifier.judges import build_judge
 from verifier.judges.heuristic import MODEL_ID as HEURISTIC
 from verifier.judges.reviewer_calibrator import Calibrator
-from verifier.models import Claim, JudgeCalibrator, StateEvent, Verdict
+from verifier.models import CalibratorChangeJob, Claim, JudgeCalibrator, StateEvent, Verdict
 from verifier.selectors.calibrators import CalibratorInUse, calibrator_plan
 from verifier.services.judge_calibrators import judge_calibrator_fit
 from verifier.services.judging import claims_judge
@@ -44,7 +44,9 @@ def admin_client(reviewed):
     return client
 
 
-def test_the_flip_list_is_what_activation_then_does(reviewed, admin_client):
+def test_the_flip_list_is_what_activation_then_does(
+    reviewed, admin_client, django_capture_on_commit_callbacks
+):
     row = judge_calibrator_fit(workspace=reviewed.workspace).row
     before = _states(reviewed.workspace)
     verdicts_before = Verdict.objects.count()
@@ -74,9 +76,18 @@ def test_the_flip_list_is_what_activation_then_does(reviewed, admin_client):
     assert 'id="flips-queued"' in body and 'id="flips-decided"' in body
     assert Verdict.objects.count() == verdicts_before  # nothing changes before confirming
 
-    # ... and confirming does exactly that.
-    done = admin_client.post(reverse("audit:calibrator-activate", args=[row.pk]), {"confirm": "1"})
+    # ... and confirming does exactly that, in the background.
+    with django_capture_on_commit_callbacks(execute=True):
+        done = admin_client.post(
+            reverse("audit:calibrator-activate", args=[row.pk]), {"confirm": "1"}
+        )
     assert done.status_code == 302
+    assert done["Location"] == reverse("audit:calibrator-detail", args=[row.pk])
+    job = CalibratorChangeJob.objects.get(calibrator=row)
+    assert (job.status, job.action, job.created_by) == ("succeeded", "activate", admin_client.admin)
+    assert (job.done, job.appended, job.moved) == (job.total, len(plan.appends), len(plan.flips))
+    detail = admin_client.get(reverse("audit:calibrator-detail", args=[row.pk])).content.decode()
+    assert 'id="calibrator-job"' in detail and "Succeeded" in detail
     after = _states(reviewed.workspace)
     flipped = {f.claim.pk: f.after for f in plan.flips}
     for pk, state in after.items():
@@ -98,10 +109,11 @@ def test_the_flip_list_is_what_activation_then_does(reviewed, admin_client):
 
 
 def test_new_verdicts_pass_through_the_active_calibrator_and_deactivation_restores_the_judge(
-    reviewed, admin_client
+    reviewed, admin_client, django_capture_on_commit_callbacks
 ):
     row = judge_calibrator_fit(workspace=reviewed.workspace).row
-    admin_client.post(reverse("audit:calibrator-activate", args=[row.pk]), {"confirm": "1"})
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(reverse("audit:calibrator-activate", args=[row.pk]), {"confirm": "1"})
     decided_by_it = {
         f.pk
         for f in Claim.objects.filter(workspace=reviewed.workspace)
@@ -142,8 +154,12 @@ def test_new_verdicts_pass_through_the_active_calibrator_and_deactivation_restor
     # Deactivation: the judge's own answer comes back for every claim the calibrator
     # decided (appended, through the state writer); nothing is deleted.
     calibrator_verdicts = Verdict.objects.filter(calibrator=row).count()
-    response = admin_client.post(reverse("audit:calibrator-deactivate", args=[row.pk]))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(reverse("audit:calibrator-deactivate", args=[row.pk]))
     assert response.status_code == 302
+    assert CalibratorChangeJob.objects.filter(
+        calibrator=row, action="deactivate", status="succeeded"
+    ).exists()
     row.refresh_from_db()
     assert row.status == "retired"
     assert Verdict.objects.filter(calibrator=row).count() == calibrator_verdicts
@@ -176,12 +192,16 @@ def test_new_verdicts_pass_through_the_active_calibrator_and_deactivation_restor
     assert Claim.objects.get(pk=claim.pk).state_reason == "abstained"
 
 
-def test_a_second_activation_retires_the_first(reviewed, admin_client, settings):
+def test_a_second_activation_retires_the_first(
+    reviewed, admin_client, django_capture_on_commit_callbacks
+):
     first = judge_calibrator_fit(workspace=reviewed.workspace).row
-    admin_client.post(reverse("audit:calibrator-activate", args=[first.pk]), {"confirm": "1"})
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(reverse("audit:calibrator-activate", args=[first.pk]), {"confirm": "1"})
     second = judge_calibrator_fit(workspace=reviewed.workspace).row
     assert second.version == 2
-    admin_client.post(reverse("audit:calibrator-activate", args=[second.pk]), {"confirm": "1"})
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(reverse("audit:calibrator-activate", args=[second.pk]), {"confirm": "1"})
     statuses = dict(JudgeCalibrator.objects.values_list("version", "status"))
     assert statuses == {1: "retired", 2: "active"}
     # the claims it decides carry the version that decides them now
