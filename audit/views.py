@@ -681,8 +681,7 @@ def calibrator_deactivate(request: MemberRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("audit:calibrator-detail", pk=row.pk)
     restored = (
-        f"the judge's answer is being given back to the claims it decided (of {job.total} "
-        f"in scope)"
+        f"the judge's answer is being given back to the claims it decided (of {job.total} in scope)"
         if job is not None
         else f"the configured judge is no longer {row.judge_model}: no claim was read again"
     )

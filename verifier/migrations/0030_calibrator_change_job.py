@@ -6,41 +6,122 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('verifier', '0029_judge_calibrator'),
+        ("verifier", "0029_judge_calibrator"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CalibratorChangeJob',
+            name="CalibratorChangeJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(choices=[('activate', 'Activation'), ('deactivate', 'Deactivation')], max_length=16)),
-                ('judge_model', models.CharField(max_length=200)),
-                ('cause', models.CharField(help_text="The state events' cause.", max_length=200)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('succeeded', 'Succeeded'), ('failed', 'Failed'), ('superseded', 'Superseded')], default='queued', max_length=16)),
-                ('total', models.PositiveIntegerField(default=0, help_text='Claims in scope when it was made.')),
-                ('done', models.PositiveIntegerField(default=0, help_text='Claims read so far.')),
-                ('done_through', models.BigIntegerField(default=0, help_text='The last claim (id) finished.')),
-                ('appended', models.PositiveIntegerField(default=0, help_text='Verdicts appended.')),
-                ('moved', models.PositiveIntegerField(default=0, help_text='Claims whose state moved.')),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('heartbeat_at', models.DateTimeField(blank=True, null=True)),
-                ('runner', models.CharField(blank=True, max_length=64)),
-                ('attempts', models.PositiveSmallIntegerField(default=0, help_text='Times the watchdog re-enqueued the job after its worker went silent.')),
-                ('calibrator', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='change_jobs', to='verifier.judgecalibrator')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('workspace', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calibrator_change_jobs', to='verifier.workspace')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[("activate", "Activation"), ("deactivate", "Deactivation")],
+                        max_length=16,
+                    ),
+                ),
+                ("judge_model", models.CharField(max_length=200)),
+                ("cause", models.CharField(help_text="The state events' cause.", max_length=200)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("succeeded", "Succeeded"),
+                            ("failed", "Failed"),
+                            ("superseded", "Superseded"),
+                        ],
+                        default="queued",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "total",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Claims in scope when it was made."
+                    ),
+                ),
+                ("done", models.PositiveIntegerField(default=0, help_text="Claims read so far.")),
+                (
+                    "done_through",
+                    models.BigIntegerField(default=0, help_text="The last claim (id) finished."),
+                ),
+                (
+                    "appended",
+                    models.PositiveIntegerField(default=0, help_text="Verdicts appended."),
+                ),
+                (
+                    "moved",
+                    models.PositiveIntegerField(default=0, help_text="Claims whose state moved."),
+                ),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("heartbeat_at", models.DateTimeField(blank=True, null=True)),
+                ("runner", models.CharField(blank=True, max_length=64)),
+                (
+                    "attempts",
+                    models.PositiveSmallIntegerField(
+                        default=0,
+                        help_text="Times the watchdog re-enqueued the job after its worker went silent.",
+                    ),
+                ),
+                (
+                    "calibrator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="change_jobs",
+                        to="verifier.judgecalibrator",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "workspace",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calibrator_change_jobs",
+                        to="verifier.workspace",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(fields=['workspace', 'judge_model', '-id'], name='verifier_ca_workspa_a0bd5c_idx')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('status__in', ['queued', 'running', 'succeeded', 'failed', 'superseded'])), name='calibratorchangejob_status_valid')],
+                "ordering": ["-created_at", "-id"],
+                "indexes": [
+                    models.Index(
+                        fields=["workspace", "judge_model", "-id"],
+                        name="verifier_ca_workspa_a0bd5c_idx",
+                    )
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            (
+                                "status__in",
+                                ["queued", "running", "succeeded", "failed", "superseded"],
+                            )
+                        ),
+                        name="calibratorchangejob_status_valid",
+                    )
+                ],
             },
         ),
     ]

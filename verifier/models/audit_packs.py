@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from verifier.models.jobs import LeasedJob
 from verifier.models.workspaces import Workspace
 
 
@@ -41,7 +42,7 @@ class AuditPackJobStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
-class AuditPackJob(models.Model):
+class AuditPackJob(LeasedJob):
     """An audit pack exported in the background (``services.audit_pack``): ``done`` of
     ``total`` claims written so far; when it succeeded, the archive is ``file_name`` in
     ``SPANPROOF_AUDIT_PACK_DIR`` with its size and SHA-256. Liveness as on the other jobs
@@ -62,19 +63,10 @@ class AuditPackJob(models.Model):
     )
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
     file_name = models.CharField(max_length=200, blank=True)
     size = models.BigIntegerField(null=True, blank=True)
     sha256 = models.CharField(max_length=64, blank=True)
     key_id = models.CharField(max_length=16, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    runner = models.CharField(max_length=64, blank=True)
-    attempts = models.PositiveSmallIntegerField(
-        default=0, help_text="Times the watchdog re-enqueued the job after its worker went silent."
-    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

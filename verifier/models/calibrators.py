@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from verifier.models.jobs import LeasedJob
 from verifier.models.workspaces import Workspace
 
 
@@ -115,7 +116,7 @@ class CalibratorChangeJobStatus(models.TextChoices):
     SUPERSEDED = "superseded", "Superseded"
 
 
-class CalibratorChangeJob(models.Model):
+class CalibratorChangeJob(LeasedJob):
     """The claims of a workspace brought in line, in the background, with the calibrator
     an admin just activated or deactivated (``services.calibrator_change_jobs``).
 
@@ -154,15 +155,6 @@ class CalibratorChangeJob(models.Model):
     done_through = models.BigIntegerField(default=0, help_text="The last claim (id) finished.")
     appended = models.PositiveIntegerField(default=0, help_text="Verdicts appended.")
     moved = models.PositiveIntegerField(default=0, help_text="Claims whose state moved.")
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    runner = models.CharField(max_length=64, blank=True)
-    attempts = models.PositiveSmallIntegerField(
-        default=0, help_text="Times the watchdog re-enqueued the job after its worker went silent."
-    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from verifier.models.jobs import LeasedJob
 from verifier.models.workspaces import Workspace
 
 
@@ -13,7 +14,7 @@ class VerificationJobStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
-class VerificationJob(models.Model):
+class VerificationJob(LeasedJob):
     """A batch of submitted claims verified in the background
     (``POST /connect/v1/claims/verify`` with more claims than answer inline, or
     ``wait: 0``). The claims are stored when the batch is accepted; the job binds and
@@ -36,16 +37,6 @@ class VerificationJob(models.Model):
     items = models.JSONField(default=list)
     total = models.PositiveIntegerField(default=0, help_text="Claims to verify (errors excluded).")
     done = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    # Liveness, as on IngestJob (services.job_heartbeat, services.verification_watch).
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    runner = models.CharField(max_length=64, blank=True)
-    attempts = models.PositiveSmallIntegerField(
-        default=0, help_text="Times the watchdog re-enqueued the job after its worker went silent."
-    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

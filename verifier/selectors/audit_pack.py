@@ -8,19 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any, Final
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from verifier.audit_pack.scope import PackScope
 from verifier.models import (
     AuditPackJob,
-    AuditPackJobStatus,
     Claim,
     EvidenceBinding,
     IngestJob,
@@ -311,19 +307,6 @@ def audit_pack_job_get(*, workspace: Workspace, job_id: int) -> AuditPackJob:
     if job is None:
         raise Http404("No such audit-pack job in this workspace.")
     return job
-
-
-def audit_pack_jobs_stalled(*, now: datetime) -> QuerySet[AuditPackJob]:
-    """Queued or running audit-pack jobs not heard from for ``SPANPROOF_JOB_STALE_SECONDS``
-    (a queued one counts from its creation)."""
-    cutoff = now - timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
-    return (
-        AuditPackJob.objects.filter(
-            status__in=(AuditPackJobStatus.QUEUED, AuditPackJobStatus.RUNNING)
-        )
-        .annotate(beat=Coalesce("heartbeat_at", "created_at"))
-        .filter(beat__lt=cutoff)
-    )
 
 
 def audit_pack_signing_key(*, workspace: Workspace) -> WorkspaceSigningKey | None:

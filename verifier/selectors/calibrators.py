@@ -15,12 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
 from typing import cast
 
-from django.conf import settings
 from django.db.models import Exists, Max, OuterRef, QuerySet
-from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from verifier.judges import Judge, JudgeResult
@@ -33,7 +30,6 @@ from verifier.judges.reviewer_calibrator import (
 )
 from verifier.models import (
     CalibratorChangeJob,
-    CalibratorChangeJobStatus,
     CalibratorStatus,
     Claim,
     JudgeCalibrator,
@@ -482,17 +478,4 @@ def calibrator_change_job_superseded_by(job: CalibratorChangeJob) -> CalibratorC
         )
         .order_by("pk")
         .first()
-    )
-
-
-def calibrator_change_jobs_stalled(*, now: datetime) -> QuerySet[CalibratorChangeJob]:
-    """Queued or running change jobs not heard from for ``SPANPROOF_JOB_STALE_SECONDS``
-    (a queued one counts from its creation)."""
-    cutoff = now - timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
-    return (
-        CalibratorChangeJob.objects.filter(
-            status__in=(CalibratorChangeJobStatus.QUEUED, CalibratorChangeJobStatus.RUNNING)
-        )
-        .annotate(beat=Coalesce("heartbeat_at", "created_at"))
-        .filter(beat__lt=cutoff)
     )

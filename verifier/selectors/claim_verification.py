@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Count, QuerySet
-from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.urls import reverse
 
@@ -17,11 +15,11 @@ from verifier.models import (
     EvidenceBinding,
     SourceVersion,
     VerificationJob,
-    VerificationJobStatus,
     Workspace,
 )
 from verifier.scoring.quality import quality_class
 from verifier.selectors.envelopes import active_binding, claims_for_envelopes, latest_verdict
+from verifier.selectors.jobs import jobs_stalled
 from verifier.selectors.permalinks import binding_permalink
 from verifier.states import reason_description
 
@@ -150,13 +148,5 @@ def verification_results(
 
 
 def verification_jobs_stalled(*, now: datetime) -> QuerySet[VerificationJob]:
-    """Queued or running verification jobs not heard from for
-    ``SPANPROOF_JOB_STALE_SECONDS`` (a queued one counts from its creation)."""
-    cutoff = now - timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
-    return (
-        VerificationJob.objects.filter(
-            status__in=(VerificationJobStatus.QUEUED, VerificationJobStatus.RUNNING)
-        )
-        .annotate(beat=Coalesce("heartbeat_at", "created_at"))
-        .filter(beat__lt=cutoff)
-    )
+    """Queued or running verification jobs not heard from (``selectors.jobs``)."""
+    return jobs_stalled(VerificationJob, now=now)

@@ -20,11 +20,10 @@ whose worker went silent, as for the other jobs.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -44,7 +43,6 @@ from verifier.selectors.calibrators import (
     CalibratorInUse,
     calibrator_active,
     calibrator_change_job_superseded_by,
-    calibrator_change_jobs_stalled,
     calibrator_plan,
     calibrator_scope,
     calibrator_scope_ids,
@@ -52,6 +50,7 @@ from verifier.selectors.calibrators import (
 from verifier.services.claim_state import ClaimStates
 from verifier.services.enqueue import RUN_CALIBRATOR_CHANGE_JOB, task_enqueue_on_commit
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
+from verifier.services.job_watch import WatchReport, jobs_watch
 from verifier.services.verdicts import verdict_build, verdicts_append
 
 logger = logging.getLogger(__name__)
@@ -203,45 +202,9 @@ def _run_chunks(job: CalibratorChangeJob, judge: Judge) -> None:
             )
 
 
-@dataclass
-class CalibratorChangeWatchReport:
-    requeued: list[int] = field(default_factory=list)
-    failed: list[int] = field(default_factory=list)
-
-
-def calibrator_change_jobs_watch(*, now: datetime | None = None) -> CalibratorChangeWatchReport:
-    """Re-enqueue change jobs whose worker went silent for ``SPANPROOF_JOB_STALE_SECONDS``
-    (counted in ``attempts``; failed after ``SPANPROOF_JOB_MAX_ATTEMPTS``), and queued
-    ones nobody picked up (once per stale period, uncounted). Safe: a job goes on after
-    its last finished chunk."""
-    now = now or timezone.now()
-    report = CalibratorChangeWatchReport()
-    with transaction.atomic():
-        stalled = calibrator_change_jobs_stalled(now=now).select_for_update(
-            skip_locked=True, of=("self",)
-        )
-        for job in stalled:
-            attempts = job.attempts + (1 if job.runner else 0)
-            if job.runner and attempts >= settings.SPANPROOF_JOB_MAX_ATTEMPTS:
-                CalibratorChangeJob.objects.filter(pk=job.pk).update(
-                    status=CalibratorChangeJobStatus.FAILED,
-                    error=(
-                        f"the worker applying this change went silent {attempts} times (no "
-                        f"heartbeat for {settings.SPANPROOF_JOB_STALE_SECONDS} s); gave up "
-                        f"after {job.done} of {job.total} claims"
-                    ),
-                    finished_at=now,
-                    runner="",
-                    attempts=attempts,
-                )
-                report.failed.append(job.pk)
-                logger.error("calibrator change job %s failed: lost %s workers", job.pk, attempts)
-                continue
-            CalibratorChangeJob.objects.filter(pk=job.pk).update(
-                runner="", heartbeat_at=now, attempts=attempts
-            )
-            task_enqueue_on_commit(RUN_CALIBRATOR_CHANGE_JOB, job.pk)
-            report.requeued.append(job.pk)
-            if job.runner:
-                logger.warning("calibrator change job %s: its worker went silent", job.pk)
-    return report
+def calibrator_change_jobs_watch(*, now: datetime | None = None) -> WatchReport:
+    """The jobs' watchdog (``services.job_watch``) for calibrator changes. Safe: a job goes
+    on after its last finished chunk."""
+    return jobs_watch(
+        model=CalibratorChangeJob, task=RUN_CALIBRATOR_CHANGE_JOB, what="calibrator change", now=now
+    )
