@@ -11,6 +11,8 @@ def test_healthz_reports_every_dependency(db):
         "embedding_model",
         "ingest_jobs",
         "verification_jobs",
+        "audit_pack_jobs",
+        "calibrator_change_jobs",
         "workers",
     }
     assert body["checks"]["database"]["ok"] is True

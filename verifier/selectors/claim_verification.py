@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, QuerySet
@@ -19,7 +18,6 @@ from verifier.models import (
 )
 from verifier.scoring.quality import quality_class
 from verifier.selectors.envelopes import active_binding, claims_for_envelopes, latest_verdict
-from verifier.selectors.jobs import jobs_stalled
 from verifier.selectors.permalinks import binding_permalink
 from verifier.states import reason_description
 
@@ -145,8 +143,3 @@ def verification_results(
             row.update(status="verified", reused=bool(item.get("reused")), **claim_result(claim))
         out.append(row)
     return out
-
-
-def verification_jobs_stalled(*, now: datetime) -> QuerySet[VerificationJob]:
-    """Queued or running verification jobs not heard from (``selectors.jobs``)."""
-    return jobs_stalled(VerificationJob, now=now)

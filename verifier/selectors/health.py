@@ -88,24 +88,26 @@ def _stuck(stalled: QuerySet[Any], fields: dict[str, str]) -> dict[str, Any]:
 
 
 def _jobs() -> dict[str, dict[str, Any]]:
-    """Active ingest and verification jobs whose worker has not beaten for the stale
-    period. Reported, not counted against the overall status: the web process is
-    healthy, and the watchdogs re-enqueue or fail them (``services.ingest_watch``,
-    ``services.verification_job_watch``)."""
+    """Active background jobs whose worker has not beaten for the stale period: ingest
+    jobs, verification batches, audit-pack exports, calibrator changes. Reported, not
+    counted against the overall status: the web process is healthy, and the watchdogs
+    re-enqueue or fail them (``services.ingest_watch``, ``services.job_watch``)."""
     from django.utils import timezone
 
-    from verifier.selectors.claim_verification import verification_jobs_stalled
+    from verifier.models import AuditPackJob, CalibratorChangeJob, VerificationJob
     from verifier.selectors.ingest import ingest_jobs_stalled
+    from verifier.selectors.jobs import jobs_stalled
 
     now = timezone.now()
+    leased = {"status": "status", "attempts": "attempts"}
     return {
         "ingest_jobs": _stuck(
             ingest_jobs_stalled(now=now),
             {"status": "status", "stage": "stage", "attempts": "stage_attempts"},
         ),
-        "verification_jobs": _stuck(
-            verification_jobs_stalled(now=now), {"status": "status", "attempts": "attempts"}
-        ),
+        "verification_jobs": _stuck(jobs_stalled(VerificationJob, now=now), leased),
+        "audit_pack_jobs": _stuck(jobs_stalled(AuditPackJob, now=now), leased),
+        "calibrator_change_jobs": _stuck(jobs_stalled(CalibratorChangeJob, now=now), leased),
     }
 
 

@@ -178,3 +178,14 @@ def test_the_change_panel_polls_until_the_job_is_done(reviewed, admin):
     stranger = Client()
     stranger.force_login(other)
     assert stranger.get(url).status_code == 404
+
+
+def test_healthz_lists_a_change_whose_worker_went_silent(reviewed, admin, client):
+    row = judge_calibrator_fit(workspace=reviewed.workspace).row
+    job = judge_calibrator_activate(calibrator=row, actor=admin)
+    CalibratorChangeJob.objects.filter(pk=job.pk).update(
+        status="running", runner="x", heartbeat_at=timezone.now() - timedelta(days=1)
+    )
+    check = client.get("/healthz").json()["checks"]["calibrator_change_jobs"]
+    assert check["ok"] is False
+    assert [(j["id"], j["status"]) for j in check["stuck"]] == [(job.pk, "running")]
