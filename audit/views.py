@@ -606,7 +606,17 @@ def calibrators(request: MemberRequest) -> HttpResponse:
     page = Paginator(calibrator_selectors.calibrator_list(workspace=workspace), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    rows = [{"row": row, "refusal": calibrator_selectors.calibrator_refusal(row)} for row in page]
+    changes = calibrator_selectors.calibrator_changes_unfinished(
+        calibrator_ids=[row.pk for row in page]
+    )
+    rows = [
+        {
+            "row": row,
+            "refusal": calibrator_selectors.calibrator_refusal(row),
+            "change": changes.get(row.pk),
+        }
+        for row in page
+    ]
     return render(
         request,
         "audit/calibrators.html",

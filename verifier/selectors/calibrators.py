@@ -38,6 +38,7 @@ from verifier.models import (
     Workspace,
 )
 from verifier.selectors.claim_state import claims_binding_checks, claims_state_inputs
+from verifier.selectors.jobs import UNFINISHED
 from verifier.selectors.judge_items import PreparedClaim, claims_judge_items
 from verifier.state_policy import state_policy
 from verifier.states import (
@@ -456,6 +457,17 @@ def calibrator_activation_preview(
 def calibrator_change_job_latest(*, calibrator: JudgeCalibrator) -> CalibratorChangeJob | None:
     """The latest background change of ``calibrator`` (its activation or deactivation)."""
     return calibrator.change_jobs.order_by("-pk").first()
+
+
+def calibrator_changes_unfinished(
+    *, calibrator_ids: Iterable[int]
+) -> dict[int, CalibratorChangeJob]:
+    """Per calibrator among ``calibrator_ids``: its latest change still queued or running."""
+    jobs = CalibratorChangeJob.objects.filter(
+        calibrator_id__in=list(calibrator_ids),
+        status__in=UNFINISHED,
+    ).order_by("pk")
+    return {job.calibrator_id: job for job in jobs}
 
 
 def calibrator_change_job_get(*, workspace: Workspace, job_id: int) -> CalibratorChangeJob:

@@ -166,7 +166,12 @@ def test_the_change_panel_polls_until_the_job_is_done(reviewed, admin):
     assert queued.status_code == 200
     assert 'hx-trigger="every 2s"' in queued.content.decode()
     assert "Waiting for a worker since" in queued.content.decode()
+    listing = client.get(reverse("audit:calibrators")).content.decode()
+    assert (
+        f'href="{url}" class="calibrator-change">activation under way: 0 / {job.total}' in listing
+    )
     change_jobs.calibrator_change_job_run(job_id=job.pk)
+    assert "calibrator-change" not in client.get(reverse("audit:calibrators")).content.decode()
     done = client.get(url, headers={"HX-Request": "true"})
     assert done.status_code == 286  # htmx stops polling
     assert "hx-trigger" not in done.content.decode()
