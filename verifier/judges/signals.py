@@ -734,6 +734,7 @@ def _claim_states_hedged_number(claim: TextProfile, span: TextProfile, m: ScopeM
 
 
 def _markers_in_force(
+    claim: TextProfile,
     span: TextProfile,
     relevant: set[int],
     frames: set[int],
@@ -742,11 +743,13 @@ def _markers_in_force(
 ) -> list[ScopeMarker]:
     """The span's scope markers that bear on the claim. ``attributed``: the claim
     attributes its proposition itself ("Kant held that …"), so the span's attribution
-    verbs ("proposed", "argued") are not hedges it dropped."""
+    verbs ("proposed", "argued") are not hedges it dropped. An approximator bears on it
+    only where the claim states the number it hedges."""
     scope = [
         m
         for m in span.scope
         if not (attributed and m.dimension == "evidence" and lemma(m.phrase) in ATTRIBUTION_LEMMAS)
+        and (m.dimension != "quantity" or _claim_states_hedged_number(claim, span, m))
     ]
     if not relevant:
         return scope
@@ -893,11 +896,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     relevant = _relevant_clauses(span, support)
     frames = _frames(span, relevant)
     region = _claim_region(span, relevant, frames, aligned)
-    markers = [
-        m
-        for m in _markers_in_force(span, relevant, frames, aligned, attributed)
-        if m.dimension != "quantity" or _claim_states_hedged_number(claim, span, m)
-    ]
+    markers = _markers_in_force(claim, span, relevant, frames, aligned, attributed)
     polarity, flipped = _polarity_blockers(claim, span, region, unmatched)
     total = len(matched) + len(unmatched)
     # Antonyms are aligned words with opposite meaning: covered, and vetoed by polarity.

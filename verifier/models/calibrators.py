@@ -179,6 +179,6 @@ class CalibratorChangeJob(LeasedJob):
 
     @property
     def percent(self) -> int:
-        if self.finished and self.status == CalibratorChangeJobStatus.SUCCEEDED:
+        if self.status == CalibratorChangeJobStatus.SUCCEEDED:
             return 100
         return min(100, int(100 * self.done / self.total)) if self.total else 0

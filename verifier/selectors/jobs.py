@@ -9,11 +9,12 @@ from datetime import datetime, timedelta
 from typing import TypeVar, cast
 
 from django.conf import settings
-from django.db import models
 from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 
-JobModel = TypeVar("JobModel", bound=models.Model)
+from verifier.models.jobs import LeasedJob
+
+JobModel = TypeVar("JobModel", bound=LeasedJob)
 
 UNFINISHED = ("queued", "running")
 

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from verifier.models.jobs import LeasedJob
 from verifier.selectors.jobs import jobs_stalled
 from verifier.services.enqueue import task_enqueue_on_commit
 
@@ -33,7 +34,7 @@ class WatchReport:
 
 
 def jobs_watch(
-    *, model: type[models.Model], task: str, what: str, now: datetime | None = None
+    *, model: type[LeasedJob], task: str, what: str, now: datetime | None = None
 ) -> WatchReport:
     """Re-enqueue (as task ``task``) or fail the stalled jobs of ``model``; ``what`` names
     one in the error and the log ("verification job", "audit-pack export", …)."""
@@ -44,14 +45,15 @@ def jobs_watch(
         stalled = jobs_stalled(model, now=now).select_for_update(skip_locked=True, of=("self",))
         for job in stalled:
             pk = int(job.pk)
-            if not job.runner:  # type: ignore[attr-defined]
+            if not job.runner:
                 rows.filter(pk=pk).update(heartbeat_at=now)
                 task_enqueue_on_commit(task, pk)
                 report.requeued.append(pk)
                 continue
-            attempts = job.attempts + 1  # type: ignore[attr-defined]
+            attempts = job.attempts + 1
             if attempts >= settings.SPANPROOF_JOB_MAX_ATTEMPTS:
-                rows.filter(pk=pk).update(
+                # each job model declares its own ``status`` (with ``failed`` among them)
+                rows.filter(pk=pk).update(  # type: ignore[misc]
                     status="failed",
                     error=(
                         f"the worker running this {what} went silent {attempts} times (no "
