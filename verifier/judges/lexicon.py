@@ -198,6 +198,10 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("confirm", "refute"),
     ("higher", "lower"),
     ("larger", "smaller"),
+    ("deep", "shallow"),
+    ("thick", "thin"),
+    ("wide", "narrow"),
+    ("tall", "short"),
     ("warmer", "cooler"),
 )
 
@@ -217,6 +221,11 @@ SCOPE_MARKERS: dict[str, tuple[str, int]] = {
     "several": ("quantifier", 2),
     "partly": ("quantifier", 1),
     "partially": ("quantifier", 1),
+    # "X contributed to Y" says X is one cause among others: "partly" by another word
+    "contribute": ("quantifier", 1),
+    "contributes": ("quantifier", 1),
+    "contributed": ("quantifier", 1),
+    "contributing": ("quantifier", 1),
     "in part": ("quantifier", 1),
     "somewhat": ("quantifier", 1),
     "many": ("quantifier", 2),
@@ -578,6 +587,23 @@ UNIT_CANONICAL: dict[str, str] = {
     "decades": "decade",
 }
 
+# Units one can be written in the other: (base unit, factor). "three centuries" is
+# "three hundred years", "5 km" is "5,000 metres".
+UNIT_IN_BASE: dict[str, tuple[str, float]] = {
+    "mm": ("metre", 1e-3),
+    "cm": ("metre", 1e-2),
+    "metre": ("metre", 1.0),
+    "km": ("metre", 1e3),
+    "kg": ("kg", 1.0),
+    "tonne": ("kg", 1e3),
+    "gigatonne": ("kg", 1e12),
+    "minute": ("minute", 1.0),
+    "hour": ("minute", 60.0),
+    "year": ("year", 1.0),
+    "decade": ("year", 10.0),
+    "century": ("year", 100.0),
+}
+
 _SUFFIX_RULES: tuple[tuple[str, str, int], ...] = (
     # (suffix, replacement, minimum stem length left)
     ("ational", "ate", 3),
@@ -638,7 +664,7 @@ def lemma(word: str) -> str:
     for suffix, replacement, min_left in _SUFFIX_RULES:
         if w.endswith(suffix) and len(w) - len(suffix) >= min_left:
             stem = w[: len(w) - len(suffix)] + replacement
-            if suffix in ("ing", "ed"):
+            if suffix in ("ing", "ed", "est"):
                 stem = _restore(stem)
                 # "caused" → "caus" vs "cause" → "cause": drop a trailing e everywhere below
             return stem.rstrip("e") if len(stem) > 3 else stem
@@ -692,14 +718,16 @@ def is_antonym(a: str, b: str) -> bool:
 
 
 # Verbs that attribute a proposition to someone ("Kant held that …", "…, proposed by
-# the court"). When the claim attributes too, the span's own attribution verb is not a
-# hedge the claim dropped, and the claim's verb is matched by any of the span's.
+# the court", "According to the records, …", "the records indicate …"). When the claim
+# attributes too, the span's own attribution verb is not a hedge the claim dropped, and
+# the claim's verb is matched by any of the span's.
 _ATTRIBUTION_VERBS = """
     hold held holds argue argued argues maintain maintained maintains propose proposed
     proposes suggest suggested suggests claim claimed claims contend contended contends
     assert asserted asserts believe believed believes think thought thinks write wrote
     writes written say said says state stated states teach taught teaches posit posited
     posits insist insisted insists theorize theorized theorizes hypothesize hypothesized
-    speculate speculated conclude concluded concludes
+    speculate speculated conclude concluded concludes indicate indicated indicates
+    report reported reports according
 """
 ATTRIBUTION_LEMMAS: frozenset[str] = frozenset(lemma(w) for w in _ATTRIBUTION_VERBS.split())

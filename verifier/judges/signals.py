@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -28,6 +29,7 @@ from verifier.judges.lexicon import (
     STRONG_LEVEL,
     SYNONYMS,
     UNIT_CANONICAL,
+    UNIT_IN_BASE,
     concept,
     is_antonym,
     lemma,
@@ -87,6 +89,7 @@ TIME_UNITS = frozenset(
         "autumn",
     ]
 )
+COMPARATIVE_HEADS = frozenset({"more", "less", "fewer", "greater"})
 PREFIX_MATCH_MIN = 5  # shared prefix length for a stem-tolerant word match
 REGION_BEFORE = 4  # tokens before the first aligned word that still govern it (negation)
 REGION_AFTER = 2
@@ -121,6 +124,35 @@ PRONOUN_PREDICATE_GAP = 3  # tokens between the pronoun and the claim's first al
 # region states the opposite one and not the claim's ("above" vs "below").
 POLAR_FUNCTION_WORDS = {"above": "below", "below": "above", "before": "after", "after": "before"}
 APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
+# Negations that scope what follows them in their clause ("the shift did not proceed
+# evenly": the shift is not negated, its proceeding evenly is). In the span they bear on
+# the claim only when a claim-aligned word follows them before the clause or a contrast
+# ends ("not as a single event but as a series"). Predicative cues ("unaffected",
+# "false", "a myth") scope what came before and keep the region rule.
+FORWARD_NEGATIONS = frozenset(
+    {"not", "no", "never", "neither", "nor", "without", "n't", "cannot", "rather"}
+)  # not the pronouns: "fear nothing" negates what comes before
+CONTRAST_WORDS = frozenset({"but", "instead", "rather", "whereas", "while"})
+DETERMINERS = frozenset({"the", "its", "their", "his", "her", "our", "my", "your", "a", "an"})
+# Markers with a physical sense before a preposition: "appeared in 1725" (showed up, not
+# "seemed"), "settled on the grass" (came to rest, not "the question is settled").
+PHYSICAL_SENSE_MARKERS = frozenset({"appear", "appears", "appeared", "settled"})
+PHYSICAL_SENSE_NEXT = frozenset(
+    {"in", "on", "at", "into", "onto", "near", "during", "before", "after", "from", "with"}
+    | {"under", "as", "first", "over", "across", "along"}
+)
+# A negated truth predicate refutes the proposition before it ("Claims that P are not
+# supported"): it bears on the claim wherever the claim's words stand.
+TRUTH_PREDICATES = frozenset(
+    {"supported", "true", "correct", "accurate", "proven", "confirmed", "justified"}
+    | {"valid", "founded", "borne", "case", "substantiated", "established"}
+)
+# Adjectives of a place name ("Icelandic" for "Iceland", "Canadian" for "Canada").
+DEMONYM_ENDINGS = ("ic", "ian", "an", "ish", "ese", "i")
+ABILITY_MODALS = frozenset({"can", "could"})
+# Coordinated clauses state propositions of their own: never a frame ("…, and some of
+# its features survive").
+COORDINATORS = frozenset({"and", "or"})
 
 
 @dataclass(frozen=True)
@@ -214,6 +246,14 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
                 break
             if phrase in {"every", "each"} and nxt in TIME_UNITS:
                 break  # "every day" is a frequency paraphrase of "daily", not a quantifier
+            if phrase == "most" and (prev in DETERMINERS or prev.endswith("'s")):
+                break  # "the most detailed account": a superlative, not "most of"
+            if phrase in ABILITY_MODALS and _negated_next(lower, i + 1):
+                break  # "could rise no further", "could not": inability, not a hedge
+            if phrase in PHYSICAL_SENSE_MARKERS and (
+                nxt in PHYSICAL_SENSE_NEXT or nxt[:1].isdigit()
+            ):
+                break
             dimension, level = SCOPE_MARKERS[phrase]
             found.append(ScopeMarker(phrase, dimension, level, i))
             matched = width
@@ -223,7 +263,28 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
         nxt = lower[pos + 1] if pos + 1 < n else ""
         if tok in QUANTITY_HEDGES and (nxt[:1].isdigit() or nxt in NUMBER_WORDS):
             found.append(ScopeMarker(tok, "quantity", 2, pos))
+        if tok == "certain" and _determines_noun(lower, pos):
+            found.append(ScopeMarker(tok, "quantifier", 1, pos))  # "certain deposits"
     return found
+
+
+def _negated_next(lower: tuple[str, ...], start: int) -> bool:
+    """A negation in the two tokens from ``start`` ("could not", "could rise no")."""
+    return any(
+        lower[k] in NEGATION_WORDS or lower[k].endswith("n't")
+        for k in range(start, min(start + 2, len(lower)))
+    )
+
+
+def _determines_noun(lower: tuple[str, ...], i: int) -> bool:
+    """ "certain" as a determiner ("certain deposits" = some), not "it is certain"."""
+    nxt = lower[i + 1] if i + 1 < len(lower) else ""
+    prev = lower[i - 1] if i else ""
+    return (
+        nxt.isalpha()
+        and nxt not in STOPWORDS
+        and prev not in {"is", "was", "are", "were", "be", "been", "not", "seems", "almost"}
+    )
 
 
 def _negations(lower: tuple[str, ...]) -> list[int]:
@@ -240,15 +301,21 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
             out.append(i)
             continue
         out.append(i)
-    return out
+    out.extend(
+        i for i in range(len(lower) - 1) if lower[i] == "rather" and lower[i + 1] == "than"
+    )  # "P rather than Q" = "P, not Q"
+    return sorted(out)
 
 
 def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMention]:
     out: list[NumberMention] = []
     n = len(lower)
+    magnitude_of_previous = -1  # "three hundred years": "hundred" is part of 300
     for i, tok in enumerate(lower):
         value: float | None
         kind = "number"
+        if i == magnitude_of_previous:
+            continue
         if _is_numeric(tok):
             value = _parse_number(tok)
             if value is None:
@@ -264,6 +331,7 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
         j = i + 1
         if kind == "number" and j < n and lower[j] in MAGNITUDE_WORDS:
             value *= MAGNITUDE_WORDS[lower[j]]
+            magnitude_of_previous = j
             j += 1
         unit = ""
         if j + 1 < n and f"{lower[j]} {lower[j + 1]}" in UNIT_CANONICAL:
@@ -359,7 +427,11 @@ def profile(text: str) -> TextProfile:
     scope_positions = {m.position for m in scope if " " not in m.phrase}
     negations = _negations(lower)
     numbers = _numbers(tokens, lower)
-    number_positions = {m.position for m in numbers}
+    number_positions = {m.position for m in numbers} | {
+        m.position + 1
+        for m in numbers
+        if m.position + 1 < len(lower) and lower[m.position + 1] in MAGNITUDE_WORDS
+    }  # "three hundred": both words are the number
     months = tuple(
         (w, i)
         for i, w in enumerate(lower)
@@ -430,9 +502,20 @@ def _same_value(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
+def _in_base(m: NumberMention) -> tuple[str, float] | None:
+    base = UNIT_IN_BASE.get(m.unit)
+    return (base[0], m.value * base[1]) if base else None
+
+
 def _number_matches(c: NumberMention, s: NumberMention) -> bool:
     if c.unit and s.unit and c.unit != s.unit:
-        return False
+        cb, sb = _in_base(c), _in_base(s)
+        if cb is None or sb is None or cb[0] != sb[0]:
+            return False
+        return _same_value(cb[1], sb[1]) or _number_matches(
+            NumberMention(cb[1], c.raw, cb[0], c.approx, c.kind, c.position),
+            NumberMention(sb[1], s.raw, sb[0], s.approx, s.kind, s.position),
+        )
     if _same_value(c.value, s.value):
         return True
     if c.kind == "number" and c.unit == "percent" and _same_value(c.value, s.value * 100):
@@ -482,6 +565,21 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     return out
 
 
+def _demonym_of(word: str, span: TextProfile) -> bool:
+    """ "icelandic" for a span that names "Iceland" (a place name and its adjective)."""
+    return any(
+        word.startswith(name) and word[len(name) :] in DEMONYM_ENDINGS
+        for entity in span.entities
+        for name in entity
+        if len(name) >= 4
+    ) or any(
+        word.startswith(name[:-1]) and word[len(name) - 1 :] in DEMONYM_ENDINGS
+        for entity in span.entities
+        for name in entity
+        if len(name) >= 4 and name.endswith(("a", "e", "y"))
+    )  # "Canada" -> "Canadian", "Italy" -> "Italian"
+
+
 def _initials(words: tuple[str, ...]) -> str:
     return "".join(w[0] for w in words if w)
 
@@ -505,7 +603,13 @@ def _entity_blockers(
         # A sentence-initial word may be a name ("Einstein developed …"); it counts as a
         # missing entity only when it is absent and the span names someone else instead.
         first = claim.lower[0]
-        absent = not (
+        participle_opener = (
+            first.endswith(("ing", "ed"))
+            and len(claim.lower) > 1
+            and claim.lower[1] in STOPWORDS
+            and not claim.tokens[1][:1].isupper()
+        )  # "Scanning the sky …", "Born in Ohio, …": not a name
+        absent = not participle_opener and not (
             first in span.lower_set
             or claim.lemmas[0] in span.lemma_set
             or claim.concepts[0] in span.concept_set
@@ -530,6 +634,7 @@ def _entity_blockers(
             or w in span.lower_set
             or lemma(w) in span.lemma_set
             or concept(w) in span.concept_set
+            or _demonym_of(w, span)
             for w in entity
         ]
         if all(present):
@@ -558,15 +663,31 @@ def _scope_blockers(claim: TextProfile, span_markers: Sequence[ScopeMarker]) -> 
     # Hedges the claim introduced itself (a paraphrase may move a hedge to another word).
     own_hedges = [m for m in claim.scope if m.level < PLAIN_LEVEL and m.phrase not in span_phrases]
     for dim, in_dim in span_by_dim.items():
+        # A span may hedge two propositions at two levels ("is thought to have been
+        # altered, so its sound may differ"): each claim marker needs one as strong in
+        # the span, and the span's weakest hedge needs one as weak in the claim.
         weakest = min(in_dim, key=lambda m: m.level)
+        span_strongest = max(in_dim, key=lambda m: m.level)
         claim_markers = claim_by_dim.get(dim, [])
         if claim_markers:
             strongest = max(claim_markers, key=lambda m: m.level)
-            if strongest.level > weakest.level:
+            claim_weakest = min(claim_markers, key=lambda m: m.level)
+            if strongest.level > span_strongest.level:
                 out.append(
                     Blocker(
                         "scope",
-                        f"scope: claim says '{strongest.phrase}', span says '{weakest.phrase}'",
+                        f"scope: claim says '{strongest.phrase}', "
+                        f"span says '{span_strongest.phrase}'",
+                        False,
+                    )
+                )
+            elif claim_weakest.level > weakest.level and not any(
+                h.level <= weakest.level for h in own_hedges
+            ):
+                out.append(
+                    Blocker(
+                        "scope",
+                        f"scope: claim says '{claim_weakest.phrase}', span says '{weakest.phrase}'",
                         False,
                     )
                 )
@@ -604,6 +725,64 @@ def _superlative_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker
     return []
 
 
+@dataclass(frozen=True)
+class _Comparison:
+    """ "<left> … more/less <adj> | <adj>-er than <right>" within one clause."""
+
+    left: frozenset[str]  # concepts of the content words before the comparative
+    right: frozenset[str]  # … after "than"
+    head: str  # the comparative's concept ("more", "less", "high", …)
+    positions: frozenset[int]  # the comparative's tokens
+
+
+def _comparison_in(p: TextProfile) -> _Comparison | None:
+    """The text's one comparison with "than", if it has exactly one and it compares two
+    things (not a quantity: "more than 90 percent", "rather than", "other than")."""
+    thans = [
+        t
+        for t, w in enumerate(p.lower)
+        if w == "than" and t > 0 and p.lower[t - 1] not in {"rather", "other"}
+    ]
+    if len(thans) != 1:
+        return None
+    t = thans[0]
+    nxt = p.lower[t + 1] if t + 1 < len(p.lower) else ""
+    if not nxt or nxt[:1].isdigit() or nxt in NUMBER_WORDS:
+        return None
+    window = range(max(0, t - 3), t)
+    heads = [k for k in window if p.lower[k] in COMPARATIVE_HEADS and p.clause[k] == p.clause[t]]
+    if heads:
+        start = heads[-1]
+    elif p.lower[t - 1].endswith("er") and p.lower[t - 1] not in STOPWORDS:
+        start = t - 1
+    else:
+        return None
+    clause = p.clause[t]
+    left = frozenset(p.concepts[i] for i in p.content if i < start and p.clause[i] == clause)
+    right = frozenset(p.concepts[i] for i in p.content if i > t and p.clause[i] == clause)
+    if not left or not right:
+        return None
+    return _Comparison(left, right, concept(p.lower[start]), frozenset(range(start, t)))
+
+
+def _comparison(claim: TextProfile, span: TextProfile) -> tuple[str, frozenset[int]]:
+    """How the claim's comparison relates to the span's: ``"reversed"`` (the two things
+    swapped, the same comparative: a contradiction), ``"mirrored"`` (swapped with the
+    opposite comparative: the same statement) or ``""``; and the claim's comparative
+    positions."""
+    c, s = _comparison_in(claim), _comparison_in(span)
+    if c is None or s is None:
+        return "", frozenset()
+    swapped = bool(c.right & s.left) and bool(c.left & s.right) and not (c.right & s.right)
+    if not swapped:
+        return "", frozenset()
+    if c.head == s.head:
+        return "reversed", c.positions
+    if is_antonym(c.head, s.head):
+        return "mirrored", c.positions
+    return "", frozenset()
+
+
 def _opposed(claim: TextProfile, i: int, span: TextProfile, k: int) -> bool:
     """Antonyms, also as the differing part of hyphenated compounds ("slowest-growing"
     vs "fastest-growing")."""
@@ -618,16 +797,45 @@ def _opposed(claim: TextProfile, i: int, span: TextProfile, k: int) -> bool:
     return len(differ) == 1 and is_antonym(*differ[0])
 
 
+def _negation_bears(span: TextProfile, k: int, aligned: AbstractSet[int]) -> bool:
+    """A forward-scoping span negation bears on the claim only when a claim-aligned word
+    follows it in its clause before a contrast ("not X but Y", "Y rather than X")."""
+    if span.lower[k] not in FORWARD_NEGATIONS:
+        return True
+    if any(w in TRUTH_PREDICATES for w in span.lower[k + 1 : k + 3]):
+        return True
+    for j in range(k + 1, len(span.lower)):
+        if span.clause[j] != span.clause[k] or span.lower[j] in CONTRAST_WORDS:
+            return False
+        if j in aligned:
+            return True
+    return False
+
+
 def _polarity_blockers(
-    claim: TextProfile, span: TextProfile, region: Sequence[int], unmatched: list[int]
+    claim: TextProfile,
+    span: TextProfile,
+    region: Sequence[int],
+    unmatched: list[int],
+    aligned: AbstractSet[int] = frozenset(),
+    mirrored: AbstractSet[int] = frozenset(),
 ) -> tuple[list[Blocker], int]:
     """Polarity conflict (if any) and how many unmatched claim words are span antonyms.
 
-    ``region``: span token positions that govern the claim (see ``_claim_region``)."""
+    ``region``: span token positions that govern the claim (see ``_claim_region``).
+    ``aligned``: span positions matched by claim words; such a word is not also the
+    antonym of another claim word ("From its opening until … was finished" / "When it
+    opened"). ``mirrored``: claim comparatives of a comparison the span states the other
+    way round ("less faithfully than northern speech" / "northern speech … more
+    faithfully than"), which agree with the span's opposite comparative."""
     region_lower = {span.lower[k]: k for k in region}
     flips: list[tuple[str, str]] = []
     for i in unmatched:
+        if i in mirrored:
+            continue
         for k in region:
+            if k in aligned:
+                continue
             if span.concepts[k] and _opposed(claim, i, span, k):
                 flips.append((claim.tokens[i], span.tokens[k]))
                 break
@@ -638,7 +846,7 @@ def _polarity_blockers(
             polar_flips.append((claim.tokens[i], span.tokens[region_lower[opposite]]))
     all_flips = flips + polar_flips
     region_set = set(region)
-    span_negs = [k for k in span.negations if k in region_set]
+    span_negs = [k for k in span.negations if k in region_set and _negation_bears(span, k, aligned)]
     claim_negs = list(claim.negations)
     negation_mismatch = (len(claim_negs) % 2) != (len(span_negs) % 2)
     antonym_flip = len(all_flips) % 2 == 1
@@ -699,6 +907,8 @@ def _frames(span: TextProfile, relevant: set[int]) -> set[int]:
     out = set()
     for c, positions in _clause_positions(span).items():
         if c in relevant or span.sentence[positions[0]] not in sentences:
+            continue
+        if span.lower[positions[0]] in COORDINATORS:
             continue
         if content_by_clause.get(c, 0) <= FRAME_MAX_CONTENT:
             out.add(c)
@@ -833,7 +1043,10 @@ def _pronoun_subject(
 
 
 def _attributes(profile_: TextProfile) -> bool:
-    return any(lem in ATTRIBUTION_LEMMAS for lem in profile_.lemmas)
+    """The text attributes a proposition ("X held that", "According to X", "put forward")."""
+    return any(lem in ATTRIBUTION_LEMMAS for lem in profile_.lemmas) or any(
+        profile_.concepts[i] in ATTRIBUTION_LEMMAS for i in profile_.content
+    )
 
 
 def _context_names(claim: TextProfile, context_text: str) -> frozenset[str]:
@@ -897,7 +1110,19 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     frames = _frames(span, relevant)
     region = _claim_region(span, relevant, frames, aligned)
     markers = _markers_in_force(claim, span, relevant, frames, aligned, attributed)
-    polarity, flipped = _polarity_blockers(claim, span, region, unmatched)
+    relation, comparative = _comparison(claim, span)
+    polarity, flipped = _polarity_blockers(
+        claim,
+        span,
+        region,
+        unmatched,
+        aligned,
+        mirrored=comparative if relation == "mirrored" else frozenset(),
+    )
+    if relation == "reversed":
+        words = " ".join(claim.tokens[i] for i in sorted(comparative))
+        note = f"comparison reversed: the span compares the other way round ('{words}')"
+        polarity.append(Blocker("antonym", note, True))
     total = len(matched) + len(unmatched)
     # Antonyms are aligned words with opposite meaning: covered, and vetoed by polarity.
     coverage = (len(matched) + flipped) / total if total else 0.0

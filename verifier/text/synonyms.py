@@ -160,6 +160,11 @@ JUDGE_SYNONYM_GROUPS: Final[tuple[tuple[str, ...], ...]] = (
     ("many", "numerous", "several", "multiple"),
     ("entire", "whole", "complete", "full"),
     ("prove", "establish", "confirm", "verify"),
+    ("propose", "put forward"),
+    ("deliberately", "intentionally", "on purpose", "purposely", "purposefully"),
+    ("rigid", "stiff"),
+    ("keep", "preserve", "retain"),
+    ("accumulate", "build up", "pile up", "amass"),
     ("united states", "u.s.", "usa", "america"),
     ("united kingdom", "uk", "u.k.", "britain"),
 )

@@ -149,3 +149,169 @@ def test_negation_far_away_in_another_clause_is_ignored() -> None:
         "architect did not live to see it."
     )
     assert "negation" not in kinds("The museum opened in 1998.", span)
+
+
+# Paraphrases a careful writer makes, each read as the same statement (planted-v3 kinds).
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # an attribution frame keeps the span's "estimates suggest" / "records indicate"
+        (
+            "According to estimates, the fissure released 120 million tonnes of gas.",
+            "Estimates suggest that the fissure released 120 million tonnes of gas.",
+        ),
+        (
+            "According to the parish records, half of the sheep died.",
+            "The parish records indicate that half of the sheep died.",
+        ),
+        (
+            "Franklin put forward the idea that a volcano caused the fog.",
+            "Franklin proposed that a volcano caused the fog.",
+        ),
+        # "the most detailed" is a superlative, not the quantifier "most"
+        (
+            "Jones wrote a detailed account of the flood.",
+            "The most detailed account of the flood was written by Jones.",
+        ),
+        # "could not" is inability, not a hedge
+        ("The engineers failed to open the gate.", "The engineers could not open the gate."),
+        # "appeared in 1725" is publication, "settled on" is coming to rest
+        ("A German translation was published in 1725.", "A German translation appeared in 1725."),
+        (
+            "Ash that settled on the fields killed the grass.",
+            "Ash settling on the fields killed the grass.",
+        ),
+        # two hedges on two propositions, each kept in other words
+        (
+            "The piano is believed to have been altered, so it possibly sounds different.",
+            "The piano is thought to have been altered, so it may sound different.",
+        ),
+        # "certain deposits" is "some deposits"
+        (
+            "Many sites formed early, though certain deposits are older.",
+            "Many sites formed early, although some deposits are older.",
+        ),
+        # "contributed" says "partly"
+        (
+            "Early printers contributed to fixing the spelling.",
+            "The spelling became fixed partly through the work of early printers.",
+        ),
+    ],
+)
+def test_reworded_hedges_and_frames_do_not_block(claim: str, span: str) -> None:
+    assert "scope" not in kinds(claim, span), notes(claim, span)
+
+
+def test_a_partial_cause_stated_as_the_cause_drops_the_hedge() -> None:
+    assert "scope" in kinds("Printers caused the decline.", "Printers contributed to the decline.")
+
+
+@pytest.mark.parametrize(
+    ("text", "marker"),
+    [
+        ("The drug appears to reduce pain.", "appears"),
+        ("The question of its origin is settled.", "settled"),
+        ("Ash settled on the fields.", None),
+        ("A translation appeared in 1725.", None),
+    ],
+)
+def test_appear_and_settled_are_markers_only_in_their_hedging_sense(
+    text: str, marker: str | None
+) -> None:
+    from verifier.judges.signals import profile
+
+    assert [m.phrase for m in profile(text).scope] == ([marker] if marker else [])
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # the negation scopes "spread evenly", not the reform the claim is about
+        (
+            "The northern towns adopted the reform early.",
+            "The reform did not spread evenly across the country; the northern towns "
+            "adopted it early.",
+        ),
+        # "not X but Y": the claim states Y
+        ("The fire began in the kitchen.", "The fire began not in the hall but in the kitchen."),
+        # "rather than" is "not"
+        (
+            "The soils were made by people, not by natural processes.",
+            "The soils were made by people rather than by natural processes.",
+        ),
+        # "opened" is the claim's "opening", not the antonym of its "finished"
+        (
+            "From its opening until the Quebec Bridge was finished in 1917, the Forth Bridge "
+            "had the longest spans.",
+            "When it opened, the Forth Bridge had the longest spans, a record it held until "
+            "the Quebec Bridge was completed in 1917.",
+        ),
+        # a comparison turned round with the opposite comparative says the same
+        (
+            "The south keeps the old vowel less faithfully than the north does.",
+            "The north keeps the old vowel more faithfully than the south does.",
+        ),
+    ],
+)
+def test_polarity_read_where_it_bears(claim: str, span: str) -> None:
+    found = kinds(claim, span)
+    assert "negation" not in found and "antonym" not in found, notes(claim, span)
+
+
+def test_a_negated_truth_predicate_refutes_what_came_before() -> None:
+    span = "Claims that sourdough is safe for coeliacs are not supported."
+    assert "negation" in kinds("Sourdough is safe for coeliacs.", span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # the two things swapped, the same comparative
+        (
+            "The gas was more destructive than the lava.",
+            "The lava was more destructive than the gas.",
+        ),
+        # a superlative turned into its antonym
+        (
+            "Each cantilever is shallowest over its pier.",
+            "Each cantilever is deepest over its pier.",
+        ),
+    ],
+)
+def test_reversed_comparisons_contradict(claim: str, span: str) -> None:
+    blockers = compare(claim, span).blockers
+    assert any(b.kind == "antonym" and b.contradicts for b in blockers), notes(claim, span)
+
+
+def test_a_participle_opening_the_claim_is_not_a_missing_name() -> None:
+    claim = "Scanning the sky from the roof, Maria Mitchell noticed a faint object."
+    span = "While sweeping the sky from the roof of the family home, she noticed a faint object."
+    context = "Maria Mitchell and the comet. She worked at the Nantucket Atheneum."
+    assert "scanning" not in " ".join(b.note for b in compare(claim, span, context).blockers)
+
+
+def test_a_place_adjective_names_its_place() -> None:
+    claim = "Franklin thought an Icelandic volcano caused the fog."
+    assert "entity_mismatch" not in kinds(
+        claim, "Franklin thought a volcano in Iceland caused the fog."
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        ("The change took three hundred years.", "The change took three centuries."),
+        ("The road is 5 km long.", "The road is 5,000 metres long."),
+        ("The load was 2 tonnes.", "The load was 2,000 kg."),
+    ],
+)
+def test_a_quantity_in_another_unit_is_the_same_quantity(claim: str, span: str) -> None:
+    found = kinds(claim, span)
+    assert not {"number_unsupported", "number_mismatch", "unit_mismatch"} & set(found), found
+
+
+def test_a_magnitude_word_is_part_of_its_number() -> None:
+    from verifier.judges.signals import profile
+
+    numbers = profile("It lasted three hundred years and cost 3 million pounds.").numbers
+    assert [m.value for m in numbers] == [300.0, 3_000_000.0]
