@@ -252,7 +252,8 @@ SCOPE_MARKERS: dict[str, tuple[str, int]] = {
     "fully": ("quantifier", 5),
     "wholly": ("quantifier", 5),
     "universally": ("quantifier", 5),
-    "none": ("quantifier", 5),
+    # not "none": "none of the changes were reversed" is "the changes were not reversed",
+    # read by negation parity
     "only": ("quantifier", 5),
     "solely": ("quantifier", 5),
     "exclusively": ("quantifier", 5),

@@ -130,7 +130,8 @@ APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
 # ends ("not as a single event but as a series"). Predicative cues ("unaffected",
 # "false", "a myth") scope what came before and keep the region rule.
 FORWARD_NEGATIONS = frozenset(
-    {"not", "no", "never", "neither", "nor", "without", "n't", "cannot", "rather"}
+    {"not", "no", "never", "neither", "nor", "without", "n't", "cannot", "rather", "instead"}
+    | {"zero"}
 )  # not the pronouns: "fear nothing" negates what comes before
 CONTRAST_WORDS = frozenset({"but", "instead", "rather", "whereas", "while"})
 DETERMINERS = frozenset({"the", "its", "their", "his", "her", "our", "my", "your", "a", "an"})
@@ -150,6 +151,7 @@ TRUTH_PREDICATES = frozenset(
 # Adjectives of a place name ("Icelandic" for "Iceland", "Canadian" for "Canada").
 DEMONYM_ENDINGS = ("ic", "ian", "an", "ish", "ese", "i")
 ABILITY_MODALS = frozenset({"can", "could"})
+QUANTIFIED_AGREEMENT_GAP = 4  # "most researchers now agree": tokens from quantifier to verb
 # Coordinated clauses state propositions of their own: never a frame ("…, and some of
 # its features survive").
 COORDINATORS = frozenset({"and", "or"})
@@ -248,6 +250,8 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
                 break  # "every day" is a frequency paraphrase of "daily", not a quantifier
             if phrase == "most" and (prev in DETERMINERS or prev.endswith("'s")):
                 break  # "the most detailed account": a superlative, not "most of"
+            if dimension_of(phrase) == "frequency" and prev in {"less", "more", "as", "how"}:
+                break  # "cutting hedges less often": a comparison, not a hedge
             if phrase in ABILITY_MODALS and _negated_next(lower, i + 1):
                 break  # "could rise no further", "could not": inability, not a hedge
             if phrase in PHYSICAL_SENSE_MARKERS and (
@@ -259,6 +263,21 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
             matched = width
             break
         i += matched or 1
+    # "most researchers agree": a majority, said by the quantifier; not a consensus
+    found = [
+        m
+        for m in found
+        if not (
+            m.dimension == "consensus"
+            and m.level >= STRONG_LEVEL
+            and any(
+                q.dimension == "quantifier"
+                and q.level < STRONG_LEVEL
+                and 0 < m.position - q.position <= QUANTIFIED_AGREEMENT_GAP
+                for q in found
+            )
+        )
+    ]
     for pos, tok in enumerate(lower):  # approximators before a number hedge the quantity
         nxt = lower[pos + 1] if pos + 1 < n else ""
         if tok in QUANTITY_HEDGES and (nxt[:1].isdigit() or nxt in NUMBER_WORDS):
@@ -266,6 +285,16 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
         if tok == "certain" and _determines_noun(lower, pos):
             found.append(ScopeMarker(tok, "quantifier", 1, pos))  # "certain deposits"
     return found
+
+
+def dimension_of(phrase: str) -> str:
+    return SCOPE_MARKERS[phrase][0]
+
+
+def _zero_determiner(lower: tuple[str, ...], i: int) -> bool:
+    """ "zero recorded cases" says "no cases"; "zero degrees" is a quantity."""
+    nxt = lower[i + 1] if i + 1 < len(lower) else ""
+    return nxt.isalpha() and nxt not in STOPWORDS and nxt not in UNIT_CANONICAL
 
 
 def _negated_next(lower: tuple[str, ...], start: int) -> bool:
@@ -297,13 +326,18 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
             continue
         if tok == "no" and nxt[:1].isdigit():
             continue  # "No. 7", "no 10": the number sign
+        if tok in {"independent", "independently"} and nxt not in {"of", "from"}:
+            continue  # "an independent review": not "does not depend on"
         if tok == "no" and nxt in {"one"}:
             out.append(i)
             continue
         out.append(i)
     out.extend(
-        i for i in range(len(lower) - 1) if lower[i] == "rather" and lower[i + 1] == "than"
-    )  # "P rather than Q" = "P, not Q"
+        i
+        for i in range(len(lower) - 1)
+        if (lower[i], lower[i + 1]) in {("rather", "than"), ("instead", "of")}
+        or (lower[i] == "zero" and _zero_determiner(lower, i))
+    )  # "P rather than Q" / "P instead of Q" = "P, not Q"; "zero cases" = "no cases"
     return sorted(out)
 
 
@@ -322,6 +356,8 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
                 continue
             if "," not in tok and "." not in tok and len(tok) == 4 and 1000 <= value <= 2100:
                 kind = "year"
+        elif tok == "zero" and _zero_determiner(lower, i):
+            continue  # "zero recorded cases": a negation, not a quantity
         elif tok in NUMBER_WORDS and tok not in {"one", "half", "double"}:
             value = float(NUMBER_WORDS[tok])
         elif tok in ORDINAL_WORDS:
@@ -718,8 +754,15 @@ def _is_superlative(lower: tuple[str, ...], i: int) -> bool:
 
 def _superlative_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     """A superlative the span does not state ("the longest bridge") strengthens it."""
+    span_superlatives = {
+        span.concepts[k] for k in range(len(span.lower)) if _is_superlative(span.lower, k)
+    }
     for i in range(len(claim.lower)):
-        if _is_superlative(claim.lower, i) and claim.lower[i] not in span.lower_set:
+        if (
+            _is_superlative(claim.lower, i)
+            and claim.lower[i] not in span.lower_set
+            and claim.concepts[i] not in span_superlatives  # "the biggest" / "the largest"
+        ):
             word = claim.tokens[i]
             return [Blocker("scope", f"scope: claim says '{word}', span does not", False)]
     return []
@@ -819,10 +862,13 @@ def _polarity_blockers(
     unmatched: list[int],
     aligned: AbstractSet[int] = frozenset(),
     mirrored: AbstractSet[int] = frozenset(),
+    relevant: AbstractSet[int] = frozenset(),
 ) -> tuple[list[Blocker], int]:
     """Polarity conflict (if any) and how many unmatched claim words are span antonyms.
 
-    ``region``: span token positions that govern the claim (see ``_claim_region``).
+    ``region``: span token positions that govern the claim (see ``_claim_region``); a
+    forward negation anywhere in a ``relevant`` clause bears too when the claim's words
+    follow it ("It does not by itself determine how much the couriers are owed").
     ``aligned``: span positions matched by claim words; such a word is not also the
     antonym of another claim word ("From its opening until … was finished" / "When it
     opened"). ``mirrored``: claim comparatives of a comparison the span states the other
@@ -846,7 +892,12 @@ def _polarity_blockers(
             polar_flips.append((claim.tokens[i], span.tokens[region_lower[opposite]]))
     all_flips = flips + polar_flips
     region_set = set(region)
-    span_negs = [k for k in span.negations if k in region_set and _negation_bears(span, k, aligned)]
+    span_negs = [
+        k
+        for k in span.negations
+        if (k in region_set or (span.lower[k] in FORWARD_NEGATIONS and span.clause[k] in relevant))
+        and _negation_bears(span, k, aligned)
+    ]
     claim_negs = list(claim.negations)
     negation_mismatch = (len(claim_negs) % 2) != (len(span_negs) % 2)
     antonym_flip = len(all_flips) % 2 == 1
@@ -1118,6 +1169,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
         unmatched,
         aligned,
         mirrored=comparative if relation == "mirrored" else frozenset(),
+        relevant=relevant,
     )
     if relation == "reversed":
         words = " ".join(claim.tokens[i] for i in sorted(comparative))

@@ -49,6 +49,7 @@ NON_NEGATION_PHRASES: Final[tuple[tuple[str, str], ...]] = (
     ("not", "merely"),
     ("no", "doubt"),
     ("no", "less"),
+    ("no", "fewer"),  # "no fewer than 73" is "at least 73"
     ("not", "least"),
     ("not", "until"),
     ("no", "sooner"),

@@ -315,3 +315,76 @@ def test_a_magnitude_word_is_part_of_its_number() -> None:
 
     numbers = profile("It lasted three hundred years and cost 3 million pounds.").numbers
     assert [m.value for m in numbers] == [300.0, 3_000_000.0]
+
+
+def test_most_of_them_agreeing_is_a_majority_not_a_consensus() -> None:
+    claim = "Sombroek held that people made the soils, and most researchers now agree with him."
+    span = "He argued that people made the soils, a view that most researchers now share."
+    assert "scope" not in kinds(claim, span), notes(claim, span)
+    assert "claim says 'agree'" in notes(
+        "Researchers agree with him.", "Most researchers share his view."
+    )
+
+
+def test_no_fewer_than_is_at_least_not_a_negation() -> None:
+    claim = "No fewer than 73 workers died during construction."
+    assert "negation" not in kinds(claim, "At least 73 workers died during construction.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # "zero recorded cases" is "no cases were recorded"
+        (
+            "There were zero recorded cases among the staff.",
+            "No cases were recorded among the staff.",
+        ),
+        # "rather than" and "instead of" are the same "not"
+        (
+            "The council approved a plan with one reservoir rather than two.",
+            "The council approved a plan with one reservoir instead of two.",
+        ),
+        # "none of" is the negation of the whole, read by parity
+        (
+            "None of the changes have been reversed.",
+            "The authority has not reversed any of the changes.",
+        ),
+        # an attributive "independent" is no negation
+        (
+            "An institute estimated that the redesign caused half of the increase.",
+            "An independent review by an institute estimated that the redesign caused half "
+            "of the increase.",
+        ),
+        # a negation far before the claim's words in their clause still bears
+        (
+            "The ruling does not settle how much the couriers are owed.",
+            "The ruling does not by itself determine how much the couriers are owed.",
+        ),
+    ],
+)
+def test_negation_paraphrases_keep_their_parity(claim: str, span: str) -> None:
+    found = kinds(claim, span)
+    assert "negation" not in found and "scope" not in found, notes(claim, span)
+
+
+def test_a_negation_far_before_the_claims_words_contradicts_a_claim_without_it() -> None:
+    claim = "The ruling determines how much the couriers are owed."
+    span = "It does not by itself at this stage determine how much the couriers are owed."
+    assert "negation" in kinds(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # a superlative of a synonym
+        ("Chile was the biggest foreign market.", "Chile was the largest foreign market."),
+        # "less often" compares frequencies; it hedges nothing
+        (
+            "Dormouse numbers are thought to have fallen by half.",
+            "Cutting hedges less often helps the dormouse, whose numbers are thought to have "
+            "fallen by half.",
+        ),
+    ],
+)
+def test_comparatives_and_superlatives_in_other_words_do_not_block(claim: str, span: str) -> None:
+    assert "scope" not in kinds(claim, span), notes(claim, span)
