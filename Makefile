@@ -44,4 +44,10 @@ bench: $(STAMP)
 # Everything one accelerator call needs to train spanproof-nli-v2 (docs/spanproof-nli-v2.md).
 gpu-bundle: $(STAMP)
 	$(PY) bench/judge_planted.py --export-items var/planted-v1-items.jsonl > /dev/null
+	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v3-paraphrase.json \
+	  --export-items var/planted-v3-items.jsonl > /dev/null
+	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v4-summaries.json \
+	  --export-items var/planted-v4-items.jsonl > /dev/null
+	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v5-answers.json \
+	  --export-items var/planted-v5-items.jsonl > /dev/null
 	$(PY) -m verifier.judges.nli.bundle

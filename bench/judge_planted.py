@@ -85,7 +85,8 @@ def main() -> None:
         with args.export_items.open("w", encoding="utf-8") as fh:
             for spec, item in zip(specs, items, strict=True):
                 row = {"id": item.key, "claim": item.claim, "spans": list(item.spans)}
-                row |= {"context": item.context, "supported": spec["label"] == "supported"}
+                supported = spec["label"] == "supported" and not spec.get("beyond_window")
+                row |= {"context": item.context, "supported": supported}
                 fh.write(json.dumps(row) + "\n")
         return
     judged = [item for item in items if item.spans]

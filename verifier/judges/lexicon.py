@@ -58,6 +58,31 @@ IRREGULAR_LEMMAS: dict[str, str] = {
     "kept": "keep",
     "led": "lead",
     "meant": "mean",
+    "slept": "sleep",
+    "spoke": "speak",
+    "spoken": "speak",
+    "forgot": "forget",
+    "forgotten": "forget",
+    "came": "come",
+    "shown": "show",
+    "dug": "dig",
+    "hung": "hang",
+    "swam": "swim",
+    "sank": "sink",
+    "sunk": "sink",
+    "shook": "shake",
+    "woke": "wake",
+    "woken": "wake",
+    "wore": "wear",
+    "worn": "wear",
+    "froze": "freeze",
+    "frozen": "freeze",
+    "stole": "steal",
+    "stolen": "steal",
+    "broke": "break",
+    "broken": "break",
+    "threw": "throw",
+    "thrown": "throw",
     "met": "meet",
     "paid": "pay",
     "ran": "run",
@@ -729,6 +754,6 @@ _ATTRIBUTION_VERBS = """
     writes written say said says state stated states teach taught teaches posit posited
     posits insist insisted insists theorize theorized theorizes hypothesize hypothesized
     speculate speculated conclude concluded concludes indicate indicated indicates
-    report reported reports according
+    according
 """
 ATTRIBUTION_LEMMAS: frozenset[str] = frozenset(lemma(w) for w in _ATTRIBUTION_VERBS.split())

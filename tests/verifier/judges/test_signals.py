@@ -388,3 +388,27 @@ def test_a_negation_far_before_the_claims_words_contradicts_a_claim_without_it()
 )
 def test_comparatives_and_superlatives_in_other_words_do_not_block(claim: str, span: str) -> None:
     assert "scope" not in kinds(claim, span), notes(claim, span)
+
+
+def test_an_organisations_kind_is_not_a_missing_name() -> None:
+    claim = "Halvorsen Therapeutics filed for approval in June 2021."
+    assert "entity_mismatch" not in kinds(claim, "Halvorsen filed for approval in June 2021.")
+
+
+def test_a_common_word_opening_the_claim_is_not_a_missing_name() -> None:
+    claim = "Work on the scheme began in April 2018."
+    span = "The Environment Agency's construction of the scheme began in April 2018."
+    assert "'work' not in span" not in notes(claim, span)
+
+
+def test_irregular_past_forms_are_their_verbs() -> None:
+    assert lemma("slept") == lemma("sleeping") and lemma("broken") == lemma("break")
+
+
+def test_a_gain_reported_by_someone_does_not_excuse_the_spans_suggested() -> None:
+    claim = "The scanner was responsible for most of the speed gain reported by Corvid."
+    span = (
+        "Benchmarks later suggested that most of the speed gain reported by Corvid came "
+        "from the scanner."
+    )
+    assert "scope" in kinds(claim, span)

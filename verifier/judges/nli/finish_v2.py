@@ -199,7 +199,7 @@ def finish(
         labels,
         details={
             "model_sha256": sha256,
-            "fitted_on": "development fit rows (eval claims fit part + planted-v1 items)",
+            "fitted_on": "development fit rows (eval claims fit part + planted fit fixtures)",
             "best_step": report.get("best_step"),
             "best_fit_auc_in_training": report.get("best_fit_auc"),
         },

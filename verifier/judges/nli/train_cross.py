@@ -7,8 +7,9 @@
 
 Made for one call on an accelerator machine that has torch, transformers, tokenizers,
 safetensors and numpy and nothing else of ours: it imports only those, the standard
-library and three pure modules of this package (``cross_encoder.encoding``,
-``judges.metrics``, and their package ``__init__`` files, which import nothing heavy).
+library and pure modules of this package (``cross_encoder.encoding``,
+``judges.metrics``, ``nli.int8_weights`` and their package ``__init__`` files, which
+import nothing heavy).
 It runs on a CPU too (the tests train two steps of a tiny model).
 
 1. Checks every bundle file against the SHA-256 in ``bundle.json``.
@@ -35,6 +36,7 @@ import math
 import platform
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -199,6 +201,25 @@ def evaluate(model: Any, dev: DevSet, pad: int, device: Any, autocast: Any) -> d
     }
 
 
+def base_model_dir(model_dir: Path, scratch: Path) -> Path:
+    """A folder ``from_pretrained`` reads: the bundle's own when its weights are a plain
+    ``model.safetensors``; else its int8 weights back in fp32 in ``scratch``."""
+    packed = model_dir / "model.int8.safetensors"
+    if not packed.is_file():
+        return model_dir
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    from verifier.judges.nli.int8_weights import dequantize_state
+
+    for item in model_dir.iterdir():
+        if item.is_file() and item != packed:
+            shutil.copyfile(item, scratch / item.name)
+    save_file(dequantize_state(load_file(str(packed))), str(scratch / "model.safetensors"))
+    return scratch
+
+
 def write_parts(state: dict[str, Any], out: Path) -> dict[str, Any]:
     """The fp16 state dict as safetensors, cut into parts of at most PART_BYTES."""
     from safetensors.torch import save_file
@@ -244,13 +265,14 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     dev = load_dev(args.bundle, tokenizer, args.max_tokens)
     tokenized = time.perf_counter()
 
-    model = AutoModelForSequenceClassification.from_pretrained(
-        str(model_dir),
-        num_labels=len(CLASSES),
-        id2label=dict(enumerate(CLASSES)),
-        label2id={c: i for i, c in enumerate(CLASSES)},
-    )
-    model = model.float().to(device)  # the bundle's weights are fp16; training is fp32
+    with tempfile.TemporaryDirectory() as unpacked:
+        model = AutoModelForSequenceClassification.from_pretrained(
+            str(base_model_dir(model_dir, Path(unpacked))),
+            num_labels=len(CLASSES),
+            id2label=dict(enumerate(CLASSES)),
+            label2id={c: i for i, c in enumerate(CLASSES)},
+        )
+    model = model.float().to(device)  # the bundle's weights are int8 or fp16; training is fp32
     model.train()
     decay = [
         p for n, p in model.named_parameters() if not n.endswith("bias") and "LayerNorm" not in n

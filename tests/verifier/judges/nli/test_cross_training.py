@@ -137,7 +137,7 @@ def test_the_bundle_holds_everything_and_drops_development_claims(
     folder = workdir / "bundle"
     assert set(built["files"]) == {
         "model/config.json",
-        "model/model.safetensors",
+        "model/model.int8.safetensors",
         "model/tokenizer.json",
         "train.jsonl.gz",
         "dev.jsonl.gz",
@@ -157,8 +157,29 @@ def test_the_bundle_holds_everything_and_drops_development_claims(
     assert all(row["premises"][0].startswith("Tarn Point Light.") for row in dev)  # context first
     from safetensors import safe_open
 
-    with safe_open(str(folder / "model" / "model.safetensors"), "pt") as fh:
-        assert {str(fh.get_tensor(k).dtype) for k in fh.keys()}  # noqa: SIM118 (safe_open, not a dict) <= {"torch.float16", "torch.int64"}
+    with safe_open(str(folder / "model" / "model.int8.safetensors"), "pt") as fh:
+        dtypes = {str(fh.get_tensor(k).dtype) for k in fh.keys()}  # noqa: SIM118 (not a dict)
+    assert "torch.int8" in dtypes and dtypes <= {"torch.int8", "torch.float16", "torch.int64"}
+
+
+def test_int8_weights_come_back_within_half_a_step_of_each_row() -> None:
+    import torch
+
+    from verifier.judges.nli.int8_weights import dequantize_state, quantize_state
+
+    torch.manual_seed(0)
+    state = {
+        "w": torch.randn(50, 16) * torch.linspace(0.01, 3, 50)[:, None],
+        "b": torch.randn(16),
+        "ids": torch.arange(4),
+    }
+    packed = quantize_state(state)
+    assert packed["w"].dtype == torch.int8 and packed["b"].dtype == torch.float16
+    back = dequantize_state(packed)
+    assert set(back) == set(state) and back["ids"].equal(state["ids"])
+    step = state["w"].abs().amax(dim=1, keepdim=True) / 127
+    assert ((back["w"] - state["w"]).abs() <= step * 0.51 + 1e-3).all()
+    assert torch.allclose(back["b"], state["b"], atol=1e-3)
 
 
 def test_the_bundle_is_reproducible(workdir: Path, built: dict, tmp_path: Path) -> None:
@@ -173,6 +194,50 @@ def test_the_bundle_is_reproducible(workdir: Path, built: dict, tmp_path: Path) 
     )
     assert again["files"]["train.jsonl.gz"] == built["files"]["train.jsonl.gz"]
     assert again["files"]["dev.jsonl.gz"] == built["files"]["dev.jsonl.gz"]
+
+
+def test_each_planted_fixture_joins_the_fit_rows(workdir: Path, tmp_path: Path) -> None:
+    planted = []
+    for name, supported in (("planted-a-items", True), ("planted-b-items", False)):
+        path = tmp_path / f"{name}.jsonl"
+        _write_jsonl(
+            path,
+            [
+                {
+                    "id": f"{name}-1",
+                    "claim": "The light was automated in 1987.",
+                    "spans": ["The light was automated in 1987."],
+                    "context": "Tarn Point Light.",
+                    "supported": supported,
+                },
+                {
+                    "id": f"{name}-2",
+                    "claim": "Unbound.",
+                    "spans": [],
+                    "context": "",
+                    "supported": True,
+                },
+            ],
+        )
+        planted.append(path)
+    manifest = bundle.build_bundle(
+        tmp_path / "with-planted",
+        train_dir=workdir / "train",
+        eval_path=workdir / "claims.jsonl",
+        planted=planted,
+        extra=[],
+        model_dir=workdir / "base",
+        seed=1,
+    )
+    dev_rows = manifest["counts"]["dev_rows"]
+    assert dev_rows["fit/planted:planted-a-items"] == 1  # the unbound item is no row
+    assert dev_rows["fit/planted:planted-b-items"] == 1
+    golds = {
+        row["id"]: row["gold"]
+        for row in read_jsonl_gz(tmp_path / "with-planted" / "dev.jsonl.gz")
+        if row["id"].startswith("planted-")
+    }
+    assert golds == {"planted-a-items-1": "SUPPORT", "planted-b-items-1": "NOINFO"}
 
 
 def test_a_bundle_over_the_size_limit_is_refused(workdir: Path, tmp_path: Path) -> None:
