@@ -257,8 +257,6 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
                 break  # "every day" is a frequency paraphrase of "daily", not a quantifier
             if phrase == "most" and (prev in DETERMINERS or prev.endswith("'s")):
                 break  # "the most detailed account": a superlative, not "most of"
-            if dimension_of(phrase) == "frequency" and prev in {"less", "more", "as", "how"}:
-                break  # "cutting hedges less often": a comparison, not a hedge
             if phrase in ABILITY_MODALS and _negated_next(lower, i + 1):
                 break  # "could rise no further", "could not": inability, not a hedge
             if phrase in PHYSICAL_SENSE_MARKERS and (
@@ -266,6 +264,8 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
             ):
                 break
             dimension, level = SCOPE_MARKERS[phrase]
+            if dimension == "frequency" and prev in {"less", "more", "as", "how"}:
+                break  # "cutting hedges less often": a comparison, not a hedge
             found.append(ScopeMarker(phrase, dimension, level, i))
             matched = width
             break
@@ -294,12 +294,9 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
     return found
 
 
-def dimension_of(phrase: str) -> str:
-    return SCOPE_MARKERS[phrase][0]
-
-
 def _zero_determiner(lower: tuple[str, ...], i: int) -> bool:
-    """ "zero recorded cases" says "no cases"; "zero degrees" is a quantity."""
+    """Whether "zero" reads as "no" ("zero recorded cases"), not a quantity ("zero
+    degrees")."""
     nxt = lower[i + 1] if i + 1 < len(lower) else ""
     return nxt.isalpha() and nxt not in STOPWORDS and nxt not in UNIT_CANONICAL
 
@@ -313,7 +310,8 @@ def _negated_next(lower: tuple[str, ...], start: int) -> bool:
 
 
 def _determines_noun(lower: tuple[str, ...], i: int) -> bool:
-    """ "certain" as a determiner ("certain deposits" = some), not "it is certain"."""
+    """Whether the word at ``i`` is a determiner before a noun: "certain deposits" (=
+    some), not "it is certain"."""
     nxt = lower[i + 1] if i + 1 < len(lower) else ""
     prev = lower[i - 1] if i else ""
     return (
@@ -609,7 +607,8 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
 
 
 def _demonym_of(word: str, span: TextProfile) -> bool:
-    """ "icelandic" for a span that names "Iceland" (a place name and its adjective)."""
+    """Whether ``word`` is the adjective of a place the span names ("icelandic" for
+    "Iceland")."""
     return any(
         word.startswith(name) and word[len(name) :] in DEMONYM_ENDINGS
         for entity in span.entities
@@ -786,7 +785,7 @@ def _superlative_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker
 
 @dataclass(frozen=True)
 class _Comparison:
-    """ "<left> … more/less <adj> | <adj>-er than <right>" within one clause."""
+    """One comparison within a clause: <left> … more/less <adj> (or <adj>-er) than <right>."""
 
     left: frozenset[str]  # concepts of the content words before the comparative
     right: frozenset[str]  # … after "than"
