@@ -544,7 +544,9 @@ def _same_value(a: float, b: float) -> bool:
 
 
 def _in_base(m: NumberMention) -> tuple[str, float] | None:
-    base = UNIT_IN_BASE.get(m.unit)
+    """A quantity in its base unit ("3 centuries" → 300 years); not an ordinal ("the
+    19th century") nor a year."""
+    base = UNIT_IN_BASE.get(m.unit) if m.kind == "number" else None
     return (base[0], m.value * base[1]) if base else None
 
 
