@@ -50,4 +50,6 @@ gpu-bundle: $(STAMP)
 	  --export-items var/planted-v4-items.jsonl > /dev/null
 	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v5-answers.json \
 	  --export-items var/planted-v5-items.jsonl > /dev/null
+	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v6-mixed.json \
+	  --export-items var/planted-v6-items.jsonl > /dev/null
 	$(PY) -m verifier.judges.nli.bundle

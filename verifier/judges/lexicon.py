@@ -528,6 +528,7 @@ APPROXIMATORS: frozenset[str] = frozenset(
         "nearly",
         "almost",
         "circa",
+        "close",
         "some",
         "over",
         "under",
@@ -757,3 +758,9 @@ _ATTRIBUTION_VERBS = """
     according
 """
 ATTRIBUTION_LEMMAS: frozenset[str] = frozenset(lemma(w) for w in _ATTRIBUTION_VERBS.split())
+# Verbs that report without framing a proposition the claim then asserts: "the ministry
+# reported that …" matches the span's "said that", but "the gain reported by X" is a
+# participle, so it never excuses a hedge of the span.
+REPORTING_LEMMAS: frozenset[str] = ATTRIBUTION_LEMMAS | frozenset(
+    lemma(w) for w in ["report", "reported", "reports", "announce", "announced", "announces"]
+)

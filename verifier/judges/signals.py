@@ -24,6 +24,7 @@ from verifier.judges.lexicon import (
     NUMBER_WORDS,
     ORDINAL_WORDS,
     PLAIN_LEVEL,
+    REPORTING_LEMMAS,
     SCOPE_MARKERS,
     SCOPE_MAX_WORDS,
     STRONG_LEVEL,
@@ -134,6 +135,7 @@ FORWARD_NEGATIONS = frozenset(
     | {"zero"}
 )  # not the pronouns: "fear nothing" negates what comes before
 CONTRAST_WORDS = frozenset({"but", "instead", "rather", "whereas", "while"})
+COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "become", "became"})
 DETERMINERS = frozenset({"the", "its", "their", "his", "her", "our", "my", "your", "a", "an"})
 # Markers with a physical sense before a preposition: "appeared in 1725" (showed up, not
 # "seemed"), "settled on the grass" (came to rest, not "the question is settled").
@@ -255,8 +257,8 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
                 break
             if phrase in {"every", "each"} and nxt in TIME_UNITS:
                 break  # "every day" is a frequency paraphrase of "daily", not a quantifier
-            if phrase == "most" and (prev in DETERMINERS or prev.endswith("'s")):
-                break  # "the most detailed account": a superlative, not "most of"
+            if phrase == "most" and (prev in DETERMINERS or prev in COPULAS or prev.endswith("'s")):
+                break  # "the most detailed", "had been most frequent": superlatives
             if phrase in ABILITY_MODALS and _negated_next(lower, i + 1):
                 break  # "could rise no further", "could not": inability, not a hedge
             if phrase in PHYSICAL_SENSE_MARKERS and (
@@ -289,9 +291,28 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
         nxt = lower[pos + 1] if pos + 1 < n else ""
         if tok in QUANTITY_HEDGES and (nxt[:1].isdigit() or nxt in NUMBER_WORDS):
             found.append(ScopeMarker(tok, "quantity", 2, pos))
+        if (
+            tok == "to"
+            and pos > 0
+            and lower[pos - 1] == "close"
+            and (nxt[:1].isdigit() or nxt in NUMBER_WORDS)
+        ):
+            found.append(ScopeMarker("close to", "quantity", 2, pos))  # "close to six hours"
         if tok == "certain" and _determines_noun(lower, pos):
             found.append(ScopeMarker(tok, "quantifier", 1, pos))  # "certain deposits"
     return found
+
+
+def _compound_number(tok: str) -> float | None:
+    """The value of a tens word and a units word joined by a hyphen ("twenty-one": 21)."""
+    tens, _, units = tok.partition("-")
+    if not units or tens not in NUMBER_WORDS or units not in NUMBER_WORDS:
+        return None
+    if NUMBER_WORDS[tens] % 10 or not 20 <= NUMBER_WORDS[tens] <= 90:
+        return None
+    if not 1 <= NUMBER_WORDS[units] <= 9:
+        return None
+    return float(NUMBER_WORDS[tens] + NUMBER_WORDS[units])
 
 
 def _zero_determiner(lower: tuple[str, ...], i: int) -> bool:
@@ -365,6 +386,8 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
             continue  # "zero recorded cases": a negation, not a quantity
         elif tok in NUMBER_WORDS and tok not in {"one", "half", "double"}:
             value = float(NUMBER_WORDS[tok])
+        elif (compound := _compound_number(tok)) is not None:
+            value = compound  # "twenty-one"
         elif tok in ORDINAL_WORDS:
             value, kind = float(ORDINAL_WORDS[tok]), "ordinal"
         else:
@@ -624,6 +647,21 @@ def _demonym_of(word: str, span: TextProfile) -> bool:
     )  # "Canada" -> "Canadian", "Italy" -> "Italian"
 
 
+def _place_of(word: str, span: TextProfile) -> bool:
+    """Whether ``word`` names a place whose adjective the span uses ("india" for a span
+    that says "Indian")."""
+    if len(word) < 4:
+        return False
+    stems = (word, word[:-1]) if word.endswith(("a", "e", "y")) else (word,)
+    return any(
+        adjective.startswith(stem) and adjective[len(stem) :] in DEMONYM_ENDINGS
+        for stem in stems
+        for entity in span.entities
+        for adjective in entity
+        if adjective != word
+    )
+
+
 def _initials(words: tuple[str, ...]) -> str:
     return "".join(w[0] for w in words if w)
 
@@ -684,6 +722,7 @@ def _entity_blockers(
             or lemma(w) in span.lemma_set
             or concept(w) in span.concept_set
             or _demonym_of(w, span)
+            or _place_of(w, span)
             for w in entity
         ]
         if all(present):
@@ -1110,10 +1149,10 @@ def _pronoun_subject(
     return subject, f"'{span.tokens[k0]}' read as '{words}'"
 
 
-def _attributes(profile_: TextProfile) -> bool:
+def _attributes(profile_: TextProfile, verbs: frozenset[str] = ATTRIBUTION_LEMMAS) -> bool:
     """The text attributes a proposition ("X held that", "According to X", "put forward")."""
-    return any(lem in ATTRIBUTION_LEMMAS for lem in profile_.lemmas) or any(
-        profile_.concepts[i] in ATTRIBUTION_LEMMAS for i in profile_.content
+    return any(lem in verbs for lem in profile_.lemmas) or any(
+        profile_.concepts[i] in verbs for i in profile_.content
     )
 
 
@@ -1169,8 +1208,8 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
         words = " ".join(claim.tokens[i] for i in from_context)
         resolved_note = "; ".join(n for n in (resolved_note, f"'{words}' from the context") if n)
     attributed = _attributes(claim)
-    if attributed and _attributes(span):
-        reporting = [i for i in unmatched if claim.lemmas[i] in ATTRIBUTION_LEMMAS]
+    if _attributes(claim, REPORTING_LEMMAS) and _attributes(span, REPORTING_LEMMAS):
+        reporting = [i for i in unmatched if claim.lemmas[i] in REPORTING_LEMMAS]
         matched.extend(reporting)
         unmatched = [i for i in unmatched if i not in reporting]
     aligned = {k for positions in support.values() for k in positions}

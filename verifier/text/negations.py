@@ -50,6 +50,9 @@ NON_NEGATION_PHRASES: Final[tuple[tuple[str, str], ...]] = (
     ("no", "doubt"),
     ("no", "less"),
     ("no", "fewer"),  # "no fewer than 73" is "at least 73"
+    ("no", "matter"),  # "no matter how much": a concession, not a negation
+    ("no", "cost"),  # "at no cost" is "free of charge"
+    ("no", "charge"),
     ("not", "least"),
     ("not", "until"),
     ("no", "sooner"),

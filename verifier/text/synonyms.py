@@ -163,6 +163,7 @@ JUDGE_SYNONYM_GROUPS: Final[tuple[tuple[str, ...], ...]] = (
     ("propose", "put forward"),
     ("deliberately", "intentionally", "on purpose", "purposely", "purposefully"),
     ("rigid", "stiff"),
+    ("free of charge", "at no cost", "without charge", "at no charge", "free"),
     ("keep", "preserve", "retain"),
     ("accumulate", "build up", "pile up", "amass"),
     ("united states", "u.s.", "usa", "america"),

