@@ -27,6 +27,7 @@ from verifier.judges.base import JudgeItem, JudgeResult
 from verifier.judges.candidates import candidate_texts
 from verifier.judges.coverage import NOTE_NO_EVIDENCE
 from verifier.judges.signals import Blocker, Comparison, compare
+from verifier.judges.soft_alignment import SoftMatch, soft_matches, word_vectors
 from verifier.model_config import HEURISTIC_FAMILY
 
 logger = logging.getLogger(__name__)
@@ -51,6 +52,10 @@ CONTRADICTED_CONFIDENCE = 0.84
 # --------------------------------------------------------------------------------------
 
 UNCOVERED_CAP = 4
+# A soft reading is tried only where this many soft matches at most would reach the
+# coverage floor: each one costs a forward pass of the claim and the span.
+SOFT_WORDS_MAX = 2
+SOFT_COVERAGE_MIN = 0.5
 EMBED_MAX_CHARS = 2000  # MiniLM reads 256 word pieces; longer text only costs time
 LEXICAL_ONLY_CONFIDENCE_CAP = 0.6  # without embeddings, full coverage at most this sure
 
@@ -96,6 +101,7 @@ class Candidate:
     text: str
     comparison: Comparison
     similarity: float | None = None
+    soft: tuple[SoftMatch, ...] = ()  # uncovered claim words MiniLM reads in the span
 
     @property
     def blockers(self) -> tuple[Blocker, ...]:
@@ -103,7 +109,12 @@ class Candidate:
 
     @property
     def coverage(self) -> float:
-        return self.comparison.coverage
+        words = self.comparison.content_words
+        return self.comparison.coverage + (len(self.soft) / words if words else 0.0)
+
+    @property
+    def uncovered(self) -> int:
+        return len(self.comparison.uncovered) - len(self.soft)
 
 
 def candidates_for(item: JudgeItem) -> list[Candidate]:
@@ -117,7 +128,7 @@ def candidates_for(item: JudgeItem) -> list[Candidate]:
 
 def _probability(cand: Candidate, th: HeuristicThresholds) -> float:
     sim = cand.similarity if cand.similarity is not None else th.similarity_floor
-    return th.support_probability(cand.coverage, sim, len(cand.comparison.uncovered))
+    return th.support_probability(cand.coverage, sim, cand.uncovered)
 
 
 def decide(key: str, cands: Sequence[Candidate], th: HeuristicThresholds) -> JudgeResult:
@@ -158,11 +169,12 @@ def decide(key: str, cands: Sequence[Candidate], th: HeuristicThresholds) -> Jud
         sim = (
             "n/a (embeddings unavailable)" if cand.similarity is None else f"{cand.similarity:.2f}"
         )
+        read = "".join(f"; '{m.claim_word}' read as '{m.span_word}'" for m in cand.soft)
         return JudgeResult(
             key,
             "entailed",
             round(p, 4),
-            f"supported: coverage {cand.coverage:.2f}, similarity {sim} ({cand.label})",
+            f"supported: coverage {cand.coverage:.2f}, similarity {sim}{read} ({cand.label})",
         )
     if contradiction:
         cand, blocker = contradiction
@@ -229,7 +241,9 @@ class HeuristicJudge:
         wanted: dict[str, int] = {}
         for item, cands in zip(items, per_item, strict=True):
             for cand in cands:
-                if similarity_for_all or (not cand.blockers and cand.coverage >= floor):
+                if similarity_for_all or (
+                    not cand.blockers and (cand.coverage >= floor or self._may_read_softly(cand))
+                ):
                     wanted.setdefault(item.claim[:EMBED_MAX_CHARS], len(wanted))
                     wanted.setdefault(cand.text[:EMBED_MAX_CHARS], len(wanted))
         if not wanted:
@@ -255,7 +269,54 @@ class HeuristicJudge:
                     cand = replace(cand, similarity=sim)
                 filled.append(cand)
             out.append(filled)
-        return out
+        return self._read_softly(items, out)
+
+    def _may_read_softly(self, cand: Candidate) -> bool:
+        """Whether soft matches could lift the candidate to the coverage floor: at most
+        ``SOFT_WORDS_MAX`` of its uncovered words would have to be read softly."""
+        words = cand.comparison.content_words
+        if not words or cand.blockers or cand.coverage >= self.thresholds.coverage_floor:
+            return False
+        if cand.coverage < SOFT_COVERAGE_MIN or "+" in cand.label:
+            return False  # little of the claim is there; or spans joined (long, costly)
+        needed = math.ceil((self.thresholds.coverage_floor - cand.coverage) * words - 1e-9)
+        return needed <= min(SOFT_WORDS_MAX, len(cand.comparison.uncovered))
+
+    def _read_softly(
+        self, items: Sequence[JudgeItem], assessed: list[list[Candidate]]
+    ) -> list[list[Candidate]]:
+        """Soft matches (``soft_alignment``) for the candidates that only the lexicon's
+        coverage keeps from the semantic route: no blocker, similarity at its floor, a
+        few uncovered words short of the coverage floor (``_may_read_softly``)."""
+        th = self.thresholds
+        near = [
+            (n, k)
+            for n, cands in enumerate(assessed)
+            for k, cand in enumerate(cands)
+            if cand.similarity is not None
+            and cand.similarity >= th.similarity_floor
+            and self._may_read_softly(cand)
+        ]
+        if not near:
+            return assessed
+        texts = sorted({t for n, k in near for t in (items[n].claim, assessed[n][k].text)})
+        try:
+            vectors = dict(zip(texts, word_vectors(texts), strict=True))
+        except Exception as exc:  # a broken model: the lexical reading stands
+            logger.warning("heuristic judge without soft matching: %s", exc)
+            return assessed
+        for n, k in near:
+            cand = assessed[n][k]
+            found = soft_matches(
+                items[n].claim,
+                cand.text,
+                cand.comparison.uncovered,
+                vectors[items[n].claim],
+                vectors[cand.text],
+            )
+            if found:
+                assessed[n][k] = replace(cand, soft=found)
+        return assessed
 
     def judge_batch(
         self, items: Sequence[JudgeItem], *, vectors: Mapping[str, np.ndarray] | None = None
@@ -323,7 +384,7 @@ def _reading_row(cand: Candidate, th: HeuristicThresholds) -> list[float]:
         cand.coverage,
         cand.similarity if cand.similarity is not None else 0.0,
         _probability(cand, th),
-        float(min(len(cand.comparison.uncovered), UNCOVERED_CAP)),
+        float(min(cand.uncovered, UNCOVERED_CAP)),
         math.log1p(cand.comparison.content_words),
         float(any(b.contradicts for b in cand.blockers)),
         *(float(kind in kinds) for kind in BLOCKER_KINDS),
