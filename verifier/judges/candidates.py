@@ -13,13 +13,22 @@ def fold(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+JOINED_PREFIX = "spans "
+
+
 def candidate_texts(item: JudgeItem) -> list[tuple[str, str]]:
     """(label, span text) for each non-empty span, and all of them joined."""
     spans = [(i, s.strip()) for i, s in enumerate(item.spans, start=1) if s.strip()]
     out = [(f"span {i}", s) for i, s in spans]
     if len(spans) > 1:
-        out.append(("spans " + "+".join(str(i) for i, _ in spans), " ".join(s for _, s in spans)))
+        label = JOINED_PREFIX + "+".join(str(i) for i, _ in spans)
+        out.append((label, " ".join(s for _, s in spans)))
     return out
+
+
+def is_joined(label: str) -> bool:
+    """Whether a candidate label names all the spans joined ("spans 1+2")."""
+    return label.startswith(JOINED_PREFIX)
 
 
 def verbatim_candidate(item: JudgeItem) -> str | None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from verifier.judges.base import JudgeItem, JudgeResult
-from verifier.judges.candidates import candidate_texts
+from verifier.judges.candidates import candidate_texts, is_joined
 from verifier.judges.coverage import NOTE_NO_EVIDENCE
 from verifier.judges.signals import Blocker, Comparison, compare
 from verifier.judges.soft_alignment import SoftMatch, soft_matches, word_vectors
@@ -277,7 +277,7 @@ class HeuristicJudge:
         words = cand.comparison.content_words
         if not words or cand.blockers or cand.coverage >= self.thresholds.coverage_floor:
             return False
-        if cand.coverage < SOFT_COVERAGE_MIN or "+" in cand.label:
+        if cand.coverage < SOFT_COVERAGE_MIN or is_joined(cand.label):
             return False  # little of the claim is there; or spans joined (long, costly)
         needed = math.ceil((self.thresholds.coverage_floor - cand.coverage) * words - 1e-9)
         return needed <= min(SOFT_WORDS_MAX, len(cand.comparison.uncovered))
