@@ -7,7 +7,8 @@ For a candidate the lexicon almost covers and whose sentence similarity is alrea
 each uncovered claim content word is compared with every span content word as
 all-MiniLM-L6-v2 reads them in context (the mean of the word's word-piece vectors from
 the last layer); a word whose best match reaches ``SOFT_MATCH_MIN`` counts as covered,
-and the note names the pair. It never removes a blocking signal: negation, antonyms,
+and the note names the pair. Only span words the claim does not already say count, and
+each reads one claim word at most. It never removes a blocking signal: negation, antonyms,
 numbers, names and scope are read as before, on the lexical alignment.
 
 The model object is the embedder's (``verifier.embeddings.get_model``): one copy of the
@@ -87,7 +88,13 @@ def soft_matches(
     wanted = set(uncovered)
     found: list[SoftMatch] = []
     seen: set[str] = set()
-    targets = list(span.content)
+    # one reading per span word: a word the claim already says in its own words is
+    # taken ("a founder member of the group" / "a member": "group" is not "member")
+    targets = [
+        k
+        for k in span.content
+        if span.concepts[k] not in claim.concept_set and span.lemmas[k] not in claim.lemma_set
+    ]
     if not targets:
         return ()
     for i in claim.content:
@@ -99,4 +106,7 @@ def soft_matches(
         best = int(np.argmax(cosines))
         if cosines[best] >= threshold:
             found.append(SoftMatch(word, span.tokens[targets[best]], float(cosines[best])))
+            del targets[best]  # each span word reads one claim word at most
+            if not targets:
+                break
     return tuple(found)

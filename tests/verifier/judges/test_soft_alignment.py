@@ -64,3 +64,13 @@ def test_a_soft_match_never_lifts_a_blocking_signal() -> None:
     (result,) = HeuristicJudge().judge_batch([JudgeItem("k", claim, (span,))])
     assert result.label != "entailed"
     assert "1323" in result.note
+
+
+def test_a_span_word_the_claim_already_says_reads_no_other_claim_word() -> None:
+    """ "group" sits closest to "member" in context, but the claim says "member" itself:
+    the added "founder member of the group" must stay uncovered."""
+    claim = "Brian Pendleton was a founder member of the pop group The Pretty Things"
+    span = "Brian Pendleton was a member of The Pretty Things from 1963 to 1966."
+    assert "group" not in matches(claim, span, ["founder", "pop", "group"])
+    (result,) = HeuristicJudge().judge_batch([JudgeItem("k", claim, (span,))])
+    assert result.label != "entailed", result.note
