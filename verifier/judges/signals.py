@@ -631,35 +631,26 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     return out
 
 
-def _demonym_of(word: str, span: TextProfile) -> bool:
-    """Whether ``word`` is the adjective of a place the span names ("icelandic" for
-    "Iceland")."""
+def _adjective_of(adjective: str, place: str) -> bool:
+    """Whether ``adjective`` is the adjective of the place name ``place`` ("icelandic" of
+    "iceland", "canadian" of "canada", "italian" of "italy")."""
+    if len(place) < 4 or adjective == place:
+        return False
+    stems = (place, place[:-1]) if place.endswith(("a", "e", "y")) else (place,)
     return any(
-        word.startswith(name) and word[len(name) :] in DEMONYM_ENDINGS
-        for entity in span.entities
-        for name in entity
-        if len(name) >= 4
-    ) or any(
-        word.startswith(name[:-1]) and word[len(name) - 1 :] in DEMONYM_ENDINGS
-        for entity in span.entities
-        for name in entity
-        if len(name) >= 4 and name.endswith(("a", "e", "y"))
-    )  # "Canada" -> "Canadian", "Italy" -> "Italian"
+        adjective.startswith(stem) and adjective[len(stem) :] in DEMONYM_ENDINGS for stem in stems
+    )
+
+
+def _demonym_of(word: str, span: TextProfile) -> bool:
+    """Whether ``word`` is the adjective of a place the span names ("icelandic")."""
+    return any(_adjective_of(word, name) for entity in span.entities for name in entity)
 
 
 def _place_of(word: str, span: TextProfile) -> bool:
     """Whether ``word`` names a place whose adjective the span uses ("india" for a span
     that says "Indian")."""
-    if len(word) < 4:
-        return False
-    stems = (word, word[:-1]) if word.endswith(("a", "e", "y")) else (word,)
-    return any(
-        adjective.startswith(stem) and adjective[len(stem) :] in DEMONYM_ENDINGS
-        for stem in stems
-        for entity in span.entities
-        for adjective in entity
-        if adjective != word
-    )
+    return any(_adjective_of(adjective, word) for entity in span.entities for adjective in entity)
 
 
 def _initials(words: tuple[str, ...]) -> str:
