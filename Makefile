@@ -52,4 +52,8 @@ gpu-bundle: $(STAMP)
 	  --export-items var/planted-v5-items.jsonl > /dev/null
 	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v6-mixed.json \
 	  --export-items var/planted-v6-items.jsonl > /dev/null
+	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v7-atomic.json \
+	  --export-items var/planted-v7-items.jsonl > /dev/null
+	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v8-rag.json \
+	  --export-items var/planted-v8-items.jsonl > /dev/null
 	$(PY) -m verifier.judges.nli.bundle

@@ -305,7 +305,8 @@ SCOPE_MARKERS: dict[str, tuple[str, int]] = {
     "as a rule": ("frequency", 3),
     "always": ("frequency", 5),
     "invariably": ("frequency", 5),
-    "never": ("frequency", 5),
+    # not "never": "never powered on again" is "did not power on again", read by
+    # negation parity (a claim's "never" against a span's "rarely" is still a negation)
     "without exception": ("frequency", 5),
     "constantly": ("frequency", 5),
     "consistently": ("frequency", 5),
@@ -330,12 +331,31 @@ SCOPE_MARKERS: dict[str, tuple[str, int]] = {
     "seemed": ("modality", 1),
     "apparently": ("modality", 1),
     "reportedly": ("modality", 1),
+    # "a fee reported to be £2.3 million": hearsay, as "reportedly"
+    "reported to be": ("modality", 1),
+    "reported to have": ("modality", 1),
+    "said to be": ("modality", 1),
+    "said to have": ("modality", 1),
+    "alleged to be": ("modality", 1),
+    "alleged to have": ("modality", 1),
+    "rumoured to be": ("modality", 1),
+    "rumored to be": ("modality", 1),
     "allegedly": ("modality", 1),
     "likely": ("modality", 2),
     "probably": ("modality", 2),
     "probable": ("modality", 2),
     "unlikely": ("modality", 1),
     "expected": ("modality", 2),
+    "anticipated": ("modality", 2),
+    "forecast": ("modality", 2),
+    "forecasts": ("modality", 2),
+    # an intention is not a deed ("plans to file" / "has filed")
+    "plans to": ("modality", 1),
+    "plan to": ("modality", 1),
+    "planned to": ("modality", 1),
+    "planning to": ("modality", 1),
+    "intends to": ("modality", 1),
+    "intend to": ("modality", 1),
     "should": ("modality", 2),
     "believed": ("modality", 2),
     "thought": ("modality", 2),
@@ -495,6 +515,19 @@ ORDINAL_WORDS: dict[str, int] = {
     "eleventh": 11,
     "twelfth": 12,
 }
+# Shares said in words: "a third", "one quarter"; "two thirds", "three quarters".
+FRACTION_DENOMINATORS: dict[str, int] = {
+    "third": 3,
+    "quarter": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "eighth": 8,
+    "tenth": 10,
+}
+FRACTION_DENOMINATORS_PLURAL: dict[str, int] = {
+    f"{w}s": d for w, d in FRACTION_DENOMINATORS.items()
+}
+
 MAGNITUDE_WORDS: dict[str, float] = {
     "hundred": 1e2,
     "thousand": 1e3,
@@ -698,12 +731,31 @@ def lemma(word: str) -> str:
     return w.rstrip("e") if len(w) > 3 else w
 
 
+def _inflections(word: str) -> tuple[str, ...]:
+    """Regular inflections of a one-word member, whose light lemma may differ from the
+    member's own ("remember" → "rememb", "remembered" → "remember")."""
+    if " " in word or not word.isalpha():
+        return ()
+    stem = word[:-1] if word.endswith("e") else word
+    forms = [word + "s", stem + "ed", stem + "ing", word + "es"]
+    if word.endswith("y") and len(word) > 3:
+        forms += [word[:-1] + "ied", word[:-1] + "ies"]
+    return tuple(forms)
+
+
 def _build_synonyms() -> dict[str, str]:
     table: dict[str, str] = {}
     for group in JUDGE_SYNONYM_GROUPS:
-        head = canonical_phrase(group[0])
+        # a head that is already a member of an earlier group joins that group
+        # ("large", "major" after "big", "large", …; "employee" lemmatizes to "employ")
+        head = table.get(canonical_phrase(group[0]), canonical_phrase(group[0]))
         for member in group:
             table.setdefault(canonical_phrase(member), head)
+    for group in JUDGE_SYNONYM_GROUPS:  # then their inflections, never over a member
+        head = table[canonical_phrase(group[0])]
+        for member in group:
+            for form in _inflections(member):
+                table.setdefault(lemma(form), head)
     return table
 
 

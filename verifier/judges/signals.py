@@ -9,7 +9,7 @@ embedding similarity is added by ``verifier.judges.heuristic``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,6 +18,8 @@ from typing import Final
 from verifier.judges.lexicon import (
     APPROXIMATORS,
     ATTRIBUTION_LEMMAS,
+    FRACTION_DENOMINATORS,
+    FRACTION_DENOMINATORS_PLURAL,
     MAGNITUDE_WORDS,
     MONTHS,
     MULTIWORD_SYNONYMS,
@@ -90,6 +92,7 @@ TIME_UNITS = frozenset(
         "autumn",
     ]
 )
+CALENDAR_QUALIFIERS = frozenset({"calendar", "financial", "fiscal", "academic", "working"})
 COMPARATIVE_HEADS = frozenset({"more", "less", "fewer", "greater"})
 PREFIX_MATCH_MIN = 5  # shared prefix length for a stem-tolerant word match
 REGION_BEFORE = 4  # tokens before the first aligned word that still govern it (negation)
@@ -132,7 +135,16 @@ APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
 # "false", "a myth") scope what came before and keep the region rule.
 FORWARD_NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "n't", "cannot", "rather", "instead"}
-    | {"zero"}
+    | {"zero", "lieu", "place"}
+)
+# "no more than", "no later than": bounds ("at most", "by"), not negations.
+BOUND_COMPARATIVES = frozenset(
+    {"more", "greater", "higher", "later", "earlier", "longer", "shorter", "larger", "bigger"}
+)
+LENGTH_OPENERS = frozenset({"up", "more", "less", "over", "under", "at", "about", "several"})
+MULTIPLIER_WORDS = frozenset({"once", "twice", "thrice"})
+ONLY_WORDS = frozenset(
+    {"only", "just", "merely", "simply", "solely"}
 )  # not the pronouns: "fear nothing" negates what comes before
 CONTRAST_WORDS = frozenset({"but", "instead", "rather", "whereas", "while"})
 COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "become", "became"})
@@ -142,7 +154,7 @@ DETERMINERS = frozenset({"the", "its", "their", "his", "her", "our", "my", "your
 PHYSICAL_SENSE_MARKERS = frozenset({"appear", "appears", "appeared", "settled"})
 PHYSICAL_SENSE_NEXT = frozenset(
     {"in", "on", "at", "into", "onto", "near", "during", "before", "after", "from", "with"}
-    | {"under", "as", "first", "over", "across", "along"}
+    | {"under", "as", "first", "over", "across", "along", "between", "within", "around"}
 )
 # A negated truth predicate refutes the proposition before it ("Claims that P are not
 # supported"): it bears on the claim wherever the claim's words stand.
@@ -159,7 +171,7 @@ ORGANISATION_SUFFIXES = frozenset(
 )
 # Adjectives of a place name ("Icelandic" for "Iceland", "Canadian" for "Canada").
 DEMONYM_ENDINGS = ("ic", "ian", "an", "ish", "ese", "i")
-ABILITY_MODALS = frozenset({"can", "could"})
+ABILITY_MODALS = frozenset({"can", "could", "would"})  # "would not start": it did not
 QUANTIFIED_AGREEMENT_GAP = 4  # "most researchers now agree": tokens from quantifier to verb
 # Coordinated clauses state propositions of their own: never a frame ("…, and some of
 # its features survive").
@@ -172,8 +184,9 @@ class NumberMention:
     raw: str
     unit: str
     approx: bool
-    kind: str  # "number" | "year" | "ordinal"
+    kind: str  # "number" | "year" | "ordinal" | "fraction" (a share: "one in three" 0.333)
     position: int
+    width: int = 1  # tokens the mention spans ("one in three": 3)
 
 
 @dataclass(frozen=True)
@@ -235,7 +248,9 @@ def _parse_number(tok: str) -> float | None:
         return None
 
 
-def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[ScopeMarker]:
+def _scope_markers(
+    lower: tuple[str, ...], tokens: tuple[str, ...], clause: Sequence[int] = ()
+) -> list[ScopeMarker]:
     found: list[ScopeMarker] = []
     i = 0
     n = len(lower)
@@ -255,8 +270,11 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
                 break
             if phrase == "each" and nxt == "other":
                 break
-            if phrase in {"every", "each"} and nxt in TIME_UNITS:
-                break  # "every day" is a frequency paraphrase of "daily", not a quantifier
+            after = lower[i + width + 1] if i + width + 1 < n else ""
+            if phrase in {"every", "each"} and (
+                nxt in TIME_UNITS or (nxt in CALENDAR_QUALIFIERS and after in TIME_UNITS)
+            ):
+                break  # "every day", "each calendar year": a frequency ("daily", "per year")
             if phrase == "most" and (prev in DETERMINERS or prev in COPULAS or prev.endswith("'s")):
                 break  # "the most detailed", "had been most frequent": superlatives
             if phrase in ABILITY_MODALS and _negated_next(lower, i + 1):
@@ -268,6 +286,13 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
             dimension, level = SCOPE_MARKERS[phrase]
             if dimension == "frequency" and prev in {"less", "more", "as", "how"}:
                 break  # "cutting hedges less often": a comparison, not a hedge
+            ends_clause = bool(clause) and (i + width >= n or clause[i + width] != clause[i])
+            if dimension in {"modality", "evidence"} and (
+                prev == "than"
+                or (prev == "as" and dimension == "modality")
+                or (ends_clause and "than" in lower[max(0, i - 4) : i])
+            ):
+                break  # "cleaner than expected", "lower than the records indicated"
             found.append(ScopeMarker(phrase, dimension, level, i))
             matched = width
             break
@@ -289,7 +314,12 @@ def _scope_markers(lower: tuple[str, ...], tokens: tuple[str, ...]) -> list[Scop
     ]
     for pos, tok in enumerate(lower):  # approximators before a number hedge the quantity
         nxt = lower[pos + 1] if pos + 1 < n else ""
-        if tok in QUANTITY_HEDGES and (nxt[:1].isdigit() or nxt in NUMBER_WORDS):
+        after = lower[pos + 2] if pos + 2 < n else ""
+        if tok in QUANTITY_HEDGES and (
+            nxt[:1].isdigit()
+            or nxt in NUMBER_WORDS
+            or (nxt in {"a", "an"} and after in FRACTION_DENOMINATORS)
+        ):  # "about 40", "roughly a third"
             found.append(ScopeMarker(tok, "quantity", 2, pos))
         if (
             tok == "to"
@@ -342,6 +372,13 @@ def _determines_noun(lower: tuple[str, ...], i: int) -> bool:
     )
 
 
+def _absence_length(lower: tuple[str, ...], k: int) -> bool:
+    """Whether "absence of" goes on with a length of time ("of up to a week", "of
+    three days"), not with what is absent."""
+    nxt = lower[k] if k < len(lower) else ""
+    return nxt in LENGTH_OPENERS or _small_count(nxt) is not None
+
+
 def _negations(lower: tuple[str, ...]) -> list[int]:
     out: list[int] = []
     for i, tok in enumerate(lower):
@@ -354,6 +391,17 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
             continue  # "No. 7", "no 10": the number sign
         if tok in {"independent", "independently"} and nxt not in {"of", "from"}:
             continue  # "an independent review": not "does not depend on"
+        if (
+            tok == "no"
+            and nxt in BOUND_COMPARATIVES
+            and i + 2 < len(lower)
+            and lower[i + 2] == "than"
+        ):
+            continue  # "no more than 52 hours" is "up to 52 hours": a bound, not a negation
+        if tok == "absence" and (nxt != "of" or _absence_length(lower, i + 2)):
+            continue  # "a sickness absence (of a week)": time off; "absence of X" negates X
+        if tok in {"fail", "fails", "failed", "failing"} and "to" not in lower[i + 1 : i + 3]:
+            continue  # "if the power fails": a breakdown (the antonym of "succeed"), not "did not"
         if tok == "no" and nxt in {"one"}:
             out.append(i)
             continue
@@ -361,20 +409,64 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
     out.extend(
         i
         for i in range(len(lower) - 1)
-        if (lower[i], lower[i + 1]) in {("rather", "than"), ("instead", "of")}
+        if (
+            (lower[i], lower[i + 1]) in {("rather", "than"), ("instead", "of")}
+            and (lower[i + 2] if i + 2 < len(lower) else "") not in ONLY_WORDS
+        )
         or (lower[i] == "zero" and _zero_determiner(lower, i))
-    )  # "P rather than Q" / "P instead of Q" = "P, not Q"; "zero cases" = "no cases"
+        or (lower[i] in {"lieu", "place"} and i and lower[i - 1] == "in" and lower[i + 1] == "of")
+    )  # "P rather than Q" / "P instead of Q" / "P in lieu of Q" = "P, not Q" ("rather
+    # than just Q" = "not only Q": Q stands); "zero cases" = "no cases"
     return sorted(out)
+
+
+def _small_count(tok: str) -> float | None:
+    """A count written as digits or a word ("3", "three", "twenty-one"), else None."""
+    if _is_numeric(tok):
+        return _parse_number(tok)
+    if tok in NUMBER_WORDS:
+        return float(NUMBER_WORDS[tok])
+    return _compound_number(tok)
+
+
+def _fraction(lower: tuple[str, ...], i: int) -> tuple[float, int] | None:
+    """A share said in words at ``i`` and how many tokens it takes: "one in three",
+    "a third", "two thirds", "three quarters". Not "half": "half of the tests" is as
+    often arithmetic on the span's counts ("two of the four") or a duration ("a year and
+    a half") as a share."""
+    tok = lower[i]
+    nxt = lower[i + 1] if i + 1 < len(lower) else ""
+    prev = lower[i - 1] if i else ""
+    if tok in FRACTION_DENOMINATORS and prev in {"a", "one"}:
+        return 1 / FRACTION_DENOMINATORS[tok], 1  # "a third", "one quarter"
+    count = _small_count(tok)
+    if count is None or not nxt:
+        return None
+    if nxt in FRACTION_DENOMINATORS_PLURAL and 1 < count < FRACTION_DENOMINATORS_PLURAL[nxt]:
+        return count / FRACTION_DENOMINATORS_PLURAL[nxt], 2  # "two thirds"
+    if nxt == "in" and i + 2 < len(lower):
+        whole = _small_count(lower[i + 2])
+        if whole is not None and 0 < count < whole <= 100 and "," not in lower[i + 2]:
+            return count / whole, 3  # "one in three", "2 in 5"
+    return None
 
 
 def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMention]:
     out: list[NumberMention] = []
     n = len(lower)
     magnitude_of_previous = -1  # "three hundred years": "hundred" is part of 300
+    taken_until = -1  # the last token of a share said in words ("one in three")
     for i, tok in enumerate(lower):
         value: float | None
         kind = "number"
-        if i == magnitude_of_previous:
+        if i == magnitude_of_previous or i <= taken_until:
+            continue
+        share = _fraction(lower, i)
+        if share is not None:
+            value, width = share
+            approx = any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+            out.append(NumberMention(value, tokens[i], "", approx, "fraction", i, width))
+            taken_until = i + width - 1
             continue
         if _is_numeric(tok):
             value = _parse_number(tok)
@@ -386,9 +478,25 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
             continue  # "zero recorded cases": a negation, not a quantity
         elif tok in NUMBER_WORDS and tok not in {"one", "half", "double"}:
             value = float(NUMBER_WORDS[tok])
+            if tok in MULTIPLIER_WORDS:
+                kind = "multiplier"  # "twice a week": compared only with a multiplier
         elif (compound := _compound_number(tok)) is not None:
             value = compound  # "twenty-one"
+        elif (
+            "-" in tok
+            and (head := tok.partition("-")[0]) in NUMBER_WORDS
+            and head not in {"one", "half", "double", "zero"}
+            and tok.partition("-")[2].isalpha()
+        ):  # "a three-way tie", "a two-year ban": the number, with its unit if it is one
+            value = float(NUMBER_WORDS[head])
+            tail = tok.partition("-")[2]
+            approx = any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+            unit = UNIT_CANONICAL.get(tail, "")
+            out.append(NumberMention(value, tokens[i], unit, approx, kind, i))
+            continue
         elif tok in ORDINAL_WORDS:
+            if i + 1 < n and _small_count(lower[i + 1]) is not None:
+                continue  # "the first 16 weeks": which weeks, not a rank
             value, kind = float(ORDINAL_WORDS[tok]), "ordinal"
         else:
             continue
@@ -487,11 +595,11 @@ def profile(text: str) -> TextProfile:
                 for k in range(i + 1, i + width):
                     concepts[k] = ""
                 break
-    scope = _scope_markers(lower, tokens)
+    scope = _scope_markers(lower, tokens, clause)
     scope_positions = {m.position for m in scope if " " not in m.phrase}
     negations = _negations(lower)
     numbers = _numbers(tokens, lower)
-    number_positions = {m.position for m in numbers} | {
+    number_positions = {m.position + k for m in numbers for k in range(m.width)} | {
         m.position + 1
         for m in numbers
         if m.position + 1 < len(lower) and lower[m.position + 1] in MAGNITUDE_WORDS
@@ -501,10 +609,18 @@ def profile(text: str) -> TextProfile:
         for i, w in enumerate(lower)
         if w in MONTHS and (w != "may" or (tokens[i][0].isupper() and i > 0))
     )
+    phrase_words = {
+        i
+        for i, w in enumerate(lower)
+        if (w in BOUND_COMPARATIVES and i and lower[i - 1] == "no")  # "no more than"
+        or w in {"rather", "instead"}  # "rather than just", read as a phrase
+        or (w in {"least", "most"} and i and lower[i - 1] == "at")  # "at least": a bound
+    }
     content = tuple(
         i
         for i, w in enumerate(lower)
         if concepts[i]
+        and i not in phrase_words
         and w not in STOPWORDS
         and w.isascii()
         and w[0].isalpha()
@@ -586,9 +702,30 @@ def _number_matches(c: NumberMention, s: NumberMention) -> bool:
         return True
     if c.kind == "number" and c.unit == "percent" and _same_value(c.value, s.value * 100):
         return True
+    if "fraction" in (c.kind, s.kind) and c.kind != s.kind:
+        return _share_matches(c, s)
     if c.approx and c.kind != "ordinal" and max(abs(c.value), abs(s.value)) > 0:
         return abs(c.value - s.value) / max(abs(c.value), abs(s.value)) <= APPROX_TOLERANCE
     return False
+
+
+def _share_and_percent(a: NumberMention, b: NumberMention) -> bool:
+    """A share in words and a percentage: two statements of one proportion."""
+    kinds = {(a.kind, a.unit), (b.kind, b.unit)}
+    return kinds == {("fraction", ""), ("number", "percent")}
+
+
+def _share_matches(c: NumberMention, s: NumberMention) -> bool:
+    """A share in words against a percentage ("a third" / "33 percent", "half" / "50
+    percent"): equal to the rounding of a whole percent, or within the approximation
+    tolerance when either side approximates."""
+    if not _share_and_percent(c, s):
+        return False
+    share, percent = (c, s) if c.kind == "fraction" else (s, c)
+    a, b = share.value * 100, percent.value
+    if abs(a - b) <= 0.5:
+        return True
+    return (c.approx or s.approx) and abs(a - b) / max(a, b) <= APPROX_TOLERANCE
 
 
 def _fmt(m: NumberMention) -> str:
@@ -608,7 +745,7 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
         rivals = [
             s
             for s in span.numbers
-            if s.kind == c.kind and (not c.unit or not s.unit or s.unit == c.unit)
+            if (s.kind == c.kind and s.unit == c.unit) or _share_and_percent(c, s)
         ]
         if rivals:
             nearest = min(
@@ -683,9 +820,13 @@ def _entity_blockers(
             and not claim.tokens[1][:1].isupper()
         )  # "Scanning the sky …", "Born in Ohio, …": not a name
         common_word = claim.lemmas[0] in SYNONYMS  # "Work on the scheme …": a known word
+        number_word = (
+            first in NUMBER_WORDS or first in ORDINAL_WORDS or _compound_number(first) is not None
+        )  # "Twenty-one of the …": a number, which the number check reads
         absent = (
             not participle_opener
             and not common_word
+            and not number_word
             and not (
                 first in span.lower_set
                 or claim.lemmas[0] in span.lemma_set
@@ -890,7 +1031,7 @@ def _opposed(claim: TextProfile, i: int, span: TextProfile, k: int) -> bool:
 def _negation_bears(span: TextProfile, k: int, aligned: AbstractSet[int]) -> bool:
     """A forward-scoping span negation bears on the claim only when a claim-aligned word
     follows it in its clause before a contrast ("not X but Y", "Y rather than X")."""
-    if span.lower[k] not in FORWARD_NEGATIONS:
+    if not _forward(span.lower[k]):
         return True
     if any(w in TRUTH_PREDICATES for w in span.lower[k + 1 : k + 3]):
         return True
@@ -902,6 +1043,27 @@ def _negation_bears(span: TextProfile, k: int, aligned: AbstractSet[int]) -> boo
     return False
 
 
+def _forward(word: str) -> bool:
+    """A negation that scopes what follows it ("not", "never", "don't")."""
+    return word in FORWARD_NEGATIONS or word.endswith("n't")
+
+
+def _first_aligned_after(p: TextProfile, k: int, aligned: AbstractSet[int]) -> int | None:
+    """The first ``aligned`` position after the negation at ``k`` in its clause, before
+    a contrast: the word the negation bears on."""
+    for j in range(k + 1, len(p.lower)):
+        if p.clause[j] != p.clause[k] or p.lower[j] in CONTRAST_WORDS:
+            return None
+        if j in aligned and p.lemmas[j] not in ATTRIBUTION_LEMMAS:
+            return j  # "cannot say whether": the negation bears on what is said
+    return None
+
+
+def _negated_in_claim(claim: TextProfile, i: int) -> bool:
+    """Whether a claim negation comes before the claim's word ``i`` in its clause."""
+    return any(n < i and claim.clause[n] == claim.clause[i] for n in claim.negations)
+
+
 def _polarity_blockers(
     claim: TextProfile,
     span: TextProfile,
@@ -910,6 +1072,7 @@ def _polarity_blockers(
     aligned: AbstractSet[int] = frozenset(),
     mirrored: AbstractSet[int] = frozenset(),
     relevant: AbstractSet[int] = frozenset(),
+    claim_of: Mapping[int, Sequence[int]] | None = None,
 ) -> tuple[list[Blocker], int]:
     """Polarity conflict (if any) and how many unmatched claim words are span antonyms.
 
@@ -920,7 +1083,15 @@ def _polarity_blockers(
     antonym of another claim word ("From its opening until … was finished" / "When it
     opened"). ``mirrored``: claim comparatives of a comparison the span states the other
     way round ("less faithfully than northern speech" / "northern speech … more
-    faithfully than"), which agree with the span's opposite comparative."""
+    faithfully than"), which agree with the span's opposite comparative. ``claim_of``:
+    for a span position, the claim words aligned to it.
+
+    A forward negation on each side that bears on none of the words the two share is a
+    paraphrase of one another ("do not lead to illness" / "don't make people ill"): the
+    pair cancels. A span negation that bears on a shared word the claim states without
+    a negation is a conflict even when both sides count the same negations ("are not
+    routinely recommended … unless symptoms develop" / "are routinely recommended …
+    even when no symptoms")."""
     region_lower = {span.lower[k]: k for k in region}
     flips: list[tuple[str, str]] = []
     for i in unmatched:
@@ -942,11 +1113,45 @@ def _polarity_blockers(
     span_negs = [
         k
         for k in span.negations
-        if (k in region_set or (span.lower[k] in FORWARD_NEGATIONS and span.clause[k] in relevant))
+        if (k in region_set or (_forward(span.lower[k]) and span.clause[k] in relevant))
         and _negation_bears(span, k, aligned)
     ]
     claim_negs = list(claim.negations)
+    claim_of = claim_of or {}
+    claim_aligned = {i for ids in claim_of.values() for i in ids}
+    span_idle = [
+        k
+        for k in span.negations
+        if _forward(span.lower[k])
+        and (k in region_set or span.clause[k] in relevant)
+        and k not in span_negs
+    ]
+    claim_idle = [
+        i
+        for i in claim_negs
+        if _forward(claim.lower[i]) and _first_aligned_after(claim, i, claim_aligned) is None
+    ]
+    for i in claim_idle[: len(span_idle)]:
+        claim_negs.remove(i)
     negation_mismatch = (len(claim_negs) % 2) != (len(span_negs) % 2)
+    if not negation_mismatch and claim_negs and len(all_flips) % 2 == 0:
+        for k in span_negs:
+            if not _forward(span.lower[k]):
+                continue
+            target = _first_aligned_after(span, k, aligned)
+            words = claim_of.get(target, ()) if target is not None else ()
+            same = [
+                j
+                for i in words
+                for j in range(len(claim.lower))
+                if claim.concepts[j] and claim.concepts[j] == claim.concepts[i]
+            ] or list(words)  # a repeated word ("that increase … rather than a rise")
+            if words and not any(_negated_in_claim(claim, i) for i in same):
+                note = (
+                    f"negation: span says '{span.tokens[k]}' of '{claim.tokens[words[0]]}', "
+                    "claim does not"
+                )
+                return [Blocker("negation", note, True)], len(flips)
     antonym_flip = len(all_flips) % 2 == 1
     if negation_mismatch == antonym_flip:
         return [], len(flips)
@@ -1031,9 +1236,12 @@ def _claim_states_hedged_number(claim: TextProfile, span: TextProfile, m: ScopeM
     else: it bears on the claim only where the claim states that number. A claim that
     leaves the quantity out ("sent over a line between Washington and Baltimore") drops
     no hedge; one that states it as exact ("60 kilometres") does."""
-    hedged = [s for s in span.numbers if s.position == m.position + 1]
+    hedged = [s for s in span.numbers if s.position in (m.position + 1, m.position + 2)]
     if not hedged:
-        return True
+        quantity = next(
+            (w for w in span.lower[m.position + 1 : m.position + 3] if w not in STOPWORDS), ""
+        )  # "roughly half of that improvement": the claim must say "half"
+        return not quantity or quantity in claim.lower_set
     return any(
         _same_value(c.value, s.value) or _number_matches(c, s)
         for c in claim.numbers
@@ -1165,6 +1373,14 @@ def _context_names(claim: TextProfile, context_text: str) -> frozenset[str]:
     )
 
 
+def _question_blockers(span_text: str, span: TextProfile) -> list[Blocker]:
+    """A span of one sentence that asks ("Are polar bear populations increasing?")
+    states nothing: it entails neither the claim nor its negation."""
+    if span.sentence and span.sentence[-1] == 0 and span_text.rstrip(" .\"'”’)").endswith("?"):
+        return [Blocker("scope", "question: the span asks, it does not state", False)]
+    return []
+
+
 def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparison:
     """How far ``span_text`` covers ``claim_text`` and what blocks it being entailed.
     ``context_text`` (title and the sentence before the span) may only supply names."""
@@ -1209,6 +1425,14 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     region = _claim_region(span, relevant, frames, aligned)
     markers = _markers_in_force(claim, span, relevant, frames, aligned, attributed)
     relation, comparative = _comparison(claim, span)
+    claim_of: dict[int, list[int]] = {}  # span position -> the claim words aligned to it
+    for item, positions in support.items():
+        kind, index = item if isinstance(item, tuple) else ("", -1)
+        if kind not in ("w", "n"):
+            continue
+        at = claim.numbers[index].position if kind == "n" else index
+        for k in positions:
+            claim_of.setdefault(k, []).append(at)
     polarity, flipped = _polarity_blockers(
         claim,
         span,
@@ -1217,6 +1441,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
         aligned,
         mirrored=comparative if relation == "mirrored" else frozenset(),
         relevant=relevant,
+        claim_of=claim_of,
     )
     if relation == "reversed":
         words = " ".join(claim.tokens[i] for i in sorted(comparative))
@@ -1227,6 +1452,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     coverage = (len(matched) + flipped) / total if total else 0.0
     resolved_words = frozenset(claim.lower[i] for i in resolved_subject) | named
     blockers = [
+        *_question_blockers(span_text, span),
         *polarity,
         *_number_blockers(claim, span),
         *_scope_blockers(claim, markers),

@@ -460,3 +460,200 @@ def test_a_reporting_verb_matches_the_spans_said() -> None:
     claim = "The ministry reported that 1.2 million children had received a first dose."
     span = "The ministry said that 1.2 million children had received a first dose."
     assert compare(claim, span).coverage == 1.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # a bound, not a negation
+        (
+            "FastFreeze cools to -26 °C for no more than 52 hours.",
+            "FastFreeze cools to -26 °C for up to 52 hours.",
+        ),
+        # "rather than just Q" keeps Q, as "not only Q" does
+        (
+            "A long request needs a department head's approval rather than just the manager's.",
+            "A long request must be approved by a department head, not only by the manager.",
+        ),
+        # "in lieu of" is "instead of"
+        (
+            "The company can pay salary instead of notice.",
+            "The company may pay salary in lieu of notice.",
+        ),
+        # "a sickness absence" is time off, not the absence of something
+        (
+            "Staff can self-certify a sickness absence of up to a week.",
+            "Employees may self-certify absences of up to seven days.",
+        ),
+        # "if the power fails" is a breakdown, not "did not"
+        (
+            "During a power cut, a full freezer keeps food frozen for about 30 hours.",
+            "If the power fails, keep the lid closed. A full freezer will keep food frozen "
+            "for approximately 30 hours.",
+        ),
+        # a negation on each side about words the other says otherwise: a paraphrase pair
+        (
+            "Not all ticks carry the infection, and most tick bites don't make people ill.",
+            "Not every tick carries the infection, and most tick bites do not lead to illness.",
+        ),
+    ],
+)
+def test_bounds_phrases_and_paraphrased_negations_keep_polarity(claim: str, span: str) -> None:
+    assert "negation" not in kinds(claim, span), notes(claim, span)
+
+
+def test_a_span_negation_on_a_word_the_claim_states_plainly_contradicts() -> None:
+    claim = (
+        "Antibiotics are routinely recommended after a tick bite, even when no symptoms "
+        "have developed."
+    )
+    span = "Antibiotics are not routinely recommended after a bite unless symptoms develop."
+    assert "negation" in kinds(claim, span), notes(claim, span)
+
+
+def test_a_negated_saying_bears_on_what_is_said() -> None:
+    claim = "Oyelaran said it is not known whether the effects would apply to people with dementia."
+    span = (
+        "'We cannot say whether these effects would apply to people with dementia,' Oyelaran said."
+    )
+    assert "negation" not in kinds(claim, span), notes(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "Roughly a third of people with the disease never notice a rash.",
+            "Around one in three people with the disease never notice a rash.",
+        ),
+        ("About 40 percent of the members voted.", "Two in five of the members voted."),
+        (
+            "Two thirds of the budget went on salaries.",
+            "67 percent of the budget went on salaries.",
+        ),
+        ("Carers receive full pay for the first 16 weeks.", "Carers receive 16 weeks at full pay."),
+    ],
+)
+def test_shares_in_words_are_numbers(claim: str, span: str) -> None:
+    found = kinds(claim, span)
+    assert not {"number_unsupported", "number_mismatch", "scope"} & set(found), notes(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        ("A quarter of the members voted by post.", "10 percent of the members voted by post."),
+        ("One in four members voted by post.", "One in ten members voted by post."),
+    ],
+)
+def test_a_share_in_words_that_differs_is_a_mismatch(claim: str, span: str) -> None:
+    assert "number_mismatch" in kinds(claim, span), notes(claim, span)
+
+
+def test_a_number_is_contradicted_only_by_one_of_its_kind_and_unit() -> None:
+    claim = "Markets were held at the Exchange twice a week."
+    span = "For nearly seventy years the Exchange held market days every Tuesday and Friday."
+    assert "number_mismatch" not in kinds(claim, span), notes(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "The rash typically shows up 3 to 30 days after a bite.",
+            "The rash usually appears between 3 and 30 days after the bite.",
+        ),
+        (
+            "Full-time staff get 25 days of paid leave each calendar year.",
+            "Full-time employees receive 25 days of paid leave per calendar year.",
+        ),
+    ],
+)
+def test_frequencies_and_physical_appearing_are_not_hedges(claim: str, span: str) -> None:
+    assert "scope" not in kinds(claim, span), notes(claim, span)
+
+
+def test_a_fee_reported_to_be_a_sum_is_hearsay() -> None:
+    claim = "The club received £2.3 million for the midfielder."
+    span = "The club sold the midfielder for a fee reported to be £2.3 million."
+    assert "scope" in kinds(claim, span), notes(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        ("Staff recalled the incident.", "Employees remembered the incident."),
+        (
+            "The appliance operates properly in cold rooms.",
+            "The machine runs correctly in cold rooms.",
+        ),
+        ("The council postponed the vote.", "The council delayed the vote."),
+    ],
+)
+def test_everyday_paraphrases_are_covered(claim: str, span: str) -> None:
+    assert compare(claim, span).coverage == 1.0, notes(claim, span)
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # "would not start": it did not start (as "could not"), not a hedge
+        (
+            "The backup chiller failed to start because a valve was shut.",
+            "The backup chiller would not start because a valve was shut.",
+        ),
+        # an emphatic "never" for one event is "did not": no frequency claimed
+        ("About 40 servers never powered back on.", "About 40 servers did not power on again."),
+        # comparisons with an expectation or a record do not hedge
+        (
+            "The quarter was cleaner than analysts thought and the rating stayed at hold.",
+            "The quarter was cleaner than expected and the rating stayed at hold.",
+        ),
+        (
+            "Reported fuel use was 18 percent below the purchase records.",
+            "Reported fuel use was 18 percent lower than the purchase records indicated.",
+        ),
+        # an approximator hedges its own quantity, which the claim does not state
+        (
+            "Gross margin improved from 29.8 percent to 31.4 percent.",
+            "Gross margin widened to 31.4 percent from 29.8 percent. The finance chief said "
+            "roughly half of that improvement came from cheaper shipping.",
+        ),
+    ],
+)
+def test_refusals_emphatic_never_and_comparisons_are_not_hedges(claim: str, span: str) -> None:
+    assert "scope" not in kinds(claim, span), notes(claim, span)
+
+
+def test_at_least_and_or_more_are_one_bound() -> None:
+    claim = "Half the patients saw migraine days fall by at least 50 percent."
+    span = "A reduction in migraine days of 50 percent or more was seen in half the patients."
+    assert "antonym" not in kinds(claim, span), notes(claim, span)
+
+
+def test_a_plan_is_not_a_deed() -> None:
+    claim = "The company has filed for approval in Europe."
+    span = "The company said it plans to file for approval in Europe."
+    assert "scope" in kinds(claim, span), notes(claim, span)
+
+
+def test_a_number_word_in_a_compound_is_a_number() -> None:
+    assert "number_unsupported" not in kinds(
+        "The three players who tied for second shared the prize.",
+        "A three-way tie for second place shared the prize.",
+    )
+    assert "number_mismatch" in kinds(
+        "A three-year ban was overturned.", "A two-year ban was overturned."
+    )
+
+
+def test_a_head_already_in_a_group_joins_it() -> None:
+    assert concept("major") == concept("large") == concept("big")
+    assert concept("staff") == concept("employees")
+    assert concept("remembered") == concept("recall")
+
+
+def test_a_question_states_nothing() -> None:
+    claim = "Polar bear numbers are increasing."
+    assert "scope" in kinds(claim, '"Ask the experts: Are polar bear numbers increasing?".')
+    assert "scope" not in kinds(claim, "Polar bear numbers are increasing, the survey found.")

@@ -43,7 +43,7 @@ from verifier.judges.nli.training_set import dev_row, training_pairs
 REPO = Path(__file__).resolve().parents[3]
 SEED = 20261127
 # our planted fixtures that may pick the checkpoint and fit the calibration (never v2)
-PLANTED_FIT_FIXTURES = ("v1", "v3", "v4", "v5", "v6")
+PLANTED_FIT_FIXTURES = ("v1", "v3", "v4", "v5", "v6", "v7", "v8")
 # openly licensed pairs from public repositories (sources/SOURCES.md, built by
 # sources/build_extra_pairs.py from pinned commits)
 EXTRA_PAIRS = Path(__file__).resolve().parent / "sources" / "extra_pairs.jsonl.gz"
