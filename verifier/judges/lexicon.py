@@ -153,6 +153,8 @@ IRREGULAR_LEMMAS: dict[str, str] = {
 # Antonym pairs between synonym-group heads / lemmas. Symmetric.
 ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("increase", "decrease"),
+    ("awake", "asleep"),
+    ("awake", "sleep"),
     ("more", "less"),
     ("more", "few"),
     ("high", "low"),
@@ -734,13 +736,22 @@ def lemma(word: str) -> str:
 def _inflections(word: str) -> tuple[str, ...]:
     """Regular inflections of a one-word member, whose light lemma may differ from the
     member's own ("remember" → "rememb", "remembered" → "remember")."""
-    if " " in word or not word.isalpha():
+    if " " in word or not word.isalpha() or len(word) < 4:
         return ()
-    stem = word[:-1] if word.endswith("e") else word
-    forms = [word + "s", stem + "ed", stem + "ing", word + "es"]
-    if word.endswith("y") and len(word) > 3:
-        forms += [word[:-1] + "ied", word[:-1] + "ies"]
-    return tuple(forms)
+    consonant_y = word.endswith("y") and word[-2] not in _VOWELS
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        plural = word + "es"
+    elif consonant_y:
+        plural = word[:-1] + "ies"
+    else:
+        plural = word + "s"
+    if word.endswith("e"):
+        past, gerund = word + "d", (word if word.endswith("ee") else word[:-1]) + "ing"
+    elif consonant_y:
+        past, gerund = word[:-1] + "ied", word + "ing"
+    else:
+        past, gerund = word + "ed", word + "ing"
+    return plural, past, gerund
 
 
 def _build_synonyms() -> dict[str, str]:
@@ -755,7 +766,9 @@ def _build_synonyms() -> dict[str, str]:
         head = table[canonical_phrase(group[0])]
         for member in group:
             for form in _inflections(member):
-                table.setdefault(lemma(form), head)
+                key = lemma(form)
+                if len(key) >= 4 and key[:3] == member[:3]:  # never a short, other word
+                    table.setdefault(key, head)
     return table
 
 
@@ -793,7 +806,11 @@ def is_antonym(a: str, b: str) -> bool:
     """``a`` and ``b`` are concepts (see ``concept``)."""
     if b in ANTONYMS.get(a, frozenset()):
         return True
-    return any(len(a) > 3 and (b == prefix + a or a == prefix + b) for prefix in ANTONYM_PREFIXES)
+    return any(
+        (len(a) > 3 or len(b) > 3)
+        and (b in (prefix + a, lemma(prefix + a)) or a in (prefix + b, lemma(prefix + b)))
+        for prefix in ANTONYM_PREFIXES
+    )  # "used" ("use") / "unused" ("unus")
 
 
 # Verbs that attribute a proposition to someone ("Kant held that …", "…, proposed by

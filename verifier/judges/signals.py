@@ -176,6 +176,7 @@ QUANTIFIED_AGREEMENT_GAP = 4  # "most researchers now agree": tokens from quanti
 # Coordinated clauses state propositions of their own: never a frame ("…, and some of
 # its features survive").
 COORDINATORS = frozenset({"and", "or"})
+CONJUNCT_MODALS = frozenset({"may", "might", "could", "can", "will", "would", "should", "must"})
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,8 @@ class TextProfile:
     concept_set: frozenset[str] = field(default=frozenset())
     lemma_set: frozenset[str] = field(default=frozenset())
     lower_set: frozenset[str] = field(default=frozenset())
+    # each part of a hyphenated word, by concept ("laboratory-confirmed": "confirmed")
+    part_concepts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -576,6 +579,17 @@ def _clauses(text: str, starts: list[int], ends: list[int]) -> tuple[list[int], 
 _MULTIWORD_FIRST: Final = frozenset(group[0] for group in MULTIWORD_SYNONYMS)
 
 
+def _split_modal_conjuncts(lower: tuple[str, ...], clause: list[int]) -> list[int]:
+    """A conjunct opened by a modal is a clause of its own: "the rash appears within 30
+    days and may grow to 30 cm" hedges the growing, not the appearing."""
+    out = list(clause)
+    for i in range(1, len(lower) - 1):
+        if lower[i] in COORDINATORS | {"but"} and lower[i + 1] in CONJUNCT_MODALS:
+            for k in range(i, len(out)):  # the coordinator opens it: never a frame
+                out[k] += 1
+    return out
+
+
 @lru_cache(maxsize=8192)
 def profile(text: str) -> TextProfile:
     plain = text.replace("’", "'")
@@ -583,6 +597,7 @@ def profile(text: str) -> TextProfile:
     tokens = tuple(m.group(0) for m in found)
     clause, sentence = _clauses(plain, [m.start() for m in found], [m.end() for m in found])
     lower = tuple(_fold(t) for t in tokens)
+    clause = _split_modal_conjuncts(lower, clause)
     lemmas = tuple(lemma(t) for t in lower)
     concepts = [SYNONYMS.get(lem, lem) for lem in lemmas]
     for i in range(len(lower)):
@@ -647,12 +662,19 @@ def profile(text: str) -> TextProfile:
         concept_set=frozenset(c for c in concepts if c),
         lemma_set=frozenset(lemmas),
         lower_set=frozenset(lower),
+        part_concepts={
+            concept(part): i
+            for i in reversed(content)
+            if "-" in lower[i]
+            for part in lower[i].split("-")
+            if len(part) > 2 and part not in STOPWORDS
+        },
     )
 
 
 def _word_in(claim: TextProfile, i: int, span: TextProfile) -> bool:
     c = claim.concepts[i]
-    if c in span.concept_set or claim.lemmas[i] in span.lemma_set:
+    if c in span.concept_set or claim.lemmas[i] in span.lemma_set or c in span.part_concepts:
         return True
     if len(c) >= PREFIX_MATCH_MIN:
         stem = c[:PREFIX_MATCH_MIN]
@@ -675,6 +697,8 @@ def _span_positions(claim: TextProfile, i: int, span: TextProfile) -> list[int]:
             or (stem and s.startswith(stem) and (c.startswith(s) or s.startswith(c)))
         ):
             out.append(k)
+    if not out and c in span.part_concepts:
+        out.append(span.part_concepts[c])  # "confirmed" in "laboratory-confirmed"
     return out
 
 
@@ -737,6 +761,8 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     for c in claim.numbers:
         if any(_number_matches(c, s) for s in span.numbers):
             continue
+        if c.unit == "percent" and _same_value(c.value, 50.0) and "half" in span.lower_set:
+            continue  # "50 percent of it" for "half pay" ("half" is not read as a number)
         same_value = [s for s in span.numbers if _same_value(s.value, c.value)]
         if same_value and c.unit and same_value[0].unit:
             other = same_value[0]

@@ -657,3 +657,42 @@ def test_a_question_states_nothing() -> None:
     claim = "Polar bear numbers are increasing."
     assert "scope" in kinds(claim, '"Ask the experts: Are polar bear numbers increasing?".')
     assert "scope" not in kinds(claim, "Polar bear numbers are increasing, the survey found.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "Confirmed cases rose to 1,146 in 2023.",
+            "Laboratory-confirmed cases rose to 1,146 in 2023.",
+        ),
+        ("The scheme is run by the community.", "The scheme is community-run."),
+    ],
+)
+def test_a_part_of_a_hyphenated_word_is_covered(claim: str, span: str) -> None:
+    assert compare(claim, span).coverage == 1.0, notes(claim, span)
+
+
+def test_fifty_percent_is_half() -> None:
+    found = kinds("They then receive 50 percent of their salary.", "They then receive half pay.")
+    assert "number_unsupported" not in found
+
+
+def test_a_negated_word_and_its_un_prefixed_antonym_agree() -> None:
+    claim = "Leave that has not been used is lost."
+    assert "negation" not in kinds(claim, "Unused leave is forfeited.")
+    assert "negation" in kinds(claim, "Used leave is forfeited.")
+    assert "negation" not in kinds(
+        "The control group rested without sleeping.", "The control group stayed awake and rested."
+    )
+
+
+def test_a_modal_conjunct_hedges_only_itself() -> None:
+    span = "The rash appears within 30 days of the bite and may grow to 30 cm across."
+    assert "scope" not in kinds("The rash appears within 30 days of the bite.", span)
+    assert "scope" in kinds("The rash grows to 30 cm across.", span)
+
+
+def test_inflections_never_make_short_words_synonyms() -> None:
+    assert concept("us") == "us"  # not "use", through "uses"
+    assert concept("year") != concept("used")
