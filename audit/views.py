@@ -609,10 +609,15 @@ def calibrators(request: MemberRequest) -> HttpResponse:
     changes = calibrator_selectors.calibrator_changes_unfinished(
         calibrator_ids=[row.pk for row in page]
     )
+    judge = get_judge()
+    model_id, version = str(judge.model_id), int(judge.prompt_version)
     rows = [
         {
             "row": row,
             "refusal": calibrator_selectors.calibrator_refusal(row),
+            "stale": calibrator_selectors.calibrator_use_refusal(
+                row, judge_model=model_id, prompt_version=version
+            ),
             "change": changes.get(row.pk),
         }
         for row in page
@@ -634,6 +639,8 @@ def calibrators(request: MemberRequest) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
     row = calibrator_selectors.calibrator_get(workspace=_ws(request), pk=pk)
+    judge = get_judge()
+    model_id, version = str(judge.model_id), int(judge.prompt_version)
     return render(
         request,
         "audit/calibrator_detail.html",
@@ -641,7 +648,10 @@ def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
             "calibrator": row,
             "floor": calibrator_selectors.calibrator_precision_floor(),
             "refusal": calibrator_selectors.calibrator_activation_refusal(
-                row=row, judge_model=str(get_judge().model_id)
+                row=row, judge_model=model_id, prompt_version=version
+            ),
+            "stale": calibrator_selectors.calibrator_use_refusal(
+                row, judge_model=model_id, prompt_version=version
             ),
             "params_json": json.dumps(row.params, indent=2),
             "job": calibrator_selectors.calibrator_change_job_latest(calibrator=row),

@@ -31,6 +31,7 @@ from tests.review.conftest import seen
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
 from verifier.audit_pack.scope import parse_scope
 from verifier.judges.heuristic import MODEL_ID as HEURISTIC_MODEL_ID
+from verifier.judges.heuristic import PROMPT_VERSION as HEURISTIC_PROMPT_VERSION
 from verifier.judges.reviewer_calibrator import Calibrator
 from verifier.models import (
     ApiScope,
@@ -150,6 +151,7 @@ class World:
         return JudgeCalibrator.objects.create(
             workspace=self.workspace,
             judge_model=HEURISTIC_MODEL_ID,
+            judge_prompt_version=HEURISTIC_PROMPT_VERSION,
             version=1,
             params=fitted.as_json(),
             training_size=20,

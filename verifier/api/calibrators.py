@@ -13,8 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.scoping import request_workspace
+from verifier.engine import get_judge
 from verifier.models import CalibratorStatus, JudgeCalibrator
-from verifier.selectors.calibrators import calibrator_list, calibrator_refusal
+from verifier.selectors.calibrators import calibrator_list, calibrator_use_refusal
 
 
 class CalibratorCursorPagination(CursorPagination):
@@ -42,6 +43,9 @@ class CurvePointSerializer(serializers.Serializer[Any]):
 class CalibratorSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     judge_model = serializers.CharField()
+    judge_prompt_version = serializers.IntegerField(
+        help_text="The judge's reading it learned from; used only while the judge reads so."
+    )
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=CalibratorStatus.values)
     training_size = serializers.IntegerField(help_text="Human decisions it learned from.")
@@ -54,7 +58,10 @@ class CalibratorSerializer(serializers.Serializer[Any]):
     judge_alone = CurvePointSerializer(help_text="The judge alone on the same decisions.")
     with_calibrator = CurvePointSerializer()
     can_decide = serializers.BooleanField(
-        help_text="Its supported precision reaches the floor in force (it may be activated)."
+        help_text=(
+            "Its supported precision reaches the floor in force and, for the configured "
+            "judge, it learned from the judge's present reading."
+        )
     )
     refusal = serializers.CharField(allow_blank=True, help_text="Why it may not decide.")
     created_at = serializers.DateTimeField()
@@ -62,12 +69,15 @@ class CalibratorSerializer(serializers.Serializer[Any]):
     retired_at = serializers.DateTimeField(allow_null=True)
 
 
-def calibrator_document(row: JudgeCalibrator) -> dict[str, Any]:
+def calibrator_document(
+    row: JudgeCalibrator, *, judge_model: str, prompt_version: int
+) -> dict[str, Any]:
     params = row.params
-    refusal = calibrator_refusal(row)
+    refusal = calibrator_use_refusal(row, judge_model=judge_model, prompt_version=prompt_version)
     return {
         "id": row.pk,
         "judge_model": row.judge_model,
+        "judge_prompt_version": row.judge_prompt_version,
         "version": row.version,
         "status": row.status,
         "training_size": row.training_size,
@@ -126,5 +136,14 @@ class CalibratorListApi(APIView):
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self) or []
-        data = self.OutputSerializer([calibrator_document(r) for r in page], many=True).data
+        judge = get_judge()
+        data = self.OutputSerializer(
+            [
+                calibrator_document(
+                    r, judge_model=str(judge.model_id), prompt_version=int(judge.prompt_version)
+                )
+                for r in page
+            ],
+            many=True,
+        ).data
         return paginator.get_paginated_response(data)

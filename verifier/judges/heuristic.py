@@ -34,7 +34,13 @@ logger = logging.getLogger(__name__)
 
 MODEL_ID = "spanproof-heuristic-v1"
 FAMILY = HEURISTIC_FAMILY
-PROMPT_VERSION = 1
+# The version of this judge's reading (its rules, word lists and constants), recorded on
+# every verdict. Raised whenever the reading changes what it answers or the features it
+# computes, so that a reviewer calibrator learned from one reading is never applied to
+# another (docs/learning-from-reviewers.md); tests/verifier/judges/test_heuristic_reading.py
+# fails when the reading changes under the same version.
+# 2: the lexical passes and the soft reading of issue 38 (2026-11-27).
+PROMPT_VERSION = 2
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

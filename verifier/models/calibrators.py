@@ -27,6 +27,13 @@ class JudgeCalibrator(models.Model):
         Workspace, on_delete=models.CASCADE, related_name="judge_calibrators"
     )
     judge_model = models.CharField(max_length=200, help_text="The judge model it calibrates.")
+    judge_prompt_version = models.PositiveIntegerField(
+        default=1,
+        help_text=(
+            "The judge's prompt (reading) version it learned from: it is used only while "
+            "the judge reads with the same one."
+        ),
+    )
     version = models.PositiveIntegerField(help_text="1, 2, … per workspace and judge model.")
     params = models.JSONField(
         help_text="The fitted calibrator (verifier.judges.reviewer_calibrator.Calibrator)."

@@ -93,9 +93,33 @@ def supported_floor_refusal(
     return ""
 
 
-def calibrator_activation_refusal(*, row: JudgeCalibrator, judge_model: str) -> str:
+def reading_refusal(row: JudgeCalibrator, *, prompt_version: int) -> str:
+    """Why ``row`` may not read the judge's answers now ('' when it may): it learned
+    from another version of the judge's reading (a judge's rules or prompt changed under
+    the same model id), whose features it would misread."""
+    if row.judge_prompt_version == int(prompt_version):
+        return ""
+    return (
+        f"it learned from reading {row.judge_prompt_version} of {row.judge_model}, which now "
+        f"reads with version {int(prompt_version)}: a new calibrator must be fitted"
+    )
+
+
+def calibrator_use_refusal(row: JudgeCalibrator, *, judge_model: str, prompt_version: int) -> str:
+    """Why ``row`` would not decide anything with the configured judge ('' when it
+    would): below the floor in force, or a calibrator of this judge that learned from
+    another version of its reading."""
+    refusal = calibrator_refusal(row)
+    if refusal or row.judge_model != judge_model:
+        return refusal
+    return reading_refusal(row, prompt_version=prompt_version)
+
+
+def calibrator_activation_refusal(
+    *, row: JudgeCalibrator, judge_model: str, prompt_version: int
+) -> str:
     """Why ``row`` may not be activated now ('' when it may): only a proposed one, at
-    the precision floor, of the configured judge."""
+    the precision floor, of the configured judge and its present reading."""
     if row.status != CalibratorStatus.PROPOSED:
         return f"{row} is {row.status}; only a proposed calibrator is activated."
     refusal = calibrator_refusal(row)
@@ -106,6 +130,9 @@ def calibrator_activation_refusal(*, row: JudgeCalibrator, judge_model: str) -> 
             f"{row} calibrates {row.judge_model}, but the configured judge is {judge_model}: "
             "it would never be used."
         )
+    stale = reading_refusal(row, prompt_version=prompt_version)
+    if stale:
+        return f"{row} cannot be activated: {stale}."
     return ""
 
 
@@ -116,10 +143,11 @@ class CalibratorInUse:
 
 
 def calibrators_in_use(
-    *, workspace_ids: Iterable[int], judge_model: str
+    *, workspace_ids: Iterable[int], judge_model: str, prompt_version: int
 ) -> dict[int, CalibratorInUse]:
     """The active calibrator of ``judge_model`` per workspace, where it may decide (one
-    indexed query). An active row below the floor in force is not used."""
+    indexed query). An active row below the floor in force, or fitted on another reading
+    of the judge (``prompt_version``), is not used."""
     rows = JudgeCalibrator.objects.filter(
         workspace_id__in=list(workspace_ids),
         judge_model=judge_model,
@@ -128,7 +156,7 @@ def calibrators_in_use(
     return {
         row.workspace_id: CalibratorInUse(row, Calibrator.from_json(row.params))
         for row in rows
-        if not calibrator_refusal(row)
+        if not calibrator_refusal(row) and not reading_refusal(row, prompt_version=prompt_version)
     }
 
 
@@ -217,13 +245,14 @@ def calibrator_decisions_through(*, workspace: Workspace) -> int:
     return int(_human_decisions(workspace.pk).aggregate(last=Max("id"))["last"] or 0)
 
 
-def calibrator_new_decisions(*, workspace: Workspace, judge_model: str) -> int:
+def calibrator_new_decisions(*, workspace: Workspace, judge_model: str, prompt_version: int) -> int:
     """Human decisions in the workspace since its latest calibrator of ``judge_model``
-    was fitted (all of them before the first)."""
+    and its present reading (``prompt_version``) was fitted (all of them before the
+    first: a new reading starts the count again)."""
     through = (
-        JudgeCalibrator.objects.filter(workspace=workspace, judge_model=judge_model).aggregate(
-            last=Max("decisions_through")
-        )["last"]
+        JudgeCalibrator.objects.filter(
+            workspace=workspace, judge_model=judge_model, judge_prompt_version=prompt_version
+        ).aggregate(last=Max("decisions_through"))["last"]
         or 0
     )
     return _human_decisions(workspace.pk).filter(id__gt=through).count()
@@ -442,7 +471,9 @@ def calibrator_activation_preview(
 ) -> ActivationPreview:
     """The plan of activating ``row`` (the flip list) over the latest ``limit`` claims in
     its scope (``PREVIEW_MAX_CLAIMS`` unless given), or why it may not be activated."""
-    refusal = calibrator_activation_refusal(row=row, judge_model=str(judge.model_id))
+    refusal = calibrator_activation_refusal(
+        row=row, judge_model=str(judge.model_id), prompt_version=int(judge.prompt_version)
+    )
     if refusal:
         return ActivationPreview(None, refusal)
     scope = calibrator_scope(workspace=workspace, judge_model=str(judge.model_id))

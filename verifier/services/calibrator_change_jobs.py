@@ -46,6 +46,7 @@ from verifier.selectors.calibrators import (
     calibrator_plan,
     calibrator_scope,
     calibrator_scope_ids,
+    reading_refusal,
 )
 from verifier.services.claim_state import ClaimStates
 from verifier.services.enqueue import RUN_CALIBRATOR_CHANGE_JOB, task_enqueue_on_commit
@@ -94,6 +95,8 @@ def calibrator_chunk_apply(
     claims' states through the state writer (one state event per moved claim, with
     ``cause``). The caller holds a transaction."""
     row = calibrator_active(workspace=workspace, judge_model=str(judge.model_id))
+    if row is not None and reading_refusal(row, prompt_version=int(judge.prompt_version)):
+        row = None  # learned from another reading of the judge: the plain judge answers
     in_use = CalibratorInUse(row, Calibrator.from_json(row.params)) if row is not None else None
     states = ClaimStates(ids=ids)
     plan = calibrator_plan(workspace=workspace, judge=judge, in_use=in_use, claims=states.locked)

@@ -70,6 +70,7 @@ class CalibratorFit:
     calibrator: Calibrator
     row: JudgeCalibrator | None
     judge_model: str
+    judge_prompt_version: int  # the judge's reading it learned from
     decisions: int  # decisions with a fresh bound span, learned from
     unreadable: int  # decided claims without a fresh bound span (not learned from)
     floor: float
@@ -117,6 +118,7 @@ def judge_calibrator_fit(
         calibrator=calibrator,
         row=None,
         judge_model=str(judge.model_id),
+        judge_prompt_version=int(judge.prompt_version),
         decisions=len(usable),
         unreadable=len(decided) - len(usable),
         floor=floor,
@@ -143,6 +145,7 @@ def _store(
     return JudgeCalibrator.objects.create(
         workspace=workspace,
         judge_model=fit.judge_model[:200],
+        judge_prompt_version=fit.judge_prompt_version,
         version=(latest or 0) + 1,
         params=fit.calibrator.as_json(),
         training_size=int(figures.get("decisions", fit.decisions)),
@@ -179,7 +182,11 @@ def judge_calibrators_fit_due(*, judge: Judge | None = None) -> list[JudgeCalibr
     minimum = min_new_decisions()
     proposed: list[JudgeCalibrator] = []
     for workspace in calibrator_workspaces_with_decisions():
-        new = calibrator_new_decisions(workspace=workspace, judge_model=str(judge.model_id))
+        new = calibrator_new_decisions(
+            workspace=workspace,
+            judge_model=str(judge.model_id),
+            prompt_version=int(judge.prompt_version),
+        )
         if new < minimum:
             continue
         try:
@@ -206,7 +213,9 @@ def judge_calibrator_activate(
     calibrator not proposed, and for another judge than the configured one."""
     row = JudgeCalibrator.objects.select_for_update().get(pk=calibrator.pk)
     judge = judge or get_judge()
-    refusal = calibrator_activation_refusal(row=row, judge_model=str(judge.model_id))
+    refusal = calibrator_activation_refusal(
+        row=row, judge_model=str(judge.model_id), prompt_version=int(judge.prompt_version)
+    )
     if refusal:
         raise CalibratorRefused(refusal)
     now = timezone.now()

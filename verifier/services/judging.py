@@ -127,7 +127,9 @@ def claims_judge(
         checks=states.binding_checks(claims) if states is not None else None,
     )
     calibrators = calibrators_in_use(
-        workspace_ids={c.workspace_id for c in claims}, judge_model=str(judge.model_id)
+        workspace_ids={c.workspace_id for c in claims},
+        judge_model=str(judge.model_id),
+        prompt_version=int(judge.prompt_version),
     )
     chunks = [prepared[offset : offset + size] for offset in range(0, len(prepared), size)]
     if states is not None:  # inside the caller's transaction: record everything once

@@ -85,6 +85,7 @@ def test_a_calibrator_below_the_floor_is_refused_and_never_used(split):
     active = JudgeCalibrator.objects.create(
         workspace=split.workspace,
         judge_model=heuristic.model_id,
+        judge_prompt_version=heuristic.prompt_version,  # only the floor keeps it out
         version=2,
         params=lax.as_json(),
         training_size=len(decided),
@@ -95,7 +96,11 @@ def test_a_calibrator_below_the_floor_is_refused_and_never_used(split):
         cv_roc_auc=lax.figures["cv_roc_auc"],
         status="active",
     )
-    in_use = calibrators_in_use(workspace_ids=[split.workspace.pk], judge_model=heuristic.model_id)
+    in_use = calibrators_in_use(
+        workspace_ids=[split.workspace.pk],
+        judge_model=heuristic.model_id,
+        prompt_version=heuristic.prompt_version,
+    )
     assert active.status == "active" and in_use == {}
     new = unjudged_claims(split.workspace, kinds=("reworded", "unrelated"), indexes=range(12, 14))
     claims_judge(claims=list(new.values()), judge=heuristic)

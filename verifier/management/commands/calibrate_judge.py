@@ -53,6 +53,7 @@ class Command(BaseCommand):
         return {
             "workspace": workspace.slug,
             "judge_model": fit.judge_model,
+            "judge_prompt_version": fit.judge_prompt_version,
             "stored": None if fit.row is None else {"id": fit.row.pk, "version": fit.row.version},
             "decisions": figures.get("decisions"),
             "supported": figures.get("supported"),
@@ -77,7 +78,10 @@ class Command(BaseCommand):
             if p["stored"]
             else "dry run: not stored"
         )
-        write(f"Reviewer calibrator of {p['judge_model']} for {p['workspace']}: {stored}")
+        write(
+            f"Reviewer calibrator of {p['judge_model']} (reading {p['judge_prompt_version']}) "
+            f"for {p['workspace']}: {stored}"
+        )
         write(
             f"  learned from {p['decisions']} decisions ({p['supported']} supported, "
             f"{p['contradicted']} contradicted); {p['decided_without_fresh_span']} decided "

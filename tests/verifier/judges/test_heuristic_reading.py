@@ -1,0 +1,42 @@
+"""The heuristic judge's reading has a version (``PROMPT_VERSION``, recorded on every
+verdict; a reviewer calibrator is used only with the reading it learned from). This test
+holds a fingerprint of the reading — what the lexical comparison says of every claim of
+two planted fixtures against its source — per version, so that a change to the rules,
+word lists or constants cannot ship under the old version: when it fails, raise
+``PROMPT_VERSION`` in ``verifier/judges/heuristic.py`` and record the new fingerprint
+here (a change that leaves every answer the same keeps its version)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from verifier.judges.heuristic import PROMPT_VERSION
+from verifier.judges.signals import compare
+
+FIXTURES = Path(__file__).resolve().parents[3] / "bench" / "fixtures"
+FINGERPRINTS = {
+    2: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
+}
+
+
+def reading_fingerprint() -> str:
+    readings = []
+    for name in ("planted-v1.json", "planted-v2-history-med.json"):
+        fixture = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+        texts = {s["id"]: s["text"] for s in fixture["sources"]}
+        for claim in fixture["claims"]:
+            found = compare(claim["text"], texts[claim["source_id"]])
+            readings.append(
+                [round(found.coverage, 4), found.content_words, [b.note for b in found.blockers]]
+            )
+    return hashlib.sha256(json.dumps(readings).encode("utf-8")).hexdigest()
+
+
+def test_the_reading_has_not_changed_under_its_version() -> None:
+    assert PROMPT_VERSION in FINGERPRINTS, "record the fingerprint of the new version"
+    assert reading_fingerprint() == FINGERPRINTS[PROMPT_VERSION], (
+        "the heuristic judge's reading changed: raise PROMPT_VERSION in "
+        "verifier/judges/heuristic.py and record the new fingerprint"
+    )
