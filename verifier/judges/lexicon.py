@@ -802,6 +802,7 @@ def _build_antonyms() -> dict[str, frozenset[str]]:
 ANTONYMS: dict[str, frozenset[str]] = _build_antonyms()
 
 
+@lru_cache(maxsize=1 << 16)
 def is_antonym(a: str, b: str) -> bool:
     """``a`` and ``b`` are concepts (see ``concept``)."""
     if b in ANTONYMS.get(a, frozenset()):
