@@ -135,17 +135,15 @@ APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
 # "false", "a myth") scope what came before and keep the region rule.
 FORWARD_NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "n't", "cannot", "rather", "instead"}
-    | {"zero", "lieu", "place"}
-)
+    | {"zero", "lieu", "place"}  # "in lieu of", "in place of"
+)  # not the pronouns: "fear nothing" negates what comes before
 # "no more than", "no later than": bounds ("at most", "by"), not negations.
 BOUND_COMPARATIVES = frozenset(
     {"more", "greater", "higher", "later", "earlier", "longer", "shorter", "larger", "bigger"}
 )
 LENGTH_OPENERS = frozenset({"up", "more", "less", "over", "under", "at", "about", "several"})
 MULTIPLIER_WORDS = frozenset({"once", "twice", "thrice"})
-ONLY_WORDS = frozenset(
-    {"only", "just", "merely", "simply", "solely"}
-)  # not the pronouns: "fear nothing" negates what comes before
+ONLY_WORDS = frozenset({"only", "just", "merely", "simply", "solely"})  # "rather than just"
 CONTRAST_WORDS = frozenset({"but", "instead", "rather", "whereas", "while"})
 COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "become", "became"})
 DETERMINERS = frozenset({"the", "its", "their", "his", "her", "our", "my", "your", "a", "an"})
@@ -432,6 +430,11 @@ def _small_count(tok: str) -> float | None:
     return _compound_number(tok)
 
 
+def _approximated(lower: tuple[str, ...], i: int) -> bool:
+    """Whether an approximator ("about", "roughly a") comes just before the number at ``i``."""
+    return any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+
+
 def _fraction(lower: tuple[str, ...], i: int) -> tuple[float, int] | None:
     """A share said in words at ``i`` and how many tokens it takes: "one in three",
     "a third", "two thirds", "three quarters". Not "half": "half of the tests" is as
@@ -467,7 +470,7 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
         share = _fraction(lower, i)
         if share is not None:
             value, width = share
-            approx = any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+            approx = _approximated(lower, i)
             out.append(NumberMention(value, tokens[i], "", approx, "fraction", i, width))
             taken_until = i + width - 1
             continue
@@ -493,7 +496,7 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
         ):  # "a three-way tie", "a two-year ban": the number, with its unit if it is one
             value = float(NUMBER_WORDS[head])
             tail = tok.partition("-")[2]
-            approx = any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+            approx = _approximated(lower, i)
             unit = UNIT_CANONICAL.get(tail, "")
             out.append(NumberMention(value, tokens[i], unit, approx, kind, i))
             continue
@@ -515,7 +518,7 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
             unit = UNIT_CANONICAL[lower[j]]
         elif i > 0 and lower[i - 1] in {"$", "€", "£"}:
             unit = UNIT_CANONICAL[lower[i - 1]]
-        approx = any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+        approx = _approximated(lower, i)
         out.append(NumberMention(value, tokens[i], unit, approx, kind, i))
     return out
 
