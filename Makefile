@@ -43,17 +43,8 @@ bench: $(STAMP)
 
 # Everything one accelerator call needs to train spanproof-nli-v2 (docs/spanproof-nli-v2.md).
 gpu-bundle: $(STAMP)
-	$(PY) bench/judge_planted.py --export-items var/planted-v1-items.jsonl > /dev/null
-	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v3-paraphrase.json \
-	  --export-items var/planted-v3-items.jsonl > /dev/null
-	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v4-summaries.json \
-	  --export-items var/planted-v4-items.jsonl > /dev/null
-	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v5-answers.json \
-	  --export-items var/planted-v5-items.jsonl > /dev/null
-	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v6-mixed.json \
-	  --export-items var/planted-v6-items.jsonl > /dev/null
-	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v7-atomic.json \
-	  --export-items var/planted-v7-items.jsonl > /dev/null
-	$(PY) bench/judge_planted.py --fixture bench/fixtures/planted-v8-rag.json \
-	  --export-items var/planted-v8-items.jsonl > /dev/null
+	for f in v1 v3-paraphrase v4-summaries v5-answers v6-mixed v7-atomic v8-rag; do \
+	  $(PY) bench/judge_planted.py --fixture bench/fixtures/planted-$$f.json \
+	    --export-items var/planted-$${f%%-*}-items.jsonl > /dev/null || exit 1; \
+	done
 	$(PY) -m verifier.judges.nli.bundle

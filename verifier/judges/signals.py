@@ -177,6 +177,11 @@ COORDINATORS = frozenset({"and", "or"})
 CONJUNCT_MODALS = frozenset({"may", "might", "could", "can", "will", "would", "should", "must"})
 
 
+# A claim item aligned to span positions: ("w", claim token index) for a content word,
+# ("n", index into claim.numbers) for a number.
+Aligned = tuple[str, int]
+
+
 @dataclass(frozen=True)
 class NumberMention:
     value: float
@@ -1169,12 +1174,9 @@ def _polarity_blockers(
                 continue
             target = _first_aligned_after(span, k, aligned)
             words = claim_of.get(target, ()) if target is not None else ()
-            same = [
-                j
-                for i in words
-                for j in range(len(claim.lower))
-                if claim.concepts[j] and claim.concepts[j] == claim.concepts[i]
-            ] or list(words)  # a repeated word ("that increase … rather than a rise")
+            said = {claim.concepts[i] for i in words} - {""}
+            same = [j for j, c in enumerate(claim.concepts) if c in said] or list(words)
+            # a repeated word ("that increase … rather than a rise")
             if words and not any(_negated_in_claim(claim, i) for i in same):
                 note = (
                     f"negation: span says '{span.tokens[k]}' of '{claim.tokens[words[0]]}', "
@@ -1199,16 +1201,16 @@ def claims_cue(claim: TextProfile, negs: list[int]) -> str:
     return claim.tokens[negs[0]]
 
 
-def _relevant_clauses(span: TextProfile, support: dict[object, list[int]]) -> set[int]:
+def _relevant_clauses(span: TextProfile, support: Mapping[Aligned, list[int]]) -> set[int]:
     """Greedy cover: clauses that state something of the claim nothing else already does.
 
     ``support`` maps each aligned claim item (word or number) to its span positions."""
-    by_clause: dict[int, set[object]] = {}
+    by_clause: dict[int, set[Aligned]] = {}
     for item, positions in support.items():
         for k in positions:
             by_clause.setdefault(span.clause[k], set()).add(item)
     chosen: set[int] = set()
-    covered: set[object] = set()
+    covered: set[Aligned] = set()
     while True:
         best = max(
             sorted(by_clause),
@@ -1340,7 +1342,7 @@ def _claim_region(
 
 
 def _pronoun_subject(
-    claim: TextProfile, span: TextProfile, matched: list[int], support: dict[object, list[int]]
+    claim: TextProfile, span: TextProfile, matched: list[int], support: Mapping[Aligned, list[int]]
 ) -> tuple[list[int], str]:
     """Claim subject words a span-initial pronoun stands for, and a note.
 
@@ -1417,7 +1419,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     span = profile(span_text)
     matched: list[int] = []
     unmatched: list[int] = []
-    support: dict[object, list[int]] = {}
+    support: dict[Aligned, list[int]] = {}
     seen_concepts: set[str] = set()
     for i in claim.content:
         if claim.concepts[i] in seen_concepts:
@@ -1455,10 +1457,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     markers = _markers_in_force(claim, span, relevant, frames, aligned, attributed)
     relation, comparative = _comparison(claim, span)
     claim_of: dict[int, list[int]] = {}  # span position -> the claim words aligned to it
-    for item, positions in support.items():
-        kind, index = item if isinstance(item, tuple) else ("", -1)
-        if kind not in ("w", "n"):
-            continue
+    for (kind, index), positions in support.items():
         at = claim.numbers[index].position if kind == "n" else index
         for k in positions:
             claim_of.setdefault(k, []).append(at)
