@@ -51,6 +51,9 @@ DATASET_WEIGHTS = {
     "cad-snli": 1.0,
 }
 EXTRA_WEIGHT = 1.5  # openly licensed pairs fetched for this model (real claims and evidence)
+# fetched sets that teach less per pair: ContractNLI has 17 statements only; MED and
+# SciTail have two labels (their "neutral" holds every non-entailment)
+EXTRA_DATASET_WEIGHTS = {"contract-nli": 1.0, "med": 1.0, "scitail": 1.0}
 SYNTHETIC_PER_SENTENCE = 2
 SYNTHETIC_WEIGHT = 1.0
 CONTEXT_PAIR_WEIGHT = 2.0  # few pairs, and the only ones that teach reading the context
@@ -128,7 +131,7 @@ def training_pairs(
         _from_rows(read_jsonl(train_dir / "nli_pairs.jsonl"), DATASET_WEIGHTS, 1.0)
     ]
     for path in extra:
-        sources.append(_from_rows(read_jsonl(path), {}, EXTRA_WEIGHT))
+        sources.append(_from_rows(read_jsonl(path), EXTRA_DATASET_WEIGHTS, EXTRA_WEIGHT))
     sources.append(
         _from_generated(
             generate_pairs(

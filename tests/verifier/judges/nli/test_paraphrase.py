@@ -214,3 +214,30 @@ def test_training_pairs_frame_premises_as_the_judge_does(tmp_path) -> None:
     assert summary["dropped_as_development_claims"] == 1
     generated = [p for p in pairs if p.origin.startswith("synthetic/")]
     assert generated and all(p.premise.startswith("Tarn Point Light.") for p in generated)
+
+
+def test_fetched_pairs_are_weighted_by_what_each_set_teaches(tmp_path) -> None:
+    import json
+
+    from verifier.judges.nli.training_set import EXTRA_DATASET_WEIGHTS, EXTRA_WEIGHT
+
+    (tmp_path / "prose.jsonl").write_text("")
+    (tmp_path / "nli_pairs.jsonl").write_text("")
+    rows = [
+        {
+            "id": f"{ds}/1",
+            "dataset": ds,
+            "premise": f"{ds} premise.",
+            "hypothesis": f"{ds} claim.",
+            "label": "entailment",
+            "license": "CC BY 4.0",
+        }
+        for ds in ("fm2", "contract-nli", "med")
+    ]
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    pairs, _ = training_pairs(tmp_path, seed=1, extra=[extra])
+    weight = {p.origin: p.weight for p in pairs}
+    # real claims against their evidence count more than a set of 17 statements or two labels
+    assert weight["fm2"] == EXTRA_WEIGHT > weight["contract-nli"]
+    assert weight["contract-nli"] == EXTRA_DATASET_WEIGHTS["contract-nli"] == weight["med"]

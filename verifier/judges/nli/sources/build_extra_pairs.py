@@ -45,6 +45,9 @@ COMMITS = {
     "swarnaHub/ConjNLI": "10e0515c0d1777651b5084d9cca4664ead8162a4",
     "BIU-NLP/Breaking_NLI": "8a7658c1ce6b732f4e8af3b06560f1a13b8b18b0",
     "microsoft/TaxiNLI": "60d89b03293c47b99288e24853a4cd3426bea437",
+    "ajit-srikanth/Contract-NLI": "c53c2bcfc7963a5762628e4371440c1956514279",
+    "verypluming/MED": "860ba36ce95ecba9f1ebe348d3d8cf1b3cba435a",
+    "allenai/aristo-leaderboard": "60d5be31b5a7d36f29d13223ece29a8d2bfa8b5f",
 }
 
 MIRROR = "/work/.mirror"
@@ -344,6 +347,53 @@ def src_taxinli(rng):
     return out
 
 
+CONTRACT_NLI_LABEL = {"0": "entailment", "1": "contradiction", "2": "neutral"}
+CONTRACT_NLI_MIN_PREMISE = 80  # a NotMentioned row's clauses can be bare headings
+
+
+def src_contract_nli(rng):
+    """ContractNLI: 17 NDA statements against the clauses of 607 contracts, expert labels
+    with evidence spans. CC BY 4.0 (dataset/contract-nli/LICENSE). The span-level CSV of
+    this copy joins a row's evidence spans (Entailment / Contradiction); for NotMentioned
+    it joins clauses of the same contract, all of which are neutral to the statement
+    because the contract does not mention it anywhere."""
+    R, lic = "ajit-srikanth/Contract-NLI", "CC BY 4.0"
+    out = []
+    for part in ("train", "validation", "test"):
+        for r in csv.DictReader(io.StringIO(text(R, f"dataset/csv/all_labels/{part}.csv"))):
+            premise = r["concatenated_spans"]
+            if len(clean(premise)) >= CONTRACT_NLI_MIN_PREMISE:
+                lab = CONTRACT_NLI_LABEL[r["label"]]
+                out.append(make("contract-nli", premise, r["hypothesis"], lab, lic))
+    return out
+
+
+def src_med(rng):
+    """MED, the Monotonicity Entailment Dataset (quantifiers, negation, conditionals:
+    "some" / "all" / "no" read upward and downward). CC BY-SA 4.0. Two labels: its
+    "neutral" is every non-entailment, contradictions included."""
+    R, lic = "verypluming/MED", "CC BY-SA 4.0"
+    rows = csv.DictReader(io.StringIO(text(R, "MED.tsv")), delimiter="\t", quoting=csv.QUOTE_NONE)
+    return [
+        make("med", r["sentence1"], r["sentence2"], r["gold_label"], lic)
+        for r in rows
+        if r["gold_label"] in LABELS
+    ]
+
+
+def src_scitail(rng):
+    """SciTail dev + test (science questions' answers as hypotheses against web sentences;
+    train is not in the snapshot). Apache-2.0 (aristo-leaderboard LICENSE, AI2's terms)."""
+    R, lic = "allenai/aristo-leaderboard", "Apache-2.0"
+    m = {"E": "entailment", "N": "neutral"}
+    out = []
+    for part in ("dev", "test"):
+        for r in jsonl(R, f"scitail/data/{part}/answers.jsonl"):
+            if r.get("gold_label") in m:
+                out.append(make("scitail", r["sentence1"], r["sentence2"], m[r["gold_label"]], lic))
+    return out
+
+
 # dataset -> per-label cap after dedupe (None = keep all). Sampling is seeded.
 SOURCES = [
     (src_check_covid, None),
@@ -354,6 +404,10 @@ SOURCES = [
     (src_faithdial_audit, {"neutral": 300}),
     (src_conjnli, {"conjnli-adv": {"entailment": 1000, "neutral": 1000, "contradiction": 1000}}),
     (src_breaking_nli, {"contradiction": 3000}),
+    # 17 statements only: capped so that no statement is seen more than ~180 times
+    (src_contract_nli, {"entailment": 1500, "contradiction": 800, "neutral": 1000}),
+    (src_med, None),
+    (src_scitail, None),
 ]
 
 
