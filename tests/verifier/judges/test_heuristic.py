@@ -36,7 +36,7 @@ def one(judge: HeuristicJudge, claim: str, *spans: str):
 def test_identity_and_registry() -> None:
     judge = build_judge({"backend": "heuristic"})
     assert isinstance(judge, HeuristicJudge)
-    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 2)
+    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 3)
 
 
 def test_thresholds_are_within_unit_interval() -> None:
@@ -68,6 +68,22 @@ def test_low_similarity_abstains_even_with_full_coverage() -> None:
     result = one(judge, text, text + " It carries eight lanes.")
     assert result.label == "abstained"
     assert result.note.startswith("signals_disagree")
+
+
+def test_spans_joined_need_the_similarity_one_passage_would_not() -> None:
+    claim = "The bridge is 1,200 metres long and carries eight lanes of traffic."
+    spans = ("The bridge is 1,200 metres long.", "It carries eight lanes of traffic.")
+    # the words are all there once the two passages are joined, but the claim reads
+    # only loosely like them: the lexical route that one passage may take is closed
+    joined = one(HeuristicJudge(embed=constant_embed(0.6)), claim, *spans)
+    assert joined.label == "abstained" and joined.note.startswith("signals_disagree")
+    assert joined.note.endswith("(spans 1+2)")
+    # one passage that says both, at the same similarity, still supports it
+    single = one(HeuristicJudge(embed=constant_embed(0.6)), claim, " ".join(spans))
+    assert single.label == "entailed"
+    # joined passages that read like the claim support it
+    close = one(HeuristicJudge(embed=constant_embed(0.7)), claim, *spans)
+    assert close.label == "entailed" and close.note.endswith("(spans 1+2)")
 
 
 def test_without_embeddings_only_full_coverage_can_pass_and_confidence_is_capped() -> None:
