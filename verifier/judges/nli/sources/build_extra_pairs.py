@@ -404,7 +404,7 @@ SOURCES = [
     (src_faithdial_audit, {"neutral": 300}),
     (src_conjnli, {"conjnli-adv": {"entailment": 1000, "neutral": 1000, "contradiction": 1000}}),
     (src_breaking_nli, {"contradiction": 3000}),
-    # 17 statements only: capped so that no statement is seen more than ~180 times
+    # 17 statements only: capped so that each statement is seen about 200 times
     (src_contract_nli, {"entailment": 1500, "contradiction": 800, "neutral": 1000}),
     (src_med, None),
     (src_scitail, None),
