@@ -30,7 +30,6 @@ from django.utils import timezone
 
 from verifier.engine import get_judge
 from verifier.judges import Judge
-from verifier.judges.reviewer_calibrator import Calibrator
 from verifier.models import (
     CalibratorChangeAction,
     CalibratorChangeJob,
@@ -40,13 +39,11 @@ from verifier.models import (
     Workspace,
 )
 from verifier.selectors.calibrators import (
-    CalibratorInUse,
-    calibrator_active,
     calibrator_change_job_superseded_by,
     calibrator_plan,
     calibrator_scope,
     calibrator_scope_ids,
-    reading_refusal,
+    calibrators_in_use,
 )
 from verifier.services.claim_state import ClaimStates
 from verifier.services.enqueue import RUN_CALIBRATOR_CHANGE_JOB, task_enqueue_on_commit
@@ -94,10 +91,13 @@ def calibrator_chunk_apply(
     now (None: the plain judge) and apply the plan: append its verdicts and refresh the
     claims' states through the state writer (one state event per moved claim, with
     ``cause``). The caller holds a transaction."""
-    row = calibrator_active(workspace=workspace, judge_model=str(judge.model_id))
-    if row is not None and reading_refusal(row, prompt_version=int(judge.prompt_version)):
-        row = None  # learned from another reading of the judge: the plain judge answers
-    in_use = CalibratorInUse(row, Calibrator.from_json(row.params)) if row is not None else None
+    # the judging service's own choice: the active row, unless below the floor in force
+    # or learned from another reading of the judge (then the plain judge answers)
+    in_use = calibrators_in_use(
+        workspace_ids=[workspace.pk],
+        judge_model=str(judge.model_id),
+        prompt_version=int(judge.prompt_version),
+    ).get(workspace.pk)
     states = ClaimStates(ids=ids)
     plan = calibrator_plan(workspace=workspace, judge=judge, in_use=in_use, claims=states.locked)
     verdicts = [
