@@ -497,10 +497,9 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
             "-" in tok
             and (head := tok.partition("-")[0]) in NUMBER_WORDS
             and head not in {"one", "half", "double", "zero"}
-            and tok.partition("-")[2].isalpha()
+            and (tail := tok.partition("-")[2]).isalpha()
         ):  # "a three-way tie", "a two-year ban": the number, with its unit if it is one
             value = float(NUMBER_WORDS[head])
-            tail = tok.partition("-")[2]
             approx = _approximated(lower, i)
             unit = UNIT_CANONICAL.get(tail, "")
             out.append(NumberMention(value, tokens[i], unit, approx, kind, i))
@@ -748,9 +747,9 @@ def _share_and_percent(a: NumberMention, b: NumberMention) -> bool:
 
 
 def _share_matches(c: NumberMention, s: NumberMention) -> bool:
-    """A share in words against a percentage ("a third" / "33 percent", "half" / "50
-    percent"): equal to the rounding of a whole percent, or within the approximation
-    tolerance when either side approximates."""
+    """A share in words against a percentage ("a third" / "33 percent", "two thirds" /
+    "67 percent"): equal to the rounding of a whole percent, or within the approximation
+    tolerance when either side approximates. ("Half" is no share here: ``_fraction``.)"""
     if not _share_and_percent(c, s):
         return False
     share, percent = (c, s) if c.kind == "fraction" else (s, c)
@@ -1069,12 +1068,7 @@ def _negation_bears(span: TextProfile, k: int, aligned: AbstractSet[int]) -> boo
         return True
     if any(w in TRUTH_PREDICATES for w in span.lower[k + 1 : k + 3]):
         return True
-    for j in range(k + 1, len(span.lower)):
-        if span.clause[j] != span.clause[k] or span.lower[j] in CONTRAST_WORDS:
-            return False
-        if j in aligned:
-            return True
-    return False
+    return _first_aligned_after(span, k, aligned, passed_over=frozenset()) is not None
 
 
 def _forward(word: str) -> bool:
@@ -1082,14 +1076,21 @@ def _forward(word: str) -> bool:
     return word in FORWARD_NEGATIONS or word.endswith("n't")
 
 
-def _first_aligned_after(p: TextProfile, k: int, aligned: AbstractSet[int]) -> int | None:
+def _first_aligned_after(
+    p: TextProfile,
+    k: int,
+    aligned: AbstractSet[int],
+    passed_over: AbstractSet[str] = ATTRIBUTION_LEMMAS,
+) -> int | None:
     """The first ``aligned`` position after the negation at ``k`` in its clause, before
-    a contrast: the word the negation bears on."""
+    a contrast: the word the negation bears on. Aligned words whose lemma is in
+    ``passed_over`` are read past ("cannot say whether": the negation bears on what is
+    said)."""
     for j in range(k + 1, len(p.lower)):
         if p.clause[j] != p.clause[k] or p.lower[j] in CONTRAST_WORDS:
             return None
-        if j in aligned and p.lemmas[j] not in ATTRIBUTION_LEMMAS:
-            return j  # "cannot say whether": the negation bears on what is said
+        if j in aligned and p.lemmas[j] not in passed_over:
+            return j
     return None
 
 
