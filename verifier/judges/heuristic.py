@@ -41,7 +41,9 @@ FAMILY = HEURISTIC_FAMILY
 # fails when the reading changes under the same version.
 # 2: the lexical passes and the soft reading of issue 38 (2026-11-27).
 # 3: spans joined are held to JOINED_SIMILARITY_FLOOR (2026-11-27, third session).
-PROMPT_VERSION = 3
+# 4: numbers worked out from the span, bounds by direction, weekdays, paraphrased
+#    negations and modals (2026-11-28).
+PROMPT_VERSION = 4
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Final
 
@@ -43,8 +43,25 @@ from verifier.text.stopwords import STOPWORDS
 from verifier.text.words import JUDGE_TOKEN
 
 ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})
+PARTICLES = frozenset({"aside", "up", "out", "off", "down", "back", "away", "apart"})
+# Words that open a sentence and are never names: adverbs, prepositions, conjunctions.
+SENTENCE_OPENERS = frozenset(
+    """
+    altogether although though despite overall together previously meanwhile however
+    moreover furthermore additionally instead nevertheless nonetheless subsequently
+    initially eventually finally later earlier currently today originally ultimately
+    between during following owing because whereas unlike besides apart combined
+    collectively including excluding like once since until unless whether while
+    across along among amid within without beyond toward towards against
+    """.split()
+)
+UNTIL_REACH = 5  # tokens from "not" to the "until" that makes it "only then"
+MODAL_AUXILIARIES = frozenset({"may", "might", "could", "can", "would", "should", "will", "must"})
+MODAL_REACH = 3  # content words after a modal that it hedges
+WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 NOT_ENTITIES = frozenset(
-    {"i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+    {"i"}
+    | WEEKDAYS
     | MONTHS
     | set(UNIT_CANONICAL)
 )
@@ -128,6 +145,18 @@ PRONOUN_PREDICATE_GAP = 3  # tokens between the pronoun and the claim's first al
 # region states the opposite one and not the claim's ("above" vs "below").
 POLAR_FUNCTION_WORDS = {"above": "below", "below": "above", "before": "after", "after": "before"}
 APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
+BOUND_COMPARISON_SIDES = {
+    "more": "lower", "greater": "lower", "higher": "lower",
+    "less": "upper", "fewer": "upper", "lower": "upper",
+}  # "more than 40": 40 is the number's lower bound
+BOUND_WORD_SIDES = {"over": "lower", "above": "lower", "exceeding": "lower", "under": "upper", "below": "upper"}
+BOUND_REACH = 2.0  # "more than 40" is read as 40 to 80, "fewer than 40" as 20 to 40
+DERIVED_TERMS_MAX = 12  # span numbers read as the terms of a sum, difference or share
+ROUGH_APPROXIMATORS = frozenset(
+    {"about", "approximately", "around", "roughly", "nearly", "almost", "circa", "some", "estimated"}
+)
+DERIVED_TOLERANCE = 0.05  # an approximate claim's number against a derived value
+RATIO_WORDS = frozenset({"times", "fold"})  # "four times higher"
 # Negations that scope what follows them in their clause ("the shift did not proceed
 # evenly": the shift is not negated, its proceeding evenly is). In the span they bear on
 # the claim only when a claim-aligned word follows them before the clause or a contrast
@@ -135,6 +164,7 @@ APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
 # "false", "a myth") scope what came before and keep the region rule.
 FORWARD_NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "n't", "cannot", "rather", "instead"}
+    | {"yet"}  # "has yet to", the one use ``_negations`` reads as a negation
     | {"zero", "lieu", "place"}  # "in lieu of", "in place of"
 )  # not the pronouns: "fear nothing" negates what comes before
 # "no more than", "no later than": bounds ("at most", "by"), not negations.
@@ -191,6 +221,8 @@ class NumberMention:
     kind: str  # "number" | "year" | "ordinal" | "fraction" (a share: "one in three" 0.333)
     position: int
     width: int = 1  # tokens the mention spans ("one in three": 3)
+    bound: str = ""  # "lower" ("more than 40", "at least 40"), "upper" ("fewer than 40")
+    rough: bool = False  # said to be approximate ("about 40", "roughly 40"), not bounded
 
 
 @dataclass(frozen=True)
@@ -395,6 +427,10 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
             continue
         if tok == "no" and nxt[:1].isdigit():
             continue  # "No. 7", "no 10": the number sign
+        if tok == "nor" and out:
+            continue  # "could not say who nor when", "neither A nor B": one negation
+        if _forward(tok) and "until" in lower[i + 1 : i + 1 + UNTIL_REACH]:
+            continue  # "was not called until afterwards" = "was called only afterwards"
         if tok in {"independent", "independently"} and nxt not in {"of", "from"}:
             continue  # "an independent review": not "does not depend on"
         if (
@@ -420,6 +456,12 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
             and (lower[i + 2] if i + 2 < len(lower) else "") not in ONLY_WORDS
         )
         or (lower[i] == "zero" and _zero_determiner(lower, i))
+        or (
+            lower[i] == "yet"
+            and i
+            and lower[i - 1] in {"has", "have", "had", "is", "are", "was", "were"}
+            and lower[i + 1] == "to"
+        )  # "demand has yet to recover" = "has not recovered"
         or (lower[i] in {"lieu", "place"} and i and lower[i - 1] == "in" and lower[i + 1] == "of")
     )  # "P rather than Q" / "P instead of Q" / "P in lieu of Q" = "P, not Q" ("rather
     # than just Q" = "not only Q": Q stands); "zero cases" = "no cases"
@@ -438,6 +480,26 @@ def _small_count(tok: str) -> float | None:
 def _approximated(lower: tuple[str, ...], i: int) -> bool:
     """Whether an approximator ("about", "roughly a") comes just before the number at ``i``."""
     return any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+
+
+def _bound(lower: tuple[str, ...], i: int) -> str:
+    """Which side a bound before the number at ``i`` leaves open: "lower" for "more
+    than", "over", "at least", "upwards of"; "upper" for "fewer than", "under", "at most",
+    "up to", "no more than"; "" for none. An article or "one" opening a share is passed
+    over ("more than a third", "fewer than one in ten")."""
+    k = i - 1 if i and lower[i - 1] in {"a", "an"} else i
+    before = lower[max(0, k - 3) : k]
+    last = before[-1] if before else ""
+    pair = tuple(before[-2:])
+    if last == "than" and len(before) >= 2:
+        if len(before) == 3 and before[0] in {"no", "not"} and before[1] == "more":
+            return "upper"  # "no more than 52 hours"
+        return BOUND_COMPARISON_SIDES.get(before[-2], "")
+    if pair in {("at", "least"), ("upwards", "of")}:
+        return "lower"
+    if pair in {("at", "most"), ("up", "to")}:
+        return "upper"
+    return BOUND_WORD_SIDES.get(last, "")
 
 
 def _fraction(lower: tuple[str, ...], i: int) -> tuple[float, int] | None:
@@ -476,7 +538,9 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
         if share is not None:
             value, width = share
             approx = _approximated(lower, i)
-            out.append(NumberMention(value, tokens[i], "", approx, "fraction", i, width))
+            out.append(
+                NumberMention(value, tokens[i], "", approx, "fraction", i, width, _bound(lower, i))
+            )
             taken_until = i + width - 1
             continue
         if _is_numeric(tok):
@@ -502,7 +566,7 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
             value = float(NUMBER_WORDS[head])
             approx = _approximated(lower, i)
             unit = UNIT_CANONICAL.get(tail, "")
-            out.append(NumberMention(value, tokens[i], unit, approx, kind, i))
+            out.append(NumberMention(value, tokens[i], unit, approx, kind, i, 1, _bound(lower, i)))
             continue
         elif tok in ORDINAL_WORDS:
             if i + 1 < n and _small_count(lower[i + 1]) is not None:
@@ -523,8 +587,15 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
         elif i > 0 and lower[i - 1] in {"$", "€", "£"}:
             unit = UNIT_CANONICAL[lower[i - 1]]
         approx = _approximated(lower, i)
-        out.append(NumberMention(value, tokens[i], unit, approx, kind, i))
-    return out
+        out.append(NumberMention(value, tokens[i], unit, approx, kind, i, 1, _bound(lower, i)))
+    return [replace(m, rough=_rough(lower, m.position)) for m in out]
+
+
+def _rough(lower: tuple[str, ...], i: int) -> bool:
+    """Whether the number at ``i`` is said to be approximate ("about 41", "roughly a
+    fifth"), which ``_approximated``'s wider list (bounds, "at") does not tell apart."""
+    k = i - 1 if i and lower[i - 1] in {"a", "an"} else i
+    return any(lower[j] in ROUGH_APPROXIMATORS for j in range(max(0, k - 2), k))
 
 
 def _entities(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -720,14 +791,32 @@ def _in_base(m: NumberMention) -> tuple[str, float] | None:
     return (base[0], m.value * base[1]) if base else None
 
 
+def _within_bound(c: NumberMention, value: float) -> bool:
+    """Whether ``value`` lies inside the claim's bound, and within ``BOUND_REACH`` of it
+    ("more than 2,300" for 2,316; "fewer than one in ten" for 8.4 percent)."""
+    if c.bound == "lower":
+        return c.value <= value <= c.value * BOUND_REACH
+    return c.value / BOUND_REACH <= value <= c.value
+
+
+def _beyond_bound(c: NumberMention, s: NumberMention) -> bool:
+    """A span number on the open side of the claim's bound, too far to match it ("more
+    than 100" against 2,316), or a span bound that implies nothing either way: neither
+    supports nor contradicts."""
+    if not c.bound:
+        return False
+    if s.bound:
+        return True
+    return s.value > c.value if c.bound == "lower" else s.value < c.value
+
+
 def _number_matches(c: NumberMention, s: NumberMention) -> bool:
     if c.unit and s.unit and c.unit != s.unit:
         cb, sb = _in_base(c), _in_base(s)
         if cb is None or sb is None or cb[0] != sb[0]:
             return False
         return _same_value(cb[1], sb[1]) or _number_matches(
-            NumberMention(cb[1], c.raw, cb[0], c.approx, c.kind, c.position),
-            NumberMention(sb[1], s.raw, sb[0], s.approx, s.kind, s.position),
+            replace(c, value=cb[1], unit=cb[0]), replace(s, value=sb[1], unit=sb[0])
         )
     if _same_value(c.value, s.value):
         return True
@@ -735,6 +824,10 @@ def _number_matches(c: NumberMention, s: NumberMention) -> bool:
         return True
     if "fraction" in (c.kind, s.kind) and c.kind != s.kind:
         return _share_matches(c, s)
+    if c.bound and c.kind != "ordinal":
+        if s.bound == c.bound:  # "more than 2,000" from "more than 2,300"
+            return s.value >= c.value if c.bound == "lower" else s.value <= c.value
+        return not s.bound and _within_bound(c, s.value)
     if c.approx and c.kind != "ordinal" and max(abs(c.value), abs(s.value)) > 0:
         return abs(c.value - s.value) / max(abs(c.value), abs(s.value)) <= APPROX_TOLERANCE
     return False
@@ -754,22 +847,123 @@ def _share_matches(c: NumberMention, s: NumberMention) -> bool:
         return False
     share, percent = (c, s) if c.kind == "fraction" else (s, c)
     a, b = share.value * 100, percent.value
+    if c.bound:  # "fewer than one in ten" for 8.4 percent
+        claimed, stated = (a, b) if c is share else (b, a)
+        return not s.bound and _within_bound(replace(c, value=claimed), stated)
     if abs(a - b) <= 0.5:
         return True
     return (c.approx or s.approx) and abs(a - b) / max(a, b) <= APPROX_TOLERANCE
+
+
+def _quantity(m: NumberMention) -> tuple[str, float] | None:
+    """(unit, value) of a count or an amount, in its base unit where it has one; None
+    for a year, a rank or a share."""
+    if m.kind != "number":
+        return None
+    return _in_base(m) or (m.unit, m.value)
+
+
+def _precision(c: NumberMention) -> float:
+    """The step of the claim's last digit, in the number's own scale ("2.7 million": 0.1
+    million; "230": 1)."""
+    written = _parse_number(c.raw) if _is_numeric(c.raw) else None
+    if not written:
+        return 1.0
+    decimals = len(c.raw.partition(".")[2]) if "." in c.raw else 0
+    return 10.0**-decimals * (c.value / written)
+
+
+def _derived_close(c: NumberMention, value: float, factor: float) -> bool:
+    """Whether a value worked out from the span (in base units: ``factor`` turns the
+    claim's number into them) is the claim's number, as precisely as the claim gives it."""
+    claimed = c.value * factor
+    if c.bound:
+        return _within_bound(replace(c, value=claimed), value)
+    if c.approx:
+        return abs(value - claimed) <= DERIVED_TOLERANCE * abs(claimed)
+    return abs(value - claimed) <= _precision(c) * factor / 2 + 1e-9
+
+
+def _derived(
+    c: NumberMention,
+    claim: TextProfile,
+    span: TextProfile,
+    stated: Sequence[NumberMention] = (),
+) -> bool:
+    """Whether the claim's number is worked out from two of the span's: a sum or a
+    difference of two amounts in one unit ("twelve more than in 2022" from 53 and 41;
+    "190 properties" from 163 homes and 27 premises), the years between two years ("four
+    years after" from 1854 and 1858), a ratio ("more than four times" from 58.3 and 12.7
+    percent) or a share of one count in another ("roughly a fifth" from 212 of 1,050).
+    Only the first ``DERIVED_TERMS_MAX`` numbers of the span are read, and ``stated``: the
+    claim's other numbers that the span supports ("53 took part, twelve more than the 41
+    of 2022" where the span gives 34 and 19)."""
+    terms = (*span.numbers[:DERIVED_TERMS_MAX], *stated)
+    pairs = [
+        (a, b)
+        for x, a in enumerate(terms)
+        for b in terms[x + 1 :]
+        if c.approx or c.bound or not (a.rough or b.rough)
+    ]  # "about 41" less "about 30" is about 11, never "exactly 11"
+    after = claim.lower[c.position + 1] if c.position + 1 < len(claim.lower) else ""
+    if c.kind == "fraction" or (c.kind == "number" and c.unit == "percent"):
+        share = c.value if c.kind == "fraction" else c.value / 100
+        for a, b in pairs:
+            qa, qb = _quantity(a), _quantity(b)
+            if qa is None or qb is None or qa[0] != qb[0] or qa[0] == "percent":
+                continue
+            small, whole = sorted((qa[1], qb[1]))
+            if whole > 0 and 0 < small and _derived_close(replace(c, value=share), small / whole, 1.0):
+                return True
+        if c.kind == "fraction":
+            return False
+    if c.kind != "number":
+        return False
+    if after in RATIO_WORDS or c.raw.lower().endswith("-fold"):
+        for a, b in pairs:
+            qa, qb = _quantity(a), _quantity(b)
+            if qa and qb and qa[0] == qb[0] and min(qa[1], qb[1]) > 0:
+                if _derived_close(c, max(qa[1], qb[1]) / min(qa[1], qb[1]), 1.0):
+                    return True
+        return False
+    base = _in_base(c)
+    unit, factor = (base[0], base[1] / c.value) if base and c.value else (c.unit, 1.0)
+    if unit == "year":
+        years = [m.value for m in terms if m.kind == "year" and (c.approx or not m.rough)]
+        if any(
+            _derived_close(c, abs(x - y), factor) for i, x in enumerate(years) for y in years[i + 1 :]
+        ):
+            return True
+    for a, b in pairs:
+        qa, qb = _quantity(a), _quantity(b)
+        if qa is None or qb is None or qa[0] != qb[0] or (unit and qa[0] != unit):
+            continue
+        if _derived_close(c, qa[1] + qb[1], factor) or _derived_close(c, abs(qa[1] - qb[1]), factor):
+            return True
+    return False
 
 
 def _fmt(m: NumberMention) -> str:
     return f"{m.raw} {m.unit}".strip() if m.unit and m.unit not in m.raw else m.raw
 
 
+def _supported_number(c: NumberMention, claim: TextProfile, span: TextProfile) -> bool:
+    if any(_number_matches(c, s) for s in span.numbers):
+        return True
+    if c.unit == "percent" and _same_value(c.value, 50.0) and "half" in span.lower_set:
+        return True  # "50 percent of it" for "half pay" ("half" is not read as a number)
+    return _derived(c, claim, span)
+
+
 def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     out: list[Blocker] = []
+    supported = {c.position for c in claim.numbers if _supported_number(c, claim, span)}
+    stated = [c for c in claim.numbers if c.position in supported]
     for c in claim.numbers:
-        if any(_number_matches(c, s) for s in span.numbers):
+        if c.position in supported:
             continue
-        if c.unit == "percent" and _same_value(c.value, 50.0) and "half" in span.lower_set:
-            continue  # "50 percent of it" for "half pay" ("half" is not read as a number)
+        if _derived(c, claim, span, [m for m in stated if m.position != c.position]):
+            continue
         same_value = [s for s in span.numbers if _same_value(s.value, c.value)]
         if same_value and c.unit and same_value[0].unit:
             other = same_value[0]
@@ -778,7 +972,8 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
         rivals = [
             s
             for s in span.numbers
-            if (s.kind == c.kind and s.unit == c.unit) or _share_and_percent(c, s)
+            if ((s.kind == c.kind and s.unit == c.unit) or _share_and_percent(c, s))
+            and not _beyond_bound(c, s)
         ]
         if rivals:
             nearest = min(
@@ -787,8 +982,15 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
             out.append(
                 Blocker("number_mismatch", f"number_mismatch: {_fmt(c)} vs {_fmt(nearest)}", True)
             )
-        else:
+        elif not (c.kind == "ordinal" and c.raw.lower() == "first"):
+            # "first" with no rank in the span is an adverb or an order ("first picked up
+            # by", "the paper's first author"), not a number the span must state
             out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
+    span_days = span.lower_set & WEEKDAYS
+    for day in sorted(claim.lower_set & WEEKDAYS - span_days):
+        if span_days:  # a claim's weekday the span lacks is no conflict on its own
+            nearest_day = sorted(span_days)[0]
+            out.append(Blocker("date_mismatch", f"date_mismatch: {day} vs {nearest_day}", True))
     span_months = {m for m, _ in span.months}
     for month, _ in claim.months:
         if month in span_months:
@@ -849,10 +1051,12 @@ def _entity_blockers(
         participle_opener = (
             first.endswith(("ing", "ed"))
             and len(claim.lower) > 1
-            and claim.lower[1] in STOPWORDS
+            and (claim.lower[1] in STOPWORDS or claim.lower[1] in PARTICLES)
             and not claim.tokens[1][:1].isupper()
-        )  # "Scanning the sky …", "Born in Ohio, …": not a name
-        common_word = claim.lemmas[0] in SYNONYMS  # "Work on the scheme …": a known word
+        )  # "Scanning the sky …", "Born in Ohio, …", "Setting aside …": not a name
+        common_word = (
+            claim.lemmas[0] in SYNONYMS or first in SENTENCE_OPENERS
+        )  # "Work on the scheme …", "Despite …": a known word
         number_word = (
             first in NUMBER_WORDS or first in ORDINAL_WORDS or _compound_number(first) is not None
         )  # "Twenty-one of the …": a number, which the number check reads
@@ -1061,6 +1265,44 @@ def _opposed(claim: TextProfile, i: int, span: TextProfile, k: int) -> bool:
     return len(differ) == 1 and is_antonym(*differ[0])
 
 
+def _bounds_number(p: TextProfile, k: int) -> bool:
+    """Whether the word at ``k`` only bounds a number ("at least a 75% improvement",
+    "more than four times"): no antonym of a comparative the other side states."""
+    word = p.lower[k]
+    if word in {"least", "most"}:
+        return k > 0 and p.lower[k - 1] == "at"
+    if word in BOUND_COMPARISON_SIDES and k + 1 < len(p.lower) and p.lower[k + 1] == "than":
+        return any(m.position in (k + 2, k + 3) for m in p.numbers)
+    return False
+
+
+def _echoed(span: TextProfile, claim_of: Mapping[int, Sequence[int]]) -> set[int]:
+    """Span positions whose claim words the span also states, in the same word, in a
+    clause with no negation: a negation over them bears on another matter ("Kestrel did not repurchase
+    any shares in the quarter" beside "repaid $50 million during the quarter"; "context
+    that could never be recovered" beside "the recovery was commercial salvage")."""
+    negated = {span.clause[k] for k in span.negations}
+    positions: dict[int, set[int]] = {}
+    for k, ids in claim_of.items():
+        for i in ids:
+            positions.setdefault(i, set()).add(k)
+    return {
+        k
+        for k, ids in claim_of.items()
+        if ids
+        and span.clause[k] in negated
+        and all(
+            any(
+                span.clause[q] != span.clause[k]
+                and span.clause[q] not in negated
+                and span.lemmas[q] == span.lemmas[k]
+                for q in positions[i]
+            )
+            for i in ids
+        )
+    }
+
+
 def _negation_bears(span: TextProfile, k: int, aligned: AbstractSet[int]) -> bool:
     """A forward-scoping span negation bears on the claim only when a claim-aligned word
     follows it in its clause before a contrast ("not X but Y", "Y rather than X")."""
@@ -1130,10 +1372,10 @@ def _polarity_blockers(
     region_lower = {span.lower[k]: k for k in region}
     flips: list[tuple[str, str]] = []
     for i in unmatched:
-        if i in mirrored:
+        if i in mirrored or _bounds_number(claim, i):
             continue
         for k in region:
-            if k in aligned:
+            if k in aligned or _bounds_number(span, k):
                 continue
             if span.concepts[k] and _opposed(claim, i, span, k):
                 flips.append((claim.tokens[i], span.tokens[k]))
@@ -1145,14 +1387,15 @@ def _polarity_blockers(
             polar_flips.append((claim.tokens[i], span.tokens[region_lower[opposite]]))
     all_flips = flips + polar_flips
     region_set = set(region)
+    claim_of = claim_of or {}
+    bearing = set(aligned) - _echoed(span, claim_of)
     span_negs = [
         k
         for k in span.negations
         if (k in region_set or (_forward(span.lower[k]) and span.clause[k] in relevant))
-        and _negation_bears(span, k, aligned)
+        and _negation_bears(span, k, bearing)
     ]
     claim_negs = list(claim.negations)
-    claim_of = claim_of or {}
     claim_aligned = {i for ids in claim_of.values() for i in ids}
     span_idle = [
         k
@@ -1318,8 +1561,28 @@ def _markers_in_force(
         in_frame_only = m.dimension == "quantifier" and clause not in relevant
         if (counts_other or in_frame_only) and not _quantifies_claim(span, m, aligned):
             continue
+        if m.phrase in MODAL_AUXILIARIES and _governs_unsaid(span, m.position, aligned):
+            continue
         out.append(m)
     return out
+
+
+def _governs_unsaid(span: TextProfile, k: int, aligned: AbstractSet[int]) -> bool:
+    """Whether the modal at ``k`` hedges only words the claim does not state: "should
+    not be paying a premium of over six thousand pounds" hedges nothing of "Cllr
+    Fenwick voted against". Its reach is the first ``MODAL_REACH`` content words after it
+    in its clause ("not", "be", "have" passed over); a claim word among them, or a clause
+    that ends first, keeps the hedge."""
+    seen = 0
+    for j in range(k + 1, len(span.lower)):
+        if span.clause[j] != span.clause[k] or j in aligned:
+            return False
+        if span.lower[j] in STOPWORDS or span.lower[j] in NEGATION_WORDS:
+            continue
+        seen += 1
+        if seen == MODAL_REACH:
+            return True
+    return False
 
 
 def _claim_region(
