@@ -42,7 +42,7 @@ FAMILY = HEURISTIC_FAMILY
 # 2: the lexical passes and the soft reading of issue 38 (2026-11-27).
 # 3: spans joined are held to JOINED_SIMILARITY_FLOOR (2026-11-27, third session).
 # 4: numbers worked out from the span, bounds by direction, weekdays, paraphrased
-#    negations and modals (2026-11-28).
+#    negations, modals, quantifiers and names (2026-11-28).
 PROMPT_VERSION = 4
 BATCH_SIZE = 64
 

@@ -263,6 +263,8 @@ SCOPE_MARKERS: dict[str, tuple[str, int]] = {
     "majority": ("quantifier", 3),
     "largely": ("quantifier", 3),
     "mainly": ("quantifier", 3),
+    "the bulk": ("quantifier", 3),  # "the bulk of", "the bulk, though not all, of"
+    "the greater part of": ("quantifier", 3),
     "primarily": ("quantifier", 3),
     "predominantly": ("quantifier", 3),
     "almost all": ("quantifier", 3),
@@ -814,11 +816,20 @@ def _build_antonyms() -> dict[str, frozenset[str]]:
 ANTONYMS: dict[str, frozenset[str]] = _build_antonyms()
 
 
+# Words that begin with a negating prefix's letters and negate nothing ("inside" is not
+# "not side"), as concepts.
+LOOKS_PREFIXED: frozenset[str] = frozenset(
+    concept(w) for w in ["inside", "insight", "income", "inland", "input", "index", "invest", "inform"]
+)
+
+
 @lru_cache(maxsize=1 << 16)
 def is_antonym(a: str, b: str) -> bool:
     """``a`` and ``b`` are concepts (see ``concept``)."""
     if b in ANTONYMS.get(a, frozenset()):
         return True
+    if a in LOOKS_PREFIXED or b in LOOKS_PREFIXED:
+        return False
     return any(
         (len(a) > 3 or len(b) > 3)
         and (b in (prefix + a, lemma(prefix + a)) or a in (prefix + b, lemma(prefix + b)))
@@ -840,6 +851,19 @@ _ATTRIBUTION_VERBS = """
     according
 """
 ATTRIBUTION_LEMMAS: frozenset[str] = frozenset(lemma(w) for w in _ATTRIBUTION_VERBS.split())
+# Verbs that give someone's stance on a proposition without framing it as the claim's
+# own assertion ("Callis was among those who criticised lattice girders as liable to
+# fatigue"): a claim that uses one attributes, so the span's "argued" is not a hedge it
+# dropped. Not matched against the span's verbs as the attribution verbs are.
+STANCE_LEMMAS: frozenset[str] = frozenset(
+    lemma(w)
+    for w in """
+    criticise criticised criticises criticize criticized criticizes warn warned warns
+    caution cautioned cautions acknowledge acknowledged acknowledges admit admitted admits
+    concede conceded concedes describe described describes dismiss dismissed dismisses
+    praise praised praises complain complained complains allege alleged alleges
+    """.split()
+)
 # Verbs that report without framing a proposition the claim then asserts: "the ministry
 # reported that …" matches the span's "said that", but "the gain reported by X" is a
 # participle, so it never excuses a hedge of the span.

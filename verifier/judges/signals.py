@@ -27,6 +27,7 @@ from verifier.judges.lexicon import (
     ORDINAL_WORDS,
     PLAIN_LEVEL,
     REPORTING_LEMMAS,
+    STANCE_LEMMAS,
     SCOPE_MARKERS,
     SCOPE_MAX_WORDS,
     STRONG_LEVEL,
@@ -43,6 +44,7 @@ from verifier.text.stopwords import STOPWORDS
 from verifier.text.words import JUDGE_TOKEN
 
 ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})
+ROLE_PLURAL_ENDINGS = ("ors", "ists", "ians", "ials")  # "Investigators", "Officials"
 PARTICLES = frozenset({"aside", "up", "out", "off", "down", "back", "away", "apart"})
 # Words that open a sentence and are never names: adverbs, prepositions, conjunctions.
 SENTENCE_OPENERS = frozenset(
@@ -54,6 +56,13 @@ SENTENCE_OPENERS = frozenset(
     collectively including excluding like once since until unless whether while
     across along among amid within without beyond toward towards against
     """.split()
+)
+HOLDING_BACK = frozenset(
+    (verb, particle)
+    for verb in ("hold", "holds", "held", "holding")
+    for particle in ("off",)
+) | frozenset(
+    (verb, "from") for verb in ("refrain", "refrains", "refrained", "refraining")
 )
 UNTIL_REACH = 5  # tokens from "not" to the "until" that makes it "only then"
 MODAL_AUXILIARIES = frozenset({"may", "might", "could", "can", "would", "should", "will", "must"})
@@ -165,6 +174,7 @@ RATIO_WORDS = frozenset({"times", "fold"})  # "four times higher"
 FORWARD_NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "n't", "cannot", "rather", "instead"}
     | {"yet"}  # "has yet to", the one use ``_negations`` reads as a negation
+    | {"off", "from"}  # "hold off raising", "refrain from raising" (``HOLDING_BACK``)
     | {"zero", "lieu", "place"}  # "in lieu of", "in place of"
 )  # not the pronouns: "fear nothing" negates what comes before
 # "no more than", "no later than": bounds ("at most", "by"), not negations.
@@ -286,6 +296,10 @@ def _parse_number(tok: str) -> float | None:
         return None
 
 
+def dimension_of(phrase: str) -> str:
+    return SCOPE_MARKERS[phrase][0]
+
+
 def _scope_markers(
     lower: tuple[str, ...], tokens: tuple[str, ...], clause: Sequence[int] = ()
 ) -> list[ScopeMarker]:
@@ -306,6 +320,12 @@ def _scope_markers(
                 break  # "some 5,000" is an approximator
             if phrase == "all" and (prev in {"at", "after"} or (nxt == "of" and prev == "of")):
                 break
+            if phrase == "all" and nxt == "but":
+                break  # "all but £45,000": everything except, no universal
+            if dimension_of(phrase) == "quantifier" and (
+                prev in NEGATION_WORDS or (prev in DETERMINERS and i > 1 and lower[i - 2] in NEGATION_WORDS)
+            ):
+                break  # "not all", "not the whole": the negation, read by parity, says "some"
             if phrase == "each" and nxt == "other":
                 break
             after = lower[i + width + 1] if i + width + 1 < n else ""
@@ -456,6 +476,13 @@ def _negations(lower: tuple[str, ...]) -> list[int]:
             and (lower[i + 2] if i + 2 < len(lower) else "") not in ONLY_WORDS
         )
         or (lower[i] == "zero" and _zero_determiner(lower, i))
+        or (
+            lower[i] in {"off", "from"}
+            and i
+            and (lower[i - 1], lower[i]) in HOLDING_BACK
+            and i + 1 < len(lower)
+            and lower[i + 1].endswith("ing")
+        )  # "would hold off raising the tier" = "would not raise it"
         or (
             lower[i] == "yet"
             and i
@@ -1042,7 +1069,7 @@ def _entity_blockers(
     if (
         claim.tokens
         and claim.tokens[0][0].isupper()
-        and (claim.lower[0],) not in claim.entities
+        and not any(e[0] == claim.lower[0] for e in claim.entities)  # the names check reads it
         and claim.lower[0] not in resolved
     ):
         # A sentence-initial word may be a name ("Einstein developed …"); it counts as a
@@ -1055,8 +1082,10 @@ def _entity_blockers(
             and not claim.tokens[1][:1].isupper()
         )  # "Scanning the sky …", "Born in Ohio, …", "Setting aside …": not a name
         common_word = (
-            claim.lemmas[0] in SYNONYMS or first in SENTENCE_OPENERS
-        )  # "Work on the scheme …", "Despite …": a known word
+            claim.lemmas[0] in SYNONYMS
+            or first in SENTENCE_OPENERS
+            or first.endswith(ROLE_PLURAL_ENDINGS)
+        )  # "Work on the scheme …", "Despite …", "Investigators could not …": no name
         number_word = (
             first in NUMBER_WORDS or first in ORDINAL_WORDS or _compound_number(first) is not None
         )  # "Twenty-one of the …": a number, which the number check reads
@@ -1083,7 +1112,9 @@ def _entity_blockers(
                     False,
                 )
             )
-    span_entity_initials = {_initials(e) for e in span.entities if len(e) > 1}
+    span_entity_initials = {
+        _initials(e[a:b]) for e in span.entities for a in range(len(e)) for b in range(a + 2, len(e) + 1)
+    }  # "CFO" for "Chief Financial Officer Raj Mehta"
     for entity in claim.entities:
         present = [
             w in resolved
@@ -1709,7 +1740,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
         unmatched = [i for i in unmatched if i not in from_context]
         words = " ".join(claim.tokens[i] for i in from_context)
         resolved_note = "; ".join(n for n in (resolved_note, f"'{words}' from the context") if n)
-    attributed = _attributes(claim)
+    attributed = _attributes(claim) or _attributes(claim, STANCE_LEMMAS)
     if _attributes(claim, REPORTING_LEMMAS) and _attributes(span, REPORTING_LEMMAS):
         reporting = [i for i in unmatched if claim.lemmas[i] in REPORTING_LEMMAS]
         matched.extend(reporting)

@@ -20,7 +20,7 @@ FINGERPRINTS = {
     2: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
     # 3 reads every pair as 2 did; only spans joined are held to a higher similarity
     3: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
-    4: "1ab2c8fbeb25ecce462600a2391e91352a5cca2a84e3fa409ae2379ec4f0e1fd",
+    4: "2b8c465cd55f3a506eeb283f19b0712c50d1eb75a4f0ef1d0c1ebb2e2824e4d5",
 }
 
 

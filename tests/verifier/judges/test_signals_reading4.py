@@ -196,3 +196,70 @@ def test_a_sentence_opener_is_not_a_missing_name(opener: str) -> None:
     span = "Sigrid Voss sold the painting; the museum paid £92,000 from its own budget."
     claim = f"{opener} the grants, the museum paid £92,000 from its own budget."
     assert "entity_mismatch" not in kinds(claim, span)
+
+
+def test_all_but_and_not_all_are_no_universal_claims() -> None:
+    span = "Calder keeps £45,000; the remainder of the withheld sum was ordered to be paid."
+    assert "scope" not in kinds("All but £45,000 of the withheld sum was ordered to be paid.", span)
+    most = "Summer temperature explains most, but not all, of the variation in mass loss."
+    assert "scope" not in kinds(
+        "Summer temperature accounts for the bulk, though not the whole, of the variation in "
+        "mass loss.",
+        most,
+    )
+    assert "scope" in kinds("Summer temperature accounts for all of the variation in mass loss.", most)
+
+
+def test_a_claim_giving_a_stance_keeps_the_spans_attribution() -> None:
+    span = "Critics, among them the engineer Robert Callis, argued that lattice girders were prone to fatigue."
+    assert "scope" not in kinds(
+        "The engineer Robert Callis was among those who criticised lattice girders as prone to fatigue.",
+        span,
+    )
+    assert "scope" in kinds("Lattice girders were prone to fatigue.", span)
+
+
+def test_holding_off_is_a_negation() -> None:
+    span = "The mayor said the city would not raise the lowest tier for at least five years."
+    assert "negation" not in kinds(
+        "The mayor said the city would hold off raising the lowest tier for at least five years.", span
+    )
+    assert "negation" in kinds(
+        "The mayor said the city would raise the lowest tier within five years.", span
+    )
+
+
+def test_inside_is_not_the_negation_of_side() -> None:
+    span = "A line of post-holes inside the enclosure may represent a fence."
+    assert "antonym" not in kinds("A row of post-holes on its northern side may belong to a fence.", span)
+    assert "antonym" in kinds("The drug was used.", "The drug was unused.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # an acronym of part of a name the span gives
+        (
+            "CFO Raj Mehta said a $50 million repayment brought total debt down to $210 million.",
+            "Chief Financial Officer Raj Mehta said the company had repaid $50 million, reducing "
+            "total debt to $210 million, the Kestrel Instruments report said.",
+        ),
+        # a first name the span leaves out: the names check reads "Tomasz Weller"
+        (
+            "Tomasz Weller acknowledged that the team has not yet tested that.",
+            '"We have not yet tested that," Weller said of the Northfield University team.',
+        ),
+        # a role in the plural opening the claim is no name
+        (
+            "Investigators could not establish who had disabled the alarm.",
+            "The Board was unable to establish who had disabled the alarm.",
+        ),
+    ],
+)
+def test_names_the_span_gives_in_other_words(claim: str, span: str) -> None:
+    assert "entity_mismatch" not in kinds(claim, span)
+
+
+def test_a_first_name_for_another_person_is_still_missing() -> None:
+    span = '"We have not yet tested that," Weller said of the Northfield University team.'
+    assert "entity_mismatch" in kinds("Anna Kowalska acknowledged that the team has not tested that.", span)
