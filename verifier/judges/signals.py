@@ -9,6 +9,7 @@ embedding similarity is added by ``verifier.judges.heuristic``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -161,6 +162,8 @@ BOUND_COMPARISON_SIDES = {
 BOUND_WORD_SIDES = {"over": "lower", "above": "lower", "exceeding": "lower", "under": "upper", "below": "upper"}
 BOUND_REACH = 2.0  # "more than 40" is read as 40 to 80, "fewer than 40" as 20 to 40
 DERIVED_TERMS_MAX = 12  # span numbers read as the terms of a sum, difference or share
+DECADE_PARTS = {"early": (0, 3), "mid": (3, 7), "late": (6, 9)}  # years into the decade
+DECADE_TOKEN = re.compile(r"(early|mid|late)-(\d{3}0)s")  # "mid-1860s" as one token
 ROUGH_APPROXIMATORS = frozenset(
     {"about", "approximately", "around", "roughly", "nearly", "almost", "circa", "some", "estimated"}
 )
@@ -529,6 +532,32 @@ def _bound(lower: tuple[str, ...], i: int) -> str:
     return BOUND_WORD_SIDES.get(last, "")
 
 
+def _decade(lower: tuple[str, ...], i: int) -> tuple[float, str, int] | None:
+    """A decade at ``i`` — (first year, how it is written, tokens taken): "1860s" (read
+    as "1860" "s"), "the early 1900s", "mid-1860s"; else None. Which part of the decade
+    the claim means is kept in the written form (``_decade_years``)."""
+    part = ""
+    tok = lower[i]
+    if m := DECADE_TOKEN.fullmatch(tok):
+        return float(m.group(2)), tok, 1
+    if tok in DECADE_PARTS and i + 2 < len(lower) and lower[i + 2] == "s":
+        part, i = tok, i + 1
+    year = lower[i]
+    if not (len(year) == 4 and year.isdigit() and year.endswith("0") and i + 1 < len(lower)):
+        return None
+    if lower[i + 1] != "s":
+        return None
+    written = f"{part}-{year}s" if part else f"{year}s"
+    return float(year), written, 3 if part else 2
+
+
+def _decade_years(m: NumberMention) -> tuple[float, float]:
+    """The years a decade mention covers: all ten, or the part it names."""
+    part = m.raw.partition("-")[0] if "-" in m.raw else ""
+    lo, hi = DECADE_PARTS.get(part, (0, 9))
+    return m.value + lo, m.value + hi
+
+
 def _fraction(lower: tuple[str, ...], i: int) -> tuple[float, int] | None:
     """A share said in words at ``i`` and how many tokens it takes: "one in three",
     "a third", "two thirds", "three quarters". Not "half": "half of the tests" is as
@@ -568,6 +597,12 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
             out.append(
                 NumberMention(value, tokens[i], "", approx, "fraction", i, width, _bound(lower, i))
             )
+            taken_until = i + width - 1
+            continue
+        decade = _decade(lower, i)
+        if decade is not None:
+            value, raw, width = decade
+            out.append(NumberMention(value, raw, "", False, "decade", i, width))
             taken_until = i + width - 1
             continue
         if _is_numeric(tok):
@@ -838,6 +873,12 @@ def _beyond_bound(c: NumberMention, s: NumberMention) -> bool:
 
 
 def _number_matches(c: NumberMention, s: NumberMention) -> bool:
+    if c.kind == "decade" or s.kind == "decade":
+        if c.kind != "decade" or s.kind not in {"decade", "year"}:
+            return False  # a year is more than a decade says
+        lo, hi = _decade_years(c)
+        inner = _decade_years(s) if s.kind == "decade" else (s.value, s.value)
+        return lo <= inner[0] and inner[1] <= hi
     if c.unit and s.unit and c.unit != s.unit:
         cb, sb = _in_base(c), _in_base(s)
         if cb is None or sb is None or cb[0] != sb[0]:
@@ -999,7 +1040,11 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
         rivals = [
             s
             for s in span.numbers
-            if ((s.kind == c.kind and s.unit == c.unit) or _share_and_percent(c, s))
+            if (
+                (s.kind == c.kind and s.unit == c.unit)
+                or _share_and_percent(c, s)
+                or (c.kind == "decade" and s.kind == "year")
+            )
             and not _beyond_bound(c, s)
         ]
         if rivals:

@@ -263,3 +263,33 @@ def test_names_the_span_gives_in_other_words(claim: str, span: str) -> None:
 def test_a_first_name_for_another_person_is_still_missing() -> None:
     span = '"We have not yet tested that," Weller said of the Northfield University team.'
     assert "entity_mismatch" in kinds("Anna Kowalska acknowledged that the team has not tested that.", span)
+
+
+def test_a_movement_said_as_a_phrase_has_a_direction() -> None:
+    span = "Revenue in the Test & Measurement segment fell 1% to $136.2 million."
+    assert "antonym" in kinds("Test & Measurement revenue edged up 1% to $136.2 million.", span)
+    assert not kinds("Test & Measurement revenue edged down 1% to $136.2 million.", span)
+    assert compare(
+        "The Aldergrove went down in the Bay of Biscay on 17 November 1893.",
+        "The steamer Aldergrove sank in the Bay of Biscay on 17 November 1893.",
+    ).coverage == 1.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("Whitlock was the Society's president in the early 1870s.", set()),
+        ("Whitlock was the Society's president in the 1870s.", set()),
+        ("Whitlock was the Society's president in the mid-1860s.", {"number_mismatch"}),
+        ("Whitlock was the Society's president in the late 1870s.", {"number_mismatch"}),
+    ],
+)
+def test_a_decade_covers_its_years(claim: str, verdict: set[str]) -> None:
+    span = "Whitlock joined the Society in 1849 and was its president from 1871 to 1873."
+    assert number_kinds(claim, span) == verdict
+
+
+def test_a_year_is_more_than_a_decade_says() -> None:
+    assert number_kinds("He built the bridge in 1865.", "He built the bridge in the 1860s.") == {
+        "number_unsupported"
+    }
