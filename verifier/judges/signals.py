@@ -1023,6 +1023,16 @@ def _supported_number(c: NumberMention, claim: TextProfile, span: TextProfile) -
     return _derived(c, claim, span)
 
 
+def _adverbial_first(claim: TextProfile, c: NumberMention) -> bool:
+    """"first" said of when, not of a rank ("an anomaly first picked up by magnetometry"):
+    the span need not state it. "The first French winner" is a rank, as strong as a
+    superlative."""
+    if c.kind != "ordinal" or c.raw.lower() != "first":
+        return False
+    prev = claim.lower[c.position - 1] if c.position else ""
+    return prev not in DETERMINERS and not prev.endswith("'s")
+
+
 def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     out: list[Blocker] = []
     supported = {c.position for c in claim.numbers if _supported_number(c, claim, span)}
@@ -1054,9 +1064,7 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
             out.append(
                 Blocker("number_mismatch", f"number_mismatch: {_fmt(c)} vs {_fmt(nearest)}", True)
             )
-        elif not (c.kind == "ordinal" and c.raw.lower() == "first"):
-            # "first" with no rank in the span is an adverb or an order ("first picked up
-            # by", "the paper's first author"), not a number the span must state
+        elif not _adverbial_first(claim, c):
             out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
     span_days = span.lower_set & WEEKDAYS
     for day in sorted(claim.lower_set & WEEKDAYS - span_days):

@@ -20,7 +20,7 @@ FINGERPRINTS = {
     2: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
     # 3 reads every pair as 2 did; only spans joined are held to a higher similarity
     3: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
-    4: "de79ff046b82d81754df287f370eafcc217a582ea2605d0b5a062a1e1ec9b37b",
+    4: "85b0db26ab43a7380efb79c6d139e9fc87629bcd620713c9303810e74fcf4532",
 }
 
 

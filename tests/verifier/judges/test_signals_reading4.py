@@ -143,6 +143,10 @@ def test_first_is_not_a_number_the_span_must_state() -> None:
     assert "number_mismatch" in kinds(
         "She finished first in the race.", "She finished second in the race."
     )
+    # "the first" is a rank, as strong as a superlative
+    assert number_kinds(
+        "Pagenaud is the first French winner of the race.", "Pagenaud, who is French, won the race."
+    ) == {"number_unsupported"}
 
 
 @pytest.mark.parametrize(
