@@ -819,7 +819,17 @@ ANTONYMS: dict[str, frozenset[str]] = _build_antonyms()
 # Words that begin with a negating prefix's letters and negate nothing ("inside" is not
 # "not side"), as concepts.
 LOOKS_PREFIXED: frozenset[str] = frozenset(
-    concept(w) for w in ["inside", "insight", "income", "inland", "input", "index", "invest", "inform"]
+    concept(w)
+    for w in [
+        "inside",
+        "insight",
+        "income",
+        "inland",
+        "input",
+        "index",
+        "invest",
+        "inform",
+    ]
 )
 
 
@@ -857,12 +867,44 @@ ATTRIBUTION_LEMMAS: frozenset[str] = frozenset(lemma(w) for w in _ATTRIBUTION_VE
 # dropped. Not matched against the span's verbs as the attribution verbs are.
 STANCE_LEMMAS: frozenset[str] = frozenset(
     lemma(w)
-    for w in """
-    criticise criticised criticises criticize criticized criticizes warn warned warns
-    caution cautioned cautions acknowledge acknowledged acknowledges admit admitted admits
-    concede conceded concedes describe described describes dismiss dismissed dismisses
-    praise praised praises complain complained complains allege alleged alleges
-    """.split()
+    for w in [
+        "criticise",
+        "criticised",
+        "criticises",
+        "criticize",
+        "criticized",
+        "criticizes",
+        "warn",
+        "warned",
+        "warns",
+        "caution",
+        "cautioned",
+        "cautions",
+        "acknowledge",
+        "acknowledged",
+        "acknowledges",
+        "admit",
+        "admitted",
+        "admits",
+        "concede",
+        "conceded",
+        "concedes",
+        "describe",
+        "described",
+        "describes",
+        "dismiss",
+        "dismissed",
+        "dismisses",
+        "praise",
+        "praised",
+        "praises",
+        "complain",
+        "complained",
+        "complains",
+        "allege",
+        "alleged",
+        "alleges",
+    ]
 )
 # Verbs that report without framing a proposition the claim then asserts: "the ministry
 # reported that …" matches the span's "said that", but "the gain reported by X" is a

@@ -28,9 +28,9 @@ from verifier.judges.lexicon import (
     ORDINAL_WORDS,
     PLAIN_LEVEL,
     REPORTING_LEMMAS,
-    STANCE_LEMMAS,
     SCOPE_MARKERS,
     SCOPE_MAX_WORDS,
+    STANCE_LEMMAS,
     STRONG_LEVEL,
     SYNONYMS,
     UNIT_CANONICAL,
@@ -49,32 +49,72 @@ ROLE_PLURAL_ENDINGS = ("ors", "ists", "ians", "ials")  # "Investigators", "Offic
 PARTICLES = frozenset({"aside", "up", "out", "off", "down", "back", "away", "apart"})
 # Words that open a sentence and are never names: adverbs, prepositions, conjunctions.
 SENTENCE_OPENERS = frozenset(
-    """
-    altogether although though despite overall together previously meanwhile however
-    moreover furthermore additionally instead nevertheless nonetheless subsequently
-    initially eventually finally later earlier currently today originally ultimately
-    between during following owing because whereas unlike besides apart combined
-    collectively including excluding like once since until unless whether while
-    across along among amid within without beyond toward towards against
-    """.split()
+    [
+        "altogether",
+        "although",
+        "though",
+        "despite",
+        "overall",
+        "together",
+        "previously",
+        "meanwhile",
+        "however",
+        "moreover",
+        "furthermore",
+        "additionally",
+        "instead",
+        "nevertheless",
+        "nonetheless",
+        "subsequently",
+        "initially",
+        "eventually",
+        "finally",
+        "later",
+        "earlier",
+        "currently",
+        "today",
+        "originally",
+        "ultimately",
+        "between",
+        "during",
+        "following",
+        "owing",
+        "because",
+        "whereas",
+        "unlike",
+        "besides",
+        "apart",
+        "combined",
+        "collectively",
+        "including",
+        "excluding",
+        "like",
+        "once",
+        "since",
+        "until",
+        "unless",
+        "whether",
+        "while",
+        "across",
+        "along",
+        "among",
+        "amid",
+        "within",
+        "without",
+        "beyond",
+        "toward",
+        "towards",
+        "against",
+    ]
 )
 HOLDING_BACK = frozenset(
-    (verb, particle)
-    for verb in ("hold", "holds", "held", "holding")
-    for particle in ("off",)
-) | frozenset(
-    (verb, "from") for verb in ("refrain", "refrains", "refrained", "refraining")
-)
+    (verb, particle) for verb in ("hold", "holds", "held", "holding") for particle in ("off",)
+) | frozenset((verb, "from") for verb in ("refrain", "refrains", "refrained", "refraining"))
 UNTIL_REACH = 5  # tokens from "not" to the "until" that makes it "only then"
 MODAL_AUXILIARIES = frozenset({"may", "might", "could", "can", "would", "should", "will", "must"})
 MODAL_REACH = 3  # content words after a modal that it hedges
 WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
-NOT_ENTITIES = frozenset(
-    {"i"}
-    | WEEKDAYS
-    | MONTHS
-    | set(UNIT_CANONICAL)
-)
+NOT_ENTITIES = frozenset({"i"} | WEEKDAYS | MONTHS | set(UNIT_CANONICAL))
 NOT_SUPERLATIVES = frozenset(
     [
         "forest",
@@ -156,16 +196,36 @@ PRONOUN_PREDICATE_GAP = 3  # tokens between the pronoun and the claim's first al
 POLAR_FUNCTION_WORDS = {"above": "below", "below": "above", "before": "after", "after": "before"}
 APPROX_TOLERANCE = 0.10  # "about 1,200" matches 1,150 … 1,250-ish
 BOUND_COMPARISON_SIDES = {
-    "more": "lower", "greater": "lower", "higher": "lower",
-    "less": "upper", "fewer": "upper", "lower": "upper",
+    "more": "lower",
+    "greater": "lower",
+    "higher": "lower",
+    "less": "upper",
+    "fewer": "upper",
+    "lower": "upper",
 }  # "more than 40": 40 is the number's lower bound
-BOUND_WORD_SIDES = {"over": "lower", "above": "lower", "exceeding": "lower", "under": "upper", "below": "upper"}
+BOUND_WORD_SIDES = {
+    "over": "lower",
+    "above": "lower",
+    "exceeding": "lower",
+    "under": "upper",
+    "below": "upper",
+}
 BOUND_REACH = 2.0  # "more than 40" is read as 40 to 80, "fewer than 40" as 20 to 40
 DERIVED_TERMS_MAX = 12  # span numbers read as the terms of a sum, difference or share
 DECADE_PARTS = {"early": (0, 3), "mid": (3, 7), "late": (6, 9)}  # years into the decade
 DECADE_TOKEN = re.compile(r"(early|mid|late)-(\d{3}0)s")  # "mid-1860s" as one token
 ROUGH_APPROXIMATORS = frozenset(
-    {"about", "approximately", "around", "roughly", "nearly", "almost", "circa", "some", "estimated"}
+    {
+        "about",
+        "approximately",
+        "around",
+        "roughly",
+        "nearly",
+        "almost",
+        "circa",
+        "some",
+        "estimated",
+    }
 )
 DERIVED_TOLERANCE = 0.05  # an approximate claim's number against a derived value
 RATIO_WORDS = frozenset({"times", "fold"})  # "four times higher"
@@ -326,7 +386,8 @@ def _scope_markers(
             if phrase == "all" and nxt == "but":
                 break  # "all but £45,000": everything except, no universal
             if dimension_of(phrase) == "quantifier" and (
-                prev in NEGATION_WORDS or (prev in DETERMINERS and i > 1 and lower[i - 2] in NEGATION_WORDS)
+                prev in NEGATION_WORDS
+                or (prev in DETERMINERS and i > 1 and lower[i - 2] in NEGATION_WORDS)
             ):
                 break  # "not all", "not the whole": the negation, read by parity, says "some"
             if phrase == "each" and nxt == "other":
@@ -981,7 +1042,11 @@ def _derived(
             if qa is None or qb is None or qa[0] != qb[0] or qa[0] == "percent":
                 continue
             small, whole = sorted((qa[1], qb[1]))
-            if whole > 0 and 0 < small and _derived_close(replace(c, value=share), small / whole, 1.0):
+            if (
+                whole > 0
+                and small > 0
+                and _derived_close(replace(c, value=share), small / whole, 1.0)
+            ):
                 return True
         if c.kind == "fraction":
             return False
@@ -990,23 +1055,32 @@ def _derived(
     if after in RATIO_WORDS or c.raw.lower().endswith("-fold"):
         for a, b in pairs:
             qa, qb = _quantity(a), _quantity(b)
-            if qa and qb and qa[0] == qb[0] and min(qa[1], qb[1]) > 0:
-                if _derived_close(c, max(qa[1], qb[1]) / min(qa[1], qb[1]), 1.0):
-                    return True
+            if (
+                qa
+                and qb
+                and qa[0] == qb[0]
+                and min(qa[1], qb[1]) > 0
+                and _derived_close(c, max(qa[1], qb[1]) / min(qa[1], qb[1]), 1.0)
+            ):
+                return True
         return False
     base = _in_base(c)
     unit, factor = (base[0], base[1] / c.value) if base and c.value else (c.unit, 1.0)
     if unit == "year":
         years = [m.value for m in terms if m.kind == "year" and (c.approx or not m.rough)]
         if any(
-            _derived_close(c, abs(x - y), factor) for i, x in enumerate(years) for y in years[i + 1 :]
+            _derived_close(c, abs(x - y), factor)
+            for i, x in enumerate(years)
+            for y in years[i + 1 :]
         ):
             return True
     for a, b in pairs:
         qa, qb = _quantity(a), _quantity(b)
         if qa is None or qb is None or qa[0] != qb[0] or (unit and qa[0] != unit):
             continue
-        if _derived_close(c, qa[1] + qb[1], factor) or _derived_close(c, abs(qa[1] - qb[1]), factor):
+        if _derived_close(c, qa[1] + qb[1], factor) or _derived_close(
+            c, abs(qa[1] - qb[1]), factor
+        ):
             return True
     return False
 
@@ -1024,7 +1098,7 @@ def _supported_number(c: NumberMention, claim: TextProfile, span: TextProfile) -
 
 
 def _adverbial_first(claim: TextProfile, c: NumberMention) -> bool:
-    """"first" said of when, not of a rank ("an anomaly first picked up by magnetometry"):
+    """ "first" said of when, not of a rank ("an anomaly first picked up by magnetometry"):
     the span need not state it. "The first French winner" is a rank, as strong as a
     superlative."""
     if c.kind != "ordinal" or c.raw.lower() != "first":
@@ -1166,7 +1240,10 @@ def _entity_blockers(
                 )
             )
     span_entity_initials = {
-        _initials(e[a:b]) for e in span.entities for a in range(len(e)) for b in range(a + 2, len(e) + 1)
+        _initials(e[a:b])
+        for e in span.entities
+        for a in range(len(e))
+        for b in range(a + 2, len(e) + 1)
     }  # "CFO" for "Chief Financial Officer Raj Mehta"
     for entity in claim.entities:
         present = [
@@ -1362,9 +1439,10 @@ def _bounds_number(p: TextProfile, k: int) -> bool:
 
 def _echoed(span: TextProfile, claim_of: Mapping[int, Sequence[int]]) -> set[int]:
     """Span positions whose claim words the span also states, in the same word, in a
-    clause with no negation: a negation over them bears on another matter ("Kestrel did not repurchase
-    any shares in the quarter" beside "repaid $50 million during the quarter"; "context
-    that could never be recovered" beside "the recovery was commercial salvage")."""
+    clause with no negation: a negation over them bears on another matter ("Kestrel did
+    not repurchase any shares in the quarter" beside "repaid $50 million during the
+    quarter"; "context that could never be recovered" beside "the recovery was commercial
+    salvage")."""
     negated = {span.clause[k] for k in span.negations}
     positions: dict[int, set[int]] = {}
     for k, ids in claim_of.items():

@@ -130,7 +130,9 @@ def test_at_least_is_no_antonym_of_more() -> None:
 
 def test_another_weekday_is_a_date_conflict_and_a_missing_one_is_not() -> None:
     span = '"It was the last hour of the last Thursday in the trench," Ms Okoro said.'
-    assert "date_mismatch" in kinds("Ms Okoro made the find on the last Friday in the trench.", span)
+    assert "date_mismatch" in kinds(
+        "Ms Okoro made the find on the last Friday in the trench.", span
+    )
     assert "date_mismatch" not in kinds(
         "The timetable changes on Sunday 8 September.", "The timetable changes on 8 September."
     )
@@ -176,8 +178,12 @@ def test_paraphrased_negations_agree(claim: str, span: str) -> None:
 
 def test_has_yet_to_is_a_negation() -> None:
     span = "Test equipment demand has not yet recovered, the chief executive said."
-    assert "negation" not in kinds("The chief executive said test equipment demand has yet to recover.", span)
-    assert "negation" in kinds("The chief executive said test equipment demand has recovered.", span)
+    assert "negation" not in kinds(
+        "The chief executive said test equipment demand has yet to recover.", span
+    )
+    assert "negation" in kinds(
+        "The chief executive said test equipment demand has recovered.", span
+    )
 
 
 def test_a_negation_over_the_claims_only_mention_of_a_word_still_bears() -> None:
@@ -211,13 +217,19 @@ def test_all_but_and_not_all_are_no_universal_claims() -> None:
         "mass loss.",
         most,
     )
-    assert "scope" in kinds("Summer temperature accounts for all of the variation in mass loss.", most)
+    assert "scope" in kinds(
+        "Summer temperature accounts for all of the variation in mass loss.", most
+    )
 
 
 def test_a_claim_giving_a_stance_keeps_the_spans_attribution() -> None:
-    span = "Critics, among them the engineer Robert Callis, argued that lattice girders were prone to fatigue."
+    span = (
+        "Critics, among them the engineer Robert Callis, argued that lattice girders were "
+        "prone to fatigue."
+    )
     assert "scope" not in kinds(
-        "The engineer Robert Callis was among those who criticised lattice girders as prone to fatigue.",
+        "The engineer Robert Callis was among those who criticised lattice girders as prone "
+        "to fatigue.",
         span,
     )
     assert "scope" in kinds("Lattice girders were prone to fatigue.", span)
@@ -226,7 +238,8 @@ def test_a_claim_giving_a_stance_keeps_the_spans_attribution() -> None:
 def test_holding_off_is_a_negation() -> None:
     span = "The mayor said the city would not raise the lowest tier for at least five years."
     assert "negation" not in kinds(
-        "The mayor said the city would hold off raising the lowest tier for at least five years.", span
+        "The mayor said the city would hold off raising the lowest tier for at least five years.",
+        span,
     )
     assert "negation" in kinds(
         "The mayor said the city would raise the lowest tier within five years.", span
@@ -235,7 +248,9 @@ def test_holding_off_is_a_negation() -> None:
 
 def test_inside_is_not_the_negation_of_side() -> None:
     span = "A line of post-holes inside the enclosure may represent a fence."
-    assert "antonym" not in kinds("A row of post-holes on its northern side may belong to a fence.", span)
+    assert "antonym" not in kinds(
+        "A row of post-holes on its northern side may belong to a fence.", span
+    )
     assert "antonym" in kinds("The drug was used.", "The drug was unused.")
 
 
@@ -266,17 +281,22 @@ def test_names_the_span_gives_in_other_words(claim: str, span: str) -> None:
 
 def test_a_first_name_for_another_person_is_still_missing() -> None:
     span = '"We have not yet tested that," Weller said of the Northfield University team.'
-    assert "entity_mismatch" in kinds("Anna Kowalska acknowledged that the team has not tested that.", span)
+    assert "entity_mismatch" in kinds(
+        "Anna Kowalska acknowledged that the team has not tested that.", span
+    )
 
 
 def test_a_movement_said_as_a_phrase_has_a_direction() -> None:
     span = "Revenue in the Test & Measurement segment fell 1% to $136.2 million."
     assert "antonym" in kinds("Test & Measurement revenue edged up 1% to $136.2 million.", span)
     assert not kinds("Test & Measurement revenue edged down 1% to $136.2 million.", span)
-    assert compare(
-        "The Aldergrove went down in the Bay of Biscay on 17 November 1893.",
-        "The steamer Aldergrove sank in the Bay of Biscay on 17 November 1893.",
-    ).coverage == 1.0
+    assert (
+        compare(
+            "The Aldergrove went down in the Bay of Biscay on 17 November 1893.",
+            "The steamer Aldergrove sank in the Bay of Biscay on 17 November 1893.",
+        ).coverage
+        == 1.0
+    )
 
 
 @pytest.mark.parametrize(
