@@ -1183,6 +1183,16 @@ def _initials(words: tuple[str, ...]) -> str:
     return "".join(w[0] for w in words if w)
 
 
+def _given_name(claim: TextProfile, span: TextProfile) -> bool:
+    """Whether the claim opens with a first name before a surname the span gives
+    ("Tomasz Weller acknowledged …" / "… Weller said"): the names check reads the two
+    together. "Prefer IVF over HNSW" opens with no name: its second word is an acronym."""
+    if len(claim.tokens) < 2 or not claim.tokens[1][:1].isupper() or claim.tokens[1].isupper():
+        return False
+    second = claim.lower[1]
+    return second in span.lower_set and any(e[:2] == tuple(claim.lower[:2]) for e in claim.entities)
+
+
 def _entity_blockers(
     claim: TextProfile,
     span: TextProfile,
@@ -1196,7 +1206,8 @@ def _entity_blockers(
     if (
         claim.tokens
         and claim.tokens[0][0].isupper()
-        and not any(e[0] == claim.lower[0] for e in claim.entities)  # the names check reads it
+        and (claim.lower[0],) not in claim.entities
+        and not _given_name(claim, span)
         and claim.lower[0] not in resolved
     ):
         # A sentence-initial word may be a name ("Einstein developed …"); it counts as a

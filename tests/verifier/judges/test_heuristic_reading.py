@@ -20,7 +20,7 @@ FINGERPRINTS = {
     2: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
     # 3 reads every pair as 2 did; only spans joined are held to a higher similarity
     3: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
-    4: "85b0db26ab43a7380efb79c6d139e9fc87629bcd620713c9303810e74fcf4532",
+    4: "3f02ddde0061081c1b4619d692739488f6fd5147ea9e7c3227ca9079854cb04a",
 }
 
 
