@@ -556,8 +556,9 @@ MONTHS: frozenset[str] = frozenset(
         "december",
     ]
 )
-APPROXIMATORS: frozenset[str] = frozenset(
-    [
+# Words that say a number is approximate ("about 41", "roughly a fifth").
+ROUGH_APPROXIMATORS: frozenset[str] = frozenset(
+    {
         "about",
         "approximately",
         "around",
@@ -565,23 +566,14 @@ APPROXIMATORS: frozenset[str] = frozenset(
         "nearly",
         "almost",
         "circa",
-        "close",
         "some",
-        "over",
-        "under",
-        "more",
-        "than",
-        "less",
-        "up",
-        "to",
-        "at",
-        "least",
-        "at",
-        "most",
         "estimated",
-        "an",
-        "estimated",
-    ]
+    }
+)
+# Words before a number that make it inexact for matching: the approximators, and the
+# words of bounds ("more than", "up to", "at least") and of "close to", "an estimated".
+APPROXIMATORS: frozenset[str] = ROUGH_APPROXIMATORS | frozenset(
+    ["close", "over", "under", "more", "than", "less", "up", "to", "at", "least", "most", "an"]
 )
 UNIT_CANONICAL: dict[str, str] = {
     "%": "percent",

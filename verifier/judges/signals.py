@@ -28,6 +28,7 @@ from verifier.judges.lexicon import (
     ORDINAL_WORDS,
     PLAIN_LEVEL,
     REPORTING_LEMMAS,
+    ROUGH_APPROXIMATORS,
     SCOPE_MARKERS,
     SCOPE_MAX_WORDS,
     STANCE_LEMMAS,
@@ -214,19 +215,6 @@ BOUND_REACH = 2.0  # "more than 40" is read as 40 to 80, "fewer than 40" as 20 t
 DERIVED_TERMS_MAX = 12  # span numbers read as the terms of a sum, difference or share
 DECADE_PARTS = {"early": (0, 3), "mid": (3, 7), "late": (6, 9)}  # years into the decade
 DECADE_TOKEN = re.compile(r"(early|mid|late)-(\d{3}0)s")  # "mid-1860s" as one token
-ROUGH_APPROXIMATORS = frozenset(
-    {
-        "about",
-        "approximately",
-        "around",
-        "roughly",
-        "nearly",
-        "almost",
-        "circa",
-        "some",
-        "estimated",
-    }
-)
 DERIVED_TOLERANCE = 0.05  # an approximate claim's number against a derived value
 RATIO_WORDS = frozenset({"times", "fold"})  # "four times higher"
 # Negations that scope what follows them in their clause ("the shift did not proceed
