@@ -264,7 +264,6 @@ SCOPE_MARKERS: dict[str, tuple[str, int]] = {
     "largely": ("quantifier", 3),
     "mainly": ("quantifier", 3),
     "the bulk": ("quantifier", 3),  # "the bulk of", "the bulk, though not all, of"
-    "the greater part of": ("quantifier", 3),
     "primarily": ("quantifier", 3),
     "predominantly": ("quantifier", 3),
     "almost all": ("quantifier", 3),

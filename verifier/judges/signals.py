@@ -217,6 +217,49 @@ DECADE_PARTS = {"early": (0, 3), "mid": (3, 7), "late": (6, 9)}  # years into th
 DECADE_TOKEN = re.compile(r"(early|mid|late)-(\d{3}0)s")  # "mid-1860s" as one token
 DERIVED_TOLERANCE = 0.05  # an approximate claim's number against a derived value
 RATIO_WORDS = frozenset({"times", "fold"})  # "four times higher"
+# Words by which a claim announces a number it worked out from others; without one, a
+# count that equals a sum or difference of two span numbers is a coincidence, not a
+# reading ("3 goals" against 5 goals and 2 penalties).
+ARITHMETIC_CUES = frozenset(
+    [
+        "more",
+        "less",
+        "fewer",
+        "than",
+        "higher",
+        "lower",
+        "above",
+        "below",
+        "after",
+        "before",
+        "later",
+        "earlier",
+        "over",
+        "under",
+        "altogether",
+        "together",
+        "total",
+        "combined",
+        "overall",
+        "between",
+        "difference",
+        "gap",
+        "times",
+        "extra",
+        "additional",
+        "longer",
+        "shorter",
+        "bigger",
+        "smaller",
+        "larger",
+        "greater",
+        "lost",
+        "lose",
+        "loses",
+        "shed",
+    ]
+)
+ARITHMETIC_CONCEPTS = frozenset({concept("increase"), concept("decrease")})
 # Negations that scope what follows them in their clause ("the shift did not proceed
 # evenly": the shift is not negated, its proceeding evenly is). In the span they bear on
 # the claim only when a claim-aligned word follows them before the clause or a contrast
@@ -347,10 +390,6 @@ def _parse_number(tok: str) -> float | None:
         return None
 
 
-def dimension_of(phrase: str) -> str:
-    return SCOPE_MARKERS[phrase][0]
-
-
 def _scope_markers(
     lower: tuple[str, ...], tokens: tuple[str, ...], clause: Sequence[int] = ()
 ) -> list[ScopeMarker]:
@@ -373,7 +412,7 @@ def _scope_markers(
                 break
             if phrase == "all" and nxt == "but":
                 break  # "all but £45,000": everything except, no universal
-            if dimension_of(phrase) == "quantifier" and (
+            if SCOPE_MARKERS[phrase][0] == "quantifier" and (
                 prev in NEGATION_WORDS
                 or (prev in DETERMINERS and i > 1 and lower[i - 2] in NEGATION_WORDS)
             ):
@@ -1001,11 +1040,20 @@ def _derived_close(c: NumberMention, value: float, factor: float) -> bool:
     return abs(value - claimed) <= _precision(c) * factor / 2 + 1e-9
 
 
+def _says_arithmetic(claim: TextProfile) -> bool:
+    """Whether the claim announces a number it worked out: a comparison, a change, a
+    total or a gap ("twelve more than", "together cost", "four years after")."""
+    return bool(claim.lower_set & ARITHMETIC_CUES) or bool(
+        {claim.concepts[i] for i in claim.content} & ARITHMETIC_CONCEPTS
+    )
+
+
 def _derived(
     c: NumberMention,
     claim: TextProfile,
     span: TextProfile,
     stated: Sequence[NumberMention] = (),
+    announced_only: bool = True,
 ) -> bool:
     """Whether the claim's number is worked out from two of the span's: a sum or a
     difference of two amounts in one unit ("twelve more than in 2022" from 53 and 41;
@@ -1014,7 +1062,11 @@ def _derived(
     percent) or a share of one count in another ("roughly a fifth" from 212 of 1,050).
     Only the first ``DERIVED_TERMS_MAX`` numbers of the span are read, and ``stated``: the
     claim's other numbers that the span supports ("53 took part, twelve more than the 41
-    of 2022" where the span gives 34 and 19)."""
+    of 2022" where the span gives 34 and 19). A count is worked out only where the claim
+    announces arithmetic (``_says_arithmetic``), unless ``announced_only`` is off."""
+    count = c.kind == "number" and c.unit != "percent"
+    if announced_only and count and not _says_arithmetic(claim):
+        return False  # a bare count is never taken from a sum it does not announce
     terms = (*span.numbers[:DERIVED_TERMS_MAX], *stated)
     pairs = [
         (a, b)
@@ -1102,7 +1154,12 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     for c in claim.numbers:
         if c.position in supported:
             continue
-        if _derived(c, claim, span, [m for m in stated if m.position != c.position]):
+        others = [m for m in stated if m.position != c.position]
+        if _derived(c, claim, span, others):
+            continue
+        if _derived(c, claim, span, others, announced_only=False):
+            # a sum or difference the claim does not announce: no conflict, no support
+            out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
             continue
         same_value = [s for s in span.numbers if _same_value(s.value, c.value)]
         if same_value and c.unit and same_value[0].unit:

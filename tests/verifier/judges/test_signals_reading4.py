@@ -317,3 +317,15 @@ def test_a_year_is_more_than_a_decade_says() -> None:
     assert number_kinds("He built the bridge in 1865.", "He built the bridge in the 1860s.") == {
         "number_unsupported"
     }
+
+
+def test_a_count_that_announces_no_arithmetic_is_not_taken_from_a_sum() -> None:
+    span = "The team scored 5 goals and missed 2 penalties."
+    assert number_kinds("The team scored 3 goals.", span) == {"number_unsupported"}
+    assert number_kinds("The team scored 3 more goals than penalties it missed.", span) == set()
+
+
+def test_a_sum_the_claim_does_not_announce_is_neither_support_nor_conflict() -> None:
+    span = "The river flooded 163 residential properties and 27 commercial premises."
+    assert number_kinds("The river flooded 190 properties.", span) == {"number_unsupported"}
+    assert number_kinds("The river flooded 190 properties altogether.", span) == set()
