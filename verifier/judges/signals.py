@@ -1154,10 +1154,9 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     for c in claim.numbers:
         if c.position in supported:
             continue
-        others = [m for m in stated if m.position != c.position]
-        if _derived(c, claim, span, others):
+        if _derived(c, claim, span, stated):
             continue
-        if _derived(c, claim, span, others, announced_only=False):
+        if _derived(c, claim, span, stated, announced_only=False):
             # a sum or difference the claim does not announce: no conflict, no support
             out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
             continue
