@@ -595,9 +595,14 @@ def _small_count(tok: str) -> float | None:
     return _compound_number(tok)
 
 
-def _approximated(lower: tuple[str, ...], i: int) -> bool:
+def _approximated(lower: tuple[str, ...], i: int, words: AbstractSet[str] = APPROXIMATORS) -> bool:
     """Whether an approximator ("about", "roughly a") comes just before the number at ``i``."""
-    return any(lower[k] in APPROXIMATORS for k in range(max(0, i - 2), i))
+    return any(lower[k] in words for k in range(max(0, i - 2), i))
+
+
+def _past_article(lower: tuple[str, ...], i: int) -> int:
+    """Where a number's phrase starts: at the article of "a third", "an estimated"."""
+    return i - 1 if i and lower[i - 1] in {"a", "an"} else i
 
 
 def _bound(lower: tuple[str, ...], i: int) -> str:
@@ -605,7 +610,7 @@ def _bound(lower: tuple[str, ...], i: int) -> str:
     than", "over", "at least", "upwards of"; "upper" for "fewer than", "under", "at most",
     "up to", "no more than"; "" for none. An article or "one" opening a share is passed
     over ("more than a third", "fewer than one in ten")."""
-    k = i - 1 if i and lower[i - 1] in {"a", "an"} else i
+    k = _past_article(lower, i)
     before = lower[max(0, k - 3) : k]
     last = before[-1] if before else ""
     pair = tuple(before[-2:])
@@ -744,8 +749,7 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
 def _rough(lower: tuple[str, ...], i: int) -> bool:
     """Whether the number at ``i`` is said to be approximate ("about 41", "roughly a
     fifth"), which ``_approximated``'s wider list (bounds, "at") does not tell apart."""
-    k = i - 1 if i and lower[i - 1] in {"a", "an"} else i
-    return any(lower[j] in ROUGH_APPROXIMATORS for j in range(max(0, k - 2), k))
+    return _approximated(lower, _past_article(lower, i), ROUGH_APPROXIMATORS)
 
 
 def _entities(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -1048,12 +1052,18 @@ def _says_arithmetic(claim: TextProfile) -> bool:
     )
 
 
+def _announced(c: NumberMention, claim: TextProfile) -> bool:
+    """Whether the claim may state ``c`` as worked out: a share or a percentage always; a
+    count only where the claim announces arithmetic, since otherwise a sum is more
+    likely a coincidence ("3 goals" against 5 goals and 2 penalties)."""
+    return not (c.kind == "number" and c.unit != "percent") or _says_arithmetic(claim)
+
+
 def _derived(
     c: NumberMention,
     claim: TextProfile,
     span: TextProfile,
     stated: Sequence[NumberMention] = (),
-    announced_only: bool = True,
 ) -> bool:
     """Whether the claim's number is worked out from two of the span's: a sum or a
     difference of two amounts in one unit ("twelve more than in 2022" from 53 and 41;
@@ -1062,11 +1072,8 @@ def _derived(
     percent) or a share of one count in another ("roughly a fifth" from 212 of 1,050).
     Only the first ``DERIVED_TERMS_MAX`` numbers of the span are read, and ``stated``: the
     claim's other numbers that the span supports ("53 took part, twelve more than the 41
-    of 2022" where the span gives 34 and 19). A count is worked out only where the claim
-    announces arithmetic (``_says_arithmetic``), unless ``announced_only`` is off."""
-    count = c.kind == "number" and c.unit != "percent"
-    if announced_only and count and not _says_arithmetic(claim):
-        return False  # a bare count is never taken from a sum it does not announce
+    of 2022" where the span gives 34 and 19). Whether the claim may say so is
+    ``_announced``'s question."""
     terms = (*span.numbers[:DERIVED_TERMS_MAX], *stated)
     pairs = [
         (a, b)
@@ -1134,7 +1141,7 @@ def _supported_number(c: NumberMention, claim: TextProfile, span: TextProfile) -
         return True
     if c.unit == "percent" and _same_value(c.value, 50.0) and "half" in span.lower_set:
         return True  # "50 percent of it" for "half pay" ("half" is not read as a number)
-    return _derived(c, claim, span)
+    return _announced(c, claim) and _derived(c, claim, span)
 
 
 def _adverbial_first(claim: TextProfile, c: NumberMention) -> bool:
@@ -1155,10 +1162,9 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
         if c.position in supported:
             continue
         if _derived(c, claim, span, stated):
-            continue
-        if _derived(c, claim, span, stated, announced_only=False):
-            # a sum or difference the claim does not announce: no conflict, no support
-            out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
+            if not _announced(c, claim):
+                # a sum or difference the claim does not announce: no conflict, no support
+                out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
             continue
         same_value = [s for s in span.numbers if _same_value(s.value, c.value)]
         if same_value and c.unit and same_value[0].unit:
