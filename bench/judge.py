@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/judge.py                       # ../shared/eval/claims.jsonl
     .venv/bin/python bench/judge.py --data PATH [--split heldout|fit|all]
-        [--judges heuristic nli nli-v2 cross-encoder-smoke] [--no-speed]
+        [--judges heuristic+nli-v2 heuristic nli nli-v2 cross-encoder-smoke] [--no-speed]
 
 Prints one JSON object with a row per judge: precision of ``entailed`` (gold SUPPORT vs
 NOINFO/CONTRADICT, i.e. supported vs partially/un-supported), its recall, balanced
@@ -206,7 +206,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--split", choices=["heldout", "fit", "all"], default="heldout")
     parser.add_argument(
-        "--judges", nargs="+", default=["heuristic", "nli", "nli-v2", "cross-encoder-smoke"]
+        "--judges",
+        nargs="+",
+        default=["heuristic+nli-v2", "heuristic", "nli", "nli-v2", "cross-encoder-smoke"],
     )
     parser.add_argument("--no-speed", action="store_true", help="quality only")
     args = parser.parse_args()

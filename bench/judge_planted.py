@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from bench._common import ROOT, django_setup, print_json
 from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_items
 from verifier.judges.base import item_context
+from verifier.judges.registry import DEFAULT_BACKEND
 from verifier.states import StatePolicy
 from verifier.text.sentences import sentence_before
 
@@ -64,7 +65,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", type=Path, default=DEFAULT_FIXTURE)
     parser.add_argument("--show", choices=["none", "wrong", "all"], default="wrong")
-    parser.add_argument("--judge", default="nli", help="judge backend (nli, heuristic)")
+    parser.add_argument(
+        "--judge", default=DEFAULT_BACKEND, help="judge backend (default: the default judge)"
+    )
     parser.add_argument(
         "--export-items",
         type=Path,

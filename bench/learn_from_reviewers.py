@@ -1,7 +1,7 @@
 """Learning from reviewers, simulated on externally labelled claims.
 
     .venv/bin/python bench/learn_from_reviewers.py [--data ../shared/eval/claims.jsonl]
-        [--judges heuristic nli] [--ks 0 25 50 100 200] [--draws 5]
+        [--judges heuristic+nli-v2 heuristic nli] [--ks 0 25 50 100 200] [--draws 5]
 
 Per dataset of the file and per judge: each draw splits the dataset's rows in two halves
 at random (fixed seed per draw); k rows of the first half play the reviewers' decisions
@@ -152,7 +152,7 @@ def simulate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--judges", nargs="+", default=["heuristic", "nli"])
+    parser.add_argument("--judges", nargs="+", default=["heuristic+nli-v2", "heuristic", "nli"])
     parser.add_argument("--ks", type=int, nargs="+", default=[0, 25, 50, 100, 200])
     parser.add_argument("--draws", type=int, default=5)
     parser.add_argument(

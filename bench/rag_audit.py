@@ -16,8 +16,9 @@ did not mark ``supported`` (its ``[start, end)`` in the answer).
 * answer-level: share of answers whose verdict matches (cases) or is not ``faithful``
   (eval, where every answer has an unsupported span).
 
-Prints one JSON object with a report per judge (``--judges``, default the trained
-``nli`` judge and the ``heuristic`` one beside it), each with the real MiniLM model.
+Prints one JSON object with a report per judge (``--judges``, default the default judge
+``heuristic+nli-v2``, the ``heuristic`` alone and the trained ``nli``), each with the real
+MiniLM model.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--judges", nargs="+", default=["nli", "heuristic"])
+    parser.add_argument("--judges", nargs="+", default=["heuristic+nli-v2", "heuristic", "nli"])
     args = parser.parse_args(argv)
     reports: dict[str, object] = {}
     for backend in args.judges:

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from tests.factories import make_user
-from tests.verifier.calibrators.conftest import build_reviewed_workspace
+from tests.verifier.calibrators.conftest import build_reviewed_workspace, pin_heuristic
 from verifier.models import CalibratorChangeJob, Verdict
 from verifier.services import calibrator_change_jobs
 from verifier.services.judge_calibrators import judge_calibrator_fit
@@ -19,10 +19,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_an_admin_activates_a_calibrator_and_the_page_follows_the_change(
-    browser_login, live_server, workspace, monkeypatch
+    browser_login, live_server, workspace, monkeypatch, settings
 ):
     from playwright.sync_api import expect
 
+    pin_heuristic(settings)
     build_reviewed_workspace(workspace)
     row = judge_calibrator_fit(workspace=workspace).row
     admin = make_user("ada-admin", workspace=workspace, role="admin")

@@ -205,7 +205,7 @@ def decide(key: str, cands: Sequence[Candidate], th: HeuristicThresholds) -> Jud
 
 
 def _abstain_note(cands: Sequence[Candidate], th: HeuristicThresholds) -> str:
-    lead = max(cands, key=lambda c: (c.coverage, c.similarity or 0.0))
+    lead = leading(cands)
     if lead.blockers:
         return f"{lead.blockers[0].note} ({lead.label})"
     sim = lead.similarity
@@ -363,7 +363,7 @@ class HeuristicJudge:
                 continue
             results.append(decide(item.key, cands, self.thresholds))
             if cands:
-                rows[index] = _reading_row(_lead(cands, self.thresholds), self.thresholds)
+                rows[index] = reading_row(cands, self.thresholds)
         return READING_FEATURES, rows, results
 
 
@@ -389,13 +389,23 @@ READING_FEATURES: tuple[str, ...] = (
 )
 
 
+def reading_row(cands: Sequence[Candidate], th: HeuristicThresholds) -> list[float]:
+    """The ``READING_FEATURES`` of the candidate that speaks for an item."""
+    return _reading_row(_lead(cands, th), th)
+
+
+def leading(cands: Sequence[Candidate]) -> Candidate:
+    """The candidate an abstention speaks for: the one covering most of the claim."""
+    return max(cands, key=lambda c: (c.coverage, c.similarity or 0.0))
+
+
 def _lead(cands: Sequence[Candidate], th: HeuristicThresholds) -> Candidate:
     """The candidate that speaks for the item: the likeliest unblocked one, else the one
     covering most."""
     unblocked = [c for c in cands if not c.blockers]
     if unblocked:
         return max(unblocked, key=lambda c: _probability(c, th))
-    return max(cands, key=lambda c: (c.coverage, c.similarity or 0.0))
+    return leading(cands)
 
 
 def _reading_row(cand: Candidate, th: HeuristicThresholds) -> list[float]:

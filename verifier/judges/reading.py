@@ -11,7 +11,9 @@ add theirs through a ``reading(items)`` method:
 * ``nli`` (v1): its 33 pair features and the three class probabilities of the
   candidate that decided;
 * cross-encoders (``nli-v2``, any local NLI model): the three calibrated probabilities
-  and the margin of the leading window's logits.
+  and the margin of the leading window's logits;
+* ``heuristic+nli-v2`` (the default): the heuristic's, plus whether the second reader
+  read the item and its P(entailed).
 
 A judge without a ``reading`` (an OpenAI-compatible endpoint) gives the first columns
 only. Items without evidence read as zeros. Pure; no Django imports.

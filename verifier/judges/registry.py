@@ -21,7 +21,9 @@ from verifier.model_config import (
     config_from_env,
 )
 
-DEFAULT_BACKEND = "heuristic"
+# the heuristic with spanproof-nli-v2 as its second reader (verifier/judges/second_reading.py);
+# "heuristic" alone stays selectable
+DEFAULT_BACKEND = "heuristic+nli-v2"
 ENV_PREFIX = "SPANPROOF_JUDGE_"
 
 
@@ -95,6 +97,16 @@ def _nli_v2(config: Mapping[str, Any]) -> Judge:
         raise JudgeConfigError(str(exc)) from None
 
 
+def _second_reading(config: Mapping[str, Any]) -> Judge:
+    from verifier.judges import second_reading
+    from verifier.judges.cross_encoder import factory
+
+    try:
+        return second_reading.build()
+    except factory.CrossEncoderConfigError as exc:
+        raise JudgeConfigError(f"{exc} (the second reader of {DEFAULT_BACKEND})") from None
+
+
 def _openai(config: Mapping[str, Any]) -> Judge:
     from verifier.judges.openai_compat import OpenAICompatibleJudge
 
@@ -119,7 +131,10 @@ class Backend:
 
 _CROSS_ENCODER = Backend(_cross_encoder)
 _NLI_V2 = Backend(_nli_v2, NLI_FAMILY)
+_SECOND_READING = Backend(_second_reading, HEURISTIC_FAMILY)
 BACKENDS: dict[str, Backend] = {
+    "heuristic+nli-v2": _SECOND_READING,
+    "hybrid": _SECOND_READING,
     "heuristic": Backend(_heuristic, HEURISTIC_FAMILY),
     "nli": Backend(_nli, NLI_FAMILY),
     "nli-v2": _NLI_V2,

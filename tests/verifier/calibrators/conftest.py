@@ -117,6 +117,17 @@ def build_reviewed_workspace(
     return ReviewedWorkspace(workspace, reviewer, claims)
 
 
+def pin_heuristic(settings) -> None:
+    """Configure the heuristic alone: these workspaces are built on its answers (the
+    kinds above), and a calibrator serves only the judge it learned from."""
+    settings.SPANPROOF_JUDGE = {**settings.SPANPROOF_JUDGE, "backend": "heuristic"}
+
+
+@pytest.fixture(autouse=True)
+def heuristic_configured(settings) -> None:
+    pin_heuristic(settings)
+
+
 @pytest.fixture
 def reviewed(workspace) -> ReviewedWorkspace:
     return build_reviewed_workspace(workspace)

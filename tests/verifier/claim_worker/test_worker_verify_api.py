@@ -75,7 +75,7 @@ def test_supported_claim_is_true_with_bound_evidence(corpus):
     assert body["data_source"].startswith("vdb")
     assert body["top_ranking_score"] == top["ranking_score"]
     assert body["analysis_counts"]["admissible_evidence"] >= 1
-    assert body["judge"]["model_id"] == "spanproof-heuristic-v1"
+    assert body["judge"]["model_id"] == "spanproof-heuristic-v1+nli-v2"
     for key in (
         "avg_ranking_score",
         "trust_policy_mode",

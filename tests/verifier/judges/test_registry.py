@@ -9,8 +9,8 @@ import pytest
 from verifier.judges import JudgeConfigError, build_judge, judge_config_from_env
 
 
-def test_default_config_is_heuristic() -> None:
-    assert judge_config_from_env({}) == {"backend": "heuristic"}
+def test_default_config_is_the_heuristic_with_its_second_reader() -> None:
+    assert judge_config_from_env({}) == {"backend": "heuristic+nli-v2"}
 
 
 def test_env_values_are_converted() -> None:
@@ -67,6 +67,7 @@ def test_offline_families_are_the_ones_the_judges_declare() -> None:
     from verifier.judges.registry import OFFLINE_FAMILIES
 
     assert build_judge({"backend": "heuristic"}).family == OFFLINE_FAMILIES["heuristic"]
+    assert build_judge({"backend": "heuristic+nli-v2"}).family == OFFLINE_FAMILIES["hybrid"]
     assert build_judge({"backend": "nli"}).family == OFFLINE_FAMILIES["nli"]
     assert OFFLINE_FAMILIES["nli-v2"] == v2.FAMILY
 

@@ -1,4 +1,4 @@
-"""Six outcomes end to end with the real MiniLM embeddings and the default (heuristic) judge."""
+"""Six outcomes end to end with the real MiniLM embeddings and the heuristic judge."""
 
 from __future__ import annotations
 

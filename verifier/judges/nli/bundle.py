@@ -47,6 +47,8 @@ PLANTED_FIT_FIXTURES = ("v1", "v3", "v4", "v5", "v6", "v7", "v8")
 # openly licensed pairs from public repositories (sources/SOURCES.md, built by
 # sources/build_extra_pairs.py from pinned commits)
 EXTRA_PAIRS = Path(__file__).resolve().parent / "sources" / "extra_pairs.jsonl.gz"
+# paraphrase pairs written for this model from prose.jsonl's passages (sources/SOURCES.md)
+WRITTEN_PAIRS = Path(__file__).resolve().parent / "sources" / "written_pairs.jsonl.gz"
 MAX_CARRIED_BYTES = 63 * 1024 * 1024  # the working tree and what is carried: under 64 MiB
 MAX_BUNDLE_BYTES = 55 * 1024 * 1024
 REQUIRED_MODEL_FILES = ("config.json", "tokenizer.json")
@@ -198,8 +200,9 @@ def main(argv: list[str] | None = None) -> None:
         "--extra",
         type=Path,
         nargs="*",
-        default=[EXTRA_PAIRS],
-        help="more pairs in nli_pairs.jsonl's format (default: sources/extra_pairs.jsonl.gz)",
+        default=[EXTRA_PAIRS, WRITTEN_PAIRS],
+        help="more pairs in nli_pairs.jsonl's format (default: sources/extra_pairs.jsonl.gz "
+        "and sources/written_pairs.jsonl.gz)",
     )
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args(argv)

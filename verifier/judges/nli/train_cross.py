@@ -70,6 +70,7 @@ DEFAULTS = {
     "max_minutes": 6.5,
 }
 GROUP_BATCHES = 50  # batches sorted by length together, then shuffled as units
+ALWAYS_SAMPLED = frozenset({"written-paraphrase"})  # kept whole by --sample
 
 
 class BundleError(RuntimeError):
@@ -115,11 +116,21 @@ class DevSet:
     dataset: list[str]
 
 
-def load_training(bundle: Path, tokenizer: Any, max_tokens: int) -> tuple[list[Window], Any]:
+def load_training(
+    bundle: Path, tokenizer: Any, max_tokens: int, *, sample: int = 0, seed: int = SEED
+) -> tuple[list[Window], Any]:
+    """The bundle's training pairs, tokenized. ``sample``: every pair of an origin in
+    ``ALWAYS_SAMPLED`` and that many of the others, drawn with ``seed`` (a continuation
+    on the CPU, where the whole bundle is days of work)."""
     pairs: list[tuple[str, str]] = []
     labels: list[int] = []
     weights: list[float] = []
-    for row in read_jsonl_gz(bundle / "train.jsonl.gz"):
+    rows = list(read_jsonl_gz(bundle / "train.jsonl.gz"))
+    if sample:
+        rest = [r for r in rows if r.get("origin") not in ALWAYS_SAMPLED]
+        random.Random(seed).shuffle(rest)
+        rows = [r for r in rows if r.get("origin") in ALWAYS_SAMPLED] + rest[:sample]
+    for row in rows:
         pairs.append((row["premise"], row["claim"]))
         labels.append(CLASSES.index(row["label"]))
         weights.append(float(row.get("weight", 1.0)))
@@ -261,13 +272,15 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     model_dir = args.bundle / "model"
     tokenizer = prepare_tokenizer(Tokenizer.from_file(str(model_dir / "tokenizer.json")))
     pad = pad_id(tokenizer)
-    train_windows, (labels, weights) = load_training(args.bundle, tokenizer, args.max_tokens)
+    train_windows, (labels, weights) = load_training(
+        args.bundle, tokenizer, args.max_tokens, sample=args.sample, seed=args.seed
+    )
     dev = load_dev(args.bundle, tokenizer, args.max_tokens)
     tokenized = time.perf_counter()
 
     with tempfile.TemporaryDirectory() as unpacked:
         model = AutoModelForSequenceClassification.from_pretrained(
-            str(base_model_dir(model_dir, Path(unpacked))),
+            str(args.init or base_model_dir(model_dir, Path(unpacked))),
             num_labels=len(CLASSES),
             id2label=dict(enumerate(CLASSES)),
             label2id={c: i for i, c in enumerate(CLASSES)},
@@ -289,7 +302,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     lengths = [len(w.ids) for w in train_windows]
     steps_per_epoch = math.ceil(len(train_windows) / args.batch_size)
-    total_steps = steps_per_epoch * args.epochs
+    total_steps = math.ceil(steps_per_epoch * args.epochs)
     if args.max_steps:
         total_steps = min(total_steps, args.max_steps)
     warmup = max(1, int(total_steps * args.warmup_share))
@@ -378,7 +391,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "base": manifest.get("base_model", {}),
         "bundle_sha256": _sha256(args.bundle / "bundle.json"),
         "bundle_counts": manifest.get("counts", {}),
-        "hyperparameters": {k: getattr(args, k) for k in DEFAULTS} | {"seed": args.seed},
+        "hyperparameters": {k: getattr(args, k) for k in DEFAULTS}
+        | {"seed": args.seed, "sample": args.sample, "init": str(args.init or "")},
         "device": torch.cuda.get_device_name(device) if on_cuda else platform.processor() or "cpu",
         "versions": {
             "python": platform.python_version(),
@@ -410,7 +424,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--device", default="auto", help="auto, cuda, cpu or a torch device")
     parser.add_argument("--max-minutes", type=float, default=DEFAULTS["max_minutes"])
-    parser.add_argument("--epochs", type=int, default=DEFAULTS["epochs"])
+    parser.add_argument("--epochs", type=float, default=DEFAULTS["epochs"])
+    parser.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="continue from this transformers folder (e.g. unpack_onnx's) instead of the "
+        "bundle's base model",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        help="train on the written pairs and this many of the bundle's other pairs",
+    )
     parser.add_argument("--max-steps", type=int, default=0, help="stop after this many steps")
     parser.add_argument("--batch-size", type=int, default=DEFAULTS["batch_size"])
     parser.add_argument("--learning-rate", type=float, default=DEFAULTS["learning_rate"])

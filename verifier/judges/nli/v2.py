@@ -22,13 +22,13 @@ from verifier.model_config import NLI_FAMILY
 
 MODEL_ID = "spanproof-nli-v2"
 FAMILY = NLI_FAMILY
-PROMPT_VERSION = 2
+PROMPT_VERSION = 3
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights" / MODEL_ID
 MODEL_FILE = "model.onnx"
 CONFIG_FILE = "config.json"
 TOKENIZER_FILE = "tokenizer.json"
 # Recorded by finish_v2 when trained weights land; None: not trained yet.
-ONNX_SHA256: str | None = "575f06efb3406908ca0582caa010b8ecfaeb8fcaf88d7a5465cd92e2b0616bbd"
+ONNX_SHA256: str | None = "745bd7f7f0948f2831d2a5f4383348a82775caf63280b86e5eeab89886e6c71a"
 
 
 class NliV2Unavailable(RuntimeError):

@@ -384,3 +384,63 @@ print("ok")
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("recipe", ["nbits-e8", "dynamic"])
+def test_the_int8_file_unpacks_to_the_weights_it_was_made_from(
+    workdir: Path, trained: dict, tmp_path: Path, recipe: str
+) -> None:
+    import numpy as np
+    from safetensors.numpy import load_file
+
+    from verifier.judges.cross_encoder.onnx_export import export_classifier_int8, write_config
+    from verifier.judges.nli import unpack_onnx
+
+    finish_v2.finish(
+        workdir / "out",
+        bundle=workdir / "bundle",
+        weights=tmp_path / "weights",
+        work=tmp_path / "work",
+        record=False,
+    )
+    hf = tmp_path / "work" / "hf"
+    onnx_file = tmp_path / "weights" / "model.onnx"
+    if recipe != "nbits-e8":
+        export_classifier_int8(hf, onnx_file, recipe=recipe)
+        write_config(hf, tmp_path / "weights" / "config.json")
+    unpack_onnx.unpack(onnx_file, tmp_path / "unpacked", config_from=hf)
+    original = load_file(str(hf / "model.safetensors"))
+    back = load_file(str(tmp_path / "unpacked" / "model.safetensors"))
+    assert set(original) - set(back) <= {"bert.embeddings.position_ids"}
+    for name, values in original.items():
+        if name in back:
+            step = np.abs(values.astype(np.float32)).max() / 100
+            assert np.abs(back[name] - values.astype(np.float32)).max() <= step, name
+
+
+def test_a_continuation_starts_from_a_folder_and_samples_the_bundle(
+    workdir: Path, trained: dict, tmp_path: Path
+) -> None:
+    report = train_cross.train(
+        train_cross.parse_args(
+            [
+                "--bundle",
+                str(workdir / "bundle"),
+                "--out",
+                str(tmp_path / "out"),
+                "--device",
+                "cpu",
+                "--init",
+                str(workdir / "base"),
+                "--sample",
+                "3",
+                "--max-steps",
+                "1",
+                "--batch-size",
+                "3",
+            ]
+        )
+    )
+    assert report["training_pairs"] == 3  # the tiny bundle has no written pairs
+    assert report["hyperparameters"]["sample"] == 3
+    assert report["hyperparameters"]["init"] == str(workdir / "base")
