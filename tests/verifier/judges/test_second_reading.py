@@ -9,7 +9,8 @@ import pytest
 from verifier.judges import JudgeItem, build_judge, heuristic, judge_config_from_env
 from verifier.judges.cross_encoder import factory
 from verifier.judges.cross_encoder.calibration import Calibration
-from verifier.judges.cross_encoder.judge import CrossEncoderJudge
+from verifier.judges.cross_encoder.encoding import premise_text
+from verifier.judges.cross_encoder.judge import CrossEncoderJudge, Reading
 from verifier.judges.heuristic import HeuristicJudge
 from verifier.judges.nli import v2
 from verifier.judges.reading import judge_reading
@@ -60,7 +61,7 @@ WRONG_YEAR = JudgeItem(
 # Almost none of the claim is in the span: below the coverage floor, never re-read.
 UNRELATED = JudgeItem(
     key="unrelated",
-    claim="Volunteers planted four thousand oak saplings along the northern ridge last spring.",
+    claim="Volunteers planted oak saplings along the northern ridge last spring.",
     spans=("The museum's winter exhibition features maps of the harbour drawn in 1790.",),
 )
 
@@ -77,9 +78,6 @@ def _probability(judge: SecondReadingJudge, item: JudgeItem) -> float:
     answer = heuristic.decide(item.key, cands, judge.first.thresholds)
     chosen = rereadable(cands, answer, judge.first.thresholds)
     assert chosen, answer.note
-    from verifier.judges.cross_encoder.encoding import premise_text
-    from verifier.judges.cross_encoder.judge import Reading
-
     premises = tuple((c.label, premise_text(c.text, item.context)) for c in chosen)
     score = judge.second.score_readings([Reading(item.claim, premises)])[0]
     assert score is not None
@@ -120,6 +118,7 @@ def test_a_claim_mostly_absent_from_the_span_is_never_read_again(
     judge: SecondReadingJudge,
 ) -> None:
     cands = judge.first.assess([UNRELATED])[0]
+    assert not any(c.blockers for c in cands)  # only its coverage keeps it from a re-reading
     assert max(c.coverage for c in cands) < REREAD_COVERAGE_MIN
     alone = HeuristicJudge().judge_batch([UNRELATED])[0]
     assert judge.judge_batch([UNRELATED])[0] == alone
