@@ -291,14 +291,19 @@ def test_two_training_steps_write_checked_parts_and_a_report(workdir: Path, trai
     assert report["weights"]["sha256"] == trained["weights"]["sha256"]
 
 
-def test_finish_makes_an_int8_judge_with_its_calibration(workdir: Path, trained: dict) -> None:
-    summary = finish_v2.finish(
+@pytest.fixture(scope="module")
+def finished(workdir: Path, trained: dict) -> dict:
+    return finish_v2.finish(
         workdir / "out",
         bundle=workdir / "bundle",
         weights=workdir / "weights",
         work=workdir / "work",
         record=False,
     )
+
+
+def test_finish_makes_an_int8_judge_with_its_calibration(workdir: Path, finished: dict) -> None:
+    summary = finished
     weights = workdir / "weights"
     assert v2.missing_files(weights) == []
     assert summary["fp32_vs_int8"]["same_argmax_share"] >= 0.9
@@ -311,7 +316,7 @@ def test_finish_makes_an_int8_judge_with_its_calibration(workdir: Path, trained:
     assert judge.model_id == "spanproof-nli-v2"
 
 
-def test_an_altered_model_file_is_refused_at_load(workdir: Path, trained: dict) -> None:
+def test_an_altered_model_file_is_refused_at_load(workdir: Path, finished: dict) -> None:
     from verifier.judges.cross_encoder.runners import ModelUnavailable
 
     judge = v2.build(workdir / "weights", "0" * 64)
@@ -388,7 +393,7 @@ print("ok")
 
 @pytest.mark.parametrize("recipe", ["nbits-e8", "dynamic"])
 def test_the_int8_file_unpacks_to_the_weights_it_was_made_from(
-    workdir: Path, trained: dict, tmp_path: Path, recipe: str
+    workdir: Path, finished: dict, tmp_path: Path, recipe: str
 ) -> None:
     import numpy as np
     from safetensors.numpy import load_file
@@ -396,16 +401,10 @@ def test_the_int8_file_unpacks_to_the_weights_it_was_made_from(
     from verifier.judges.cross_encoder.onnx_export import export_classifier_int8, write_config
     from verifier.judges.nli import unpack_onnx
 
-    finish_v2.finish(
-        workdir / "out",
-        bundle=workdir / "bundle",
-        weights=tmp_path / "weights",
-        work=tmp_path / "work",
-        record=False,
-    )
-    hf = tmp_path / "work" / "hf"
-    onnx_file = tmp_path / "weights" / "model.onnx"
+    hf = workdir / "work" / "hf"  # the float model finish_v2 joined; its int8 file: nbits-e8
+    onnx_file = workdir / "weights" / "model.onnx"
     if recipe != "nbits-e8":
+        onnx_file = tmp_path / "weights" / "model.onnx"
         export_classifier_int8(hf, onnx_file, recipe=recipe)
         write_config(hf, tmp_path / "weights" / "config.json")
     unpack_onnx.unpack(onnx_file, tmp_path / "unpacked", config_from=hf)
