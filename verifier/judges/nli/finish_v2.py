@@ -52,7 +52,7 @@ from verifier.judges.cross_encoder.onnx_export import (
 from verifier.judges.cross_encoder.runners import OnnxRunner, Runner, TorchRunner, load_tokenizer
 from verifier.judges.metrics import ranking_auc
 from verifier.judges.nli import v2
-from verifier.judges.nli.train_cross import check_bundle, read_jsonl_gz
+from verifier.judges.nli.train_cross import DEV_FILE, check_bundle, read_jsonl
 
 REPO = Path(__file__).resolve().parents[3]
 TOKENIZER_FILES = (
@@ -92,7 +92,7 @@ def join_parts(run: Path, destination: Path) -> dict[str, Any]:
 
 
 def dev_readings(bundle: Path) -> tuple[list[Reading], list[dict[str, Any]]]:
-    rows = list(read_jsonl_gz(bundle / "dev.jsonl.gz"))
+    rows = list(read_jsonl(bundle / DEV_FILE))
     readings = [
         Reading(
             row["claim"],

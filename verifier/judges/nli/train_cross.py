@@ -32,6 +32,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import lzma
 import math
 import platform
 import random
@@ -41,7 +42,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -71,6 +72,11 @@ DEFAULTS = {
 }
 GROUP_BATCHES = 50  # batches sorted by length together, then shuffled as units
 ALWAYS_SAMPLED = frozenset({"written-paraphrase"})  # kept whole by --sample
+# The bundle's pairs, xz-compressed: their premises repeat, and xz stores the training
+# pairs in under half of gzip's bytes (3.3 against 7.6 MB), room the 64 MiB that travels
+# to the accelerator needs.
+TRAIN_FILE = "train.jsonl.xz"
+DEV_FILE = "dev.jsonl.xz"
 
 
 class BundleError(RuntimeError):
@@ -85,8 +91,17 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def read_jsonl_gz(path: Path) -> Iterator[dict[str, Any]]:
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
+def _open_text(path: Path) -> IO[str]:
+    if path.suffix == ".xz":
+        return lzma.open(path, "rt", encoding="utf-8")
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
+
+
+def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """Rows of a JSON-lines file, xz- or gzip-compressed by its name's suffix."""
+    with _open_text(path) as fh:
         for line in fh:
             if line.strip():
                 yield json.loads(line)
@@ -125,7 +140,7 @@ def load_training(
     pairs: list[tuple[str, str]] = []
     labels: list[int] = []
     weights: list[float] = []
-    rows = list(read_jsonl_gz(bundle / "train.jsonl.gz"))
+    rows = list(read_jsonl(bundle / TRAIN_FILE))
     if sample:
         rest = [r for r in rows if r.get("origin") not in ALWAYS_SAMPLED]
         random.Random(seed).shuffle(rest)
@@ -144,7 +159,7 @@ def load_dev(bundle: Path, tokenizer: Any, max_tokens: int) -> DevSet:
     gold: list[str] = []
     split: list[str] = []
     dataset: list[str] = []
-    for row in read_jsonl_gz(bundle / "dev.jsonl.gz"):
+    for row in read_jsonl(bundle / DEV_FILE):
         index = len(gold)
         for premise in row["premises"]:
             for window in pair_windows(tokenizer, premise, row["claim"], max_tokens=max_tokens):

@@ -24,8 +24,6 @@ Pure Python, deterministic per seed, no Django imports.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -41,6 +39,7 @@ from verifier.judges.nli.paraphrase import (
     description_pairs,
 )
 from verifier.judges.nli.synthetic import Document, Pair, generate_pairs, reference_pairs
+from verifier.judges.nli.train_cross import read_jsonl
 
 LABELS = ("entailment", "neutral", "contradiction")
 DATASET_WEIGHTS = {
@@ -83,15 +82,6 @@ class TrainingPair:
             "weight": self.weight,
             "origin": self.origin,
         }
-
-
-def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
-    """Rows of a JSON-lines file, gzip-compressed when its name ends in ``.gz``."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                yield json.loads(line)
 
 
 def read_documents(path: Path) -> list[Document]:

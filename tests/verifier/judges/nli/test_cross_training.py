@@ -15,7 +15,13 @@ import pytest
 from verifier.judges.base import JudgeItem
 from verifier.judges.cross_encoder.tiny_model import build_tiny_classifier
 from verifier.judges.nli import bundle, finish_v2, train_cross, v2
-from verifier.judges.nli.train_cross import BundleError, check_bundle, read_jsonl_gz
+from verifier.judges.nli.train_cross import (
+    DEV_FILE,
+    TRAIN_FILE,
+    BundleError,
+    check_bundle,
+    read_jsonl,
+)
 
 REPO = Path(__file__).resolve().parents[4]
 DOCS = [
@@ -139,10 +145,10 @@ def test_the_bundle_holds_everything_and_drops_development_claims(
         "model/config.json",
         "model/model.int8.safetensors",
         "model/tokenizer.json",
-        "train.jsonl.gz",
-        "dev.jsonl.gz",
+        TRAIN_FILE,
+        DEV_FILE,
     }
-    train = list(read_jsonl_gz(folder / "train.jsonl.gz"))
+    train = list(read_jsonl(folder / TRAIN_FILE))
     origins = {row["origin"] for row in train}
     assert {"check-covid", "esnli", "fever-symmetric"} <= origins
     assert any(o.startswith("synthetic/") for o in origins)
@@ -152,7 +158,7 @@ def test_the_bundle_holds_everything_and_drops_development_claims(
     )
     weights = {row["origin"]: row["weight"] for row in train}
     assert weights["check-covid"] > weights["esnli"]
-    dev = list(read_jsonl_gz(folder / "dev.jsonl.gz"))
+    dev = list(read_jsonl(folder / DEV_FILE))
     assert len(dev) == 12 and {row["split"] for row in dev} <= {"fit", "heldout"}
     assert all(row["premises"][0].startswith("Tarn Point Light.") for row in dev)  # context first
     from safetensors import safe_open
@@ -192,8 +198,8 @@ def test_the_bundle_is_reproducible(workdir: Path, built: dict, tmp_path: Path) 
         model_dir=workdir / "base",
         seed=1,
     )
-    assert again["files"]["train.jsonl.gz"] == built["files"]["train.jsonl.gz"]
-    assert again["files"]["dev.jsonl.gz"] == built["files"]["dev.jsonl.gz"]
+    assert again["files"][TRAIN_FILE] == built["files"][TRAIN_FILE]
+    assert again["files"][DEV_FILE] == built["files"][DEV_FILE]
 
 
 def test_each_planted_fixture_joins_the_fit_rows(workdir: Path, tmp_path: Path) -> None:
@@ -234,7 +240,7 @@ def test_each_planted_fixture_joins_the_fit_rows(workdir: Path, tmp_path: Path) 
     assert dev_rows["fit/planted:planted-b-items"] == 1
     golds = {
         row["id"]: row["gold"]
-        for row in read_jsonl_gz(tmp_path / "with-planted" / "dev.jsonl.gz")
+        for row in read_jsonl(tmp_path / "with-planted" / DEV_FILE)
         if row["id"].startswith("planted-")
     }
     assert golds == {"planted-a-items-1": "SUPPORT", "planted-b-items-1": "NOINFO"}
@@ -342,9 +348,9 @@ def test_an_altered_bundle_is_refused(workdir: Path, built: dict, tmp_path: Path
 
     copy = tmp_path / "bundle"
     shutil.copytree(workdir / "bundle", copy)
-    with (copy / "dev.jsonl.gz").open("ab") as fh:
+    with (copy / DEV_FILE).open("ab") as fh:
         fh.write(b"x")
-    with pytest.raises(BundleError, match=r"dev\.jsonl\.gz"):
+    with pytest.raises(BundleError, match=r"dev\.jsonl\.xz"):
         check_bundle(copy)
 
 
