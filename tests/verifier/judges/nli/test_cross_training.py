@@ -354,6 +354,21 @@ def test_an_altered_bundle_is_refused(workdir: Path, built: dict, tmp_path: Path
         check_bundle(copy)
 
 
+def test_a_bundle_from_before_xz_is_refused_with_what_to_run(
+    workdir: Path, built: dict, tmp_path: Path
+) -> None:
+    import shutil
+
+    copy = tmp_path / "bundle"
+    shutil.copytree(workdir / "bundle", copy)
+    manifest = json.loads((copy / "bundle.json").read_text("utf-8"))
+    manifest["files"]["train.jsonl.gz"] = manifest["files"].pop(TRAIN_FILE)
+    (copy / TRAIN_FILE).rename(copy / "train.jsonl.gz")
+    (copy / "bundle.json").write_text(json.dumps(manifest), "utf-8")
+    with pytest.raises(BundleError, match=r"no train\.jsonl\.xz .*make gpu-bundle"):
+        check_bundle(copy)
+
+
 def test_recording_the_hash_rewrites_only_its_line(tmp_path: Path) -> None:
     module = tmp_path / "v2.py"
     module.write_text("A = 1\nONNX_SHA256: str | None = None\nB = 2\n")
