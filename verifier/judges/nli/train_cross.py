@@ -71,7 +71,9 @@ DEFAULTS = {
     "max_minutes": 6.5,
 }
 GROUP_BATCHES = 50  # batches sorted by length together, then shuffled as units
-ALWAYS_SAMPLED = frozenset({"written-paraphrase"})  # kept whole by --sample
+# the dataset of the pairs written for this model (sources/written_pairs.jsonl.gz)
+WRITTEN_DATASET = "written-paraphrase"
+ALWAYS_SAMPLED = frozenset({WRITTEN_DATASET})  # kept whole by --sample
 # The bundle's pairs, xz-compressed: their premises repeat, and xz stores the training
 # pairs in under half of gzip's bytes (3.5 against 7.6 MB), room the 64 MiB that travels
 # to the accelerator needs.

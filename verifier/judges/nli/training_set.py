@@ -39,7 +39,7 @@ from verifier.judges.nli.paraphrase import (
     description_pairs,
 )
 from verifier.judges.nli.synthetic import Document, Pair, generate_pairs, reference_pairs
-from verifier.judges.nli.train_cross import read_jsonl
+from verifier.judges.nli.train_cross import WRITTEN_DATASET, read_jsonl
 
 LABELS = ("entailment", "neutral", "contradiction")
 DATASET_WEIGHTS = {
@@ -58,7 +58,7 @@ EXTRA_DATASET_WEIGHTS = {
     "contract-nli": 1.0,
     "med": 1.0,
     "scitail": 1.0,
-    "written-paraphrase": 3.0,
+    WRITTEN_DATASET: 3.0,
 }
 SYNTHETIC_PER_SENTENCE = 2
 SYNTHETIC_WEIGHT = 1.0

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from verifier.judges.nli.bundle import WRITTEN_PAIRS
-from verifier.judges.nli.train_cross import read_jsonl
+from verifier.judges.nli.train_cross import WRITTEN_DATASET, read_jsonl
 from verifier.judges.nli.training_set import LABELS
 
 PROSE = Path(__file__).resolve().parents[4].parent / "shared" / "train" / "prose.jsonl"
@@ -24,7 +24,7 @@ def rows() -> list[dict]:
 def test_every_pair_is_labelled_once_with_its_source_and_licence(rows: list[dict]) -> None:
     assert len(rows) > 10_000
     assert {r["label"] for r in rows} == set(LABELS)
-    assert {r["dataset"] for r in rows} == {"written-paraphrase"}
+    assert {r["dataset"] for r in rows} == {WRITTEN_DATASET}
     assert len({r["id"] for r in rows}) == len(rows)
     assert len({(r["premise"], r["hypothesis"]) for r in rows}) == len(rows)
     assert all(r["license"] and r["source_document"] and r["kind"] for r in rows)
