@@ -167,11 +167,13 @@ def claims_states_now(claims: Sequence[Any]) -> dict[int, str]:
 
 @dataclass(frozen=True)
 class TraceStep:
-    """One timed step of a trace, with its children (the Traces page draws the tree)."""
+    """One timed step of a trace, with its children (the Traces page draws the tree).
+    ``detail`` is (name, value) pairs, not a dict: a template reads ``detail.items`` as
+    the key ``items`` first, and a step may record a count under that very name."""
 
     name: str
     ms: float | None
-    detail: dict[str, Any]
+    detail: tuple[tuple[str, Any], ...]
     steps: list[TraceStep]
 
 
@@ -191,14 +193,17 @@ def trace_steps(document: Mapping[str, Any]) -> tuple[list[TraceStep], float | N
         raw_detail = node.get("detail")
         detail: Mapping[str, Any] = raw_detail if isinstance(raw_detail, Mapping) else {}
         return TraceStep(
-            node["name"], ms if isinstance(ms, int | float) else None, dict(detail), children
+            node["name"],
+            ms if isinstance(ms, int | float) else None,
+            tuple((str(key), value) for key, value in detail.items()),
+            children,
         )
 
     if isinstance(document.get("steps"), list):
         steps = [s for s in (build(node) for node in document["steps"]) if s is not None]
         return steps, total
     flat = [
-        TraceStep(key.removesuffix("_ms"), value, {}, [])
+        TraceStep(key.removesuffix("_ms"), value, (), [])
         for key, value in timing.items()
         if key != "total_ms" and isinstance(value, int | float)
     ]

@@ -169,3 +169,21 @@ def test_a_retrieve_trace_shows_its_timed_steps_too(api, auditor_client, corpus)
     assert re.search(
         r'<span class="step-name">embedding</span> <span class="step-ms">[\d.]+ ms', tree
     )
+
+
+def test_a_worker_verify_trace_page_shows_each_steps_detail(corpus, auditor_client):
+    """The judge step records how many items it judged as ``{"items": n}``: the page
+    shows it as such (a template once read ``detail.items`` as that key and failed)."""
+    response = _post(
+        client_for(corpus),
+        "/worker/verify",
+        {"job_id": "j1", "claim": "Sediment settles where the current slows."},
+    )
+    trace_id = response.json()["trace_id"]
+    judge = next(s for s in Trace.objects.get().document["steps"] if s["name"] == "judge")
+    assert isinstance(judge["detail"]["items"], int)
+    page = auditor_client.get(f"/audit/traces/{trace_id}/")
+    assert page.status_code == 200
+    tree = page.content.decode()
+    tree = tree[tree.index('id="trace-steps"') :]
+    assert f'<small class="muted step-detail">items: {judge["detail"]["items"]}' in tree
