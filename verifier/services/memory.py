@@ -36,6 +36,7 @@ from verifier.models import (
     ClaimOrigin,
     MemoryCheck,
     MemoryTranscript,
+    Source,
     Workspace,
     text_sha256,
 )
@@ -89,6 +90,16 @@ def memory_transcript_import(
         raise TranscriptInputError("invalid_ref", "`ref` has more than 200 characters.")
     if not _storable(ref) or not _storable(title):
         raise TranscriptInputError("invalid_ref", "`ref` and `title` must be valid text.")
+    # A ref already naming a document is refused: its new version would be the
+    # transcript, and the claims bound to the document would be judged against it.
+    named = Source.objects.select_for_update().filter(workspace=workspace, ref=ref).first()
+    if named is not None and not named.transcripts.exists():
+        raise TranscriptInputError(
+            "ref_in_use",
+            f"`ref` {ref!r} names a document source, not a transcript: give the transcript "
+            "a ref of its own, or none (one is made from its text).",
+            {"ref": ref},
+        )
     try:
         write = source_upsert(
             workspace=workspace,

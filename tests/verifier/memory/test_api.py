@@ -145,3 +145,17 @@ def test_a_check_without_a_transcript_is_a_400(api):
     assert empty.status_code == 400
     assert empty.json()["error"]["code"] == "empty_transcript"
     assert not MemoryCheck.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_transcript_under_a_documents_ref_is_refused_and_the_document_kept(api, workspace):
+    document = {"ref": "source:clobber", "text": "The harbour wall was rebuilt in 1998."}
+    assert post(api, "/connect/v1/sources", document).status_code in {200, 201}
+    response = post(
+        api, "/connect/v1/memory/transcripts", {"transcript": TURNS, "ref": "source:clobber"}
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "ref_in_use"
+    kept = api.get("/connect/v1/sources/source:clobber").json()
+    assert kept["text"] == document["text"]
+    assert not MemoryTranscript.objects.filter(workspace=workspace).exists()

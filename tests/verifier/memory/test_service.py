@@ -139,3 +139,27 @@ def test_rubric_paraphrase_and_drift_under_incomplete_coverage_are_stored_and_co
     stats = memory_agent_stats(workspace=workspace, agent="agent")
     assert stats["evaluated_claims"] == 10
     assert stats["drift_rate"]["value"] == 0.9 and stats["support_rate"]["value"] == 0.1
+
+
+@pytest.mark.django_db
+def test_a_transcript_never_takes_over_a_document_sources_ref(workspace):
+    from verifier.services.sources import source_upsert
+
+    document = source_upsert(
+        workspace=workspace, ref="source:harbour", text="The harbour wall is 412 metres long."
+    )
+    with pytest.raises(TranscriptInputError) as refused:
+        memory_transcript_import(workspace=workspace, data=TURNS, ref="source:harbour")
+    assert refused.value.code == "ref_in_use"
+    source = Source.objects.get(workspace=workspace, ref="source:harbour")
+    assert source.versions.count() == 1 and source.domain_pack == document.source.domain_pack
+    assert not MemoryTranscript.objects.filter(workspace=workspace).exists()
+
+
+@pytest.mark.django_db
+def test_a_transcript_ref_takes_the_transcripts_next_version(workspace):
+    first = memory_transcript_import(workspace=workspace, data=TURNS, ref="transcript:chat-1")
+    longer = [*TURNS, {"speaker": "agent", "text": "Sent."}]
+    second = memory_transcript_import(workspace=workspace, data=longer, ref="transcript:chat-1")
+    assert second.source_id == first.source_id
+    assert second.version.number == first.version.number + 1
