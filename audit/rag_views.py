@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django import forms
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.highlighting import Segment, Span, segments
 from verifier.http import MemberRequest
+from verifier.models import ClaimOrigin
 from verifier.permissions import role_required
 from verifier.rag import MAX_ANSWER_CHARS, MAX_CHUNKS_TOTAL_CHARS, RagInputError
 from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
@@ -94,10 +95,13 @@ def evidence_views(audit: Any, claim: dict[str, Any]) -> list[dict[str, Any]]:
 def _detail_context(audit: Any, selected: int | None) -> dict[str, Any]:
     claims = audit.result.get("claims", [])
     rows = claim_rows(audit.answer, claims)
-    if selected is None or not 0 <= selected < len(rows):
+    if selected is None:
         selected = next((r.index for r in rows if r.claim["verdict"] != "supported"), 0)
+    elif not 0 <= selected < len(rows):
+        raise Http404("This answer has no such claim.")
     current = rows[selected] if rows else None
     return {
+        "origin_label": ClaimOrigin.RAG_ANSWER.label,
         "audit": audit,
         "rows": rows,
         "answer_segments": answer_segments(audit.answer, rows),

@@ -88,3 +88,17 @@ def test_other_workspace_audit_is_404(auditor_client):
 @pytest.mark.django_db
 def test_needs_login(client):
     assert client.get("/audit/rag/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_claim_the_answer_does_not_have_is_404_and_the_origin_reads_as_a_label(
+    auditor_client, workspace
+):
+    write = rag_audit_run(workspace=workspace, answer=ANSWER, chunks=CHUNKS)
+    html = auditor_client.get(f"/audit/rag/{write.audit.pk}/").content.decode()
+    assert "rag_answer" not in html and "Stored as claims of origin “RAG answer”" in html
+    assert auditor_client.get(f"/audit/rag/{write.audit.pk}/claims/1/").status_code == 200
+    for missing in (2, 99999):
+        url = f"/audit/rag/{write.audit.pk}/claims/{missing}/"
+        assert auditor_client.get(url).status_code == 404
+        assert auditor_client.get(url, headers={"HX-Request": "true"}).status_code == 404
