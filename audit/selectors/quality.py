@@ -9,6 +9,7 @@ from typing import Any, Final
 from django.db.models import Q, QuerySet
 
 from verifier.models import Claim, IngestJob, ValidatorRun, Workspace
+from verifier.scoring.trust import TRUST_FACTOR_LABELS
 from verifier.selectors.claims import claims_state_counts_by
 
 TREND_JOBS: Final = 30
@@ -37,7 +38,7 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
     return {
         "measured": measured,
         "trust_score": trust.get("score") if trust and measured else None,
-        "factors": list(trust.get("factors") or []) if trust else [],
+        "factors": _labelled(trust.get("factors")) if trust else [],
         "supported": quality.get("supported"),
         "weak": quality.get("weak"),
         "unsupported": quality.get("unsupported"),
@@ -50,6 +51,16 @@ def quality_summary(report: Any) -> dict[str, Any] | None:
         "g2_passed": g2.get("passed") if measured else None,
         "g2_shortfalls": list(g2.get("shortfalls") or []) if measured else [],
     }
+
+
+def _labelled(factors: Any) -> list[dict[str, Any]]:
+    """The stored factors, each with the label people read (its name when unknown)."""
+    out = []
+    for factor in factors if isinstance(factors, list) else []:
+        if isinstance(factor, Mapping):
+            name = str(factor.get("name", ""))
+            out.append({**factor, "label": TRUST_FACTOR_LABELS.get(name, name)})
+    return out
 
 
 def quality_jobs(*, workspace: Workspace) -> QuerySet[IngestJob]:

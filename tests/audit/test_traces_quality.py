@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -10,7 +11,7 @@ from django.urls import reverse
 from tests.factories import make_claim, make_source, make_workspace
 from verifier.models import IngestJob, Trace, TraceClaim, ValidatorRun
 from verifier.scoring.quality import QualityCounts, quality_report
-from verifier.scoring.trust import TrustInputs, trust_score
+from verifier.scoring.trust import TRUST_FACTOR_LABELS, TrustInputs, trust_score
 
 pytestmark = pytest.mark.django_db
 
@@ -144,7 +145,6 @@ def test_quality_summary_reads_the_report_shapes(shape):
 
 
 def test_a_job_with_nothing_validated_is_unknown_not_zero(auditor_client, workspace):
-    import re
 
     from verifier.scoring.quality import QualityCounts, quality_report
 
@@ -182,4 +182,18 @@ def test_a_job_with_nothing_validated_is_unknown_not_zero(auditor_client, worksp
     assert len(re.findall(r"<polyline", html)) == 2
     assert f"Job {nothing.pk}: unknown (nothing validated)" in html
     assert f"Job {first.pk}:" in html and f"Job {last.pk}:" in html
-    assert "faithful" in html and "not</em> measure whether the sources themselves are true" in html
+    assert "not</em> measure whether the sources themselves are true" in html
+    assert "It is not the share of supported claims" in html
+
+
+def test_quality_page_names_the_trust_factors_in_words(auditor_client, workspace):
+    IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(95, 4, 1, 3)
+    )
+    html = auditor_client.get(reverse("audit:quality")).content.decode()
+    factors = html[html.index("factors</summary>") :]
+    factors = factors[: factors.index("</details>")]
+    for name, label in TRUST_FACTOR_LABELS.items():
+        assert f'<td title="{name}">{label}</td>' in factors
+    assert len(re.findall(r"<tr><td", factors)) == len(TRUST_FACTOR_LABELS)
+    assert "the bar</text>" not in html  # the trend's line at 90 is not the G2 bar

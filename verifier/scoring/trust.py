@@ -42,6 +42,15 @@ TRUST_WEIGHTS: Final[tuple[tuple[str, int], ...]] = (
     ("issue_penalty", 10),
 )
 HIGH_SEVERITY_ISSUES_FOR_ZERO: Final = 20
+# What each factor is called where people read it (the console's quality page).
+TRUST_FACTOR_LABELS: Final[dict[str, str]] = {
+    "embedding_coverage": "Claims embedded",
+    "verification_coverage": "Claims verified",
+    "orphan_rate": "Claims related to another",
+    "vector_index": "Vector index in use",
+    "relation_health": "Relation health",
+    "issue_penalty": "Few high-severity issues",
+}
 
 
 @dataclass(frozen=True)
