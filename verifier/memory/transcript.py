@@ -167,9 +167,14 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
             )
         data = _decode(data)
     declared = True
+    if isinstance(data, dict) and "turns" not in data and "speaker" in data:
+        data = [data]  # one turn: JSONL of a single line reads as one JSON object
     if isinstance(data, dict):
         if "turns" not in data:
-            raise TranscriptInputError("invalid_transcript", "A transcript object needs `turns`.")
+            raise TranscriptInputError(
+                "invalid_transcript",
+                "A transcript object needs `turns` (or is one turn, with `speaker` and `text`).",
+            )
         if "complete" in data:
             if not isinstance(data["complete"], bool):
                 raise TranscriptInputError(

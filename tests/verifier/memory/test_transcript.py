@@ -56,3 +56,30 @@ def test_bad_input_raises_with_a_code(data, code):
     with pytest.raises(TranscriptInputError) as caught:
         parse_transcript(data)
     assert caught.value.code == code
+
+
+def test_jsonl_of_one_line_is_a_one_turn_transcript():
+    line = json.dumps({"speaker": "bot", "text": "The door is blue."})
+    transcript = parse_transcript(line)
+    assert transcript.text == "bot: The door is blue.\n"
+    assert [t.text for t in transcript.turns] == ["The door is blue."]
+
+
+@pytest.mark.parametrize(
+    ("turn", "names"),
+    [
+        ({"speaker": "bot", "text": 3}, "text"),
+        ({"speaker": "bot", "text": "hi", "idx": -1}, "idx"),
+        ({"speaker": "bot"}, "text"),
+    ],
+)
+def test_a_bad_single_turn_is_refused_for_what_is_wrong_with_it(turn, names):
+    with pytest.raises(TranscriptInputError) as refused:
+        parse_transcript(json.dumps(turn))
+    assert "`turns`" not in refused.value.message and names in refused.value.message
+
+
+def test_an_object_that_is_neither_turns_nor_a_turn_names_both_shapes():
+    with pytest.raises(TranscriptInputError) as refused:
+        parse_transcript({"messages": []})
+    assert "`turns`" in refused.value.message and "`speaker`" in refused.value.message
