@@ -67,7 +67,8 @@ def api_key_new(request: MemberRequest) -> HttpResponse:
 def api_key_revoke_view(request: MemberRequest, key_id: int) -> HttpResponse:
     revoked = api_key_revoke(workspace=request.workspace, key_id=key_id)
     if revoked is None:
+        # Unknown, or another workspace's (the same answer): the keys page, with why.
         messages.error(request, "No such key in this workspace.")
-    else:
-        messages.success(request, f"Revoked {revoked.name} ({revoked.prefix}…).")
+        return _render(request, status=404)
+    messages.success(request, f"Revoked {revoked.name} ({revoked.prefix}…).")
     return redirect("audit:api-keys")

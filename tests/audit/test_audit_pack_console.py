@@ -109,3 +109,16 @@ def test_another_workspaces_job_is_a_404(auditor_client, other_workspace):
     job = AuditPackJob.objects.create(workspace=other_workspace, scope={"scope": "claims"})
     assert auditor_client.get(f"/audit/pack/jobs/{job.pk}/").status_code == 404
     assert auditor_client.get(f"/audit/pack/jobs/{job.pk}/download").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("scope", "message"),
+    [
+        ("ingest_job", "An ingest job pack needs the job&#x27;s id."),
+        ("verification_job", "A verification job pack needs the job&#x27;s id."),
+    ],
+)
+def test_a_job_scope_without_its_id_is_a_message_in_good_english(auditor_client, scope, message):
+    response = auditor_client.post("/audit/pack/", {"scope": scope, "job": "x"}, follow=True)
+    assert message in response.content.decode()
+    assert not AuditPackJob.objects.exists()

@@ -10,6 +10,7 @@ from django.urls import reverse
 from verifier.api.curl_examples import EXAMPLES
 from verifier.models import ApiKey
 from verifier.selectors.workspaces import api_key_authenticate
+from verifier.services.workspaces import api_key_create
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +87,16 @@ def test_input_forms_share_one_layout(admin_client_ws, path):
     page = admin_client_ws.get(path).content.decode()
     form = re.search(r'<form method="post"[^>]*enctype="multipart/form-data"[^>]*>', page)
     assert form is not None and "form-card" in form.group(0), path
+
+
+def test_revoking_an_unknown_or_another_workspaces_key_is_a_404_with_a_message(
+    admin_client_ws, other_workspace
+):
+    theirs = api_key_create(workspace=other_workspace, name="theirs", scope="read").api_key
+    for key_id in (999999, theirs.pk):
+        response = admin_client_ws.post(reverse("audit:api-key-revoke", args=[key_id]))
+        assert response.status_code == 404
+        page = response.content.decode()
+        assert '<li class="message-error">No such key in this workspace.</li>' in page
+        assert 'id="api-key-form"' in page  # the keys page itself, not a bare 404
+    assert ApiKey.objects.get(pk=theirs.pk).revoked_at is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -109,4 +111,81 @@ def test_verify_with_only_unknown_sources_is_a_form_error_not_a_job(reviewer_cli
     html = response.content.decode()
     assert 'role="alert"' in html
     assert "No claim could be verified" in html and "No source &#x27;source:nowhere&#x27;" in html
+    assert not Claim.objects.exists() and not VerificationJob.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        (r'{"text": "a\u0000b", "source": "source:harbour"}', "text contains a NUL character"),
+        (r'{"text": "a\ud800b", "source": "source:harbour"}', "text is not valid Unicode"),
+        (r'{"text": "ok", "source": "source:harbour", "quote": "\u0000"}', "quote contains a NUL"),
+        (r'{"text": "ok", "source": "s\u0000"}', "source contains a NUL character"),
+        (r'{"text": "ok", "source": "source:harbour", "metadata": {"k\u0000": 1}}', "has a key"),
+    ],
+)
+def test_an_escaped_nul_or_lone_surrogate_is_a_form_error_naming_the_line(
+    reviewer_client, harbour, line, problem
+):
+    """A JSON escape passes the request guard as six plain characters; the parsed line
+    meets the same rule as the API's bodies (it was a 500 from PostgreSQL)."""
+    claims = '{"text": "It is 412 metres long.", "source": "source:harbour"}\n' + line + "\n"
+    response = reviewer_client.post("/verify/", {"claims": claims})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Line 2: " in html and problem in html and "it cannot be stored" in html
+    assert not Claim.objects.exists() and not VerificationJob.objects.exists()
+
+
+def test_an_escaped_nul_in_an_uploaded_file_is_a_form_error(reviewer_client, harbour):
+    upload = SimpleUploadedFile(
+        "claims.jsonl", rb'{"text": "a\u0000b", "source": "source:harbour"}' + b"\n"
+    )
+    response = reviewer_client.post("/verify/", {"file": upload})
+    assert response.status_code == 200
+    assert "Line 1: text contains a NUL character" in response.content.decode()
+    assert not Claim.objects.exists() and not VerificationJob.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("claims", "message"),
+    [
+        (
+            "text,source\n" + "y" * 200_000 + ",source:harbour\n",
+            "Line 2: a field is longer than 131,072 characters",
+        ),
+        ("text," + "y" * 200_000 + "\n", "Line 1: a field is longer than 131,072 characters"),
+        ('text,source\n"' + "y" * 200_000, "Line 2: a field is longer than 131,072 characters"),
+        ("text,source\nIt is\rlong.,source:harbour\n", "Line 2: a carriage return"),
+        ("text,source\nIt is long.,source:harbour,extra\n", "Line 2: 3 fields; the header has 2"),
+    ],
+)
+def test_unreadable_csv_is_a_form_error_naming_the_line(reviewer_client, harbour, claims, message):
+    response = reviewer_client.post("/verify/", {"claims": claims})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Claim.objects.exists() and not VerificationJob.objects.exists()
+
+
+def test_an_overlong_external_id_is_a_form_error(reviewer_client, harbour):
+    line = {"text": "It is 412 metres long.", "source": "source:harbour", "external_id": "e" * 201}
+    response = reviewer_client.post("/verify/", {"claims": json.dumps(line)})
+    assert response.status_code == 200
+    assert "Line 1: external_id is longer than 200 characters" in response.content.decode()
+    assert not Claim.objects.exists() and not VerificationJob.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("metadata", "message"),
+    [
+        ("NaN", "Line 1: a number is NaN, Infinity or too large"),
+        ("1e999", "Line 1: a number is NaN, Infinity or too large"),
+        ("1" * 5000, "Line 1: a number has more than 4,300 digits"),
+    ],
+)
+def test_a_number_jsonb_cannot_hold_is_a_form_error(reviewer_client, harbour, metadata, message):
+    line = '{"text": "It is 412 metres long.", "source": "source:harbour", "metadata": {"x": %s}}'
+    response = reviewer_client.post("/verify/", {"claims": line % metadata})
+    assert response.status_code == 200
+    assert message in response.content.decode()
     assert not Claim.objects.exists() and not VerificationJob.objects.exists()

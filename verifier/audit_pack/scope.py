@@ -107,9 +107,9 @@ def parse_scope(params: Mapping[str, Any]) -> PackScope:
         return PackScope(kind=kind, trace=trace)
     job = _param(params, "job")
     if not job.isdigit() or not 0 < int(job) < 2**63:
+        what = kind.replace("_", " ")
+        article = "An" if what[0] in "aeiou" else "A"
         raise AuditPackError(
-            "invalid_scope",
-            f"A {kind.replace('_', ' ')} pack needs the job's id.",
-            {"field": "job"},
+            "invalid_scope", f"{article} {what} pack needs the job's id.", {"field": "job"}
         )
     return PackScope(kind=kind, job=int(job))

@@ -49,7 +49,8 @@ class IngestUploadForm(forms.Form):
             raise forms.ValidationError("Paste some text or choose at least one file.")
         pack = data.get("domain_pack") or "general"
         uploads = []
-        if (data.get("text") or "").strip():
+        # An invalid format is already the field's own error (and not in cleaned_data).
+        if (data.get("text") or "").strip() and "format" in data:
             title = data.get("title") or "Pasted text"
             uploads.append(
                 SourceUpload(

@@ -77,3 +77,12 @@ def test_a_job_with_nothing_validated_shows_trust_and_g2_as_unknown(reviewer_cli
     score = html.split("<dt>Trust score</dt>", 1)[1].split("</dd>", 1)[0]
     assert "unknown" in g2 and "fail" not in g2
     assert "unknown" in score and "0" not in score
+
+
+def test_an_unknown_format_is_the_fields_own_error(reviewer_client):
+    """It was a KeyError in the form's clean (the field had failed, so it was not in
+    cleaned_data): a 500."""
+    response = reviewer_client.post("/ingest/", {"text": "Some text.", "format": "exe"})
+    assert response.status_code == 200
+    assert b"Select a valid choice. exe is not one of the available choices." in response.content
+    assert not IngestJob.objects.exists()
