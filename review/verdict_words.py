@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from verifier.vocabulary import confidence_percent
+from verifier.vocabulary import confidence_percent, label
 
 # code -> sentence; "{detail}" is the note's text after the code.
 NOTE_CODES: Final[dict[str, str]] = {
@@ -48,9 +48,22 @@ _LABEL_TAIL_RE: Final = re.compile(r"\s*\((?:span|candidate|chunk|window)[^)]*\)
 ANSWERS: Final = {"entailed": "supports", "contradicted": "contradicts"}
 
 
+# A reviewer's undo (``review.services.review_undo``): "undo: withdraws verdict 47 (entailed)".
+_UNDO_RE: Final = re.compile(r"^(undo: withdraws verdict \d+) \(([a-z_]+)\)$")
+
+
+def undo_note_in_words(note: str) -> str:
+    """An undo's note with the withdrawn answer as people read it ("undo: withdraws
+    verdict 47 (Supports)", the console's vocabulary); any other note as it is."""
+    match = _UNDO_RE.match((note or "").strip())
+    if match is None:
+        return note
+    return f"{match.group(1)} ({label('verdict', match.group(2))})"
+
+
 def note_in_words(note: str) -> str:
     """The decisive reason of a verdict note as a sentence ('' for an empty note)."""
-    note = (note or "").strip()
+    note = undo_note_in_words((note or "").strip())
     if note.startswith("rag audit:"):  # "rag audit: <verdict>; <judge note>"
         note = note.split(";", 1)[1].strip() if ";" in note else ""
     if not note:

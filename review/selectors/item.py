@@ -16,8 +16,8 @@ from django.utils import timezone
 from audit.highlighting import Segment, Span, text_window, window_segments
 from review import item_pane
 from review.models import ReviewLease, ReviewNote
-from review.selectors.queue import QueueWhy, review_why
-from review.verdict_words import confidence_in_words
+from review.selectors.queue import QueueWhy, deciding_verdict, review_why
+from review.verdict_words import confidence_in_words, undo_note_in_words
 from verifier.models import (
     Claim,
     EvidenceBinding,
@@ -204,13 +204,16 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
             v.label, v.confidence, human=v.reviewer_id is not None
         )
-    latest = verdicts[0] if verdicts else None
+        v.note_words = undo_note_in_words(v.note)  # type: ignore[attr-defined]
+    # Why it is here: the verdict the state stands on now, not merely the latest (after an
+    # undo the latest is the withdrawal, and the judge's verdict decides again).
+    deciding = deciding_verdict(verdicts)
     why = review_why(
         reason=claim.state_reason,
-        label=latest.label if latest else None,
-        note=latest.note if latest else "",
-        confidence=latest.confidence if latest else None,
-        human=latest is not None and latest.reviewer_id is not None,
+        label=deciding.label if deciding else None,
+        note=deciding.note if deciding else "",
+        confidence=deciding.confidence if deciding else None,
+        human=deciding is not None and deciding.reviewer_id is not None,
     )
     return ReviewItem(
         claim=claim,

@@ -4,10 +4,10 @@ in sync; its order is :mod:`review.selectors.cursor`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from django.db import connection
 from django.db.models import QuerySet
@@ -26,7 +26,7 @@ from verifier import vocabulary
 from verifier.models import Claim, ClaimOrigin, Workspace
 from verifier.selectors.counts import RowCount, row_counts
 from verifier.selectors.paging import CURSOR_KEYS, KeysetPage, keyset_window
-from verifier.states import reason_description
+from verifier.states import human_verdict_in_force, reason_description
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -66,6 +66,48 @@ def review_why(
     )
 
 
+class _Judged(Protocol):
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def reviewer_id(self) -> int | None: ...
+
+
+Judged = TypeVar("Judged", bound=_Judged)
+
+
+def deciding_verdict(verdicts: Sequence[Judged]) -> Judged | None:
+    """Of a claim's verdicts (newest first), the one its state stands on now: the human
+    decision in force (an undo takes one back, ``human_verdict_in_force``), else the
+    latest model verdict. An undo's own ``withdrawn`` verdict never decides: after it the
+    judge's verdict (or the decision before) does, and the why says so."""
+    standing = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
+    if standing is not None:
+        return standing
+    return next((v for v in verdicts if v.reviewer_id is None), None)
+
+
+class JudgedRow(NamedTuple):
+    """One verdict of :data:`_QUEUE_ROWS_SQL`'s ``verdict_history``."""
+
+    label: str
+    confidence: float
+    note: str
+    reviewer_id: int | None
+
+
+def why_of(*, reason: str, verdict: JudgedRow | None) -> QueueWhy:
+    """:func:`review_why` of the verdict that decides the state (None: not judged)."""
+    return review_why(
+        reason=reason,
+        label=verdict.label if verdict else None,
+        note=verdict.note if verdict else "",
+        confidence=verdict.confidence if verdict else None,
+        human=verdict is not None and verdict.reviewer_id is not None,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class QueueRow:
     """One row of the queue page: the columns of :data:`_QUEUE_ROWS_SQL` by name, and
@@ -89,6 +131,10 @@ class QueueRow:
     latest_note: str | None
     latest_reviewer: int | None
     assignee: str | None  # who the item is assigned to (username); None: nobody
+    # Every verdict of the claim as (label, confidence, note, reviewer_id), newest first,
+    # read only when the latest is a person's (None otherwise): after an undo the
+    # withdrawal is the latest, and the why comes from the verdict that decides now.
+    verdict_history: list[list[Any]] | None
     # derived from the columns above by :func:`review_queue_rows`
     text_short: str  # the text cut to TEXT_SHORT_CHARS
     age: str  # as ``|timesince``
@@ -108,14 +154,21 @@ class QueueRow:
 # everywhere else; index ``verdict_claim_latest``). The ORM spelling (values over three
 # joins plus a second query for the verdicts) cost ~4 ms of Python per page to compile
 # and run; this costs a fraction of one. Each column is named as :class:`QueueRow`'s
-# field it fills.
+# field it fills. ``verdict_history`` is read only for a claim whose latest verdict is a
+# person's (the CASE skips the subquery otherwise): a few rows at most.
 _QUEUE_ROWS_SQL = """
 SELECT c."id" AS "pk", c."public_id", c."text", c."state", c."state_reason", c."origin",
        c."created_at", c."dependents", s."ref" AS "source_ref",
        l."expires_at" AS "lease_expires_at", u."username" AS "lease_reviewer",
        v."judge_model" AS "latest_judge_model", v."confidence" AS "latest_confidence",
        v."label" AS "latest_label", v."note" AS "latest_note",
-       v."reviewer_id" AS "latest_reviewer", au."username" AS "assignee"
+       v."reviewer_id" AS "latest_reviewer", au."username" AS "assignee",
+       CASE WHEN v."reviewer_id" IS NOT NULL THEN (
+           SELECT json_agg(json_build_array(vh."label", vh."confidence", vh."note",
+                                            vh."reviewer_id")
+                           ORDER BY vh."at" DESC, vh."id" DESC)
+           FROM "verifier_verdict" vh WHERE vh."claim_id" = c."id"
+       ) END AS "verdict_history"
 FROM "verifier_claim" c
 JOIN "verifier_source" s ON s."id" = c."source_id"
 LEFT JOIN "review_reviewlease" l ON l."claim_id" = c."id"
@@ -137,6 +190,21 @@ def _queue_row(columns: dict[str, Any], *, now: datetime) -> QueueRow:
     created_at: datetime = columns["created_at"]
     expires_at: datetime | None = columns["lease_expires_at"]
     live = expires_at is not None and expires_at > now
+    history: list[list[Any]] | None = columns["verdict_history"]
+    deciding = (
+        deciding_verdict([JudgedRow(*row) for row in history])
+        if history is not None
+        else (
+            JudgedRow(
+                columns["latest_label"],
+                columns["latest_confidence"],
+                columns["latest_note"] or "",
+                columns["latest_reviewer"],
+            )
+            if columns["latest_label"] is not None
+            else None
+        )
+    )
     return QueueRow(
         **columns,
         # truncatechars, without the Truncator's cost for the many short texts
@@ -146,13 +214,7 @@ def _queue_row(columns: dict[str, Any], *, now: datetime) -> QueueRow:
         age=timesince(created_at, now),
         created_iso=timezone.localtime(created_at).isoformat(),
         lease_holder=(columns["lease_reviewer"] or "") if live else "",
-        why=review_why(
-            reason=columns["state_reason"],
-            label=columns["latest_label"],
-            note=columns["latest_note"] or "",
-            confidence=columns["latest_confidence"],
-            human=columns["latest_reviewer"] is not None,
-        ),
+        why=why_of(reason=columns["state_reason"], verdict=deciding),
     )
 
 

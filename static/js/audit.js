@@ -37,20 +37,30 @@
     var showAll = document.getElementById("show-all-claims");
     var marks = Array.prototype.slice.call(textBox.querySelectorAll("mark.span"));
 
-    function focusSpan(start, end) {
+    /* The segments the server focused (?span=S-E, ?claim=): every segment of the span,
+     * overlapping spans cut it into several. A permalink's #seg-<S> names the first of
+     * them; the whole span stays focused, not that one segment. */
+    var served = marks.filter(function (m) { return m.classList.contains("focus"); });
+
+    function showMarks(hit, start, end) {
       marks.forEach(function (m) { m.classList.remove("focus"); m.removeAttribute("aria-current"); });
-      var hit = marks.filter(function (m) {
-        return Number(m.dataset.start) >= start && Number(m.dataset.end) <= end;
-      });
-      if (!hit.length) {
-        if (status) status.textContent = "No bound span at [" + start + ", " + end + ") in this version.";
-        return false;
-      }
       hit.forEach(function (m) { m.classList.add("focus"); });
       hit[0].setAttribute("aria-current", "location");
       hit[0].scrollIntoView({ block: "center" });
       hit[0].focus({ preventScroll: true });
       if (status) status.textContent = "Showing the span [" + start + ", " + end + ").";
+    }
+
+    function focusSpan(start, end) {
+      var hit = marks.filter(function (m) {
+        return Number(m.dataset.start) >= start && Number(m.dataset.end) <= end;
+      });
+      if (!hit.length) {
+        marks.forEach(function (m) { m.classList.remove("focus"); m.removeAttribute("aria-current"); });
+        if (status) status.textContent = "No bound span at [" + start + ", " + end + ") in this version.";
+        return false;
+      }
+      showMarks(hit, start, end);
       return true;
     }
 
@@ -80,6 +90,10 @@
       } else if (seg) {
         var at = Number(seg[1]);
         var mark = document.getElementById("seg-" + at);
+        if (mark && mark === served[0]) {
+          showMarks(served, at, Number(served[served.length - 1].dataset.end));
+          return;
+        }
         if (mark) { focusSpan(Number(mark.dataset.start), Number(mark.dataset.end)); return; }
         if (!inWindow(at, at + 1)) openSpan(at, null);
       } else {

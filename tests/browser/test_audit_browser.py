@@ -87,6 +87,63 @@ def test_long_source_permalinks_focus_a_span_outside_the_first_window(
         expect(page.locator("#pinned-claims")).to_contain_text(claim.text[:40])
 
 
+HARBOUR = "The harbour wall was rebuilt in 1998. It is 40 metres high. It is 300 metres long."
+HARBOUR_QUOTE = "The harbour wall was rebuilt in 1998. It is 40 metres high."
+
+
+def test_permalink_keeps_the_whole_span_focused_where_another_span_overlaps_it(
+    browser_login, live_server, workspace
+):
+    """Another claim binds "40" inside the quote: the quote is cut into three segments.
+    The claim's permalink (``?span=S-E#seg-S``) keeps all three focused and in view, not
+    only the segment its anchor names; the keyboard still reaches and opens each span."""
+    from playwright.sync_api import expect
+
+    auditor = make_user("aldo", workspace=workspace, role="auditor")
+    source = make_source(workspace, ref="source:harbour", text=HARBOUR)
+    claim = make_claim(source, "The harbour wall dates from 1998 and is 40 metres high.")
+    binding = make_binding(claim, HARBOUR_QUOTE)
+    inner_claim = make_claim(source, "The wall is 40 metres high.")
+    inner = make_binding(inner_claim, "40")
+    assert binding.start < inner.start < inner.end < binding.end
+    page = browser_login(auditor)
+
+    page.goto(f"{live_server.url}/audit/claims/{claim.public_id}/")
+    page.locator("a.evidence-link").first.click()
+    sha = binding.source_version.sha256
+    page.wait_for_url(f"**/v/{sha}?span={binding.start}-{binding.end}#seg-{binding.start}")
+
+    focused = page.locator("#source-text mark.span.focus")
+    expect(focused).to_have_count(3)
+    assert "".join(focused.all_text_contents()) == HARBOUR_QUOTE
+    for i in range(3):
+        expect(focused.nth(i)).to_be_in_viewport()
+    expect(page.locator(f"#seg-{binding.start}")).to_be_focused()
+    expect(page.locator(f"#seg-{binding.start}")).to_have_attribute("aria-current", "location")
+    expect(page.locator("#span-filter-status")).to_have_text(
+        f"Showing the span [{binding.start}, {binding.end})."
+    )
+
+    # the inner claim's offsets focus its one segment; Back to #seg-S: the whole quote again
+    page.locator(f"#binding-{inner.pk} a.show-span").click()
+    expect(focused).to_have_count(1)
+    expect(focused).to_have_text("40")
+    page.go_back()
+    expect(focused).to_have_count(3)
+    assert "".join(focused.all_text_contents()) == HARBOUR_QUOTE
+
+    # keyboard: Tab from the focused segment reaches the next span's segment; Enter lists
+    # the claims bound there (both: "40" lies inside the quote)
+    page.keyboard.press("Tab")
+    expect(page.locator(f"#seg-{inner.start}")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#span-filter-status")).to_contain_text(
+        f"2 bindings at [{inner.start}, {inner.end})"
+    )
+    expect(page.locator(f"#binding-{binding.pk}")).to_be_visible()
+    expect(page.locator(f"#binding-{inner.pk}")).to_be_visible()
+
+
 def test_rule_set_edit_preview_flip_list_then_activate(browser_login, live_server, workspace):
     from playwright.sync_api import expect
 

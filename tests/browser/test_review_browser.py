@@ -162,3 +162,65 @@ def test_long_source_window_binds_the_selected_span_at_absolute_offsets(browser_
     expect(page.locator("#review-item .flash, #main .messages")).to_contain_text("supported")
     binding = claim.bindings.get(is_active=True)
     assert (binding.start, binding.end) == (start, start + len(QUOTE))
+
+
+def _touch_inline_styles(page) -> int:
+    """What a highlighter, an extension or any script using ``element.style`` does to the
+    item (the CSP allows CSSOM): it sets a style property and removes it again, which
+    leaves an empty ``style=""`` attribute behind. Returns how many elements carry one."""
+    return page.evaluate(
+        """() => {
+          document.querySelectorAll("#review-item [id]").forEach((el) => {
+            el.style.outline = "2px solid";
+            el.style.removeProperty("outline");
+          });
+          return document.querySelectorAll("#review-item [style]").length;
+        }"""
+    )
+
+
+def test_decision_and_undo_in_the_queue_break_no_csp_rule_and_the_judge_decides_again(
+    browser_page, live_server
+):
+    """`s` then `u` from the queue: no Content-Security-Policy error in the console, even
+    with empty style attributes on the item's elements (htmx used to re-apply them on
+    settle, one blocked inline style each), and after the undo the item says why by the
+    judge's verdict that decides again, not by the withdrawn decision."""
+    page = browser_page
+    workspace = make_workspace("browser-undo")
+    reviewer = make_user("rita", workspace=workspace, role="reviewer")
+    source = make_source(workspace, ref="source:plain")
+    first = queue_claim(source, "contradicted", text="The first claim.")
+    second = queue_claim(source, "contradicted", text="The second claim.")
+    csp_errors: list[str] = []
+    page.on(
+        "console",
+        lambda msg: csp_errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    login_browser(page, live_server, reviewer)
+
+    page.goto(f"{live_server.url}/review/")
+    page.get_by_role("button", name="Start reviewing").click()
+    item = page.locator("#review-item")
+    expect(item).to_have_attribute("data-claim", first.public_id)
+    assert _touch_inline_styles(page) > 0
+    page.keyboard.press("s")
+    expect(item).to_have_attribute("data-claim", second.public_id)
+    expect(page.locator("#review-item .flash")).to_contain_text("marked supported")
+    assert _touch_inline_styles(page) > 0
+    page.keyboard.press("u")
+    expect(item).to_have_attribute("data-claim", first.public_id)
+    expect(page.locator("#review-item .flash")).to_contain_text("Undone")
+    page.wait_for_load_state("networkidle")
+
+    first.refresh_from_db()
+    assert (first.state, first.state_reason) == ("contradicted", "contradicted")
+    decision = first.verdicts.get(label="entailed")
+    why = page.locator("#why-queued")
+    expect(why).to_contain_text("90\u00a0% sure the span contradicts the claim")
+    expect(why).not_to_contain_text("decided by a person")
+    expect(why).not_to_contain_text("withdraws")
+    expect(page.locator("table.verdicts")).to_contain_text(
+        f"undo: withdraws verdict {decision.pk} (Supports)"
+    )
+    assert csp_errors == []

@@ -85,3 +85,51 @@ def test_rag_audit_framing_never_reaches_the_queue(workspace, reviewer_client):
     texts = list(Claim.objects.filter(workspace=workspace).values_list("text", flat=True))
     assert texts and not any("summary" in t or t.startswith("Sure") for t in texts)
     assert "concise summary" not in reviewer_client.get("/review/").content.decode()
+
+
+def _why(page: str) -> str:
+    block = re.search(r'<div class="why" id="why-queued">(.*?)</div>', page, re.S)
+    assert block, "the item says why it is here"
+    return _text(block.group(1))
+
+
+def test_after_an_undo_the_item_and_the_queue_say_what_decides_the_state_now(
+    reviewer_client, make_queue_claim
+):
+    """The judge contradicted (90 %); a reviewer marks it supported, then undoes that. The
+    judge's verdict decides again: the why and the confidence are the judge's, not the
+    withdrawal's ("decided by a person"), and the undo's note names the withdrawn answer
+    as people read it ("Supports"), not by its code."""
+    from tests.review.conftest import seen
+
+    claim = make_queue_claim("contradicted")
+    decided = reviewer_client.post(
+        f"/review/item/{claim.public_id}/decide/",
+        {"decision": "supported", "version": seen(claim)},
+    )
+    assert decided.status_code == 302
+    page = reviewer_client.get(f"/review/item/{claim.public_id}/").content.decode()
+    assert "Judge's confidence: decided by a person" in _why(page)  # the person's, for now
+
+    undone = reviewer_client.post(f"/review/item/{claim.public_id}/undo/")
+    assert undone.status_code == 200
+    claim.refresh_from_db()
+    assert (claim.state, claim.state_reason) == ("contradicted", "contradicted")
+    withdrawn = claim.verdicts.get(label="withdrawn")
+    decision = claim.verdicts.get(label="entailed")
+    for page in (
+        undone.content.decode(),
+        reviewer_client.get(f"/review/item/{claim.public_id}/").content.decode(),
+    ):
+        why = _why(page)
+        assert why == (
+            "Why it is here Why: The judge found that the cited span contradicts the claim. "
+            "Judge's confidence: 90 % sure the span contradicts the claim"
+        )
+        text = _text(page)
+        assert f"undo: withdraws verdict {decision.pk} (Supports)" in text
+        assert "(entailed)" not in text and withdrawn.note.endswith("(entailed)")
+
+    queue = _text(reviewer_client.get("/review/").content.decode())
+    assert "90 % sure the span contradicts the claim" in queue
+    assert "decided by a person" not in queue and "withdraws verdict" not in queue.lower()
