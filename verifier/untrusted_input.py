@@ -104,11 +104,12 @@ def loads_bounded(
     *,
     what: str = "the JSON",
     parse_constant: Callable[[str], Any] | None = None,
+    parse_float: Callable[[str], Any] | None = None,
 ) -> Any:
     """``json.loads`` that refuses nesting deeper than ``MAX_JSON_DEPTH``
     (``JsonTooDeep``). Malformed JSON still raises ``json.JSONDecodeError``."""
     try:
-        data = json.loads(text, parse_constant=parse_constant)
+        data = json.loads(text, parse_constant=parse_constant, parse_float=parse_float)
     except RecursionError as exc:
         raise JsonTooDeep(what) from exc
     if json_depth(data) > MAX_JSON_DEPTH:

@@ -124,3 +124,28 @@ def test_one_level_over_the_depth_limit_is_refused(api):
     response = api.post("/connect/v1/ingest-jobs", body, content_type="application/json")
     error = _assert_json_error(response, 400, "malformed_request")
     assert "nested" in error["message"]
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "NaN", "Infinity"])
+def test_a_number_the_database_cannot_hold_is_a_400(api, number):
+    """``1e999`` parses as infinity, which jsonb refuses (it was a 500 at the insert)."""
+    body = (
+        '{"sources": [{"ref": "source:a", "text": "The wall is 412 metres long."}], '
+        '"claims": [{"text": "The wall is 412 metres long.", "source": "source:a", '
+        f'"metadata": {{"x": {number}}}}}]}}'
+    )
+    response = api.post("/connect/v1/claims/verify", body, content_type="application/json")
+    error = _assert_json_error(response, 400, "malformed_request")
+    assert number.lstrip("-") in error["message"]
+    assert not Source.objects.exists()
+
+
+def test_an_ordinary_float_still_parses(api):
+    body = {
+        "sources": [{"ref": "source:a", "text": "The wall is 412 metres long."}],
+        "claims": [
+            {"text": "The wall is 412 metres long.", "source": "source:a", "metadata": {"x": 1.5e3}}
+        ],
+    }
+    response = api.post("/connect/v1/claims/verify", body, content_type="application/json")
+    assert response.status_code == 200, response.content[:300]
