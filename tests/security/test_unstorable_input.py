@@ -136,9 +136,9 @@ def test_api_query_strings_with_a_nul_are_refused(api, stored, query):
 
 
 @pytest.mark.parametrize("position", ["\x00", "12\x00", "abc", "-1"])
-def test_a_cursor_that_decodes_to_garbage_is_a_404(api, stored, position):
+def test_a_cursor_that_decodes_to_garbage_is_a_400(api, stored, position):
     cursor = base64.b64encode(f"p={position}".encode()).decode()
-    _assert_api_refusal(api.get("/connect/v1/claims", {"cursor": cursor}), "not_found", 404)
+    _assert_api_refusal(api.get("/connect/v1/claims", {"cursor": cursor}), "invalid_cursor", 400)
 
 
 def test_a_trace_export_format_with_a_nul_is_refused(api, stored):

@@ -1,9 +1,11 @@
 """Audit packs through the API: the workspace's public key, a pack streamed for a scope
 (a filtered claim list, a source, a trace, an ingest or verification job), and packs too
-large to stream made by a background job. Exporting is reading: ``read`` scope."""
+large to stream made by a background job. Exporting is reading: ``read`` scope, the job
+included (its row is bookkeeping, like a retrieval's trace; docs/audit-pack.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -11,19 +13,21 @@ from django.http import FileResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.authentication import ApiKeyUser
+from verifier.api.claims import ClaimFilterSerializer
 from verifier.api.errors import ApiError
 from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_actor, request_workspace
-from verifier.audit_pack.scope import CLAIM_FILTER_KEYS, SCOPE_KINDS, parse_scope
+from verifier.audit_pack.scope import SCOPE_KINDS, AuditPackError, PackScope, parse_scope
 from verifier.audit_pack.signing import SigningKeyUnavailable
 from verifier.models import ApiScope, AuditPackJob, AuditPackJobStatus
+from verifier.scoring.quality import QUALITY_CLASSES
 from verifier.selectors.audit_pack import audit_pack_job_get
 from verifier.services.audit_pack import (
     audit_pack_file,
@@ -31,16 +35,62 @@ from verifier.services.audit_pack import (
     audit_pack_stream,
     signing_key_ensure,
 )
+from verifier.states import StateReason
 
 ZIP = "application/zip"
-SCOPE_PARAMETERS = [
-    OpenApiParameter("scope", OpenApiTypes.STR, enum=list(SCOPE_KINDS), default="claims"),
-    *(
-        OpenApiParameter(k, OpenApiTypes.STR, description="claim-list filter")
-        for k in CLAIM_FILTER_KEYS
-    ),
-    OpenApiParameter("trace", OpenApiTypes.STR, description="trace id (scope=trace)"),
-]
+
+
+@extend_schema_serializer(component_name="AuditPackScope")
+class AuditPackScopeSerializer(ClaimFilterSerializer):
+    """What a pack holds: ``scope`` (default ``claims``) and its argument. ``state``,
+    ``source`` and ``job`` are the claim list's own fields (``GET /connect/v1/claims``:
+    one rule for both); ``source`` is also a source pack's ref and ``job`` a job pack's
+    id. What each scope needs (its argument, a trace's UUID, at most 200 characters) is
+    ``parse_scope``'s rule, which the console and ``manage.py audit_pack`` share."""
+
+    scope = serializers.ChoiceField(choices=list(SCOPE_KINDS), default="claims")
+    reason = serializers.ChoiceField(choices=[r.value for r in StateReason], required=False)
+    quality = serializers.ChoiceField(choices=list(QUALITY_CLASSES), required=False)
+    q = serializers.CharField(required=False, help_text="Text the claims contain.")
+    trace = serializers.CharField(required=False, help_text="Trace id (scope=trace).")
+
+
+@extend_schema_serializer(component_name="AuditPackJobRequest")
+class AuditPackJobRequestSerializer(AuditPackScopeSerializer):
+    """A job's body: the same fields, ``scope`` required (``{"scope": "claims"}`` for
+    every claim), and no field the API does not know (a misspelt filter would otherwise
+    widen the pack without a word)."""
+
+    scope = serializers.ChoiceField(choices=list(SCOPE_KINDS))
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError(
+                {key: [f"Unknown field; one of: {', '.join(self.fields)}."] for key in unknown}
+            )
+        return attrs
+
+
+def pack_scope(serializer_class: type[AuditPackScopeSerializer], data: Any) -> PackScope:
+    """The scope ``data`` (query parameters or a JSON body) names, or ``invalid_scope``
+    (400) naming the first field in the wrong: not an object, a value of the wrong type
+    or not one of the allowed ones, a missing or unknown field."""
+    if not isinstance(data, Mapping):
+        raise AuditPackError(
+            "invalid_scope",
+            f"The body must be a JSON object (the pack's scope and its argument), "
+            f"not {type(data).__name__ if data is not None else 'null'}.",
+            {"field": "body"},
+        )
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        errors = {key: [str(m) for m in messages] for key, messages in serializer.errors.items()}
+        field, messages = next(iter(errors.items()))
+        raise AuditPackError(
+            "invalid_scope", f"{field}: {' '.join(messages)}", {"field": field, "errors": errors}
+        )
+    return parse_scope({key: str(value) for key, value in serializer.validated_data.items()})
 
 
 def exported_by(request: Request) -> dict[str, str]:
@@ -95,7 +145,7 @@ class AuditPackDownloadApi(APIView):
     content_negotiation_class = IgnoreFormatParam
 
     @extend_schema(
-        parameters=SCOPE_PARAMETERS,
+        parameters=[AuditPackScopeSerializer],
         responses={
             (200, ZIP): OpenApiResponse(OpenApiTypes.BINARY),
             400: OpenApiResponse(description="invalid_scope, pack_too_large"),
@@ -107,7 +157,7 @@ class AuditPackDownloadApi(APIView):
         try:
             stream = audit_pack_stream(
                 workspace=workspace,
-                scope=parse_scope(request.query_params),
+                scope=pack_scope(AuditPackScopeSerializer, request.query_params),
                 exported_by=exported_by(request),
                 max_claims=settings.SPANPROOF_AUDIT_PACK_DIRECT_MAX_CLAIMS,
             )
@@ -141,17 +191,24 @@ class AuditPackJobSerializer(serializers.Serializer[Any]):
 
 
 class AuditPackJobCreateApi(APIView):
-    """Start a background export of the scope (body: ``scope`` and its argument, as the
-    download's query parameters); poll the job for its progress."""
+    """Start a background export of the scope (body: ``scope`` and its argument, the
+    download's query parameters as a JSON object); poll the job for its progress."""
 
+    # Exporting is reading (docs/audit-pack.md): the job row is bookkeeping, like a trace.
     required_scopes = {"POST": ApiScope.READ}
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: AuditPackJobSerializer})
+    @extend_schema(
+        request=AuditPackJobRequestSerializer,
+        responses={
+            202: AuditPackJobSerializer,
+            400: OpenApiResponse(description="invalid_scope"),
+            404: OpenApiResponse(description="no such source, trace or job"),
+        },
+    )
     def post(self, request: Request) -> Response:
-        data = request.data if isinstance(request.data, dict) else {}
         job = audit_pack_job_create(
             workspace=request_workspace(request),
-            scope=parse_scope(data),
+            scope=pack_scope(AuditPackJobRequestSerializer, request.data),
             actor=request_actor(request),
             exported_by=exported_by(request),
         )

@@ -7,22 +7,15 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
 from verifier.engine import get_judge
 from verifier.models import CalibratorStatus, JudgeCalibrator
 from verifier.selectors.calibrators import calibrator_list, calibrator_use_refusal
-
-
-class CalibratorCursorPagination(CursorPagination):
-    ordering = "-id"
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
 
 
 @extend_schema_serializer(component_name="CalibratorSide")
@@ -122,7 +115,7 @@ class CalibratorListApi(APIView):
         judge_model = serializers.CharField(max_length=200, required=False)
 
     OutputSerializer = CalibratorSerializer
-    pagination_class = CalibratorCursorPagination
+    pagination_class = IdCursorPagination
 
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:

@@ -1,16 +1,15 @@
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
-from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.envelopes import STATE_CHOICES, EnvelopeSerializer
+from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
 from verifier.selectors.envelopes import (
     claim_envelope,
@@ -20,35 +19,25 @@ from verifier.selectors.envelopes import (
 from verifier.services.retrieval import claims_recheck_on_read
 
 
-class ClaimCursorPagination(CursorPagination):
-    ordering = "-id"
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
+class ClaimFilterSerializer(serializers.Serializer[Any]):
+    """The claim list's filters, one rule wherever a claim list is asked for: this list
+    and an audit pack of one (``verifier.api.audit_pack``)."""
 
-    def decode_cursor(self, request: Request) -> Cursor | None:
-        """DRF's cursor, whose position (a claim id here) must be a whole number: a cursor
-        decoding to anything else (a NUL, text) would reach the query and fail there."""
-        cursor = super().decode_cursor(request)
-        # DRF decodes the position from the cursor's text as a str (the stubs say int).
-        position = cast(str | None, cursor.position if cursor is not None else None)
-        if position is not None and not (position.isascii() and position.isdigit()):
-            raise NotFound(self.invalid_cursor_message)
-        return cursor
+    state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
+    # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+    source = serializers.CharField(max_length=200, required=False, help_text="Source ref.")  # type: ignore[assignment]
+    job = serializers.IntegerField(min_value=1, required=False, help_text="Ingest job id.")
 
 
 class ClaimListApi(APIView):
     """The workspace's claims as envelopes (read-time re-checked), cursor-paginated."""
 
     @extend_schema_serializer(component_name="ClaimFilter")
-    class FilterSerializer(serializers.Serializer[Any]):
-        state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
-        # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
-        source = serializers.CharField(max_length=200, required=False, help_text="Source ref.")  # type: ignore[assignment]
-        job = serializers.IntegerField(min_value=1, required=False, help_text="Ingest job id.")
+    class FilterSerializer(ClaimFilterSerializer):
+        pass
 
     OutputSerializer = EnvelopeSerializer
-    pagination_class = ClaimCursorPagination
+    pagination_class = IdCursorPagination
 
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:

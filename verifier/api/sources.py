@@ -2,16 +2,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.models import SourceVersion
 from verifier.selectors.sources import source_current_version, source_get
-from verifier.services.sources import source_upsert
+from verifier.services.sources import SourceDomainPackConflict, source_upsert
 
 
 class SourceVersionSerializer(serializers.Serializer[Any]):
@@ -33,7 +34,9 @@ class SourceSerializer(serializers.Serializer[Any]):
 
 class SourceUpsertApi(APIView):
     """Create a source, or append a new immutable version when its text changed
-    (identical text is a no-op that returns the current version)."""
+    (identical text is a no-op that returns the current version). A source's domain pack
+    is set when it is made: another one for an existing source is a 409
+    ``domain_pack_conflict`` and nothing is written."""
 
     @extend_schema_serializer(component_name="SourceUpsertRequest")
     class InputSerializer(serializers.Serializer[Any]):
@@ -41,7 +44,13 @@ class SourceUpsertApi(APIView):
         text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
         citation = serializers.CharField(max_length=500, required=False, allow_blank=True)
-        domain_pack = serializers.CharField(max_length=64, required=False, allow_blank=True)
+        domain_pack = serializers.CharField(
+            max_length=64,
+            required=False,
+            allow_blank=True,
+            help_text="Set when the source is made (default general); an existing source's "
+            "cannot change (409 domain_pack_conflict).",
+        )
 
     @extend_schema_serializer(component_name="SourceUpsertResponse")
     class OutputSerializer(serializers.Serializer[Any]):
@@ -52,13 +61,23 @@ class SourceUpsertApi(APIView):
         created_version = serializers.BooleanField()
 
     @extend_schema(
-        request=InputSerializer, responses={200: OutputSerializer, 201: OutputSerializer}
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            201: OutputSerializer,
+            409: OpenApiResponse(description="domain_pack_conflict"),
+        },
     )
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        write = source_upsert(workspace=workspace, **data.validated_data)
+        try:
+            write = source_upsert(workspace=workspace, **data.validated_data)
+        except SourceDomainPackConflict as exc:
+            raise ApiError(
+                exc.code, exc.message, status_code=status.HTTP_409_CONFLICT, details=exc.details
+            ) from None
         return Response(
             self.OutputSerializer(write).data,
             status=status.HTTP_201_CREATED if write.created_version else status.HTTP_200_OK,

@@ -72,7 +72,7 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
                 text=text,
                 title=upload.title,
                 citation=upload.citation,
-                domain_pack=upload.domain_pack or "general",
+                domain_pack=upload.domain_pack,
             )
         except (SourceInputError, ValueError) as exc:
             code = getattr(exc, "code", "invalid_source")

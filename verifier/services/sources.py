@@ -15,6 +15,12 @@ class SourceInputError(ApplicationError, ValueError):
     """A source text that cannot be stored (the API answers 400)."""
 
 
+class SourceDomainPackConflict(SourceInputError):
+    """A different domain pack asked for an existing source (the sources API answers
+    409). A source's pack is fixed when it is made: the rule set and policy its claims
+    are scored under are chosen by it, and they were judged under that one."""
+
+
 @dataclass(frozen=True)
 class SourceWrite:
     source: Source
@@ -47,9 +53,14 @@ def source_upsert(
     text: str,
     title: str = "",
     citation: str = "",
-    domain_pack: str = "general",
+    domain_pack: str = "",
 ) -> SourceWrite:
     """Create the source, or a new version when its text changed. Identical text is a no-op.
+
+    ``domain_pack`` is fixed when the source is made (blank: ``general``). For an existing
+    source, blank or its own pack leaves it; another is refused with
+    ``SourceDomainPackConflict`` before anything is written (nothing re-judges its claims
+    under another pack's rules: a source in another pack is a new source, under a new ref).
 
     A new version supersedes the earlier ones at once, in this transaction: every claim
     bound to an earlier version is re-resolved by the state writer (a supported one
@@ -68,6 +79,16 @@ def source_upsert(
         },
     )
     if not created_source:
+        if domain_pack and domain_pack != source.domain_pack:
+            raise SourceDomainPackConflict(
+                "domain_pack_conflict",
+                f"The source {ref!r} is in the domain pack {source.domain_pack!r}; the domain "
+                f"pack of an existing source cannot change (its claims were judged and scored "
+                f"under that pack's rules). Leave domain_pack out or send "
+                f"{source.domain_pack!r} to add a version; for the {domain_pack!r} pack, "
+                f"create a source under another ref.",
+                {"field": "domain_pack", "current": source.domain_pack, "requested": domain_pack},
+            )
         changed = {}
         if title and title != source.title:
             changed["title"] = title

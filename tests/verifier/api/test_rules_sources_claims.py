@@ -1,9 +1,15 @@
 from __future__ import annotations
 
+import base64
 from dataclasses import replace
 
+import pytest
+
 from tests.verifier.api.conftest import judged_claim
-from verifier.models import IngestJob, RuleSet, RuleSetActivation
+from verifier.api.calibrators import CalibratorListApi
+from verifier.api.claims import ClaimListApi
+from verifier.api.pagination import IdCursorPagination
+from verifier.models import IngestJob, RuleSet, RuleSetActivation, Source
 from verifier.scoring.rulesets import CORE_V1, to_dict
 
 
@@ -110,3 +116,91 @@ def test_claim_get_is_the_envelope(api, delta):
     env = api.get(f"/connect/v1/claims/{claim.public_id}").json()
     assert env["claim"]["id"] == claim.public_id and env["state"] == "supported"
     assert "trace_ref" not in env and env["judge"]["model"]
+
+
+def test_an_existing_sources_domain_pack_cannot_change(api, workspace):
+    body = {"ref": "source:pack", "text": "First text.", "title": "Doc"}
+    assert api.post("/connect/v1/sources", body, content_type="application/json").status_code == 201
+    source = Source.objects.get(workspace=workspace, ref="source:pack")
+    assert source.domain_pack == "general"
+
+    for changed in (
+        {**body, "domain_pack": "legal"},
+        {**body, "domain_pack": "legal", "text": "Second text.", "title": "New title"},
+    ):
+        r = api.post("/connect/v1/sources", changed, content_type="application/json")
+        assert r.status_code == 409, r.content
+        error = r.json()["error"]
+        assert error["code"] == "domain_pack_conflict"
+        assert "cannot change" in error["message"] and "another ref" in error["message"]
+        assert error["details"] == {
+            "field": "domain_pack",
+            "current": "general",
+            "requested": "legal",
+        }
+    source.refresh_from_db()
+    assert (source.domain_pack, source.title) == ("general", "Doc")  # nothing written
+    assert [v.number for v in source.versions.all()] == [1]
+
+    # Its own pack, or none, adds a version as before; a new source takes the pack asked for.
+    for same in ({"domain_pack": "general"}, {"domain_pack": ""}, {}):
+        r = api.post(
+            "/connect/v1/sources",
+            {**body, **same, "text": f"Text {same}."},
+            content_type="application/json",
+        )
+        assert r.status_code == 201 and r.json()["source"]["domain_pack"] == "general", r.content
+    legal = {"ref": "source:pack-legal", "text": "First text.", "domain_pack": "legal"}
+    r = api.post("/connect/v1/sources", legal, content_type="application/json")
+    assert r.status_code == 201 and r.json()["source"]["domain_pack"] == "legal"
+    r = api.post(
+        "/connect/v1/sources", {**legal, "text": "Second."}, content_type="application/json"
+    )
+    assert r.status_code == 201 and r.json()["source"]["domain_pack"] == "legal"
+    r = api.post(
+        "/connect/v1/sources",
+        {"ref": "source:pack-legal", "text": "Third."},
+        content_type="application/json",
+    )
+    assert r.status_code == 201 and r.json()["source"]["domain_pack"] == "legal"
+
+
+@pytest.mark.parametrize("url", ["/connect/v1/claims", "/connect/v1/calibrators"])
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "zzz",  # not base64
+        base64.b64encode(b"p=abc").decode(),  # a position that is not an id
+        base64.b64encode(b"o=x").decode(),  # an offset that is not a number
+    ],
+)
+def test_a_cursor_the_api_did_not_give_out_is_a_400(api, delta, url, cursor):
+    judged_claim(delta, "Sediment settles.", quote="Sediment settles", embed=False)
+    r = api.get(url, {"cursor": cursor})
+    assert r.status_code == 400, r.content
+    assert r["Content-Type"].startswith("application/json")
+    assert r.json()["error"]["code"] == "invalid_cursor"
+    assert r.json()["error"]["details"] == {"field": "cursor"}
+
+
+def test_both_paginated_lists_share_one_pagination():
+    assert ClaimListApi.pagination_class is IdCursorPagination
+    assert CalibratorListApi.pagination_class is IdCursorPagination
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/connect/v1/claims/" + "c" * 1000,
+        "/connect/v1/sources/source:" + "s" * 1000,
+        "/connect/v1/traces/" + "t" * 1000,
+        "/connect/v1/traces/" + "t" * 1000 + "/export",
+        "/connect/v1/audit-pack/jobs/" + "9" * 1000,
+        "/connect/v1/claims/verify/jobs/" + "9" * 1000,
+    ],
+)
+def test_a_long_id_is_a_json_404(api, path):
+    r = api.get(path)
+    assert r.status_code == 404, r.content[:300]
+    assert r["Content-Type"].startswith("application/json")
+    assert r.json()["error"]["code"] == "not_found"

@@ -4,6 +4,8 @@ import pytest
 
 from tests.verifier.api.conftest import client_for
 from tests.verifier.pipeline.conftest import DOC_A
+from verifier.models import IngestJob
+from verifier.services.sources import source_upsert
 
 
 @pytest.fixture
@@ -72,3 +74,26 @@ def test_register_a_webhook(api):
         "/connect/v1/webhooks", {**body, "events": ["nope"]}, content_type="application/json"
     )
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_request"
+
+
+def test_an_ingest_keeps_an_existing_sources_domain_pack_and_never_changes_it(api, workspace):
+    source = source_upsert(
+        workspace=workspace, ref="source:legal", text="Old text.", domain_pack="legal"
+    ).source
+    # No pack named: a new version of the source, still in its pack (as before).
+    response = _post(api, {"sources": [{"ref": "source:legal", "text": DOC_A}]})
+    assert response.status_code == 202, response.json()
+    source.refresh_from_db()
+    assert source.domain_pack == "legal" and source.versions.count() == 2
+    # Another pack named: refused, and nothing stored.
+    jobs = IngestJob.objects.count()
+    response = _post(
+        api,
+        {"sources": [{"ref": "source:legal", "text": DOC_A + " More.", "domain_pack": "general"}]},
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "domain_pack_conflict" and "cannot change" in error["message"]
+    source.refresh_from_db()
+    assert source.domain_pack == "legal" and source.versions.count() == 2
+    assert IngestJob.objects.count() == jobs

@@ -1,0 +1,46 @@
+"""The API's one cursor pagination (``GET /connect/v1/claims``, ``/calibrators``): newest
+first by id, pages of 50, ``?page_size=`` up to 200.
+
+A cursor the API did not give out is the client's mistake, not a missing page: DRF's own
+answer (404 ``not_found``) would say the resource is gone, so a cursor that does not
+decode, or decodes to a position that is not a whole number (a NUL, text, a sign), is a
+400 ``invalid_cursor`` in the API's error body, before it can reach the query."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import Cursor, CursorPagination
+from rest_framework.request import Request
+
+from verifier.api.errors import ApiError
+
+
+def invalid_cursor() -> ApiError:
+    return ApiError(
+        "invalid_cursor",
+        "The cursor is not one this API gave out; use a `next` or `previous` link as it "
+        "came, or start again without `cursor`.",
+        details={"field": "cursor"},
+    )
+
+
+class IdCursorPagination(CursorPagination):
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+    def decode_cursor(self, request: Request) -> Cursor | None:
+        """DRF's cursor, whose position (an id here) must be a whole number: a cursor
+        decoding to anything else would reach the query and fail there."""
+        try:
+            cursor = super().decode_cursor(request)
+        except NotFound:
+            raise invalid_cursor() from None
+        # DRF decodes the position from the cursor's text as a str (the stubs say int).
+        position = cast(str | None, cursor.position if cursor is not None else None)
+        if position is not None and not (position.isascii() and position.isdigit()):
+            raise invalid_cursor()
+        return cursor
