@@ -38,7 +38,11 @@ class IngestUploadForm(forms.Form):
         required=False, strip=False, widget=forms.Textarea(attrs={"rows": 8}), label="Paste text"
     )
     format = forms.ChoiceField(choices=[(f, f) for f in FORMATS], initial="text")
-    domain_pack = forms.CharField(max_length=64, required=False, initial="general")
+    domain_pack = forms.CharField(
+        max_length=64,
+        required=False,
+        help_text="Blank: general for a new source; a source already stored keeps its own.",
+    )
     # the metaclass takes declared fields off the class; the stubs see BaseForm.files
     files = MultipleFileField(required=False, label="Or upload files")  # type: ignore[assignment]
 
@@ -47,7 +51,7 @@ class IngestUploadForm(forms.Form):
         data = self.cleaned_data
         if not (data.get("text") or "").strip() and not data.get("files"):
             raise forms.ValidationError("Paste some text or choose at least one file.")
-        pack = data.get("domain_pack") or "general"
+        pack = (data.get("domain_pack") or "").strip()
         uploads = []
         # An invalid format is already the field's own error (and not in cleaned_data).
         if (data.get("text") or "").strip() and "format" in data:

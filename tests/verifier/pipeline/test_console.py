@@ -86,3 +86,16 @@ def test_an_unknown_format_is_the_fields_own_error(reviewer_client):
     assert response.status_code == 200
     assert b"Select a valid choice. exe is not one of the available choices." in response.content
     assert not IngestJob.objects.exists()
+
+
+def test_a_blank_domain_pack_keeps_an_existing_sources_own():
+    """The form no longer fills in ``general``: a source already stored in another pack
+    keeps it (``source_upsert`` refuses a different pack), a new one gets ``general``."""
+    from verifier.pipeline.forms import IngestUploadForm
+
+    form = IngestUploadForm({"text": "Some text.", "format": "text", "domain_pack": ""})
+    assert form.is_valid(), form.errors
+    assert [u.domain_pack for u in form.cleaned_data["uploads"]] == [""]
+    named = IngestUploadForm({"text": "Some text.", "format": "text", "domain_pack": " legal "})
+    assert named.is_valid(), named.errors
+    assert [u.domain_pack for u in named.cleaned_data["uploads"]] == ["legal"]

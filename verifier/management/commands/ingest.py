@@ -60,7 +60,11 @@ class Command(BaseCommand):
         parser.add_argument("paths", nargs="+", help="Files or folders")
         parser.add_argument("--workspace", required=True, help="Workspace slug")
         parser.add_argument("--label", default="", help="A label for the job")
-        parser.add_argument("--domain-pack", default="general")
+        parser.add_argument(
+            "--domain-pack",
+            default="",
+            help="default: general for a new source; a source already stored keeps its own",
+        )
         parser.add_argument(
             "--queue", action="store_true", help="Run on the Celery workers; only watch here."
         )
