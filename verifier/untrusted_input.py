@@ -17,8 +17,8 @@ Free of Django, so the pure cores use it too.
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Callable
 from typing import Any, Final
 
 from verifier.errors import ApplicationError
@@ -99,17 +99,31 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
-def loads_bounded(
-    text: str | bytes,
-    *,
-    what: str = "the JSON",
-    parse_constant: Callable[[str], Any] | None = None,
-    parse_float: Callable[[str], Any] | None = None,
-) -> Any:
+class NonFiniteNumber(ValueError):
+    """A JSON number no database column holds: ``NaN``, ``Infinity``, or one beyond a
+    double (``1e999``, which would parse as infinity)."""
+
+
+def _refuse_constant(name: str) -> None:
+    raise NonFiniteNumber(f"{name} is not valid JSON")
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise NonFiniteNumber(f"{literal[:40]} is too large a number")
+    return value
+
+
+def loads_bounded(text: str | bytes, *, what: str = "the JSON", finite: bool = False) -> Any:
     """``json.loads`` that refuses nesting deeper than ``MAX_JSON_DEPTH``
-    (``JsonTooDeep``). Malformed JSON still raises ``json.JSONDecodeError``."""
+    (``JsonTooDeep``) and, with ``finite``, a number jsonb refuses (``NonFiniteNumber``).
+    Malformed JSON still raises ``json.JSONDecodeError``."""
+    hooks: dict[str, Any] = (
+        {"parse_constant": _refuse_constant, "parse_float": _finite_float} if finite else {}
+    )
     try:
-        data = json.loads(text, parse_constant=parse_constant, parse_float=parse_float)
+        data = json.loads(text, **hooks)
     except RecursionError as exc:
         raise JsonTooDeep(what) from exc
     if json_depth(data) > MAX_JSON_DEPTH:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from audit.highlighting import Segment, Span, text_window, window_segments
 from review import item_pane
 from review.models import ReviewLease, ReviewNote
-from review.selectors.queue import QueueWhy, deciding_verdict, review_why
+from review.selectors.queue import QueueWhy, deciding_verdict, why_of
 from review.verdict_words import confidence_in_words, undo_note_in_words
 from verifier.models import (
     Claim,
@@ -207,14 +207,7 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         v.note_words = undo_note_in_words(v.note)  # type: ignore[attr-defined]
     # Why it is here: the verdict the state stands on now, not merely the latest (after an
     # undo the latest is the withdrawal, and the judge's verdict decides again).
-    deciding = deciding_verdict(verdicts)
-    why = review_why(
-        reason=claim.state_reason,
-        label=deciding.label if deciding else None,
-        note=deciding.note if deciding else "",
-        confidence=deciding.confidence if deciding else None,
-        human=deciding is not None and deciding.reviewer_id is not None,
-    )
+    why = why_of(reason=claim.state_reason, verdict=deciding_verdict(verdicts))
     return ReviewItem(
         claim=claim,
         version=version,

@@ -67,8 +67,16 @@ def review_why(
 
 
 class _Judged(Protocol):
+    """A verdict as the why reads it: a stored ``Verdict`` or a :class:`JudgedRow`."""
+
     @property
     def label(self) -> str: ...
+
+    @property
+    def confidence(self) -> float: ...
+
+    @property
+    def note(self) -> str: ...
 
     @property
     def reviewer_id(self) -> int | None: ...
@@ -97,7 +105,7 @@ class JudgedRow(NamedTuple):
     reviewer_id: int | None
 
 
-def why_of(*, reason: str, verdict: JudgedRow | None) -> QueueWhy:
+def why_of(*, reason: str, verdict: _Judged | None) -> QueueWhy:
     """:func:`review_why` of the verdict that decides the state (None: not judged)."""
     return review_why(
         reason=reason,

@@ -25,7 +25,12 @@ from typing import Any, Final, cast
 from verifier.errors import ApplicationError
 from verifier.models import Claim
 from verifier.services.claim_verification import ClaimSubmission
-from verifier.untrusted_input import JsonTooDeep, loads_bounded, unstorable_location
+from verifier.untrusted_input import (
+    JsonTooDeep,
+    NonFiniteNumber,
+    loads_bounded,
+    unstorable_location,
+)
 
 JSON_KEYS = frozenset({"text", "source", "quote", "external_id", "metadata"})
 CSV_COLUMNS = frozenset({"text", "source", "quote", "external_id"})
@@ -86,22 +91,20 @@ def _jsonl(text: str, default_source: str) -> list[ClaimSubmission]:
         if not line.strip():
             continue
         try:
-            row = loads_bounded(line)
+            row = loads_bounded(line, finite=True)
         except JsonTooDeep as exc:
             raise ClaimLinesError(number, exc.message) from exc
         except json.JSONDecodeError as exc:
             raise ClaimLinesError(number, f"not JSON ({exc.msg})") from exc
+        except NonFiniteNumber as exc:  # NaN, Infinity or 1e999 would fail as jsonb
+            message = "a number is NaN, Infinity or too large (beyond about 1.8e308)"
+            raise ClaimLinesError(number, message) from exc
         except ValueError as exc:  # the one other refusal: an integer's digit limit
             message = f"a number has more than {sys.get_int_max_str_digits():,} digits"
             raise ClaimLinesError(number, message) from exc
         if not isinstance(row, dict):
             raise ClaimLinesError(number, "each line must be a JSON object")
         _refuse_unstorable(row, number)
-        try:  # NaN, Infinity or 1e999 would parse, and then fail as jsonb
-            json.dumps(row, allow_nan=False)
-        except ValueError as exc:
-            message = "a number is NaN, Infinity or too large (beyond about 1.8e308)"
-            raise ClaimLinesError(number, message) from exc
         unknown = set(row) - JSON_KEYS
         if unknown:
             raise ClaimLinesError(number, f"unknown keys {sorted(unknown)}")
