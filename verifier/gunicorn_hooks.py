@@ -32,6 +32,11 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 WARM_UP_TEXT = "Where does sediment settle?"
+# gunicorn settings this module also carries. A request line longer than gunicorn's
+# limit is refused by gunicorn itself, in plain text, before the app can answer with its
+# JSON error body; the default (4,094) is reached by a claim id or a ref of some 4,000
+# characters in a path. 8,190 is the most gunicorn allows.
+limit_request_line = 8190
 GC_GEN0_THRESHOLD = 10_000
 
 

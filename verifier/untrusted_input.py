@@ -10,6 +10,14 @@
    console's forms and uploads, and answers from the outside services it calls. Deeper
    nesting would exhaust the interpreter's recursion limit while parsing, validating or
    storing it (``'[' * 100000`` is a ``RecursionError``).
+3. **Identifiers show what they are.** A source ref or a claim's external id holds no
+   control character (C0, DEL, C1: tab and newline included) and no invisible formatting
+   character (Unicode category Cf: the bidirectional overrides and isolates, zero-width
+   spaces and joiners, the byte-order mark). A bidirectional override shows
+   ``source:report\u202efdp.exe`` as ``source:reportexe.pdf`` ("Trojan Source",
+   CVE-2021-42574), and an invisible character makes two refs that look the same
+   different refs; such a ref is refused where it would be stored
+   (``identifier_problem``), whichever door it came through.
 
 Free of Django, so the pure cores use it too.
 """
@@ -19,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Any, Final
 
 from verifier.errors import ApplicationError
@@ -47,6 +56,17 @@ def text_problem(text: str) -> str | None:
     if found.group() == "\x00":
         return f"contains a NUL character at position {found.start()}"
     return f"is not valid Unicode (a lone surrogate) at position {found.start()}"
+
+
+def identifier_problem(text: str) -> str | None:
+    """Why ``text`` cannot be an identifier (rule 3), or None: the first control or
+    invisible formatting character, named by its code point, e.g. ``contains the
+    invisible character U+202E RIGHT-TO-LEFT OVERRIDE at position 13``."""
+    for position, ch in enumerate(text):
+        if unicodedata.category(ch) in ("Cc", "Cf"):
+            name = unicodedata.name(ch, "a control character")
+            return f"contains the invisible character U+{ord(ch):04X} {name} at position {position}"
+    return None
 
 
 def printable(text: str) -> str:

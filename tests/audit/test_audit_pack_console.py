@@ -99,10 +99,26 @@ def test_a_running_job_page_polls_and_stops_when_done(auditor_client, workspace)
     assert auditor_client.get(f"/audit/pack/jobs/{job.pk}/download").status_code == 404
 
 
-def test_a_bad_scope_is_a_message_and_no_job(auditor_client):
-    response = auditor_client.post("/audit/pack/", {"scope": "source"}, follow=True)
-    assert "A source pack needs the source" in response.content.decode()
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"scope": "source"}, "A source pack needs the source"),
+        ({"scope": "claims", "state": "bogus"}, "state: &quot;bogus&quot; is not a valid choice"),
+        ({"scope": "claims", "quality": "shiny"}, "quality: &quot;shiny&quot; is not a valid"),
+        ({"scope": "claims", "job": "seven"}, "job: A valid integer is required"),
+    ],
+)
+def test_a_bad_scope_is_a_message_and_no_job(auditor_client, form, message):
+    response = auditor_client.post("/audit/pack/", form, follow=True)
+    assert message in response.content.decode()
     assert not AuditPackJob.objects.exists()
+
+
+def test_blank_filters_are_filters_not_set(auditor_client):
+    response = auditor_client.post("/audit/pack/", {"scope": "claims", "state": "", "q": " "})
+    job = AuditPackJob.objects.get()
+    assert response["Location"] == f"/audit/pack/jobs/{job.pk}/"
+    assert job.scope == {"scope": "claims"}
 
 
 def test_another_workspaces_job_is_a_404(auditor_client, other_workspace):
@@ -119,6 +135,6 @@ def test_another_workspaces_job_is_a_404(auditor_client, other_workspace):
     ],
 )
 def test_a_job_scope_without_its_id_is_a_message_in_good_english(auditor_client, scope, message):
-    response = auditor_client.post("/audit/pack/", {"scope": scope, "job": "x"}, follow=True)
+    response = auditor_client.post("/audit/pack/", {"scope": scope, "job": ""}, follow=True)
     assert message in response.content.decode()
     assert not AuditPackJob.objects.exists()

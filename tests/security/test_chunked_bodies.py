@@ -85,7 +85,8 @@ def test_a_server_that_cannot_frame_a_chunked_body_gets_a_411(workspace):
 
 @pytest.mark.django_db(transaction=True)
 def test_gunicorn_reads_a_chunked_retrieve(workspace):
-    """End to end: gunicorn de-chunks, the app reads the whole body."""
+    """End to end: gunicorn de-chunks, the app reads the whole body; a long path reaches
+    the app (``verifier.gunicorn_hooks.limit_request_line``)."""
     make_source(workspace, ref="source:marrow_river", text=DELTA_TEXT)
     key = key_for(workspace, "read")
     db = connection.settings_dict
@@ -125,6 +126,14 @@ def test_gunicorn_reads_a_chunked_retrieve(workspace):
         answer = json.loads(response.read())
         assert response.status == 200, answer
         assert answer["trace_id"]
+        # A path of 5,000 characters reaches the app (gunicorn's own limit would answer
+        # 414 in plain text), which answers with its JSON error body.
+        conn.request(
+            "GET", "/connect/v1/claims/" + "c" * 5000, headers={"Authorization": f"Bearer {key}"}
+        )
+        long_path = conn.getresponse()
+        assert long_path.status == 404
+        assert json.loads(long_path.read())["error"]["code"]
     finally:
         server.terminate()
         server.wait(timeout=20)

@@ -81,20 +81,25 @@ class MemoryTranscriptImportApi(APIView):
         ref = serializers.CharField(max_length=200, required=False, allow_blank=True)
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
 
-    @extend_schema(request=InputSerializer, responses={201: TranscriptSerializer})
+    @extend_schema(
+        request=InputSerializer, responses={201: TranscriptSerializer, 200: TranscriptSerializer}
+    )
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        row = memory_transcript_import(
+        write = memory_transcript_import(
             workspace=workspace,
             data=values["transcript"],
             ref=values.get("ref", ""),
             title=values.get("title", ""),
             actor=request_actor(request),
         )
-        return Response(TranscriptSerializer(row).data, status=status.HTTP_201_CREATED)
+        return Response(
+            TranscriptSerializer(write.transcript).data,
+            status=status.HTTP_201_CREATED if write.created else status.HTTP_200_OK,
+        )
 
 
 class DriftSpanSerializer(serializers.Serializer[Any]):

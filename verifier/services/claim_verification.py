@@ -62,6 +62,7 @@ from verifier.services.traces import (
 )
 from verifier.services.verification import claims_verify
 from verifier.services.verification_webhooks import verification_webhooks_queue
+from verifier.untrusted_input import identifier_problem
 
 MAX_CLAIMS_PER_BATCH = 1000
 MAX_CLAIM_CHARS = 2000
@@ -232,6 +233,10 @@ def claims_submit(
         items.append(item)
         source = resolved.get(spec.source)
         problem = _text_problem(spec.text)
+        if problem is None and spec.external_id:
+            bad_id = identifier_problem(spec.external_id)
+            if bad_id is not None:
+                problem = _error("invalid_external_id", f"The external id {bad_id}.")
         if problem is None and source is None:
             problem = _error(
                 "unknown_source", f"No source {spec.source!r} in this workspace (ref or id)."

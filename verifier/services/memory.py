@@ -77,10 +77,16 @@ def transcript_from_row(row: MemoryTranscript) -> Transcript:
     return Transcript(row.version.text, turns, row.complete)
 
 
+@dataclass(frozen=True)
+class TranscriptWrite:
+    transcript: MemoryTranscript
+    created: bool  # False: these turns were stored already, and nothing was written
+
+
 @transaction.atomic
 def memory_transcript_import(
     *, workspace: Workspace, data: Any, ref: str = "", title: str = "", actor: User | None = None
-) -> MemoryTranscript:
+) -> TranscriptWrite:
     """Store JSON/JSONL turns as a transcript source version (a no-op when unchanged).
 
     Raises ``TranscriptInputError`` for bad input."""
@@ -110,7 +116,7 @@ def memory_transcript_import(
         )
     except SourceInputError as exc:
         raise TranscriptInputError(exc.code, exc.message) from exc
-    row, _ = MemoryTranscript.objects.get_or_create(
+    row, created = MemoryTranscript.objects.get_or_create(
         workspace=workspace,
         version=write.version,
         complete=transcript.complete,
@@ -120,7 +126,7 @@ def memory_transcript_import(
             "created_by": actor,
         },
     )
-    return row
+    return TranscriptWrite(row, created)
 
 
 def _validate(agent: Any, message: Any) -> tuple[str, str]:
@@ -288,7 +294,7 @@ def memory_verify(
         with steps.step("import_transcript"):
             transcript = memory_transcript_import(
                 workspace=workspace, data=transcript_data, actor=actor
-            )
+            ).transcript
     judge = judge or get_judge()
     with steps.step("verify") as detail:
         parsed = transcript_from_row(transcript) if transcript is not None else None

@@ -9,6 +9,7 @@ from django.db import transaction
 from verifier.errors import ApplicationError
 from verifier.models import Source, SourceVersion, Workspace, text_sha256
 from verifier.services.claim_state import claims_state_refresh_superseded
+from verifier.untrusted_input import identifier_problem
 
 
 class SourceInputError(ApplicationError, ValueError):
@@ -69,6 +70,13 @@ def source_upsert(
     _validate_text(text)
     if not ref.strip():
         raise SourceInputError("empty_ref", "A source needs a ref such as source:my_document.")
+    problem = identifier_problem(ref)
+    if problem is not None:
+        raise SourceInputError(
+            "invalid_ref",
+            f"The ref {problem}: a ref is shown to people and must read as what it is.",
+            {"field": "ref"},
+        )
     source, created_source = Source.objects.select_for_update().get_or_create(
         workspace=workspace,
         ref=ref,

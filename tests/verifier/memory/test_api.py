@@ -57,6 +57,9 @@ def test_import_then_verify_by_id_and_stats(api):
     assert imported.status_code == 201, imported.content
     transcript = imported.json()
     assert transcript["ref"] == "chat:1" and transcript["turns"] == 2 and transcript["complete"]
+    again = post(api, "/connect/v1/memory/transcripts", {"transcript": TURNS, "ref": "chat:1"})
+    assert again.status_code == 200, "the same turns again create nothing"
+    assert again.json() == transcript
     message = 'I said "I\'ll try to send the draft this week if nothing comes up."'
     for _ in range(10):
         response = post(

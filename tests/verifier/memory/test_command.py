@@ -21,7 +21,12 @@ def test_import_transcript_command(workspace, tmp_path):
     body = json.loads(out.getvalue())
     row = MemoryTranscript.objects.get(pk=body["id"])
     assert body["ref"] == "chat:7" and body["turns"] == 2 and body["sha256"] == row.version.sha256
-    assert "agent: I will call you." in row.version.text
+    assert "agent: I will call you." in row.version.text and body["created"]
+    again = StringIO()
+    call_command(
+        "import_transcript", str(path), workspace=workspace.slug, ref="chat:7", stdout=again
+    )
+    assert json.loads(again.getvalue()) == {**body, "created": False}
 
 
 @pytest.mark.django_db

@@ -19,12 +19,18 @@ TURNS = [
 
 @pytest.mark.django_db
 def test_import_stores_a_hashed_version_with_turn_offsets(workspace):
-    row = memory_transcript_import(workspace=workspace, data=TURNS)
-    assert row.source.ref.startswith("transcript:") and row.source.domain_pack == "memory"
+    write = memory_transcript_import(workspace=workspace, data=TURNS)
+    row = write.transcript
+    assert (
+        write.created
+        and row.source.ref.startswith("transcript:")
+        and row.source.domain_pack == "memory"
+    )
     for turn, raw in zip(row.turns, TURNS, strict=True):
         assert row.version.text[turn["start"] : turn["end"]] == raw["text"]
     again = memory_transcript_import(workspace=workspace, data=TURNS)
-    assert again.pk == row.pk and Source.objects.filter(workspace=workspace).count() == 1
+    assert not again.created and again.transcript.pk == row.pk
+    assert Source.objects.filter(workspace=workspace).count() == 1
 
 
 @pytest.mark.django_db
@@ -96,7 +102,7 @@ def test_checks_are_append_only(workspace):
 
 @pytest.mark.django_db
 def test_agent_stats_need_ten_claims(workspace):
-    row = memory_transcript_import(workspace=workspace, data=TURNS)
+    row = memory_transcript_import(workspace=workspace, data=TURNS).transcript
     message = 'I said "I\'ll try to send the draft this week if nothing comes up."'
     for _ in range(9):
         memory_verify(workspace=workspace, agent="agent", message=message, transcript=row)
@@ -116,7 +122,7 @@ def test_rubric_paraphrase_and_drift_under_incomplete_coverage_are_stored_and_co
     from tests.verifier.relations.scripted_judge import ScriptedJudge
 
     judge = ScriptedJudge({"memory": ("abstained", 0.5)})  # an external judge that abstains
-    row = memory_transcript_import(workspace=workspace, data=TURNS)
+    row = memory_transcript_import(workspace=workspace, data=TURNS).transcript
     message = "I mentioned that I would try to deliver the draft this week if nothing comes up."
     result = memory_verify(
         workspace=workspace, agent="agent", message=message, transcript=row, judge=judge
@@ -158,8 +164,12 @@ def test_a_transcript_never_takes_over_a_document_sources_ref(workspace):
 
 @pytest.mark.django_db
 def test_a_transcript_ref_takes_the_transcripts_next_version(workspace):
-    first = memory_transcript_import(workspace=workspace, data=TURNS, ref="transcript:chat-1")
+    first = memory_transcript_import(
+        workspace=workspace, data=TURNS, ref="transcript:chat-1"
+    ).transcript
     longer = [*TURNS, {"speaker": "agent", "text": "Sent."}]
-    second = memory_transcript_import(workspace=workspace, data=longer, ref="transcript:chat-1")
+    second = memory_transcript_import(
+        workspace=workspace, data=longer, ref="transcript:chat-1"
+    ).transcript
     assert second.source_id == first.source_id
     assert second.version.number == first.version.number + 1

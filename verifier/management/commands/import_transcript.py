@@ -1,7 +1,8 @@
 """``manage.py import_transcript FILE --workspace SLUG [--ref REF] [--title TITLE]``.
 
 Stores a JSON/JSONL transcript as a hashed source version with turn offsets and prints
-the transcript id, source ref and SHA-256 as JSON. Exit status 2 on bad input.
+the transcript id, whether it was new (``created``; the same turns again write nothing),
+source ref and SHA-256 as JSON. Exit status 2 on bad input.
 """
 
 from __future__ import annotations
@@ -35,15 +36,17 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"cannot read {options['path']}: {exc}", returncode=2) from exc
         try:
-            row = memory_transcript_import(
+            write = memory_transcript_import(
                 workspace=workspace, data=raw, ref=options["ref"], title=options["title"]
             )
         except TranscriptInputError as exc:
             raise CommandError(f"{exc.code}: {exc.message}", returncode=2) from exc
+        row = write.transcript
         self.stdout.write(
             json.dumps(
                 {
                     "id": row.pk,
+                    "created": write.created,
                     "ref": row.source.ref,
                     "version": row.version.number,
                     "sha256": row.version.sha256,
