@@ -73,8 +73,12 @@ def test_the_source_service_refuses_a_hidden_character_in_a_ref(workspace, ref):
             "/connect/v1/memory/transcripts",
             {"transcript": TURNS, "ref": "chat:\u202e1"},
         ),
+        (
+            "/connect/v1/ingest-jobs",
+            {"sources": [{"ref": HIDDEN["isolate"], "text": "Silt settles in the delta."}]},
+        ),
     ],
-    ids=["sources", "claims-verify-inline-source", "memory-transcript"],
+    ids=["sources", "claims-verify-inline-source", "memory-transcript", "ingest-job"],
 )
 def test_the_api_refuses_a_hidden_character_in_a_ref(api, workspace, url, body):
     make_source(workspace, ref="source:marrow", text="Sediment settles in the delta.")
