@@ -43,7 +43,9 @@ FAMILY = HEURISTIC_FAMILY
 # 3: spans joined are held to JOINED_SIMILARITY_FLOOR (2026-11-27, third session).
 # 4: numbers worked out from the span, bounds by direction, weekdays, paraphrased
 #    negations, modals, quantifiers and names (2026-11-28).
-PROMPT_VERSION = 4
+# 5: a span-initial pronoun stands for the claim's subject when a number or a negation
+#    comes only after the subject ("It is 412 metres long") (2026-11-28, fourth session).
+PROMPT_VERSION = 5
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

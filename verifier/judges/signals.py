@@ -1132,8 +1132,21 @@ def _derived(
     return False
 
 
-def _fmt(m: NumberMention) -> str:
-    return f"{m.raw} {m.unit}".strip() if m.unit and m.unit not in m.raw else m.raw
+def _fmt(m: NumberMention, text: TextProfile) -> str:
+    """A number as the text words it, with its unit ("412 metres", "$40", "3 million
+    tonnes"); the unit's canonical name only where the words cannot be found."""
+    if not m.unit or m.unit in m.raw:
+        return m.raw
+    start = m.position + m.width
+    if m.position > 0 and text.lower[m.position - 1] in {"$", "€", "£"}:
+        return f"{text.tokens[m.position - 1]}{m.raw}"
+    for end in range(start, min(start + 3, len(text.lower))):
+        one = text.lower[end]
+        two = f"{text.lower[end - 1]} {one}" if end > start else ""
+        if UNIT_CANONICAL.get(one) == m.unit or UNIT_CANONICAL.get(two) == m.unit:
+            words = " ".join(text.tokens[start : end + 1])
+            return f"{m.raw}{words}" if words == "%" else f"{m.raw} {words}"
+    return f"{m.raw} {m.unit}"
 
 
 def _supported_number(c: NumberMention, claim: TextProfile, span: TextProfile) -> bool:
@@ -1164,12 +1177,18 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
         if _derived(c, claim, span, stated):
             if not _announced(c, claim):
                 # a sum or difference the claim does not announce: no conflict, no support
-                out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
+                out.append(
+                    Blocker("number_unsupported", f"number_unsupported: {_fmt(c, claim)}", False)
+                )
             continue
         same_value = [s for s in span.numbers if _same_value(s.value, c.value)]
         if same_value and c.unit and same_value[0].unit:
             other = same_value[0]
-            out.append(Blocker("unit_mismatch", f"unit_mismatch: {_fmt(c)} vs {_fmt(other)}", True))
+            out.append(
+                Blocker(
+                    "unit_mismatch", f"unit_mismatch: {_fmt(c, claim)} vs {_fmt(other, span)}", True
+                )
+            )
             continue
         rivals = [
             s
@@ -1186,10 +1205,16 @@ def _number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
                 rivals, key=lambda s: abs(math.log1p(abs(s.value)) - math.log1p(abs(c.value)))
             )
             out.append(
-                Blocker("number_mismatch", f"number_mismatch: {_fmt(c)} vs {_fmt(nearest)}", True)
+                Blocker(
+                    "number_mismatch",
+                    f"number_mismatch: {_fmt(c, claim)} vs {_fmt(nearest, span)}",
+                    True,
+                )
             )
         elif not _adverbial_first(claim, c):
-            out.append(Blocker("number_unsupported", f"number_unsupported: {_fmt(c)}", False))
+            out.append(
+                Blocker("number_unsupported", f"number_unsupported: {_fmt(c, claim)}", False)
+            )
     span_days = span.lower_set & WEEKDAYS
     for day in sorted(claim.lower_set & WEEKDAYS - span_days):
         if span_days:  # a claim's weekday the span lacks is no conflict on its own
@@ -1846,7 +1871,11 @@ def _pronoun_subject(
     subject = [i for i in claim.content if i < head]
     if not subject or len(subject) > PRONOUN_SUBJECT_MAX_WORDS:
         return [], ""
-    if any(i < head for i in (*claim.negations, *(m.position for m in claim.numbers))):
+    # A negation or a number in or before the subject ("No wall …", "In 1998 the wall
+    # …") leaves it unclear what the pronoun stands for; one after it is the predicate's
+    # ("The wall is 412 metres long" / "It is 412 metres long"), which the number and
+    # polarity checks read as they read any other claim.
+    if any(i <= subject[-1] for i in (*claim.negations, *(m.position for m in claim.numbers))):
         return [], ""
     if not any(k0 < k <= k0 + PRONOUN_PREDICATE_GAP for k in support.get(("w", head), [])):
         return [], ""

@@ -36,7 +36,7 @@ def one(judge: HeuristicJudge, claim: str, *spans: str):
 def test_identity_and_registry() -> None:
     judge = build_judge({"backend": "heuristic"})
     assert isinstance(judge, HeuristicJudge)
-    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 4)
+    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 5)
 
 
 def test_thresholds_are_within_unit_interval() -> None:
@@ -103,7 +103,7 @@ def test_contradiction_beats_nothing_and_notes_the_signal() -> None:
     judge = HeuristicJudge(embed=constant_embed(0.95))
     result = one(judge, "The bridge is 1,100 metres long.", "The bridge is 1,200 metres long.")
     assert result.label == "contradicted"
-    assert result.note.startswith("number_mismatch: 1,100 metre vs 1,200 metre")
+    assert result.note.startswith("number_mismatch: 1,100 metres vs 1,200 metres")
     assert 0 <= result.confidence <= 1
 
 

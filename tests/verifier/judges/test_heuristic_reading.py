@@ -21,7 +21,28 @@ FINGERPRINTS = {
     # 3 reads every pair as 2 did; only spans joined are held to a higher similarity
     3: "2321e43f995ea51d6450f5c7af6d9b7527c26a3aca379441c3d253d7112c5dee",
     4: "ed8948fa0ead2314cf181caad710788495de9b10148ab99a43760164b3927200",
+    # since 5 the fingerprint also reads PAIRS
+    5: "687339ae211d485e7fad9fa122d15ae4f85ae56fb192356e06ed1bb14f040e8b",
 }
+# Pairs read with their context (title and the sentence before the span), beside the
+# fixtures: the API guide's own example among them.
+PAIRS = [
+    (
+        "The wall is 412 metres long.",
+        "It is 412 metres long.",
+        "Harbour report. The harbour wall was rebuilt in 1998.",
+    ),
+    (
+        "The wall is 420 metres long.",
+        "It is 412 metres long.",
+        "Harbour report. The harbour wall was rebuilt in 1998.",
+    ),
+    (
+        "Tarn Point Light was automated in 1987.",
+        "The light was automated in 1987.",
+        "Tarn Point Light. The lighthouse stands on the northern headland.",
+    ),
+]
 
 
 def reading_fingerprint() -> str:
@@ -31,6 +52,12 @@ def reading_fingerprint() -> str:
         texts = {s["id"]: s["text"] for s in fixture["sources"]}
         for claim in fixture["claims"]:
             found = compare(claim["text"], texts[claim["source_id"]])
+            readings.append(
+                [round(found.coverage, 4), found.content_words, [b.note for b in found.blockers]]
+            )
+    if PROMPT_VERSION >= 5:
+        for claim_text, span_text, context in PAIRS:
+            found = compare(claim_text, span_text, context)
             readings.append(
                 [round(found.coverage, 4), found.content_words, [b.note for b in found.blockers]]
             )

@@ -56,9 +56,38 @@ def test_blocking_signals(claim: str, span: str, kind: str) -> None:
 
 
 def test_number_note_names_both_values() -> None:
-    assert "1,200 metre vs 1,100 metre" in notes(
+    assert "1,200 metres vs 1,100 metres" in notes(
         "The bridge is 1,200 metres long.", "The bridge is 1,100 metres long."
     )
+
+
+@pytest.mark.parametrize(
+    ("claim", "span", "note"),
+    [
+        ("It cost $40.", "It cost $45.", "number_mismatch: $40 vs $45"),
+        ("Growth was 40%.", "Growth was 45%.", "number_mismatch: 40% vs 45%"),
+        ("The fee is 12 per cent.", "The fee is 14 per cent.", "12 per cent vs 14 per cent"),
+        ("Exports hit 3 million tonnes.", "Exports hit 4 million tonnes.", "3 million tonnes vs"),
+        ("It ran 5 km.", "It ran 5 miles.", "unit_mismatch: 5 km vs 5 miles"),
+    ],
+)
+def test_a_number_note_words_each_number_as_its_text_does(claim, span, note) -> None:
+    assert note in notes(claim, span)
+
+
+HARBOUR = "Harbour report. The harbour wall was rebuilt in 1998."
+
+
+def test_a_span_pronoun_stands_for_the_subject_before_a_number_in_the_predicate() -> None:
+    """The API guide's example: "It" is the wall, and the numbers are then compared."""
+    found = compare("The wall is 412 metres long.", "It is 412 metres long.", HARBOUR)
+    assert found.coverage == 1.0 and found.blockers == ()
+    assert kinds("The wall is 420 metres long.", "It is 412 metres long.") == ["number_mismatch"]
+
+
+def test_a_number_before_the_subject_leaves_the_pronoun_unresolved() -> None:
+    found = compare("In 1998 the wall was 412 metres long.", "It was 412 metres long.", HARBOUR)
+    assert found.coverage < 1.0
 
 
 def test_approximate_numbers_tolerate_rounding() -> None:
