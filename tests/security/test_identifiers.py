@@ -115,3 +115,45 @@ def test_a_claim_with_a_hidden_character_in_its_external_id_is_refused(api, work
     assert kept.get("error") is None
     assert Claim.objects.count() == before[2] + 1
     assert list(Claim.objects.values_list("external_id", flat=True)) == ["a-2"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("pack", "says"),
+    [
+        ("gen\u200beral", "U+200B ZERO WIDTH SPACE"),
+        ("General", "differs from 'General' only in letter case: use 'general'"),
+        ("m" * 65, "at most 64 characters"),
+    ],
+)
+def test_a_new_sources_domain_pack_must_read_as_what_it_is(api, workspace, pack, says):
+    make_source(workspace, ref="source:marrow", text="Sediment settles in the delta.")
+    before = _counts()
+    response = api.post(
+        "/connect/v1/sources",
+        {"ref": "source:new", "text": "Silt settles.", "domain_pack": pack},
+        content_type="application/json",
+    )
+    assert response.status_code == 400, response.content[:300]
+    error = response.json()["error"]
+    assert error["code"] in {"invalid_domain_pack", "invalid_request"}, error
+    if error["code"] == "invalid_domain_pack":
+        assert says in error["message"] and error["details"]["field"] == "domain_pack"
+    assert _counts() == before
+
+
+@pytest.mark.django_db
+def test_a_known_or_new_plain_domain_pack_is_taken(workspace):
+    make_source(workspace, ref="source:marrow", text="Sediment settles in the delta.")
+    for ref, pack in (("source:a", "general"), ("source:b", "Medicine (UK)"), ("source:c", "طب")):
+        assert source_upsert(workspace=workspace, ref=ref, text="Silt.", domain_pack=pack)
+    # the new pack is now known: the same name again is that pack
+    assert source_upsert(workspace=workspace, ref="source:d", text="Silt.", domain_pack="طب")
+
+
+def test_domain_pack_problem_is_none_for_a_known_name_whatever_it_holds():
+    from verifier.domain_packs import domain_pack_problem
+
+    assert domain_pack_problem("Legacy\u200b", ["Legacy\u200b"]) is None
+    assert domain_pack_problem("legal", ["Legal"]) is not None
+    assert "space" in (domain_pack_problem(" medical", ["general"]) or "")

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from verifier.domain_packs import DEFAULT_DOMAIN_PACK, domain_pack_problem
 from verifier.errors import ApplicationError
 from verifier.models import Source, SourceVersion, Workspace, text_sha256
+from verifier.selectors.rules import rule_set_domain_packs
 from verifier.services.claim_state import claims_state_refresh_superseded
 from verifier.untrusted_input import identifier_problem
 
@@ -46,6 +48,17 @@ def _validate_text(text: str) -> None:
         )
 
 
+def _check_domain_pack(workspace: Workspace, ref: str, domain_pack: str) -> None:
+    """A pack named for a new source must be one of the workspace's or a name that reads
+    as what it is (``verifier.domain_packs``). An existing source's own pack is fine, and
+    another one is the conflict ``source_upsert`` refuses by itself."""
+    if Source.objects.filter(workspace=workspace, ref=ref).exists():
+        return
+    problem = domain_pack_problem(domain_pack, rule_set_domain_packs(workspace=workspace))
+    if problem is not None:
+        raise SourceInputError("invalid_domain_pack", problem, {"field": "domain_pack"})
+
+
 @transaction.atomic
 def source_upsert(
     *,
@@ -77,13 +90,15 @@ def source_upsert(
             f"The ref {problem}: a ref is shown to people and must read as what it is.",
             {"field": "ref"},
         )
+    if domain_pack:
+        _check_domain_pack(workspace, ref, domain_pack)
     source, created_source = Source.objects.select_for_update().get_or_create(
         workspace=workspace,
         ref=ref,
         defaults={
             "title": title or ref,
             "citation": citation,
-            "domain_pack": domain_pack or "general",
+            "domain_pack": domain_pack or DEFAULT_DOMAIN_PACK,
         },
     )
     if not created_source:

@@ -1,0 +1,41 @@
+"""What may name a domain pack, written once for every door that makes one (a new
+source through the API, an upload, an ingest job; a new pack chosen when a rule set is
+activated).
+
+A source's domain pack is fixed when the source is made and chooses the rule set and
+policy its claims are scored under, so a pack name that only looks like another one
+("gen\u200beral" with a zero-width space, "General" beside "general") would put claims
+under other rules for good, with nothing on the page to tell them apart. Free of Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from verifier.untrusted_input import identifier_problem
+
+MAX_DOMAIN_PACK_CHARS: Final = 64
+DEFAULT_DOMAIN_PACK: Final = "general"
+
+
+def domain_pack_problem(name: str, known: Iterable[str]) -> str | None:
+    """Why ``name`` cannot name a new domain pack beside the ``known`` ones, or None.
+    A name already known is always fine (it is that pack)."""
+    known = [k for k in known if k]
+    if name in known:
+        return None
+    if len(name) > MAX_DOMAIN_PACK_CHARS:
+        return f"A domain pack name has at most {MAX_DOMAIN_PACK_CHARS} characters."
+    if name != name.strip():
+        return "A domain pack name does not begin or end with a space."
+    problem = identifier_problem(name)
+    if problem is not None:
+        return f"The domain pack name {problem}."
+    same = sorted(k for k in known if k.casefold() == name.casefold())
+    if same:
+        return (
+            f"The domain pack {same[0]!r} differs from {name!r} only in letter case: use "
+            f"{same[0]!r}, or a name that reads differently."
+        )
+    return None
