@@ -73,7 +73,7 @@ def test_a_line_without_source_needs_the_default(reviewer_client, harbour):
 def test_auditor_reads_but_cannot_submit(auditor_client, harbour):
     page = auditor_client.get("/verify/")
     assert page.status_code == 200
-    assert "can read verification results but not submit" in page.content.decode()
+    assert "can read verification results but not submit claims" in page.content.decode()
     response = auditor_client.post(
         "/verify/", {"claims": '{"text": "It is 412 metres long.", "source": "source:harbour"}'}
     )

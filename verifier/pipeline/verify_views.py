@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from verifier.http import MemberRequest
-from verifier.permissions import DECIDER_ROLES, role_required
+from verifier.permissions import role_required
 from verifier.pipeline.verify_forms import ClaimVerifyForm
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors.claim_verification import (
@@ -36,7 +36,6 @@ RESULTS_PAGE_SIZE = 50
 @role_required()
 def verify(request: MemberRequest) -> HttpResponse:
     workspace = request.workspace
-    can_submit = request.membership.role in DECIDER_ROLES
     form = ClaimVerifyForm(workspace=workspace)
     if request.method == "POST":  # role_required refused it without the write scope
         form = ClaimVerifyForm(request.POST, request.FILES, workspace=workspace)
@@ -66,7 +65,7 @@ def verify(request: MemberRequest) -> HttpResponse:
     return render(
         request,
         "verify/verify.html",
-        {"form": form, "page": page, "can_submit": can_submit, "inline_max": INLINE_MAX_CLAIMS},
+        {"form": form, "page": page, "inline_max": INLINE_MAX_CLAIMS},
     )
 
 
