@@ -131,6 +131,9 @@ class ReviewItem:
     # The reviewer's own decision that stands on this claim, when it is recent enough to
     # undo (``review.services.review_undo``).
     undoable: Verdict | None = None
+    # Another person's decision the claim's state stands on: shown by who and when even
+    # in blind review (not what), so nobody replaces it without knowing it is there.
+    decided_by_other: Verdict | None = None
 
     @property
     def earlier_at(self) -> int | None:
@@ -207,7 +210,8 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         v.note_words = undo_note_in_words(v.note)  # type: ignore[attr-defined]
     # Why it is here: the verdict the state stands on now, not merely the latest (after an
     # undo the latest is the withdrawal, and the judge's verdict decides again).
-    why = why_of(reason=claim.state_reason, verdict=deciding_verdict(verdicts))
+    deciding = deciding_verdict(verdicts)
+    why = why_of(reason=claim.state_reason, verdict=deciding)
     return ReviewItem(
         claim=claim,
         version=version,
@@ -227,6 +231,13 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         guidelines_html=claim.pane_guidelines or "",
         assignee=claim.pane_assignee or "",
         undoable=_undoable(verdicts, reviewer),
+        decided_by_other=(
+            deciding
+            if deciding is not None
+            and deciding.reviewer_id is not None
+            and deciding.reviewer_id != reviewer.pk
+            else None
+        ),
     )
 
 

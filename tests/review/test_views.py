@@ -180,6 +180,22 @@ def test_blind_mode_hides_verdicts_until_i_decide(reviewer_client, reviewer, mak
     assert "secret-judge" in reviewer_client.get(_url(claim)).content.decode()
 
 
+def test_a_decision_by_someone_else_is_shown_by_who_and_when_even_in_blind_review(
+    reviewer_client, admin_client_ws, reviewer, make_queue_claim
+):
+    claim = make_queue_claim("contradicted")
+    admin_client_ws.post(_url(claim, "decide"), {"decision": "supported", "version": seen(claim)})
+    reviewer_client.post("/review/blind/", {"next": _url(claim)})
+    body = reviewer_client.get(_url(claim)).content.decode()
+    notice = re.search(r'<p class="notice" id="decided-by-other"[^>]*>(.*?)</p>', body, re.S)
+    assert notice, "the reviewer is not told that a decision stands"
+    assert "Already decided by <strong>ada</strong>" in notice.group(1)
+    assert "stays hidden until you decide" in notice.group(1)
+    assert "Confirmed" not in notice.group(1) and "supported" not in notice.group(1)
+    # the one who decided is not told about their own decision
+    assert 'id="decided-by-other"' not in admin_client_ws.get(_url(claim)).content.decode()
+
+
 def test_bulk_actions_need_confirmation(reviewer_client, make_queue_claim):
     a, b = make_queue_claim("abstained"), make_queue_claim("no_evidence")
     data = {
