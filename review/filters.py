@@ -128,8 +128,8 @@ class ReviewQueueFilter(django_filters.FilterSet):
     )
     mine = django_filters.BooleanFilter(
         method="filter_mine",
-        label="Assigned to me",
-        widget=widgets.Select(choices=[("", "Anyone"), ("true", "Me")]),
+        label="Whose",
+        widget=widgets.Select(choices=[("", "Anyone's"), ("true", "Mine: assigned or in review")]),
     )
     q = django_filters.CharFilter(method="filter_search", label="Search", widget=widgets.TextInput)
 

@@ -37,6 +37,7 @@ from review.forms import (
 )
 from review.selectors.home import review_progress
 from review.selectors.item import review_item_detail, review_item_get
+from review.selectors.leases import review_out_of_reach
 from review.selectors.queue import (
     review_claims_by_public_ids,
     review_queue_filtered,
@@ -320,7 +321,14 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
         _trail_note(request, current.public_id)
     if lease is None:
         queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
-        done = (flash + " " if flash else "") + "Nothing left to review for this filter."
+        out_of_reach = review_out_of_reach(
+            queryset=selection.claims, reviewer=request.user, skipped=skipped
+        ).in_words()
+        done = (flash + " " if flash else "") + (
+            f"Nothing left for you in this filter; it still holds {out_of_reach}."
+            if out_of_reach
+            else "Nothing left to review for this filter."
+        )
         if request.htmx:
             response = render(
                 request, "review/_queue_done.html", {"flash": done, "queue_url": queue_url}

@@ -93,10 +93,10 @@ def review_home_actions(*, workspace: Workspace, user: User, role: str) -> list[
                 "queue",
             ),
             NextAction(
-                "Assigned to you",
+                "Yours",
                 mine_n,
                 "/review/?mine=true",
-                "Queue items someone assigned to you.",
+                "Queue items assigned to you, and the one you are reviewing now.",
                 "mine",
             ),
             NextAction(

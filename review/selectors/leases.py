@@ -3,9 +3,11 @@ serve a reviewer (held by another reviewer, or decided with this one's part)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from review.models import ReviewLease
@@ -37,3 +39,44 @@ def review_decided_by(*, reviewer: User) -> Q:
     checked first (a column of the queue index), the verdicts only for decided claims."""
     mine = Verdict.objects.filter(claim=OuterRef("pk"), reviewer=reviewer)
     return Q(state_reason__in=HUMAN_DECISION_REASONS) & Q(Exists(mine))
+
+
+@dataclass(frozen=True)
+class OutOfReach:
+    """Claims a filter still holds that "next" does not serve this reviewer."""
+
+    held: int  # under another reviewer's live lease
+    decided: int  # decided with this reviewer's part
+    skipped: int  # skipped in this round of reviewing
+
+    def in_words(self) -> str:
+        parts = [
+            f"{self.held} being reviewed by someone else" if self.held else "",
+            f"{self.decided} you have decided" if self.decided else "",
+            f"{self.skipped} you skipped (Start reviewing again to see them)"
+            if self.skipped
+            else "",
+        ]
+        said = [p for p in parts if p]
+        return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+
+
+def review_out_of_reach(
+    *, queryset: QuerySet[Claim], reviewer: User, skipped: Sequence[int]
+) -> OutOfReach:
+    """Why "next" found nothing although ``queryset`` (the filter) is not empty: one
+    counting query, run when the reviewer reaches the end of a filter."""
+    counts = queryset.aggregate(
+        held=Count("pk", filter=review_held_by_others(reviewer=reviewer)),
+        decided=Count(
+            "pk",
+            filter=review_decided_by(reviewer=reviewer) & ~review_held_by_others(reviewer=reviewer),
+        ),
+        skipped=Count(
+            "pk",
+            filter=Q(pk__in=list(skipped))
+            & ~review_held_by_others(reviewer=reviewer)
+            & ~review_decided_by(reviewer=reviewer),
+        ),
+    )
+    return OutOfReach(counts["held"], counts["decided"], counts["skipped"])

@@ -130,6 +130,26 @@ def test_skip_releases_and_previous_link(reviewer_client, make_queue_claim):
     assert f'id="link-previous" href="{_url(first)}"' in response.content.decode()
 
 
+def test_the_end_of_a_filter_says_what_it_still_holds(
+    reviewer_client, workspace, make_queue_claim
+):
+    """The queue counts every claim in the filter; "next" serves none held by another
+    reviewer or skipped: the end says so instead of "nothing left"."""
+    from review.services import review_lease_claim
+
+    held = make_queue_claim("contradicted")
+    skipped = make_queue_claim("contradicted")
+    otto = make_user("otto", workspace=workspace, role="reviewer")
+    review_lease_claim(claim=held, reviewer=otto, served_reason="t")
+    start = reviewer_client.post("/review/start/?reason=contradicted", **HX)
+    assert start["HX-Push-Url"] == _url(skipped) + "?reason=contradicted"
+    end = reviewer_client.post(_url(skipped, "skip") + "?reason=contradicted", **HX)
+    assert (
+        "Nothing left for you in this filter; it still holds 1 being reviewed by someone "
+        "else and 1 you skipped (Start reviewing again to see them)."
+    ) in end.content.decode()
+
+
 def test_claim_held_by_another_reviewer_is_read_only(reviewer_client, workspace, make_queue_claim):
     claim = make_queue_claim("abstained")
     otto = make_user("otto", workspace=workspace, role="reviewer")
