@@ -47,6 +47,7 @@ from verifier.scoring.rulesets import CORE_V1
 from verifier.services.audit_pack import audit_pack_job_create, audit_pack_job_run
 from verifier.services.claim_state import claim_exclude
 from verifier.services.ingest_create import SourceUpload, ingest_job_create
+from verifier.services.webhooks import webhook_create
 from verifier.services.workspaces import api_key_create
 
 pytestmark = pytest.mark.django_db
@@ -130,6 +131,16 @@ class World:
                 cause="test",
             ).pk
         )
+
+    @cached_property
+    def webhook_id(self) -> int:
+        hook = webhook_create(
+            workspace=self.workspace,
+            url="http://127.0.0.1:9/hook",
+            secret="s" * 16,
+            events=["job.completed"],
+        )
+        return int(hook.pk)
 
     @cached_property
     def rule_set(self) -> Any:
@@ -306,9 +317,17 @@ TABLE: tuple[Route, ...] = (
     Route("api-ingest-job", "api", {"GET": Op(R, 200)}, args=lambda w: {"job_id": w.ingest_job_id}),
     Route("api-ingest-job-cancel", "api", {"POST": Op(W, 200)}, args=_job),
     Route(
+        "api-webhook",
+        "api",
+        # where workspace data is sent: admin only, reading included
+        {"GET": Op(A, 200), "DELETE": Op(A, 200)},
+        args=lambda w: {"webhook_id": w.webhook_id},
+    ),
+    Route(
         "api-webhooks",
         "api",
         {
+            "GET": Op(A, 200),
             "POST": Op(
                 A,
                 201,
@@ -317,7 +336,7 @@ TABLE: tuple[Route, ...] = (
                     "secret": "s" * 16,
                     "events": ["job.completed"],
                 },
-            )
+            ),
         },
     ),
     Route(
@@ -508,7 +527,7 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:api-key-new",
         "console",
-        {"POST": Op(A, 200, body=lambda w: {"name": "matrix", "scope": "read"})},
+        {"POST": Op(A, 302, body=lambda w: {"name": "matrix", "scope": "read"})},
     ),
     Route(
         "audit:api-key-revoke",

@@ -11,9 +11,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
+from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
 from verifier.models import ApiScope, IngestJob, WebhookEvent
 from verifier.selectors.ingest import ingest_job_get, ingest_job_list
+from verifier.selectors.webhooks import webhook_get, webhook_list
 from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import (
     LEGACY_VERDICTS,
@@ -22,7 +24,7 @@ from verifier.services.ingest_create import (
     ingest_job_create,
 )
 from verifier.services.ingest_input import FORMATS
-from verifier.services.webhooks import webhook_create
+from verifier.services.webhooks import webhook_create, webhook_turn_off
 
 
 class IngestJobSerializer(serializers.Serializer[Any]):
@@ -123,11 +125,42 @@ class IngestJobCancelApi(APIView):
         return Response(IngestJobSerializer(job).data)
 
 
+@extend_schema_serializer(component_name="Webhook")
+class WebhookSerializer(serializers.Serializer[Any]):
+    """A webhook as the API shows it: never its secret."""
+
+    id = serializers.IntegerField(source="pk")
+    url = serializers.CharField()
+    events = serializers.JSONField()
+    threshold = serializers.IntegerField()
+    is_active = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+@extend_schema_serializer(component_name="WebhookListItem")
+class WebhookListItemSerializer(WebhookSerializer):
+    last_status = serializers.CharField(
+        allow_null=True,
+        help_text="How its latest delivery went: pending, retrying, delivered, failed or "
+        "cancelled; null before its first.",
+    )
+    last_event_at = serializers.DateTimeField(allow_null=True)
+
+
 class WebhookCreateApi(APIView):
-    """Register a webhook for job.completed and/or job.quality_below_threshold."""
+    """Register a webhook for job.completed and/or job.quality_below_threshold (POST), or
+    list the workspace's webhooks, newest first (GET)."""
 
     # Webhooks send workspace data to outside addresses: admin keys and console admins.
-    required_scopes = {"POST": ApiScope.ADMIN}
+    required_scopes = {"POST": ApiScope.ADMIN, "GET": ApiScope.ADMIN}
+    pagination_class = IdCursorPagination
+
+    @extend_schema(responses=WebhookListItemSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        paginator = self.pagination_class()
+        rows = webhook_list(workspace=request_workspace(request))
+        page = paginator.paginate_queryset(rows, request, view=self) or []
+        return paginator.get_paginated_response(WebhookListItemSerializer(page, many=True).data)
 
     @extend_schema_serializer(component_name="WebhookCreateRequest")
     class InputSerializer(serializers.Serializer[Any]):
@@ -139,17 +172,27 @@ class WebhookCreateApi(APIView):
         )
         threshold = serializers.IntegerField(min_value=0, max_value=100, default=90)
 
-    @extend_schema_serializer(component_name="Webhook")
-    class OutputSerializer(serializers.Serializer[Any]):
-        id = serializers.IntegerField(source="pk")
-        url = serializers.CharField()
-        events = serializers.JSONField()
-        threshold = serializers.IntegerField()
-        is_active = serializers.BooleanField()
-
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @extend_schema(request=InputSerializer, responses={201: WebhookSerializer})
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         webhook = webhook_create(workspace=request_workspace(request), **data.validated_data)
-        return Response(self.OutputSerializer(webhook).data, status=status.HTTP_201_CREATED)
+        return Response(WebhookSerializer(webhook).data, status=status.HTTP_201_CREATED)
+
+
+class WebhookGetApi(APIView):
+    """One webhook (GET), or turn it off (DELETE): no delivery is queued for it any more
+    and the waiting ones are cancelled; the webhook and its deliveries stay on record, so
+    DELETE answers 200 with it (``is_active`` false), again on a second call."""
+
+    required_scopes = {"GET": ApiScope.ADMIN, "DELETE": ApiScope.ADMIN}
+
+    @extend_schema(responses=WebhookSerializer)
+    def get(self, request: Request, webhook_id: int) -> Response:
+        webhook = webhook_get(workspace=request_workspace(request), webhook_id=webhook_id)
+        return Response(WebhookSerializer(webhook).data)
+
+    @extend_schema(responses=WebhookSerializer)
+    def delete(self, request: Request, webhook_id: int) -> Response:
+        webhook = webhook_get(workspace=request_workspace(request), webhook_id=webhook_id)
+        return Response(WebhookSerializer(webhook_turn_off(webhook=webhook)).data)

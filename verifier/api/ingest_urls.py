@@ -7,6 +7,7 @@ from verifier.api.ingest import (
     IngestJobCreateApi,
     IngestJobGetApi,
     WebhookCreateApi,
+    WebhookGetApi,
 )
 
 urlpatterns = [
@@ -18,4 +19,5 @@ urlpatterns = [
         name="api-ingest-job-cancel",
     ),
     path("webhooks", WebhookCreateApi.as_view(), name="api-webhooks"),
+    path("webhooks/<int:webhook_id>", WebhookGetApi.as_view(), name="api-webhook"),
 ]

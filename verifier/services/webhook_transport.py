@@ -51,7 +51,9 @@ def webhook_target_check(*, url: str) -> OutboundTarget:
     """Parse ``url`` and resolve its host; raise ``WebhookTargetRefused`` when the
     scheme or any resolved address is not allowed."""
     allow_http = bool(getattr(settings, "SPANPROOF_WEBHOOK_ALLOW_HTTP", False))
-    if urlsplit(url).scheme == "http" and not allow_http:
+    scheme = urlsplit(url).scheme.lower()
+    if scheme != "https" and not (allow_http and scheme == "http"):
+        # one message for http and for any other scheme (ftp://, file://)
         raise WebhookTargetRefused("insecure_url", "Webhook URLs must use https.")
     try:
         return outbound_target(url, allowed=allowed_networks())

@@ -96,6 +96,17 @@ def webhook_create(
     )
 
 
+@transaction.atomic
+def webhook_turn_off(*, webhook: Webhook) -> Webhook:
+    """Stop the webhook: no new delivery is queued for it, and the ones still waiting
+    are cancelled (``webhook_deliver`` sends nothing for a webhook turned off). Its row
+    and its deliveries stay, as the record of what was sent. Turning off twice is
+    harmless."""
+    Webhook.objects.filter(pk=webhook.pk).update(is_active=False)
+    webhook.is_active = False
+    return webhook
+
+
 def _events_for(webhook: Webhook, trust: int | None) -> list[str]:
     events = []
     if WebhookEvent.JOB_COMPLETED in webhook.events:
@@ -146,8 +157,11 @@ def webhook_deliver(*, delivery_id: int) -> AttemptResult:
     """Make one try; record it; say whether and when to try again."""
     delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
     number = delivery.attempts.count() + 1
-    if delivery.status in ("delivered", "failed"):
+    if delivery.status in ("delivered", "failed", "cancelled"):
         return AttemptResult(delivery.status == "delivered", None, number - 1)
+    if not delivery.webhook.is_active:
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(status="cancelled")
+        return AttemptResult(False, None, number - 1)
     body = canonical_body(delivery.payload)
     timestamp = str(int(time.time()))
     headers = {

@@ -118,7 +118,8 @@ def test_delivery_waits_for_commit(workspace, django_capture_on_commit_callbacks
     [
         ({"events": []}, "invalid_events"),
         ({"events": ["job.exploded"]}, "invalid_events"),
-        ({"url": "ftp://x"}, "invalid_url"),
+        ({"url": "ftp://x"}, "insecure_url"),
+        ({"url": "file:///etc/passwd"}, "insecure_url"),
         ({"secret": "short"}, "weak_secret"),
         ({"threshold": 101}, "invalid_threshold"),
     ],
