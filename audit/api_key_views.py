@@ -1,5 +1,9 @@
 """The API keys page (admins): the workspace's keys, making one (shown once) and revoking
-one, with a copy-paste ``curl`` example per endpoint family and the link to the API docs."""
+one, with a copy-paste ``curl`` example per endpoint family and the link to the API docs.
+
+Making a key is Post/Redirect/Get: the POST keeps the new secret in the session and
+redirects to the keys page, which takes it out of the session as it shows it. Reloading
+that page shows no secret and makes no key; the secret never travels in a URL."""
 
 from __future__ import annotations
 
@@ -14,7 +18,10 @@ from verifier.http import MemberRequest
 from verifier.models import ApiScope
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.workspaces import api_key_list
-from verifier.services.workspaces import api_key_create, api_key_revoke
+from verifier.services.workspaces import ApiKeyInputError, api_key_create, api_key_revoke
+
+# The session key holding a new key's secret until the keys page shows it, once.
+NEW_KEY_SESSION_KEY = "api_key_shown_once"
 
 
 class ApiKeyForm(forms.Form):
@@ -23,26 +30,43 @@ class ApiKeyForm(forms.Form):
 
 
 def _render(
-    request: MemberRequest, *, form: ApiKeyForm | None = None, raw_key: str = "", status: int = 200
+    request: MemberRequest,
+    *,
+    form: ApiKeyForm | None = None,
+    new_key: dict[str, str] | None = None,
+    status: int = 200,
 ) -> HttpResponse:
-    return render(
+    response = render(
         request,
         "audit/api_keys.html",
         {
             "keys": api_key_list(workspace=request.workspace),
             "form": form or ApiKeyForm(),
-            "raw_key": raw_key,
+            "new_key": new_key,
             "examples": EXAMPLES,
             "base_url": request.build_absolute_uri("/").rstrip("/"),
         },
         status=status,
     )
+    # The page may carry a secret: no cache, and no copy for the back button, keeps it.
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _take_new_key(request: MemberRequest) -> dict[str, str] | None:
+    """The secret of the key this session just made in the current workspace, taken out
+    of the session: it is shown on this answer and never again."""
+    new_key = request.session.get(NEW_KEY_SESSION_KEY)
+    if not isinstance(new_key, dict) or new_key.get("workspace") != request.workspace.slug:
+        return None
+    del request.session[NEW_KEY_SESSION_KEY]
+    return {"name": str(new_key["name"]), "raw_key": str(new_key["raw_key"])}
 
 
 @require_GET
 @role_required(*ADMIN_ROLES)
 def api_keys(request: MemberRequest) -> HttpResponse:
-    return _render(request)
+    return _render(request, new_key=_take_new_key(request))
 
 
 @require_POST
@@ -51,15 +75,21 @@ def api_key_new(request: MemberRequest) -> HttpResponse:
     form = ApiKeyForm(request.POST)
     if not form.is_valid():
         return _render(request, form=form, status=422)
-    created = api_key_create(
-        workspace=request.workspace,
-        name=form.cleaned_data["name"].strip(),
-        scope=form.cleaned_data["scope"],
-    )
-    # The key itself is shown once, on this answer, and never stored.
-    response = _render(request, raw_key=created.raw_key)
-    response["Cache-Control"] = "no-store"
-    return response
+    try:
+        created = api_key_create(
+            workspace=request.workspace,
+            name=form.cleaned_data["name"].strip(),
+            scope=form.cleaned_data["scope"],
+        )
+    except ApiKeyInputError as error:
+        form.add_error("name", error.message)
+        return _render(request, form=form, status=422)
+    request.session[NEW_KEY_SESSION_KEY] = {
+        "workspace": request.workspace.slug,
+        "name": created.api_key.name,
+        "raw_key": created.raw_key,
+    }
+    return redirect("audit:api-keys")
 
 
 @require_POST

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from verifier import vocabulary
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
+from verifier.error_pages import api_not_found
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
 from verifier.selectors.health import health_report
@@ -61,6 +62,10 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: the API's JSON error body under the API's paths (DRF's views answer
+    their own 404s; this is for a path no route answers), the console's page elsewhere."""
+    if is_api_path(request.path):
+        return api_not_found(request)
     return render(request, "errors/404.html", {"path": request.path}, status=404)
 
 

@@ -46,7 +46,10 @@ def test_api_keys_page_links_the_docs_shows_curl_and_makes_and_revokes_keys(
     nav = page.split('<nav aria-label="Main">')[1].split("</nav>")[0]
     assert 'href="/audit/api-keys/"' in nav and 'href="/connect/v1/docs"' in nav
 
-    made = admin_client_ws.post(reverse("audit:api-key-new"), {"name": "ci", "scope": "read"})
+    made = admin_client_ws.post(
+        reverse("audit:api-key-new"), {"name": "ci", "scope": "read"}, follow=True
+    )
+    assert made.redirect_chain == [(reverse("audit:api-keys"), 302)]
     assert made.status_code == 200 and made["Cache-Control"] == "no-store"
     raw = re.search(r'<pre id="new-key"[^>]*>([^<]+)</pre>', made.content.decode()).group(1)
     key = api_key_authenticate(raw_key=raw)

@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from verifier.errors import ApplicationError
 from verifier.models import (
     ApiKey,
     ApiScope,
@@ -16,6 +17,11 @@ from verifier.models import (
     generate_api_key,
     hash_api_key,
 )
+from verifier.untrusted_input import identifier_problem
+
+
+class ApiKeyInputError(ApplicationError):
+    pass
 
 
 @dataclass(frozen=True)
@@ -40,10 +46,34 @@ def membership_set(*, workspace: Workspace, user: User, role: str) -> Membership
 
 @transaction.atomic
 def api_key_create(
-    *, workspace: Workspace, name: str, scope: str = ApiScope.WRITE
+    *, workspace: Workspace, name: str, scope: str = ApiScope.WRITE, unique_name: bool = True
 ) -> CreatedApiKey:
+    """Make a key for ``workspace``; the raw key is in the answer only. Its name is shown
+    in the keys list, so one with a control or invisible formatting character (a
+    bidirectional override would show it reversed) is refused; so, with ``unique_name``,
+    is the name of another key of the workspace that is not revoked (a form sent twice
+    must not make a second key whose secret nobody saw)."""
     if scope not in ApiScope.values:
         raise ValueError(f"unknown scope {scope!r}; expected one of {', '.join(ApiScope.values)}")
+    problem = identifier_problem(name)
+    if problem is not None:
+        raise ApiKeyInputError(
+            "invalid_name",
+            f"The name {problem}: a key's name is shown to people and must read as what it is.",
+            {"field": "name"},
+        )
+    if unique_name:
+        # Two requests making the same name at once queue here, on the workspace's row;
+        # the second then finds the first one's key. (NO KEY UPDATE: rows that refer to
+        # the workspace can still be written meanwhile.)
+        Workspace.objects.select_for_update(no_key=True).filter(pk=workspace.pk).first()
+        if ApiKey.objects.filter(workspace=workspace, name=name, revoked_at__isnull=True).exists():
+            raise ApiKeyInputError(
+                "name_taken",
+                f'This workspace already has a key named "{name}" that is not revoked; '
+                "revoke it first, or give the new key another name.",
+                {"field": "name"},
+            )
     raw_key = generate_api_key()
     api_key = ApiKey.objects.create(
         workspace=workspace,

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from verifier.models import ApiScope
 from verifier.selectors.workspaces import workspace_get
-from verifier.services.workspaces import api_key_create
+from verifier.services.workspaces import ApiKeyInputError, api_key_create
 
 
 class Command(BaseCommand):
@@ -27,7 +27,17 @@ class Command(BaseCommand):
         workspace = workspace_get(slug=options["workspace"])
         if workspace is None:
             raise CommandError(f"No workspace with slug {options['workspace']!r}.")
-        created = api_key_create(workspace=workspace, name=options["name"], scope=options["scope"])
+        try:
+            # Scripts make keys by the same name again (rotation, benches); the key is
+            # printed here, so no secret is lost: only the console refuses a taken name.
+            created = api_key_create(
+                workspace=workspace,
+                name=options["name"],
+                scope=options["scope"],
+                unique_name=False,
+            )
+        except ApiKeyInputError as error:
+            raise CommandError(error.message) from error
         self.stderr.write(
             f"API key {created.api_key.name!r} ({created.api_key.scope}) for workspace "
             f"{workspace.slug!r} "

@@ -1,0 +1,116 @@
+"""What a 404 and a 405 say: the API's JSON error body under the API's paths
+(``verifier.api.paths``), a page in the console's layout everywhere else.
+
+Django answers a method a view does not serve (``require_POST``, ``LogoutView``) with an
+empty 405, which a browser shows as a broken page; ``MethodNotAllowedMiddleware`` gives
+that answer a body and keeps its status and ``Allow`` header. DRF's views already answer
+their own 405 with the JSON body, which the middleware leaves alone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from verifier.api.errors import error_body
+from verifier.api.paths import is_api_path
+
+API_DOCS_PATH = "/connect/v1/docs"
+
+
+def _resolves(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
+
+
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    """The API's 404 for a path no route answers. A known route asked for with a trailing
+    slash (the API's routes have none) is named in the message."""
+    path = request.path
+    suggested = path.rstrip("/")
+    if suggested != path and is_api_path(suggested) and _resolves(request.path_info.rstrip("/")):
+        message = (
+            f"There is no endpoint at {path}; the endpoint is {suggested}, "
+            "without the trailing slash."
+        )
+        return JsonResponse(error_body("not_found", message, {"path": suggested}), status=404)
+    message = f"There is no endpoint at {path}; the endpoints are listed at {API_DOCS_PATH}."
+    return JsonResponse(error_body("not_found", message), status=404)
+
+
+def _page_above(path: str) -> str:
+    """The nearest console address above ``path`` that a route answers (``/`` at last):
+    where a form that posts to ``path`` most likely lives."""
+    parts = [part for part in path.split("/") if part]
+    while parts:
+        parts.pop()
+        candidate = "/" + "".join(f"{part}/" for part in parts)
+        if _resolves(candidate):
+            return candidate
+    return "/"
+
+
+def _came_from(request: HttpRequest) -> str | None:
+    """The page the request came from (its ``Referer``), when it is on this site and is
+    not the address itself."""
+    referer = request.headers.get("Referer", "")
+    if not referer or not url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return None
+    parts = urlsplit(referer)
+    if parts.path == request.path:
+        return None
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def method_not_allowed_page(request: HttpRequest, allowed: list[str]) -> str:
+    """The console's 405 page: what happened, in words, and a way back."""
+    came_from = _came_from(request)
+    back = came_from or _page_above(request.path)
+    if came_from is not None:
+        back_label = "Back to the page you came from"
+    elif back == "/":
+        back_label = "Back to the overview"
+    else:
+        back_label = f"Go to {back}"
+    context = {
+        "path": request.path,
+        "method": request.method,
+        "allowed": allowed,
+        "form_only": "GET" not in allowed and request.method in ("GET", "HEAD"),
+        "back": back,
+        "back_label": back_label,
+    }
+    return render_to_string("errors/405.html", context, request=request)
+
+
+class MethodNotAllowedMiddleware:
+    """Fill an empty 405's body: the API's ``method_not_allowed`` error, or the console's
+    405 page. The status and every header (``Allow`` first) stay as the view set them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.streaming or response.content:
+            return response
+        allowed = [method.strip() for method in response.get("Allow", "").split(",")]
+        allowed = [method for method in allowed if method]
+        if is_api_path(request.path):
+            body = error_body("method_not_allowed", f'Method "{request.method}" not allowed.')
+            response.content = json.dumps(body).encode()
+            response["Content-Type"] = "application/json"
+        else:
+            response.content = method_not_allowed_page(request, allowed).encode()
+            response["Content-Type"] = "text/html; charset=utf-8"
+        return response
