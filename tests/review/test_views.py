@@ -130,9 +130,7 @@ def test_skip_releases_and_previous_link(reviewer_client, make_queue_claim):
     assert f'id="link-previous" href="{_url(first)}"' in response.content.decode()
 
 
-def test_the_end_of_a_filter_says_what_it_still_holds(
-    reviewer_client, workspace, make_queue_claim
-):
+def test_the_end_of_a_filter_says_what_it_still_holds(reviewer_client, workspace, make_queue_claim):
     """The queue counts every claim in the filter; "next" serves none held by another
     reviewer or skipped: the end says so instead of "nothing left"."""
     from review.services import review_lease_claim
