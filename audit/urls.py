@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit import api_key_views, pack_views, views
+from audit import api_key_views, pack_views, views, webhook_views
 
 app_name = "audit"
 
@@ -30,6 +30,9 @@ urlpatterns = [
     path("api-keys/", api_key_views.api_keys, name="api-keys"),
     path("api-keys/new/", api_key_views.api_key_new, name="api-key-new"),
     path("api-keys/<int:key_id>/revoke/", api_key_views.api_key_revoke_view, name="api-key-revoke"),
+    path("webhooks/", webhook_views.webhooks, name="webhooks"),
+    path("webhooks/new/", webhook_views.webhook_new, name="webhook-new"),
+    path("webhooks/<int:webhook_id>/off/", webhook_views.webhook_off, name="webhook-off"),
     path("calibrators/", views.calibrators, name="calibrators"),
     path("calibrators/<int:pk>/", views.calibrator_detail, name="calibrator-detail"),
     path("calibrators/<int:pk>/activate/", views.calibrator_activate, name="calibrator-activate"),

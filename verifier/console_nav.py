@@ -105,6 +105,12 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 "Keys for programs, with a curl example per endpoint family.",
             ),
             EntryPoint(
+                "Webhooks",
+                "/audit/webhooks/",
+                ADMIN,
+                "Where job and verification events are sent, and how each delivery went.",
+            ),
+            EntryPoint(
                 "API docs",
                 "/connect/v1/docs",
                 ALL,

@@ -535,6 +535,29 @@ TABLE: tuple[Route, ...] = (
         {"POST": Op(A, 302)},
         args=lambda w: {"key_id": w.fresh_api_key().pk},
     ),
+    Route("audit:webhooks", "console", {"GET": Op(A, 200)}),
+    Route(
+        "audit:webhook-new",
+        "console",
+        {
+            "POST": Op(
+                A,
+                302,
+                body=lambda w: {
+                    "url": "http://127.0.0.1:9/console-hook",
+                    "events": ["job.completed"],
+                    "threshold": "90",
+                    "secret": "s" * 16,
+                },
+            )
+        },
+    ),
+    Route(
+        "audit:webhook-off",
+        "console",
+        {"POST": Op(A, 302)},
+        args=lambda w: {"webhook_id": w.webhook_id},
+    ),
     Route(
         "audit:rule-set-new",
         "console",

@@ -1,0 +1,88 @@
+"""The webhooks page (admins): where the workspace's job and verification events are
+sent, how each one's latest delivery went, adding one and turning one off. The same
+services as ``/connect/v1/webhooks``; a webhook turned off keeps its record."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from verifier.http import MemberRequest
+from verifier.models import WebhookEvent
+from verifier.permissions import ADMIN_ROLES, role_required
+from verifier.selectors.webhooks import webhook_get, webhook_list
+from verifier.services.webhooks import WebhookInputError, webhook_create, webhook_turn_off
+
+
+class WebhookForm(forms.Form):
+    url = forms.URLField(max_length=500, label="URL (https)", assume_scheme="https")
+    events = forms.MultipleChoiceField(
+        choices=WebhookEvent.choices,
+        widget=forms.CheckboxSelectMultiple,
+        label="Events",
+        initial=[WebhookEvent.JOB_COMPLETED],
+    )
+    threshold = forms.IntegerField(
+        min_value=0,
+        max_value=100,
+        initial=90,
+        label="Quality threshold (0–100)",
+        help_text="job.quality_below_threshold fires when a job's trust score is below it.",
+    )
+    secret = forms.CharField(
+        min_length=16,
+        max_length=128,
+        label="Secret (16 to 128 characters)",
+        widget=forms.PasswordInput(render_value=False),
+        help_text="Signs every delivery (HMAC-SHA256 in X-Spanproof-Signature); keep a "
+        "copy for the receiver: it is not shown again.",
+    )
+
+
+def _render(
+    request: MemberRequest, *, form: WebhookForm | None = None, status: int = 200
+) -> HttpResponse:
+    return render(
+        request,
+        "audit/webhooks.html",
+        {"webhooks": webhook_list(workspace=request.workspace), "form": form or WebhookForm()},
+        status=status,
+    )
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def webhooks(request: MemberRequest) -> HttpResponse:
+    return _render(request)
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def webhook_new(request: MemberRequest) -> HttpResponse:
+    form = WebhookForm(request.POST)
+    if not form.is_valid():
+        return _render(request, form=form, status=422)
+    try:
+        hook = webhook_create(workspace=request.workspace, **form.cleaned_data)
+    except WebhookInputError as error:
+        form.add_error("url" if "url" in error.code else None, error.message)
+        return _render(request, form=form, status=422)
+    messages.success(request, f"Webhook to {hook.url} added.")
+    return redirect("audit:webhooks")
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def webhook_off(request: MemberRequest, webhook_id: int) -> HttpResponse:
+    try:
+        hook = webhook_get(workspace=request.workspace, webhook_id=webhook_id)
+    except Http404:
+        messages.error(request, "No such webhook in this workspace.")
+        return _render(request, status=404)
+    if hook.is_active:
+        webhook_turn_off(webhook=hook)
+        messages.success(request, f"Webhook to {hook.url} turned off.")
+    return redirect("audit:webhooks")
