@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
 
+from verifier.domain_packs import domain_pack_problem
+from verifier.errors import ApplicationError
 from verifier.models import RuleSet, RuleSetActivation, Workspace
 from verifier.scoring.rulesets import (
     CORE_V1,
@@ -16,6 +18,24 @@ from verifier.scoring.rulesets import (
     to_dict,
     validate_definition,
 )
+from verifier.selectors.rules import (
+    rule_set_domain_packs,
+    rule_set_label,
+)
+
+
+class RuleSetUnchanged(ApplicationError):
+    """A new version would repeat the latest one of its name: nothing is stored;
+    ``rule_set`` is that version, for the console to link to."""
+
+    def __init__(self, rule_set: RuleSet) -> None:
+        self.rule_set = rule_set
+        super().__init__(
+            "rule_set_unchanged",
+            f"This definition is identical to version {rule_set.version} "
+            f"({rule_set_label(rule_set)}): nothing was saved.",
+            {"rule_set": rule_set.pk, "version": rule_set.version},
+        )
 
 
 def rule_set_builtin_ensure() -> RuleSet:
@@ -38,27 +58,42 @@ def rule_set_create(
     note: str = "",
     actor: User | None = None,
 ) -> RuleSet:
-    """Store ``definition`` as the next immutable version of its name in the workspace."""
+    """Store ``definition`` as the next immutable version of its name in the workspace;
+    refused (``RuleSetUnchanged``) when it is identical to the latest one.
+
+    Versions of one name are numbered one save at a time: a transaction-scoped advisory
+    lock on (workspace, name) holds a second save of the same name, from another tab or
+    process, until the first commits, so it reads the new latest and takes the next
+    number (a row lock cannot do this for a name that has no version yet)."""
     name = definition.name.strip()
-    latest = (
-        RuleSet.objects.select_for_update()
-        .filter(workspace=workspace, name=name)
-        .aggregate(v=Max("version"))["v"]
-    )
-    version = (latest or 0) + 1
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+            [f"rule-set-version:{workspace.pk}:{name}"],
+        )
+    latest = RuleSet.objects.filter(workspace=workspace, name=name).order_by("-version").first()
+    version = (latest.version if latest else 0) + 1
     definition = replace(definition, name=name, version=version)
     errors = validate_definition(definition)
     if errors:
         raise InvalidRuleSet(errors)
+    document = to_dict(definition)
+    if latest is not None and _unversioned(latest.definition) == _unversioned(document):
+        raise RuleSetUnchanged(latest)
     return RuleSet.objects.create(
         workspace=workspace,
         name=name,
         version=version,
-        definition=to_dict(definition),
+        definition=document,
         parent=parent,
         note=note.strip(),
         created_by=actor,
     )
+
+
+def _unversioned(document: dict[str, Any]) -> dict[str, Any]:
+    """A stored definition without its version number: what two versions compare by."""
+    return {key: value for key, value in document.items() if key != "version"}
 
 
 @transaction.atomic
@@ -75,13 +110,15 @@ def rule_set_activate(
 
     The pack is one of the workspace's (its sources' packs and the packs rule sets were
     activated for; empty: all packs); a new pack is made only when asked explicitly
-    (``create_pack``), so a typo never becomes a pack of its own."""
-    from verifier.selectors.rules import rule_set_domain_packs
-
+    (``create_pack``), so a typo never becomes a pack of its own, and only with a name
+    that fits and reads as what it is (``verifier.domain_packs``)."""
     if rule_set.workspace_id not in (None, workspace.pk):
         raise InvalidRuleSet(["rule set belongs to another workspace"])
     domain_pack = domain_pack.strip()
     known = rule_set_domain_packs(workspace=workspace)
+    problem = domain_pack_problem(domain_pack, known)
+    if problem is not None:
+        raise InvalidRuleSet([problem])
     if domain_pack not in known and not create_pack:
         listed = ", ".join(f"“{p}”" for p in known if p) or "none yet"
         raise InvalidRuleSet(
@@ -92,7 +129,7 @@ def rule_set_activate(
         )
     names = {p["name"] for p in rule_set.definition.get("policies", [])}
     if policy not in names:
-        raise InvalidRuleSet([f"policy {policy!r} is not defined by {rule_set}"])
+        raise InvalidRuleSet([f"policy {policy!r} is not defined by {rule_set_label(rule_set)}"])
     return RuleSetActivation.objects.create(
         workspace=workspace,
         domain_pack=domain_pack,

@@ -17,9 +17,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from audit import exports, selectors, services
 from audit.forms import RuleSetForm
+from verifier.domain_packs import domain_pack_problem
 from verifier.engine import get_judge
 from verifier.http import MemberRequest
-from verifier.models import ClaimStateChoices
+from verifier.models import ClaimStateChoices, RuleSet
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.scoring.quality import quality_class
@@ -421,6 +422,7 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
     parent, base = _base_rule_set(request)
     packs = rule_selectors.rule_set_domain_packs(workspace=workspace)
     impact = None
+    identical: RuleSet | None = None
     if request.method == "POST":
         form = RuleSetForm(request.POST, base=base, packs=packs)
         action = request.POST.get("action", "preview")
@@ -440,11 +442,14 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
                 except InvalidRuleSet as exc:
                     for message in exc.errors:
                         form.add_error(None, message)
+                except services.RuleSetUnchanged as exc:
+                    identical = exc.rule_set  # the page links to it; nothing was stored
                 else:
                     messages.success(
                         request,
-                        f"Saved {draft} as a draft: it is not active. Review its impact, "
-                        "then activate it for a domain pack or all packs.",
+                        f"Saved {rule_selectors.rule_set_label(draft)} as a draft: it is not "
+                        "active. Review its impact, then activate it for a domain pack or "
+                        "all packs.",
                     )
                     # the activate form on the version's page starts at the previewed target
                     target = urlencode(
@@ -471,7 +476,14 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
     return render(
         request,
         "audit/rule_set_form.html",
-        {"form": form, "parent": parent, "base": base, "impact": impact, "packs": packs},
+        {
+            "form": form,
+            "parent": parent,
+            "base": base,
+            "impact": impact,
+            "packs": packs,
+            "identical": identical,
+        },
     )
 
 
@@ -490,7 +502,7 @@ def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
             "definition": definition,
             "definition_json": json.dumps(to_dict(definition), indent=2),
             "diff": rule_selectors.rule_set_diff(parent_def, definition),
-            "compared_to": rule_set.parent or CORE_V1.display_name,
+            "compared_to": rule_selectors.rule_set_label(rule_set.parent or CORE_V1),
             "packs": rule_selectors.rule_set_domain_packs(workspace=workspace),
             "policies": POLICY_NAMES,
             "target_pack": request.GET.get("domain_pack", "").strip(),
@@ -524,8 +536,8 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
         return redirect("audit:rule-set-detail", pk=rule_set.pk)
     messages.success(
         request,
-        f"Activated {rule_set} ({activation.policy}) for "
-        f"{activation.domain_pack or 'all domain packs'}.",
+        f"Activated {rule_selectors.rule_set_label(rule_set)} for "
+        f"{activation.domain_pack or 'all domain packs'} with the {activation.policy} policy.",
     )
     return redirect(reverse("audit:rules"))
 
@@ -554,8 +566,10 @@ def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
             "impact": impact,
             "domain_pack": domain_pack,
             "policy": policy,
-            # A pack not in the workspace yet is made only by this confirmation.
+            # A pack not in the workspace yet is made only by this confirmation, and
+            # only with a name that fits and reads as what it is.
             "new_pack": domain_pack not in packs,
+            "pack_problem": domain_pack_problem(domain_pack, packs),
             "create_pack": create,
         },
     )
@@ -589,8 +603,9 @@ def rule_set_diff(request: MemberRequest) -> HttpResponse:
             "options": options,
             "a": a,
             "b": b,
-            "a_label": str(a) if a else CORE_V1.display_name,
-            "b_label": str(b) if b else CORE_V1.display_name,
+            "core": CORE_V1,
+            "a_label": rule_selectors.rule_set_label(a or CORE_V1),
+            "b_label": rule_selectors.rule_set_label(b or CORE_V1),
             "rows": rule_selectors.rule_set_diff(a_def, b_def),
         },
     )

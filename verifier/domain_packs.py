@@ -26,16 +26,19 @@ def domain_pack_problem(name: str, known: Iterable[str]) -> str | None:
     if name in known:
         return None
     if len(name) > MAX_DOMAIN_PACK_CHARS:
-        return f"A domain pack name has at most {MAX_DOMAIN_PACK_CHARS} characters."
+        return (
+            f"A domain pack name has at most {MAX_DOMAIN_PACK_CHARS} characters; "
+            f"the new one has {len(name):,}."
+        )
     if name != name.strip():
         return "A domain pack name does not begin or end with a space."
     problem = identifier_problem(name)
     if problem is not None:
-        return f"The domain pack name {problem}."
+        return f"The new domain pack name {problem}: a pack name must read as what it is."
     same = sorted(k for k in known if k.casefold() == name.casefold())
     if same:
         return (
-            f"The domain pack {same[0]!r} differs from {name!r} only in letter case: use "
-            f"{same[0]!r}, or a name that reads differently."
+            f"“{name}” differs from the existing domain pack “{same[0]}” only in letter "
+            f"case: choose “{same[0]}”, or a name that reads differently."
         )
     return None

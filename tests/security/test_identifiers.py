@@ -122,7 +122,7 @@ def test_a_claim_with_a_hidden_character_in_its_external_id_is_refused(api, work
     ("pack", "says"),
     [
         ("gen\u200beral", "U+200B ZERO WIDTH SPACE"),
-        ("General", "differs from 'General' only in letter case: use 'general'"),
+        ("General", "“General” differs from the existing domain pack “general” only in letter"),
         ("m" * 65, "at most 64 characters"),
     ],
 )

@@ -4,6 +4,7 @@ workspace's versions, and the console's diff and what-if impact of a definition.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from verifier.models import (
 from verifier.scoring.dimension_heuristics import dimension_scores
 from verifier.scoring.quality import QUALITY_CLASSES, quality_class
 from verifier.scoring.rulesets import (
+    BUILT_IN_RULE_SETS,
     CORE_V1,
     DIMENSIONS,
     RuleSetDefinition,
@@ -38,6 +40,27 @@ BUILT_IN_SOURCE = "built_in"
 CLASSES: Final = QUALITY_CLASSES
 FLIP_LIST_LIMIT: Final = 200
 IMPACT_CHUNK: Final = 2000
+_VERSIONED_NAME: Final = re.compile(r"\bv\d+$")
+
+
+def rule_set_label(subject: RuleSet | RuleSetDefinition) -> str:
+    """The one name the console gives a rule-set version, a stored row or a definition:
+    "<name> v<version>" ("Delta rules v2"); the name alone when it already ends in its
+    version ("Core v1", never "Core v1 v1"); "<name> (version <n>)" when it ends in
+    another ("Core v1 (version 2)"); then " (built-in)" for a built-in one (a row of no
+    workspace, or a definition equal to the built-in of its name)."""
+    name, version = subject.name, subject.version
+    if isinstance(subject, RuleSet):
+        built_in = subject.workspace_id is None
+    else:
+        built_in = BUILT_IN_RULE_SETS.get(name) == subject
+    if name.endswith(f" v{version}"):
+        label = name
+    elif _VERSIONED_NAME.search(name):
+        label = f"{name} (version {version})"
+    else:
+        label = f"{name} v{version}"
+    return f"{label} (built-in)" if built_in else label
 
 
 @dataclass(frozen=True)
@@ -50,9 +73,7 @@ class ActiveRules:
 
     @property
     def label(self) -> str:
-        d = self.definition
-        base = d.display_name or d.name
-        return base if base.endswith(f" v{d.version}") else f"{base} v{d.version}"
+        return rule_set_label(self.rule_set if self.rule_set is not None else self.definition)
 
 
 def rule_set_builtin_document() -> dict[str, Any]:
