@@ -100,7 +100,7 @@ def review_version_check(*, claim: Claim, reviewer: User, expected_version: str 
     live lease on it, (``VersionMissing``) when no ``expected_version`` is given, and
     (``StaleItem``) when it changed since ``expected_version`` (the token the page was
     rendered with, ``review_item_change``)."""
-    from review.selectors.item import review_item_change
+    from review.selectors.item import ITEM_VERSION, review_item_change
     from review.selectors.leases import review_lease_live
 
     Claim.objects.select_for_update().filter(pk=claim.pk).first()
@@ -108,7 +108,8 @@ def review_version_check(*, claim: Claim, reviewer: User, expected_version: str 
     if lease is not None and lease.reviewer_id != reviewer.pk:
         raise LeasedToOther(lease.reviewer.get_username())
     change = review_item_change(claim=claim)
-    if not expected_version:
+    if not expected_version or not ITEM_VERSION.fullmatch(expected_version):
+        # missing, or not one a page was given (hand-made): the same as missing
         raise VersionMissing(change, reviewer)
     if change.version != expected_version:
         raise StaleItem(change, reviewer)

@@ -11,7 +11,9 @@ JSON, form and multipart bodies (``verifier.api.parsers``). Nothing is stored.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import Final
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template.loader import render_to_string
@@ -46,10 +48,28 @@ def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
     return None
 
 
+_PART: Final = re.compile(r"^(query|form)\.(.*?)(\[\d+\])?$")
+
+
+def where_in_words(where: str) -> str:
+    """``unstorable_request_part``'s ``where`` for a person: ``query.source[0]`` is
+    "The query parameter “source”", ``form.note[0]`` "The form field “note”"."""
+    if where == "the path":
+        return "The address"
+    if where.startswith("file name"):
+        return "A file name"
+    found = _PART.match(where)
+    if found is None:
+        return where[:1].upper() + where[1:]
+    kind = "query parameter" if found.group(1) == "query" else "form field"
+    return f"The {kind} “{found.group(2)}”"
+
+
 def refusal(request: HttpRequest, where: str, problem: str) -> HttpResponse:
-    message = f"{where} {problem}; it cannot be stored."
     if is_api_path(request.path):
+        message = f"{where} {problem}; it cannot be stored."
         return JsonResponse(error_body("invalid_text", message, {"field": where}), status=400)
+    message = f"{where_in_words(where)} {problem}, which cannot be read as text."
     # No request context: the page must not depend on the session or the database.
     return HttpResponseBadRequest(render_to_string("errors/400.html", {"message": message}))
 

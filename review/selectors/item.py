@@ -4,10 +4,11 @@ reviewer's own decision while it can still be undone)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from django.conf import settings
 from django.db.models import Subquery
@@ -89,7 +90,7 @@ def review_item_change(*, claim: Claim) -> ItemChange:
         )
         .first()
     ) or {}
-    version = f"v{row.get('v_id') or 0}.e{row.get('e_id') or 0}"
+    version = item_version(row.get("v_id"), row.get("e_id"))
     v_at, e_at = row.get("v_at"), row.get("e_at")
     if v_at is not None and (e_at is None or v_at >= e_at):
         return ItemChange(
@@ -107,6 +108,14 @@ def review_item_change(*, claim: Claim) -> ItemChange:
         # The state event a reviewer's decision appends right after its verdict.
         human_verdict=(row.get("e_cause") or "").startswith("review: "),
     )
+
+
+# An item's version: its latest verdict's and state event's ids ("v12.e30").
+ITEM_VERSION: Final = re.compile(r"v\d+\.e\d+")
+
+
+def item_version(verdict_id: int | None, event_id: int | None) -> str:
+    return f"v{verdict_id or 0}.e{event_id or 0}"
 
 
 @dataclass(frozen=True)
@@ -149,7 +158,7 @@ def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
     """:func:`review_item_change` from the pane's verdicts and events (no query)."""
     verdict = max(verdicts, key=lambda v: v.pk, default=None)
     event = max(events, key=lambda e: e.pk, default=None)
-    version = f"v{verdict.pk if verdict else 0}.e{event.pk if event else 0}"
+    version = item_version(verdict.pk if verdict else None, event.pk if event else None)
     if verdict is not None and (event is None or verdict.at >= event.at):
         return ItemChange(
             version=version,

@@ -220,7 +220,7 @@ def test_the_services_refuse_a_claim_leased_to_another_reviewer(
     ],
     ids=["decide", "exclude", "rejudge"],
 )
-@pytest.mark.parametrize("version", [None, ""])
+@pytest.mark.parametrize("version", [None, "", "abc", "v1.e2; drop"])
 def test_an_action_without_the_items_version_is_refused(make_queue_claim, reviewer, act, version):
     """A reviewer whose page never showed the current state (read-only, another held the
     lease) must not land a decision on it: no version, no write."""

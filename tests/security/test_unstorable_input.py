@@ -171,7 +171,17 @@ def test_json_carried_as_text_is_held_to_the_nesting_limit(api, stored, url, bod
 def _assert_console_refusal(response) -> None:
     assert response.status_code == 400, response.content[:300]
     assert response["Content-Type"].startswith("text/html")
-    assert b"cannot be stored" in response.content
+    assert "cannot be read as text" in response.content.decode()
+
+
+def test_the_console_names_the_part_in_words(admin_client_ws, stored):
+    page = admin_client_ws.get("/review/", {"source": "\x00"}).content.decode()
+    assert "The query parameter “source” contains a NUL character at position 0" in page
+    assert "query.source[0]" not in page and "Nothing was done." in page
+    path = admin_client_ws.get("/audit/claims/%00/").content.decode()
+    assert "The address contains a NUL character" in path
+    form = admin_client_ws.post("/audit/memory/", {"agent": "a\x00"}).content.decode()
+    assert "The form field “agent” contains a NUL character at position 1" in form
 
 
 @pytest.mark.parametrize(
