@@ -428,7 +428,13 @@ SPANPROOF_TRACE_RETENTION_DAYS = 90
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"client_errors_in_one_line": {"()": "verifier.log_filters.ClientErrorsInOneLine"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["client_errors_in_one_line"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("SPANPROOF_LOG_LEVEL", "WARNING")},
 }
 
