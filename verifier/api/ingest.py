@@ -95,10 +95,15 @@ class IngestJobCreateApi(APIView):
         )
         return Response(IngestJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
+    pagination_class = IdCursorPagination
+
     @extend_schema(responses=IngestJobSerializer(many=True))
     def get(self, request: Request) -> Response:
-        jobs = ingest_job_list(workspace=request_workspace(request))[:50]
-        return Response(IngestJobSerializer(jobs, many=True).data)
+        """The workspace's jobs, newest first, in cursor pages like every list."""
+        paginator = self.pagination_class()
+        jobs = ingest_job_list(workspace=request_workspace(request))
+        page = paginator.paginate_queryset(jobs, request, view=self) or []
+        return paginator.get_paginated_response(IngestJobSerializer(page, many=True).data)
 
 
 class IngestJobGetApi(APIView):

@@ -1,5 +1,8 @@
-"""The API's one cursor pagination (``GET /connect/v1/claims``, ``/calibrators``): newest
-first by id, pages of 50, ``?page_size=`` up to 200.
+"""The API's one cursor pagination (``GET /connect/v1/claims``, ``/calibrators``,
+``/ingest-jobs``, ``/webhooks``): newest
+first by id, pages of 50, ``?page_size=`` up to 200 (a larger one is served as 200, the
+``next`` link carrying on; one that is not a whole number of at least 1 is a 400
+``invalid_request``, where DRF would silently serve 50).
 
 A cursor the API did not give out is the client's mistake, not a missing page: DRF's own
 answer (404 ``not_found``) would say the resource is gone, so a cursor that does not
@@ -44,3 +47,15 @@ class IdCursorPagination(CursorPagination):
         if position is not None and not (position.isascii() and position.isdigit()):
             raise invalid_cursor()
         return cursor
+
+    def get_page_size(self, request: Request) -> int | None:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None or raw == "":
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+            raise ApiError(
+                "invalid_request",
+                f"page_size is a whole number from 1 to {self.max_page_size}.",
+                details={"field": "page_size"},
+            )
+        return min(int(raw), self.max_page_size)

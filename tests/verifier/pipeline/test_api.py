@@ -31,7 +31,8 @@ def test_create_then_poll_a_job(api, django_capture_on_commit_callbacks):
     assert job["status"] == "succeeded" and job["stage"] == "store"
     assert job["progress"]["extract"] == {"done": 1, "total": 1, "failed": 0}
     assert job["quality_report"]["quality"]["g2"]["passed"] in (True, False, None)
-    assert api.get("/connect/v1/ingest-jobs").json()[0]["id"] == job_id
+    listed = api.get("/connect/v1/ingest-jobs").json()
+    assert listed["results"][0]["id"] == job_id and listed["next"] is None
     cancel = api.post(f"/connect/v1/ingest-jobs/{job_id}/cancel")
     assert cancel.status_code == 409 and cancel.json()["error"]["code"] == "job_finished"
 
@@ -97,3 +98,31 @@ def test_an_ingest_keeps_an_existing_sources_domain_pack_and_never_changes_it(ap
     source.refresh_from_db()
     assert source.domain_pack == "legal" and source.versions.count() == 2
     assert IngestJob.objects.count() == jobs
+
+
+def test_the_job_list_is_cursor_paginated_newest_first(api, workspace):
+    from verifier.models import IngestJob
+
+    ids = [IngestJob.objects.create(workspace=workspace).pk for _ in range(3)]
+    first = api.get("/connect/v1/ingest-jobs?page_size=2").json()
+    assert [j["id"] for j in first["results"]] == ids[:0:-1]
+    second = api.get(first["next"]).json()
+    assert [j["id"] for j in second["results"]] == ids[:1] and second["next"] is None
+    bad = api.get("/connect/v1/ingest-jobs?cursor=bogus")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_cursor"
+
+
+@pytest.mark.parametrize("size", ["abc", "-1", "0", "1.5", "٣"])
+def test_a_page_size_that_is_not_a_whole_number_is_a_400(api, size):
+    response = api.get("/connect/v1/ingest-jobs", {"page_size": size})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_request" and error["details"] == {"field": "page_size"}
+
+
+def test_a_page_size_over_the_limit_is_served_at_the_limit(api, workspace):
+    from verifier.models import IngestJob
+
+    IngestJob.objects.bulk_create([IngestJob(workspace=workspace) for _ in range(201)])
+    body = api.get("/connect/v1/ingest-jobs", {"page_size": "100000"}).json()
+    assert len(body["results"]) == 200 and body["next"]
