@@ -17,7 +17,10 @@
    ``source:report\u202efdp.exe`` as ``source:reportexe.pdf`` ("Trojan Source",
    CVE-2021-42574), and an invisible character makes two refs that look the same
    different refs; such a ref is refused where it would be stored
-   (``identifier_problem``), whichever door it came through.
+   (``identifier_problem``), whichever door it came through. A title, which may be in
+   any script, keeps the invisible characters writing needs (joiners, direction marks)
+   and refuses only the bidirectional overrides, embeddings and isolates that reorder
+   what is shown around them (``display_text_problem``).
 
 Free of Django, so the pure cores use it too.
 """
@@ -67,6 +70,22 @@ def identifier_problem(text: str) -> str | None:
             name = unicodedata.name(ch, "a control character")
             return f"contains the invisible character U+{ord(ch):04X} {name} at position {position}"
     return None
+
+
+_REORDERING: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def display_text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be shown as a title (rule 3), or None: the first
+    bidirectional override, embedding or isolate, named by its code point."""
+    found = _REORDERING.search(text)
+    if found is None:
+        return None
+    ch = found.group()
+    return (
+        f"contains the invisible character U+{ord(ch):04X} {unicodedata.name(ch)} at "
+        f"position {found.start()}, which reorders how the text around it is shown"
+    )
 
 
 def printable(text: str) -> str:

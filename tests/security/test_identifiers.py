@@ -157,3 +157,20 @@ def test_domain_pack_problem_is_none_for_a_known_name_whatever_it_holds():
     assert domain_pack_problem("Legacy\u200b", ["Legacy\u200b"]) is None
     assert domain_pack_problem("legal", ["Legal"]) is not None
     assert "space" in (domain_pack_problem(" medical", ["general"]) or "")
+
+
+@pytest.mark.django_db
+def test_a_title_may_hold_the_marks_writing_needs_but_not_a_reordering_control(api, workspace):
+    fine = {"ref": "source:rtl", "text": "Silt.", "title": "\u05e9\u05dc\u05d5\u05dd\u200f (v2)"}
+    assert api.post("/connect/v1/sources", fine, content_type="application/json").status_code == 201
+    before = _counts()
+    for title in ("\u202etxt.exe", "Report \u2067x\u2069"):
+        response = api.post(
+            "/connect/v1/sources",
+            {"ref": "source:spoof", "text": "Silt.", "title": title},
+            content_type="application/json",
+        )
+        assert response.status_code == 400, response.content[:300]
+        error = response.json()["error"]
+        assert error["code"] == "invalid_title" and "reorders how the text" in error["message"]
+    assert _counts() == before

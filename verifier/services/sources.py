@@ -11,7 +11,7 @@ from verifier.errors import ApplicationError
 from verifier.models import Source, SourceVersion, Workspace, text_sha256
 from verifier.selectors.rules import rule_set_domain_packs
 from verifier.services.claim_state import claims_state_refresh_superseded
-from verifier.untrusted_input import identifier_problem
+from verifier.untrusted_input import display_text_problem, identifier_problem
 
 
 class SourceInputError(ApplicationError, ValueError):
@@ -90,6 +90,10 @@ def source_upsert(
             f"The ref {problem}: a ref is shown to people and must read as what it is.",
             {"field": "ref"},
         )
+    for field, value in (("title", title), ("citation", citation)):
+        shown = display_text_problem(value)
+        if shown is not None:
+            raise SourceInputError(f"invalid_{field}", f"The {field} {shown}.", {"field": field})
     if domain_pack:
         _check_domain_pack(workspace, ref, domain_pack)
     source, created_source = Source.objects.select_for_update().get_or_create(
