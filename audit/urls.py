@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit import api_key_views, pack_views, views, webhook_views
+from audit import api_key_views, member_views, pack_views, views, webhook_views
 
 app_name = "audit"
 
@@ -30,6 +30,10 @@ urlpatterns = [
     path("api-keys/", api_key_views.api_keys, name="api-keys"),
     path("api-keys/new/", api_key_views.api_key_new, name="api-key-new"),
     path("api-keys/<int:key_id>/revoke/", api_key_views.api_key_revoke_view, name="api-key-revoke"),
+    path("members/", member_views.members, name="members"),
+    path("members/new/", member_views.member_new, name="member-new"),
+    path("members/<int:membership_id>/role/", member_views.member_role, name="member-role"),
+    path("members/<int:membership_id>/remove/", member_views.member_out, name="member-remove"),
     path("webhooks/", webhook_views.webhooks, name="webhooks"),
     path("webhooks/new/", webhook_views.webhook_new, name="webhook-new"),
     path("webhooks/<int:webhook_id>/off/", webhook_views.webhook_off, name="webhook-off"),

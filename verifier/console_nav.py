@@ -105,6 +105,12 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 "Keys for programs, with a curl example per endpoint family.",
             ),
             EntryPoint(
+                "Members",
+                "/audit/members/",
+                ADMIN,
+                "Who works in the workspace, and as what.",
+            ),
+            EntryPoint(
                 "Webhooks",
                 "/audit/webhooks/",
                 ADMIN,

@@ -193,6 +193,10 @@ class World:
             needs_review=True,
         )
 
+    def fresh_member_id(self) -> int:
+        user = make_user(f"matrix-{_uid()}", workspace=self.workspace, role="reviewer")
+        return int(user.memberships.get(workspace=self.workspace).pk)
+
     def fresh_api_key(self) -> Any:
         return api_key_create(workspace=self.workspace, name=f"matrix {_uid()}").api_key
 
@@ -534,6 +538,30 @@ TABLE: tuple[Route, ...] = (
         "console",
         {"POST": Op(A, 302)},
         args=lambda w: {"key_id": w.fresh_api_key().pk},
+    ),
+    Route("audit:members", "console", {"GET": Op(A, 200)}),
+    Route(
+        "audit:member-new",
+        "console",
+        {
+            "POST": Op(
+                A,
+                302,
+                body=lambda w: {"username": make_user(f"new-{_uid()}").username, "role": "auditor"},
+            )
+        },
+    ),
+    Route(
+        "audit:member-role",
+        "console",
+        {"POST": Op(A, 302, body=lambda w: {"role": "auditor"})},
+        args=lambda w: {"membership_id": w.fresh_member_id()},
+    ),
+    Route(
+        "audit:member-remove",
+        "console",
+        {"POST": Op(A, 302)},
+        args=lambda w: {"membership_id": w.fresh_member_id()},
     ),
     Route("audit:webhooks", "console", {"GET": Op(A, 200)}),
     Route(

@@ -69,3 +69,12 @@ def api_key_list(*, workspace: Workspace) -> QuerySet[ApiKey]:
         .order_by(F("revoked_at").desc(nulls_first=True), "-created_at", "-pk")
         .defer("key_hash")
     )
+
+
+def workspace_members(*, workspace: Workspace) -> QuerySet[Membership]:
+    """The workspace's members with their users, by name."""
+    return (
+        Membership.objects.filter(workspace=workspace)
+        .select_related("user")
+        .order_by("user__username")
+    )

@@ -44,6 +44,72 @@ def membership_set(*, workspace: Workspace, user: User, role: str) -> Membership
     return membership
 
 
+class MemberInputError(ApplicationError):
+    """A change of the workspace's members that is refused (a form error)."""
+
+
+def _admins_left(workspace: Workspace, *, without: Membership) -> int:
+    """Admins the workspace keeps without ``without``'s admin role; the members' rows are
+    locked first, so two admins demoting each other at once cannot both succeed."""
+    members = list(Membership.objects.select_for_update().filter(workspace=workspace))
+    return sum(1 for m in members if m.role == Role.ADMIN and m.pk != without.pk)
+
+
+@transaction.atomic
+def member_add(*, workspace: Workspace, username: str, role: str) -> Membership:
+    """Give an existing user a role in ``workspace``."""
+    if role not in Role.values:
+        raise MemberInputError("invalid_role", f"Choose one of {', '.join(Role.labels)}.")
+    user = User.objects.filter(username=username.strip()).first()
+    if user is None:
+        raise MemberInputError(
+            "unknown_user",
+            f"No user is named “{username.strip()}”: they need an account first "
+            "(manage.py createsuperuser, or the Django admin's Users page).",
+            {"field": "username"},
+        )
+    membership, created = Membership.objects.get_or_create(
+        workspace=workspace, user=user, defaults={"role": role}
+    )
+    if not created:
+        raise MemberInputError(
+            "already_member",
+            f"{user.get_username()} is already a member ({membership.get_role_display()}): "
+            "change their role in the list.",
+            {"field": "username"},
+        )
+    return membership
+
+
+@transaction.atomic
+def member_role_change(*, membership: Membership, role: str) -> Membership:
+    """Change a member's role; the workspace always keeps an admin."""
+    if role not in Role.values:
+        raise MemberInputError("invalid_role", f"Choose one of {', '.join(Role.labels)}.")
+    if role != Role.ADMIN and not _admins_left(membership.workspace, without=membership):
+        raise MemberInputError(
+            "last_admin",
+            f"{membership.user.get_username()} is the workspace's last admin: make another "
+            "member an admin first.",
+        )
+    Membership.objects.filter(pk=membership.pk).update(role=role)
+    membership.role = role
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, membership: Membership) -> None:
+    """Take a member out of the workspace (their decisions and notes stay, under their
+    name); the workspace always keeps an admin."""
+    if not _admins_left(membership.workspace, without=membership):
+        raise MemberInputError(
+            "last_admin",
+            f"{membership.user.get_username()} is the workspace's last admin: make another "
+            "member an admin first.",
+        )
+    Membership.objects.filter(pk=membership.pk).delete()
+
+
 @transaction.atomic
 def api_key_create(
     *, workspace: Workspace, name: str, scope: str = ApiScope.WRITE, unique_name: bool = True

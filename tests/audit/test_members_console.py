@@ -1,0 +1,108 @@
+"""The members page: an admin gives an existing user a role, changes one and takes a
+member out; the workspace always keeps an admin, also when two admins demote each other
+at once. Real database, real services."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from tests.factories import make_user
+from verifier.models import Membership
+from verifier.services.workspaces import MemberInputError, member_role_change
+
+PAGE = "/audit/members/"
+
+
+@pytest.mark.django_db
+def test_an_admin_adds_changes_and_takes_out_a_member(admin_client_ws, workspace):
+    make_user("rosa")
+    added = admin_client_ws.post("/audit/members/new/", {"username": "rosa", "role": "reviewer"})
+    assert added.status_code == 302 and added["Location"] == PAGE
+    rosa = Membership.objects.get(workspace=workspace, user__username="rosa")
+    assert rosa.role == "reviewer"
+    admin_client_ws.post(f"/audit/members/{rosa.pk}/role/", {"role": "auditor"})
+    rosa.refresh_from_db()
+    assert rosa.role == "auditor"
+    page = admin_client_ws.post(f"/audit/members/{rosa.pk}/remove/", follow=True)
+    assert "rosa is no longer a member; their decisions stay." in page.content.decode()
+    assert not Membership.objects.filter(pk=rosa.pk).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "says"),
+    [("nobody-here", "No user is named “nobody-here”"), ("ada", "ada is already a member")],
+)
+def test_adding_an_unknown_user_or_a_member_is_a_form_error(admin_client_ws, username, says):
+    response = admin_client_ws.post(
+        "/audit/members/new/", {"username": username, "role": "reviewer"}
+    )
+    assert response.status_code == 422 and says in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_last_admin_keeps_the_role_and_stays(admin_client_ws, admin_user, workspace):
+    own = Membership.objects.get(workspace=workspace, user=admin_user)
+    for url, data in (
+        (f"/audit/members/{own.pk}/role/", {"role": "reviewer"}),
+        (f"/audit/members/{own.pk}/remove/", {}),
+    ):
+        page = admin_client_ws.post(url, data, follow=True).content.decode()
+        assert "the workspace&#x27;s last admin" in page or "the workspace's last admin" in page
+    own.refresh_from_db()
+    assert own.role == "admin"
+
+
+@pytest.mark.django_db
+def test_another_workspaces_member_is_a_404(admin_client_ws, other_workspace):
+    theirs = make_user("otto", workspace=other_workspace, role="reviewer")
+    membership = theirs.memberships.get()
+    assert (
+        admin_client_ws.post(f"/audit/members/{membership.pk}/role/", {"role": "admin"}).status_code
+        == 404
+    )
+    assert admin_client_ws.post(f"/audit/members/{membership.pk}/remove/").status_code == 404
+    membership.refresh_from_db()
+    assert membership.role == "reviewer"
+
+
+@pytest.mark.django_db
+def test_the_page_is_for_admins(reviewer_client, auditor_client):
+    for client in (reviewer_client, auditor_client):
+        assert client.get(PAGE).status_code == 403
+        assert (
+            client.post("/audit/members/new/", {"username": "x", "role": "admin"}).status_code
+            == 403
+        )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_admins_demoting_each_other_at_once_leave_one_admin(workspace):
+    one = make_user("one", workspace=workspace, role="admin").memberships.get()
+    two = make_user("two", workspace=workspace, role="admin").memberships.get()
+    outcomes: list[str] = []
+
+    def demote(membership: Membership) -> None:
+        try:
+            member_role_change(
+                membership=Membership.objects.select_related("user", "workspace").get(
+                    pk=membership.pk
+                ),
+                role="reviewer",
+            )
+            outcomes.append("demoted")
+        except MemberInputError as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=demote, args=(m,)) for m in (one, two)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["demoted", "last_admin"]
+    assert Membership.objects.filter(workspace=workspace, role="admin").count() == 1
