@@ -22,7 +22,6 @@ def test_swagger_ui_is_served_from_static_under_the_strict_csp(client):
     assert "cdn.jsdelivr.net" not in page and "https://" not in page
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
     assert "<style" not in page and "<script>" not in page  # no inline style or script
-    assert page.count("<h1") == 1 and "<main>" in page  # a named page, like every other
     csp = response["Content-Security-Policy"]
     assert "unsafe-inline" not in csp and "cdn" not in csp
     assert "script-src 'self'" in csp and "style-src 'self'" in csp
