@@ -89,6 +89,7 @@ def test_queue_chip_start_select_span_press_s_next_loads(browser_page, live_serv
     expect(page.locator("#review-item")).to_have_attribute("data-claim", second.public_id)
     expect(page).to_have_url(re.compile(re.escape(second.public_id) + r"/\?.*reason=no_evidence"))
     expect(page.locator("#review-item .flash")).to_contain_text("marked supported")
+    expect(page).to_have_title(f"Review {second.public_id} · Spanproof")  # not the last one's
 
     first.refresh_from_db()
     binding = first.bindings.get(is_active=True)
