@@ -81,8 +81,10 @@ def webhook_off(request: MemberRequest, webhook_id: int) -> HttpResponse:
         hook = webhook_get(workspace=request.workspace, webhook_id=webhook_id)
     except Http404:
         messages.error(request, "No such webhook in this workspace.")
-        return _render(request, status=404)
+        return redirect("audit:webhooks")
     if hook.is_active:
         webhook_turn_off(webhook=hook)
         messages.success(request, f"Webhook to {hook.url} turned off.")
+    else:
+        messages.info(request, f"The webhook to {hook.url} was already off.")
     return redirect("audit:webhooks")

@@ -61,13 +61,20 @@ def text_problem(text: str) -> str | None:
     return f"is not valid Unicode (a lone surrogate) at position {found.start()}"
 
 
+_CONTROL_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return"}
+
+
 def identifier_problem(text: str) -> str | None:
     """Why ``text`` cannot be an identifier (rule 3), or None: the first control or
     invisible formatting character, named by its code point, e.g. ``contains the
     invisible character U+202E RIGHT-TO-LEFT OVERRIDE at position 13``."""
     for position, ch in enumerate(text):
-        if unicodedata.category(ch) in ("Cc", "Cf"):
-            name = unicodedata.name(ch, "a control character")
+        category = unicodedata.category(ch)
+        if category == "Cc":
+            name = _CONTROL_NAMES.get(ch, "a control character")
+            return f"contains U+{ord(ch):04X} ({name}) at position {position}"
+        if category == "Cf":
+            name = unicodedata.name(ch, "a formatting character")
             return f"contains the invisible character U+{ord(ch):04X} {name} at position {position}"
     return None
 

@@ -51,7 +51,10 @@ class OutOfReach:
 
     def in_words(self) -> str:
         parts = [
-            f"{self.held} being reviewed by someone else" if self.held else "",
+            f"{self.held} being reviewed by someone else (back when they finish or their hold "
+            "expires)"
+            if self.held
+            else "",
             f"{self.decided} you have decided" if self.decided else "",
             f"{self.skipped} you skipped (Start reviewing again to see them)"
             if self.skipped

@@ -62,7 +62,7 @@ def test_sending_the_form_again_makes_no_second_key(admin_client_ws):
     again = admin_client_ws.post(NEW, {"name": "ci", "scope": "write"})
     assert again.status_code == 422
     page = again.content.decode()
-    error = re.search(r'<span class="form-error">([^<]*)</span>', page)
+    error = re.search(r'<span class="form-error" id="[^"]*">([^<]*)</span>', page)
     assert error is not None
     assert "already has a key named &quot;ci&quot;" in error.group(1)
     assert _secret(page) is None
@@ -93,7 +93,9 @@ def test_another_workspaces_key_does_not_take_the_name(admin_client_ws, other_wo
 def test_a_name_that_does_not_read_as_what_it_is_is_a_form_error(admin_client_ws, name, code_point):
     response = admin_client_ws.post(NEW, {"name": name, "scope": "read"})
     assert response.status_code == 422
-    error = re.search(r'<span class="form-error">([^<]*)</span>', response.content.decode())
+    error = re.search(
+        r'<span class="form-error" id="[^"]*">([^<]*)</span>', response.content.decode()
+    )
     assert error is not None and code_point in error.group(1)
     assert not ApiKey.objects.exists()
 

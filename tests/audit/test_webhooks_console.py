@@ -65,14 +65,17 @@ def test_turning_off_keeps_the_webhook_and_its_deliveries(admin_client_ws, works
     assert "turned off" in page and "delivered" in page
     hook.refresh_from_db()
     assert not hook.is_active and hook.deliveries.count() == 1
+    again = admin_client_ws.post(f"/audit/webhooks/{hook.pk}/off/", follow=True)
+    assert "was already off" in again.content.decode()
 
 
 def test_another_workspaces_webhook_cannot_be_turned_off(admin_client_ws, other_workspace):
     theirs = webhook_create(
         workspace=other_workspace, url=FORM["url"], secret=FORM["secret"], events=["job.completed"]
     )
-    response = admin_client_ws.post(f"/audit/webhooks/{theirs.pk}/off/")
-    assert response.status_code == 404 and "No such webhook" in response.content.decode()
+    response = admin_client_ws.post(f"/audit/webhooks/{theirs.pk}/off/", follow=True)
+    assert response.redirect_chain == [("/audit/webhooks/", 302)]
+    assert "No such webhook" in response.content.decode()
     assert Webhook.objects.get(pk=theirs.pk).is_active
 
 

@@ -13,9 +13,7 @@ pytestmark = pytest.mark.django_db
 def _dangling(html: str) -> list[str]:
     ids = set(re.findall(r'\bid="([^"]+)"', html))
     described = [
-        ref
-        for refs in re.findall(r'aria-describedby="([^"]+)"', html)
-        for ref in refs.split()
+        ref for refs in re.findall(r'aria-describedby="([^"]+)"', html) for ref in refs.split()
     ]
     return [ref for ref in described if ref not in ids]
 

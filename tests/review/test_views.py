@@ -144,7 +144,8 @@ def test_the_end_of_a_filter_says_what_it_still_holds(reviewer_client, workspace
     end = reviewer_client.post(_url(skipped, "skip") + "?reason=contradicted", **HX)
     assert (
         "Nothing left for you in this filter; it still holds 1 being reviewed by someone "
-        "else and 1 you skipped (Start reviewing again to see them)."
+        "else (back when they finish or their hold expires) and 1 you skipped (Start "
+        "reviewing again to see them)."
     ) in end.content.decode()
 
 

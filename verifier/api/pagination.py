@@ -55,7 +55,8 @@ class IdCursorPagination(CursorPagination):
         if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
             raise ApiError(
                 "invalid_request",
-                f"page_size is a whole number from 1 to {self.max_page_size}.",
+                f"page_size is a whole number of at least 1 (a page holds at most "
+                f"{self.max_page_size}; a larger page_size is served as {self.max_page_size}).",
                 details={"field": "page_size"},
             )
         return min(int(raw), self.max_page_size)

@@ -65,7 +65,7 @@ def member_add(*, workspace: Workspace, username: str, role: str) -> Membership:
         raise MemberInputError(
             "unknown_user",
             f"No user is named “{username.strip()}”: they need an account first "
-            "(manage.py createsuperuser, or the Django admin's Users page).",
+            "(a staff member makes it on the Django admin's Users page).",
             {"field": "username"},
         )
     membership, created = Membership.objects.get_or_create(
