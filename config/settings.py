@@ -56,6 +56,8 @@ SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the proxy's health probe speaks plain http
 SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# A form whose token is missing or out of date: a page that says so, with a way back.
+CSRF_FAILURE_VIEW = "verifier.error_pages.csrf_failure"
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", HTTPS)

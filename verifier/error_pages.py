@@ -114,3 +114,18 @@ class MethodNotAllowedMiddleware:
             response.content = method_not_allowed_page(request, allowed).encode()
             response["Content-Type"] = "text/html; charset=utf-8"
         return response
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a form sent with a missing or out-of-date security token (a
+    page opened before the last sign-in, a form kept open for days) is refused, and says
+    so in words with a way back, instead of Django's bare page. Nothing was done."""
+    if is_api_path(request.path):
+        body = error_body(
+            "csrf_failed",
+            "The request's CSRF token is missing or out of date (a signed-in browser "
+            "session must send it); API keys need none.",
+        )
+        return JsonResponse(body, status=403)
+    context = {"back": _came_from(request) or request.path, "reason": reason}
+    return HttpResponse(render_to_string("errors/csrf.html", context, request=request), status=403)
