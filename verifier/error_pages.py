@@ -102,11 +102,18 @@ class MethodNotAllowedMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if response.status_code != 405 or response.streaming or response.content:
+        if response.status_code != 405 or response.streaming:
+            return response
+        api = is_api_path(request.path)
+        # DRF's own JSON 405 stays; the schema's (rendered as YAML) and the docs page's
+        # (HTML) are replaced under the API's paths, as an empty one is everywhere.
+        if response.content and not (
+            api and not response.get("Content-Type", "").startswith("application/json")
+        ):
             return response
         allowed = [method.strip() for method in response.get("Allow", "").split(",")]
         allowed = [method for method in allowed if method]
-        if is_api_path(request.path):
+        if api:
             body = error_body("method_not_allowed", f'Method "{request.method}" not allowed.')
             response.content = json.dumps(body).encode()
             response["Content-Type"] = "application/json"

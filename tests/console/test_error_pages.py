@@ -153,11 +153,19 @@ def test_another_method_the_view_does_not_serve_names_what_it_does(reviewer_clie
     assert "does not answer a PUT request; it answers GET." in main
 
 
-@pytest.mark.parametrize("path", ["/connect/v1/claims/verify", "/worker/verify"])
-def test_the_api_answers_a_wrong_method_with_its_json_body(api, path):
-    response = api.get(path)
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/connect/v1/claims/verify"),
+        ("get", "/worker/verify"),
+        ("post", "/connect/v1/schema"),  # rendered as YAML by its own view
+        ("put", "/connect/v1/docs"),  # an HTML page's view
+    ],
+)
+def test_the_api_answers_a_wrong_method_with_its_json_body(api, method, path):
+    response = getattr(api, method)(path)
     _assert_api_error(response, 405, "method_not_allowed")
-    assert "POST" in response["Allow"]
+    assert response["Allow"]
 
 
 def _respond_405(request: HttpRequest) -> HttpResponse:
