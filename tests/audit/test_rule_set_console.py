@@ -110,6 +110,9 @@ def test_a_new_pack_name_too_long_for_its_column_is_a_form_error_not_a_500(admin
     assert confirmation.status_code == 200
     assert "at most 64 characters" in html and 'id="new-pack-refused"' in html
     assert 'id="confirm-activate"' not in html
+    # a refusal, not a confirmation: no "until you confirm", no flip list, a way back
+    assert "<h1>Cannot activate" in html and "until you confirm" not in html
+    assert "Flip list" not in html and 'id="choose-again"' in html
     done = admin_client_ws.post(activate, {**target, "confirm": "1"}, follow=True)
     assert done.redirect_chain[-1][0] == reverse("audit:rule-set-detail", args=[rule_set.pk])
     assert "A domain pack name has at most 64 characters; the new one has 10,000." in (
