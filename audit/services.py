@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.db.models import Q
 
 from verifier.domain_packs import domain_pack_problem
 from verifier.errors import ApplicationError
@@ -22,6 +23,7 @@ from verifier.selectors.rules import (
     rule_set_domain_packs,
     rule_set_label,
 )
+from verifier.untrusted_input import identifier_problem
 
 
 class RuleSetUnchanged(ApplicationError):
@@ -66,6 +68,7 @@ def rule_set_create(
     process, until the first commits, so it reads the new latest and takes the next
     number (a row lock cannot do this for a name that has no version yet)."""
     name = definition.name.strip()
+    _check_name(workspace, name)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
@@ -89,6 +92,30 @@ def rule_set_create(
         note=note.strip(),
         created_by=actor,
     )
+
+
+def _check_name(workspace: Workspace, name: str) -> None:
+    """A rule set's name is shown on every page that names its versions: it reads as
+    what it is (``identifier_problem``), and one that differs from another series' only
+    in letter case ("Delta rules" beside "delta rules") would start a second series that
+    looks like the first."""
+    problem = identifier_problem(name)
+    if problem is not None:
+        raise InvalidRuleSet([f"The name {problem}: a rule set's name must read as what it is."])
+    other = (
+        RuleSet.objects.filter(Q(workspace=workspace) | Q(workspace__isnull=True))
+        .filter(name__iexact=name)
+        .exclude(name=name)
+        .values_list("name", flat=True)
+        .first()
+    )
+    if other is not None:
+        raise InvalidRuleSet(
+            [
+                f"“{name}” differs from the rule set “{other}” only in letter case: use "
+                f"“{other}” for a new version of it, or a name that reads differently."
+            ]
+        )
 
 
 def _unversioned(document: dict[str, Any]) -> dict[str, Any]:

@@ -283,3 +283,25 @@ def test_the_built_in_has_one_name_on_every_page(admin_client_ws, workspace):
     assert f"<h2>Compared with {name}</h2>" in delta_page.content.decode()
     form = admin_client_ws.get(NEW).content.decode()
     assert f'<span class="muted">from {name}</span>' in form
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("Delta\u200brules", "U+200B ZERO WIDTH SPACE"),
+        ("delta RULES", "“delta RULES” differs from the rule set “Delta rules” only in letter"),
+        ("core v1", "“core v1” differs from the rule set “Core v1” only in letter case"),
+    ],
+)
+def test_a_rule_set_name_must_read_as_what_it_is(admin_client_ws, workspace, name, says):
+    from audit.services import rule_set_builtin_ensure as builtin
+
+    builtin()
+    admin_client_ws.post(NEW, _form_data(name="Delta rules", action="save"))
+    before = RuleSet.objects.count()
+    refused = admin_client_ws.post(
+        NEW, _form_data(name=name, balanced_min_overall_score=0.75, action="save")
+    )
+    assert refused.status_code == 200 and says in refused.content.decode()
+    assert RuleSet.objects.count() == before
