@@ -50,6 +50,17 @@ _DRF_CODES = {
 }
 
 
+def _not_found_message(exc: Http404, context: dict[str, Any]) -> str:
+    """Our selectors' own words ("No such webhook."); Django's generic one ("No Claim
+    matches the given query.") names a model, so the path is named instead."""
+    said = str(exc.args[0]) if exc.args and isinstance(exc.args[0], str) else ""
+    if said and "matches the given query" not in said:
+        return said
+    request = context.get("request")
+    path = getattr(request, "path", "")
+    return f"Nothing is at {path} in this workspace." if path else "Not found."
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
         status_code = exc.status_code if isinstance(exc, ApiError) else status.HTTP_400_BAD_REQUEST
@@ -68,7 +79,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound("Not found.")
+        exc = exceptions.NotFound(_not_found_message(exc, context))
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
     if isinstance(exc, exceptions.APIException):

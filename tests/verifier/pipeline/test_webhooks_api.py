@@ -77,3 +77,15 @@ def test_another_workspaces_webhook_is_a_404(workspace, other_workspace):
         assert response.json()["error"]["code"] == "not_found"
     assert api.get(HOOKS).json()["results"] == []
     assert Webhook.objects.get(pk=theirs.pk).is_active
+
+
+@pytest.mark.django_db
+def test_a_missing_object_is_a_404_that_says_what_is_missing(workspace):
+    api = client_for(workspace, "admin")
+    webhook = api.get(f"{HOOKS}/999999").json()["error"]
+    assert webhook == {"code": "not_found", "message": "No such webhook.", "details": {}}
+    job = api.get("/connect/v1/ingest-jobs/999999").json()["error"]
+    assert job["message"] == "No such ingest job."
+    claim = api.get("/connect/v1/claims/claim:nosuchclaim").json()["error"]
+    assert claim["code"] == "not_found" and claim["message"] != "Not found."
+    assert "matches the given query" not in claim["message"]
