@@ -68,7 +68,7 @@ def webhook_new(request: MemberRequest) -> HttpResponse:
     try:
         hook = webhook_create(workspace=request.workspace, **form.cleaned_data)
     except WebhookInputError as error:
-        form.add_error("url" if "url" in error.code else None, error.message)
+        form.add_error(error.details.get("field"), error.message)
         return _render(request, form=form, status=422)
     messages.success(request, f"Webhook to {hook.url} added.")
     return redirect("audit:webhooks")

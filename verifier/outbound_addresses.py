@@ -98,6 +98,12 @@ def address_refusal(address: IPAddress, *, allowed: Sequence[IPNetwork] = ()) ->
     return _refusal(address)
 
 
+_NO_ADDRESS = (
+    "its name does not resolve to any address (check the spelling; if it is right, the "
+    "name server may be unreachable for now)"
+)
+
+
 def resolve_host(host: str, port: int) -> list[IPAddress]:
     """Every address ``host`` resolves to (an IP literal resolves to itself)."""
     literal = host.strip("[]")
@@ -108,7 +114,7 @@ def resolve_host(host: str, port: int) -> list[IPAddress]:
     try:
         infos = socket.getaddrinfo(literal, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise AddressRefused(host, "the host does not resolve") from exc
+        raise AddressRefused(host, _NO_ADDRESS) from exc
     addresses: list[IPAddress] = []
     for info in infos:
         text = str(info[4][0]).split("%", 1)[0]  # drop an IPv6 zone id
@@ -116,7 +122,7 @@ def resolve_host(host: str, port: int) -> list[IPAddress]:
         if address not in addresses:
             addresses.append(address)
     if not addresses:
-        raise AddressRefused(host, "the host does not resolve")
+        raise AddressRefused(host, _NO_ADDRESS)
     return addresses
 
 
@@ -127,5 +133,7 @@ def resolve_permitted(host: str, port: int, *, allowed: Sequence[IPNetwork] = ()
     for address in addresses:
         reason = address_refusal(address, allowed=allowed)
         if reason is not None:
-            raise AddressRefused(host, f"resolves to {address}, a {reason}")
+            if str(address) == host.strip("[]"):
+                raise AddressRefused(host, f"it is a {reason}")
+            raise AddressRefused(host, f"it resolves to {address}, a {reason}")
     return addresses[0]

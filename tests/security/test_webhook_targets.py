@@ -205,3 +205,18 @@ def test_a_huge_answer_is_not_read_to_the_end(settings, workspace, run_job):
         run_job(workspace)
     assert WebhookDelivery.objects.get().status == "delivered"
     assert sum(sent) < 50 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("https://10.0.0.5/x", "The webhook URL's host 10.0.0.5 cannot be used: it is a private"),
+        (
+            "https://no-such-host.invalid/x",
+            "no-such-host.invalid cannot be used: its name does not resolve to any address",
+        ),
+    ],
+)
+def test_a_refused_host_is_said_in_words_and_names_the_url_field(api, url, says):
+    error = _register(api, url).json()["error"]
+    assert says in error["message"] and error["details"] == {"field": "url"}

@@ -61,7 +61,7 @@ def webhook_target_check(*, url: str) -> OutboundTarget:
         if exc.refusal is not None:
             raise WebhookTargetRefused(
                 exc.code,
-                f"Webhooks may not be sent to {exc.refusal.host}: {exc.refusal.reason}.",
+                f"The webhook URL's host {exc.refusal.host} cannot be used: {exc.refusal.reason}.",
             ) from exc
         raise WebhookTargetRefused(exc.code, exc.message) from exc
 

@@ -90,7 +90,7 @@ def webhook_create(
     try:
         webhook_target_check(url=url)
     except WebhookTargetRefused as exc:
-        raise WebhookInputError(exc.code, exc.message) from exc
+        raise WebhookInputError(exc.code, exc.message, {"field": "url"}) from exc
     return Webhook.objects.create(
         workspace=workspace, url=url, secret=secret, events=sorted(set(events)), threshold=threshold
     )
