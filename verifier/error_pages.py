@@ -58,6 +58,14 @@ def _page_above(path: str) -> str:
     return "/"
 
 
+def _page_name(path: str) -> str:
+    """A console address in words: its menu entry ("API keys"), else "the page above"."""
+    from verifier.console_nav import ENTRY_POINTS
+
+    named = [e for e in ENTRY_POINTS if e.path == path]
+    return named[0].label if named else "the page above"
+
+
 def _came_from(request: HttpRequest) -> str | None:
     """The page the request came from (its ``Referer``), when it is on this site and is
     not the address itself."""
@@ -81,7 +89,7 @@ def method_not_allowed_page(request: HttpRequest, allowed: list[str]) -> str:
     elif back == "/":
         back_label = "Back to the overview"
     else:
-        back_label = f"Go to {back}"
+        back_label = f"Go to {_page_name(back)}"
     context = {
         "path": request.path,
         "method": request.method,

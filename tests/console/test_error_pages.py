@@ -119,6 +119,7 @@ def test_opening_a_post_only_address_is_a_page_that_says_why(admin_client_ws, pa
     assert "Nothing was changed." in main
     link = re.search(r'<a href="([^"]*)" id="error-back">([^<]*)</a>', main)
     assert link is not None and link.group(1) == back
+    assert "/" not in link.group(2), "the way back is said in words, not as a path"
 
 
 def test_the_way_back_is_the_page_the_user_came_from(admin_client_ws):
