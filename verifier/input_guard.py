@@ -67,7 +67,8 @@ def where_in_words(where: str) -> str:
 
 def refusal(request: HttpRequest, where: str, problem: str) -> HttpResponse:
     if is_api_path(request.path):
-        message = f"{where} {problem}; it cannot be stored."
+        said = where[:1].upper() + where[1:] if where.startswith("the ") else where
+        message = f"{said} {problem}; it cannot be stored."
         return JsonResponse(error_body("invalid_text", message, {"field": where}), status=400)
     message = f"{where_in_words(where)} {problem}, which cannot be read as text."
     # No request context: the page must not depend on the session or the database.

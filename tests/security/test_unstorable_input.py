@@ -123,7 +123,8 @@ def test_api_bodies_with_unstorable_text_are_refused(api, stored, kind, case):
     ],
 )
 def test_api_paths_with_a_nul_are_refused(api, stored, path):
-    _assert_api_refusal(api.get(path))
+    error = _assert_api_refusal(api.get(path))
+    assert error["message"].startswith("The path contains a NUL character")
 
 
 @pytest.mark.parametrize(
