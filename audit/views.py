@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
@@ -587,15 +587,31 @@ def rule_set_diff(request: MemberRequest) -> HttpResponse:
     workspace = _ws(request)
     options = list(rule_selectors.rule_set_list(workspace=workspace))
 
+    unknown: list[str] = []
+
     def pick(key: str) -> tuple[Any, Any]:
-        value = request.GET.get(key, "")
-        if value.isdigit():
-            rs = rule_selectors.rule_set_get(workspace=workspace, pk=int(value))
-            return rs, rule_selectors.rule_set_definition(rs)
+        """The version ``?key=`` names; the built-in when it names none (blank) and, with
+        a word on the page, when it names one this workspace does not have."""
+        value = request.GET.get(key, "").strip()
+        if value.isdigit() and len(value) < 19:
+            try:
+                rs = rule_selectors.rule_set_get(workspace=workspace, pk=int(value))
+            except Http404:
+                pass
+            else:
+                return rs, rule_selectors.rule_set_definition(rs)
+        if value:
+            unknown.append(value)
         return None, CORE_V1
 
     a, a_def = pick("a")
     b, b_def = pick("b")
+    for value in unknown:
+        messages.warning(
+            request,
+            f"No rule-set version “{value[:40]}” in this workspace: "
+            f"{rule_selectors.rule_set_label(CORE_V1)} is shown in its place.",
+        )
     return render(
         request,
         "audit/rule_set_diff.html",

@@ -305,3 +305,12 @@ def test_a_rule_set_name_must_read_as_what_it_is(admin_client_ws, workspace, nam
     )
     assert refused.status_code == 200 and says in refused.content.decode()
     assert RuleSet.objects.count() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["999999", "abc"])
+def test_comparing_with_a_version_that_is_not_there_says_so(admin_client_ws, value):
+    response = admin_client_ws.get(reverse("audit:rule-set-diff"), {"a": value})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f"No rule-set version “{value}” in this workspace: Core v1 (built-in)" in page
