@@ -23,7 +23,7 @@ from verifier.selectors.rules import (
     rule_set_domain_packs,
     rule_set_label,
 )
-from verifier.untrusted_input import identifier_problem
+from verifier.untrusted_input import identifier_refusal
 
 
 class RuleSetUnchanged(ApplicationError):
@@ -96,12 +96,12 @@ def rule_set_create(
 
 def _check_name(workspace: Workspace, name: str) -> None:
     """A rule set's name is shown on every page that names its versions: it reads as
-    what it is (``identifier_problem``), and one that differs from another series' only
+    what it is (``identifier_refusal``), and one that differs from another series' only
     in letter case ("Delta rules" beside "delta rules") would start a second series that
     looks like the first."""
-    problem = identifier_problem(name)
-    if problem is not None:
-        raise InvalidRuleSet([f"The name {problem}: a rule set's name must read as what it is."])
+    refused = identifier_refusal("name", name)
+    if refused is not None:
+        raise InvalidRuleSet([refused])
     other = (
         RuleSet.objects.filter(Q(workspace=workspace) | Q(workspace__isnull=True))
         .filter(name__iexact=name)

@@ -95,6 +95,15 @@ def display_text_problem(text: str) -> str | None:
     )
 
 
+def identifier_refusal(what: str, text: str) -> str | None:
+    """The sentence that refuses ``text`` as the identifier ``what`` ("ref", "name"), or
+    None when ``identifier_problem`` finds nothing: one wording for every door."""
+    problem = identifier_problem(text)
+    if problem is None:
+        return None
+    return f"The {what} {problem}: it is shown to people and must read as what it is."
+
+
 def printable(text: str) -> str:
     """``text`` with NUL and lone surrogates escaped (``\\x00``, ``\\ud800``), safe to
     put in an error message that is rendered as JSON or HTML."""

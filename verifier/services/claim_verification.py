@@ -62,7 +62,7 @@ from verifier.services.traces import (
 )
 from verifier.services.verification import claims_verify
 from verifier.services.verification_webhooks import verification_webhooks_queue
-from verifier.untrusted_input import identifier_problem
+from verifier.untrusted_input import identifier_refusal
 
 MAX_CLAIMS_PER_BATCH = 1000
 MAX_CLAIM_CHARS = 2000
@@ -234,9 +234,9 @@ def claims_submit(
         source = resolved.get(spec.source)
         problem = _text_problem(spec.text)
         if problem is None and spec.external_id:
-            bad_id = identifier_problem(spec.external_id)
-            if bad_id is not None:
-                problem = _error("invalid_external_id", f"The external id {bad_id}.")
+            refused = identifier_refusal("external id", spec.external_id)
+            if refused is not None:
+                problem = _error("invalid_external_id", refused)
         if problem is None and source is None:
             problem = _error(
                 "unknown_source", f"No source {spec.source!r} in this workspace (ref or id)."

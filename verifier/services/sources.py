@@ -11,7 +11,7 @@ from verifier.errors import ApplicationError
 from verifier.models import Source, SourceVersion, Workspace, text_sha256
 from verifier.selectors.rules import rule_set_domain_packs
 from verifier.services.claim_state import claims_state_refresh_superseded
-from verifier.untrusted_input import display_text_problem, identifier_problem
+from verifier.untrusted_input import display_text_problem, identifier_refusal
 
 
 class SourceInputError(ApplicationError, ValueError):
@@ -83,13 +83,9 @@ def source_upsert(
     _validate_text(text)
     if not ref.strip():
         raise SourceInputError("empty_ref", "A source needs a ref such as source:my_document.")
-    problem = identifier_problem(ref)
-    if problem is not None:
-        raise SourceInputError(
-            "invalid_ref",
-            f"The ref {problem}: a ref is shown to people and must read as what it is.",
-            {"field": "ref"},
-        )
+    refused = identifier_refusal("ref", ref)
+    if refused is not None:
+        raise SourceInputError("invalid_ref", refused, {"field": "ref"})
     for field, value in (("title", title), ("citation", citation)):
         shown = display_text_problem(value)
         if shown is not None:

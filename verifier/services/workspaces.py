@@ -17,7 +17,7 @@ from verifier.models import (
     generate_api_key,
     hash_api_key,
 )
-from verifier.untrusted_input import identifier_problem
+from verifier.untrusted_input import identifier_refusal
 
 
 class ApiKeyInputError(ApplicationError):
@@ -121,13 +121,9 @@ def api_key_create(
     must not make a second key whose secret nobody saw)."""
     if scope not in ApiScope.values:
         raise ValueError(f"unknown scope {scope!r}; expected one of {', '.join(ApiScope.values)}")
-    problem = identifier_problem(name)
-    if problem is not None:
-        raise ApiKeyInputError(
-            "invalid_name",
-            f"The name {problem}: a key's name is shown to people and must read as what it is.",
-            {"field": "name"},
-        )
+    refused = identifier_refusal("name", name)
+    if refused is not None:
+        raise ApiKeyInputError("invalid_name", refused, {"field": "name"})
     if unique_name:
         # Two requests making the same name at once queue here, on the workspace's row;
         # the second then finds the first one's key. (NO KEY UPDATE: rows that refer to
