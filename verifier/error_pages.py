@@ -58,6 +58,21 @@ def _page_above(path: str) -> str:
     return "/"
 
 
+def _open_to(request: HttpRequest, path: str) -> bool:
+    """Whether the member's role may open ``path``, as far as the menu tells: the most
+    specific menu entry containing it ("/audit/rules/1/" is under Rule sets, which only
+    admins see). A path under no entry is taken as open."""
+    from verifier.console_nav import ENTRY_POINTS
+
+    membership = getattr(request, "membership", None)
+    role = membership.role if membership is not None else None
+    containing = [e for e in ENTRY_POINTS if path.startswith(e.path)]
+    if not containing:
+        return True
+    entry = max(containing, key=lambda e: len(e.path))
+    return role in entry.roles
+
+
 def _page_name(path: str) -> str:
     """A console address in words: its menu entry ("API keys"), else "the page above"."""
     from verifier.console_nav import ENTRY_POINTS
@@ -84,6 +99,8 @@ def method_not_allowed_page(request: HttpRequest, allowed: list[str]) -> str:
     """The console's 405 page: what happened, in words, and a way back."""
     came_from = _came_from(request)
     back = came_from or _page_above(request.path)
+    if came_from is None and not _open_to(request, back):
+        back = "/"
     if came_from is not None:
         back_label = "Back to the page you came from"
     elif back == "/":

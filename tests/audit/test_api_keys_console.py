@@ -119,6 +119,9 @@ def test_the_service_refuses_a_taken_or_unreadable_name(workspace):
     with pytest.raises(ApiKeyInputError) as taken:
         api_key_create(workspace=workspace, name="ci")
     assert taken.value.code == "name_taken" and taken.value.details == {"field": "name"}
+    with pytest.raises(ApiKeyInputError) as other_case:
+        api_key_create(workspace=workspace, name="CI")
+    assert other_case.value.code == "name_taken" and '"ci"' in other_case.value.message
     with pytest.raises(ApiKeyInputError) as unreadable:
         api_key_create(workspace=workspace, name="a\u202eb", unique_name=False)
     assert unreadable.value.code == "invalid_name"

@@ -314,3 +314,12 @@ def test_comparing_with_a_version_that_is_not_there_says_so(admin_client_ws, val
     assert response.status_code == 200
     page = response.content.decode()
     assert f"No rule-set version “{value}” in this workspace: Core v1 (built-in)" in page
+
+
+@pytest.mark.django_db
+def test_the_built_in_rule_sets_page_does_not_compare_it_with_itself(admin_client_ws):
+    from audit.services import rule_set_builtin_ensure as builtin
+
+    page = admin_client_ws.get(reverse("audit:rule-set-detail", args=[builtin().pk]))
+    html = page.content.decode()
+    assert 'id="builtin-compare"' in html and "Compared with Core v1" not in html

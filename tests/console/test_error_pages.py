@@ -105,6 +105,21 @@ def _main(page: str) -> str:
     return page.split('<main id="main"', 1)[1].split("</main>", 1)[0]
 
 
+@pytest.mark.parametrize(
+    ("path", "back"),
+    [
+        ("/audit/api-keys/new/", "/"),
+        ("/audit/rules/1/activate/", "/"),
+        ("/ingest/jobs/1/cancel/", "/ingest/jobs/1/"),
+    ],
+)
+def test_an_auditors_way_back_is_a_page_it_may_open(auditor_client, path, back):
+    link = re.search(
+        r'<a href="([^"]*)" id="error-back">', auditor_client.get(path).content.decode()
+    )
+    assert link is not None and link.group(1) == back
+
+
 @pytest.mark.parametrize(("path", "back"), POST_ONLY)
 def test_opening_a_post_only_address_is_a_page_that_says_why(admin_client_ws, path, back):
     response = admin_client_ws.get(path)

@@ -129,10 +129,16 @@ def api_key_create(
         # the second then finds the first one's key. (NO KEY UPDATE: rows that refer to
         # the workspace can still be written meanwhile.)
         Workspace.objects.select_for_update(no_key=True).filter(pk=workspace.pk).first()
-        if ApiKey.objects.filter(workspace=workspace, name=name, revoked_at__isnull=True).exists():
+        # in any letter case: "CI" beside "ci" would be two keys that read as one
+        taken = (
+            ApiKey.objects.filter(workspace=workspace, name__iexact=name, revoked_at__isnull=True)
+            .values_list("name", flat=True)
+            .first()
+        )
+        if taken is not None:
             raise ApiKeyInputError(
                 "name_taken",
-                f'This workspace already has a key named "{name}" that is not revoked; '
+                f'This workspace already has a key named "{taken}" that is not revoked; '
                 "revoke it first, or give the new key another name.",
                 {"field": "name"},
             )
