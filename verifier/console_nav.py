@@ -130,11 +130,16 @@ ENTRY_POINTS: Final[tuple[EntryPoint, ...]] = tuple(
 )
 
 
+def entry_containing(path: str) -> EntryPoint | None:
+    """The most specific entry ``path`` is in (/review/relations/ is in Relations, not in
+    the queue at /review/), or None."""
+    containing = [e for e in ENTRY_POINTS if path.startswith(e.path)]
+    return max(containing, key=lambda e: len(e.path)) if containing else None
+
+
 def _current(path: str) -> str | None:
-    # The most specific entry containing ``path`` is current (/review/relations/ is not
-    # the queue at /review/).
-    containing = [e.path for e in ENTRY_POINTS if path.startswith(e.path)]
-    return max(containing, key=len) if containing else None
+    entry = entry_containing(path)
+    return entry.path if entry is not None else None
 
 
 def entry_points_for(role: str | None, path: str = "") -> list[dict[str, object]]:

@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
+from verifier.console_nav import ENTRY_POINTS, entry_containing
 
 API_DOCS_PATH = "/connect/v1/docs"
 
@@ -62,21 +63,13 @@ def _open_to(request: HttpRequest, path: str) -> bool:
     """Whether the member's role may open ``path``, as far as the menu tells: the most
     specific menu entry containing it ("/audit/rules/1/" is under Rule sets, which only
     admins see). A path under no entry is taken as open."""
-    from verifier.console_nav import ENTRY_POINTS
-
     membership = getattr(request, "membership", None)
-    role = membership.role if membership is not None else None
-    containing = [e for e in ENTRY_POINTS if path.startswith(e.path)]
-    if not containing:
-        return True
-    entry = max(containing, key=lambda e: len(e.path))
-    return role in entry.roles
+    entry = entry_containing(path)
+    return entry is None or (membership is not None and membership.role in entry.roles)
 
 
 def _page_name(path: str) -> str:
     """A console address in words: its menu entry ("API keys"), else "the page above"."""
-    from verifier.console_nav import ENTRY_POINTS
-
     named = [e for e in ENTRY_POINTS if e.path == path]
     return named[0].label if named else "the page above"
 

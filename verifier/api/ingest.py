@@ -55,6 +55,8 @@ class IngestJobCreateApi(APIView):
     """Upload sources (text, Markdown or HTML) and/or claims (with or without quotes,
     optionally with a legacy verdict) and queue an ingest job. 202 with the job."""
 
+    pagination_class = IdCursorPagination  # GET: the workspace's jobs
+
     @extend_schema_serializer(component_name="IngestJobCreateRequest")
     class InputSerializer(serializers.Serializer[Any]):
         class SourceInput(serializers.Serializer[Any]):
@@ -94,8 +96,6 @@ class IngestJobCreateApi(APIView):
             actor=request.user,
         )
         return Response(IngestJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-
-    pagination_class = IdCursorPagination
 
     @extend_schema(responses=IngestJobSerializer(many=True))
     def get(self, request: Request) -> Response:

@@ -48,11 +48,17 @@ class MemberInputError(ApplicationError):
     """A change of the workspace's members that is refused (a form error)."""
 
 
-def _admins_left(workspace: Workspace, *, without: Membership) -> int:
-    """Admins the workspace keeps without ``without``'s admin role; the members' rows are
-    locked first, so two admins demoting each other at once cannot both succeed."""
-    members = list(Membership.objects.select_for_update().filter(workspace=workspace))
-    return sum(1 for m in members if m.role == Role.ADMIN and m.pk != without.pk)
+def _keep_an_admin(membership: Membership) -> None:
+    """Refuse (``last_admin``) a change that would leave the workspace without an admin
+    once ``membership`` is no admin; the members' rows are locked first, so two admins
+    demoting each other at once cannot both succeed."""
+    members = Membership.objects.select_for_update().filter(workspace=membership.workspace)
+    if not any(m.role == Role.ADMIN and m.pk != membership.pk for m in members):
+        raise MemberInputError(
+            "last_admin",
+            f"{membership.user.get_username()} is the workspace's last admin: make another "
+            "member an admin first.",
+        )
 
 
 @transaction.atomic
@@ -86,12 +92,8 @@ def member_role_change(*, membership: Membership, role: str) -> Membership:
     """Change a member's role; the workspace always keeps an admin."""
     if role not in Role.values:
         raise MemberInputError("invalid_role", f"Choose one of {', '.join(Role.labels)}.")
-    if role != Role.ADMIN and not _admins_left(membership.workspace, without=membership):
-        raise MemberInputError(
-            "last_admin",
-            f"{membership.user.get_username()} is the workspace's last admin: make another "
-            "member an admin first.",
-        )
+    if role != Role.ADMIN:
+        _keep_an_admin(membership)
     Membership.objects.filter(pk=membership.pk).update(role=role)
     membership.role = role
     return membership
@@ -101,12 +103,7 @@ def member_role_change(*, membership: Membership, role: str) -> Membership:
 def member_remove(*, membership: Membership) -> None:
     """Take a member out of the workspace (their decisions and notes stay, under their
     name); the workspace always keeps an admin."""
-    if not _admins_left(membership.workspace, without=membership):
-        raise MemberInputError(
-            "last_admin",
-            f"{membership.user.get_username()} is the workspace's last admin: make another "
-            "member an admin first.",
-        )
+    _keep_an_admin(membership)
     Membership.objects.filter(pk=membership.pk).delete()
 
 
