@@ -17,6 +17,12 @@ from verifier.untrusted_input import identifier_problem
 
 MAX_DOMAIN_PACK_CHARS: Final = 64
 DEFAULT_DOMAIN_PACK: Final = "general"
+# The packs and refs of the sources the memory and RAG doors make (a transcript under
+# ``transcript:<sha256[:16]>`` unless given a ref; a chunk under ``rag-chunk:<sha256[:16]>``).
+MEMORY_DOMAIN_PACK: Final = "memory"
+RAG_DOMAIN_PACK: Final = "rag"
+TRANSCRIPT_REF_PREFIX: Final = "transcript:"
+RAG_CHUNK_REF_PREFIX: Final = "rag-chunk:"
 
 
 def domain_pack_problem(name: str, known: Iterable[str]) -> str | None:

@@ -37,7 +37,6 @@ from audit.selectors.source_page import (
     source_view,
 )
 from audit.selectors.sources import (
-    RAG_CHUNK_REF_PREFIX,
     StaleBinding,
     audit_source_get,
     audit_source_list,
@@ -49,7 +48,6 @@ from audit.selectors.sources import (
 __all__ = [
     "BENCHMARK_WORKSPACE_PREFIX",
     "CLAIM_FILTER_KEYS",
-    "RAG_CHUNK_REF_PREFIX",
     "SPAN_CLAIMS_PAGE",
     "SPAN_CONTEXT_CHARS",
     "STATE_ATTENTION",

@@ -4,7 +4,7 @@ between two versions (the span permalink into a version is ``verifier.selectors.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
@@ -13,9 +13,8 @@ from audit.highlighting import diff_segments
 from verifier.binding import span_matches
 from verifier.binding.recheck import recheck
 from verifier.binding.spans import BoundSpan
+from verifier.domain_packs import RAG_CHUNK_REF_PREFIX
 from verifier.models import EvidenceBinding, Source, SourceVersion, Workspace
-
-RAG_CHUNK_REF_PREFIX: Final = "rag-chunk:"
 
 
 def audit_source_list(

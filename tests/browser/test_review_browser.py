@@ -165,6 +165,32 @@ def test_long_source_window_binds_the_selected_span_at_absolute_offsets(browser_
     assert (binding.start, binding.end) == (start, start + len(QUOTE))
 
 
+def test_a_source_with_windows_line_ends_binds_the_selection_at_its_stored_offsets(
+    browser_page, live_server
+):
+    # An HTML parser reads CR LF as LF: unless the page keeps the CRs, every line end
+    # before the selection moves its offsets by one, and the server refuses the span.
+    page = browser_page
+    workspace = make_workspace("browser-crlf")
+    reviewer = make_user("rita", workspace=workspace, role="reviewer")
+    text = (
+        "Minutes of the board.\r\nItem one: the budget.\r\nThe delta gains land in wet years.\r\n"
+    )
+    quote = "delta gains land in wet years"
+    source = make_source(workspace, ref="source:crlf_minutes", text=text)
+    claim = queue_claim(source, "no_evidence", text="The delta gains land in wet years.")
+    login_browser(page, live_server, reviewer)
+
+    page.goto(f"{live_server.url}/review/item/{claim.public_id}/")
+    _select_with_mouse(page, quote)
+    start = text.index(quote)
+    assert page.locator("#span-start").input_value() == str(start)
+    page.keyboard.press("s")
+    expect(page.locator("#review-item .flash, #main .messages")).to_contain_text("supported")
+    binding = claim.bindings.get(is_active=True)
+    assert (binding.start, binding.end, binding.quote) == (start, start + len(quote), quote)
+
+
 def _touch_inline_styles(page) -> int:
     """What a highlighter, an extension or any script using ``element.style`` does to the
     item (the CSP allows CSSOM): it sets a style property and removes it again, which

@@ -12,7 +12,7 @@ from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.models import SourceVersion
 from verifier.selectors.sources import source_current_version, source_get
-from verifier.services.sources import SourceDomainPackConflict, source_upsert
+from verifier.services.sources import SourceDomainPackConflict, SourceRefInUse, source_upsert
 
 
 class SourceVersionSerializer(serializers.Serializer[Any]):
@@ -65,7 +65,10 @@ class SourceUpsertApi(APIView):
         responses={
             200: OutputSerializer,
             201: OutputSerializer,
-            409: OpenApiResponse(description="domain_pack_conflict"),
+            409: OpenApiResponse(
+                description="domain_pack_conflict, or ref_in_use: the ref names a memory "
+                "transcript or a RAG chunk"
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -74,7 +77,7 @@ class SourceUpsertApi(APIView):
         data.is_valid(raise_exception=True)
         try:
             write = source_upsert(workspace=workspace, **data.validated_data)
-        except SourceDomainPackConflict as exc:
+        except (SourceDomainPackConflict, SourceRefInUse) as exc:
             raise ApiError(
                 exc.code, exc.message, status_code=status.HTTP_409_CONFLICT, details=exc.details
             ) from None

@@ -45,7 +45,10 @@ FAMILY = HEURISTIC_FAMILY
 #    negations, modals, quantifiers and names (2026-11-28).
 # 5: a span-initial pronoun stands for the claim's subject when a number or a negation
 #    comes only after the subject ("It is 412 metres long") (2026-11-28, fourth session).
-PROMPT_VERSION = 5
+# 6: words of every script are read whole, and a letter with a diacritic as the letter
+#    ("Zoë" was the word "zo", "El Niño" the words "el ni" and "o"; 2026-11-28, fifth
+#    session).
+PROMPT_VERSION = 6
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

@@ -43,7 +43,7 @@ from verifier.judges.lexicon import (
 from verifier.text.hedges import QUANTITY_HEDGES
 from verifier.text.negations import NEGATION_WORDS, NON_NEGATION_PHRASES
 from verifier.text.stopwords import STOPWORDS
-from verifier.text.words import JUDGE_TOKEN
+from verifier.text.words import JUDGE_TOKEN, strip_diacritics
 
 ENTITY_CONNECTORS = frozenset({"of", "the", "de", "del", "da", "van", "von", "der", "la", "le"})
 ROLE_PLURAL_ENDINGS = ("ors", "ists", "ians", "ials")  # "Investigators", "Officials"
@@ -782,8 +782,12 @@ def _entities(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[tuple[str
 
 
 def _fold(token: str) -> str:
-    """Lowercase, drop a trailing period and the possessive ending ("company's")."""
+    """Lowercase, drop a trailing period and the possessive ending ("company's"), and read
+    a Latin letter with a diacritic as the letter ("Zoë" is "zoe", "café" is "cafe"), so
+    that a name written with or without its accent is one word."""
     word = token.lower().rstrip(".") or token.lower()
+    if not word.isascii():
+        word = strip_diacritics(word)
     if word.endswith("'s") and len(word) > 3:
         return word[:-2]
     return word

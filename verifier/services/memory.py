@@ -18,6 +18,7 @@ from typing import Any, Final
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from verifier.domain_packs import TRANSCRIPT_REF_PREFIX
 from verifier.embeddings import embed_texts
 from verifier.engine import get_judge
 from verifier.judges import Judge
@@ -36,7 +37,6 @@ from verifier.models import (
     ClaimOrigin,
     MemoryCheck,
     MemoryTranscript,
-    Source,
     Workspace,
     text_sha256,
 )
@@ -47,7 +47,6 @@ from verifier.services.sources import SourceInputError, source_upsert
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
 from verifier.services.verdicts import verdict_append
 
-TRANSCRIPT_REF_PREFIX: Final = "transcript:"
 MAX_MESSAGE_CHARS: Final = 20_000
 MAX_AGENT_CHARS: Final = 100
 # Verdicts decided by the memory rules (binder match, drift rubric) carry this identity;
@@ -96,16 +95,6 @@ def memory_transcript_import(
         raise TranscriptInputError("invalid_ref", "`ref` has more than 200 characters.")
     if not _storable(ref) or not _storable(title):
         raise TranscriptInputError("invalid_ref", "`ref` and `title` must be valid text.")
-    # A ref already naming a document is refused: its new version would be the
-    # transcript, and the claims bound to the document would be judged against it.
-    named = Source.objects.select_for_update().filter(workspace=workspace, ref=ref).first()
-    if named is not None and not named.transcripts.exists():
-        raise TranscriptInputError(
-            "ref_in_use",
-            f"`ref` {ref!r} names a document source, not a transcript: give the transcript "
-            "a ref of its own, or none (one is made from its text).",
-            {"ref": ref},
-        )
     try:
         write = source_upsert(
             workspace=workspace,
@@ -113,9 +102,10 @@ def memory_transcript_import(
             text=transcript.text,
             title=(title or f"Transcript {ref}")[:300],
             domain_pack="memory",
+            door="transcript",  # a ref naming a document is refused (ref_in_use)
         )
     except SourceInputError as exc:
-        raise TranscriptInputError(exc.code, exc.message) from exc
+        raise TranscriptInputError(exc.code, exc.message, exc.details) from exc
     row, created = MemoryTranscript.objects.get_or_create(
         workspace=workspace,
         version=write.version,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from verifier.domain_packs import RAG_CHUNK_REF_PREFIX
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import Judge
 from verifier.models import BoundBy, Claim, ClaimOrigin, RagAudit, Workspace, text_sha256
@@ -35,8 +36,6 @@ from verifier.services.sources import source_upsert
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
 from verifier.services.verdicts import verdict_append
 
-CHUNK_REF_PREFIX = "rag-chunk:"
-
 
 @dataclass
 class RagAuditWrite:
@@ -47,7 +46,7 @@ class RagAuditWrite:
 
 
 def chunk_ref(chunk: Chunk) -> str:
-    return f"{CHUNK_REF_PREFIX}{text_sha256(chunk.text)[:16]}"
+    return f"{RAG_CHUNK_REF_PREFIX}{text_sha256(chunk.text)[:16]}"
 
 
 def _decisive_chunk(item: ClaimAudit, chunks: Sequence[Chunk]) -> str:
@@ -111,6 +110,7 @@ def rag_audit_store(
             text=chunk.text,
             title=f"RAG chunk {chunk.id}"[:300],
             domain_pack="rag",
+            door="rag_chunk",
         )
         source_ids[chunk.id] = write.source.pk
     audit = RagAudit.objects.create(

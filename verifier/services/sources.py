@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from django.db import transaction
 
-from verifier.domain_packs import DEFAULT_DOMAIN_PACK, domain_pack_problem
+from verifier.domain_packs import (
+    DEFAULT_DOMAIN_PACK,
+    RAG_CHUNK_REF_PREFIX,
+    RAG_DOMAIN_PACK,
+    TRANSCRIPT_REF_PREFIX,
+    domain_pack_problem,
+)
 from verifier.errors import ApplicationError
 from verifier.models import Source, SourceVersion, Workspace, text_sha256
 from verifier.selectors.rules import rule_set_domain_packs
@@ -22,6 +29,68 @@ class SourceDomainPackConflict(SourceInputError):
     """A different domain pack asked for an existing source (the sources API answers
     409). A source's pack is fixed when it is made: the rule set and policy its claims
     are scored under are chosen by it, and they were judged under that one."""
+
+
+class SourceRefInUse(SourceInputError):
+    """The ref names a source another door owns (the sources API answers 409): a memory
+    transcript's text is its turns, and a RAG chunk's ref is the hash of its one text, so
+    neither takes a document's version, and a document never becomes a transcript."""
+
+
+# Which door writes a source's versions: documents (the sources API, ingest, inline
+# sources of claims/verify, fixtures), memory transcripts, RAG chunks.
+SourceDoor = Literal["document", "transcript", "rag_chunk"]
+# Refs made from a text's hash by the memory and RAG doors: a document may not take one.
+_RESERVED_PREFIXES: Final = {
+    TRANSCRIPT_REF_PREFIX: "memory transcripts",
+    RAG_CHUNK_REF_PREFIX: "RAG chunks",
+}
+
+
+def _door_of(source: Source) -> SourceDoor:
+    if source.transcripts.exists():
+        return "transcript"
+    if source.domain_pack == RAG_DOMAIN_PACK and source.ref.startswith(RAG_CHUNK_REF_PREFIX):
+        return "rag_chunk"
+    return "document"
+
+
+_OWNED_BY: Final = {
+    "transcript": "a memory transcript: its text is the turns stored through "
+    "/connect/v1/memory/transcripts, and a document cannot become its next version",
+    "rag_chunk": "a RAG chunk, named by the hash of its text: its one version never changes",
+}
+
+
+def _check_door(source: Source | None, ref: str, door: SourceDoor) -> None:
+    """A ref stays with the door that made it (``SourceRefInUse``), and a document may
+    not be made under a ref the memory or RAG door makes from a hash."""
+    if source is None:
+        reserved = next((p for p in _RESERVED_PREFIXES if ref.startswith(p)), None)
+        if door == "document" and reserved is not None:
+            raise SourceInputError(
+                "reserved_ref",
+                f"Refs that start with {reserved!r} are made by Spanproof for "
+                f"{_RESERVED_PREFIXES[reserved]}; give the document a ref of its own, such as "
+                "source:my_document.",
+                {"field": "ref"},
+            )
+        return
+    owner = _door_of(source)
+    if owner == door:
+        return
+    if owner == "document":
+        raise SourceRefInUse(
+            "ref_in_use",
+            f"The ref {ref!r} names a document source, not a transcript: give the transcript "
+            "a ref of its own, or none (one is made from its text).",
+            {"field": "ref", "ref": ref},
+        )
+    raise SourceRefInUse(
+        "ref_in_use",
+        f"The source {ref!r} is {_OWNED_BY[owner]}. Give the document a ref of its own.",
+        {"field": "ref", "ref": ref},
+    )
 
 
 @dataclass(frozen=True)
@@ -68,8 +137,13 @@ def source_upsert(
     title: str = "",
     citation: str = "",
     domain_pack: str = "",
+    door: SourceDoor = "document",
 ) -> SourceWrite:
     """Create the source, or a new version when its text changed. Identical text is a no-op.
+
+    ``door`` says who writes it: a ref made by one door (a document, a memory transcript,
+    a RAG chunk) is refused to the others with ``SourceRefInUse`` before anything is
+    written, and a document may not take a ``transcript:`` or ``rag-chunk:`` ref.
 
     ``domain_pack`` is fixed when the source is made (blank: ``general``). For an existing
     source, blank or its own pack leaves it; another is refused with
@@ -92,6 +166,9 @@ def source_upsert(
             raise SourceInputError(f"invalid_{field}", f"The {field} {shown}.", {"field": field})
     if domain_pack:
         _check_domain_pack(workspace, ref, domain_pack)
+    _check_door(
+        Source.objects.select_for_update().filter(workspace=workspace, ref=ref).first(), ref, door
+    )
     source, created_source = Source.objects.select_for_update().get_or_create(
         workspace=workspace,
         ref=ref,

@@ -10,6 +10,7 @@ are visible; two readers that can share one use the same name.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
 # --- words -------------------------------------------------------------------------
@@ -31,11 +32,12 @@ WORD_RUN_OR_MARK: Final = re.compile(r"\w+|[^\w\s]")
 # source highlighter (``audit.highlighting``).
 WORD_MARK_OR_SPACE: Final = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 
-# The heuristic judge's tokens: Latin words with inner apostrophes, dots and hyphens
-# ("U.S.", "well-known"), numbers with separators, and the signs %, $, €, £, °
-# (``verifier.judges.signals``).
+# The heuristic judge's tokens: words of letters in any script with inner apostrophes,
+# dots and hyphens ("U.S.", "well-known", "café", "Zoë"), numbers with separators, and
+# the signs %, $, €, £, ° (``verifier.judges.signals``; reading 6 on: before it, only
+# A-Z letters were read, and "café" was the word "caf").
 JUDGE_TOKEN: Final = re.compile(
-    r"[A-Za-z][A-Za-z0-9'’.\-]*[A-Za-z0-9]|[A-Za-z]|\d[\d,.]*\d|\d|[%$€£°]"
+    r"[^\W\d_](?:[^\W_]|['’.\-])*[^\W_]|[^\W\d_]|\d[\d,.]*\d|\d|[%$€£°]"
 )
 
 # Latin words with inner apostrophes and hyphens, and numbers with separators: the NLI
@@ -92,3 +94,12 @@ NAME_WITH_CONNECTORS: Final = re.compile(r"\b[A-Z][\w'’\-]*(?:\s+(?:of\s+|the\
 # A capitalised word that does not start a sentence: the NLI features' names
 # (``verifier.judges.nli.features``).
 MID_SENTENCE_NAME: Final = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+)")
+
+
+def strip_diacritics(word: str) -> str:
+    """The word with the marks on its letters taken off ("Zoë" → "Zoe", "São" → "Sao"):
+    compatibility decomposition, combining marks dropped. Letters without a decomposition
+    ("ß", "ø", Greek, CJK) are kept as they are."""
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch)
+    )

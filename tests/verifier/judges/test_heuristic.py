@@ -36,7 +36,7 @@ def one(judge: HeuristicJudge, claim: str, *spans: str):
 def test_identity_and_registry() -> None:
     judge = build_judge({"backend": "heuristic"})
     assert isinstance(judge, HeuristicJudge)
-    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 5)
+    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 6)
 
 
 def test_thresholds_are_within_unit_interval() -> None:
@@ -225,3 +225,20 @@ def test_confidence_in_unit_interval(real_judge: HeuristicJudge) -> None:
     items = [JudgeItem(f"k{i}", c, (s,)) for i, (c, s) in pairs]
     for result in judge_items(real_judge, items):
         assert 0.0 <= result.confidence <= 1.0
+
+
+def test_a_name_written_with_or_without_its_diacritics_is_one_name() -> None:
+    judge = build_judge({"backend": "heuristic"})
+    assert isinstance(judge, HeuristicJudge)
+    same = one(
+        judge, "Zoe Laurent opened the cafe in 2004.", "Zoë Laurent opened the café in 2004."
+    )
+    assert same.label == "entailed", same.note
+    other = one(
+        judge, "Zoë Laurent opened the café in 2005.", "Zoë Laurent opened the café in 2004."
+    )
+    assert other.label == "contradicted"
+    # a name is read whole: "Grímsvötn" was the words "gr", "msv" and "tn"
+    missing = one(judge, "Grímsvötn erupted in 1783.", "Laki erupted in 1783.")
+    assert missing.label == "abstained"
+    assert "missing: Grímsvötn" in missing.note

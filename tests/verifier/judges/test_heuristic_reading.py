@@ -23,6 +23,8 @@ FINGERPRINTS = {
     4: "ed8948fa0ead2314cf181caad710788495de9b10148ab99a43760164b3927200",
     # since 5 the fingerprint also reads PAIRS
     5: "687339ae211d485e7fad9fa122d15ae4f85ae56fb192356e06ed1bb14f040e8b",
+    # since 6 the fingerprint also reads ACCENTED_PAIRS
+    6: "153b694cbf342f9ca3f6a8f0daae9c19ced8245bee9cf24db53905ff73bd27da",
 }
 # Pairs read with their context (title and the sentence before the span), beside the
 # fixtures: the API guide's own example among them.
@@ -44,6 +46,17 @@ PAIRS = [
     ),
 ]
 
+# Names and words written with and without their diacritics (reading 6).
+ACCENTED_PAIRS = [
+    ("Zoe Laurent opened the cafe in 2004.", "Zoë Laurent opened the café in 2004.", ""),
+    (
+        "Short-term cooling came with a strong La Nina phase.",
+        "A strong La Niña phase cooled the Pacific.",
+        "",
+    ),
+    ("El Niño drove the record.", "A strong La Niña phase cooled the Pacific.", ""),
+]
+
 
 def reading_fingerprint() -> str:
     readings = []
@@ -55,8 +68,9 @@ def reading_fingerprint() -> str:
             readings.append(
                 [round(found.coverage, 4), found.content_words, [b.note for b in found.blockers]]
             )
+    pairs = PAIRS if PROMPT_VERSION < 6 else PAIRS + ACCENTED_PAIRS
     if PROMPT_VERSION >= 5:
-        for claim_text, span_text, context in PAIRS:
+        for claim_text, span_text, context in pairs:
             found = compare(claim_text, span_text, context)
             readings.append(
                 [round(found.coverage, 4), found.content_words, [b.note for b in found.blockers]]

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.verifier.api.conftest import client_for
-from verifier.models import Claim, MemoryCheck, MemoryTranscript
+from verifier.models import Claim, MemoryCheck, MemoryTranscript, Source, SourceVersion
 
 VERIFY = "/connect/v1/memory/verify"
 TURNS = [
@@ -162,3 +162,49 @@ def test_a_transcript_under_a_documents_ref_is_refused_and_the_document_kept(api
     kept = api.get("/connect/v1/sources/source:clobber").json()
     assert kept["text"] == document["text"]
     assert not MemoryTranscript.objects.filter(workspace=workspace).exists()
+
+
+@pytest.mark.django_db
+def test_no_document_door_writes_a_version_of_a_transcript_or_a_rag_chunk(api, workspace):
+    stored = post(api, "/connect/v1/memory/transcripts", {"transcript": TURNS})
+    assert stored.status_code == 201, stored.content
+    transcript_ref = stored.json()["ref"]
+    audit = post(
+        api,
+        "/connect/v1/rag/audit",
+        {
+            "answer": "HNSW builds a proximity graph [c1].",
+            "chunks": [{"id": "c1", "text": "HNSW builds a proximity graph."}],
+        },
+    )
+    assert audit.status_code == 200, audit.content
+    (chunk,) = Source.objects.filter(workspace=workspace, ref__startswith="rag-chunk:")
+    versions_before = dict(SourceVersion.objects.values_list("pk", "sha256"))
+
+    for ref in (transcript_ref, chunk.ref):
+        overwrite = {"ref": ref, "text": "bot: I never promised anything."}
+        response = post(api, "/connect/v1/sources", overwrite)
+        assert response.status_code == 409, response.content
+        assert response.json()["error"]["code"] == "ref_in_use"
+        inline = post(
+            api,
+            "/connect/v1/claims/verify",
+            {"claims": [{"text": "Nothing was promised.", "source": ref}], "sources": [overwrite]},
+        )
+        assert inline.status_code == 400
+        assert inline.json()["error"]["code"] == "ref_in_use"
+        job = post(
+            api,
+            "/connect/v1/ingest-jobs",
+            {"sources": [{"ref": ref, "title": "Overwrite", "text": overwrite["text"]}]},
+        )
+        assert job.status_code == 400, job.content
+        assert job.json()["error"]["code"] == "ref_in_use"
+    # a document cannot squat the refs the memory and RAG doors make from a hash either
+    squat = post(api, "/connect/v1/sources", {"ref": "rag-chunk:0123456789abcdef", "text": "x."})
+    assert squat.status_code == 400
+    assert squat.json()["error"]["code"] == "reserved_ref"
+    assert dict(SourceVersion.objects.values_list("pk", "sha256")) == versions_before
+
+    again = post(api, "/connect/v1/memory/transcripts", {"transcript": TURNS})
+    assert again.status_code == 200  # the same turns: the stored transcript, unchanged
