@@ -873,7 +873,6 @@ def profile(text: str) -> TextProfile:
         if concepts[i]
         and i not in phrase_words
         and w not in STOPWORDS
-        and w.isascii()
         and w[0].isalpha()
         and len(w) > 1
         and i not in scope_positions

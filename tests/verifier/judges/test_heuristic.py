@@ -242,3 +242,16 @@ def test_a_name_written_with_or_without_its_diacritics_is_one_name() -> None:
     missing = one(judge, "Grímsvötn erupted in 1783.", "Laki erupted in 1783.")
     assert missing.label == "abstained"
     assert "missing: Grímsvötn" in missing.note
+
+
+def test_a_name_of_letters_without_a_plain_form_is_read_whole() -> None:
+    # "ø" has no decomposition to a Latin letter: "Hønneland" is still one name
+    judge = build_judge({"backend": "heuristic"})
+    assert isinstance(judge, HeuristicJudge)
+    missing = one(
+        judge,
+        "The Arctic report was written by Hønneland in 2004.",
+        "The Arctic report was written in 2004 by a panel of experts.",
+    )
+    assert missing.label == "abstained"
+    assert "'hønneland' not in span" in missing.note  # it was "'h' not in span"
