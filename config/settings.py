@@ -279,8 +279,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
-    # One name for the memory verifier's drift categories wherever they appear.
-    "ENUM_NAME_OVERRIDES": {"DriftCategoryEnum": "verifier.memory.DRIFT_CATEGORIES"},
+    # One name for the memory verifier's drift categories, and for a judge's verdict,
+    # wherever they appear.
+    "ENUM_NAME_OVERRIDES": {
+        "DriftCategoryEnum": "verifier.memory.DRIFT_CATEGORIES",
+        "JudgeVerdictEnum": "verifier.api.envelopes.VERDICT_CHOICES",
+    },
+    # drf-spectacular's enum hook, then every operation's error answers (the Error body).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "verifier.api.openapi_errors.error_responses_add",
+    ],
 }
 
 # --- Celery ---------------------------------------------------------------------------

@@ -31,6 +31,7 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from typing import Any, Final
 
 from verifier.errors import ApplicationError
@@ -136,6 +137,21 @@ def unstorable_location(value: Any, *, root: str = "") -> tuple[str, str] | None
     return None
 
 
+def json_kind(value: Any) -> str:
+    """What a parsed JSON value is, in the words of a JSON reader."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "null" if value is None else type(value).__name__
+
+
 def json_depth(value: Any) -> int:
     """Nesting depth of a parsed JSON value (a scalar is 0), without recursion."""
     deepest = 0
@@ -170,13 +186,42 @@ def _finite_float(literal: str) -> float:
     return value
 
 
-def loads_bounded(text: str | bytes, *, what: str = "the JSON", finite: bool = False) -> Any:
+class DuplicateKey(ApplicationError, ValueError):
+    """A JSON object that gives one key twice: which value counts is a guess (Python's
+    reader keeps the last, others the first), so it is refused, naming the key."""
+
+    def __init__(self, key: str, what: str = "the JSON") -> None:
+        super().__init__(
+            "duplicate_field",
+            f"{what[:1].upper()}{what[1:]} gives the key {printable(key)!r} twice; give it once.",
+            {"field": printable(key)},
+        )
+
+
+def _unique_keys(what: str) -> Any:
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise DuplicateKey(key, what)
+            out[key] = value
+        return out
+
+    return pairs_hook
+
+
+def loads_bounded(
+    text: str | bytes, *, what: str = "the JSON", finite: bool = False, unique_keys: bool = False
+) -> Any:
     """``json.loads`` that refuses nesting deeper than ``MAX_JSON_DEPTH``
-    (``JsonTooDeep``) and, with ``finite``, a number jsonb refuses (``NonFiniteNumber``).
-    Malformed JSON still raises ``json.JSONDecodeError``."""
+    (``JsonTooDeep``), with ``finite`` a number jsonb refuses (``NonFiniteNumber``), and
+    with ``unique_keys`` an object giving one key twice (``DuplicateKey``). Malformed
+    JSON still raises ``json.JSONDecodeError``."""
     hooks: dict[str, Any] = (
         {"parse_constant": _refuse_constant, "parse_float": _finite_float} if finite else {}
     )
+    if unique_keys:
+        hooks["object_pairs_hook"] = _unique_keys(what)
     try:
         data = json.loads(text, **hooks)
     except RecursionError as exc:

@@ -69,6 +69,9 @@ def test_the_api_throttles_per_key_with_retry_after(workspace, settings):
     assert error["code"] == "throttled"
     retry_after = int(response["Retry-After"])
     assert 0 < retry_after <= 60 and error["details"]["retry_after"] == retry_after
+    # the 429 names the limit it hit, in words and in details
+    assert error["details"]["limit"] == "api_key" and error["details"]["rate"] == "3/min"
+    assert error["message"].startswith("Over the limit of 3/min requests per API key")
     # another key from the same address has its own budget
     other = client_for(workspace)
     assert other.get("/connect/v1/workspace").status_code == 200
@@ -78,6 +81,9 @@ def test_the_api_throttles_per_address(workspace, settings):
     settings.SPANPROOF_API_RATE_PER_IP = "4/min"
     statuses = [client_for(workspace).get("/connect/v1/workspace").status_code for _ in range(5)]
     assert statuses == [200, 200, 200, 200, 429]
+    error = client_for(workspace).get("/connect/v1/workspace").json()["error"]
+    assert (error["details"]["limit"], error["details"]["rate"]) == ("client_address", "4/min")
+    assert "per client address" in error["message"]
     elsewhere = client_for(workspace).get("/connect/v1/workspace", REMOTE_ADDR="203.0.113.7")
     assert elsewhere.status_code == 200
 

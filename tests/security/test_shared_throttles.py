@@ -40,6 +40,8 @@ def test_failed_authentication_is_throttled_per_address(workspace, settings):
     assert statuses == [401] * 5 + [429] * 3
     refused = _bearer("sp_wrong99").get("/connect/v1/workspace")
     assert refused.json()["error"]["code"] == "throttled"
+    assert refused.json()["error"]["details"]["limit"] == "auth_failures"
+    assert "failed authentications per client address" in refused.json()["error"]["message"]
     assert 0 < int(refused["Retry-After"]) <= HOURLY
     # a malformed header counts as a failure too; another address has its own budget
     assert _bearer("a b", "203.0.113.5").get("/connect/v1/workspace").status_code == 401

@@ -24,6 +24,7 @@ from verifier.api.claims import ClaimFilterSerializer
 from verifier.api.errors import ApiError
 from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_actor, request_workspace
+from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.audit_pack.scope import SCOPE_KINDS, AuditPackError, PackScope, parse_scope
 from verifier.audit_pack.signing import SigningKeyUnavailable
 from verifier.models import ApiScope, AuditPackJob, AuditPackJobStatus
@@ -56,20 +57,13 @@ class AuditPackScopeSerializer(ClaimFilterSerializer):
 
 
 @extend_schema_serializer(component_name="AuditPackJobRequest")
-class AuditPackJobRequestSerializer(AuditPackScopeSerializer):
+class AuditPackJobRequestSerializer(AuditPackScopeSerializer, StrictSerializer):
     """A job's body: the same fields, ``scope`` required (``{"scope": "claims"}`` for
-    every claim), and no field the API does not know (a misspelt filter would otherwise
-    widen the pack without a word)."""
+    every claim), each of its JSON type, and no field the API does not know (a misspelt
+    filter would otherwise widen the pack without a word): the API's one strict rule
+    (``verifier.api.strict_input``)."""
 
     scope = serializers.ChoiceField(choices=list(SCOPE_KINDS))
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError(
-                {key: [f"Unknown field; one of: {', '.join(self.fields)}."] for key in unknown}
-            )
-        return attrs
 
 
 def pack_scope(serializer_class: type[AuditPackScopeSerializer], data: Any) -> PackScope:
@@ -148,12 +142,16 @@ class AuditPackDownloadApi(APIView):
         parameters=[AuditPackScopeSerializer],
         responses={
             (200, ZIP): OpenApiResponse(OpenApiTypes.BINARY),
-            400: OpenApiResponse(description="invalid_scope, pack_too_large"),
+            400: OpenApiResponse(
+                description="invalid_scope, pack_too_large, unknown_field, duplicate_field"
+            ),
             404: OpenApiResponse(description="no such source, trace or job"),
+            503: OpenApiResponse(description="signing_key_unavailable"),
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         workspace = request_workspace(request)
+        query_params_check(request, AuditPackScopeSerializer().fields)
         try:
             stream = audit_pack_stream(
                 workspace=workspace,
@@ -201,7 +199,7 @@ class AuditPackJobCreateApi(APIView):
         request=AuditPackJobRequestSerializer,
         responses={
             202: AuditPackJobSerializer,
-            400: OpenApiResponse(description="invalid_scope"),
+            400: OpenApiResponse(description="invalid_scope, unknown_field"),
             404: OpenApiResponse(description="no such source, trace or job"),
         },
     )

@@ -42,7 +42,10 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         if not header:
             return None
         parts = header.split()
-        if parts[0] != self.keyword:
+        # The scheme is case-insensitive (RFC 7235 §2.1): "bearer" is "Bearer". Another
+        # scheme is left to the session (a proxy's Basic login may sit in front of the
+        # console); without one, the 401 says which scheme to use (``scheme_hint``).
+        if parts[0].casefold() != self.keyword.casefold():
             return None
         # An address over its failed-authentication limit is refused before the lookup.
         auth_failures_check(request)
@@ -58,3 +61,17 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return 'Bearer realm="connect"'
+
+
+def scheme_hint(request: Any) -> str | None:
+    """For an unauthenticated request whose ``Authorization`` header uses another scheme
+    than Bearer: the 401's message, saying what to send instead."""
+    if request is None:
+        return None
+    header = authentication.get_authorization_header(request).decode("latin-1").split()
+    if not header or header[0].casefold() == ApiKeyAuthentication.keyword.casefold():
+        return None
+    return (
+        f"The Authorization header uses the {header[0][:20]!r} scheme; this API reads "
+        "`Authorization: Bearer <key>` (a workspace API key)."
+    )

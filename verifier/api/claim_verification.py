@@ -6,15 +6,22 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.envelopes import STATE_CHOICES
+from verifier import vocabulary
+from verifier.api.envelopes import STATE_CHOICES, VERDICT_CHOICES
 from verifier.api.scoping import request_workspace
 from verifier.api.shapes import ShapeSerializer
+from verifier.api.strict_input import StrictSerializer
 from verifier.models import VerificationJob
 from verifier.selectors.claim_verification import (
     verification_job_get,
@@ -61,7 +68,9 @@ class ResultSerializer(ShapeSerializer):
     status = serializers.ChoiceField(choices=["verified", "pending", "error"])
     error = ClaimErrorSerializer(required=False, allow_null=True)
     claim_id = serializers.CharField(required=False)
-    external_id = serializers.CharField(required=False, allow_null=True)
+    external_id = serializers.CharField(
+        required=False, allow_null=True, help_text="As the request gave it; null when none."
+    )
     reused = serializers.BooleanField(
         required=False, help_text="Already stored under this external id: not verified again."
     )
@@ -71,7 +80,18 @@ class ResultSerializer(ShapeSerializer):
     state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
     reason = serializers.CharField(required=False)
     reason_text = serializers.CharField(required=False, help_text="The reason in words.")
-    confidence = serializers.FloatField(required=False, allow_null=True)
+    verdict = serializers.ChoiceField(
+        choices=VERDICT_CHOICES,
+        required=False,
+        allow_null=True,
+        help_text="What the latest verdict answered. " + vocabulary.header_note("verdict"),
+    )
+    confidence = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        help_text="How sure that verdict is of its answer, 0 to 1; null when it gave none "
+        "(abstained, coverage_gap, withdrawn), as in the claim's envelope.",
+    )
     verdict_id = serializers.IntegerField(required=False, allow_null=True)
     judge_model = serializers.CharField(required=False, allow_null=True)
     quality = serializers.CharField(required=False, allow_null=True)
@@ -114,6 +134,8 @@ def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
 class SourceRefField(serializers.CharField):
     """A source ref, or a source id (a JSON number is accepted as well)."""
 
+    json_types = ("a string (a source ref) or a number (a source id)", (str, int))
+
     def to_internal_value(self, data: Any) -> str:
         if isinstance(data, bool):
             self.fail("invalid")
@@ -133,7 +155,10 @@ class ClaimVerifyApi(APIView):
     an ``external_id`` already stored (same text and source) is not stored again: its
     stored result comes back with ``reused: true``. Problems of one claim (unknown
     source, empty text, over 2,000 characters, external id used for another text) are
-    that claim's ``error`` and do not fail the batch.
+    that claim's ``error`` and do not fail the batch. A batch none of whose claims can
+    be verified answers 200 with an error row each when it is verified inline; as a job
+    it is refused as a whole (400 ``no_claim_accepted``, ``details.errors`` one per
+    claim), so no job "succeeds" with nothing verified.
     """
 
     @extend_schema_serializer(
@@ -164,7 +189,7 @@ class ClaimVerifyApi(APIView):
             )
         ],
     )
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         class VerifyClaimInput(serializers.Serializer[Any]):
             # Length and emptiness are checked per claim by the service, so one bad
             # claim does not fail the batch.
@@ -215,7 +240,18 @@ class ClaimVerifyApi(APIView):
         results = ResultSerializer(many=True)
 
     @extend_schema(
-        request=InputSerializer, responses={200: OutputSerializer, 202: OutputSerializer}
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            202: OutputSerializer,
+            400: OpenApiResponse(
+                description="invalid_request, unknown_field, unknown_policy, "
+                "duplicate_source_ref, a source's invalid_ref / invalid_title; "
+                "no_claim_accepted: a batch sent as a job (wait 0, or over 100 claims) none "
+                "of whose claims can be verified (inline, such a batch answers 200 with "
+                "an error row per claim)"
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)

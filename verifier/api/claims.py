@@ -8,13 +8,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.envelopes import STATE_CHOICES, EnvelopeSerializer
+from verifier.api.envelopes import STATE_CHOICES, ClaimListItemSerializer
 from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
+from verifier.api.strict_input import query_params_check
 from verifier.selectors.envelopes import (
-    claim_envelope,
     claim_envelope_get,
     claim_envelope_list,
+    claim_list_item,
 )
 from verifier.services.retrieval import claims_recheck_on_read
 
@@ -26,7 +27,10 @@ class ClaimFilterSerializer(serializers.Serializer[Any]):
     state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
     # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
     source = serializers.CharField(max_length=200, required=False, help_text="Source ref.")  # type: ignore[assignment]
-    job = serializers.IntegerField(min_value=1, required=False, help_text="Ingest job id.")
+    # at most a bigint, so an id out of range reads the same wherever a job is named
+    job = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text="Ingest job id."
+    )
 
 
 class ClaimListApi(APIView):
@@ -36,12 +40,15 @@ class ClaimListApi(APIView):
     class FilterSerializer(ClaimFilterSerializer):
         pass
 
-    OutputSerializer = EnvelopeSerializer
+    OutputSerializer = ClaimListItemSerializer
     pagination_class = IdCursorPagination
 
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
         workspace = request_workspace(request)
+        query_params_check(
+            request, [*self.FilterSerializer().fields, *self.pagination_class.query_params]
+        )
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         qs = claim_envelope_list(
@@ -53,17 +60,17 @@ class ClaimListApi(APIView):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(qs, request, view=self) or []
         claims_recheck_on_read(claims=page)
-        data = self.OutputSerializer([claim_envelope(claim=c) for c in page], many=True).data
+        data = self.OutputSerializer([claim_list_item(claim=c) for c in page], many=True).data
         return paginator.get_paginated_response(data)
 
 
 class ClaimGetApi(APIView):
     """One claim's verified-claim envelope (read-time re-checked)."""
 
-    OutputSerializer = EnvelopeSerializer
+    OutputSerializer = ClaimListItemSerializer
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, claim_id: str) -> Response:
         claim = claim_envelope_get(workspace=request_workspace(request), public_id=claim_id)
         claims_recheck_on_read(claims=[claim])
-        return Response(self.OutputSerializer(claim_envelope(claim=claim)).data)
+        return Response(self.OutputSerializer(claim_list_item(claim=claim)).data)

@@ -19,6 +19,9 @@ from verifier.api.shapes import ShapeSerializer
 from verifier.models import ClaimStateChoices, MatchKind
 
 STATE_CHOICES = [s.value for s in ClaimStateChoices]
+# What a judge answered: the envelope's ``judge.verdict`` and a claims/verify row's
+# ``verdict``, one enum in the schema (SPECTACULAR_SETTINGS' ENUM_NAME_OVERRIDES).
+VERDICT_CHOICES = vocabulary.choices("verdict")
 
 
 class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
@@ -56,7 +59,7 @@ class JudgeSerializer(ShapeSerializer):
     model = serializers.CharField()
     prompt_version = serializers.IntegerField()
     verdict = serializers.ChoiceField(
-        choices=vocabulary.choices("verdict"),
+        choices=VERDICT_CHOICES,
         help_text="What the judge answered. " + vocabulary.header_note("verdict"),
     )
     confidence = serializers.FloatField(
@@ -83,6 +86,16 @@ class EnvelopeSerializer(ShapeSerializer):
     citation = serializers.CharField(allow_blank=True)
     trace_ref = serializers.CharField(required=False)
     trust_score = serializers.IntegerField(min_value=0, max_value=100)
+
+
+class ClaimListItemSerializer(EnvelopeSerializer):
+    """A claim of ``GET /connect/v1/claims`` (and ``/claims/{id}``): its envelope, and why
+    it has its state (``verifier.selectors.envelopes.claim_list_item``)."""
+
+    reason = serializers.CharField(
+        help_text="Why the claim has its state. " + vocabulary.header_note("reason")
+    )
+    reason_text = serializers.CharField(help_text="The reason in words.")
 
 
 class VerificationPolicySerializer(serializers.Serializer[Any]):

@@ -15,6 +15,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from verifier.api.authentication import scheme_hint
 from verifier.errors import ApplicationError
 
 
@@ -48,6 +49,39 @@ _DRF_CODES = {
     exceptions.Throttled: "throttled",
     exceptions.NotAcceptable: "not_acceptable",
 }
+
+
+def _first_problem(detail: Any, path: str = "") -> tuple[str, str] | None:
+    """The first (field path, message) of a DRF validation error's nested detail."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = path if key == "non_field_errors" else f"{path}.{key}" if path else str(key)
+            found = _first_problem(value, name)
+            if found is not None:
+                return found
+    elif isinstance(detail, list):
+        if detail and all(not isinstance(item, dict | list) for item in detail):
+            return path, " ".join(str(item) for item in detail)
+        for index, value in enumerate(detail):
+            found = _first_problem(value, f"{path}[{index}]")
+            if found is not None:
+                return found
+    elif detail:
+        return path, str(detail)
+    return None
+
+
+def _invalid_message(detail: Any) -> str:
+    """A validation error's message, naming the first field in the wrong and why."""
+    found = _first_problem(detail)
+    if found is None:
+        return "The request is invalid; see details."
+    path, problem = found
+    return (
+        f"The request is invalid: {path}: {problem}"
+        if path
+        else f"The request is invalid: {problem}"
+    )
 
 
 def _not_found_message(exc: Http404, context: dict[str, Any]) -> str:
@@ -85,15 +119,18 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.APIException):
         code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
         if isinstance(exc, exceptions.ValidationError):
-            message = "The request is invalid; see details."
+            message = _invalid_message(exc.detail)
             details = exc.detail
+        elif isinstance(exc, exceptions.NotAuthenticated):
+            message = scheme_hint(context.get("request")) or str(exc.detail)
+            details = {}
         else:
             message = str(exc.detail)
             details = {}
         # Throttled sets ``wait`` (seconds or None); the stubs do not declare it.
         wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
         if wait is not None:
-            details = {"retry_after": math.ceil(wait)}
+            details = {"retry_after": math.ceil(wait), **getattr(exc, "limit_details", {})}
         response = Response(error_body(code, message, details), status=exc.status_code)
         if wait is not None:
             response["Retry-After"] = str(math.ceil(wait))

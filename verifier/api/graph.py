@@ -39,6 +39,8 @@ class GraphQueryApi(APIView):
     required_scopes = {"POST": ApiScope.READ}
 
     @extend_schema_serializer(component_name="GraphRequest")
+    # A door of seed 000: read as DRF reads (unknown keys ignored), like /worker/verify,
+    # so a client written to the seed keeps working (docs/api.md, "Conventions").
     class InputSerializer(serializers.Serializer[Any]):
         operation = serializers.ChoiceField(choices=list(GRAPH_OPERATIONS))
         query = serializers.CharField(max_length=4000, required=False, allow_blank=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from verifier.api.errors import ApiError
 from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
+from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.models import ApiScope, IngestJob, WebhookEvent
 from verifier.selectors.ingest import ingest_job_get, ingest_job_list
 from verifier.selectors.webhooks import webhook_get, webhook_list
@@ -58,7 +59,7 @@ class IngestJobCreateApi(APIView):
     pagination_class = IdCursorPagination  # GET: the workspace's jobs
 
     @extend_schema_serializer(component_name="IngestJobCreateRequest")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         class SourceInput(serializers.Serializer[Any]):
             ref = serializers.CharField(max_length=200, required=False, allow_blank=True)
             title = serializers.CharField(max_length=300, required=False, allow_blank=True)
@@ -100,6 +101,7 @@ class IngestJobCreateApi(APIView):
     @extend_schema(responses=IngestJobSerializer(many=True))
     def get(self, request: Request) -> Response:
         """The workspace's jobs, newest first, in cursor pages like every list."""
+        query_params_check(request, self.pagination_class.query_params)
         paginator = self.pagination_class()
         jobs = ingest_job_list(workspace=request_workspace(request))
         page = paginator.paginate_queryset(jobs, request, view=self) or []
@@ -118,8 +120,17 @@ class IngestJobGetApi(APIView):
 class IngestJobCancelApi(APIView):
     """Cancel a queued or running job (409 when it already finished)."""
 
-    @extend_schema(request=None, responses=IngestJobSerializer)
+    @extend_schema(
+        request=None,
+        responses={
+            200: IngestJobSerializer,
+            400: OpenApiResponse(description="unknown_field: it takes no body"),
+            409: OpenApiResponse(description="job_finished: the job already finished"),
+        },
+    )
     def post(self, request: Request, job_id: int) -> Response:
+        # no body: any field in one is unknown
+        StrictSerializer(data=request.data or {}).is_valid(raise_exception=True)
         job = ingest_job_get(workspace=request_workspace(request), job_id=job_id)
         if not ingest_job_cancel(job=job):
             raise ApiError(
@@ -162,13 +173,14 @@ class WebhookCreateApi(APIView):
 
     @extend_schema(responses=WebhookListItemSerializer(many=True))
     def get(self, request: Request) -> Response:
+        query_params_check(request, self.pagination_class.query_params)
         paginator = self.pagination_class()
         rows = webhook_list(workspace=request_workspace(request))
         page = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response(WebhookListItemSerializer(page, many=True).data)
 
     @extend_schema_serializer(component_name="WebhookCreateRequest")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         url = serializers.URLField(max_length=500)
         secret = serializers.CharField(min_length=16, max_length=128)
         events = serializers.ListField(
@@ -197,7 +209,8 @@ class WebhookGetApi(APIView):
         webhook = webhook_get(workspace=request_workspace(request), webhook_id=webhook_id)
         return Response(WebhookSerializer(webhook).data)
 
-    @extend_schema(responses=WebhookSerializer)
+    # 200 with the webhook, not 204: it stays on record, turned off
+    @extend_schema(responses={200: WebhookSerializer})
     def delete(self, request: Request, webhook_id: int) -> Response:
         webhook = webhook_get(workspace=request_workspace(request), webhook_id=webhook_id)
         return Response(WebhookSerializer(webhook_turn_off(webhook=webhook)).data)

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_actor, request_workspace
+from verifier.api.strict_input import StrictSerializer
 from verifier.memory import DRIFT_CATEGORIES, NON_MATERIAL, OUTCOMES
 from verifier.models import MemoryTranscript
 from verifier.selectors.memory import memory_agent_stats, memory_transcript_get
@@ -24,10 +25,11 @@ _TURN = {
     "properties": {
         "speaker": {"type": "string"},
         "text": {"type": "string"},
-        "timestamp": {"type": "string"},
+        "timestamp": {"oneOf": [{"type": "string"}, {"type": "number"}]},
         "idx": {"type": "integer", "minimum": 0},
     },
     "required": ["speaker", "text"],
+    "additionalProperties": False,
 }
 
 
@@ -76,7 +78,7 @@ class MemoryTranscriptImportApi(APIView):
     version with turn offsets. Importing the same turns again is a no-op."""
 
     @extend_schema_serializer(component_name="MemoryTranscriptImportRequest")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         transcript = TranscriptField()
         ref = serializers.CharField(max_length=200, required=False, allow_blank=True)
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
@@ -151,7 +153,7 @@ class MemoryVerifyApi(APIView):
     stored)."""
 
     @extend_schema_serializer(component_name="MemoryVerifyRequest")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         agent = serializers.CharField(max_length=100, help_text="The agent's speaker name.")
         message = serializers.CharField(trim_whitespace=False)
         transcript = TranscriptField(required=False)

@@ -30,6 +30,8 @@ def invalid_cursor() -> ApiError:
 
 
 class IdCursorPagination(CursorPagination):
+    # the query parameters a page reads (``verifier.api.strict_input.query_params_check``)
+    query_params = ("cursor", "page_size")
     ordering = "-id"
     page_size = 50
     page_size_query_param = "page_size"

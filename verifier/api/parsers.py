@@ -4,10 +4,11 @@ The JSON parser reads at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (more is
 ``payload_too_large``, however the body is framed), and refuses JSON nested deeper than
 ``MAX_JSON_DEPTH`` (no request of this API nests beyond a handful of levels; very deep
 nesting would otherwise exhaust the interpreter's recursion limit while parsing,
-validating or storing it). Every parser (JSON, form, multipart) refuses a key or value
-holding a NUL or a lone surrogate (``invalid_text``, with where it was): PostgreSQL
-stores neither, and a lone surrogate cannot even be written into the error body that
-would echo it. All answer 400 with the API's JSON error body
+validating or storing it), and an object that gives one key twice (``duplicate_field``
+naming it: which of the two would count is a guess). Every parser (JSON, form,
+multipart) refuses a key or value holding a NUL or a lone surrogate (``invalid_text``,
+with where it was): PostgreSQL stores neither, and a lone surrogate cannot even be
+written into the error body that would echo it. All answer 400 with the API's JSON error body
 (``verifier.untrusted_input`` holds the rules).
 """
 
@@ -24,6 +25,7 @@ from rest_framework.exceptions import ParseError
 from verifier.api.errors import ApiError
 from verifier.untrusted_input import (
     MAX_JSON_DEPTH,
+    DuplicateKey,
     JsonTooDeep,
     loads_bounded,
     unstorable_location,
@@ -67,7 +69,9 @@ class BoundedJSONParser(parsers.JSONParser):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             text = codecs.decode(raw, encoding)
-            data = loads_bounded(text, finite=True)
+            data = loads_bounded(text, what="the request body", finite=True, unique_keys=True)
+        except DuplicateKey:
+            raise  # an ApplicationError: 400 duplicate_field naming the key
         except JsonTooDeep as exc:
             message = f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels."
             raise ParseError(message) from exc

@@ -39,10 +39,12 @@ class ScopePermission(permissions.BasePermission):
         needed = view_scope(view, request.method or "GET")
         held = request_scope(request)
         if not scope_allows(held, needed):
+            # a role's scope is an ApiScope member, whose repr is not its value
+            held_text = repr(ApiScope(held).value) if held else "none"
             self.message = (
                 f"This operation needs the {ApiScope(needed).value!r} scope; "
                 f"this {'API key' if isinstance(request.user, ApiKeyUser) else 'role'} "
-                f"has {held or 'none'!r}."
+                f"has {held_text}."
             )
             return False
         return True

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.scoping import request_actor, request_workspace
+from verifier.api.strict_input import StrictSerializer
 from verifier.services.rag_audit import rag_audit_run
 
 
@@ -67,7 +68,7 @@ class RagAuditApi(APIView):
     audit is linked from the ``Location`` header."""
 
     @extend_schema_serializer(component_name="RagAuditRequest")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         answer = serializers.CharField(trim_whitespace=False, allow_blank=True)
         chunks = ChunksField()
 

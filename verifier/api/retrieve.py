@@ -26,6 +26,8 @@ class ContextRetrieveApi(APIView):
     required_scopes = {"POST": ApiScope.READ}
 
     @extend_schema_serializer(component_name="RetrieveRequest")
+    # A door of seed 000: read as DRF reads (unknown keys ignored), like /worker/verify,
+    # so a client written to the seed keeps working (docs/api.md, "Conventions").
     class InputSerializer(serializers.Serializer[Any]):
         query = serializers.CharField(max_length=4000, trim_whitespace=True)
         depth = serializers.ChoiceField(choices=list(DEPTH_HOPS), default="quick")

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
+from verifier.api.strict_input import StrictSerializer
 from verifier.models import SourceVersion
 from verifier.selectors.sources import source_current_version, source_get
 from verifier.services.sources import SourceDomainPackConflict, SourceRefInUse, source_upsert
@@ -39,7 +40,7 @@ class SourceUpsertApi(APIView):
     ``domain_pack_conflict`` and nothing is written."""
 
     @extend_schema_serializer(component_name="SourceUpsertRequest")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         ref = serializers.CharField(max_length=200)
         text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)

@@ -8,7 +8,8 @@ process shares (``verifier.services.rate_counters``: the database by default, Re
 ``SPANPROOF_CACHE_URL``), so two gunicorn workers allow the limit once, not twice. The
 client address is ``REMOTE_ADDR`` unless DRF's ``NUM_PROXIES`` says how many proxies in
 ``X-Forwarded-For`` to trust. An exceeded limit is a 429 with ``Retry-After`` and the
-API's JSON error body.
+API's JSON error body whose message and ``details`` (``limit``, ``rate``) name the limit
+that was hit: ``api_key``, ``client_address`` or ``auth_failures``.
 
 Failed authentications (an unknown, revoked or malformed key) are counted per address
 by ``ApiKeyAuthentication``; once an address is over its limit, its requests with a key
@@ -29,6 +30,18 @@ from verifier.selectors.rate_counters import rate_counter_get
 from verifier.services.rate_counters import rate_counter_hit
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class RateLimited(Throttled):
+    """A 429 naming its limit: ``limit_details`` go into the error body's ``details``."""
+
+    def __init__(self, *, wait: float, limit: str, rate: str, what: str) -> None:
+        super().__init__(wait=wait, detail=f"Over the limit of {rate} {what}.")
+        self.limit_details = {"limit": limit, "rate": rate}
+
+
+def _rate_text(setting_name: str) -> str:
+    return str(getattr(settings, setting_name, "") or "")
 
 
 def _rate(setting_name: str) -> tuple[int, int] | None:
@@ -52,6 +65,8 @@ def client_address(request: Request) -> str:
 class _WindowThrottle(BaseThrottle):
     scope = ""
     setting_name = ""
+    limit = ""  # the limit's name in the 429's details
+    what = ""  # whom the limit counts, in the 429's message
 
     def __init__(self) -> None:
         self._wait: float | None = None
@@ -68,7 +83,15 @@ class _WindowThrottle(BaseThrottle):
         now = time.time()
         hits = rate_counter_hit(key=f"{self.scope}:{ident}", period=period, now=now)
         self._wait = _wait(now, period)
-        return hits <= limit
+        if hits > limit:
+            # raised here, not left to DRF: its 429 would not say which limit it was
+            raise RateLimited(
+                wait=self._wait,
+                limit=self.limit,
+                rate=_rate_text(self.setting_name),
+                what=self.what,
+            )
+        return True
 
     def wait(self) -> float | None:
         return self._wait
@@ -77,6 +100,8 @@ class _WindowThrottle(BaseThrottle):
 class ApiKeyRateThrottle(_WindowThrottle):
     scope = "api_key"
     setting_name = "SPANPROOF_API_RATE_PER_KEY"
+    limit = "api_key"
+    what = "requests per API key (or signed-in user)"
 
     def ident(self, request: Request) -> str | None:
         api_key = getattr(request.user, "api_key", None)
@@ -90,6 +115,8 @@ class ApiKeyRateThrottle(_WindowThrottle):
 class ClientIpRateThrottle(_WindowThrottle):
     scope = "ip"
     setting_name = "SPANPROOF_API_RATE_PER_IP"
+    limit = "client_address"
+    what = "requests per client address"
 
     def ident(self, request: Request) -> str | None:
         return client_address(request)
@@ -111,7 +138,12 @@ def auth_failures_check(request: Request) -> None:
     limit, period = rate
     now = time.time()
     if rate_counter_get(key=_auth_failures_key(request), period=period, now=now) >= limit:
-        raise Throttled(wait=_wait(now, period), detail="Too many failed authentications.")
+        raise RateLimited(
+            wait=_wait(now, period),
+            limit="auth_failures",
+            rate=_rate_text(AUTH_FAILURES_SETTING),
+            what="failed authentications per client address",
+        )
 
 
 def auth_failure_count(request: Request) -> None:

@@ -23,9 +23,97 @@ from verifier.services.claim_worker_request import (
 from verifier.services.claim_worker_verify import worker_verify
 
 
+@extend_schema_serializer(component_name="WorkerEvidenceItem")
+class WorkerEvidenceSerializer(serializers.Serializer[Any]):
+    """One top evidence item: always a bound span of a hashed source version."""
+
+    id = serializers.CharField(help_text="A claim's id, or sentence:<version>:<start>-<end>.")
+    kind = serializers.ChoiceField(choices=["claim", "source_sentence"])
+    text = serializers.CharField()
+    quote = serializers.CharField()
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    source_hash = serializers.CharField()
+    match = serializers.CharField()
+    source_id = serializers.IntegerField()
+    source_ref = serializers.CharField()
+    source_title = serializers.CharField(allow_blank=True)
+    source_version_id = serializers.IntegerField()
+    source_domain = serializers.CharField()
+    verification_state = serializers.CharField(
+        allow_null=True, help_text="A claim item's state; null for a source sentence."
+    )
+    ranking_score = serializers.FloatField()
+    stance = serializers.ChoiceField(choices=["supports", "contradicts", "neutral"])
+    stances = serializers.ListField(
+        child=serializers.DictField(), help_text="Per subclaim: subclaim_index, label, confidence."
+    )
+    signals = serializers.DictField(help_text="The ranking signals and adjustments.")
+
+
+# The body docs/worker-verify.md describes (``worker_response`` and ``verdict_package``
+# build it; tests/verifier/api/test_openapi_schema.py holds the keys equal).
+@extend_schema_serializer(component_name="WorkerVerifyResponse")
+class WorkerVerifyResponseSerializer(serializers.Serializer[Any]):
+    job_id = serializers.CharField()
+    room_id = serializers.CharField(allow_blank=True)
+    # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
+    source = serializers.CharField(allow_blank=True)  # type: ignore[assignment]
+    domain = serializers.CharField()
+    claim = serializers.CharField()
+    status = serializers.ChoiceField(choices=["completed", "completed_from_cache"])
+    cache = serializers.DictField(help_text="reason (the gate that decided), age_seconds.")
+    verdict = serializers.CharField(
+        help_text="TRUE, FALSE, PARTIALLY_TRUE, UNVERIFIABLE, ... (seed 001)."
+    )
+    verdict_confidence = serializers.FloatField()
+    confidence = serializers.FloatField(help_text="The same value as verdict_confidence.")
+    truthfulness_percent = serializers.FloatField()
+    numeric_support = serializers.FloatField(allow_null=True)
+    evidence_quality_percent = serializers.FloatField()
+    claim_breakdown = serializers.ListField(child=serializers.DictField())
+    evidence_map = serializers.ListField(child=serializers.DictField())
+    proposed_verdict = serializers.CharField()
+    reconciliation_reasons = serializers.ListField(child=serializers.CharField())
+    claim_strictness = serializers.FloatField()
+    analysis_counts = serializers.DictField()
+    evidence = WorkerEvidenceSerializer(many=True)
+    top_ranking_score = serializers.FloatField()
+    avg_ranking_score = serializers.FloatField()
+    trust_policy_mode = serializers.ChoiceField(choices=list(TRUST_POLICY_MODES))
+    trust_metric_value = serializers.FloatField()
+    trust_threshold_met = serializers.BooleanField()
+    trust_route = serializers.CharField()
+    trust_verdict_state = serializers.CharField()
+    coverage = serializers.FloatField()
+    diversity = serializers.FloatField()
+    agreement = serializers.FloatField()
+    trust_post_adaptive = serializers.FloatField()
+    trust_post_fixed = serializers.FloatField()
+    data_source = serializers.CharField(help_text="vdb, kg, vdb+kg or none.")
+    used_web_search = serializers.BooleanField()
+    web_expansion = serializers.DictField()
+    vdb_signal_count = serializers.IntegerField()
+    kg_signal_count = serializers.IntegerField()
+    candidates_considered = serializers.IntegerField()
+    sentence_candidates = serializers.IntegerField()
+    candidates_ranked = serializers.IntegerField()
+    chunk_prefilter = serializers.DictField()
+    retrieval_degraded = serializers.BooleanField()
+    judge = serializers.DictField(help_text="model_id, family.")
+    stored_claim_id = serializers.CharField(
+        allow_null=True, help_text="The stored claim; null when no evidence was found."
+    )
+    timing_ms = serializers.DictField()
+    trace_id = serializers.CharField()
+
+
 class WorkerVerifyApi(APIView):
     """Retrieve (pgvector + knowledge graph), rank, judge each item's stance toward each
-    subclaim, compute adaptive trust and return the verdict package with diagnostics."""
+    subclaim, compute adaptive trust and return the verdict package with diagnostics.
+
+    The request is read as seed 001 defines it, leniently: a field it does not name is
+    ignored (unlike the Connect API's bodies, which refuse one)."""
 
     @extend_schema_serializer(component_name="WorkerVerifyRequest")
     class InputSerializer(serializers.Serializer[Any]):
@@ -45,7 +133,7 @@ class WorkerVerifyApi(APIView):
             choices=list(TRUST_POLICY_MODES), required=False
         )
 
-    @extend_schema(request=InputSerializer, responses={200: dict})
+    @extend_schema(request=InputSerializer, responses={200: WorkerVerifyResponseSerializer})
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)

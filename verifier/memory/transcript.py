@@ -6,6 +6,12 @@ turn per line). ``render`` writes the turns as one text, one turn per line, and 
 for each turn the half-open ``[start, end)`` offsets of its words in that text, so a claim
 can be bound to exact offsets of a hashed source version.
 
+A turn holds only those keys (``time`` and ``index`` are read as ``timestamp`` and
+``idx``), a transcript object only ``turns`` and ``complete``: another key is refused
+(``unknown_field``, naming it) rather than dropped, as a misspelt ``timestmap`` would be.
+A timestamp is a string or a number; an object given twice the same key is refused too
+(``duplicate_field``).
+
 Coverage: a transcript is *incomplete* when the caller says so (``"complete": false``) or
 when the turns carry ``idx`` values that do not run 0, 1, 2, ... without gaps.
 """
@@ -18,12 +24,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from verifier.errors import ApplicationError
-from verifier.untrusted_input import JsonTooDeep, loads_bounded, text_problem
+from verifier.untrusted_input import (
+    DuplicateKey,
+    JsonTooDeep,
+    json_kind,
+    loads_bounded,
+    text_problem,
+)
 
 MAX_TURNS = 5000
 MAX_TURN_CHARS = 20_000
 MAX_SPEAKER_CHARS = 100
 MAX_TRANSCRIPT_CHARS = 2_000_000
+TURN_KEYS = ("speaker", "text", "timestamp", "idx")
+_TURN_KEY_ALIASES = ("time", "index")
+TRANSCRIPT_KEYS = ("turns", "complete")
 
 
 class TranscriptInputError(ApplicationError, ValueError):
@@ -73,17 +88,22 @@ def _decode(raw: str) -> Any:
     if not stripped:
         raise TranscriptInputError("empty_transcript", "The transcript is empty.")
     try:
-        return loads_bounded(stripped, what="The transcript")
+        return loads_bounded(stripped, what="The transcript", unique_keys=True)
     except json.JSONDecodeError:
         pass
-    except JsonTooDeep as exc:
+    except (JsonTooDeep, DuplicateKey) as exc:
         raise TranscriptInputError(exc.code, exc.message, exc.details) from exc
     rows = []
     for number, line in enumerate(stripped.splitlines(), start=1):
         if not line.strip():
             continue
+        what = f"Line {number} of the transcript"
         try:
-            rows.append(loads_bounded(line, what=f"Line {number} of the transcript"))
+            rows.append(loads_bounded(line, what=what, unique_keys=True))
+        except DuplicateKey as exc:
+            raise TranscriptInputError(
+                exc.code, exc.message, {**exc.details, "line": number}
+            ) from exc
         except JsonTooDeep as exc:
             raise TranscriptInputError(exc.code, exc.message, {"line": number}) from exc
         except json.JSONDecodeError as exc:
@@ -100,6 +120,14 @@ def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
         raise TranscriptInputError(
             "invalid_turn", f"Turn {position} must be an object.", {"turn": position}
         )
+    for key in raw:
+        if key not in TURN_KEYS and key not in _TURN_KEY_ALIASES:
+            raise TranscriptInputError(
+                "unknown_field",
+                f"Turn {position} has an unknown field {str(key)!r}; the known ones are: "
+                f"{', '.join(TURN_KEYS)}.",
+                {"turn": position, "field": f"turns[{position}].{key}"},
+            )
     speaker, text = raw.get("speaker"), raw.get("text")
     if not isinstance(speaker, str) or not speaker.strip():
         raise TranscriptInputError(
@@ -123,6 +151,15 @@ def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
                 "invalid_turn", f"Turn {position} `{field}` {problem}.", {"turn": position}
             )
     timestamp = raw.get("timestamp", raw.get("time", ""))
+    if timestamp is not None and (
+        isinstance(timestamp, bool) or not isinstance(timestamp, str | int | float)
+    ):
+        raise TranscriptInputError(
+            "invalid_turn",
+            f"Turn {position} `timestamp` must be a string or a number, "
+            f"not {json_kind(timestamp)}.",
+            {"turn": position, "field": f"turns[{position}].timestamp"},
+        )
     timestamp = "" if timestamp is None else " ".join(str(timestamp).split())[:64]
     problem = text_problem(timestamp)
     if problem:
@@ -170,6 +207,16 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
     if isinstance(data, dict) and "turns" not in data and "speaker" in data:
         data = [data]  # one turn: JSONL of a single line reads as one JSON object
     if isinstance(data, dict):
+        unknown = [key for key in data if key not in TRANSCRIPT_KEYS]
+        if unknown:
+            raise TranscriptInputError(
+                "unknown_field",
+                f"The transcript object has an unknown field {str(unknown[0])!r}: it holds "
+                f"`turns` (and `complete`), or is one turn ("
+                + ", ".join(f"`{key}`" for key in TURN_KEYS)
+                + ").",
+                {"field": str(unknown[0])},
+            )
         if "turns" not in data:
             raise TranscriptInputError(
                 "invalid_transcript",

@@ -4,6 +4,12 @@
 of the same objects (as a string or already decoded). Every problem raises
 ``RagInputError`` with a stable ``code``, a message a person can act on (the JSONL line
 number, the duplicated id) and machine-readable ``details``.
+
+A chunk holds only ``id`` and ``text``: another key is refused (``unknown_field``), as is
+an object giving one key twice (``duplicate_field``). A chunk id is an identifier, shown
+to people as the ``supported_by`` of each claim: it is held to the identifier rule
+(``verifier.untrusted_input.identifier_refusal``: no control or invisible formatting
+character), refused as ``invalid_chunk`` naming the chunk and its ``id``.
 """
 
 from __future__ import annotations
@@ -14,13 +20,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from verifier.errors import ApplicationError
-from verifier.untrusted_input import JsonTooDeep, loads_bounded, text_problem
+from verifier.untrusted_input import (
+    DuplicateKey,
+    JsonTooDeep,
+    identifier_refusal,
+    loads_bounded,
+    text_problem,
+)
 
 MAX_ANSWER_CHARS = 20_000
 MAX_CHUNKS = 1000
 MAX_CHUNK_CHARS = 50_000
 MAX_CHUNKS_TOTAL_CHARS = 1_000_000
 MAX_CHUNK_ID_CHARS = 100
+CHUNK_KEYS = ("id", "text")
 
 
 class RagInputError(ApplicationError, ValueError):
@@ -55,14 +68,27 @@ def _chunk_from(obj: Any, where: str, details: dict[str, Any]) -> Chunk:
         raise RagInputError(
             "invalid_chunk", f"{where} is not a JSON object with `id` and `text`.", details
         )
+    for key in obj:
+        if key not in CHUNK_KEYS:
+            raise RagInputError(
+                "unknown_field",
+                f"{where} has an unknown field {str(key)!r}; the known ones are: "
+                f"{', '.join(CHUNK_KEYS)}.",
+                {**details, "field": f"{where}.{key}"},
+            )
     raw_id, text = obj.get("id"), obj.get("text")
+    id_details = {**details, "field": f"{where}.id"}
     if isinstance(raw_id, bool) or not isinstance(raw_id, str | int) or not str(raw_id).strip():
-        raise RagInputError("invalid_chunk", f"{where} needs a non-empty string `id`.", details)
+        raise RagInputError("invalid_chunk", f"{where} needs a non-empty string `id`.", id_details)
     chunk_id = str(raw_id).strip()
     if len(chunk_id) > MAX_CHUNK_ID_CHARS:
         raise RagInputError(
-            "invalid_chunk", f"{where}: `id` is longer than {MAX_CHUNK_ID_CHARS} chars.", details
+            "invalid_chunk", f"{where}: `id` is longer than {MAX_CHUNK_ID_CHARS} chars.", id_details
         )
+    problem = text_problem(chunk_id)
+    refused = None if problem else identifier_refusal("chunk id", chunk_id)
+    if refused is not None:
+        raise RagInputError("invalid_chunk", f"{where}: {refused}", id_details)
     if not isinstance(text, str) or not text.strip():
         raise RagInputError(
             "invalid_chunk", f"{where} (id {chunk_id!r}) needs a non-empty string `text`.", details
@@ -74,7 +100,7 @@ def _chunk_from(obj: Any, where: str, details: dict[str, Any]) -> Chunk:
             f"at most {MAX_CHUNK_CHARS} are allowed per chunk.",
             {**details, "limit": MAX_CHUNK_CHARS, "size": len(text)},
         )
-    problem = text_problem(text) or text_problem(chunk_id)
+    problem = text_problem(text) or problem
     if problem:
         raise RagInputError("invalid_text", f"{where} (id {chunk_id!r}) {problem}.", details)
     return Chunk(chunk_id, text)
@@ -86,7 +112,9 @@ def _from_jsonl(raw: str) -> list[tuple[Chunk, str, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = loads_bounded(line, what=f"chunks line {number}")
+            obj = loads_bounded(line, what=f"chunks line {number}", unique_keys=True)
+        except DuplicateKey as exc:
+            raise RagInputError(exc.code, exc.message, {**exc.details, "line": number}) from exc
         except JsonTooDeep as exc:
             raise RagInputError(exc.code, exc.message, {"line": number}) from exc
         except json.JSONDecodeError as exc:
@@ -119,8 +147,8 @@ def parse_chunks(raw: Any) -> list[Chunk]:
             )
         if raw.lstrip().startswith("["):
             try:
-                decoded = loads_bounded(raw, what="`chunks`")
-            except JsonTooDeep as exc:
+                decoded = loads_bounded(raw, what="`chunks`", unique_keys=True)
+            except (JsonTooDeep, DuplicateKey) as exc:
                 raise RagInputError(exc.code, exc.message, exc.details) from exc
             except json.JSONDecodeError as exc:
                 raise RagInputError(

@@ -13,6 +13,7 @@ from verifier.models import (
     Claim,
     EvidenceBinding,
     SourceVersion,
+    Verdict,
     VerificationJob,
     Workspace,
 )
@@ -20,6 +21,7 @@ from verifier.scoring.quality import quality_class
 from verifier.selectors.envelopes import active_binding, claims_for_envelopes, latest_verdict
 from verifier.selectors.permalinks import binding_permalink
 from verifier.states import reason_description
+from verifier.vocabulary import verdict_confidence
 
 # A quote that did not bind in its cited source is looked up in this many other sources
 # of the workspace (the ones that contain it are named: a misattribution).
@@ -88,6 +90,13 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
     }
 
 
+def _confidence(verdict: Verdict | None) -> float | None:
+    if verdict is None:
+        return None
+    value = verdict_confidence(verdict.label, float(verdict.confidence))
+    return round(value, 4) if value is not None else None
+
+
 def claim_result(claim: Claim) -> dict[str, Any]:
     """One verified claim as the API, the CLI and the console report it (best loaded by
     ``claims_for_envelopes``). ``ResultSerializer`` (``verifier.api.claim_verification``)
@@ -111,7 +120,9 @@ def claim_result(claim: Claim) -> dict[str, Any]:
         "state": claim.state,
         "reason": claim.state_reason,
         "reason_text": reason_text,
-        "confidence": round(float(verdict.confidence), 4) if verdict is not None else None,
+        # The envelope's rule: no confidence for a verdict that gave no answer.
+        "verdict": verdict.label if verdict is not None else None,
+        "confidence": _confidence(verdict),
         "verdict_id": verdict.pk if verdict is not None else None,
         "judge_model": verdict.judge_model if verdict is not None else None,
         # The class as the quality report counts it: capped by the state.
@@ -126,19 +137,25 @@ def claim_result(claim: Claim) -> dict[str, Any]:
 def verification_results(
     *, workspace: Workspace, items: Sequence[dict[str, Any]], include_pending: bool = True
 ) -> list[dict[str, Any]]:
-    """Results in request order from job-style items (``{"index", "claim_id",
-    "reused"}`` or ``{"index", "error"}``); a claim not verified yet reads ``pending``."""
+    """Results in request order from job-style items (``{"index", "external_id",
+    "claim_id", "reused"}`` or ``{"index", "external_id", "error"}``); a claim not
+    verified yet reads ``pending``. Every row echoes the ``external_id`` the request gave
+    (null when it gave none), the key an application correlates its rows by."""
     claims = _claims(workspace, [i["claim_id"] for i in items if i.get("claim_id")])
     out: list[dict[str, Any]] = []
     for item in items:
         row: dict[str, Any] = {"index": item["index"]}
         claim = claims.get(item.get("claim_id") or "")
         if claim is None:
-            row.update(status="error", error=item.get("error"))
+            row.update(
+                status="error", external_id=item.get("external_id") or None, error=item.get("error")
+            )
         elif not claim.quality and not item.get("reused"):
             if not include_pending:
                 continue
-            row.update(status="pending", claim_id=claim.public_id)
+            row.update(
+                status="pending", claim_id=claim.public_id, external_id=claim.external_id or None
+            )
         else:
             row.update(status="verified", reused=bool(item.get("reused")), **claim_result(claim))
         out.append(row)

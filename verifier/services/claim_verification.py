@@ -100,11 +100,13 @@ class SubmittedItem:
     claim: Claim | None = None
     error: dict[str, str] | None = None
     reused: bool = False
+    external_id: str = ""  # as the request gave it, echoed by every result row
 
     def as_job_item(self) -> dict[str, Any]:
+        echo = {"index": self.index, "external_id": self.external_id or None}
         if self.claim is None:
-            return {"index": self.index, "error": self.error}
-        return {"index": self.index, "claim_id": self.claim.public_id, "reused": self.reused}
+            return {**echo, "error": self.error}
+        return {**echo, "claim_id": self.claim.public_id, "reused": self.reused}
 
 
 @dataclass
@@ -229,7 +231,7 @@ def claims_submit(
     items: list[SubmittedItem] = []
     pending: list[Claim] = []
     for index, spec in enumerate(claims):
-        item = SubmittedItem(index=index)
+        item = SubmittedItem(index=index, external_id=spec.external_id)
         items.append(item)
         source = resolved.get(spec.source)
         problem = _text_problem(spec.text)
@@ -437,13 +439,21 @@ def _refuse_if_nothing_accepted(batch: SubmittedBatch) -> None:
     reports "succeeded, 0 of 0 verified"."""
     if any(item.claim is not None for item in batch.items):
         return
-    problems = [f"claim {i.index + 1}: {i.error['message']}" for i in batch.items if i.error]
+    # numbered as ``index`` and ``details.errors`` number them (0-based)
+    problems = [
+        f"claims[{i.index}]: {i.error['message'].rstrip('.')}" for i in batch.items if i.error
+    ]
     shown = "; ".join(problems[:REFUSAL_PROBLEMS_SHOWN])
     more = len(problems) - REFUSAL_PROBLEMS_SHOWN
     raise ClaimVerifyInputError(
         "no_claim_accepted",
         f"No claim could be verified — {shown}" + (f"; and {more} more." if more > 0 else "."),
-        {"errors": [{"index": i.index, **(i.error or {})} for i in batch.items]},
+        {
+            "errors": [
+                {"index": i.index, "external_id": i.external_id or None, **(i.error or {})}
+                for i in batch.items
+            ]
+        },
     )
 
 

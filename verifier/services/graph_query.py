@@ -68,13 +68,17 @@ def _edge_row(run: ServeRun, edge: Edge) -> dict[str, Any]:
 
 def _seed_by_query(run: ServeRun, ask: GraphAsk) -> None:
     if not ask.query.strip():
-        raise RetrievalInputError("query_required", f"{run.operation} needs a query.")
+        raise RetrievalInputError(
+            "query_required", f"{run.operation} needs a query.", {"field": "query"}
+        )
     run.seed_by_query(limit=ask.max_claims * SEED_OVERFETCH)
 
 
 def _seed_by_claim_ids(run: ServeRun, ask: GraphAsk) -> None:
     if not ask.claim_ids:
-        raise RetrievalInputError("claim_ids_required", f"{run.operation} needs claim_ids.")
+        raise RetrievalInputError(
+            "claim_ids_required", f"{run.operation} needs claim_ids.", {"field": "claim_ids"}
+        )
     missing = run.seed_by_ids(list(ask.claim_ids))
     if missing:
         run.degrade("seed_claim_not_found")
@@ -110,7 +114,12 @@ def _find_paths(run: ServeRun, ask: GraphAsk) -> Respond:
     """Shortest relation paths between two claims or entities; a path is served only
     when the policy serves every claim on it."""
     if not ask.from_ref or not ask.to_ref:
-        raise RetrievalInputError("endpoints_required", "find_paths needs from and to.")
+        missing = "from_ref" if not ask.from_ref else "to_ref"
+        raise RetrievalInputError(
+            "endpoints_required",
+            "find_paths needs from_ref and to_ref (a claim id or an entity each).",
+            {"field": missing},
+        )
     starts = _resolve_endpoint(run.workspace, ask.from_ref)
     goals = _resolve_endpoint(run.workspace, ask.to_ref)
     paths_pk: list[list[Edge]] = []

@@ -180,13 +180,20 @@ def source_upsert(
     )
     if not created_source:
         if domain_pack and domain_pack != source.domain_pack:
+            # advise another ref only where that pack could be used (not "General"
+            # beside "general": a new source would be refused it too)
+            elsewhere = domain_pack_problem(domain_pack, rule_set_domain_packs(workspace=workspace))
+            advice = (
+                f"for the {domain_pack!r} pack, create a source under another ref."
+                if elsewhere is None
+                else f"the {domain_pack!r} pack cannot be used: {elsewhere}"
+            )
             raise SourceDomainPackConflict(
                 "domain_pack_conflict",
                 f"The source {ref!r} is in the domain pack {source.domain_pack!r}; the domain "
                 f"pack of an existing source cannot change (its claims were judged and scored "
                 f"under that pack's rules). Leave domain_pack out or send "
-                f"{source.domain_pack!r} to add a version; for the {domain_pack!r} pack, "
-                f"create a source under another ref.",
+                f"{source.domain_pack!r} to add a version; {advice}",
                 {"field": "domain_pack", "current": source.domain_pack, "requested": domain_pack},
             )
         changed = {}

@@ -96,13 +96,21 @@ def webhook_create(
     )
 
 
+# Deliveries not finished: queued for a first try, or waiting for a retry.
+WAITING_STATUSES: Final = ("pending", "retrying")
+
+
 @transaction.atomic
 def webhook_turn_off(*, webhook: Webhook) -> Webhook:
     """Stop the webhook: no new delivery is queued for it, and the ones still waiting
-    are cancelled (``webhook_deliver`` sends nothing for a webhook turned off). Its row
-    and its deliveries stay, as the record of what was sent. Turning off twice is
-    harmless."""
+    (pending or retrying) read ``cancelled`` at once, in the same transaction
+    (``webhook_deliver`` sends nothing for a webhook turned off, so a queued try ends
+    there). Its row and its deliveries stay, as the record of what was sent. Turning off
+    twice is harmless."""
     Webhook.objects.filter(pk=webhook.pk).update(is_active=False)
+    WebhookDelivery.objects.filter(webhook=webhook, status__in=WAITING_STATUSES).update(
+        status="cancelled"
+    )
     webhook.is_active = False
     return webhook
 
@@ -188,7 +196,10 @@ def webhook_deliver(*, delivery_id: int) -> AttemptResult:
             status, retry_in = "failed", None
         else:
             status, retry_in = "retrying", retry_delay(number)
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(
-            status=status, delivered_at=timezone.now() if delivered else None
-        )
+        row = WebhookDelivery.objects.filter(pk=delivery.pk)
+        if not delivered:
+            # turned off while this try was on its way: it stays cancelled
+            row = row.exclude(status="cancelled")
+        if not row.update(status=status, delivered_at=timezone.now() if delivered else None):
+            return AttemptResult(False, None, number)
     return AttemptResult(delivered, retry_in, number)

@@ -322,8 +322,13 @@ def test_a_job_with_no_acceptable_claim_is_refused_and_stores_nothing(api, works
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "no_claim_accepted"
-    assert "claim 1: No source 'source:nowhere'" in error["message"]
+    # numbered as ``index`` is (0-based), each problem's own full stop not doubled
+    assert error["message"] == (
+        "No claim could be verified — claims[0]: No source 'source:nowhere' in this "
+        "workspace (ref or id); claims[1]: The claim text is empty."
+    )
     assert [e["code"] for e in error["details"]["errors"]] == ["unknown_source", "empty_text"]
+    assert [e["index"] for e in error["details"]["errors"]] == [0, 1]
     assert not VerificationJob.objects.exists() and not Claim.objects.exists()
     assert not Source.objects.filter(workspace=workspace, ref="source:fresh").exists()
 
@@ -360,3 +365,42 @@ def test_the_result_serializer_declares_exactly_the_keys_of_the_results(api, del
     assert set(rows["error"]["error"]) == set(ClaimErrorSerializer().fields)
     data = json.loads(json.dumps(ResultSerializer(verified).data))
     assert {key: data[key] for key in verified} == json.loads(json.dumps(verified))
+
+
+@pytest.mark.parametrize(
+    ("label", "shown"), [("abstained", None), ("coverage_gap", None), ("entailed", 0.61)]
+)
+def test_a_row_shows_a_verdicts_confidence_by_the_envelopes_rule(api, delta, label, shown):
+    """One rule for one stored verdict (``vocabulary.verdict_confidence``): an abstention
+    has no confidence in the claims/verify row, as in the claim's envelope, and the row
+    names the verdict its confidence belongs to."""
+    from tests.verifier.api.conftest import judged_claim
+
+    text = "Sediment settles where the current slows."
+    claim = judged_claim(delta, text, quote=text, label=label, confidence=0.61, external_id="app-7")
+    body = post(api, {"claims": [{"text": text, "source": delta.ref, "external_id": "app-7"}]})
+    (row,) = body.json()["results"]
+    assert row["reused"] is True
+    assert (row["verdict"], row["confidence"]) == (label, shown)
+    judge = api.get(f"/connect/v1/claims/{claim.public_id}").json()["judge"]
+    assert (judge["verdict"], judge["confidence"]) == (row["verdict"], row["confidence"])
+
+
+def test_pending_and_error_rows_echo_the_requests_external_id(api, delta):
+    claims = [
+        {"text": "Sediment settles where the current slows.", "source": delta.ref},
+        {"text": "Salt marsh grasses trap silt.", "source": delta.ref, "external_id": "bulk-1"},
+        {"text": "", "source": delta.ref, "external_id": "bulk-err"},
+        {"text": "Anything.", "source": "source:nowhere", "external_id": "bulk-nosrc"},
+    ]
+    response = post(api, {"claims": claims, "wait": 0})
+    assert response.status_code == 202, response.content[:300]
+    rows = response.json()["results"]
+    assert [(r["status"], r["external_id"]) for r in rows] == [
+        ("pending", None),
+        ("pending", "bulk-1"),
+        ("error", "bulk-err"),
+        ("error", "bulk-nosrc"),
+    ]
+    inline = post(api, {"claims": [{"text": "", "source": delta.ref, "external_id": "e-1"}]})
+    assert [(r["status"], r["external_id"]) for r in inline.json()["results"]] == [("error", "e-1")]

@@ -144,7 +144,7 @@ def test_the_traces_page_shows_each_door_with_its_steps_as_a_tree(api, auditor_c
     _post(api, "/connect/v1/claims/verify", body)
     trace = Trace.objects.get()
     listing = auditor_client.get("/audit/traces/").content.decode()
-    assert f"/audit/traces/{trace.trace_id}/" in listing and "claims_verify" in listing
+    assert f"/audit/traces/{trace.trace_id}/" in listing and "Claims verified" in listing
     html = auditor_client.get(f"/audit/traces/{trace.trace_id}/").content.decode()
     tree = html[html.index('id="trace-steps"') :]
     tree = tree[: tree.index("</section>")]

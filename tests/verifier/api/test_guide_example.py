@@ -35,3 +35,16 @@ def test_the_guides_claims_verify_example_answers_as_it_reads(api):
     )
     assert length["span"]["quote"].endswith("It is 412 metres long.")
     assert Claim.objects.get(external_id="a-1").state == "supported"
+
+
+def test_the_guides_python_example_polls_until_the_job_has_finished():
+    """On a 202 the example keeps polling while the job is queued or running (one GET
+    would print every row as ``pending``), and it is valid Python."""
+    guide = GUIDE.read_text(encoding="utf-8")
+    found = re.search(r"```python\n(.*?)```", guide, re.S)
+    assert found, "docs/api.md has no Python example"
+    code = found.group(1)
+    compile(code, "docs/api.md", "exec")
+    assert 'while body["job"] is not None and body["job"]["status"] in ("queued", "running")' in (
+        code
+    )

@@ -204,3 +204,22 @@ def test_a_long_id_is_a_json_404(api, path):
     assert r.status_code == 404, r.content[:300]
     assert r["Content-Type"].startswith("application/json")
     assert r.json()["error"]["code"] == "not_found"
+
+
+def test_a_case_only_pack_conflict_does_not_advise_what_is_refused(api, workspace):
+    """ "General" beside "general": another ref would be refused that pack too
+    (``invalid_domain_pack``), so the 409 says why instead of advising it."""
+    body = {"ref": "source:harbour", "text": "The harbour wall was rebuilt in 1998."}
+    assert api.post("/connect/v1/sources", body, content_type="application/json").status_code == 201
+    r = api.post(
+        "/connect/v1/sources", {**body, "domain_pack": "General"}, content_type="application/json"
+    )
+    assert r.status_code == 409
+    message = r.json()["error"]["message"]
+    assert "another ref" not in message and "only in letter case" in message
+    elsewhere = api.post(
+        "/connect/v1/sources",
+        {"ref": "source:other", "text": "Other.", "domain_pack": "General"},
+        content_type="application/json",
+    )
+    assert elsewhere.json()["error"]["code"] == "invalid_domain_pack"

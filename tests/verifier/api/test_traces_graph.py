@@ -173,7 +173,13 @@ def test_graph_bad_input(api):
     assert _graph(api, operation="nope").status_code == 400
     r = _graph(api, operation="expand_context")
     assert r.status_code == 400 and r.json()["error"]["code"] == "claim_ids_required"
+    assert r.json()["error"]["details"] == {"field": "claim_ids"}
+    r = _graph(api, operation="retrieve_context")
+    assert r.json()["error"]["details"] == {"field": "query"}
+    # the fields named as the request spells them
     r = _graph(api, operation="find_paths", from_ref="claim:x")
-    assert r.json()["error"]["code"] == "endpoints_required"
+    error = r.json()["error"]
+    assert (error["code"], error["details"]) == ("endpoints_required", {"field": "to_ref"})
+    assert "from_ref and to_ref" in error["message"]
     body = _graph(api, operation="expand_context", claim_ids=["claim:missing"]).json()
     assert body["metadata"]["retrieval_degraded_code"] == "seed_claim_not_found"

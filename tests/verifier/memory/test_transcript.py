@@ -83,3 +83,20 @@ def test_an_object_that_is_neither_turns_nor_a_turn_names_both_shapes():
     with pytest.raises(TranscriptInputError) as refused:
         parse_transcript({"messages": []})
     assert "`turns`" in refused.value.message and "`speaker`" in refused.value.message
+
+
+def test_a_turn_holds_only_its_known_keys():
+    with pytest.raises(TranscriptInputError) as refused:
+        parse_transcript([{"speaker": "bot", "text": "Hi."}, {"speaker": "u", "txt": "x"}])
+    assert refused.value.code == "unknown_field"
+    assert refused.value.details == {"turn": 1, "field": "turns[1].txt"}
+    # the aliases `time` and `index` still read as before
+    assert parse_transcript([{"speaker": "bot", "text": "Hi.", "time": "9:00", "index": 0}])
+
+
+def test_a_jsonl_turn_giving_a_key_twice_is_refused():
+    raw = '{"speaker": "bot", "text": "Hi."}\n{"speaker": "bot", "text": "A", "text": "B"}\n'
+    with pytest.raises(TranscriptInputError) as refused:
+        parse_transcript(raw)
+    assert refused.value.code == "duplicate_field"
+    assert refused.value.details == {"field": "text", "line": 2}

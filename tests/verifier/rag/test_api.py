@@ -126,3 +126,16 @@ def test_needs_an_api_key(client):
     response = client.post(URL, data="{}", content_type="application/json")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "not_authenticated"
+
+
+def test_a_chunk_id_with_a_bidi_override_is_the_chunks_problem(api, workspace):
+    body = {
+        "answer": "HNSW builds a graph [c1].",
+        "chunks": [{"id": "c\u202e1", "text": "HNSW builds a proximity graph."}],
+    }
+    response = post(api, body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_chunk" and "title" not in error["message"]
+    assert error["details"] == {"index": 0, "field": "chunks[0].id"}
+    assert not RagAudit.objects.exists() and not Source.objects.exists()

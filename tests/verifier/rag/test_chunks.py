@@ -96,3 +96,23 @@ def test_text_postgres_cannot_store_is_rejected(text):
     with pytest.raises(RagInputError) as err:
         validate_answer(text)
     assert err.value.code == "invalid_text"
+
+
+@pytest.mark.parametrize("chunk_id", ["c\u202e1", "c\n1", "c\u200b1", "c\t1"])
+def test_a_chunk_id_is_held_to_the_identifier_rule(chunk_id):
+    """A chunk id is shown as a claim's ``supported_by``: no control or invisible
+    formatting character, refused as the chunk's own problem (not a "title")."""
+    with pytest.raises(RagInputError) as refused:
+        parse_chunks([{"id": "c0", "text": "Fine."}, {"id": chunk_id, "text": "HNSW."}])
+    error = refused.value
+    assert error.code == "invalid_chunk"
+    assert error.details == {"index": 1, "field": "chunks[1].id"}
+    assert error.message.startswith("chunks[1]: The chunk id contains")
+    assert "position 1" in error.message
+
+
+def test_a_chunk_holds_only_id_and_text():
+    with pytest.raises(RagInputError) as refused:
+        parse_chunks(jsonl(("c1", "One.")) + '{"id": "c2", "text": "Two.", "score": 1}\n')
+    assert refused.value.code == "unknown_field"
+    assert refused.value.details["line"] == 2 and "'score'" in refused.value.message
