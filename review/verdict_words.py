@@ -10,8 +10,10 @@ abstention reads as certainty).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
+from verifier.states import NO_BOUND_EVIDENCE_NOTE
 from verifier.vocabulary import confidence_percent, label
 
 # code -> sentence; "{detail}" is the note's text after the code.
@@ -31,7 +33,7 @@ NOTE_CODES: Final[dict[str, str]] = {
     "scope": "The scope differs: {detail}.",
     "antonym": "Opposite words: {detail}.",
     "negation": "One of them negates the other: {detail}.",
-    "no_bound_evidence": "No span was bound, so the judge was not asked.",
+    NO_BOUND_EVIDENCE_NOTE: "No span was bound, so the judge was not asked.",
     "omitted": "The judge's answer left this claim out.",
     "self_consistency_disagreement": "The judge gave different answers across samples ({detail}).",
     "judge_reviewers_disagree": (
@@ -49,16 +51,30 @@ ANSWERS: Final = {"entailed": "supports", "contradicted": "contradicts"}
 
 
 # A reviewer's undo (``review.services.review_undo``): "undo: withdraws verdict 47 (entailed)".
-_UNDO_RE: Final = re.compile(r"^(undo: withdraws verdict \d+) \(([a-z_]+)\)$")
+_UNDO_RE: Final = re.compile(r"^undo: withdraws verdict (\d+) \(([a-z_]+)\)$")
+HUMAN_JUDGE_PREFIX: Final = "human:"  # a person's verdict's judge id: "human:<username>"
 
 
-def undo_note_in_words(note: str) -> str:
-    """An undo's note with the withdrawn answer as people read it ("undo: withdraws
-    verdict 47 (Supports)", the console's vocabulary); any other note as it is."""
+def judge_in_words(judge_model: str | None, reviewer_name: str | None = None) -> str:
+    """Who gave a verdict, as the console names them: a person as "reviewer rita" (the
+    docs' word for a person who decides), a model by its id; "" for no verdict."""
+    if reviewer_name:
+        return f"reviewer {reviewer_name}"
+    if judge_model and judge_model.startswith(HUMAN_JUDGE_PREFIX):
+        return f"reviewer {judge_model[len(HUMAN_JUDGE_PREFIX) :]}"
+    return judge_model or ""
+
+
+def undo_note_in_words(note: str, decision: Callable[[int], str | None] | None = None) -> str:
+    """An undo's note in words: which decision it withdraws (``decision(verdict id)``
+    names it, e.g. "rita's decision of 2025-05-02 14:03"; else "an earlier decision") and
+    that decision's answer as the console labels it ("Supports"), never the verdict's id
+    or its code; any other note as it is."""
     match = _UNDO_RE.match((note or "").strip())
     if match is None:
         return note
-    return f"{match.group(1)} ({label('verdict', match.group(2))})"
+    which = (decision(int(match.group(1))) if decision else None) or "an earlier decision"
+    return f"Undo: withdraws {which} ({label('verdict', match.group(2))})."
 
 
 def note_in_words(note: str) -> str:
@@ -77,12 +93,24 @@ def note_in_words(note: str) -> str:
     return sentence.replace(" ().", ".").replace(" ( ).", ".")
 
 
-def confidence_in_words(label: str | None, confidence: float | None, *, human: bool = False) -> str:
-    """The judge's confidence in its own answer, or why there is none."""
+def note_code(note: str | None) -> str:
+    """The code a verdict note starts with ("negation: ..." → "negation"; "" for none)."""
+    match = _CODE_RE.match((note or "").strip())
+    return match.group(1) if match is not None else ""
+
+
+def confidence_in_words(
+    label: str | None, confidence: float | None, *, human: bool = False, note: str = ""
+) -> str:
+    """The judge's confidence in its own answer, or why there is none. A claim with no
+    bound span never reaches the judge (its verdict is an abstention noted
+    ``no_bound_evidence``): it says so rather than "the judge abstained"."""
     if human:
         return "decided by a person"
     if label in (None, ""):
         return "not judged"
+    if note_code(note) == NO_BOUND_EVIDENCE_NOTE:
+        return "none (the judge was not asked)"
     if label == "coverage_gap":
         return "no answer (the judge failed or left it out)"
     if label == "abstained" or label not in ANSWERS:

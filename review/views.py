@@ -36,7 +36,7 @@ from review.forms import (
     NoteForm,
 )
 from review.selectors.home import review_progress
-from review.selectors.item import review_item_detail, review_item_get
+from review.selectors.item import review_item_change, review_item_detail, review_item_get
 from review.selectors.leases import review_out_of_reach
 from review.selectors.queue import (
     review_claims_by_public_ids,
@@ -73,6 +73,11 @@ if TYPE_CHECKING:
     from review.models import ReviewGuidelines
 
 SKIPPED_KEY = "review_skipped"
+# The flash of an item action answered by a redirect (no htmx): shown once by the item
+# page it redirects to (Post/Redirect/Get), with the same offers as the htmx answer.
+FLASH_KEY = "review_flash"
+# Item forms a GET opens without script (``?form=exclude``): the dialog shown in the page.
+OPENABLE_FORMS = ("exclude", "note")
 TRAIL_KEY = "review_trail"
 TRAIL_LENGTH = 50
 SKIPPED_LIMIT = 500
@@ -93,13 +98,18 @@ def _item_url(public_id: str, filter_qs: str) -> str:
 # --- queue ---------------------------------------------------------------------
 
 
-@role_required()
-@require_GET
-def queue(request: MemberRequest) -> HttpResponse:
+def _queue_context(
+    request: MemberRequest,
+    *,
+    bulk_form: BulkForm | None = None,
+    selected: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """The queue page's context by the query string (filter and page); ``bulk_form`` and
+    ``selected``: a refused bulk action's form (with its errors) and the rows it had."""
     queue_page = review_queue_page(
         workspace=request.workspace, reviewer=request.user, params=request.GET
     )
-    context = {
+    return {
         "filter_bar": filter_bar_html(
             queue_page.filter, key=filter_bar_key(request.GET, queue_page.domain_packs)
         ),
@@ -109,14 +119,30 @@ def queue(request: MemberRequest) -> HttpResponse:
         "all_reasons_query": queue_page.all_reasons_query,
         "any_reason_pressed": queue_page.any_reason_pressed,
         "filter_qs": filter_querystring(request.GET),
+        # The page's own query (filter and cursor): a refused bulk action shows it again.
+        "page_qs": request.GET.urlencode(),
+        # The chips' and page links' path: relative ("?after=…") on the queue's own
+        # address; the queue's path where the page is shown at the bulk action's.
+        "queue_path": "" if request.method == "GET" else reverse("review:queue"),
         "can_decide": _is_decider(request),
+        # Blind review hides each row's state, why and the judge's confidence too.
+        "blind": request.membership.blind_review,
         "progress": review_progress(workspace=request.workspace, reviewer=request.user),
         "assignees": review_assignees(workspace=request.workspace),
         "unassign": UNASSIGN,
+        "bulk_actions": BULK_ACTIONS,
+        "bulk_form": bulk_form or BulkForm(),
+        "selected": selected,
         "now": timezone.now(),
         # One reverse() for the page instead of one per row.
         "item_prefix": reverse("review:item", args=["-"])[: -len("-/")],
     }
+
+
+@role_required()
+@require_GET
+def queue(request: MemberRequest) -> HttpResponse:
+    context = _queue_context(request)
     if request.htmx and request.htmx.target == "queue-results":
         return render(request, "review/_queue_results.html", context)
     return render(request, "review/queue.html", context)
@@ -131,6 +157,13 @@ def start(request: MemberRequest) -> HttpResponse:
     return _advance(request, current=None)
 
 
+def _bulk_refused(request: MemberRequest, form: BulkForm) -> HttpResponse:
+    """The queue again (422) with the refused bulk form: its errors beside its fields,
+    the rows still selected."""
+    context = _queue_context(request, bulk_form=form, selected=frozenset(form.claim_ids))
+    return render(request, "review/queue.html", context, status=422)
+
+
 @role_required(*DECIDER_ROLES)
 @require_POST
 def bulk(request: MemberRequest) -> HttpResponse:
@@ -139,10 +172,7 @@ def bulk(request: MemberRequest) -> HttpResponse:
     filter_qs = filter_querystring(request.GET)
     queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
     if not form.is_valid():
-        errors = form.non_field_errors() + form.errors.get("reason", [])
-        for error in errors + form.errors.get("assignee", []):
-            messages.error(request, str(error))
-        return redirect(queue_url)
+        return _bulk_refused(request, form)
     claims = review_claims_by_public_ids(workspace=workspace, public_ids=form.claim_ids)
     action = form.cleaned_data["action"]
     if action == "assign":
@@ -152,8 +182,8 @@ def bulk(request: MemberRequest) -> HttpResponse:
                 workspace=workspace, claims=claims, assignee_id=form.assignee_id, by=request.user
             )
         except ReviewError as exc:
-            messages.error(request, str(exc))
-            return redirect(queue_url)
+            form.add_error("assignee", str(exc))
+            return _bulk_refused(request, form)
         who = dict(review_assignees(workspace=workspace)).get(form.assignee_id or -1)
         messages.success(
             request,
@@ -171,6 +201,7 @@ def bulk(request: MemberRequest) -> HttpResponse:
                 "reason": form.cleaned_data.get("reason", ""),
                 "filter_qs": filter_qs,
                 "queue_url": queue_url,
+                "blind": request.membership.blind_review,
             },
         )
     if action == "exclude":
@@ -227,6 +258,31 @@ def _countdown(expires_at: datetime) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def _offers(request: MemberRequest) -> dict[str, str]:
+    """What the flash after an action offers to take back: Undo of the decision just made
+    (``review_decided``), Restore of the claim just excluded (``review_excluded``: its id
+    and the item version it has now)."""
+    restore, restore_version = getattr(request, "review_excluded", ("", ""))
+    return {
+        "undo_previous": getattr(request, "review_decided", ""),
+        "restore_previous": restore,
+        "restore_version": restore_version,
+    }
+
+
+def _flash_after_redirect(request: MemberRequest, *, public_id: str, flash: str) -> None:
+    """Keep ``flash`` (and its offers) for the item page a redirect leads to."""
+    request.session[FLASH_KEY] = {"for": public_id, "text": flash, **_offers(request)}
+
+
+def _flash_kept(request: MemberRequest, public_id: str) -> dict[str, str]:
+    """The flash a redirect to this item kept (once; {} for none or another item's)."""
+    kept = request.session.pop(FLASH_KEY, None)
+    if not isinstance(kept, dict) or kept.get("for") != public_id:
+        return {}
+    return {key: str(value) for key, value in kept.items() if key != "for"}
+
+
 def _render_item(
     request: MemberRequest,
     claim: Claim,
@@ -248,6 +304,14 @@ def _render_item(
     previous = _trail_note(request, claim.public_id)
     held_by_other = detail.lease is not None and detail.lease.reviewer_id != reviewer.pk
     forms = forms or {}
+    offers = _offers(request)
+    if not flash and not request.htmx and request.method == "GET":
+        kept = _flash_kept(request, claim.public_id)
+        flash = kept.pop("text", "")
+        offers |= kept
+    item_url = _item_url(claim.public_id, filter_qs)
+    sep = "&" if filter_qs else "?"
+    opened = request.GET.get("form", "")
     context: dict[str, Any] = {
         "item": detail,
         "claim": claim,
@@ -265,14 +329,18 @@ def _render_item(
         "decision_form": forms.get("decision") or DecisionForm(),
         "exclude_form": forms.get("exclude") or ExcludeForm(),
         "note_form": forms.get("note") or NoteForm(),
-        "item_url": _item_url(claim.public_id, filter_qs),
-        # The item just decided (the flash offers to undo it), when this page follows one.
-        "undo_previous": getattr(request, "review_decided", ""),
+        # The Exclude and Note forms as pages of their own, for a browser without script
+        # (with it, review.js opens them as dialogs); the one asked for is shown open.
+        "open_form": opened if request.method == "GET" and opened in OPENABLE_FORMS else "",
+        "exclude_url": f"{item_url}{sep}form=exclude",
+        "note_url": f"{item_url}{sep}form=note",
+        "item_url": item_url,
+        **offers,
     }
-    sep = "&" if filter_qs else ""
     for key, offset in (("earlier_url", detail.earlier_at), ("later_url", detail.later_at)):
         context[key] = (
-            f"{reverse('review:item', args=[claim.public_id])}?{filter_qs}{sep}at={offset}"
+            f"{reverse('review:item', args=[claim.public_id])}?{filter_qs}"
+            f"{'&' if filter_qs else ''}at={offset}"
             if offset is not None
             else ""
         )
@@ -331,7 +399,9 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
         )
         if request.htmx:
             response = render(
-                request, "review/_queue_done.html", {"flash": done, "queue_url": queue_url}
+                request,
+                "review/_queue_done.html",
+                {"flash": done, "queue_url": queue_url, "filter_qs": filter_qs, **_offers(request)},
             )
             return push_url(response, queue_url)
         messages.info(request, done)
@@ -340,7 +410,7 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
         # The pane query loads the claim itself: no separate fetch.
         return _render_item(request, lease.claim, flash=flash)
     if flash:
-        messages.success(request, flash)
+        _flash_after_redirect(request, public_id=lease.claim.public_id, flash=flash)
     return redirect(_item_url(lease.claim.public_id, filter_qs))
 
 
@@ -360,7 +430,8 @@ def _item_action(
     """Make the view of an action on one item from ``act``, its service call: the view
     gets the item, validates the ``form_class`` form from the POST, calls ``act`` (which
     returns the flash message), answers a refusal with ``_refused``, then serves the
-    next item (``advance``) or this one again.
+    next item (``advance``) or this one again: in place for htmx, else by a redirect to
+    its page, which shows the flash (Post/Redirect/Get).
 
     With a ``form_key`` an invalid form is shown again with its errors (422) and with a
     refusal; without one the form only carries the item's version."""
@@ -379,7 +450,10 @@ def _item_action(
                 return _refused(request, claim, exc, forms=forms)
             if advance:
                 return _advance(request, current=claim, flash=flash)
-            return _render_item(request, claim, flash=flash)
+            if request.htmx:
+                return _render_item(request, claim, flash=flash)
+            _flash_after_redirect(request, public_id=claim.public_id, flash=flash)
+            return redirect(_item_url(claim.public_id, filter_querystring(request.GET)))
 
         return view
 
@@ -415,7 +489,23 @@ def exclude(request: MemberRequest, claim: Claim, form: ExcludeForm) -> str:
     review_exclude(
         claim=claim, reviewer=request.user, reason=reason, expected_version=form.expected_version
     )
+    # The next page's flash offers to restore it, on the version the exclusion made.
+    request.review_excluded = (  # type: ignore[attr-defined]
+        claim.public_id,
+        review_item_change(claim=claim).version,
+    )
     return f"{claim.public_id} excluded."
+
+
+def _now_in_words(request: MemberRequest, claim: Claim, state: str, reason: str) -> str:
+    """ "now <state> (<reason>)" after an action, or "" in blind review before the
+    reviewer decided on the claim (the flash would tell what the page hides)."""
+    if (
+        request.membership.blind_review
+        and not claim.verdicts.filter(reviewer=request.user).exists()
+    ):
+        return ""
+    return f"now {vocabulary.label('state', state)} ({vocabulary.label('reason', reason)})"
 
 
 @role_required(*DECIDER_ROLES)
@@ -426,10 +516,8 @@ def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
         claim=claim, reviewer=request.user, expected_version=form.expected_version
     )
     claim.refresh_from_db()
-    return (
-        f"Restored: now {vocabulary.label('state', result.state)} "
-        f"({vocabulary.label('reason', result.reason)})."
-    )
+    now = _now_in_words(request, claim, result.state, result.reason)
+    return "Restored" + (f": {now}." if now else f" {claim.public_id}.")
 
 
 @role_required(*DECIDER_ROLES)
@@ -438,10 +526,8 @@ def restore(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
 def rejudge(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
     review_rejudge_one(claim=claim, reviewer=request.user, expected_version=form.expected_version)
     claim.refresh_from_db()
-    return (
-        f"{claim.public_id} re-judged: now {vocabulary.label('state', claim.state)} "
-        f"({vocabulary.label('reason', claim.state_reason)})."
-    )
+    now = _now_in_words(request, claim, claim.state, claim.state_reason)
+    return f"{claim.public_id} sent back to the judge" + (f": {now}." if now else ".")
 
 
 @role_required(*DECIDER_ROLES)

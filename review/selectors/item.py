@@ -18,7 +18,7 @@ from audit.highlighting import Segment, Span, text_window, window_segments
 from review import item_pane
 from review.models import ReviewLease, ReviewNote
 from review.selectors.queue import QueueWhy, deciding_verdict, why_of
-from review.verdict_words import confidence_in_words, undo_note_in_words
+from review.verdict_words import confidence_in_words, judge_in_words, undo_note_in_words
 from verifier.models import (
     Claim,
     EvidenceBinding,
@@ -212,11 +212,15 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         segments = window_segments(version.text, marks, window)
     verdicts = item_pane.pane_verdicts(claim)
     events = item_pane.pane_events(claim)
+    decisions = {v.pk: _decision_in_words(v) for v in verdicts if v.reviewer_id is not None}
     for v in verdicts:
-        v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
-            v.label, v.confidence, human=v.reviewer_id is not None
+        v.judge_words = judge_in_words(  # type: ignore[attr-defined]
+            v.judge_model, v.reviewer.get_username() if v.reviewer is not None else None
         )
-        v.note_words = undo_note_in_words(v.note)  # type: ignore[attr-defined]
+        v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
+            v.label, v.confidence, human=v.reviewer_id is not None, note=v.note
+        )
+        v.note_words = undo_note_in_words(v.note, decisions.get)  # type: ignore[attr-defined]
     # Why it is here: the verdict the state stands on now, not merely the latest (after an
     # undo the latest is the withdrawal, and the judge's verdict decides again).
     deciding = deciding_verdict(verdicts)
@@ -248,6 +252,14 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
             else None
         ),
     )
+
+
+def _decision_in_words(verdict: Verdict) -> str:
+    """A person's verdict as its row in the history reads: "rita's decision of
+    2025-05-02 14:03" (what an undo's note names instead of the verdict's id)."""
+    who = verdict.reviewer.get_username() if verdict.reviewer is not None else "a reviewer"
+    when = timezone.localtime(verdict.at).strftime("%Y-%m-%d %H:%M")
+    return f"{who}'s decision of {when}"
 
 
 def review_undo_seconds() -> int:

@@ -21,12 +21,12 @@ from review.filters import ReviewQueueFilter, queue_undecided
 from review.queue_reasons import queue_reason_values, reason_values
 from review.selectors.cursor import QueueCursor, review_queue_keyset
 from review.selectors.workspace import review_domain_packs
-from review.verdict_words import confidence_in_words, note_in_words
+from review.verdict_words import confidence_in_words, judge_in_words, note_in_words
 from verifier import vocabulary
 from verifier.models import Claim, ClaimOrigin, Workspace
 from verifier.selectors.counts import RowCount, row_counts
 from verifier.selectors.paging import CURSOR_KEYS, KeysetPage, keyset_window
-from verifier.states import human_verdict_in_force, reason_description
+from verifier.states import StateReason, human_verdict_in_force, reason_description
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -53,16 +53,19 @@ class QueueWhy:
 
     reason: str  # the state reason in words
     decisive: str  # the decisive reason from the latest verdict's note
-    confidence: str  # the judge's confidence in its own answer, in words
+    confidence: str  # the judge's confidence in its own answer, in words ("" when excluded)
 
 
 def review_why(
     *, reason: str, label: str | None, note: str, confidence: float | None, human: bool
 ) -> QueueWhy:
+    if reason == StateReason.EXCLUDED:
+        # A person took the claim out of use: the judge's old reason no longer applies.
+        return QueueWhy(reason=reason_description(reason), decisive="", confidence="")
     return QueueWhy(
         reason=reason_description(reason),
         decisive=note_in_words(note),
-        confidence=confidence_in_words(label, confidence, human=human),
+        confidence=confidence_in_words(label, confidence, human=human, note=note),
     )
 
 
@@ -148,6 +151,7 @@ class QueueRow:
     age: str  # as ``|timesince``
     created_iso: str  # as ``|date:"c"``
     lease_holder: str  # the live lease's reviewer; "" without one
+    judge: str  # who gave the latest verdict, in words ("" without one)
     why: QueueWhy
 
     @property
@@ -222,6 +226,7 @@ def _queue_row(columns: dict[str, Any], *, now: datetime) -> QueueRow:
         age=timesince(created_at, now),
         created_iso=timezone.localtime(created_at).isoformat(),
         lease_holder=(columns["lease_reviewer"] or "") if live else "",
+        judge=judge_in_words(columns["latest_judge_model"]),
         why=why_of(reason=columns["state_reason"], verdict=deciding),
     )
 

@@ -105,19 +105,39 @@
     return document.querySelector("dialog[open]") !== null;
   }
 
-  function click(id) {
+  /* A key whose control is missing or disabled here says why (the item's data-blocked:
+   * excluded, held by another reviewer, a read-only role) instead of doing nothing. */
+  function say(message) {
+    var status = document.getElementById("key-status");
+    if (!status || !message) return;
+    status.textContent = "";
+    window.setTimeout(function () { status.textContent = message; }, 50);
+  }
+
+  function blocked() {
+    var item = document.getElementById("review-item");
+    say(item && item.getAttribute("data-blocked"));
+  }
+
+  function click(id, explain) {
     var element = document.getElementById(id);
     if (element && !element.disabled) element.click();
+    else if (explain) blocked();
+  }
+
+  function openIfThere(id) {
+    if (document.getElementById(id)) openDialog(id);
+    else blocked();
   }
 
   var KEYS = {
     j: function () { click("btn-skip"); },
     k: function () { click("link-previous"); },
-    s: function () { click("btn-supported"); },
-    c: function () { click("btn-contradicted"); },
-    r: function () { click("btn-rejudge"); },
-    x: function () { openDialog("exclude-dialog"); },
-    n: function () { openDialog("note-dialog"); },
+    s: function () { click("btn-supported", true); },
+    c: function () { click("btn-contradicted", true); },
+    r: function () { click("btn-rejudge", true); },
+    x: function () { openIfThere("exclude-dialog"); },
+    n: function () { openIfThere("note-dialog"); },
     u: function () { click(document.getElementById("btn-undo") ? "btn-undo" : "btn-undo-previous"); },
     "?": function () { openDialog("help-dialog"); },
   };
@@ -137,9 +157,21 @@
   function settle(root) {
     var mark = document.getElementById("bound-span");
     if (mark) mark.scrollIntoView({ block: "center" });
+    /* A form the server shows open (its errors, or ?form= for a browser without script)
+     * is shown as the modal dialog the keys open. */
     (root || document).querySelectorAll("dialog[data-open=true]").forEach(function (d) {
-      if (!d.open) d.showModal();
+      if (d.open) d.close();
+      d.showModal();
+      var first = d.querySelector("[aria-invalid=true], input:not([type=hidden]), textarea");
+      if (first) first.focus();
     });
+  }
+
+  /* Where the keyboard starts on an item: its claim (the heading), unless a form is open. */
+  function focusItem() {
+    if (anyDialogOpen()) return;
+    var title = document.getElementById("claim-title") || document.getElementById("queue-done");
+    if (title) title.focus({ preventScroll: true });
   }
 
   /* On a phone the queue's filter starts folded (its summary opens it): the cards come first. */
@@ -152,10 +184,18 @@
     if (event.shiftKey) rememberSelection();
   });
   document.addEventListener("click", function (event) {
+    /* Exclude… and Note… are links to the form's page (for a browser without script);
+     * with script they open the dialog in place, and Cancel closes it. */
     var opener = event.target.closest("[data-opens]");
-    if (opener) openDialog(opener.getAttribute("data-opens"));
+    if (opener) {
+      event.preventDefault();
+      openDialog(opener.getAttribute("data-opens"));
+    }
     var closer = event.target.closest("[data-closes]");
-    if (closer) document.getElementById(closer.getAttribute("data-closes")).close();
+    if (closer) {
+      event.preventDefault();
+      document.getElementById(closer.getAttribute("data-closes")).close();
+    }
     var candidate = event.target.closest("[data-select-start]");
     if (candidate) {
       selectCodePoints(
@@ -165,11 +205,21 @@
     }
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "review-item") {
-      var item = document.getElementById("review-item");
-      var title = document.getElementById("claim-title");
-      settle(item);
-      if (title) title.focus({ preventScroll: true });
+    var target = event.detail.target;
+    if (!target) return;
+    if (target.id === "review-item") {
+      /* The next item, or the end of the queue (its message). */
+      settle(document.getElementById("review-item"));
+      focusItem();
+    } else if (target.id === "queue-results") {
+      /* A chip or a page link was swapped away with the results: the keyboard goes on
+       * from the results heading. (A filter field keeps its focus: htmx restores it.) */
+      var trigger = event.detail.requestConfig && event.detail.requestConfig.elt;
+      var lost = !document.activeElement || document.activeElement === document.body;
+      var heading = document.getElementById("queue-results-title");
+      if (heading && (lost || (trigger && trigger.closest && trigger.closest(".pagination, .chips")))) {
+        heading.focus();
+      }
     }
   });
   /* Lease expiry as a countdown (m:ss); at 0 the lease is gone: say so. */
@@ -188,10 +238,14 @@
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && document.getElementById("review-item")) window.location.reload();
   });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { settle(document); });
-  } else {
+  function start() {
     settle(document);
+    if (!window.location.hash) focusItem();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 
   window.spanproofReview = { selectionSpan: selectionSpan, selectCodePoints: selectCodePoints };

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import login_browser
@@ -247,7 +248,9 @@ def test_decision_and_undo_in_the_queue_break_no_csp_rule_and_the_judge_decides_
     expect(why).to_contain_text("90\u00a0% sure the span contradicts the claim")
     expect(why).not_to_contain_text("decided by a person")
     expect(why).not_to_contain_text("withdraws")
+    # The undo names the withdrawn decision as its row reads, not by its verdict id.
+    when = timezone.localtime(decision.at).strftime("%Y-%m-%d %H:%M")
     expect(page.locator("table.verdicts")).to_contain_text(
-        f"undo: withdraws verdict {decision.pk} (Supports)"
+        f"Undo: withdraws rita's decision of {when} (Supports)."
     )
     assert csp_errors == []

@@ -34,7 +34,7 @@ def test_paste_claims_see_states_and_open_the_evidence(browser_login, live_serve
     page.wait_for_url("**/verify/jobs/*/")
     rows = page.locator("table.verify-results tbody tr")
     expect(rows).to_have_count(2)
-    expect(rows.nth(0).locator(".state")).to_have_text("supported")
+    expect(rows.nth(0).locator(".state")).to_have_text("Supported")
     expect(rows.nth(1)).to_contain_text("unknown_source")
     rows.nth(0).get_by_role("link", name="span").click()
     page.wait_for_url("**/v/*")

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import make_binding, make_claim
 from tests.review.conftest import QUOTE
@@ -111,8 +112,8 @@ def test_after_an_undo_the_item_and_the_queue_say_what_decides_the_state_now(
     page = reviewer_client.get(f"/review/item/{claim.public_id}/").content.decode()
     assert "Judge's confidence: decided by a person" in _why(page)  # the person's, for now
 
-    undone = reviewer_client.post(f"/review/item/{claim.public_id}/undo/")
-    assert undone.status_code == 200
+    undone = reviewer_client.post(f"/review/item/{claim.public_id}/undo/", follow=True)
+    assert undone.redirect_chain == [(f"/review/item/{claim.public_id}/", 302)]
     claim.refresh_from_db()
     assert (claim.state, claim.state_reason) == ("contradicted", "contradicted")
     withdrawn = claim.verdicts.get(label="withdrawn")
@@ -127,7 +128,10 @@ def test_after_an_undo_the_item_and_the_queue_say_what_decides_the_state_now(
             "Judge's confidence: 90 % sure the span contradicts the claim"
         )
         text = _text(page)
-        assert f"undo: withdraws verdict {decision.pk} (Supports)" in text
+        # The withdrawn decision in words (its row in the history), not by its verdict id.
+        when = timezone.localtime(decision.at).strftime("%Y-%m-%d %H:%M")
+        assert f"Undo: withdraws rita's decision of {when} (Supports)." in text
+        assert f"verdict {decision.pk}" not in text
         assert "(entailed)" not in text and withdrawn.note.endswith("(entailed)")
 
     queue = _text(reviewer_client.get("/review/").content.decode())

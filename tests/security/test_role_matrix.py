@@ -444,7 +444,7 @@ TABLE: tuple[Route, ...] = (
     Route(
         "review:restore",
         "console",
-        {"POST": Op(W, 200, body=lambda w: {"version": w.item_version()})},
+        {"POST": Op(W, 302, body=lambda w: {"version": w.item_version()})},
         args=_excluded,
     ),
     Route(
@@ -456,7 +456,7 @@ TABLE: tuple[Route, ...] = (
     Route(
         "review:note",
         "console",
-        {"POST": Op(W, 200, body=lambda w: {"text": "matrix note"})},
+        {"POST": Op(W, 302, body=lambda w: {"text": "matrix note"})},
         args=_claim,
     ),
     Route("review:skip", "console", {"POST": Op(W, 302)}, args=_claim),
@@ -536,7 +536,7 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:api-key-revoke",
         "console",
-        {"POST": Op(A, 302)},
+        {"POST": Op(A, 302, body=lambda w: {"confirmed": "1"})},
         args=lambda w: {"key_id": w.fresh_api_key().pk},
     ),
     Route("audit:members", "console", {"GET": Op(A, 200)}),
@@ -560,7 +560,7 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:member-remove",
         "console",
-        {"POST": Op(A, 302)},
+        {"POST": Op(A, 302, body=lambda w: {"confirmed": "1"})},
         args=lambda w: {"membership_id": w.fresh_member_id()},
     ),
     Route("audit:webhooks", "console", {"GET": Op(A, 200)}),
@@ -583,7 +583,7 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:webhook-off",
         "console",
-        {"POST": Op(A, 302)},
+        {"POST": Op(A, 302, body=lambda w: {"confirmed": "1"})},
         args=lambda w: {"webhook_id": w.webhook_id},
     ),
     Route(
@@ -592,13 +592,15 @@ TABLE: tuple[Route, ...] = (
         {"GET": Op(A, 200), "POST": Op(A, 200, body=lambda w: {"action": "preview"})},
     ),
     Route("audit:rule-set-diff", "console", {"GET": Op(A, 200)}),
+    # The built-in's activation is confirmed like any version's: its POST answers the
+    # confirmation page (its flip list); nothing is activated until confirm=1.
     Route(
         "audit:rule-set-builtin-activate",
         "console",
         {
             "POST": Op(
                 A,
-                302,
+                200,
                 body=lambda w: {"policy": "strict", "new_domain_pack": "law", "create_pack": "1"},
             )
         },
