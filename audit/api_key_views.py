@@ -7,12 +7,17 @@ that page shows no secret and makes no key; the secret never travels in a URL.""
 
 from __future__ import annotations
 
+from typing import Final
+
 from django import forms
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from audit.confirmation import ask_first
 from verifier.api.curl_examples import EXAMPLES
 from verifier.http import MemberRequest
 from verifier.models import ApiScope
@@ -20,6 +25,7 @@ from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.workspaces import api_key_list
 from verifier.services.workspaces import ApiKeyInputError, api_key_create, api_key_revoke
 
+PAGE_SIZE: Final = 50  # keys a page, as every console list
 # The session key holding a new key's secret until the keys page shows it, once.
 NEW_KEY_SESSION_KEY = "api_key_shown_once"
 
@@ -40,7 +46,9 @@ def _render(
         request,
         "audit/api_keys.html",
         {
-            "keys": api_key_list(workspace=request.workspace),
+            "page": Paginator(api_key_list(workspace=request.workspace), PAGE_SIZE).get_page(
+                request.GET.get("page")
+            ),
             "form": form or ApiKeyForm(),
             "new_key": new_key,
             "examples": EXAMPLES,
@@ -95,6 +103,17 @@ def api_key_new(request: MemberRequest) -> HttpResponse:
 @require_POST
 @role_required(*ADMIN_ROLES)
 def api_key_revoke_view(request: MemberRequest, key_id: int) -> HttpResponse:
+    key = api_key_list(workspace=request.workspace).filter(pk=key_id, revoked_at=None).first()
+    if key is not None:
+        asked = ask_first(
+            request,
+            question=f"Revoke the key “{key.name}”? Programs using it stop working at once; "
+            "this cannot be undone.",
+            action="Revoke the key",
+            back=reverse("audit:api-keys"),
+        )
+        if asked is not None:
+            return asked
     revoked = api_key_revoke(workspace=request.workspace, key_id=key_id)
     if revoked is None:
         # Unknown, or another workspace's (the same answer): the keys page, with why.

@@ -1,11 +1,13 @@
-"""Streamed claim exports: the API's verified-claim envelope per claim, as JSONL or CSV.
+"""Streamed claim exports: each claim as ``GET /connect/v1/claims`` gives it (its
+verified-claim envelope with ``reason`` and ``reason_text``), as JSONL or CSV.
 
-Codes stay fields (``state``, ``judge_verdict``) with their label beside them
-(``state_label``, ``judge_verdict_label``, from :mod:`verifier.vocabulary`);
+Codes stay fields (``state``, ``reason``, ``judge_verdict``) with their label beside them
+(``state_label``, ``reason_label``, ``judge_verdict_label``, from :mod:`verifier.vocabulary`);
 :func:`header_notes` says what each code means, for the page that offers the exports and
 the ``Link`` header that points at the glossary. ``judge_confidence`` is the confidence of
 the judge's answer: empty for a verdict that gave none (an abstention is never exported
-as 1.0).
+as 1.0). ``source_ref`` is the cited source's ref, also for a claim with no bound span
+(the JSONL envelope names it in ``evidence`` only when a span is bound).
 
 Rows are produced lazily from ``QuerySet.iterator(chunk_size=...)`` and written
 line by line into a ``StreamingHttpResponse``; nothing holds the whole export.
@@ -16,6 +18,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, Final
 
 from django.db.models import QuerySet
@@ -30,6 +33,8 @@ CSV_COLUMNS: Final = (
     "text",
     "state",
     "state_label",
+    "reason",
+    "reason_label",
     "trust_score",
     "citation",
     "quote",
@@ -62,17 +67,26 @@ def envelope_of(claim: Claim) -> dict[str, Any]:
     return claim_envelope(claim=claim)
 
 
-def export_envelopes(claims: QuerySet[Claim]) -> Iterator[dict[str, Any]]:
-    from verifier.selectors.envelopes import claim_envelope, claims_for_envelopes
+@dataclass(frozen=True)
+class ExportRow:
+    """One exported claim: its envelope, and the ref of the source it cites."""
+
+    envelope: dict[str, Any]
+    source_ref: str
+
+
+def export_rows(claims: QuerySet[Claim]) -> Iterator[ExportRow]:
+    from verifier.selectors.envelopes import claim_list_item, claims_for_envelopes
 
     for claim in claims_for_envelopes(claims).iterator(chunk_size=EXPORT_CHUNK_SIZE):
-        yield claim_envelope(claim=claim)
+        yield ExportRow(claim_list_item(claim=claim), claim.source.ref)
 
 
 def header_notes() -> list[tuple[str, list[vocabulary.Term], str]]:
     """(column, the terms of its codes, a note) for the exports' coded columns."""
     return [
         ("state", list(vocabulary.STATES.values()), ""),
+        ("reason", list(vocabulary.REASONS.values()), ""),
         ("judge_verdict", list(vocabulary.VERDICTS.values()), ""),
         ("match", list(vocabulary.MATCHES.values()), ""),
         (
@@ -83,9 +97,9 @@ def header_notes() -> list[tuple[str, list[vocabulary.Term], str]]:
     ]
 
 
-def jsonl_lines(envelopes: Iterable[dict[str, Any]]) -> Iterator[str]:
-    for envelope in envelopes:
-        yield json.dumps(envelope, ensure_ascii=False, sort_keys=True, default=str) + "\n"
+def jsonl_lines(rows: Iterable[ExportRow]) -> Iterator[str]:
+    for row in rows:
+        yield json.dumps(row.envelope, ensure_ascii=False, sort_keys=True, default=str) + "\n"
 
 
 def _cell(value: Any) -> str:
@@ -95,7 +109,8 @@ def _cell(value: Any) -> str:
     return "'" + text if text.startswith(_FORMULA_PREFIXES) else text
 
 
-def csv_row(envelope: dict[str, Any]) -> list[str]:
+def csv_row(row: ExportRow) -> list[str]:
+    envelope = row.envelope
     claim = envelope.get("claim") or {}
     evidence = (envelope.get("evidence") or [{}])[0]
     offsets = evidence.get("offsets") or [None, None]
@@ -105,12 +120,14 @@ def csv_row(envelope: dict[str, Any]) -> list[str]:
         claim.get("text"),
         envelope.get("state"),
         vocabulary.label("state", envelope.get("state")),
+        envelope.get("reason"),
+        vocabulary.label("reason", envelope["reason"]) if envelope.get("reason") else None,
         envelope.get("trust_score"),
         envelope.get("citation"),
         evidence.get("quote"),
         offsets[0],
         offsets[1],
-        evidence.get("source_ref"),
+        evidence.get("source_ref") or row.source_ref,
         evidence.get("source_hash"),
         evidence.get("match"),
         judge.get("model"),
@@ -131,8 +148,8 @@ class _Echo:
         return value
 
 
-def csv_lines(envelopes: Iterable[dict[str, Any]]) -> Iterator[str]:
+def csv_lines(rows: Iterable[ExportRow]) -> Iterator[str]:
     writer = csv.writer(_Echo())
     yield writer.writerow(CSV_COLUMNS)
-    for envelope in envelopes:
-        yield writer.writerow(csv_row(envelope))
+    for row in rows:
+        yield writer.writerow(csv_row(row))

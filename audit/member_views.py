@@ -4,12 +4,17 @@ user a role, changing one and taking a member out. The workspace always keeps an
 
 from __future__ import annotations
 
+from typing import Final
+
 from django import forms
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from audit.confirmation import ask_first
 from verifier.http import MemberRequest
 from verifier.models import Membership, Role
 from verifier.permissions import ADMIN_ROLES, role_required
@@ -20,6 +25,8 @@ from verifier.services.workspaces import (
     member_remove,
     member_role_change,
 )
+
+PAGE_SIZE: Final = 50  # members a page, as every console list
 
 
 class MemberAddForm(forms.Form):
@@ -38,7 +45,9 @@ def _render(
         request,
         "audit/members.html",
         {
-            "members": workspace_members(workspace=request.workspace),
+            "page": Paginator(workspace_members(workspace=request.workspace), PAGE_SIZE).get_page(
+                request.GET.get("page")
+            ),
             "form": form or MemberAddForm(),
             "roles": Role.choices,
         },
@@ -71,7 +80,11 @@ def member_new(request: MemberRequest) -> HttpResponse:
     except MemberInputError as error:
         form.add_error(error.details.get("field"), error.message)
         return _render(request, form=form, status=422)
-    messages.success(request, f"{added.user.get_username()} is now a {added.get_role_display()}.")
+    messages.success(
+        request,
+        f"Added {added.user.get_username()} to {request.workspace.name} as "
+        f"{added.get_role_display()}.",
+    )
     return redirect("audit:members")
 
 
@@ -83,14 +96,32 @@ def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose one of the roles.")
         return redirect("audit:members")
+    if membership.user_id == request.user.pk:
+        asked = ask_first(
+            request,
+            question="Change your own role? If it is no longer Admin, the admin pages (this "
+            "one included) close to you at once, and only another admin can give the role back.",
+            action="Change your own role",
+            back=reverse("audit:members"),
+        )
+        if asked is not None:
+            return asked
     try:
         member_role_change(membership=membership, role=form.cleaned_data["role"])
     except MemberInputError as error:
         messages.error(request, error.message)
-    else:
+        return redirect("audit:members")
+    if membership.user_id == request.user.pk and membership.role not in ADMIN_ROLES:
+        # Demoted yourself: the members page is no longer yours to open.
         messages.success(
-            request, f"{membership.user.get_username()} is now a {membership.get_role_display()}."
+            request,
+            f"Your role is now {membership.get_role_display()}: the admin pages (members, "
+            "rule sets, API keys, webhooks) are no longer open to you.",
         )
+        return redirect("home")
+    messages.success(
+        request, f"{membership.user.get_username()}’s role is now {membership.get_role_display()}."
+    )
     return redirect("audit:members")
 
 
@@ -98,6 +129,15 @@ def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def member_out(request: MemberRequest, membership_id: int) -> HttpResponse:
     membership = _member(request, membership_id)
+    asked = ask_first(
+        request,
+        question=f"Take {membership.user.get_username()} out of {request.workspace.name}? "
+        "Their decisions and notes stay.",
+        action=f"Take {membership.user.get_username()} out",
+        back=reverse("audit:members"),
+    )
+    if asked is not None:
+        return asked
     try:
         member_remove(membership=membership)
     except MemberInputError as error:

@@ -8,7 +8,8 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
@@ -58,18 +59,27 @@ def _ws(request: MemberRequest) -> Any:
 @role_required()
 def claim_list(request: MemberRequest) -> HttpResponse:
     filters = selectors.audit_claim_filters(request.GET)
-    page = selectors.audit_claim_page(
-        workspace=_ws(request), filters=filters, params=request.GET, page_size=PAGE_SIZE
+    # A value no claim list allows is said next to its field, never read as "no match".
+    errors = selectors.audit_claim_filter_errors(filters)
+    page = (
+        None
+        if errors
+        else selectors.audit_claim_page(
+            workspace=_ws(request), filters=filters, params=request.GET, page_size=PAGE_SIZE
+        )
     )
     query = request.GET.copy()
     for key in ("page", "after", "before"):
         query.pop(key, None)
+    if "reason" in filters:
+        query["reason"] = filters["reason"]
     return render(
         request,
         "audit/claim_list.html",
         {
             "page": page,
             "filters": filters,
+            "errors": errors,
             "state": filters.get("state"),
             "states": ClaimStateChoices.values,
             "reasons": list(queue_reason_order()),
@@ -80,18 +90,24 @@ def claim_list(request: MemberRequest) -> HttpResponse:
     )
 
 
-def _stream(request: MemberRequest, kind: str) -> StreamingHttpResponse:
+def _stream(request: MemberRequest, kind: str) -> HttpResponseBase:
     filters = selectors.audit_claim_filters(request.GET)
+    errors = selectors.audit_claim_filter_errors(filters)
+    if errors:
+        return HttpResponseBadRequest(
+            "".join(f"{key}: {message}\n" for key, message in errors.items()),
+            content_type="text/plain; charset=utf-8",
+        )
     claims = selectors.audit_claim_list(workspace=_ws(request), filters=filters)
-    envelopes = exports.export_envelopes(claims)
+    rows = exports.export_rows(claims)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
     if kind == "jsonl":
         response = StreamingHttpResponse(
-            exports.jsonl_lines(envelopes), content_type="application/x-ndjson; charset=utf-8"
+            exports.jsonl_lines(rows), content_type="application/x-ndjson; charset=utf-8"
         )
     else:
         response = StreamingHttpResponse(
-            exports.csv_lines(envelopes), content_type="text/csv; charset=utf-8"
+            exports.csv_lines(rows), content_type="text/csv; charset=utf-8"
         )
     response["Content-Disposition"] = f'attachment; filename="claims-{stamp}.{kind}"'
     response["Cache-Control"] = "no-store"
@@ -102,13 +118,13 @@ def _stream(request: MemberRequest, kind: str) -> StreamingHttpResponse:
 
 @require_GET
 @role_required()
-def claim_export_jsonl(request: MemberRequest) -> StreamingHttpResponse:
+def claim_export_jsonl(request: MemberRequest) -> HttpResponseBase:
     return _stream(request, "jsonl")
 
 
 @require_GET
 @role_required()
-def claim_export_csv(request: MemberRequest) -> StreamingHttpResponse:
+def claim_export_csv(request: MemberRequest) -> HttpResponseBase:
     return _stream(request, "csv")
 
 
@@ -276,7 +292,9 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
             "steps": steps,
             "total_ms": total_ms,
             "judge": document.get("judge"),
-            "spans": document.get("spans") or [],
+            "spans": selectors.trace_span_rows(
+                workspace=_ws(request), spans=document.get("spans") or []
+            ),
             "request_json": json.dumps(document.get("request"), indent=2, ensure_ascii=False)
             if document.get("request")
             else "",
@@ -466,8 +484,12 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
                     policy=data["policy"],
                 )
         if request.htmx and action == "preview":
+            # Every field goes back out of band too: each error shows beside its field,
+            # and a field fixed since loses its error.
             return render(
-                request, "audit/partials/rule_impact.html", {"impact": impact, "form": form}
+                request,
+                "audit/partials/rule_impact.html",
+                {"impact": impact, "form": form, "oob": True},
             )
     else:
         # A tuned copy of the built-in gets its own name, so versions read "Acme rules v2".
@@ -546,7 +568,12 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
     """Activate a stored version, after a confirmation page with its impact (flip list)."""
-    rule_set = rule_selectors.rule_set_get(workspace=_ws(request), pk=pk)
+    return _confirm_or_activate(request, rule_selectors.rule_set_get(workspace=_ws(request), pk=pk))
+
+
+def _confirm_or_activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
+    """The confirmation page with the flip list (a new pack is made only by confirming it,
+    ticked); with ``confirm=1``, the activation."""
     policy = request.POST.get("policy", "")
     if request.POST.get("confirm") == "1" or policy not in POLICY_NAMES:
         return _activate(request, rule_set)  # an unknown policy is refused there
@@ -578,7 +605,8 @@ def rule_set_activate(request: MemberRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(*ADMIN_ROLES)
 def rule_set_builtin_activate(request: MemberRequest) -> HttpResponse:
-    return _activate(request, services.rule_set_builtin_ensure())
+    """The built-in goes through the same confirmation as every other version."""
+    return _confirm_or_activate(request, services.rule_set_builtin_ensure())
 
 
 @require_GET

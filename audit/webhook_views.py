@@ -4,17 +4,24 @@ services as ``/connect/v1/webhooks``; a webhook turned off keeps its record."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from django import forms
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from audit.confirmation import ask_first
 from verifier.http import MemberRequest
 from verifier.models import WebhookEvent
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.webhooks import webhook_get, webhook_list
 from verifier.services.webhooks import WebhookInputError, webhook_create, webhook_turn_off
+
+PAGE_SIZE: Final = 50  # webhooks a page, as every console list
 
 
 class WebhookForm(forms.Form):
@@ -48,7 +55,12 @@ def _render(
     return render(
         request,
         "audit/webhooks.html",
-        {"webhooks": webhook_list(workspace=request.workspace), "form": form or WebhookForm()},
+        {
+            "page": Paginator(webhook_list(workspace=request.workspace), PAGE_SIZE).get_page(
+                request.GET.get("page")
+            ),
+            "form": form or WebhookForm(),
+        },
         status=status,
     )
 
@@ -83,6 +95,15 @@ def webhook_off(request: MemberRequest, webhook_id: int) -> HttpResponse:
         messages.error(request, "No such webhook in this workspace.")
         return redirect("audit:webhooks")
     if hook.is_active:
+        asked = ask_first(
+            request,
+            question=f"Turn off the webhook to {hook.url}? Nothing more is sent to it; it cannot "
+            "be turned on again (add it anew).",
+            action="Turn off the webhook",
+            back=reverse("audit:webhooks"),
+        )
+        if asked is not None:
+            return asked
         webhook_turn_off(webhook=hook)
         messages.success(request, f"Webhook to {hook.url} turned off.")
     else:

@@ -57,7 +57,10 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 "Sources", "/audit/sources/", ALL, "Source versions with their bound spans."
             ),
             EntryPoint(
-                "Traces", "/audit/traces/", ALL, "What retrieval served, included and excluded."
+                "Traces",
+                "/audit/traces/",
+                ALL,
+                "What each retrieval or check considered: claims included and left out, why.",
             ),
             EntryPoint("Quality", "/audit/quality/", ALL, "Trust and quality per ingest job."),
         ),
@@ -98,6 +101,12 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 "Ingest", "/ingest/", ALL, "Upload sources and claims; follow each job's stages."
             ),
             EntryPoint("Rule sets", "/audit/rules/", ADMIN, "Rule sets: preview, then activate."),
+            EntryPoint(
+                "Calibrators",
+                "/audit/calibrators/",
+                ADMIN,
+                "Judge calibrators learned from reviewers' decisions: review, then activate.",
+            ),
             EntryPoint(
                 "API keys",
                 "/audit/api-keys/",

@@ -35,7 +35,9 @@ Decision order (first rule that applies wins):
    reviewer calibrator recorded where it would overrule the judge), ``low_confidence``
    for entailed/contradicted below the floor) and from the binding (``stale_source``;
    ``no_evidence`` when nothing is bound). A claim with a fresh acceptable binding and
-   no verdict yet is ``not_judged``.
+   no verdict yet is ``not_judged``. The abstention recorded locally for a claim with
+   nothing bound (note :data:`NO_BOUND_EVIDENCE_NOTE`: the judge was not asked) is no
+   verdict at all, so such a claim reads ``no_evidence``, never ``abstained``.
 """
 
 from __future__ import annotations
@@ -275,14 +277,15 @@ def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> 
     is_human = inputs.human_verdict is not None
     verdict = inputs.human_verdict if is_human else inputs.model_verdict
     if (
-        inputs.legacy_affirmed
-        and verdict is not None
+        verdict is not None
         and not is_human
         and verdict.label == "abstained"
         and verdict.note == NO_BOUND_EVIDENCE_NOTE
     ):
-        # The local "nothing to judge" finalisation is not a judgement of the claim: a
-        # legacy-affirmed claim without a bound span stays inferred at best.
+        # The local "nothing to judge" finalisation is not a judgement of the claim (the
+        # judge was not asked): a claim without a bound span is unverified for want of
+        # evidence (``no_evidence``, not "the judge could not decide"), and a
+        # legacy-affirmed one stays inferred at best.
         verdict = None
     confident = verdict is not None and verdict.confidence >= policy.confidence_floor
     fresh = inputs.binding == "fresh"

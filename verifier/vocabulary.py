@@ -7,7 +7,8 @@ here is shown as itself with its underscores as spaces, never hidden.
 
 Confidence is shown one way everywhere: :func:`confidence_percent` ("84 %"). A verdict
 that gave no answer (an abstention, a coverage gap, a withdrawn decision) has no
-confidence to show (:data:`ANSWER_VERDICTS`).
+confidence to show (:data:`ANSWER_VERDICTS`), and neither has a reviewer's decision
+(:func:`verdict_confidence`).
 
 Pure Python (no Django): the pure cores' rule applies (``tests/test_import_contracts.py``).
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from verifier.scoring.trust import TRUST_FACTOR_LABELS
 from verifier.states import REASON_DESCRIPTIONS, ClaimState, StateReason
 
 
@@ -47,8 +49,9 @@ STATES: Final = _table(
         (
             ClaimState.INFERRED,
             "Inferred",
-            "The judge found the claim follows, but no span of the cited source is bound to "
-            "it exactly; always shown as an inference.",
+            "Taken to follow without a span that shows it: the judge or a reviewer found it "
+            "follows but no span of the cited source is bound to it closely enough, or an "
+            "earlier system affirmed it; always shown as an inference.",
         ),
         (
             ClaimState.UNVERIFIED,
@@ -134,6 +137,118 @@ MATCHES: Final = _table(
             "Fuzzy",
             "Found only approximately, with its similarity score; never hidden as exact.",
         ),
+    )
+)
+
+# What the read-time re-check of a bound span found (Layer 1, ``verifier.binding``).
+RECHECKS: Final = _table(
+    (
+        (
+            "fresh",
+            "Span is current",
+            "The span is bound to the source's current version and the quote is still at its "
+            "offsets.",
+        ),
+        (
+            "hash_mismatch",
+            "Source has a newer version",
+            "The span is bound to an earlier version of the source: the source's current "
+            "version has other text (another SHA-256), so the span must be checked again.",
+        ),
+        (
+            "offsets_out_of_range",
+            "Offsets outside the text",
+            "The span's offsets lie outside the text of the source's current version.",
+        ),
+        (
+            "span_lost",
+            "Quote no longer at its offsets",
+            "The text at the span's offsets no longer matches the quote.",
+        ),
+    )
+)
+
+# What a trace records: the door (operation) that served or checked claims.
+OPERATIONS: Final = _table(
+    (
+        ("retrieve", "Retrieval", "POST /connect/v1/retrieve: context served to an application."),
+        (
+            "retrieve_context",
+            "Graph: context",
+            "POST /connect/v1/graph retrieve_context: claims found for a query.",
+        ),
+        (
+            "expand_context",
+            "Graph: expanded context",
+            "POST /connect/v1/graph expand_context: claims found, then their neighbours.",
+        ),
+        (
+            "find_relevant_subgraph",
+            "Graph: relevant subgraph",
+            "POST /connect/v1/graph find_relevant_subgraph: the claims and relations around "
+            "a query.",
+        ),
+        (
+            "find_paths",
+            "Graph: paths",
+            "POST /connect/v1/graph find_paths: how given claims connect.",
+        ),
+        (
+            "summarise_subgraph",
+            "Graph: summary",
+            "POST /connect/v1/graph summarise_subgraph: a subgraph with its counts.",
+        ),
+        (
+            "claims_verify",
+            "Claims verified",
+            "Claims an application sent to be verified (claims/verify, the API or the console).",
+        ),
+        (
+            "worker_verify",
+            "Claim checked against the corpus",
+            "One free-text claim weighed against the whole corpus (the claim worker).",
+        ),
+        ("rag_audit", "Answer audit", "A RAG answer's claims checked against its chunks."),
+        ("memory_verify", "Memory check", "An agent's claims about what it said, checked."),
+    )
+)
+
+# Why a trace left a claim out of what it served.
+EXCLUSIONS: Final = _table(
+    (
+        (
+            "verification_gate",
+            "Held back by the verification policy",
+            "Its state, or a flag on it, is not one the request's verification policy serves.",
+        ),
+        (
+            "confidence_gate",
+            "Trust score below the policy's floor",
+            "Its trust score is under the minimum the request's policy asked for.",
+        ),
+        ("duplicate", "Duplicate", "Another claim served says the same thing."),
+        ("budget", "Over the claim budget", "The response already held as many claims as asked."),
+        (
+            "below_top_k",
+            "Not among the top evidence",
+            "Weighed, but ranked below the evidence the verdict used.",
+        ),
+    )
+)
+
+# A job's trust score factors (``verifier.scoring.trust``): the Quality page's labels.
+_FACTOR_EXPLANATIONS: Final[Mapping[str, str]] = {
+    "embedding_coverage": "The share of the job's claims that have an embedding.",
+    "verification_coverage": "The share of the job's claims the judge verified.",
+    "orphan_rate": "The share of the job's claims related to at least one other claim.",
+    "vector_index": "Whether the vector index exists and retrieval uses it.",
+    "relation_health": "How dense the relations are and how few contradict each other.",
+    "issue_penalty": "How few high-severity issues the job left.",
+}
+FACTORS: Final = _table(
+    tuple(
+        (code, text, _FACTOR_EXPLANATIONS.get(code, ""))
+        for code, text in TRUST_FACTOR_LABELS.items()
     )
 )
 
@@ -298,6 +413,10 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "reason": REASONS,
         "verdict": VERDICTS,
         "match": MATCHES,
+        "recheck": RECHECKS,
+        "operation": OPERATIONS,
+        "exclusion": EXCLUSIONS,
+        "factor": FACTORS,
         "outcome": OUTCOMES,
         "level": LEVELS,
     }
@@ -308,6 +427,10 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "reason": "Reasons for a state",
         "verdict": "Verdicts (the judge's answer)",
         "match": "How a quote was found",
+        "recheck": "Re-checking a bound span",
+        "operation": "What a trace records",
+        "exclusion": "Why a trace left a claim out",
+        "factor": "A job's trust score factors",
         "outcome": "Outcomes of memory checks, answer audits and relations",
         "level": "Which check decided a relation",
     }
@@ -321,6 +444,16 @@ def term(kind: str, code: object) -> Term:
     if found is not None:
         return found
     return Term(text, text.replace("_", " ").replace(":", ": ").capitalize(), "")
+
+
+def code_of(kind: str, text: str) -> str | None:
+    """The code of ``kind`` that ``text`` names, by its code or by its label (case and
+    surrounding spaces ignored): what a person typed into a field that offers both."""
+    wanted = text.strip().casefold()
+    for found in KINDS.get(kind, {}).values():
+        if wanted in (found.code.casefold(), found.label.casefold()):
+            return found.code
+    return None
 
 
 def label(kind: str, code: object) -> str:
@@ -338,9 +471,12 @@ def confidence_percent(value: float | None) -> str:
     return f"{round(100 * float(value))}\u00a0%"
 
 
-def verdict_confidence(verdict: str | None, value: float | None) -> float | None:
-    """The confidence of a verdict's answer; None for a verdict that gave none."""
-    return value if verdict in ANSWER_VERDICTS else None
+def verdict_confidence(
+    verdict: str | None, value: float | None, *, by_person: bool = False
+) -> float | None:
+    """The confidence of a verdict's answer; None for a verdict that gave none, and for a
+    reviewer's decision (``by_person``: a person decides, they state no confidence)."""
+    return value if verdict in ANSWER_VERDICTS and not by_person else None
 
 
 def choices(kind: str) -> list[tuple[str, str]]:

@@ -5,6 +5,7 @@ others' rows 404. The public names are re-exported here, so views and tests impo
 from audit.selectors.agreement import ReviewerAgreement, reviewer_agreement
 from audit.selectors.claim_list import (
     CLAIM_FILTER_KEYS,
+    audit_claim_filter_errors,
     audit_claim_filters,
     audit_claim_keyset,
     audit_claim_list,
@@ -44,6 +45,7 @@ from audit.selectors.sources import (
     source_version_get,
     source_versions,
 )
+from audit.selectors.trace_spans import trace_span_rows
 
 __all__ = [
     "BENCHMARK_WORKSPACE_PREFIX",
@@ -61,6 +63,7 @@ __all__ = [
     "SourceFocus",
     "SourceView",
     "StaleBinding",
+    "audit_claim_filter_errors",
     "audit_claim_filters",
     "audit_claim_keyset",
     "audit_claim_list",
@@ -77,6 +80,7 @@ __all__ = [
     "source_version_get",
     "source_versions",
     "source_view",
+    "trace_span_rows",
     "validator_run_headline",
     "validator_runs",
 ]

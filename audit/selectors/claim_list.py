@@ -8,6 +8,8 @@ from typing import Final
 from django.db.models import QuerySet
 from django.http import QueryDict
 
+from verifier import vocabulary
+from verifier.api.audit_pack import AuditPackScopeSerializer
 from verifier.audit_pack.scope import CLAIM_FILTER_KEYS as CLAIM_FILTER_KEYS
 from verifier.models import Claim, Workspace
 from verifier.selectors.claim_filters import claim_filter_list, claim_filters
@@ -20,8 +22,28 @@ from verifier.selectors.paging import (
 )
 
 CLAIM_LIST_PAGE_SIZE: Final = 50
-# The filters are the engine's (audit packs of a filtered list read them too).
-audit_claim_filters = claim_filters
+
+
+def audit_claim_filters(params: Mapping[str, str]) -> dict[str, str]:
+    """The engine's claim-list filters (audit packs of a filtered list read them too);
+    a reason may be typed as its label (the field suggests both): it reads as its code."""
+    filters = claim_filters(params)
+    if filters.get("reason"):
+        filters["reason"] = vocabulary.code_of("reason", filters["reason"]) or filters["reason"]
+    return filters
+
+
+def audit_claim_filter_errors(filters: Mapping[str, str]) -> dict[str, str]:
+    """What is wrong with ``filters``, by field, under the API's rule for a claim list's
+    filters (``GET /connect/v1/claims``, an audit pack's scope): an unknown state or
+    reason, a job that is not a number. Empty when every value is allowed."""
+    serializer = AuditPackScopeSerializer(data=dict(filters))
+    if serializer.is_valid():
+        return {}
+    return {
+        key: " ".join(str(message) for message in messages)
+        for key, messages in serializer.errors.items()
+    }
 
 
 def audit_claim_list(*, workspace: Workspace, filters: Mapping[str, str]) -> QuerySet[Claim]:

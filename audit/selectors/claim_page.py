@@ -118,7 +118,7 @@ def _check_quote(binding: EvidenceBinding | None) -> LiveCheck:
 
 
 def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) -> LiveCheck:
-    title = "The version's text hashes to the recorded SHA-256"
+    title = "The span's version is the current one and its text hashes to the recorded SHA-256"
     if binding is None:
         return LiveCheck(2, title, None, "No evidence span is bound, so no version is cited.")
     version = binding.source_version
@@ -146,7 +146,12 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
     if not hash_ok:
         summary = "The text of the cited version no longer hashes to the recorded value."
     elif not is_current:
-        summary = "The hash matches, but the source has a newer version: the binding is stale."
+        newer = f"v{current.number}" if current else "none"
+        summary = (
+            f"The span is bound to v{version.number}, but the source has a newer version "
+            f"({newer}): the span is stale until it is bound to the current text again. "
+            f"(The text of v{version.number} itself still hashes to the recorded value.)"
+        )
     else:
         summary = "Recomputed now: the cited version is current and hashes to the recorded value."
     return LiveCheck(2, title, passed, summary, comparisons)
@@ -165,29 +170,45 @@ def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
     if judging is None:
         return LiveCheck(3, title, None, "Not judged yet: no verdict is recorded.")
     passed = judging.label == "entailed" and judging.confidence >= floor
-    who = judging.reviewer.get_username() if judging.reviewer else judging.judge_model
+    by_person = judging.reviewer_id is not None
+    # The one rule: a verdict that gave no answer, or a reviewer's decision, shows none.
+    confidence = vocabulary.verdict_confidence(
+        judging.label, judging.confidence, by_person=by_person
+    )
+    who = (
+        f"reviewer {judging.reviewer.get_username()}"
+        if judging.reviewer
+        else f"model {judging.judge_model}"
+    )
+    if confidence is not None:
+        found, floor_passed = vocabulary.confidence_percent(confidence), confidence >= floor
+    else:
+        found = "none: a reviewer's decision" if by_person else "none: the judge gave no answer"
+        floor_passed = None
     return LiveCheck(
         3,
         title,
         passed,
-        f"The judging verdict ({'human' if judging.reviewer_id else 'model'}: {who}) is "
+        f"The judging verdict ({who}) is "
         f"{vocabulary.label('verdict', judging.label).lower()}"
         + (
-            f" at confidence {vocabulary.confidence_percent(judging.confidence)}"
-            if judging.label in vocabulary.ANSWER_VERDICTS
+            f" at confidence {vocabulary.confidence_percent(confidence)}"
+            if confidence is not None
             else ""
         )
-        + "; "
-        f"{len(verdicts)} verdict(s) recorded.",
+        + f"; {len(verdicts)} verdict(s) recorded.",
         [
             Comparison(
-                "Judging verdict label", "entailed", judging.label, judging.label == "entailed"
+                "Judging verdict",
+                vocabulary.label("verdict", "entailed"),
+                vocabulary.label("verdict", judging.label),
+                judging.label == "entailed",
             ),
             Comparison(
                 "Confidence vs policy floor",
                 f"≥ {vocabulary.confidence_percent(floor)}",
-                vocabulary.confidence_percent(judging.confidence),
-                judging.confidence >= floor,
+                found,
+                floor_passed,
             ),
         ],
     )

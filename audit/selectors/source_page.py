@@ -37,17 +37,23 @@ class SourceFocus:
     start: int | None = None
     end: int | None = None
     claim: str = ""
+    # ``?span=`` as it was given (cut short), when it was given: the page says what it
+    # does not name (not a span, reversed, out of range, no span bound there).
+    span: str = ""
 
     @classmethod
     def parse(cls, params: Mapping[str, str]) -> SourceFocus:
-        raw = (params.get("span") or "").strip()
+        raw = (params.get("span") or "").strip()[:40]
         start = end = None
         if raw:
-            head, _, tail = raw.partition("-")
-            if head.isdigit():
+            head, dash, tail = raw.partition("-")
+            if head.isdigit() and len(head) < 10:
                 start = int(head)
-                end = int(tail) if tail.isdigit() and int(tail) > start else None
-        return cls(start=start, end=end, claim=(params.get("claim") or "").strip()[:40])
+                if dash:
+                    ok = tail.isdigit() and len(tail) < 10 and int(tail) > start
+                    end = int(tail) if ok else None
+                    start = start if ok else None
+        return cls(start=start, end=end, claim=(params.get("claim") or "").strip()[:40], span=raw)
 
 
 @dataclass
@@ -68,6 +74,8 @@ class SourceView:
     state_filter: str
     span_map: list[MapCell]
     legend: tuple[tuple[str, str, str], ...] = STATE_LEGEND
+    # Why ``?span=`` focuses nothing ("" when it focuses a bound span, or was not given).
+    focus_notice: str = ""
     earlier_at: int | None = None
     later_at: int | None = None
 
@@ -109,9 +117,22 @@ def source_view(
         )
         if pinned:
             focus_range = (pinned[0].start, pinned[0].end)
-    elif focus.start is not None:
-        end = focus.end if focus.end is not None else focus.start + 1
-        focus_range = (focus.start, end)
+    notice = ""
+    named = f"v{version.number}"
+    if not focus.claim and focus.span:
+        if focus.start is None:
+            notice = (
+                f"“{focus.span}” does not name a span: a span link reads ?span=START-END "
+                "with START before END (character offsets)."
+            )
+        elif (focus.end or focus.start + 1) > len(text):
+            notice = (
+                f"“{focus.span}” lies outside the text of {named} "
+                f"({len(text):,} characters): no span is focused."
+            )
+        else:
+            end = focus.end if focus.end is not None else focus.start + 1
+            focus_range = (focus.start, end)
     window = text_window(len(text), focus=focus_range, at=at)
     in_window = list(
         on_version.filter(start__lt=window[1], end__gt=window[0]).order_by("start", "end", "id")
@@ -121,8 +142,16 @@ def source_view(
         starting = [b for b in in_window if b.start == focus_range[0]]
         if starting:
             focus_range = (starting[0].start, max(b.end for b in starting))
+        else:
+            notice = f"No span bound in {named} starts at character {focus_range[0]:,}."
     if focus_range is not None and not pinned:
         pinned = [b for b in in_window if (b.start, b.end) == focus_range][:5]
+        if not pinned and not notice:
+            notice = (
+                f"No span is bound at [{focus_range[0]:,}, {focus_range[1]:,}) in {named}: "
+                "the text there is shown, no span is focused."
+            )
+    marked = None if notice else focus_range  # the span focused: one that is bound
     by_pk: dict[Hashable, EvidenceBinding] = {b.pk: b for b in in_window}
     rows = []
     for seg in window_segments(text, [Span(b.start, b.end, b.pk) for b in in_window], window):
@@ -136,10 +165,10 @@ def source_view(
                 "count": len(seg.keys),
                 "state": _dominant_state(states),
                 "states": ", ".join(sorted(set(states))),
-                "focus": focus_range is not None
+                "focus": marked is not None
                 and seg.keys != ()
-                and seg.start < focus_range[1]
-                and seg.end > focus_range[0],
+                and seg.start < marked[1]
+                and seg.end > marked[0],
             }
         )
     counts = Counter(
@@ -174,7 +203,7 @@ def source_view(
         hash_ok=hashlib.sha256(text.encode("utf-8")).hexdigest() == version.sha256,
         text_length=len(text),
         window=window,
-        focus=focus_range,
+        focus=marked,
         pinned=pinned,
         claims_page=page,
         state_counts=[(s, counts.get(s, 0)) for s in STATE_ATTENTION if counts.get(s, 0)],
@@ -183,4 +212,5 @@ def source_view(
         span_map=span_map(len(text), starts, window=window, attention=STATE_ATTENTION),
         earlier_at=max(0, window[0] - max(size, 1)) if window[0] > 0 else None,
         later_at=window[1] if window[1] < len(text) else None,
+        focus_notice=notice,
     )

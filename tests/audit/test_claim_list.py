@@ -88,3 +88,36 @@ def test_claim_list_count_past_the_cap_is_estimated_and_says_so(
         r"Page 1 · (about [\d,]+|more than 5) in all \(estimated; counted exactly up to 5\)",
         body,
     )
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"state": "bogus"}, "state"),
+        ({"reason": "not a reason"}, "reason"),
+        ({"job": "abc"}, "job"),
+    ],
+)
+def test_an_invalid_filter_is_said_next_to_its_field(
+    auditor_client, supported_claim, params, field
+):
+    """Not a silent "No claims match" (auditor walk M6): the API's rule for a claim
+    list's filters, the error beside the field, and exports refused the same way."""
+    html = auditor_client.get(reverse("audit:claim-list"), params).content.decode()
+    assert "No claims match" not in html and supported_claim.public_id not in html
+    assert f'id="filter-{field}-error"' in html and 'aria-invalid="true"' in html
+    assert "cannot be applied" in html
+    export = auditor_client.get(reverse("audit:claim-export-csv"), params)
+    assert export.status_code == 400 and field in export.content.decode()
+
+
+def test_a_reason_may_be_typed_as_its_label(auditor_client, source):
+    from tests.audit.conftest import judge
+
+    claim = make_claim(source, "The delta floods every spring.")
+    judge(claim, label="contradicted", confidence=0.9)
+    assert claim.state_reason == "contradicted"
+    url = reverse("audit:claim-list")
+    html = auditor_client.get(url, {"reason": "contradicted by the span"}).content.decode()
+    assert claim.public_id in html and "cannot be applied" not in html
+    assert 'value="contradicted"' in html  # the field now reads as the code

@@ -8,8 +8,9 @@ import pytest
 from django.urls import reverse
 
 from tests.audit.conftest import QUOTE, judge
-from tests.factories import make_binding, make_claim, make_source, tamper
+from tests.factories import DEFAULT_TEXT, make_binding, make_claim, make_source, tamper
 from verifier.models import Trace, TraceClaim
+from verifier.services.sources import source_upsert
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,7 @@ def test_state_inputs_and_timeline_cover_model_and_human(auditor_client, reviewe
     assert "Latest model verdict</dt><dd>No answer, confidence –" in html
     assert "Latest human verdict</dt><dd>Supports" in html
     assert "abstained at" not in html and "0.30" not in html
-    assert "person rita" in html  # human verdict in the timeline
+    assert "by reviewer rita" in html  # human verdict in the timeline
     assert "→ <strong>Supported</strong>" in html
 
 
@@ -141,3 +142,61 @@ def test_evidence_link_and_highlighted_span_come_first(auditor_client, supported
     panel = html[top : html.index("</section>", top)]
     assert f'<mark class="span focus">{binding.quote}</mark>' in panel
     assert f"?span={binding.start}-{binding.end}#seg-{binding.start}" in panel
+
+
+def _check(html, number):
+    return html.split(f'id="check-{number}"', 1)[1].split("</li>", 1)[0]
+
+
+def test_an_abstention_and_a_reviewer_decision_show_no_confidence_in_check_3(
+    auditor_client, reviewer, source
+):
+    """Check 3 uses the one rule (auditor walk M2): an abstention stored at 1.0, and a
+    reviewer's decision, are never shown with a confidence."""
+    claim = make_claim(source, QUOTE)
+    binding = make_binding(claim, QUOTE)
+    judge(claim, label="abstained", confidence=1.0, binding=binding)
+    check = _check(_page(auditor_client, claim), 3)
+    assert "100" not in check and "at confidence" not in check
+    assert "none: the judge gave no answer" in check
+    judge(claim, label="entailed", confidence=1.0, binding=binding, reviewer=reviewer)
+    check = _check(_page(auditor_client, claim), 3)
+    assert "(reviewer rita)" in check and "none: a reviewer&#x27;s decision" in check
+    assert (
+        "100" not in check
+        and "Prompt v" not in check
+        and "<td>v1</td>" not in check.split("rita")[-1].split("</tr>")[0]
+    )
+
+
+def test_a_stale_span_says_the_source_has_a_newer_version(auditor_client, supported_claim):
+    """No raw hash_mismatch, and check 2's title and outcome agree (auditor walk M5)."""
+    source_upsert(
+        workspace=supported_claim.workspace,
+        ref=supported_claim.source.ref,
+        text=DEFAULT_TEXT.replace("Sediment settles", "Sediment drifts"),
+    )
+    html = _page(auditor_client, supported_claim)
+    assert "hash_mismatch" not in html
+    assert "Source has a newer version" in html
+    check = _check(html, 2)
+    assert "badge-fail" in check and "The span&#x27;s version is the current one" in check
+    assert "The hash matches" not in check
+    assert "bound to v1, but the source has a newer version (v2)" in check
+
+
+def test_times_say_utc(auditor_client, supported_claim):
+    """One filter for every time shown (auditor walk L10): it says its zone."""
+    import datetime as dt
+
+    from verifier.templatetags.vocabulary import utc
+
+    html = _page(auditor_client, supported_claim)
+    times = re.findall(r"<time [^>]*>([^<]*)</time>", html)
+    assert times and all(t.endswith(" UTC") for t in times), times
+    plus_two = dt.timezone(dt.timedelta(hours=2))
+    assert utc(dt.datetime(2026, 6, 10, 14, 4, 11, tzinfo=plus_two)) == "2026-06-10 12:04 UTC"
+    assert utc(dt.datetime(2026, 6, 10, 14, 4, 11, tzinfo=plus_two), "seconds") == (
+        "2026-06-10 12:04:11 UTC"
+    )
+    assert utc(None) == ""

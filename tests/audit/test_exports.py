@@ -59,3 +59,47 @@ def test_csv_export_has_header_rows_and_neutralises_formulas(
 def test_export_requires_membership(client, supported_claim):
     response = client.get(reverse("audit:claim-export-jsonl"))
     assert response.status_code == 302
+
+
+def test_exports_carry_the_reason_and_the_cited_source_of_an_unbound_claim(
+    auditor_client, supported_claim, source
+):
+    """The reason as code and words in both exports; the CSV's source_ref is the cited
+    source even when no span is bound (auditor walk L2)."""
+    from verifier.services.claim_state import claim_state_refresh
+
+    unbound = make_claim(source, "Rivers always flood in spring.")
+    claim_state_refresh(claim=unbound, cause="test")
+    unbound.refresh_from_db()
+    lines = {
+        e["claim"]["id"]: e
+        for e in map(
+            json.loads, _body(auditor_client.get(reverse("audit:claim-export-jsonl"))).splitlines()
+        )
+    }
+    assert lines[supported_claim.public_id]["reason"] == "entailed"
+    assert lines[supported_claim.public_id]["reason_text"] == "The cited span entails the claim."
+    assert lines[unbound.public_id]["reason"] == unbound.state_reason
+    rows = list(
+        csv.reader(io.StringIO(_body(auditor_client.get(reverse("audit:claim-export-csv")))))
+    )
+    by_id = {row[0]: dict(zip(CSV_COLUMNS, row, strict=True)) for row in rows[1:]}
+    assert by_id[supported_claim.public_id]["reason"] == "entailed"
+    assert by_id[supported_claim.public_id]["reason_label"] == "Span supports it (judge)"
+    assert by_id[unbound.public_id]["source_ref"] == source.ref
+    assert by_id[unbound.public_id]["quote"] == ""
+
+
+def test_the_claims_api_carries_the_reason_as_the_jsonl_export_does(supported_claim):
+    """GET /connect/v1/claims (and /claims/{id}): the envelope with ``reason`` and
+    ``reason_text``; the JSONL export is the same item (auditor walk L2)."""
+    from tests.verifier.api.conftest import client_for
+
+    api = client_for(supported_claim.workspace)
+    (item,) = api.get("/connect/v1/claims").json()["results"]
+    assert (item["reason"], item["reason_text"]) == (
+        "entailed",
+        "The cited span entails the claim.",
+    )
+    one = api.get(f"/connect/v1/claims/{supported_claim.public_id}").json()
+    assert one["reason"] == "entailed"

@@ -26,7 +26,9 @@ def test_an_admin_adds_changes_and_takes_out_a_member(admin_client_ws, workspace
     admin_client_ws.post(f"/audit/members/{rosa.pk}/role/", {"role": "auditor"})
     rosa.refresh_from_db()
     assert rosa.role == "auditor"
-    page = admin_client_ws.post(f"/audit/members/{rosa.pk}/remove/", follow=True)
+    page = admin_client_ws.post(
+        f"/audit/members/{rosa.pk}/remove/", {"confirmed": "1"}, follow=True
+    )
     assert "rosa is no longer a member; their decisions stay." in page.content.decode()
     assert not Membership.objects.filter(pk=rosa.pk).exists()
 
@@ -47,8 +49,8 @@ def test_adding_an_unknown_user_or_a_member_is_a_form_error(admin_client_ws, use
 def test_the_last_admin_keeps_the_role_and_stays(admin_client_ws, admin_user, workspace):
     own = Membership.objects.get(workspace=workspace, user=admin_user)
     for url, data in (
-        (f"/audit/members/{own.pk}/role/", {"role": "reviewer"}),
-        (f"/audit/members/{own.pk}/remove/", {}),
+        (f"/audit/members/{own.pk}/role/", {"role": "reviewer", "confirmed": "1"}),
+        (f"/audit/members/{own.pk}/remove/", {"confirmed": "1"}),
     ):
         page = admin_client_ws.post(url, data, follow=True).content.decode()
         assert "the workspace&#x27;s last admin" in page or "the workspace's last admin" in page
@@ -106,3 +108,84 @@ def test_two_admins_demoting_each_other_at_once_leave_one_admin(workspace):
         t.join()
     assert sorted(outcomes) == ["demoted", "last_admin"]
     assert Membership.objects.filter(workspace=workspace, role="admin").count() == 1
+
+
+@pytest.mark.django_db
+def test_role_messages_read_as_english(admin_client_ws, workspace):
+    """Not "rosa is now a Admin" (reviewer walk 12)."""
+    make_user("rosa")
+    added = admin_client_ws.post(
+        "/audit/members/new/", {"username": "rosa", "role": "admin"}, follow=True
+    ).content.decode()
+    assert "Added rosa to" in added and "as Admin." in added and "a Admin" not in added
+    rosa = Membership.objects.get(workspace=workspace, user__username="rosa")
+    changed = admin_client_ws.post(
+        f"/audit/members/{rosa.pk}/role/", {"role": "auditor"}, follow=True
+    ).content.decode()
+    assert "rosa’s role is now Auditor." in changed
+
+
+@pytest.mark.django_db
+def test_changing_your_own_role_asks_first_and_lands_where_you_may_be(
+    admin_client_ws, admin_user, workspace
+):
+    """The own row's role form carries a confirmation; after stepping down the admin lands
+    on a page they may open, told the truth (reviewer walk 7)."""
+    make_user("second-admin", workspace=workspace, role="admin")
+    mine = Membership.objects.get(workspace=workspace, user=admin_user)
+    html = admin_client_ws.get(PAGE).content.decode()
+    own_form = html.split(f'action="/audit/members/{mine.pk}/role/"')[1].split(">")[0]
+    assert "data-confirm=" in own_form and "Change your own role?" in own_form
+    other = Membership.objects.get(workspace=workspace, user__username="second-admin")
+    other_form = html.split(f'action="/audit/members/{other.pk}/role/"')[1].split(">")[0]
+    assert "data-confirm" not in other_form
+    asked = admin_client_ws.post(f"/audit/members/{mine.pk}/role/", {"role": "reviewer"})
+    assert asked.status_code == 200 and "Change your own role?" in asked.content.decode()
+    mine.refresh_from_db()
+    assert mine.role == "admin"  # asked, not changed (without script)
+    response = admin_client_ws.post(
+        f"/audit/members/{mine.pk}/role/", {"role": "reviewer", "confirmed": "1"}
+    )
+    assert response.status_code == 302 and response["Location"] == "/"
+    landed = admin_client_ws.get("/")
+    assert landed.status_code == 200
+    text = landed.content.decode()
+    assert "Your role is now Reviewer" in text and "no longer open to you" in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("page", "make"),
+    [
+        ("/audit/members/", "members"),
+        ("/audit/api-keys/", "keys"),
+        ("/audit/webhooks/", "webhooks"),
+    ],
+)
+def test_admin_lists_page_by_fifty(admin_client_ws, workspace, page, make):
+    """Members, API keys and webhooks page like every console list (reviewer walk 10)."""
+    from verifier.models import ApiKey, Webhook
+
+    if make == "members":
+        for i in range(55):
+            make_user(f"m{i:02d}", workspace=workspace, role="reviewer")
+    elif make == "keys":
+        ApiKey.objects.bulk_create(
+            ApiKey(workspace=workspace, name=f"k{i}", prefix=f"p{i:05d}", key_hash=f"h{i}")
+            for i in range(55)
+        )
+    else:
+        Webhook.objects.bulk_create(
+            Webhook(
+                workspace=workspace,
+                url=f"https://hooks.example.org/{i}",
+                events=["job.completed"],
+                threshold=90,
+                secret="s" * 16,
+            )
+            for i in range(55)
+        )
+    first = admin_client_ws.get(page).content.decode()
+    assert "Page 1 of 2" in first and 'rel="next"' in first
+    second = admin_client_ws.get(page, {"page": "2"}).content.decode()
+    assert "Page 2 of 2" in second

@@ -139,9 +139,17 @@ def test_save_then_confirm_records_a_new_version_and_its_activation_with_who_and
 
 
 def test_activate_builtin_and_existing_version(admin_client_ws, workspace):
+    """The built-in goes through the same confirmation (flip list) as any version, and a
+    ticked new pack is made only once confirmed (reviewer walk 4)."""
+    fields = {"policy": "strict", "new_domain_pack": "law", "create_pack": "1"}
+    page = admin_client_ws.post(reverse("audit:rule-set-builtin-activate"), fields)
+    body = page.content.decode()
+    assert page.status_code == 200 and 'id="confirm-activate"' in body
+    assert 'id="new-pack-notice"' in body
+    assert not RuleSetActivation.objects.exists()
+    rule_set = RuleSet.objects.get(workspace=None)
     response = admin_client_ws.post(
-        reverse("audit:rule-set-builtin-activate"),
-        {"policy": "strict", "new_domain_pack": "law", "create_pack": "1"},
+        reverse("audit:rule-set-activate", args=[rule_set.pk]), {**fields, "confirm": "1"}
     )
     assert response.status_code == 302
     activation = RuleSetActivation.objects.get()
@@ -276,3 +284,22 @@ def test_weight_totals_print_without_float_artefacts():
     errors = validate_definition(replace(CORE_V1, dimensions=dims))
     message = next(e for e in errors if e.startswith("weights sum to"))
     assert message == "weights sum to 0.7, not 1"
+
+
+def test_an_htmx_preview_with_an_invalid_field_shows_the_error_beside_it(admin_client_ws):
+    """Not "fix the highlighted fields" with nothing highlighted (reviewer walk 5): every
+    field comes back out of band, the invalid one with its error and aria-invalid."""
+    response = admin_client_ws.post(
+        reverse("audit:rule-set-new"),
+        _form_data(strict_weak_threshold=1.5, action="preview"),
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert "<html" not in html and "fix the highlighted fields" in html
+    field = html.split('id="field-strict_weak_threshold"')[1].split("</span></span>")[0]
+    assert 'hx-swap-oob="true"' in field and 'aria-invalid="true"' in field
+    assert "Ensure this value is less than or equal to 1.0" in field
+    assert 'id="field-name" hx-swap-oob="true"' in html  # a valid field, cleared
+    # The full page has the same containers, without out-of-band markers.
+    page = admin_client_ws.get(reverse("audit:rule-set-new")).content.decode()
+    assert 'id="field-strict_weak_threshold"' in page and "hx-swap-oob" not in page

@@ -68,7 +68,8 @@ def test_diff_shows_changes_and_claims_whose_bindings_went_stale(auditor_client,
     html = auditor_client.get(reverse("audit:source-diff", args=[source.pk])).content.decode()
     assert "<del>settles</del>" in html and "<ins>drifts</ins>" in html
     assert stale.public_id in html
-    assert "hash_mismatch" in html
+    # in words, never the raw re-check code (auditor walk M5)
+    assert "Source has a newer version" in html and "hash_mismatch" not in html
 
 
 def test_diff_with_a_single_version_is_an_empty_state(auditor_client, source):
@@ -101,7 +102,13 @@ def test_source_list_links_to_detail_and_paginates(auditor_client, workspace):
 def test_source_list_searches_and_hides_rag_chunks_by_default(auditor_client, workspace):
     make_source(workspace, ref="source:delta_report")
     make_source(workspace, ref="source:marsh_notes")
-    make_source(workspace, ref="rag-chunk:0123456789abcdef")
+    source_upsert(
+        workspace=workspace,
+        ref="rag-chunk:0123456789abcdef",
+        text="HNSW builds a proximity graph.",
+        domain_pack="rag",
+        door="rag_chunk",
+    )
     url = reverse("audit:source-list")
     html = auditor_client.get(url).content.decode()
     assert "source:delta_report" in html and "rag-chunk:0123456789abcdef" not in html
@@ -109,3 +116,27 @@ def test_source_list_searches_and_hides_rag_chunks_by_default(auditor_client, wo
     found = auditor_client.get(f"{url}?q=marsh").content.decode()
     assert "source:marsh_notes" in found and "source:delta_report" not in found
     assert "No source matches" in auditor_client.get(f"{url}?q=zzz").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("span", "says"),
+    [
+        ("{end}-{start}", "does not name a span"),
+        ("abc", "does not name a span"),
+        ("{start}-99999", "lies outside the text"),
+        ("{start}-{inside}", "No span is bound at"),
+        ("{inside}", "starts at character"),
+    ],
+)
+def test_a_span_link_that_names_no_bound_span_says_so(auditor_client, source, span, says):
+    """Not a silent focus on other spans (auditor walk L1)."""
+    claim = make_claim(source, QUOTE)
+    binding = make_binding(claim, QUOTE)
+    value = span.format(start=binding.start, end=binding.end, inside=binding.start + 3)
+    url = reverse("audit:source-detail", args=[source.pk])
+    html = auditor_client.get(url, {"span": value}).content.decode()
+    assert 'id="focus-notice"' in html and says in html
+    assert " focus" not in html.split('id="source-text"')[1].split("</div>")[0]
+    assert 'aria-current="location"' not in html.split('id="source-text"')[1].split("</div>")[0]
+    ok = auditor_client.get(url, {"span": f"{binding.start}-{binding.end}"}).content.decode()
+    assert 'id="focus-notice"' not in ok and " focus" in ok

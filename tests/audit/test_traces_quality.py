@@ -48,7 +48,7 @@ def test_trace_list_and_detail(auditor_client, workspace, source):
     assert "how does the delta grow?" in listing and "strict" in listing
     html = auditor_client.get(reverse("audit:trace-detail", args=[trace.trace_id])).content.decode()
     assert kept.public_id in html and dropped.public_id in html
-    assert "verification_gate" in html
+    assert "Held back by the verification policy" in html  # words, not the code
     assert "claim:seed" in html and "hops" in html
     assert f"/connect/v1/traces/{trace.trace_id}/export?format=json" in html
 
@@ -197,3 +197,61 @@ def test_quality_page_names_the_trust_factors_in_words(auditor_client, workspace
         assert f'<td title="{name}">{label}</td>' in factors
     assert len(re.findall(r"<tr><td", factors)) == len(TRUST_FACTOR_LABELS)
     assert "the bar</text>" not in html  # the trend's line at 90 is not the G2 bar
+
+
+def test_trace_pages_word_their_codes_and_link_spans(auditor_client, workspace, source):
+    """The list's intro covers every door; operations and states in words; each span
+    listed links to its highlighted span on the source page (auditor walk L6)."""
+    from tests.factories import make_binding
+    from verifier.selectors.permalinks import binding_permalink
+
+    claim = make_claim(source, "Sediment settles where the current slows.")
+    binding = make_binding(claim, "Sediment settles where the current slows.")
+    version = binding.source_version
+    trace = Trace.objects.create(
+        workspace=workspace,
+        operation="claims_verify",
+        query="",
+        document={
+            "version": 1,
+            "operation": "claims_verify",
+            "spans": [
+                {
+                    "claim_id": claim.public_id,
+                    "source_ref": source.ref,
+                    "source_version": version.number,
+                    "source_hash": version.sha256,
+                    "start": binding.start,
+                    "end": binding.end,
+                    "quote": binding.quote,
+                    "match": "exact",
+                },
+                {"claim_id": "claim:gone", "source_ref": "source:elsewhere", "start": 0, "end": 4},
+            ],
+        },
+    )
+    TraceClaim.objects.create(
+        trace=trace, claim=claim, included=True, verification_state="supported"
+    )
+    listing = auditor_client.get(reverse("audit:trace-list")).content.decode()
+    assert "One per retrieval" not in listing and "claims verified" in listing
+    assert "Claims verified</td>" in listing and ">claims_verify<" not in listing
+    html = auditor_client.get(reverse("audit:trace-detail", args=[trace.trace_id])).content.decode()
+    spans = html.split('id="trace-spans"')[1].split("</table>")[0]
+    assert f'href="{binding_permalink(binding)}"'.replace("&", "&amp;") in spans
+    assert (
+        spans.count("<a ") == 2
+    )  # the offsets and the quote of the span found; none for the other
+    assert ">Exact<" in spans
+    assert "<dd>Claims verified" in html
+
+
+def test_the_ingest_job_page_labels_factors_as_the_quality_page_does(admin_client_ws, workspace):
+    """One vocabulary (auditor walk L10): no raw factor codes on the job page."""
+    job = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(95, 4, 1, 3)
+    )
+    html = admin_client_ws.get(reverse("ingest:job", args=[job.pk])).content.decode()
+    table = html.split("Trust score factors")[1].split("</table>")[0]
+    for code, label in TRUST_FACTOR_LABELS.items():
+        assert f">{label}</td>" in table and f">{code}<" not in table

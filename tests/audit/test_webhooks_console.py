@@ -60,12 +60,14 @@ def test_turning_off_keeps_the_webhook_and_its_deliveries(admin_client_ws, works
     WebhookDelivery.objects.create(
         webhook=hook, event="job.completed", payload={}, status="delivered"
     )
-    response = admin_client_ws.post(f"/audit/webhooks/{hook.pk}/off/", follow=True)
+    response = admin_client_ws.post(
+        f"/audit/webhooks/{hook.pk}/off/", {"confirmed": "1"}, follow=True
+    )
     page = response.content.decode()
     assert "turned off" in page and "delivered" in page
     hook.refresh_from_db()
     assert not hook.is_active and hook.deliveries.count() == 1
-    again = admin_client_ws.post(f"/audit/webhooks/{hook.pk}/off/", follow=True)
+    again = admin_client_ws.post(f"/audit/webhooks/{hook.pk}/off/", {"confirmed": "1"}, follow=True)
     assert "was already off" in again.content.decode()
 
 
@@ -73,7 +75,9 @@ def test_another_workspaces_webhook_cannot_be_turned_off(admin_client_ws, other_
     theirs = webhook_create(
         workspace=other_workspace, url=FORM["url"], secret=FORM["secret"], events=["job.completed"]
     )
-    response = admin_client_ws.post(f"/audit/webhooks/{theirs.pk}/off/", follow=True)
+    response = admin_client_ws.post(
+        f"/audit/webhooks/{theirs.pk}/off/", {"confirmed": "1"}, follow=True
+    )
     assert response.redirect_chain == [("/audit/webhooks/", 302)]
     assert "No such webhook" in response.content.decode()
     assert Webhook.objects.get(pk=theirs.pk).is_active

@@ -57,7 +57,7 @@ def test_api_keys_page_links_the_docs_shows_curl_and_makes_and_revokes_keys(
     again = admin_client_ws.get(reverse("audit:api-keys")).content.decode()
     assert raw not in again  # shown once
 
-    admin_client_ws.post(reverse("audit:api-key-revoke", args=[key.pk]))
+    admin_client_ws.post(reverse("audit:api-key-revoke", args=[key.pk]), {"confirmed": "1"})
     assert ApiKey.objects.get(pk=key.pk).revoked_at is not None
     assert api_key_authenticate(raw_key=raw) is None
     bad = admin_client_ws.post(reverse("audit:api-key-new"), {"name": "", "scope": "root"})
@@ -97,9 +97,27 @@ def test_revoking_an_unknown_or_another_workspaces_key_is_a_404_with_a_message(
 ):
     theirs = api_key_create(workspace=other_workspace, name="theirs", scope="read").api_key
     for key_id in (999999, theirs.pk):
-        response = admin_client_ws.post(reverse("audit:api-key-revoke", args=[key_id]))
+        response = admin_client_ws.post(
+            reverse("audit:api-key-revoke", args=[key_id]), {"confirmed": "1"}
+        )
         assert response.status_code == 404
         page = response.content.decode()
         assert '<li class="message-error">No such key in this workspace.</li>' in page
         assert 'id="api-key-form"' in page  # the keys page itself, not a bare 404
     assert ApiKey.objects.get(pk=theirs.pk).revoked_at is None
+
+
+def test_without_script_a_revoke_asks_first_on_a_page_of_its_own(admin_client_ws):
+    made = admin_client_ws.post(
+        reverse("audit:api-key-new"), {"name": "nightly", "scope": "read"}, follow=True
+    )
+    raw = re.search(r'<pre id="new-key"[^>]*>([^<]+)</pre>', made.content.decode()).group(1)
+    key = api_key_authenticate(raw_key=raw)
+    url = reverse("audit:api-key-revoke", args=[key.pk])
+    asked = admin_client_ws.post(url)  # what a browser without script sends
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "Revoke the key “nightly”?" in page
+    assert 'name="confirmed" value="1"' in page and f'action="{url}"' in page
+    assert ApiKey.objects.get(pk=key.pk).revoked_at is None  # nothing done yet
+    assert admin_client_ws.post(url, {"confirmed": "1"}).status_code == 302
+    assert ApiKey.objects.get(pk=key.pk).revoked_at is not None

@@ -44,6 +44,8 @@ def test_nav_and_home_list_each_roles_entry_points(workspace, role, expected):
         assert client.get(path).status_code == 200
     assert ("/audit/rules/" in links) is expected
     assert ("/audit/api-keys/" in links) is expected
+    # Calibrators are reachable from the navigation, not only from Quality (walk 15).
+    assert ("/audit/calibrators/" in links) is expected
     home = html.split('id="entry-points"')[1].split("</main>")[0]
     assert re.findall(r'<a href="([^"]+)"', home)[: len(links)] == links
     assert "Upload sources and claims" in home
@@ -60,7 +62,7 @@ def test_nav_is_grouped_by_what_a_person_came_to_do(workspace, role):
     assert groups["Review"] == ["Queue", "Relations"]
     assert groups["Audit"] == ["Claims", "Sources", "Traces", "Quality"]
     assert groups["Check"] == ["Verify claims", "RAG answers", "Memory", "Worker"]
-    admin = ["Ingest", "Rule sets", "API keys", "Members", "Webhooks", "API docs"]
+    admin = ["Ingest", "Rule sets", "Calibrators", "API keys", "Members", "Webhooks", "API docs"]
     assert groups["Admin"] == (admin if role == "admin" else ["Ingest", "API docs"])
 
 

@@ -439,4 +439,18 @@ def test_local_no_bound_evidence_abstention_leaves_a_legacy_claim_inferred() -> 
         excluded=False,
         legacy_affirmed=False,
     )
-    assert resolve_state(not_legacy).state == ClaimState.UNVERIFIED
+    # Nothing bound and the judge not asked: no evidence, never "the judge could not
+    # decide" (auditor walk L3).
+    assert resolve_state(not_legacy) == StateDecision(
+        ClaimState.UNVERIFIED, StateReason.NO_EVIDENCE
+    )
+    # A real abstention on a claim with nothing bound still counts as the judge's.
+    judged = StateInputs(
+        binding="none",
+        match=None,
+        model_verdict=VerdictInput(label="abstained", confidence=0.4),
+        human_verdict=None,
+        excluded=False,
+        legacy_affirmed=False,
+    )
+    assert resolve_state(judged) == StateDecision(ClaimState.UNVERIFIED, StateReason.ABSTAINED)

@@ -56,3 +56,33 @@ def test_confidence_is_one_format_and_no_answer_has_none():
 def test_an_unknown_code_reads_as_itself():
     assert vocabulary.label("reason", "brand_new_reason") == "Brand new reason"
     assert vocabulary.explanation("reason", "brand_new_reason") == ""
+
+
+def test_a_reviewer_decision_has_no_confidence():
+    assert vocabulary.verdict_confidence("entailed", 1.0, by_person=True) is None
+    assert vocabulary.verdict_confidence("contradicted", 0.9, by_person=False) == 0.9
+
+
+def test_a_code_is_found_by_its_code_or_its_label():
+    assert vocabulary.code_of("reason", "Judge undecided") == "abstained"
+    assert vocabulary.code_of("reason", "  contradicted BY the span ") == "contradicted"
+    assert vocabulary.code_of("reason", "no_evidence") == "no_evidence"
+    assert vocabulary.code_of("reason", "bogus") is None
+
+
+def test_every_recheck_status_has_words():
+    from typing import get_args
+
+    from verifier.binding.spans import RecheckStatus
+
+    for status in get_args(RecheckStatus):
+        assert vocabulary.KINDS["recheck"].get(status) is not None, status
+    assert "newer version" in vocabulary.label("recheck", "hash_mismatch")
+
+
+def test_inferred_is_worded_for_every_way_a_claim_gets_there():
+    """The judge, a reviewer (entailed with no span close enough) or an earlier system
+    (legacy affirmed, no verdict at all): auditor walk L5."""
+    text = vocabulary.explanation("state", "inferred")
+    assert "reviewer" in text and "earlier system" in text
+    assert not text.startswith("The judge found")

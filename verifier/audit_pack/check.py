@@ -334,6 +334,7 @@ def recheck(binding: dict[str, Any], text: str, sha256: str, fuzzy_floor: float)
 # recorded.
 _RISK_ORDER = (
     "contradicted",
+    "judge_reviewers_disagree",
     "coverage_gap",
     "stale_source",
     "low_confidence",
@@ -342,6 +343,7 @@ _RISK_ORDER = (
     "no_evidence",
 )
 _SELF_CONSISTENCY = "self_consistency_disagreement"
+_JUDGE_REVIEWERS_DISAGREE = "judge_reviewers_disagree"
 _NO_BOUND_EVIDENCE = "no_bound_evidence"
 
 
@@ -373,13 +375,12 @@ def resolve_state(
     is_human = human is not None
     verdict = human if is_human else model
     if (
-        legacy_affirmed
-        and verdict is not None
+        verdict is not None
         and not is_human
         and verdict["label"] == "abstained"
         and verdict["note"] == _NO_BOUND_EVIDENCE
     ):
-        verdict = None
+        verdict = None  # recorded locally for a claim with nothing bound: not a judgement
     confident = verdict is not None and verdict["confidence"] >= policy.confidence_floor
     fresh = binding == "fresh"
     bound = fresh and match is not None and match in policy.bound_match_kinds
@@ -408,7 +409,10 @@ def resolve_state(
             reasons.append("coverage_gap")
         elif verdict["label"] == "abstained":
             note = verdict["note"].lower().replace("-", "_").replace(" ", "_")
-            reasons.append(_SELF_CONSISTENCY if _SELF_CONSISTENCY in note else "abstained")
+            if verdict["note"].startswith(_JUDGE_REVIEWERS_DISAGREE):
+                reasons.append(_JUDGE_REVIEWERS_DISAGREE)
+            else:
+                reasons.append(_SELF_CONSISTENCY if _SELF_CONSISTENCY in note else "abstained")
         elif not confident:
             reasons.append("low_confidence")
     if not reasons:
@@ -647,16 +651,32 @@ def _where_record_changed(
     return found
 
 
+def not_utf8(data: bytes) -> str | None:
+    """Where ``data`` stops being UTF-8, in words (the byte, and the block of
+    ``TEXT_CHUNK_CHARS`` characters it falls in), or None when all of it is UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        chars = len(data[: exc.start].decode("utf-8"))
+        block = chars // TEXT_CHUNK_CHARS
+        return (
+            f"is not valid UTF-8 from byte {exc.start} (character {chars}, in "
+            f"{TEXT_CHUNK_CHARS}-character block {block}: characters "
+            f"[{block * TEXT_CHUNK_CHARS}, {(block + 1) * TEXT_CHUNK_CHARS}))"
+        )
+    return None
+
+
 def _where_text_changed(
     name: str, data: bytes, digests: dict[tuple[str, int], dict[str, Any]]
 ) -> list[str]:
     digest = digests.get((name, 0))
     if digest is None:
         return []
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return ["it is no longer UTF-8"]
+    problem = not_utf8(data)
+    if problem is not None:
+        return [f"it {problem}"]
+    text = data.decode("utf-8")
     got, want = text_fingerprint(text), str(digest.get("chunks", ""))
     size = TEXT_CHUNK_CHARS
     changed = [
@@ -759,11 +779,15 @@ def _load_source(
             f"its text {name} hashes to {digest[:16]}…, not the version's recorded SHA-256 "
             f"{str(row.get('sha256'))[:16]}…",
         )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        report.add("sources", where, "its text is not UTF-8")
+    problem = not_utf8(data)
+    if problem is not None:
+        report.add("sources", where, f"its text {name} {problem}")
+        # Still in the pack: its claims say their spans cannot be read, not that the
+        # version is missing.
+        row["_unreadable"] = f"the text of {where} ({name}) {problem}"
+        versions[(str(row["source"]), int(row["version"]))] = row
         return
+    text = data.decode("utf-8")
     if len(text) != row.get("chars"):
         report.add(
             "sources",
@@ -794,6 +818,9 @@ def _check_claim(
                 where,
                 "cites {} v{}, which is not in the pack".format(b.get("source"), b.get("version")),
             )
+            continue
+        if "_unreadable" in version:
+            report.add("spans", where, f"cannot be checked: {version['_unreadable']}")
             continue
         status = recheck(b, version["_text"], str(version.get("sha256")), policy.fuzzy_floor)
         if status == "fresh":
@@ -857,6 +884,9 @@ def _check_claim(
         version = versions.get(cur) if cur else None
         if version is None:
             status = "stale"
+        elif "_unreadable" in version:
+            report.add("states", cid, f"cannot be recomputed: {version['_unreadable']}")
+            return len(bindings)
         else:
             fresh = recheck(
                 binding, version["_text"], str(version.get("sha256")), policy.fuzzy_floor

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from verifier.scoring.claim_trust import claim_trust
+from verifier.scoring.quality import quality_class
+
 # Judge ids of people are "human:<username>" (review decisions): recorded as "human".
 HUMAN_JUDGE_MODEL: Final = "human"
 UNKNOWN_ROLE: Final = "person"
@@ -110,6 +113,22 @@ def event_record(row: Mapping[str, Any], people: People) -> dict[str, Any]:
     }
 
 
+def _trust_score(
+    row: Mapping[str, Any],
+    bindings: Sequence[Mapping[str, Any]],
+    verdicts: Sequence[Mapping[str, Any]],
+) -> int:
+    latest = verdicts[-1] if verdicts else None
+    active = next((b for b in bindings if b["is_active"]), None)
+    return claim_trust(
+        stored=row["trust_score"],
+        state=row["state"],
+        verdict_label=latest["label"] if latest is not None else None,
+        verdict_confidence=latest["confidence"] if latest is not None else None,
+        match=active["match"] if active is not None else None,
+    )
+
+
 def claim_record(
     row: Mapping[str, Any],
     *,
@@ -130,8 +149,10 @@ def claim_record(
         "legacy_affirmed": row["legacy_affirmed"],
         "exclusion_reason": people.scrub(row["exclusion_reason"]),
         "published": row["published"],
-        "quality": row["quality"],
-        "trust_score": row["trust_score"],
+        # What every other output shows: the class capped by the state, and the trust
+        # score the envelope carries (the stored one, else the computed one).
+        "quality": quality_class(row["state"], row["quality"]),
+        "trust_score": _trust_score(row, bindings, verdicts),
         "created_at": iso_time(row["created_at"]),
         "bindings": [binding_record(b, people) for b in bindings],
         "verdicts": [verdict_record(v, people) for v in verdicts],

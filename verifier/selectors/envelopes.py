@@ -12,7 +12,8 @@ Honesty rules, enforced here and pinned by ``tests/verifier/api/test_envelope.py
   or ``fuzzy``.
 * ``trace_ref`` is present only when the envelope was served by a trace.
 * ``trust_score`` is ``claim.trust_score`` when the ingest pipeline stored one; else a
-  per-claim value computed by :func:`claim_trust_score` (documented there).
+  per-claim value computed by :func:`claim_trust_score`
+  (``verifier.scoring.claim_trust``).
 
 The envelope is built from one read model, :class:`ServedClaim` (what the retrieve's
 raw-SQL load returns); a ``Claim`` is read into it first (:func:`served_claim_of`).
@@ -31,6 +32,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from verifier.models import Claim, EvidenceBinding, Source, Verdict, Workspace
+from verifier.scoring.claim_trust import claim_trust
 from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.selectors.retrieval import (
     ServedBinding,
@@ -38,20 +40,10 @@ from verifier.selectors.retrieval import (
     ServedSource,
     ServedVerdict,
 )
+from verifier.states import reason_description
 from verifier.vocabulary import verdict_confidence
 
 TRACE_REF_PREFIX = "/connect/v1/traces/"
-
-# Per-claim trust (0–100) when the pipeline did not store one: a base per state, plus
-# up to 10 points for the latest verdict's confidence when that verdict is entailed,
-# minus 10 for a fuzzy binding. Deterministic, monotone in evidence strength.
-_STATE_BASE = {
-    "supported": 80,
-    "inferred": 50,
-    "unverified": 20,
-    "contradicted": 0,
-    "excluded": 0,
-}
 
 
 def iso_millis(value: datetime) -> str:
@@ -166,17 +158,16 @@ def served_claim_of(claim: Claim) -> ServedClaim:
 
 
 def claim_trust_score(claim: ServedClaim) -> int:
-    """``claim.trust_score`` when stored, else the computed per-claim value (see module)."""
-    if claim.trust_score is not None:
-        return int(claim.trust_score)
-    score = _STATE_BASE.get(claim.state, 0)
+    """``claim.trust_score`` when stored, else the computed per-claim value
+    (:func:`verifier.scoring.claim_trust.claim_trust`, the audit pack's rule too)."""
     verdict = claim.verdict
-    entailed = verdict is not None and verdict.label == "entailed"
-    if verdict is not None and entailed and claim.state in ("supported", "inferred"):
-        score += round(10 * float(verdict.confidence))
-    if claim.binding is not None and claim.binding.match == "fuzzy":
-        score -= 10
-    return max(0, min(100, score))
+    return claim_trust(
+        stored=claim.trust_score,
+        state=claim.state,
+        verdict_label=verdict.label if verdict is not None else None,
+        verdict_confidence=verdict.confidence if verdict is not None else None,
+        match=claim.binding.match if claim.binding is not None else None,
+    )
 
 
 def evidence_item(binding: ServedBinding) -> dict[str, Any]:
@@ -222,6 +213,18 @@ def claim_envelope(*, claim: ServedClaim | Claim, trace_id: str | None = None) -
         envelope["trace_ref"] = f"{TRACE_REF_PREFIX}{trace_id}"
     envelope["trust_score"] = claim_trust_score(served)
     return envelope
+
+
+def claim_list_item(*, claim: Claim) -> dict[str, Any]:
+    """One claim of a claim list (``GET /connect/v1/claims``, the console's JSONL export):
+    its envelope, with why it has its state: ``reason`` (a ``StateReason`` code) and
+    ``reason_text`` (in words), the keys claims/verify's rows carry. Retrieval serves the
+    seed's envelope as it is."""
+    return {
+        **claim_envelope(claim=claim),
+        "reason": claim.state_reason,
+        "reason_text": reason_description(claim.state_reason),
+    }
 
 
 def claim_envelope_list(

@@ -313,3 +313,29 @@ def claims_queue_rank_sync() -> int:
     it re-ranked."""
     rank = _rank_expression(queue_reason_order())
     return Claim.objects.exclude(queue_rank=rank).update(queue_rank=rank)
+
+
+# Claims re-resolved per batch by ``claims_unbound_restate``.
+RESTATE_BATCH: Final = 2000
+
+
+def claims_unbound_restate() -> int:
+    """Re-resolve the claims with nothing bound whose stored reason is ``abstained``:
+    until 2026-11-28 the local "nothing to judge" abstention (the judge was not asked)
+    counted as the judge's answer, and such a claim read "the judge could not decide"
+    instead of ``no_evidence`` (``verifier.states.resolve_state``). ``migrate`` runs this;
+    with nothing to change it writes nothing. Returns how many claims it re-resolved."""
+    done = last = 0
+    while True:
+        with transaction.atomic():
+            batch = list(
+                Claim.objects.filter(state_reason=StateReason.ABSTAINED.value, pk__gt=last)
+                .exclude(bindings__is_active=True)
+                .order_by("pk")[:RESTATE_BATCH]
+            )
+            if not batch:
+                return done
+            cause = "state rule: a claim with no span bound reads no_evidence"
+            claims_state_refresh(claims=batch, causes={c.pk: cause for c in batch})
+        done += len(batch)
+        last = batch[-1].pk

@@ -1,7 +1,8 @@
 """Template filters over the one vocabulary (:mod:`verifier.vocabulary`), built in to
 every template (``TEMPLATES[...]["OPTIONS"]["builtins"]``).
 
-``{{ claim.state|label:"state" }}`` → "Supported"; ``{{ code|explain:"reason" }}`` → its
+``{{ claim.state|label:"state" }}`` → "Supported"; ``{{ event.at|utc }}`` → "2026-06-10 12:04
+UTC" (every time the console shows says its zone, one way); ``{{ code|explain:"reason" }}`` → its
 one line; ``{{ verdict.confidence|percent }}`` → "84 %"; ``{% state_badge claim.state %}``
 → the state's badge with its label, its code for the stylesheet and its explanation as a
 tooltip.
@@ -9,6 +10,8 @@ tooltip.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from django import template
@@ -35,13 +38,35 @@ def percent(value: float | None) -> str:
     return vocabulary.confidence_percent(value)
 
 
+def _field(subject: Any, name: str) -> Any:
+    return subject.get(name) if isinstance(subject, Mapping) else getattr(subject, name, None)
+
+
 @register.filter
 def answer_percent(verdict: Any, label_code: str = "") -> str:
-    """A verdict's confidence as a percentage, "–" for a verdict that gave no answer:
-    ``{{ v|answer_percent }}`` (an object with ``label`` and ``confidence``)."""
-    code = label_code or getattr(verdict, "label", None)
-    value = vocabulary.verdict_confidence(code, getattr(verdict, "confidence", None))
+    """A verdict's confidence as a percentage, "–" for a verdict that gave no answer and
+    for a reviewer's decision: ``{{ v|answer_percent }}`` (an object or a mapping with
+    ``label`` and ``confidence``, and ``reviewer_id`` for a person's), or
+    ``{{ row|answer_percent:row.verdict }}`` where the label has another name."""
+    code = label_code or _field(verdict, "label")
+    value = vocabulary.verdict_confidence(
+        code,
+        _field(verdict, "confidence"),
+        by_person=_field(verdict, "reviewer_id") is not None,
+    )
     return vocabulary.confidence_percent(value)
+
+
+@register.filter
+def utc(value: datetime | None, precision: str = "minutes") -> str:
+    """A time as the console shows it everywhere, saying its zone: "2026-06-10 12:04 UTC"
+    (``|utc:"seconds"``: "2026-06-10 12:04:11 UTC"); "" for none (so ``|default`` works)."""
+    if not isinstance(value, datetime):
+        return ""
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    shape = "%Y-%m-%d %H:%M:%S" if precision == "seconds" else "%Y-%m-%d %H:%M"
+    return f"{value.strftime(shape)} UTC"
 
 
 @register.simple_tag

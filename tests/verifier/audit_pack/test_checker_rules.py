@@ -124,7 +124,12 @@ def test_span_matches_as_the_binding_core(quote, span, match):
 
 LABELS = ("entailed", "contradicted", "abstained", "coverage_gap")
 CONFIDENCES = (0.0, 0.49, 0.5, 0.93)
-NOTES = ("", "self-consistency disagreement", "no_bound_evidence")
+NOTES = (
+    "",
+    "self-consistency disagreement",
+    "no_bound_evidence",
+    "judge_reviewers_disagree: reviewers would say contradicted",
+)
 
 
 def _verdicts(confidences, notes):

@@ -98,6 +98,30 @@ def test_one_changed_byte_of_a_source_text_is_named(folder, history):
     ) in [(c, w) for c, w, _ in _problems(report)]
 
 
+def test_a_text_that_is_no_longer_utf8_is_named_as_such(folder, history):
+    """Not "cites … which is not in the pack" (auditor walk L8): the file, where it stops
+    being UTF-8 (byte and block), and each binding that cannot be checked."""
+    version = history["source"].versions.get()
+    path = folder / check.text_path(version.sha256)
+    data = bytearray(path.read_bytes())
+    at = data.index(b"Sediment")
+    data[at] = 0xFF
+    path.write_bytes(bytes(data))
+    report = check_pack(folder)
+    assert not report.ok
+    messages = [m for _, _, m in _problems(report)]
+    assert not any("not in the pack" in m for m in messages), messages
+    files = _problems(report, "files")
+    assert files[0][1] == check.text_path(version.sha256)
+    assert f"is not valid UTF-8 from byte {at}" in files[0][2] and "block 0" in files[0][2]
+    sources = _problems(report, "sources")
+    assert any("is not valid UTF-8" in m for _, _, m in sources)
+    supported = history["claims"]["supported"].public_id
+    spans = dict((w, m) for _, w, m in _problems(report, "spans"))
+    assert "cannot be checked" in spans[f"{supported} bindings[0]"]
+    assert "not valid UTF-8" in spans[f"{supported} bindings[0]"]
+
+
 def test_one_changed_quote_is_named(folder, history):
     claim = history["claims"]["supported"].public_id
     rows, i = _claim_line(folder, claim)

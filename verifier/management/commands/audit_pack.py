@@ -10,7 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.http import Http404
 
-from verifier.audit_pack.scope import AuditPackError, parse_scope
+from verifier.api.audit_pack import AuditPackScopeSerializer, pack_scope
+from verifier.audit_pack.scope import AuditPackError
 from verifier.selectors.workspaces import workspace_get
 from verifier.services.audit_pack import audit_pack_write
 
@@ -39,7 +40,11 @@ class Command(BaseCommand):
         else:
             params = {"scope": "claims", "state": options["state"]}
         try:
-            scope = parse_scope(params)
+            # The API's rule for a pack's scope (and the console's): a state, a trace id
+            # or a field no claim list knows is refused by name, never a 0-claim pack.
+            scope = pack_scope(
+                AuditPackScopeSerializer, {k: v.strip() for k, v in params.items() if v.strip()}
+            )
         except AuditPackError as exc:
             raise CommandError(exc.message) from exc
         out = Path(options["out"])

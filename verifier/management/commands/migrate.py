@@ -1,6 +1,8 @@
-"""``migrate`` as the owner role, then the runtime role's grants (config/database_roles.py)
-and the review queue's ranks: claims whose stored ``queue_rank`` the order in force no
-longer gives (a reason was added or moved) are re-ranked
+"""``migrate`` as the owner role, then the runtime role's grants (config/database_roles.py),
+the claims with no span bound that an earlier state rule read as ``abstained``
+(``claims_unbound_restate``, after a full migrate only), and the review queue's ranks:
+claims whose stored
+``queue_rank`` the order in force no longer gives (a reason was added or moved) are re-ranked
 (``verifier.services.claim_state.claims_queue_rank_sync``). After re-ranking (or the
 migration that ranked every claim, 0022) the claims table is vacuumed and analysed:
 the re-ranked rows' old versions otherwise keep the queue's index-only counts reading
@@ -35,6 +37,8 @@ class Command(DjangoMigrateCommand):
             if role:
                 grant_runtime_role(alias=alias, role=role)
             self._rank_queue(alias, verbosity=options.get("verbosity", 1))
+            if not options.get("migration_name"):  # the models match the tables
+                self._restate_unbound(alias, verbosity=options.get("verbosity", 1))
 
     def migration_progress_callback(
         self, action: str, migration: Any = None, fake: bool = False
@@ -42,6 +46,17 @@ class Command(DjangoMigrateCommand):
         if action == "apply_success" and migration is not None and not fake:
             self._applied.add((migration.app_label, migration.name))
         super().migration_progress_callback(action, migration, fake)
+
+    def _restate_unbound(self, alias: str, *, verbosity: int) -> None:
+        from django.db import connections
+
+        from verifier.services.claim_state import claims_unbound_restate
+
+        if "verifier_stateevent" not in connections[alias].introspection.table_names():
+            return  # no claims yet
+        restated = claims_unbound_restate()
+        if restated and verbosity > 0:
+            self.stdout.write(f"  Re-resolved {restated} claims with no span bound (no_evidence).")
 
     def _rank_queue(self, alias: str, *, verbosity: int) -> None:
         from django.db import connections
