@@ -36,6 +36,19 @@ def test_source_text_is_autoescaped(auditor_client, workspace):
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
 
 
+def test_windows_line_ends_reach_the_page_as_character_references_and_the_text_stays_escaped(
+    auditor_client, workspace
+):
+    text = "Minutes.\r\n<b>Item</b> one & two.\r\nThe budget passed."
+    source = make_source(workspace, text=text)
+    claim = make_claim(source, "The budget passed.")
+    make_binding(claim, "The budget passed.")
+    html = auditor_client.get(reverse("audit:source-detail", args=[source.pk])).content.decode()
+    pane = html[html.index('id="source-text"') :]
+    assert "Minutes.&#13;\n&lt;b&gt;Item&lt;/b&gt; one &amp; two.&#13;\n" in pane
+    assert "\r" not in pane and "<b>" not in pane
+
+
 def test_permalink_opens_that_exact_version(auditor_client, source):
     claim = make_claim(source, QUOTE)
     make_binding(claim, QUOTE)
