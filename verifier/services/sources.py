@@ -62,10 +62,15 @@ _OWNED_BY: Final = {
 }
 
 
-def _check_door(source: Source | None, ref: str, door: SourceDoor) -> None:
+_DOOR_WORDS: Final = {"transcript": "a transcript", "rag_chunk": "a RAG chunk"}
+
+
+def _check_door(source: Source, created: bool, door: SourceDoor) -> None:
     """A ref stays with the door that made it (``SourceRefInUse``), and a document may
-    not be made under a ref the memory or RAG door makes from a hash."""
-    if source is None:
+    not be made under a ref the memory or RAG door makes from a hash. Raised inside the
+    write's transaction, so a source just made for it is not kept."""
+    ref = source.ref
+    if created:
         reserved = next((p for p in _RESERVED_PREFIXES if ref.startswith(p)), None)
         if door == "document" and reserved is not None:
             raise SourceInputError(
@@ -80,10 +85,11 @@ def _check_door(source: Source | None, ref: str, door: SourceDoor) -> None:
     if owner == door:
         return
     if owner == "document":
+        what = _DOOR_WORDS[door]
         raise SourceRefInUse(
             "ref_in_use",
-            f"The ref {ref!r} names a document source, not a transcript: give the transcript "
-            "a ref of its own, or none (one is made from its text).",
+            f"The ref {ref!r} names a document source, not {what}: give {what} a ref of its "
+            "own, or none (one is made from its text).",
             {"field": "ref", "ref": ref},
         )
     raise SourceRefInUse(
@@ -166,9 +172,6 @@ def source_upsert(
             raise SourceInputError(f"invalid_{field}", f"The {field} {shown}.", {"field": field})
     if domain_pack:
         _check_domain_pack(workspace, ref, domain_pack)
-    _check_door(
-        Source.objects.select_for_update().filter(workspace=workspace, ref=ref).first(), ref, door
-    )
     source, created_source = Source.objects.select_for_update().get_or_create(
         workspace=workspace,
         ref=ref,
@@ -178,6 +181,7 @@ def source_upsert(
             "domain_pack": domain_pack or DEFAULT_DOMAIN_PACK,
         },
     )
+    _check_door(source, created_source, door)
     if not created_source:
         if domain_pack and domain_pack != source.domain_pack:
             # advise another ref only where that pack could be used (not "General"

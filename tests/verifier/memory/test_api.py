@@ -204,6 +204,7 @@ def test_no_document_door_writes_a_version_of_a_transcript_or_a_rag_chunk(api, w
     squat = post(api, "/connect/v1/sources", {"ref": "rag-chunk:0123456789abcdef", "text": "x."})
     assert squat.status_code == 400
     assert squat.json()["error"]["code"] == "reserved_ref"
+    assert not Source.objects.filter(ref="rag-chunk:0123456789abcdef").exists()
     assert dict(SourceVersion.objects.values_list("pk", "sha256")) == versions_before
 
     again = post(api, "/connect/v1/memory/transcripts", {"transcript": TURNS})
