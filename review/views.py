@@ -90,9 +90,11 @@ def _is_decider(request: MemberRequest) -> bool:
     return membership is not None and membership.role in DECIDER_ROLES
 
 
-def _item_url(public_id: str, filter_qs: str) -> str:
+def _item_url(public_id: str, filter_qs: str, extra: str = "") -> str:
+    """The item's page with the filter's query and ``extra`` parameters ("at=120")."""
     url = reverse("review:item", args=[public_id])
-    return f"{url}?{filter_qs}" if filter_qs else url
+    query = "&".join(part for part in (filter_qs, extra) if part)
+    return f"{url}?{query}" if query else url
 
 
 # --- queue ---------------------------------------------------------------------
@@ -310,7 +312,6 @@ def _render_item(
         flash = kept.pop("text", "")
         offers |= kept
     item_url = _item_url(claim.public_id, filter_qs)
-    sep = "&" if filter_qs else "?"
     opened = request.GET.get("form", "")
     context: dict[str, Any] = {
         "item": detail,
@@ -332,17 +333,14 @@ def _render_item(
         # The Exclude and Note forms as pages of their own, for a browser without script
         # (with it, review.js opens them as dialogs); the one asked for is shown open.
         "open_form": opened if request.method == "GET" and opened in OPENABLE_FORMS else "",
-        "exclude_url": f"{item_url}{sep}form=exclude",
-        "note_url": f"{item_url}{sep}form=note",
+        "exclude_url": _item_url(claim.public_id, filter_qs, "form=exclude"),
+        "note_url": _item_url(claim.public_id, filter_qs, "form=note"),
         "item_url": item_url,
         **offers,
     }
     for key, offset in (("earlier_url", detail.earlier_at), ("later_url", detail.later_at)):
         context[key] = (
-            f"{reverse('review:item', args=[claim.public_id])}?{filter_qs}"
-            f"{'&' if filter_qs else ''}at={offset}"
-            if offset is not None
-            else ""
+            _item_url(claim.public_id, filter_qs, f"at={offset}") if offset is not None else ""
         )
     template = "review/_item.html" if request.htmx else "review/item.html"
     response = render(request, template, context, status=status)
