@@ -292,6 +292,7 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
             "steps": steps,
             "total_ms": total_ms,
             "judge": document.get("judge"),
+            "caller": document.get("caller"),
             "spans": selectors.trace_span_rows(
                 workspace=_ws(request), spans=document.get("spans") or []
             ),

@@ -117,6 +117,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "verifier.middleware.WorkspaceMiddleware",
+    # Who calls: the member here, the API key once DRF has authenticated it (traces).
+    "verifier.trace_caller.CallerMiddleware",
     # Inside the workspace: an empty 405 gets the API's JSON error or the console's page.
     "verifier.error_pages.MethodNotAllowedMiddleware",
     # Last, as django-axes asks: turns a locked-out sign-in into the lockout page.

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from verifier.api.throttling import auth_failure_count, auth_failures_check
 from verifier.selectors.workspaces import api_key_authenticate
 from verifier.services.workspaces import api_key_touch
+from verifier.trace_caller import Caller, caller_set
 
 
 class ApiKeyUser(AnonymousUser):
@@ -57,6 +58,7 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
             auth_failure_count(request)
             raise exceptions.AuthenticationFailed("Unknown or revoked API key.")
         api_key_touch(api_key=api_key)
+        caller_set(Caller(kind="api_key", name=api_key.name, key_prefix=api_key.prefix))
         return ApiKeyUser(api_key), api_key
 
     def authenticate_header(self, request: Request) -> str:

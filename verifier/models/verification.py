@@ -34,6 +34,9 @@ class VerificationJob(LeasedJob):
         max_length=16, choices=VerificationJobStatus.choices, default=VerificationJobStatus.QUEUED
     )
     policy = models.CharField(max_length=64, blank=True, help_text="Rule-set policy name.")
+    # Who submitted the batch, as its trace records it (``verifier.trace_caller``): the
+    # job runs in a worker, after the request that knew the caller has ended.
+    caller = models.JSONField(null=True, blank=True)
     items = models.JSONField(default=list)
     total = models.PositiveIntegerField(default=0, help_text="Claims to verify (errors excluded).")
     done = models.PositiveIntegerField(default=0)

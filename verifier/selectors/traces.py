@@ -30,6 +30,7 @@ class TraceRow:
     query: str
     domain_pack: str
     policy: Any
+    caller: dict[str, str] | None = None
 
 
 TRACE_LIST_PAGE_SIZE = 50
@@ -45,12 +46,13 @@ def _trace_rows(
 ) -> list[TraceRow]:
     """Up to ``limit`` traces newest first after ``after`` (or the last ones before
     ``before``): one range of ``trace_ws_created``. Of each trace's document only the
-    policy is read (a document lists every claim the call considered)."""
+    policy and the caller are read (a document lists every claim the call considered)."""
     values = (
         newest_first(traces, table="verifier_trace", after=after, before=before)
         .annotate(
             verification_policy=KeyTransform("verification_policy", "document"),
             policy=KeyTransform("policy", "document"),
+            caller=KeyTransform("caller", "document"),
         )
         .values_list(
             "id",
@@ -61,6 +63,7 @@ def _trace_rows(
             "domain_pack",
             "verification_policy",
             "policy",
+            "caller",
         )[offset : offset + limit]
     )
     rows = [
@@ -72,8 +75,9 @@ def _trace_rows(
             query,
             domain_pack,
             trace_policy({"verification_policy": vp, "policy": p}),
+            caller if isinstance(caller, dict) else None,
         )
-        for pk, trace_id, created_at, operation, query, domain_pack, vp, p in values
+        for pk, trace_id, created_at, operation, query, domain_pack, vp, p, caller in values
     ]
     return rows[::-1] if before is not None else rows
 

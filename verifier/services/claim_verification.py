@@ -62,6 +62,7 @@ from verifier.services.traces import (
 )
 from verifier.services.verification import claims_verify
 from verifier.services.verification_webhooks import verification_webhooks_queue
+from verifier.trace_caller import caller_document
 from verifier.untrusted_input import identifier_refusal
 
 MAX_CLAIMS_PER_BATCH = 1000
@@ -419,6 +420,7 @@ def verification_job_create(
     job = VerificationJob.objects.create(
         workspace=workspace,
         created_by=_user(actor),
+        caller=caller_document(),
         policy=policy,
         items=[item.as_job_item() for item in batch.items],
         total=len(batch.new_claims),
@@ -507,6 +509,7 @@ def _verification_job_chunks(
         query=f"verification job #{job.pk}: {len(job.items)} claim(s)",
         request={"job": job.pk, "claims_total": len(job.items), "policy": job.policy or None},
         judge={"model": judge.model_id, "family": judge.family},
+        caller=job.caller,
     )
     try:
         for offset in range(0, len(ids), JOB_CHUNK_SIZE):

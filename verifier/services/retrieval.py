@@ -53,6 +53,7 @@ from verifier.services.traces import (
     trace_record,
     trace_recording,
 )
+from verifier.trace_caller import caller_document
 
 DEPTH_HOPS: Final = {"quick": 0, "standard": 1, "deep": 2}
 HOP_DECAY: Final = 0.85
@@ -354,6 +355,7 @@ class ServeRun:
             "workspace": self.workspace.slug,
             "domain_pack": self.domain_pack,
             "created_at": iso_millis(timezone.now()),
+            "caller": caller_document(),
             "verification_policy": self.policy.to_dict(),
             "depth": self.depth,
             "max_claims": self.max_claims,

@@ -27,6 +27,7 @@ from psycopg import pq
 from verifier.models import Trace, TraceClaim, Workspace
 from verifier.selectors.envelopes import iso_millis
 from verifier.selectors.prepared import array_literal, prepared_cursor
+from verifier.trace_caller import caller_document
 
 TRACE_DOCUMENT_VERSION = 1
 PURGE_BATCH_SIZE = 1000
@@ -212,6 +213,9 @@ class DoorTrace:
     result: dict[str, Any] = field(default_factory=dict)
     domain_pack: str = ""
     trace_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    # The request's caller when the trace is opened; a background job passes the one it
+    # stored when it was submitted.
+    caller: dict[str, str] | None = field(default_factory=caller_document)
 
 
 def trace_door_record(*, workspace: Workspace, trace: DoorTrace, steps: TraceSteps) -> uuid.UUID:
@@ -228,6 +232,7 @@ def trace_door_record(*, workspace: Workspace, trace: DoorTrace, steps: TraceSte
         "workspace": workspace.slug,
         "domain_pack": trace.domain_pack,
         "created_at": iso_millis(timezone.now()),
+        "caller": trace.caller,
         "request": trace.request,
         "judge": trace.judge,
         "claims": [

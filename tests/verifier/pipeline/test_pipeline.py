@@ -94,6 +94,18 @@ def _planner_row_counts(models) -> dict[str, float]:
         return dict(cursor.fetchall())
 
 
+def _keep_autovacuum_out(models) -> None:
+    """Autovacuum's own ANALYZE sees none of this test's uncommitted rows, and it writes
+    the row counts in place: one that ran over a table at the same time as the store's
+    would put the old count back. Its lock conflicts with this one, held until the test's
+    transaction rolls back, so it waits (or gives up) instead."""
+    from django.db import connection
+
+    tables = ", ".join(connection.ops.quote_name(m._meta.db_table) for m in models)
+    with connection.cursor() as cursor:
+        cursor.execute(f"LOCK TABLE {tables} IN SHARE UPDATE EXCLUSIVE MODE")
+
+
 def test_store_refreshes_the_planner_statistics_of_the_tables_the_job_filled(workspace):
     """The job's rows are uncommitted here, so autovacuum cannot have counted them: only
     the store stage's own ANALYZE brings the planner's row counts up to date."""
@@ -106,6 +118,7 @@ def test_store_refreshes_the_planner_statistics_of_the_tables_the_job_filled(wor
     before = {m._meta.db_table: m.objects.count() for m in earlier}
     assert all(before.values())
     assert _planner_row_counts(earlier) != before
+    _keep_autovacuum_out(FILLED_TABLES)
 
     ingest_stage_run(job_id=job.pk, stage=STAGE_ORDER[-1])
 
