@@ -12,7 +12,12 @@ from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.api.strict_input import StrictSerializer
 from verifier.models import SourceVersion
-from verifier.selectors.sources import source_current_version, source_get
+from verifier.selectors.sources import (
+    VERSIONS_LISTED,
+    source_current_version,
+    source_get,
+    source_versions_listed,
+)
 from verifier.services.sources import SourceDomainPackConflict, SourceRefInUse, source_upsert
 
 
@@ -23,7 +28,9 @@ class SourceVersionSerializer(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField()
 
     def get_length(self, version: SourceVersion) -> int:
-        return len(version.text)
+        # a listed version carries its length without its text (``source_versions_listed``)
+        counted = getattr(version, "text_length", None)
+        return counted if counted is not None else len(version.text)
 
 
 class SourceSerializer(serializers.Serializer[Any]):
@@ -96,12 +103,18 @@ class SourceGetApi(APIView):
     class OutputSerializer(SourceSerializer):
         current_version = SourceVersionSerializer(allow_null=True)
         text = serializers.CharField(allow_null=True, help_text="Current version's exact text.")
-        versions = SourceVersionSerializer(many=True)
+        versions = SourceVersionSerializer(
+            many=True,
+            help_text=f"The newest {VERSIONS_LISTED} versions (all of them when there are "
+            "fewer), oldest first, without their text.",
+        )
+        versions_total = serializers.IntegerField(help_text="How many versions it has in all.")
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, ref: str) -> Response:
         source = source_get(workspace=request_workspace(request), ref=ref)
         current = source_current_version(source=source)
+        versions, versions_total = source_versions_listed(source=source)
         payload = {
             "ref": source.ref,
             "title": source.title,
@@ -109,6 +122,7 @@ class SourceGetApi(APIView):
             "domain_pack": source.domain_pack,
             "current_version": current,
             "text": current.text if current else None,
-            "versions": list(source.versions.order_by("number").defer("text")),
+            "versions": versions,
+            "versions_total": versions_total,
         }
         return Response(self.OutputSerializer(payload).data)

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Final
+
 from django.db.models import QuerySet
+from django.db.models.functions import Length
 from django.http import Http404
 
 from verifier.models import Source, SourceVersion, Workspace
@@ -19,3 +22,25 @@ def source_get(*, workspace: Workspace, ref: str) -> Source:
 
 def source_current_version(*, source: Source) -> SourceVersion | None:
     return SourceVersion.objects.filter(source=source).order_by("-number").first()
+
+
+# A source's API answer lists its newest versions, oldest of them first.
+VERSIONS_LISTED: Final = 100
+
+
+def source_versions_listed(*, source: Source) -> tuple[list[SourceVersion], int]:
+    """The source's newest ``VERSIONS_LISTED`` versions in number order, without their
+    text (each one's length counted by the database, as characters, as ``len`` counts
+    them), and how many it has in all."""
+    newest: list[SourceVersion] = list(
+        SourceVersion.objects.filter(source=source)
+        .annotate(text_length=Length("text"))
+        .defer("text")
+        .order_by("-number")[:VERSIONS_LISTED]
+    )
+    total = (
+        len(newest)
+        if len(newest) < VERSIONS_LISTED
+        else SourceVersion.objects.filter(source=source).count()
+    )
+    return newest[::-1], total

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import replace
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.verifier.api.conftest import judged_claim
 from verifier.api.calibrators import CalibratorListApi
@@ -223,3 +226,29 @@ def test_a_case_only_pack_conflict_does_not_advise_what_is_refused(api, workspac
         content_type="application/json",
     )
     assert elsewhere.json()["error"]["code"] == "invalid_domain_pack"
+
+
+def test_a_source_lists_its_newest_versions_with_lengths_and_no_text_loaded(api, monkeypatch):
+    texts = ["Første tekst.", "Second text, longer.", "Third: ünïcödé ✓."]
+    for text in texts:
+        body = {"ref": "source:many", "text": text, "title": "Doc"}
+        assert (
+            api.post("/connect/v1/sources", body, content_type="application/json").status_code
+            == 201
+        )
+    # A version's length is counted in characters, as the text's offsets are.
+    with CaptureQueriesContext(connection) as queries:
+        got = api.get("/connect/v1/sources/source:many").json()
+    # The text is read once, the current version's; not once more per version listed.
+    text_reads = [
+        q for q in queries if re.search(r'"verifier_sourceversion"\."text"(?!\))', q["sql"])
+    ]
+    assert len(text_reads) == 1
+    assert [(v["number"], v["length"]) for v in got["versions"]] == [
+        (n, len(t)) for n, t in enumerate(texts, start=1)
+    ]
+    assert got["versions_total"] == 3 and got["current_version"]["length"] == len(texts[-1])
+
+    monkeypatch.setattr("verifier.selectors.sources.VERSIONS_LISTED", 2)
+    got = api.get("/connect/v1/sources/source:many").json()
+    assert [v["number"] for v in got["versions"]] == [2, 3] and got["versions_total"] == 3
