@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from verifier.domain_packs import domain_pack_problem
 from verifier.errors import ApplicationError
-from verifier.models import RuleSet, RuleSetActivation, Workspace
+from verifier.models import ActivityAction, RuleSet, RuleSetActivation, Workspace
 from verifier.scoring.rulesets import (
     CORE_V1,
     InvalidRuleSet,
@@ -23,6 +23,7 @@ from verifier.selectors.rules import (
     rule_set_domain_packs,
     rule_set_label,
 )
+from verifier.services.activity import activity_record
 from verifier.untrusted_input import identifier_refusal
 
 
@@ -83,7 +84,7 @@ def rule_set_create(
     document = to_dict(definition)
     if latest is not None and _unversioned(latest.definition) == _unversioned(document):
         raise RuleSetUnchanged(latest)
-    return RuleSet.objects.create(
+    rule_set = RuleSet.objects.create(
         workspace=workspace,
         name=name,
         version=version,
@@ -92,6 +93,15 @@ def rule_set_create(
         note=note.strip(),
         created_by=actor,
     )
+    activity_record(
+        workspace=workspace,
+        action=ActivityAction.RULE_SET_SAVED,
+        target=rule_set_label(rule_set),
+        details={"rule_set_id": rule_set.pk, "note": rule_set.note}
+        if rule_set.note
+        else {"rule_set_id": rule_set.pk},
+    )
+    return rule_set
 
 
 def _check_name(workspace: Workspace, name: str) -> None:
@@ -157,10 +167,17 @@ def rule_set_activate(
     names = {p["name"] for p in rule_set.definition.get("policies", [])}
     if policy not in names:
         raise InvalidRuleSet([f"policy {policy!r} is not defined by {rule_set_label(rule_set)}"])
-    return RuleSetActivation.objects.create(
+    activation = RuleSetActivation.objects.create(
         workspace=workspace,
         domain_pack=domain_pack,
         rule_set=rule_set,
         policy=policy,
         activated_by=actor,
     )
+    activity_record(
+        workspace=workspace,
+        action=ActivityAction.RULE_SET_ACTIVATED,
+        target=rule_set_label(rule_set),
+        details={"rule_set_id": rule_set.pk, "domain_pack": domain_pack, "policy": policy},
+    )
+    return activation

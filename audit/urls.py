@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit import api_key_views, member_views, pack_views, views, webhook_views
+from audit import activity_views, api_key_views, member_views, pack_views, views, webhook_views
 
 app_name = "audit"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("sources/<int:source_id>/v/<str:sha256>", views.source_version, name="source-version"),
     path("sources/<int:source_id>/diff/", views.source_diff, name="source-diff"),
     path("traces/", views.trace_list, name="trace-list"),
+    path("activity/", activity_views.activity, name="activity"),
     path("traces/<uuid:trace_id>/", views.trace_detail, name="trace-detail"),
     path("pack/", pack_views.pack_create, name="pack-create"),
     path("pack/jobs/<int:job_id>/", pack_views.pack_job, name="pack-job"),

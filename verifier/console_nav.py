@@ -63,6 +63,12 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 "What each retrieval or check considered: claims included and left out, why.",
             ),
             EntryPoint("Quality", "/audit/quality/", ALL, "Trust and quality per ingest job."),
+            EntryPoint(
+                "Activity",
+                "/audit/activity/",
+                ALL,
+                "Who changed members, API keys, webhooks, rule sets and calibrators, and when.",
+            ),
         ),
     ),
     NavGroup(

@@ -509,6 +509,7 @@ TABLE: tuple[Route, ...] = (
         args=lambda w: {"trace_id": w.trace_id},
     ),
     Route("audit:quality", "console", {"GET": Op(R, 200)}),
+    Route("audit:activity", "console", {"GET": Op(R, 200)}),
     Route(
         "audit:pack-create",
         "console",

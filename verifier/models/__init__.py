@@ -1,3 +1,4 @@
+from verifier.models.activity import ActivityAction, WorkspaceEvent
 from verifier.models.audit_packs import AuditPackJob, AuditPackJobStatus, WorkspaceSigningKey
 from verifier.models.benchmarks import ValidatorRun
 from verifier.models.calibrators import (
@@ -60,6 +61,7 @@ from verifier.models.workspaces import (
 __all__ = [
     "HUMAN_JUDGE_FAMILY",
     "SPAN_CHUNK_CHARS",
+    "ActivityAction",
     "ApiKey",
     "ApiScope",
     "AuditPackJob",
@@ -117,6 +119,7 @@ __all__ = [
     "WebhookEvent",
     "WorkerBeat",
     "Workspace",
+    "WorkspaceEvent",
     "WorkspaceSigningKey",
     "generate_api_key",
     "hash_api_key",

@@ -32,6 +32,7 @@ from verifier.judges.reviewer_calibrator import (
     fit_calibrator,
 )
 from verifier.models import (
+    ActivityAction,
     CalibratorChangeAction,
     CalibratorChangeJob,
     CalibratorStatus,
@@ -48,6 +49,7 @@ from verifier.selectors.calibrators import (
     calibrator_workspaces_with_decisions,
 )
 from verifier.selectors.judge_items import claims_judge_items
+from verifier.services.activity import activity_record
 from verifier.services.calibrator_change_jobs import calibrator_change_job_create
 from verifier.state_policy import state_policy
 
@@ -229,6 +231,12 @@ def judge_calibrator_activate(
         previous.save(update_fields=["status", "retired_at", "retired_by"])
     row.status, row.activated_at, row.activated_by = CalibratorStatus.ACTIVE, now, actor
     row.save(update_fields=["status", "activated_at", "activated_by"])
+    activity_record(
+        workspace=row.workspace,
+        action=ActivityAction.CALIBRATOR_ACTIVATED,
+        target=f"reviewer calibrator v{row.version} ({row.judge_model})",
+        details={"calibrator_id": row.pk, "retired": previous.pk if previous else None},
+    )
     return calibrator_change_job_create(
         calibrator=row,
         action=CalibratorChangeAction.ACTIVATE,
@@ -254,6 +262,12 @@ def judge_calibrator_deactivate(
         )
     row.status, row.retired_at, row.retired_by = CalibratorStatus.RETIRED, timezone.now(), actor
     row.save(update_fields=["status", "retired_at", "retired_by"])
+    activity_record(
+        workspace=row.workspace,
+        action=ActivityAction.CALIBRATOR_DEACTIVATED,
+        target=f"reviewer calibrator v{row.version} ({row.judge_model})",
+        details={"calibrator_id": row.pk},
+    )
     judge = judge or get_judge()
     if str(judge.model_id) != row.judge_model:
         return None

@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from verifier.errors import ApplicationError
 from verifier.models import (
+    ActivityAction,
     IngestJob,
     Webhook,
     WebhookAttempt,
@@ -41,6 +42,7 @@ from verifier.models import (
     WebhookEvent,
     Workspace,
 )
+from verifier.services.activity import activity_record, url_shown
 from verifier.services.enqueue import DELIVER_WEBHOOK, task_enqueue_on_commit
 from verifier.services.webhook_transport import (
     WebhookTargetRefused,
@@ -74,6 +76,7 @@ def retry_delay(attempt: int) -> int:
     return delay
 
 
+@transaction.atomic
 def webhook_create(
     *, workspace: Workspace, url: str, secret: str, events: list[str], threshold: int = 90
 ) -> Webhook:
@@ -91,9 +94,16 @@ def webhook_create(
         webhook_target_check(url=url)
     except WebhookTargetRefused as exc:
         raise WebhookInputError(exc.code, exc.message, {"field": "url"}) from exc
-    return Webhook.objects.create(
+    webhook = Webhook.objects.create(
         workspace=workspace, url=url, secret=secret, events=sorted(set(events)), threshold=threshold
     )
+    activity_record(
+        workspace=workspace,
+        action=ActivityAction.WEBHOOK_CREATED,
+        target=url_shown(url),
+        details={"webhook_id": webhook.pk, "events": webhook.events, "threshold": threshold},
+    )
+    return webhook
 
 
 # Deliveries not finished: queued for a first try, or waiting for a retry.
@@ -107,10 +117,17 @@ def webhook_turn_off(*, webhook: Webhook) -> Webhook:
     (``webhook_deliver`` sends nothing for a webhook turned off, so a queued try ends
     there). Its row and its deliveries stay, as the record of what was sent. Turning off
     twice is harmless."""
-    Webhook.objects.filter(pk=webhook.pk).update(is_active=False)
-    WebhookDelivery.objects.filter(webhook=webhook, status__in=WAITING_STATUSES).update(
+    turned_off = Webhook.objects.filter(pk=webhook.pk, is_active=True).update(is_active=False)
+    cancelled = WebhookDelivery.objects.filter(webhook=webhook, status__in=WAITING_STATUSES).update(
         status="cancelled"
     )
+    if turned_off:
+        activity_record(
+            workspace=webhook.workspace,
+            action=ActivityAction.WEBHOOK_TURNED_OFF,
+            target=url_shown(webhook.url),
+            details={"webhook_id": webhook.pk, "deliveries_cancelled": cancelled},
+        )
     webhook.is_active = False
     return webhook
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from verifier.errors import ApplicationError
 from verifier.models import (
+    ActivityAction,
     ApiKey,
     ApiScope,
     Membership,
@@ -17,6 +18,7 @@ from verifier.models import (
     generate_api_key,
     hash_api_key,
 )
+from verifier.services.activity import activity_record
 from verifier.untrusted_input import identifier_refusal
 
 
@@ -84,6 +86,12 @@ def member_add(*, workspace: Workspace, username: str, role: str) -> Membership:
             "change their role in the list.",
             {"field": "username"},
         )
+    activity_record(
+        workspace=workspace,
+        action=ActivityAction.MEMBER_ADDED,
+        target=user.get_username(),
+        details={"role": role},
+    )
     return membership
 
 
@@ -94,7 +102,15 @@ def member_role_change(*, membership: Membership, role: str) -> Membership:
         raise MemberInputError("invalid_role", f"Choose one of {', '.join(Role.labels)}.")
     if role != Role.ADMIN:
         _keep_an_admin(membership)
+    before = Membership.objects.filter(pk=membership.pk).values_list("role", flat=True).first()
     Membership.objects.filter(pk=membership.pk).update(role=role)
+    if before is not None and before != role:
+        activity_record(
+            workspace=membership.workspace,
+            action=ActivityAction.MEMBER_ROLE_CHANGED,
+            target=membership.user.get_username(),
+            details={"from": before, "to": role},
+        )
     membership.role = role
     return membership
 
@@ -104,7 +120,14 @@ def member_remove(*, membership: Membership) -> None:
     """Take a member out of the workspace (their decisions and notes stay, under their
     name); the workspace always keeps an admin."""
     _keep_an_admin(membership)
-    Membership.objects.filter(pk=membership.pk).delete()
+    removed, _ = Membership.objects.filter(pk=membership.pk).delete()
+    if removed:
+        activity_record(
+            workspace=membership.workspace,
+            action=ActivityAction.MEMBER_REMOVED,
+            target=membership.user.get_username(),
+            details={"role": membership.role},
+        )
 
 
 @transaction.atomic
@@ -147,6 +170,12 @@ def api_key_create(
         prefix=raw_key[:10],
         key_hash=hash_api_key(raw_key),
     )
+    activity_record(
+        workspace=workspace,
+        action=ActivityAction.API_KEY_CREATED,
+        target=name,
+        details={"key_prefix": api_key.prefix, "scope": scope},
+    )
     return CreatedApiKey(api_key=api_key, raw_key=raw_key)
 
 
@@ -173,4 +202,10 @@ def api_key_revoke(*, workspace: Workspace, key_id: int) -> ApiKey | None:
     if api_key.revoked_at is None:
         api_key.revoked_at = timezone.now()
         api_key.save(update_fields=["revoked_at"])
+        activity_record(
+            workspace=workspace,
+            action=ActivityAction.API_KEY_REVOKED,
+            target=api_key.name,
+            details={"key_prefix": api_key.prefix, "scope": api_key.scope},
+        )
     return api_key

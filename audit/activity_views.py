@@ -1,0 +1,30 @@
+"""The workspace's activity log page: who changed members, API keys, webhooks, rule sets
+and calibrators, and when (every member may read it)."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from verifier.http import MemberRequest
+from verifier.models import ActivityAction
+from verifier.permissions import role_required
+from verifier.selectors import counts
+from verifier.selectors.activity import activity_action_filter, activity_page
+
+
+@require_GET
+@role_required()
+def activity(request: MemberRequest) -> HttpResponse:
+    workspace = request.workspace
+    return render(
+        request,
+        "audit/activity.html",
+        {
+            "page": activity_page(workspace=workspace, params=request.GET),
+            "actions": ActivityAction.choices,
+            "action": activity_action_filter(request.GET),
+            "count_cap": f"{counts.COUNT_CAP:,}",
+        },
+    )
