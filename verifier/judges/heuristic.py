@@ -48,7 +48,11 @@ FAMILY = HEURISTIC_FAMILY
 # 6: words of every script are read whole, and a letter with a diacritic as the letter
 #    ("Zoë" was the word "zo", "El Niño" the words "el ni" and "o"; 2026-11-28, fifth
 #    session).
-PROMPT_VERSION = 6
+# 7: a number after a bare "to" or "at" is exact; a span's own elliptical negation ("those
+#    who had not") is no conflict; "none of which …" negates its clause; "most" is held
+#    to the span's share of the same group; antonyms past "with a" (2026-11-28, sixth
+#    session).
+PROMPT_VERSION = 7
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

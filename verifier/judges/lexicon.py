@@ -160,6 +160,8 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("high", "low"),
     ("warm", "cool"),
     ("gain", "loss"),
+    ("deficit", "surplus"),
+    ("profit", "loss"),
     ("positive", "negative"),
     ("true", "false"),
     ("accept", "reject"),
@@ -570,9 +572,10 @@ ROUGH_APPROXIMATORS: frozenset[str] = frozenset(
     }
 )
 # Words before a number that make it inexact for matching: the approximators, and the
-# words of bounds ("more than", "up to", "at least") and of "close to", "an estimated".
+# words of bounds ("more than", "up to", "at least") and of "close to". A bare "to" or
+# "at" is none: "dredged to 16 metres" and "at 16 knots" state the number exactly.
 APPROXIMATORS: frozenset[str] = ROUGH_APPROXIMATORS | frozenset(
-    ["close", "over", "under", "more", "than", "less", "up", "to", "at", "least", "most", "an"]
+    ["close", "over", "under", "more", "than", "less", "up", "least", "most"]
 )
 UNIT_CANONICAL: dict[str, str] = {
     "%": "percent",

@@ -1417,6 +1417,79 @@ def _scope_blockers(claim: TextProfile, span_markers: Sequence[ScopeMarker]) -> 
     return out
 
 
+# Claim quantifiers that state a share, and the shares (as fractions) they admit.
+SHARE_QUANTIFIERS: Final[Mapping[str, tuple[float, float]]] = {
+    "most": (0.5, 1.0),
+    "mostly": (0.5, 1.0),
+    "majority": (0.5, 1.0),
+    "almost all": (0.8, 1.0),
+    "nearly all": (0.8, 1.0),
+    "minority": (0.0, 0.5),
+}
+
+
+def _span_shares(span: TextProfile) -> list[tuple[float, NumberMention]]:
+    """The span's proportions as fractions: percentages and shares said in words."""
+    out = []
+    for m in span.numbers:
+        if m.unit == "percent" and 0 <= m.value <= 100:
+            out.append((m.value / 100, m))
+        elif m.kind == "fraction" and 0 <= m.value <= 1:
+            out.append((m.value, m))
+    return out
+
+
+def _head_after(p: TextProfile, k: int) -> str:
+    """The lemma of the first word from ``k`` on past "of" and articles ("most of the
+    participants" → "participant"); "" when there is none."""
+    while k < len(p.lower) and p.lower[k] in {"of", "the", "a", "an", "all", "its", "their"}:
+        k += 1
+    return p.lemmas[k] if k < len(p.lower) else ""
+
+
+def _past_of(p: TextProfile, m: NumberMention) -> int:
+    """Where the group a proportion is of begins: past the figure, its unit and "of"
+    ("38 percent of participants"); past the end when no "of" follows."""
+    k = m.position + m.width
+    if k < len(p.lower) and p.lower[k] in {"percent", "%", "per"}:
+        k += 2 if p.lower[k] == "per" else 1
+    return k + 1 if k < len(p.lower) and p.lower[k] == "of" else len(p.lower)
+
+
+def _share_quantifier_blockers(
+    claim: TextProfile, span: TextProfile, span_markers: Sequence[ScopeMarker]
+) -> list[Blocker]:
+    """ "Most participants were women" from "38 percent of participants were women": a
+    claim quantifier that states a share the span's own figure, of the same group, does
+    not reach. Only when the span says no quantifier of its own and every proportion it
+    gives of the claim's group ("38 percent of participants") falls outside the
+    quantifier's range; the claim then waits for a reviewer."""
+    if any(m.dimension == "quantifier" for m in span_markers):
+        return []
+    shares = _span_shares(span)
+    if not shares:
+        return []
+    for m in claim.scope:
+        bounds = SHARE_QUANTIFIERS.get(m.phrase)
+        if m.dimension != "quantifier" or bounds is None:
+            continue
+        head = _head_after(claim, m.position + len(m.phrase.split()))
+        of_head = [
+            (v, f) for v, f in shares if head and _head_after(span, _past_of(span, f)) == head
+        ]
+        low, high = bounds
+        if of_head and all(not (low < value <= high) for value, _ in of_head):
+            figure = of_head[0][1]
+            return [
+                Blocker(
+                    "scope",
+                    f"scope: claim says '{m.phrase}', span says {_fmt(figure, span)}",
+                    False,
+                )
+            ]
+    return []
+
+
 def _is_superlative(lower: tuple[str, ...], i: int) -> bool:
     word = lower[i]
     if word in {"best", "worst", "least"}:
@@ -1660,8 +1733,16 @@ def _polarity_blockers(
         for i in claim_negs
         if _forward(claim.lower[i]) and _first_aligned_after(claim, i, claim_aligned) is None
     ]
-    for i in claim_idle[: len(span_idle)]:
+    paired = claim_idle[: len(span_idle)]
+    for i in paired:
         claim_negs.remove(i)
+    # The same negation in the same words on both sides ("… and in those who had not (63
+    # percent)"): a claim negation that bears on no word it shares with the span, where the
+    # span says the same word after the same word, is the span's own, not a conflict.
+    span_said = {(span.lower[k - 1], span.lower[k]) for k in span.negations if k > 0}
+    for i in claim_idle[len(paired) :]:
+        if i > 0 and (claim.lower[i - 1], claim.lower[i]) in span_said:
+            claim_negs.remove(i)
     negation_mismatch = (len(claim_negs) % 2) != (len(span_negs) % 2)
     if not negation_mismatch and claim_negs and len(all_flips) % 2 == 0:
         for k in span_negs:
@@ -1836,6 +1917,10 @@ def _governs_unsaid(span: TextProfile, k: int, aligned: AbstractSet[int]) -> boo
     return False
 
 
+# What "none of …" / "neither of …" picks out when it opens a clause about a group.
+PARTITIVE_HEADS: Final = frozenset({"which", "whom", "them", "these", "those", "us"})
+
+
 def _claim_region(
     span: TextProfile, relevant: set[int], frames: set[int], aligned: set[int]
 ) -> list[int]:
@@ -1845,14 +1930,29 @@ def _claim_region(
     if not relevant:
         return list(range(len(span.lower)))
     region: set[int] = set()
+    content = set(span.content)
     for c, positions in _clause_positions(span).items():
         if c in frames:
             region.update(positions)
         elif c in relevant:
             hits = [k for k in positions if k in aligned]
             lo = max(positions[0], min(hits) - REGION_BEFORE)
-            hi = min(positions[-1], max(hits) + REGION_AFTER)
+            # REGION_AFTER tokens after the last aligned word, or its REGION_AFTER content
+            # words when articles and prepositions come first ("ended 2025 with a surplus")
+            after = [k for k in positions if k > max(hits) and k in content][:REGION_AFTER]
+            hi = min(positions[-1], max([max(hits) + REGION_AFTER, *after]))
             region.update(range(lo, hi + 1))
+            # "none of which the investigators judged to be related": a negation that
+            # picks out the members of a group scopes the whole clause after it.
+            region.update(
+                k
+                for k in positions
+                if k < lo
+                and k in span.negations
+                and tuple(span.lower[k + 1 : k + 2]) == ("of",)
+                and k + 2 < len(span.lower)
+                and span.lower[k + 2] in PARTITIVE_HEADS
+            )
     return sorted(region)
 
 
@@ -2003,6 +2103,7 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
         *polarity,
         *_number_blockers(claim, span),
         *_scope_blockers(claim, markers),
+        *_share_quantifier_blockers(claim, span, markers),
         *_superlative_blockers(claim, span),
         *_entity_blockers(
             claim,

@@ -25,6 +25,8 @@ FINGERPRINTS = {
     5: "687339ae211d485e7fad9fa122d15ae4f85ae56fb192356e06ed1bb14f040e8b",
     # since 6 the fingerprint also reads ACCENTED_PAIRS
     6: "153b694cbf342f9ca3f6a8f0daae9c19ced8245bee9cf24db53905ff73bd27da",
+    # since 7 the fingerprint also reads READING_7_PAIRS
+    7: "2114342977202efa2d3a1cfb72ed2f9d395fc9a86966def594146b60f561b383",
 }
 # Pairs read with their context (title and the sentence before the span), beside the
 # fixtures: the API guide's own example among them.
@@ -57,6 +59,29 @@ ACCENTED_PAIRS = [
     ("El Niño drove the record.", "A strong La Niña phase cooled the Pacific.", ""),
 ]
 
+# What a team's first day with the console showed read wrongly (reading 7).
+READING_7_PAIRS = [
+    (
+        "The outer channel was dredged to 16 metres.",
+        "In 2025 the authority completed dredging of the outer channel to a depth of 14.5 metres.",
+        "",
+    ),
+    (
+        "The response rate was similar in those who had received a biologic and those who had not.",
+        "The response rate was similar in patients who had received a biologic before (57 "
+        "percent) and in those who had not (63 percent).",
+        "",
+    ),
+    (
+        "The serious adverse events were judged related to the study drug.",
+        "Three serious adverse events occurred, none of which the investigators judged to be "
+        "related to the study drug.",
+        "",
+    ),
+    ("Most participants were women.", "38 percent of participants were women.", ""),
+    ("The library ended 2025 with a deficit.", "The library ended 2025 with a surplus.", ""),
+]
+
 
 def reading_fingerprint() -> str:
     readings = []
@@ -69,6 +94,8 @@ def reading_fingerprint() -> str:
                 [round(found.coverage, 4), found.content_words, [b.note for b in found.blockers]]
             )
     pairs = PAIRS if PROMPT_VERSION < 6 else PAIRS + ACCENTED_PAIRS
+    if PROMPT_VERSION >= 7:
+        pairs = pairs + READING_7_PAIRS
     if PROMPT_VERSION >= 5:
         for claim_text, span_text, context in pairs:
             found = compare(claim_text, span_text, context)
