@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.test import Client
 
 from tests.factories import make_user
+from tests.verifier.api.conftest import key_for
 from verifier.models import ApiKey, Membership, Webhook, Workspace, WorkspaceEvent
-from verifier.services.workspaces import MemberInputError, api_key_create, member_remove
+from verifier.services.workspaces import (
+    MemberInputError,
+    api_key_create,
+    api_key_revoke,
+    member_remove,
+)
+from verifier.trace_caller import Caller, caller_set
 
 pytestmark = pytest.mark.django_db
 PAGE = "/audit/activity/"
@@ -157,3 +165,28 @@ def test_a_workspace_goes_with_its_lines(workspace):
     api_key_create(workspace=workspace, name="ci")
     Workspace.objects.filter(pk=workspace.pk).delete()
     assert not WorkspaceEvent.objects.exists()
+
+
+def test_the_api_lists_the_workspaces_lines_newest_first(workspace, other_workspace):
+    api = Client(headers={"Authorization": f"Bearer {key_for(workspace, 'read')}"})
+    made = api_key_create(workspace=workspace, name="ci")  # from a command: no actor
+    api_key_create(workspace=other_workspace, name="not-ours")
+    # a change made in a call authenticated by an API key names that key
+    caller_set(Caller(kind="api_key", name="admin-tool", key_prefix="sp_x"))
+    try:
+        api_key_revoke(workspace=workspace, key_id=made.api_key.pk)
+    finally:
+        caller_set(None)
+
+    rows = api.get("/connect/v1/activity").json()["results"]
+    assert [(r["action"], r["target"]) for r in rows] == [
+        ("api_key_revoked", "ci"),
+        ("api_key_created", "ci"),
+    ]
+    assert rows[0]["actor"] == {"kind": "api_key", "name": "admin-tool", "key_prefix": "sp_x"}
+    assert rows[1]["actor"] is None and rows[0]["action_label"] == "API key revoked"
+    only = api.get("/connect/v1/activity", {"action": "api_key_created"}).json()["results"]
+    assert [r["action"] for r in only] == ["api_key_created"]
+    refused = api.get("/connect/v1/activity", {"action": "nothing"})
+    assert refused.status_code == 400 and refused.json()["error"]
+    assert api.get("/connect/v1/activity", {"who": "x"}).status_code == 400

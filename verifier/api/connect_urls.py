@@ -1,7 +1,9 @@
-"""Connect API routes: retrieval, graph, traces, rules, sources, claims, calibrators."""
+"""Connect API routes: retrieval, graph, traces, rules, sources, claims, calibrators,
+activity."""
 
 from django.urls import path
 
+from verifier.api.activity import ActivityListApi
 from verifier.api.calibrators import CalibratorListApi
 from verifier.api.claim_verification import ClaimVerifyApi, ClaimVerifyJobGetApi
 from verifier.api.claims import ClaimGetApi, ClaimListApi
@@ -35,4 +37,5 @@ urlpatterns = [
     ),
     path("claims/<str:claim_id>", ClaimGetApi.as_view(), name="api-claim"),
     path("calibrators", CalibratorListApi.as_view(), name="api-calibrators"),
+    path("activity", ActivityListApi.as_view(), name="api-activity"),
 ]
