@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
@@ -64,10 +64,9 @@ class StaleItem(ReviewError):
         if message is None:
             who = "you" if change.actor_id == reviewer.pk else change.actor_name
             what = "decided" if change.human_verdict else "changed"
-            when = (
-                timezone.localtime(change.at).strftime("%H:%M") if change.at else "an earlier time"
-            )
-            message = f"Already {what} by {who} at {when} — open the current item."
+            when = f"{change.at.astimezone(UTC):%H:%M} UTC" if change.at else "an earlier time"
+            # the console's answer links to the current item after it (_item.html)
+            message = f"Already {what} by {who} at {when}."
         super().__init__(message, code=code)
         self.change = change
 

@@ -20,10 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django_htmx.http import HttpResponseClientRedirect
 
 from verifier.models import ApiScope, Role
 
@@ -55,6 +59,40 @@ def default_scope(method: str) -> str:
     return ApiScope.READ if method.upper() in SAFE_METHODS else ApiScope.WRITE
 
 
+SESSION_ENDED_PARAM = "session_ended"
+
+
+def _same_site_path(request: HttpRequest, url: str | None) -> str | None:
+    """``url``'s path and query when it is an address of this site, else None."""
+    if not url or not url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return None
+    parts = urlsplit(url)
+    return urlunsplit(("", "", parts.path or "/", parts.query, ""))
+
+
+def sign_in_again(request: HttpRequest) -> HttpResponseBase:
+    """The answer to a console request whose session is gone (never begun, signed out,
+    expired). A page asked for is the page to come back to. A form sent (a decision, a
+    note) or a part of a page htmx asked for is not a page: the person comes back to the
+    page they were on (htmx's ``HX-Current-URL``, else the referring page of this site),
+    and the sign-in page says that the session ended. htmx is told to load the sign-in
+    page in place of the whole page (``HX-Redirect``), not to draw it inside the item."""
+    htmx = getattr(request, "htmx", None)
+    if request.method in SAFE_METHODS and not htmx:
+        return redirect_to_login(request.get_full_path())
+    back = (
+        _same_site_path(request, htmx.current_url if htmx else None)
+        or _same_site_path(request, request.headers.get("Referer"))
+        or "/"
+    )
+    login = f"{reverse('login')}?{urlencode({'next': back, SESSION_ENDED_PARAM: '1'})}"
+    if htmx:
+        return HttpResponseClientRedirect(login)
+    return HttpResponseRedirect(login)
+
+
 def role_required(
     *roles: str, unsafe_scope: str = ApiScope.WRITE
 ) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
@@ -67,7 +105,7 @@ def role_required(
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
+                return sign_in_again(request)
             membership = getattr(request, "membership", None)
             if membership is None or membership.role not in allowed:
                 raise PermissionDenied("Your role in this workspace does not allow this page.")

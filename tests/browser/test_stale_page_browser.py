@@ -37,7 +37,7 @@ def test_back_then_s_does_not_record_a_second_verdict(browser_page, live_server)
     expect(page.locator("#review-item .state")).to_have_text("Supported")
     page.keyboard.press("s")
     expect(page.get_by_role("alert")).to_contain_text("Already decided by you at")
-    expect(page.get_by_role("alert")).to_contain_text("open the current item")
+    expect(page.get_by_role("alert")).to_contain_text("Open the current item")
     assert Verdict.objects.filter(claim=first, reviewer=reviewer).count() == 1
 
 

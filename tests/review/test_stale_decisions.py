@@ -31,7 +31,7 @@ def test_second_decision_from_the_same_stale_page_is_refused(reviewer_client, ma
     again = reviewer_client.post(_url(claim, "decide"), form, **HX)
     assert again.status_code == 409
     body = again.content.decode()
-    assert "Already decided by you at" in body and "open the current item" in body
+    assert "Already decided by you at" in body and "Open the current item</a>" in body
     assert f'data-claim="{claim.public_id}"' in body
     assert "no-store" in again["Cache-Control"]
     assert Verdict.objects.filter(claim=claim, reviewer__isnull=False).count() == 1

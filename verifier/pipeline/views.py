@@ -72,7 +72,7 @@ def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
     job = ingest_job_get(workspace=request.workspace, job_id=job_id)
     context = _job_context(job)
     if request.htmx:
-        response = render(request, "ingest/partials/_job_progress.html", context)
+        response = render(request, "ingest/partials/_job_progress_poll.html", context)
         if context["finished"]:
             response.status_code = HTMX_STOP_POLLING
         return response

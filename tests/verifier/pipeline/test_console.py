@@ -30,8 +30,17 @@ def test_upload_form_starts_a_job_and_progress_polls_until_done(
 def test_running_job_keeps_polling_and_can_be_cancelled(reviewer_client):
     reviewer_client.post("/ingest/", {"text": DOC_A, "format": "text"})
     job = IngestJob.objects.get()
+    page = reviewer_client.get(f"/ingest/jobs/{job.pk}/").content.decode()
+    # The live status line stays in the page, outside the panel the polls swap inside.
+    assert page.index('<p class="job-message" id="job-message" role="status">') < page.index(
+        '<section id="job-progress"'
+    )
+    assert 'hx-trigger="every 1s" hx-swap="innerHTML"' in page
     partial = reviewer_client.get(f"/ingest/jobs/{job.pk}/", headers={"HX-Request": "true"})
-    assert partial.status_code == 200 and b'hx-trigger="every 1s"' in partial.content
+    assert partial.status_code == 200  # not 286: the polls go on
+    body = partial.content.decode()
+    assert 'id="job-progress"' not in body and "aria-live" not in body
+    assert f'<p id="job-message" hx-swap-oob="innerHTML">Job #{job.pk} queued' in body
     response = reviewer_client.post(f"/ingest/jobs/{job.pk}/cancel/")
     assert response.status_code == 302
     job.refresh_from_db()

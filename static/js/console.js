@@ -1,0 +1,84 @@
+// A request htmx sent that failed (refused, an error of the server, or no answer at all)
+// swaps nothing, so the page and what was typed in it stay as they were: this says so,
+// in a message the screen reader reads at once, with what to do next. A session that
+// ended is not an error here: the server sends the whole page to the sign-in page
+// (HX-Redirect), which says so and comes back.
+(function () {
+  "use strict";
+
+  function describe(status) {
+    if (status === 403) {
+      return "Your last action was refused: the page is out of date, your session ended, " +
+        "or your role does not allow it. Nothing was saved. Copy what you typed if you " +
+        "need it, then reload the page (you will be asked to sign in again if the session ended).";
+    }
+    if (status === 404) {
+      return "Your last action was refused: what it acted on is no longer there. Reload the page.";
+    }
+    if (status === 429) {
+      return "Too many requests in a short time: nothing was saved. Wait a moment and try again.";
+    }
+    if (status >= 500) {
+      return "The server could not complete your last action (error " + status + "). " +
+        "Nothing you typed on this page is lost: try again, or reload the page.";
+    }
+    if (status) {
+      return "Your last action was refused (" + status + "). Reload the page and try again.";
+    }
+    return "The server could not be reached: nothing was saved. Check the connection, then try again.";
+  }
+
+  function show(text) {
+    var main = document.getElementById("main");
+    if (!main) return;
+    var box = document.getElementById("request-error");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "request-error";
+      box.className = "form-error request-error";
+      box.setAttribute("role", "alert");
+      var message = document.createElement("p");
+      message.id = "request-error-text";
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "linklike";
+      close.textContent = "Dismiss";
+      close.addEventListener("click", function () { box.remove(); });
+      box.appendChild(message);
+      box.appendChild(close);
+      main.insertBefore(box, main.firstChild);
+    }
+    box.querySelector("#request-error-text").textContent = text;
+  }
+
+  document.addEventListener("htmx:responseError", function (event) {
+    show(describe(event.detail.xhr ? event.detail.xhr.status : 0));
+  });
+  document.addEventListener("htmx:sendError", function () {
+    show(describe(0));
+  });
+  // A later request that succeeds takes the message away.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful) {
+      var box = document.getElementById("request-error");
+      if (box) box.remove();
+    }
+  });
+
+  // After a full page load: a refused form puts the keyboard on its first invalid field;
+  // a page that says what an action did (its messages) puts it on that message, unless
+  // the page already put it somewhere (an autofocus field, the review item's heading).
+  window.addEventListener("load", function () {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var invalid = document.querySelector('main [aria-invalid="true"]');
+    if (invalid) {
+      invalid.focus();
+      return;
+    }
+    var said = document.querySelector("main .messages");
+    if (said) {
+      said.setAttribute("tabindex", "-1");
+      said.focus();
+    }
+  });
+})();
