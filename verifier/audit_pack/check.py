@@ -347,6 +347,21 @@ _JUDGE_REVIEWERS_DISAGREE = "judge_reviewers_disagree"
 _NO_BOUND_EVIDENCE = "no_bound_evidence"
 
 
+def _human_in_force(humans: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The person's decision that stands, of their verdicts oldest first: a withdrawal
+    (an undo) takes back the latest decision before it that no earlier withdrawal took
+    back, so undoing a decision restores the one it replaced; None when none stands (the
+    model's verdict decides). The state writer's rule (``human_verdict_in_force``)."""
+    standing: list[dict[str, Any]] = []
+    for verdict in humans:
+        if verdict.get("label") == "withdrawn":
+            if standing:
+                standing.pop()
+        else:
+            standing.append(verdict)
+    return standing[-1] if standing else None
+
+
 def _risk(reason: str) -> int:
     return _RISK_ORDER.index(reason) if reason in _RISK_ORDER else len(_RISK_ORDER)
 
@@ -898,7 +913,7 @@ def _check_claim(
     model = models[-1] if models else None
     if not _verdict_applies(model, binding, by_id):
         model = None
-    human = humans[-1] if humans else None
+    human = _human_in_force(humans)
     decided = resolve_state(
         binding=status,
         match=binding.get("match") if binding else None,

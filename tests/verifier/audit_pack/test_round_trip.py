@@ -66,3 +66,26 @@ def test_quality_and_trust_score_are_what_every_other_output_shows(tmp_path: Pat
     assert (abstained["state"], abstained["quality"]) == ("unverified", "weak")
     assert isinstance(abstained["trust_score"], int)
     assert rows[claims["excluded"].public_id]["quality"] is None
+
+
+def test_a_decision_undone_checks_as_the_state_writer_resolved_it(tmp_path: Path, reviewer):
+    """An undo appends a ``withdrawn`` verdict: the checker takes back the decision it
+    withdraws, as the state writer does, instead of reading the withdrawal as the
+    decision in force (states walk, H1)."""
+    from review.services import review_decide, review_undo
+    from tests.factories import make_source
+    from tests.review.conftest import queue_claim, seen
+
+    workspace = reviewer.memberships.get().workspace
+    claim = queue_claim(make_source(workspace, ref="source:undo"), "contradicted")
+    review_decide(
+        claim=claim, reviewer=reviewer, decision="supported", expected_version=seen(claim)
+    )
+    review_undo(claim=claim, reviewer=reviewer)
+    claim.refresh_from_db()
+    assert (claim.state, claim.verdicts.order_by("-at", "-id").first().label) == (
+        "contradicted",
+        "withdrawn",
+    )
+    report = check_pack(write_pack(workspace, tmp_path / "pack.zip"))
+    assert report.ok, render_report(report)
