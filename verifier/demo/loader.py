@@ -11,7 +11,7 @@ from django.db import transaction
 
 from verifier.demo.content import CLAIMS, SOURCES, DemoClaim
 from verifier.embeddings import embed_texts
-from verifier.models import Claim, ClaimOrigin, ClaimRelation, RelationKind, Workspace
+from verifier.models import Claim, ClaimOrigin, ClaimRelation, RelationKind, Source, Workspace
 from verifier.services.claim_state import claim_exclude
 from verifier.services.sources import source_upsert
 from verifier.services.workspaces import membership_set, workspace_create
@@ -124,6 +124,13 @@ def load_demo() -> DemoReport:
         _users(workspace, report)
         sources = {}
         for spec in SOURCES:
+            # Loaded again at each start: a source the workspace already has is left as it
+            # is. An admin may have given it new versions or a title since; putting the
+            # demo text back would be a version nobody asked for, and would move claims.
+            kept = Source.objects.filter(workspace=workspace, ref=spec.ref).first()
+            if kept is not None:
+                sources[spec.ref] = kept
+                continue
             write = source_upsert(
                 workspace=workspace,
                 ref=spec.ref,

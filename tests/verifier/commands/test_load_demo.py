@@ -55,6 +55,32 @@ def test_load_demo_twice_creates_nothing_new(demo_loaded):
     assert _counts() == before
 
 
+def test_loading_again_keeps_what_an_admin_changed_in_a_demo_source(demo_loaded):
+    """Each start loads the demo again: a source given a new version (and title) since is
+    left as it is, not put back to the demo text as one more version (states walk, H2)."""
+    from verifier.services.sources import source_upsert
+
+    source = Source.objects.filter(workspace__slug="demo").order_by("pk").first()
+    source_upsert(
+        workspace=source.workspace,
+        ref=source.ref,
+        text="An admin's own text of this source.",
+        title="An admin's title",
+    )
+    before = _counts()
+    states = dict(Claim.objects.values_list("public_id", "state"))
+    call_command("load_demo", stdout=StringIO())
+    after = _counts()
+    # (the worker's sentence index follows each source's current version: the admin's)
+    after.pop("SourceSentence")
+    before.pop("SourceSentence")
+    assert after == before
+    source.refresh_from_db()
+    assert source.title == "An admin's title"
+    assert source.versions.order_by("-number").first().text == "An admin's own text of this source."
+    assert dict(Claim.objects.values_list("public_id", "state")) == states
+
+
 def test_demo_has_claims_in_every_state(demo_loaded):
     states = set(Claim.objects.filter(workspace__slug="demo").values_list("state", flat=True))
     assert states == {"supported", "inferred", "unverified", "contradicted", "excluded"}
