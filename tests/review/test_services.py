@@ -231,3 +231,20 @@ def test_an_action_without_the_items_version_is_refused(make_queue_claim, review
     assert refused.value.code == "version_required"
     claim.refresh_from_db()
     assert (_history(claim), claim.state) == before
+
+
+def test_a_reviewers_decision_has_no_confidence_in_any_output(make_queue_claim, reviewer):
+    """The console shows none for a person's decision; the envelope (API, exports) and
+    claims/verify's results say null too, not the stored 1.0 (states walk, L8)."""
+    from audit.exports import envelope_of
+    from verifier.selectors.claim_verification import claim_result
+
+    claim = make_queue_claim("abstained")
+    review_decide(
+        claim=claim, reviewer=reviewer, expected_version=seen(claim), decision="supported"
+    )
+    claim.refresh_from_db()
+    judge = envelope_of(claim)["judge"]
+    assert judge["model"] == "human:rita" and judge["verdict"] == "entailed"
+    assert judge["confidence"] is None
+    assert claim_result(claim)["confidence"] is None

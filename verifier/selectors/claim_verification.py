@@ -93,7 +93,9 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
 def _confidence(verdict: Verdict | None) -> float | None:
     if verdict is None:
         return None
-    value = verdict_confidence(verdict.label, float(verdict.confidence))
+    value = verdict_confidence(
+        verdict.label, float(verdict.confidence), by_person=verdict.reviewer_id is not None
+    )
     return round(value, 4) if value is not None else None
 
 

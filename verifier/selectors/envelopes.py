@@ -180,17 +180,27 @@ def evidence_item(binding: ServedBinding) -> dict[str, Any]:
     }
 
 
+def _rounded(confidence: float | None) -> float | None:
+    """A confidence as every output gives it: to 4 decimals."""
+    return round(confidence, 4) if confidence is not None else None
+
+
 def judge_item(verdict: ServedVerdict) -> dict[str, Any]:
     """The latest verdict: who judged, what it answered (``verdict``, a code of
     :data:`verifier.vocabulary.VERDICTS`) and how sure it was of that answer. A verdict
     that gave no answer (abstained, coverage_gap, withdrawn) has ``confidence`` null: a
     stored 1.0 on an abstention is the judge's certainty that it cannot decide, which a
-    reader would take for certainty about the claim."""
+    reader would take for certainty about the claim. Neither has a reviewer's decision: a
+    person decides, and states no confidence (the console shows none either)."""
     return {
         "model": verdict.judge_model,
         "prompt_version": verdict.prompt_version,
         "verdict": verdict.label,
-        "confidence": verdict_confidence(verdict.label, verdict.confidence),
+        "confidence": _rounded(
+            verdict_confidence(
+                verdict.label, verdict.confidence, by_person=verdict.reviewer_id is not None
+            )
+        ),
         "at": iso_millis(verdict.at),
     }
 
