@@ -124,7 +124,12 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
     version = binding.source_version
     recomputed = hashlib.sha256(version.text.encode("utf-8")).hexdigest()
     hash_ok = recomputed == binding.source_hash
-    is_current = current is not None and current.pk == version.pk
+    # The state writer's rule: the span is current when the current version's text is the
+    # text it was bound in (a later version may put the same text back: same SHA-256).
+    same_text = (
+        current is not None and current.pk != version.pk and current.sha256 == binding.source_hash
+    )
+    is_current = current is not None and (current.pk == version.pk or same_text)
     comparisons = [
         Comparison(
             "Recorded on the binding vs SHA-256 recomputed now",
@@ -136,9 +141,11 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
             "Stored on the version", version.sha256, recomputed, version.sha256 == recomputed
         ),
         Comparison(
-            "Cited version is the current version",
+            "Cited version is the current version, or has its text",
             f"v{version.number}",
-            f"v{current.number}" if current else "no version",
+            (f"v{current.number}" + (" (the same text)" if same_text else ""))
+            if current
+            else "no version",
             is_current,
         ),
     ]
@@ -151,6 +158,11 @@ def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) 
             f"The span is bound to v{version.number}, but the source has a newer version "
             f"({newer}): the span is stale until it is bound to the current text again. "
             f"(The text of v{version.number} itself still hashes to the recorded value.)"
+        )
+    elif same_text and current is not None:
+        summary = (
+            f"Recomputed now: the span is bound to v{version.number}, and the current version "
+            f"v{current.number} has the same text (the same SHA-256), so the span is current."
         )
     else:
         summary = "Recomputed now: the cited version is current and hashes to the recorded value."

@@ -134,6 +134,26 @@ def test_new_source_version_demotes_on_read_and_fails_the_hash_check(
     assert "the source has a newer version" in html
 
 
+def test_a_later_version_with_the_bound_text_again_passes_the_version_check(
+    auditor_client, supported_claim
+):
+    """The page holds the span to the state writer's rule: current when the current
+    version has the text it was bound in, also when that is a later version putting the
+    same text back (states walk, H3: "Supported" beside a failed check 2)."""
+    from verifier.services.sources import source_upsert
+
+    source = supported_claim.source
+    text = source.versions.get().text
+    source_upsert(workspace=source.workspace, ref=source.ref, text=text + "!")
+    source_upsert(workspace=source.workspace, ref=source.ref, text=text)  # v3 = v1
+    html = _page(auditor_client, supported_claim)
+    supported_claim.refresh_from_db()
+    check = _check(html, 2)
+    assert "v3 (the same text)" in check and "newer version" not in check
+    assert _badges(html)[1] == "pass"
+    assert supported_claim.state != "unverified" or supported_claim.state_reason != "stale_source"
+
+
 def test_evidence_link_and_highlighted_span_come_first(auditor_client, supported_claim):
     binding = supported_claim.bindings.get()
     html = _page(auditor_client, supported_claim)
