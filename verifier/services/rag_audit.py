@@ -35,6 +35,7 @@ from verifier.services.claim_state import claim_state_refresh
 from verifier.services.sources import source_upsert
 from verifier.services.traces import DoorTrace, TracedClaim, TraceSteps, trace_door_record
 from verifier.services.verdicts import verdict_append
+from verifier.states import NO_BOUND_EVIDENCE_NOTE
 
 
 @dataclass
@@ -90,7 +91,12 @@ def _store_claim(
         prompt_version=result.prompt_version,
         label=item.label,
         confidence=item.confidence,
-        note=f"rag audit: {item.verdict}; {item.note}",
+        # No chunk backs it: nothing was bound, so no judge was asked. The state writer
+        # reads this note as "no evidence", not "the judge could not decide" (the audit's
+        # own row keeps why).
+        note=NO_BOUND_EVIDENCE_NOTE
+        if binding is None and item.label == "abstained"
+        else f"rag audit: {item.verdict}; {item.note}",
     )
     claim_state_refresh(claim=claim, cause=f"rag audit: {item.verdict}")
     return claim

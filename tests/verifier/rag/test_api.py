@@ -139,3 +139,15 @@ def test_a_chunk_id_with_a_bidi_override_is_the_chunks_problem(api, workspace):
     assert error["code"] == "invalid_chunk" and "title" not in error["message"]
     assert error["details"] == {"index": 0, "field": "chunks[0].id"}
     assert not RagAudit.objects.exists() and not Source.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_claim_no_chunk_backs_waits_for_want_of_evidence(api, workspace):
+    """Nothing bound, no judge asked: the stored claim reads "No evidence found", not
+    "Judge undecided" (states walk, M6)."""
+    answer = "HNSW builds a proximity graph [c1]. Quantum annealers sort penguins by height [c2]."
+    body = post(api, {"answer": answer, "chunks": CHUNKS}).json()
+    assert body["claims"][1]["verdict"] == "unsupported"
+    claim = RagAudit.objects.get(workspace=workspace).claims.order_by("id").last()
+    assert not claim.bindings.exists()
+    assert (claim.state, claim.state_reason) == ("unverified", "no_evidence")
