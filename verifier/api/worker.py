@@ -13,8 +13,8 @@ from rest_framework.views import APIView
 
 from verifier.api.scoping import request_actor, request_workspace
 from verifier.claim_worker.config import TRUST_POLICY_MODES
+from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.services.claim_worker_request import (
-    MAX_CLAIM_CHARS,
     MAX_JOB_ID_CHARS,
     TOP_K_DEFAULT,
     TOP_K_MAX,

@@ -9,6 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+# The longest claim text, whichever door it comes through (claims/verify, /worker/verify,
+# an extractor): a "sentence" longer than this is a passage with no sentence ends, not
+# one claim a reviewer could decide.
+MAX_CLAIM_CHARS = 2000
+
 
 @dataclass(frozen=True)
 class ExtractedClaim:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from verifier.extractors.base import ExtractedClaim
+from verifier.extractors.base import MAX_CLAIM_CHARS, ExtractedClaim
 from verifier.model_config import SENTENCE_EXTRACTOR_FAMILY
 from verifier.text.sentences import block_sentence_spans
 
@@ -133,6 +133,8 @@ def _is_declarative(sentence: str) -> bool:
         return False
     if stripped[-1] not in ".…" and len(sentence.split()) < UNTERMINATED_LINE_MIN_WORDS:
         return False  # heading or label
+    if len(sentence) > MAX_CLAIM_CHARS:
+        return False  # a passage with no sentence ends (a line of 2 MB), not one claim
     words = re.findall(r"[A-Za-z][A-Za-z'’]*", sentence)
     if len(words) < MIN_WORDS or len(sentence) < MIN_CHARS:
         return False

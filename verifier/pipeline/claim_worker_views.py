@@ -9,10 +9,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from verifier.claim_worker.config import TRUST_POLICY_MODES
+from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
 from verifier.services.claim_worker_request import (
-    MAX_CLAIM_CHARS,
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,

@@ -38,6 +38,7 @@ from django.utils import timezone
 from verifier.binding import BindingInputError, validate_text
 from verifier.engine import get_judge
 from verifier.errors import ApplicationError
+from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.judges import Judge
 from verifier.models import (
     Claim,
@@ -66,7 +67,6 @@ from verifier.trace_caller import caller_document
 from verifier.untrusted_input import identifier_refusal
 
 MAX_CLAIMS_PER_BATCH = 1000
-MAX_CLAIM_CHARS = 2000
 # Batches up to this size are verified inline (when the caller waits); larger ones,
 # or any batch with ``wait: 0``, become a background job.
 INLINE_MAX_CLAIMS = 100

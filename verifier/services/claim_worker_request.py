@@ -11,9 +11,9 @@ from django.conf import settings
 
 from verifier.claim_worker.config import TRUST_POLICY_MODES, WorkerTuning, tuning_from
 from verifier.errors import ApplicationError
+from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.rag.decompose import decompose
 
-MAX_CLAIM_CHARS = 2000
 MAX_JOB_ID_CHARS = 200
 TOP_K_MIN, TOP_K_MAX, TOP_K_DEFAULT = 1, 20, 5
 MAX_SUBCLAIMS = 6

@@ -18,6 +18,7 @@ from typing import Final
 from django.db import transaction
 
 from verifier.engine import get_extractor
+from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.models import Claim, ClaimOrigin, IngestJob, Source, SourceVersion
 
 IMPORT_BATCH: Final = 500
@@ -66,6 +67,7 @@ def _extract_version(job: IngestJob, version_id: int) -> None:
             created_by=job.created_by,
         )
         for item in extracted
+        if len(item.text) <= MAX_CLAIM_CHARS  # any extractor's: one claim, not a passage
     ]
     with transaction.atomic():
         _create_missing(version.source, job, claims)

@@ -83,3 +83,20 @@ def test_quoted_sentence_end() -> None:
 
 def test_extracted_claim_is_a_value() -> None:
     assert ExtractedClaim("a", "b") == ExtractedClaim("a", "b")
+
+
+def test_a_passage_without_sentence_ends_is_not_one_claim() -> None:
+    """A line of 50,000 characters with no full stop was one "claim" (a 2 MB one tied up
+    a worker): past the claim limit of every door it is no claim; sentences beside it are."""
+    from verifier.extractors.base import MAX_CLAIM_CHARS
+
+    run_on = "alpha beta gamma delta " * 2200
+    text = f"The harbour wall was rebuilt in 1998.\n\n{run_on}\n\nThe light was automated in 1987."
+    claims = SentenceExtractor().extract(text)
+    assert [c.text for c in claims] == [
+        "The harbour wall was rebuilt in 1998.",
+        "The light was automated in 1987.",
+    ]
+    longest = "word " * (MAX_CLAIM_CHARS // 5 - 2) + "end."
+    assert len(longest) <= MAX_CLAIM_CHARS
+    assert [c.quote for c in SentenceExtractor().extract(longest)] == [longest]
