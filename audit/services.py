@@ -24,6 +24,7 @@ from verifier.selectors.rules import (
     rule_set_label,
 )
 from verifier.services.activity import activity_record
+from verifier.services.enqueue import RECLASS_CLAIMS, task_enqueue_on_commit
 from verifier.untrusted_input import identifier_refusal
 
 
@@ -174,6 +175,8 @@ def rule_set_activate(
         policy=policy,
         activated_by=actor,
     )
+    # The stored classes follow (the flip list the admin was shown), after commit.
+    task_enqueue_on_commit(RECLASS_CLAIMS, workspace.pk, domain_pack)
     activity_record(
         workspace=workspace,
         action=ActivityAction.RULE_SET_ACTIVATED,

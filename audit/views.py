@@ -560,7 +560,8 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
     messages.success(
         request,
         f"Activated {rule_selectors.rule_set_label(rule_set)} for "
-        f"{activation.domain_pack or 'all domain packs'} with the {activation.policy} policy.",
+        f"{activation.domain_pack or 'all domain packs'} with the {activation.policy} policy; "
+        "the claims it covers are classed again under it in the background.",
     )
     return redirect(reverse("audit:rules"))
 

@@ -12,12 +12,14 @@ from verifier.services.calibrator_change_jobs import (
 )
 from verifier.services.claim_verification import verification_job_run
 from verifier.services.enqueue import (
+    RECLASS_CLAIMS,
     RUN_AUDIT_PACK_JOB,
     RUN_CALIBRATOR_CHANGE_JOB,
     RUN_VERIFICATION_JOB,
 )
 from verifier.services.ingest_watch import ingest_jobs_watch
 from verifier.services.judge_calibrators import judge_calibrators_fit_due
+from verifier.services.quality_reclass import claims_reclass
 from verifier.services.traces import traces_purge_expired
 from verifier.services.verification_job_watch import verification_jobs_watch
 
@@ -35,6 +37,13 @@ def fit_judge_calibrators() -> list[int]:
     """Beat task: propose a reviewer calibrator for every workspace with enough new human
     decisions (``services.judge_calibrators.judge_calibrators_fit_due``)."""
     return [row.pk for row in judge_calibrators_fit_due()]
+
+
+@shared_task(name=RECLASS_CLAIMS)
+def reclass_claims(workspace_id: int, domain_pack: str) -> int:
+    """Re-class the claims of a domain pack under the rule set an admin just put in force
+    (``services.quality_reclass``)."""
+    return claims_reclass(workspace_id=workspace_id, domain_pack=domain_pack)
 
 
 @shared_task(name=RUN_CALIBRATOR_CHANGE_JOB)
