@@ -60,7 +60,7 @@ def test_nav_is_grouped_by_what_a_person_came_to_do(workspace, role):
     groups = _groups(client.get("/").content.decode())
     assert list(groups) == ["Review", "Audit", "Check", "Admin"]
     assert groups["Review"] == ["Queue", "Relations"]
-    assert groups["Audit"] == ["Claims", "Sources", "Traces", "Quality"]
+    assert groups["Audit"] == ["Claims", "Sources", "Traces", "Quality", "Activity"]
     assert groups["Check"] == ["Verify claims", "RAG answers", "Memory", "Worker"]
     admin = ["Ingest", "Rule sets", "Calibrators", "API keys", "Members", "Webhooks", "API docs"]
     assert groups["Admin"] == (admin if role == "admin" else ["Ingest", "API docs"])
