@@ -35,6 +35,7 @@ from verifier.models import (
 from verifier.scoring.quality import quality_report
 from verifier.scoring.trust import trust_score
 from verifier.selectors.claims import claims_state_counts
+from verifier.selectors.envelopes import iso_millis
 from verifier.selectors.ingest import (
     contradicted_count,
     ingest_coverage_gap_causes,
@@ -87,7 +88,7 @@ def ingest_job_report(*, job: IngestJob) -> dict[str, Any]:
         "duplicates": job_claims(job).filter(duplicate_of__isnull=False).count(),
         "failed_items": failed_items,
         "rule_sets": _rules_used(job),
-        "generated_at": timezone.now().isoformat(),
+        "generated_at": iso_millis(timezone.now()),  # as the API writes every time
     }
 
 

@@ -311,3 +311,12 @@ def test_store_verifies_the_jobs_relations_once(workspace, run_job):
 
     ingest_job_store(job=job)  # a redelivered store decides nothing twice
     assert RelationDecision.objects.filter(workspace=workspace).count() == relations.count()
+
+
+def test_the_quality_report_writes_its_time_as_the_api_does(workspace, run_job):
+    """``2026-11-28T19:52:11.107Z``, as every API time (a webhook's report carried
+    ``+00:00`` with microseconds)."""
+    import re
+
+    report = run_job(workspace).quality_report
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", report["generated_at"])
