@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
-from verifier.api.strict_input import query_params_check
+from verifier.api.strict_input import list_filters
 from verifier.models import ActivityAction, WorkspaceEvent
 
 
@@ -50,13 +50,9 @@ class ActivityListApi(APIView):
     @extend_schema(parameters=[FilterSerializer], responses=EventSerializer(many=True))
     def get(self, request: Request) -> Response:
         workspace = request_workspace(request)
-        query_params_check(
-            request, [*self.FilterSerializer().fields, *self.pagination_class.query_params]
-        )
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = list_filters(request, self.FilterSerializer, self.pagination_class)
         events = WorkspaceEvent.objects.filter(workspace=workspace)
-        if action := filters.validated_data.get("action"):
+        if action := filters.get("action"):
             events = events.filter(action=action)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(events, request, view=self) or []

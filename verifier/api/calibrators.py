@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
-from verifier.api.strict_input import query_params_check
+from verifier.api.strict_input import list_filters
 from verifier.engine import get_judge
 from verifier.models import CalibratorStatus, JudgeCalibrator
 from verifier.selectors.calibrators import calibrator_list, calibrator_use_refusal
@@ -121,15 +121,11 @@ class CalibratorListApi(APIView):
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
         workspace = request_workspace(request)
-        query_params_check(
-            request, [*self.FilterSerializer().fields, *self.pagination_class.query_params]
-        )
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = list_filters(request, self.FilterSerializer, self.pagination_class)
         rows = calibrator_list(
             workspace=workspace,
-            status=filters.validated_data.get("status"),
-            judge_model=filters.validated_data.get("judge_model"),
+            status=filters.get("status"),
+            judge_model=filters.get("judge_model"),
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self) or []

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from verifier.api.envelopes import STATE_CHOICES, ClaimListItemSerializer
 from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
-from verifier.api.strict_input import query_params_check
+from verifier.api.strict_input import list_filters
 from verifier.selectors.envelopes import (
     claim_envelope_get,
     claim_envelope_list,
@@ -46,16 +46,12 @@ class ClaimListApi(APIView):
     @extend_schema(parameters=[FilterSerializer], responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
         workspace = request_workspace(request)
-        query_params_check(
-            request, [*self.FilterSerializer().fields, *self.pagination_class.query_params]
-        )
-        filters = self.FilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = list_filters(request, self.FilterSerializer, self.pagination_class)
         qs = claim_envelope_list(
             workspace=workspace,
-            state=filters.validated_data.get("state"),
-            source_ref=filters.validated_data.get("source"),
-            job_id=filters.validated_data.get("job"),
+            state=filters.get("state"),
+            source_ref=filters.get("source"),
+            job_id=filters.get("job"),
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(qs, request, view=self) or []

@@ -132,3 +132,15 @@ def query_params_check(request: Request, known: Iterable[str]) -> None:
                 f"The query parameter {name!r} is given {len(values)} times; give it once.",
                 details={"field": name},
             )
+
+
+def list_filters(
+    request: Request, filters: type[serializers.Serializer[Any]], paged_by: Any
+) -> dict[str, Any]:
+    """A list endpoint's filters, validated: the query may hold only the ``filters``
+    serializer's fields and the pagination's own parameters (``paged_by``, a pagination
+    class), each once; a bad value is a 400 naming its field."""
+    query_params_check(request, [*filters().fields, *paged_by.query_params])
+    checked = filters(data=request.query_params)
+    checked.is_valid(raise_exception=True)
+    return dict(checked.validated_data)
