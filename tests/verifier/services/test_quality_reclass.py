@@ -34,6 +34,16 @@ def _harsh():
     )
 
 
+def _put_in_force(workspace, rule_set, domain_pack: str) -> None:
+    rule_set_activate(
+        workspace=workspace,
+        rule_set=rule_set,
+        domain_pack=domain_pack,
+        policy=CORE_V1.default_policy,
+        actor=None,
+    )
+
+
 def test_activation_re_classes_the_packs_claims_after_commit(
     workspace, django_capture_on_commit_callbacks
 ):
@@ -48,13 +58,7 @@ def test_activation_re_classes_the_packs_claims_after_commit(
 
     harsh = rule_set_create(workspace=workspace, definition=_harsh())
     with django_capture_on_commit_callbacks(execute=True):
-        rule_set_activate(
-            workspace=workspace,
-            rule_set=harsh,
-            domain_pack="",
-            policy=CORE_V1.default_policy,
-            actor=None,
-        )
+        _put_in_force(workspace, harsh, "")
     qualities = dict(Claim.objects.values_list("pk", "quality"))
     assert {qualities[c.pk] for c in claims} == {"unsupported"}
     assert qualities[unclassified.pk] == ""  # left to its job
@@ -70,12 +74,6 @@ def test_a_pack_activation_re_classes_that_pack_only(workspace, django_capture_o
     claims_classify(workspace=workspace, claims=Claim.objects.filter(pk__in=[c.pk for c in claims]))
     harsh = rule_set_create(workspace=workspace, definition=_harsh())
     with django_capture_on_commit_callbacks(execute=True):
-        rule_set_activate(
-            workspace=workspace,
-            rule_set=harsh,
-            domain_pack="med",
-            policy=CORE_V1.default_policy,
-            actor=None,
-        )
+        _put_in_force(workspace, harsh, "med")
     qualities = dict(Claim.objects.values_list("source__ref", "quality"))
     assert qualities == {"source:med": "unsupported", "source:other": "supported"}
