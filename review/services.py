@@ -241,13 +241,18 @@ def review_rejudge_one(*, claim: Claim, reviewer: User, expected_version: str | 
 
 
 def review_rejudge(*, claims: Iterable[Claim], reviewer: User) -> int:
-    """Send claims back to the judge; returns how many were sent."""
+    """Send claims back to the judge; returns how many were sent. A claim whose span is
+    in an earlier version of its source with other text is bound again in the current
+    version first (``claims_rebind_superseded``): the judge reads the source as it is."""
+    from verifier.services.binding import claims_rebind_superseded
     from verifier.services.judging import claims_judge
 
     claims = [claim for claim in claims if not claim.exclusion_reason]
     if not claims:
         return 0
-    claims_judge(claims=claims, cause=f"re-judge requested by {reviewer.get_username()}")
+    why = f"re-judge requested by {reviewer.get_username()}"
+    claims_rebind_superseded(claims=claims, actor=reviewer, why=why)
+    claims_judge(claims=claims, cause=why)
     for claim in claims:
         review_lease_release(claim=claim, reviewer=reviewer)
     return len(claims)

@@ -284,6 +284,50 @@ def claims_bind(
 
 
 @transaction.atomic
+def claims_rebind_superseded(*, claims: Sequence[Claim], actor: User | None, why: str) -> int:
+    """Bind again, in the cited source's current version, each claim whose active span
+    is in an earlier version with other text (what the state writer calls stale), so a
+    judge reads the source as it is now: the same words (the claim's submitted quote,
+    else the old span's text, bound by whoever bound it), or, for a span evidence search
+    found, a new search. A claim whose words are gone is left unbound ("quote not
+    found"), as binding it anew would leave it. Claims whose span is current, or that
+    have none, are left alone. ``why`` ends each state event's cause (who asked).
+    Returns how many claims were bound again."""
+    claims = list(claims)
+    versions = current_versions(source_ids={c.source_id for c in claims})
+    active = {
+        b.claim_id: b
+        for b in EvidenceBinding.objects.filter(
+            claim_id__in=[c.pk for c in claims], is_active=True
+        ).select_related("bound_by_user")
+    }
+    attempts = []
+    for claim in claims:
+        binding, version = active.get(claim.pk), versions.get(claim.source_id)
+        if binding is None or version is None or binding.source_hash == version.sha256:
+            continue
+        searched = binding.bound_by == BoundBy.EVIDENCE_SEARCH and not claim.submitted_quote
+        attempt = _attempt(
+            claim=claim,
+            version=version,
+            quote=None if searched else (claim.submitted_quote or binding.quote),
+            actor=binding.bound_by_user,
+            bound_by=None if searched else binding.bound_by,
+        )
+        attempt.cause = f"{attempt.cause} in v{version.number} ({why})"
+        attempts.append(attempt)
+    if not attempts:
+        return 0
+    _write(attempts)
+    claims_state_refresh(
+        claims=[a.claim for a in attempts],
+        causes={a.claim.pk: a.cause for a in attempts},
+        actor=actor,
+    )
+    return len(attempts)
+
+
+@transaction.atomic
 def claim_bind_span(*, claim: Claim, start: int, end: int, actor: User | None) -> EvidenceBinding:
     """A reviewer's selection ``[start, end)`` of the current version, bound exactly."""
     version = current_version(claim)
