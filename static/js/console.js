@@ -48,7 +48,10 @@
       box.appendChild(close);
       main.insertBefore(box, main.firstChild);
     }
-    box.querySelector("#request-error-text").textContent = text;
+    // The same words again (a poll failing each second) are not set again: the alert
+    // would be read out each time.
+    var said = box.querySelector("#request-error-text");
+    if (said.textContent !== text) said.textContent = text;
   }
 
   document.addEventListener("htmx:responseError", function (event) {
@@ -65,20 +68,46 @@
     }
   });
 
-  // After a full page load: a refused form puts the keyboard on its first invalid field;
-  // a page that says what an action did (its messages) puts it on that message, unless
-  // the page already put it somewhere (an autofocus field, the review item's heading).
+  // A poll's out-of-band swap into a live region (the ingest job's status line) that
+  // would not change its words is skipped: a screen reader would hear the same words
+  // again each second, as if something had happened.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var fragment = event.detail.fragment;
+    if (!target || !fragment) return;
+    var live = target.matches('[role="status"], [role="alert"], [aria-live]') ||
+      target.querySelector('[role="status"], [role="alert"], [aria-live]');
+    if (live && target.textContent.trim() === fragment.textContent.trim()) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  function focusNow(element) {
+    if (!element.matches("a[href], button, input, select, textarea, [tabindex]")) {
+      element.setAttribute("tabindex", "-1");
+    }
+    element.focus();
+  }
+
+  // After a full page load: a refused form puts the keyboard on its first invalid field
+  // (or, when the refusal is about the form as a whole, on what it says); a page that
+  // says what an action did (its messages, a panel such as a new API key's) puts it on
+  // that, unless the page already put it somewhere (an autofocus field, the review
+  // item's heading) or the address names a place on the page.
   window.addEventListener("load", function () {
     if (document.activeElement && document.activeElement !== document.body) return;
     var invalid = document.querySelector('main [aria-invalid="true"]');
     if (invalid) {
-      invalid.focus();
+      focusNow(invalid);
       return;
     }
-    var said = document.querySelector("main .messages");
-    if (said) {
-      said.setAttribute("tabindex", "-1");
-      said.focus();
+    var refused = document.querySelector("main form .form-error, main form .errorlist");
+    if (refused) {
+      focusNow(refused);
+      return;
     }
+    if (window.location.hash) return;
+    var said = document.querySelector("main .messages, main section[role=status]");
+    if (said) focusNow(said);
   });
 })();

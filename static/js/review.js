@@ -238,7 +238,60 @@
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && document.getElementById("review-item")) window.location.reload();
   });
+  /* The note typed with a decision outlives a session that ended mid-review (the server
+   * sends the page to the sign-in page, which comes back here) and a refused request the
+   * reviewer reloads after: it is kept for this tab (sessionStorage, by claim) while the
+   * decision is on its way, dropped once the item answers, and put back into the empty
+   * note field the next time this claim's page loads. */
+  var DRAFT_PREFIX = "spanproof:decision-note:";
+  var pendingDraft = null;
+
+  function draftStore(key, value) {
+    try {
+      if (value) window.sessionStorage.setItem(key, value);
+      else window.sessionStorage.removeItem(key);
+    } catch (e) { /* storage off: nothing is kept */ }
+  }
+
+  function draftTake(key) {
+    try {
+      var value = window.sessionStorage.getItem(key);
+      window.sessionStorage.removeItem(key);
+      return value;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var form = elt && elt.closest ? elt.closest("#decide-form") : null;
+    var item = document.getElementById("review-item");
+    var note = document.getElementById("decision-note");
+    if (!form || !item || !note) return;
+    pendingDraft = DRAFT_PREFIX + item.getAttribute("data-claim");
+    draftStore(pendingDraft, note.value);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (pendingDraft && event.detail.successful) {
+      draftStore(pendingDraft, "");
+      pendingDraft = null;
+    }
+  });
+
+  function restoreDraft() {
+    var item = document.getElementById("review-item");
+    var note = document.getElementById("decision-note");
+    if (!item || !note) return;
+    var kept = draftTake(DRAFT_PREFIX + item.getAttribute("data-claim"));
+    if (kept && !note.value) {
+      note.value = kept;
+      say("The note you typed before, not yet saved, is back in the note field.");
+    }
+  }
+
   function start() {
+    restoreDraft();
     settle(document);
     if (!window.location.hash) focusItem();
   }

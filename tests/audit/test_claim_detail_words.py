@@ -1,5 +1,6 @@
-"""A claim's page says its reason once, in words, with the code the exports and the API
-carry beside it marked as a code (not "Contradicted by the span contradicted")."""
+"""A claim's page says its state and its reason once each, in words (not "Contradicted ·
+Contradicted by the span contradicted"); the reason links to its row of the glossary,
+which gives the code the exports and the API carry."""
 
 from __future__ import annotations
 
@@ -9,15 +10,30 @@ import pytest
 
 from tests.factories import make_source
 from tests.verifier.api.conftest import DELTA_TEXT, judged_claim
+from verifier import vocabulary
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_reason_reads_once_with_its_code_marked(auditor_client, workspace):
-    delta = make_source(workspace, ref="source:marrow_river", text=DELTA_TEXT)
-    claim = judged_claim(delta, "Sediment settles where the current slows.")
-    html = auditor_client.get(f"/audit/claims/{claim.public_id}/").content.decode()
+def _header(html: str) -> str:
     head = html[html.index("<h1") :]
-    head = head[: head.index("</p>")]
-    assert re.search(r"\(code <code>[a-z_:]+</code>\)</small>", head)
-    assert not re.search(r"· [^<]+ <code>", head)  # a label run into its code
+    return head[head.index("</h1>") : head.index("</p>")]
+
+
+def test_the_header_reads_the_reason_once_in_words(auditor_client, workspace):
+    delta = make_source(workspace, ref="source:marrow_river", text=DELTA_TEXT)
+    claim = judged_claim(
+        delta,
+        "Sediment never settles where the current slows.",
+        quote="Sediment settles where the current slows.",
+        label="contradicted",
+    )
+    assert (claim.state, claim.state_reason) == ("contradicted", "contradicted")
+    html = auditor_client.get(f"/audit/claims/{claim.public_id}/").content.decode()
+    head = _header(html)
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", head.split(" · cites")[0])).strip()
+    label = vocabulary.term("reason", "contradicted").label
+    assert words == f"Contradicted · {label}"
+    assert f'href="/glossary/#reason-contradicted" id="state-reason">{label}</a>' in head
+    glossary = auditor_client.get("/glossary/").content.decode()
+    assert 'id="reason-contradicted"' in glossary

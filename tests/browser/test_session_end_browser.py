@@ -2,7 +2,7 @@
 whole page to the sign-in page, which says the session ended and brings them back to the
 item (never a sign-in form drawn inside the item); a request refused for another reason
 (a form whose CSRF cookie is gone) shows a message the screen reader reads, and keeps
-what they typed."""
+what they typed. The note typed with the decision comes back with the item's page, once."""
 
 from __future__ import annotations
 
@@ -45,6 +45,16 @@ def test_a_decision_after_the_session_ended_goes_to_sign_in_and_back(browser_pag
     page.fill("#id_password", "pw-for-tests-123")
     page.click("button[type=submit]")
     expect(page).to_have_url(f"{live_server.url}/review/item/{claim.public_id}/")
+    # the note typed before the session ended is back, and the page says so
+    expect(page.locator("#decision-note")).to_have_value("checked against page 4")
+    expect(page.locator("#key-status")).to_contain_text("is back in the note field")
+    page.click("#btn-supported")
+    expect(page.locator("#review-item")).not_to_have_attribute("data-claim", claim.public_id)
+    human = Verdict.objects.get(claim=claim, judge_family="human")
+    assert human.note == "checked against page 4"
+    # sent: it is not put back again
+    page.goto(f"{live_server.url}/review/item/{claim.public_id}/")
+    expect(page.locator("#decision-note")).to_have_value("")
 
 
 def test_a_refused_request_says_so_and_keeps_what_was_typed(browser_page, live_server):
@@ -58,3 +68,5 @@ def test_a_refused_request_says_so_and_keeps_what_was_typed(browser_page, live_s
     expect(alert).to_contain_text("Your last action was refused")
     expect(page.locator("#decision-note")).to_have_value("checked against page 4")
     assert not Verdict.objects.filter(claim=claim, judge_family="human").exists()
+    page.reload()  # what the message says to do: the note comes back with the page
+    expect(page.locator("#decision-note")).to_have_value("checked against page 4")
