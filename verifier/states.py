@@ -93,7 +93,9 @@ QUEUE_STATES: Final[frozenset[ClaimState]] = frozenset(
 # is confident its reviewers would decide the other way) ranks right after a
 # contradiction: a claim the judge passed may be wrong. ``self_consistency_disagreement``
 # is a kind of abstention (the judge disagreed with itself across samples) and ranks
-# right after ``abstained``.
+# right after ``abstained``. ``not_judged`` (bound, the judge not asked yet: a job still
+# running, or a judge that failed) ranks last, with its own chip, so the queue's total is
+# the sum of its chips.
 QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
     StateReason.CONTRADICTED,
     StateReason.JUDGE_REVIEWERS_DISAGREE,
@@ -103,6 +105,7 @@ QUEUE_REASON_RISK_ORDER: Final[tuple[StateReason, ...]] = (
     StateReason.ABSTAINED,
     StateReason.SELF_CONSISTENCY_DISAGREEMENT,
     StateReason.NO_EVIDENCE,
+    StateReason.NOT_JUDGED,
 )
 
 QUEUE_REASONS: Final[frozenset[StateReason]] = frozenset(QUEUE_REASON_RISK_ORDER)

@@ -1,7 +1,8 @@
 """The queue's risk order lives in one place and no schema holds it (issue 43.1): the
-state writer stores each reason's rank beside it, so a reason added to the order (here
+state writer stores each reason's rank beside it, so a reason moved in the order (here
 through ``settings.SPANPROOF_QUEUE_REASON_RISK_ORDER``) is ranked, chipped and filtered
-without a migration; ``migrate`` re-ranks the claims stored before the change."""
+where it now stands, without a migration; ``migrate`` re-ranks the claims stored before
+the change."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from tests.review.conftest import QUOTE
 from verifier.models import Claim
 from verifier.services.claim_state import claim_state_refresh, claims_queue_rank_sync
 from verifier.state_policy import queue_rank
-from verifier.states import QUEUE_REASON_RISK_ORDER, UNRANKED
+from verifier.states import QUEUE_REASON_RISK_ORDER
 
 BUILT_IN = [r.value for r in QUEUE_REASON_RISK_ORDER]
-# ``not_judged`` (a fresh span, no verdict yet) is a real reason outside the built-in order.
-WITH_NOT_JUDGED = [BUILT_IN[0], "not_judged", *BUILT_IN[1:]]
+# ``not_judged`` (a fresh span, no verdict yet) is last in the built-in order; a
+# deployment moves it up to second.
+WITH_NOT_JUDGED = [BUILT_IN[0], "not_judged", *(r for r in BUILT_IN[1:] if r != "not_judged")]
 
 
 def _not_judged(source, text: str) -> Claim:
@@ -37,13 +39,13 @@ def _stored_ranks_agree() -> bool:
     )
 
 
-def test_a_reason_added_in_settings_is_ranked_chipped_and_filtered(
+def test_a_reason_moved_in_settings_is_ranked_chipped_and_filtered(
     settings, reviewer_client, source, make_queue_claim
 ):
     abstained = make_queue_claim("abstained", text="An abstained claim.")
     contradicted = make_queue_claim("contradicted", text="A contradicted claim.")
     waiting = [_not_judged(source, f"Claim {i} waits for the judge.") for i in range(2)]
-    assert Claim.objects.get(pk=waiting[0].pk).queue_rank == UNRANKED
+    assert Claim.objects.get(pk=waiting[0].pk).queue_rank == BUILT_IN.index("not_judged")
     assert Claim.objects.get(pk=abstained.pk).queue_rank == BUILT_IN.index("abstained")
 
     settings.SPANPROOF_QUEUE_REASON_RISK_ORDER = WITH_NOT_JUDGED
@@ -94,3 +96,20 @@ def test_every_state_write_stores_the_rank_of_its_reason(make_queue_claim):
         make_queue_claim(reason)
     assert _stored_ranks_agree()
     assert claims_queue_rank_sync() == 0
+
+
+def test_claims_waiting_for_the_judge_have_their_own_chip(
+    reviewer_client, source, make_queue_claim
+):
+    """Every claim the queue counts is under one of its chips: the ones not judged yet
+    too (last in the built-in order)."""
+    make_queue_claim("abstained", text="An abstained claim.")
+    waiting = _not_judged(source, "A claim that waits for the judge.")
+    body = reviewer_client.get("/review/").content.decode()
+    assert re.search(r'data-reason="not_judged"[^>]*>Not judged yet <span class="n">1', body)
+    chips = [
+        int(n) for n in re.findall(r'data-reason="[a-z_]+"[^>]*>[^<]+<span class="n">(\d+)', body)
+    ]
+    assert sum(chips) == 2, chips
+    body = reviewer_client.get("/review/?reason=not_judged").content.decode()
+    assert set(re.findall(r"claim:[0-9a-z]{12}", body)) == {waiting.public_id}

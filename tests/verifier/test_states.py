@@ -273,10 +273,7 @@ def test_stale_binding_never_positive(inputs: StateInputs, policy: StatePolicy) 
 @given(state_inputs(), policies)
 def test_queue_states_carry_queue_reasons(inputs: StateInputs, policy: StatePolicy) -> None:
     decision = resolve_state(inputs, policy)
-    if decision.state in QUEUE_STATES and decision.reason not in (
-        R.NOT_JUDGED,
-        R.HUMAN_CONTRADICTED,
-    ):
+    if decision.state in QUEUE_STATES and decision.reason != R.HUMAN_CONTRADICTED:
         assert decision.reason in QUEUE_REASONS
     if decision.state not in QUEUE_STATES:
         assert decision.reason not in QUEUE_REASONS
@@ -297,6 +294,7 @@ def test_queue_reason_values_are_exact() -> None:
         "no_evidence",
         "self_consistency_disagreement",
         "judge_reviewers_disagree",
+        "not_judged",
     }
     assert [r.value for r in QUEUE_REASON_RISK_ORDER] == [
         "contradicted",
@@ -307,6 +305,7 @@ def test_queue_reason_values_are_exact() -> None:
         "abstained",
         "self_consistency_disagreement",
         "no_evidence",
+        "not_judged",
     ]
     assert {UNV, CON} == QUEUE_STATES
     assert [s.value for s in ClaimState] == [
@@ -339,9 +338,9 @@ def test_a_calibrator_overruling_the_judge_queues_the_claim_as_a_disagreement() 
 
 def test_queue_risk_rank() -> None:
     ranks = [queue_risk_rank(r) for r in QUEUE_REASON_RISK_ORDER]
-    assert ranks == sorted(ranks) == list(range(8))
+    assert ranks == sorted(ranks) == list(range(9))
     assert queue_risk_rank("human_contradicted") == queue_risk_rank(R.CONTRADICTED)
-    assert queue_risk_rank(R.NOT_JUDGED) == UNRANKED
+    assert queue_risk_rank(R.NOT_JUDGED) == 8  # last: waiting for the judge
     assert queue_risk_rank("nonsense") == UNRANKED
     # Another order ranks by its own places; the state function follows the policy's.
     order = ("abstained", "stale_source")
