@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from review.selectors.item import verdict_notes_in_words
 from verifier import vocabulary
 from verifier.binding import span_matches
 from verifier.models import (
@@ -282,6 +283,9 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
     active = next((b for b in bindings if b.is_active), None)
     inputs, check = claim_state_inputs(claim=claim)
     verdicts = list(claim.verdicts.select_related("reviewer").latest_first())
+    notes = verdict_notes_in_words(verdicts)
+    for v in verdicts:
+        v.note_words = notes[v.pk]  # type: ignore[attr-defined]
     events = list(claim.state_events.select_related("actor").latest_first())
     traces = list(
         TraceClaim.objects.filter(claim=claim)

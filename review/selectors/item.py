@@ -5,7 +5,7 @@ reviewer's own decision while it can still be undone)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
@@ -212,7 +212,7 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         segments = window_segments(version.text, marks, window)
     verdicts = item_pane.pane_verdicts(claim)
     events = item_pane.pane_events(claim)
-    decisions = {v.pk: _decision_in_words(v) for v in verdicts if v.reviewer_id is not None}
+    notes = verdict_notes_in_words(verdicts)
     for v in verdicts:
         v.judge_words = judge_in_words(  # type: ignore[attr-defined]
             v.judge_model, v.reviewer.get_username() if v.reviewer is not None else None
@@ -220,7 +220,7 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
             v.label, v.confidence, human=v.reviewer_id is not None, note=v.note
         )
-        v.note_words = undo_note_in_words(v.note, decisions.get)  # type: ignore[attr-defined]
+        v.note_words = notes[v.pk]  # type: ignore[attr-defined]
     # Why it is here: the verdict the state stands on now, not merely the latest (after an
     # undo the latest is the withdrawal, and the judge's verdict decides again).
     deciding = deciding_verdict(verdicts)
@@ -252,6 +252,14 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
             else None
         ),
     )
+
+
+def verdict_notes_in_words(verdicts: Sequence[Verdict]) -> dict[int, str]:
+    """Each verdict's note as the console shows it (by id): an undo's note names the
+    decision it withdraws, from ``verdicts`` (the claim's, reviewers loaded), as its row
+    in the history reads. The review item and the audit's claim page both show these."""
+    decisions = {v.pk: _decision_in_words(v) for v in verdicts if v.reviewer_id is not None}
+    return {v.pk: undo_note_in_words(v.note, decisions.get) for v in verdicts}
 
 
 def _decision_in_words(verdict: Verdict) -> str:

@@ -134,6 +134,11 @@ def test_after_an_undo_the_item_and_the_queue_say_what_decides_the_state_now(
         assert f"verdict {decision.pk}" not in text
         assert "(entailed)" not in text and withdrawn.note.endswith("(entailed)")
 
+    # The audit's claim page words the undo as the item does (verdicts table, timeline).
+    audit_page = _text(reviewer_client.get(f"/audit/claims/{claim.public_id}/").content.decode())
+    assert audit_page.count(f"Undo: withdraws rita's decision of {when} (Supports).") == 2
+    assert f"verdict {decision.pk}" not in audit_page
+
     queue = _text(reviewer_client.get("/review/").content.decode())
     assert "90 % sure the span contradicts the claim" in queue
     assert "decided by a person" not in queue and "withdraws verdict" not in queue.lower()
