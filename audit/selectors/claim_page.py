@@ -285,7 +285,7 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
     verdicts = list(claim.verdicts.select_related("reviewer").latest_first())
     notes = verdict_notes_in_words(verdicts)
     for v in verdicts:
-        v.note_words = notes[v.pk]  # type: ignore[attr-defined]
+        v.note_words = notes[v.pk]
     events = list(claim.state_events.select_related("actor").latest_first())
     traces = list(
         TraceClaim.objects.filter(claim=claim)
