@@ -4,19 +4,18 @@ actions read the review queue, and the engine never imports the consoles.)"""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from review.selectors.home import review_home_actions, review_progress
 from verifier.http import SignedInRequest
-from verifier.permissions import DECIDER_ROLES
+from verifier.permissions import DECIDER_ROLES, signed_in_required
 from verifier.selectors.claims import claim_state_counts
 from verifier.selectors.workspaces import membership_list
 
 
-@login_required
+@signed_in_required
 @require_GET
 def home(request: SignedInRequest) -> HttpResponse:
     workspace = request.workspace

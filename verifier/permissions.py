@@ -93,6 +93,22 @@ def sign_in_again(request: HttpRequest) -> HttpResponseBase:
     return HttpResponseRedirect(login)
 
 
+def signed_in_required(
+    view: Callable[..., HttpResponseBase],
+) -> Callable[..., HttpResponseBase]:
+    """``login_required`` for console views with ``sign_in_again``'s way back: a form
+    sent while signed out comes back to the page it was sent from, never to an address
+    that only takes a POST (the workspace switch)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return sign_in_again(request)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
 def role_required(
     *roles: str, unsafe_scope: str = ApiScope.WRITE
 ) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -17,11 +16,12 @@ from verifier.api.paths import is_api_path
 from verifier.error_pages import api_not_found
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
+from verifier.permissions import signed_in_required
 from verifier.selectors.health import health_report
 from verifier.selectors.workspaces import membership_get
 
 
-@login_required
+@signed_in_required
 @require_GET
 def glossary(request: HttpRequest) -> HttpResponse:
     """The words the console uses and every code it shows, from the one vocabulary."""
@@ -36,7 +36,7 @@ def glossary(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+@signed_in_required
 @require_POST
 def workspace_switch(request: HttpRequest) -> HttpResponse:
     slug = request.POST.get("workspace", "")

@@ -64,3 +64,18 @@ def test_the_sign_in_page_says_the_session_ended_and_posts_to_itself() -> None:
     assert 'action="/accounts/login/"' in html and f'value="{ITEM}"' in html
     plain = Client().get("/accounts/login/").content.decode()
     assert 'id="session-ended"' not in plain
+
+
+def test_the_workspace_switch_sent_signed_out_comes_back_to_the_page_not_the_switch() -> None:
+    """The switch only takes a POST: coming back to it after signing in was a 405."""
+    response = Client().post(
+        "/workspace/switch", {"workspace": "w"}, headers={"Referer": "http://testserver/audit/"}
+    )
+    assert response.status_code == 302
+    path, query = _login_target(response["Location"])
+    assert path == "/accounts/login/"
+    assert query == {"next": ["/audit/"], "session_ended": ["1"]}
+    # the home page and the glossary, asked for signed out, still come back to themselves
+    for page in ("/", "/glossary/"):
+        _, query = _login_target(Client().get(page)["Location"])
+        assert query == {"next": [page]}
