@@ -1,14 +1,16 @@
-"""The review guidelines' markdown as safe HTML: rendered by ``markdown``, then cleaned by
-``nh3`` (the Ammonia sanitizer) to an allow-list of tags and attributes. No script, no
-style, no event handler, no ``javascript:`` URL survives, so the page's strict CSP never
-has to forgive anything. No Django: the service that saves the guidelines calls it once."""
+"""The review guidelines' markdown as safe HTML: rendered by ``markdown-it-py`` (CommonMark
+with tables and strikethrough, in time linear in the text: Python-Markdown took 16 s on
+18,000 nested brackets), then cleaned by ``nh3`` (the Ammonia sanitizer) to an
+allow-list of tags and attributes. No script, no style, no event handler, no
+``javascript:`` URL survives, so the page's strict CSP never has to forgive anything.
+No Django: the service that saves the guidelines calls it once."""
 
 from __future__ import annotations
 
 from typing import Final
 
-import markdown
 import nh3
+from markdown_it import MarkdownIt
 
 ALLOWED_TAGS: Final = frozenset(
     {
@@ -31,6 +33,7 @@ ALLOWED_TAGS: Final = frozenset(
         "ol",
         "p",
         "pre",
+        "s",
         "strong",
         "table",
         "tbody",
@@ -45,10 +48,14 @@ ALLOWED_ATTRIBUTES: Final = {"a": {"href", "title"}, "abbr": {"title"}}
 URL_SCHEMES: Final = frozenset({"http", "https", "mailto"})
 MAX_GUIDELINES_CHARS: Final = 20_000
 
+# Raw HTML in the markdown is passed to nh3, which keeps the allow-list (``<kbd>``,
+# ``<abbr title>``, definition lists) and drops the rest.
+_MARKDOWN: Final = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+
 
 def guidelines_html(text: str) -> str:
     """``text`` (markdown) as sanitized HTML; headings start at h2 (the page has its h1)."""
-    rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+    rendered = _MARKDOWN.render(text)
     rendered = rendered.replace("<h1>", "<h2>").replace("</h1>", "</h2>")
     return nh3.clean(
         rendered,

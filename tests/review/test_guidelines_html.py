@@ -1,0 +1,27 @@
+"""The guidelines' markdown: CommonMark with tables and strikethrough, raw HTML kept only
+where the allow-list has it, headings from h2, links without script."""
+
+from __future__ import annotations
+
+from review.guidelines import guidelines_html
+
+
+def test_markdown_tables_lists_and_allowed_html_are_kept():
+    html = guidelines_html(
+        "# How we decide\n\n**Supported** needs the span. Press <kbd>s</kbd>.\n\n"
+        "| Reason | Do |\n|---|---|\n| Stale | send back |\n\n1. read\n2. decide\n\n~~old rule~~"
+    )
+    assert "<h2>How we decide</h2>" in html and "<h1>" not in html
+    assert "<strong>Supported</strong>" in html and "<kbd>s</kbd>" in html
+    assert "<th>Reason</th>" in html and "<td>send back</td>" in html
+    assert "<ol>\n<li>read</li>" in html and "<s>old rule</s>" in html
+
+
+def test_script_handlers_and_script_urls_do_not_survive():
+    html = guidelines_html(
+        "<script>alert(1)</script> <img src=x onerror=alert(1)> [a](javascript:alert(1)) "
+        '<a href="https://example.org" onclick="x">ok</a> <span style="color:red">s</span>'
+    )
+    assert "<script" not in html and "onerror" not in html and "onclick" not in html
+    assert 'href="javascript' not in html and "style=" not in html and "<img" not in html
+    assert '<a href="https://example.org" rel="noopener noreferrer nofollow">ok</a>' in html
