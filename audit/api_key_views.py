@@ -7,8 +7,6 @@ that page shows no secret and makes no key; the secret never travels in a URL.""
 
 from __future__ import annotations
 
-from typing import Final
-
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -18,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from audit.confirmation import ask_first
+from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.api.curl_examples import EXAMPLES
 from verifier.http import MemberRequest
 from verifier.models import ApiScope
@@ -25,7 +24,6 @@ from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.workspaces import api_key_list
 from verifier.services.workspaces import ApiKeyInputError, api_key_create, api_key_revoke
 
-PAGE_SIZE: Final = 50  # keys a page, as every console list
 # The session key holding a new key's secret until the keys page shows it, once.
 NEW_KEY_SESSION_KEY = "api_key_shown_once"
 
@@ -46,9 +44,9 @@ def _render(
         request,
         "audit/api_keys.html",
         {
-            "page": Paginator(api_key_list(workspace=request.workspace), PAGE_SIZE).get_page(
-                request.GET.get("page")
-            ),
+            "page": Paginator(
+                api_key_list(workspace=request.workspace), CONSOLE_PAGE_SIZE
+            ).get_page(request.GET.get("page")),
             "form": form or ApiKeyForm(),
             "new_key": new_key,
             "examples": EXAMPLES,

@@ -4,8 +4,6 @@ user a role, changing one and taking a member out. The workspace always keeps an
 
 from __future__ import annotations
 
-from typing import Final
-
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -15,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from audit.confirmation import ask_first
+from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.http import MemberRequest
 from verifier.models import Membership, Role
 from verifier.permissions import ADMIN_ROLES, role_required
@@ -25,8 +24,6 @@ from verifier.services.workspaces import (
     member_remove,
     member_role_change,
 )
-
-PAGE_SIZE: Final = 50  # members a page, as every console list
 
 
 class MemberAddForm(forms.Form):
@@ -45,9 +42,9 @@ def _render(
         request,
         "audit/members.html",
         {
-            "page": Paginator(workspace_members(workspace=request.workspace), PAGE_SIZE).get_page(
-                request.GET.get("page")
-            ),
+            "page": Paginator(
+                workspace_members(workspace=request.workspace), CONSOLE_PAGE_SIZE
+            ).get_page(request.GET.get("page")),
             "form": form or MemberAddForm(),
             "roles": Role.choices,
         },

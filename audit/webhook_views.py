@@ -4,8 +4,6 @@ services as ``/connect/v1/webhooks``; a webhook turned off keeps its record."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -15,13 +13,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from audit.confirmation import ask_first
+from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.http import MemberRequest
 from verifier.models import WebhookEvent
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.webhooks import webhook_get, webhook_list
 from verifier.services.webhooks import WebhookInputError, webhook_create, webhook_turn_off
-
-PAGE_SIZE: Final = 50  # webhooks a page, as every console list
 
 
 class WebhookForm(forms.Form):
@@ -56,9 +53,9 @@ def _render(
         request,
         "audit/webhooks.html",
         {
-            "page": Paginator(webhook_list(workspace=request.workspace), PAGE_SIZE).get_page(
-                request.GET.get("page")
-            ),
+            "page": Paginator(
+                webhook_list(workspace=request.workspace), CONSOLE_PAGE_SIZE
+            ).get_page(request.GET.get("page")),
             "form": form or WebhookForm(),
         },
         status=status,

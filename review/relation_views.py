@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from audit.paging import CONSOLE_PAGE_SIZE
 from verifier import vocabulary
 from verifier.http import MemberRequest
 from verifier.models import ClaimRelation, DecisionLevel, RelationKind
@@ -24,7 +25,6 @@ from verifier.services.relation_verify import (
     relations_review_decide_bulk,
 )
 
-PAGE_SIZE = 50
 DAY_CHOICES = (1, 7, 30, 90)
 DECISIONS = {"accept": True, "reject": False}
 FILTER_KEYS = ("level", "kind", "q")
@@ -68,7 +68,7 @@ def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> Ht
     days = _days(request.GET.get("days"))
     filters = _filters(request.GET)
     rows = relations_for_review(workspace=workspace, **filters)
-    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(rows, CONSOLE_PAGE_SIZE).get_page(request.GET.get("page"))
     membership = request.membership
     return render(
         request,

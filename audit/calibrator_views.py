@@ -1,0 +1,148 @@
+"""Audit console: reviewer calibrators (admins only): proposed, activated, deactivated, and the
+jobs that re-read claims. Each view parses the request, calls one selector or service,
+renders."""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
+from django.views.decorators.http import require_GET, require_POST
+
+from audit.paging import CONSOLE_PAGE_SIZE
+from verifier.engine import get_judge
+from verifier.http import MemberRequest
+from verifier.permissions import ADMIN_ROLES, role_required
+from verifier.pipeline.views import HTMX_STOP_POLLING
+from verifier.selectors import calibrators as calibrator_selectors
+from verifier.services import judge_calibrators as calibrator_services
+
+FLIPS_SHOWN: Final = 200  # rows of each flip list on the activation page
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def calibrators(request: MemberRequest) -> HttpResponse:
+    workspace = request.workspace
+    page = Paginator(
+        calibrator_selectors.calibrator_list(workspace=workspace), CONSOLE_PAGE_SIZE
+    ).get_page(request.GET.get("page"))
+    changes = calibrator_selectors.calibrator_changes_unfinished(
+        calibrator_ids=[row.pk for row in page]
+    )
+    judge = get_judge()
+    model_id, version = str(judge.model_id), int(judge.prompt_version)
+    rows = [
+        {
+            "row": row,
+            "refusal": calibrator_selectors.calibrator_refusal(row),
+            "stale": calibrator_selectors.calibrator_use_refusal(
+                row, judge_model=model_id, prompt_version=version
+            ),
+            "change": changes.get(row.pk),
+        }
+        for row in page
+    ]
+    return render(
+        request,
+        "audit/calibrators.html",
+        {
+            "page": page,
+            "rows": rows,
+            "floor": calibrator_selectors.calibrator_precision_floor(),
+            "min_new": calibrator_services.min_new_decisions(),
+            "judge_model": get_judge().model_id,
+        },
+    )
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
+    row = calibrator_selectors.calibrator_get(workspace=request.workspace, pk=pk)
+    judge = get_judge()
+    model_id, version = str(judge.model_id), int(judge.prompt_version)
+    return render(
+        request,
+        "audit/calibrator_detail.html",
+        {
+            "calibrator": row,
+            "floor": calibrator_selectors.calibrator_precision_floor(),
+            "refusal": calibrator_selectors.calibrator_activation_refusal(
+                row=row, judge_model=model_id, prompt_version=version
+            ),
+            "stale": calibrator_selectors.calibrator_use_refusal(
+                row, judge_model=model_id, prompt_version=version
+            ),
+            "params_json": json.dumps(row.params, indent=2),
+            "job": calibrator_selectors.calibrator_change_job_latest(calibrator=row),
+        },
+    )
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
+    """Activate a proposed calibrator, after a confirmation page with its flip list; the
+    claims are brought in line in the background (the calibrator's page shows how far)."""
+    workspace = request.workspace
+    row = calibrator_selectors.calibrator_get(workspace=workspace, pk=pk)
+    if request.POST.get("confirm") == "1":
+        try:
+            job = calibrator_services.judge_calibrator_activate(calibrator=row, actor=request.user)
+        except calibrator_services.CalibratorRefused as exc:
+            messages.error(request, exc.message)
+            return redirect("audit:calibrator-detail", pk=row.pk)
+        messages.success(
+            request,
+            f"Activated {row}: new verdicts of {row.judge_model} pass through it; its answers "
+            f"are being applied to the {job.total} claim{pluralize(job.total)} it may decide.",
+        )
+        return redirect("audit:calibrator-detail", pk=row.pk)
+    preview = calibrator_selectors.calibrator_activation_preview(
+        workspace=workspace, row=row, judge=get_judge()
+    )
+    if preview.refusal:
+        messages.error(request, preview.refusal)
+        return redirect("audit:calibrator-detail", pk=row.pk)
+    return render(
+        request,
+        "audit/calibrator_confirm.html",
+        {"calibrator": row, "plan": preview.plan, "preview": preview, "shown": FLIPS_SHOWN},
+    )
+
+
+@require_POST
+@role_required(*ADMIN_ROLES)
+def calibrator_deactivate(request: MemberRequest, pk: int) -> HttpResponse:
+    row = calibrator_selectors.calibrator_get(workspace=request.workspace, pk=pk)
+    try:
+        job = calibrator_services.judge_calibrator_deactivate(calibrator=row, actor=request.user)
+    except calibrator_services.CalibratorRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("audit:calibrator-detail", pk=row.pk)
+    restored = (
+        f"the judge's answer is being given back to the claims it decided (of {job.total} in scope)"
+        if job is not None
+        else f"the configured judge is no longer {row.judge_model}: no claim was read again"
+    )
+    messages.success(request, f"Deactivated {row}: new verdicts are the plain judge's; {restored}.")
+    return redirect("audit:calibrator-detail", pk=row.pk)
+
+
+@require_GET
+@role_required(*ADMIN_ROLES)
+def calibrator_job(request: MemberRequest, job_id: int) -> HttpResponse:
+    """How far a calibrator change has brought the claims (polled by htmx)."""
+    job = calibrator_selectors.calibrator_change_job_get(workspace=request.workspace, job_id=job_id)
+    if request.htmx:
+        response = render(request, "audit/partials/calibrator_job.html", {"job": job})
+        if job.finished:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "audit/calibrator_job.html", {"job": job})

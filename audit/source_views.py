@@ -1,0 +1,118 @@
+"""Audit console: sources, a version with its spans highlighted, and version diffs. Each view
+parses the request, calls one selector or service, renders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from audit import selectors
+from audit.paging import CONSOLE_PAGE_SIZE
+from verifier.http import MemberRequest
+from verifier.permissions import role_required
+
+
+@require_GET
+@role_required()
+def source_list(request: MemberRequest) -> HttpResponse:
+    q = request.GET.get("q", "").strip()[:200]
+    rag = request.GET.get("rag") == "1"
+    sources = selectors.audit_source_list(workspace=request.workspace, q=q, include_rag_chunks=rag)
+    page = Paginator(sources, CONSOLE_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "audit/source_list.html", {"page": page, "q": q, "rag": rag})
+
+
+def _digits(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) < 10 else None
+
+
+def _render_source(request: MemberRequest, source: Any, version: Any) -> HttpResponse:
+    params = request.GET
+    view = selectors.source_view(
+        source=source,
+        version=version,
+        focus=selectors.SourceFocus.parse(params),
+        at=_digits(params.get("at")),
+        state=params.get("state", ""),
+        claims_page=_digits(params.get("cpage")),
+    )
+
+    def query(drop: tuple[str, ...], **values: Any) -> str:
+        out = params.copy()
+        for key in drop:
+            out.pop(key, None)
+        for key, value in values.items():
+            out[key] = str(value)
+        return out.urlencode()
+
+    return render(
+        request,
+        "audit/source_detail.html",
+        {
+            "view": view,
+            "source": source,
+            "earlier_query": query(("cpage",), at=view.earlier_at)
+            if view.earlier_at is not None
+            else "",
+            "later_query": query(("cpage",), at=view.later_at) if view.later_at is not None else "",
+            "prev_claims_query": query((), cpage=view.claims_page.previous_page_number())
+            if view.claims_page.has_previous()
+            else "",
+            "next_claims_query": query((), cpage=view.claims_page.next_page_number())
+            if view.claims_page.has_next()
+            else "",
+            "state_links": [
+                {
+                    "state": state,
+                    "count": n,
+                    "query": query(("cpage",), state=state),
+                    "pressed": state == view.state_filter,
+                }
+                for state, n in view.state_counts
+            ],
+            "all_states_query": query(("cpage", "state")),
+            "map_cells": [
+                {"cell": cell, "query": query(("cpage",), at=cell.start)} for cell in view.span_map
+            ],
+        },
+    )
+
+
+@require_GET
+@role_required()
+def source_detail(request: MemberRequest, source_id: int) -> HttpResponse:
+    source = selectors.audit_source_get(workspace=request.workspace, source_id=source_id)
+    number = request.GET.get("v", "")
+    version = selectors.source_version_get(
+        source=source, number=int(number) if number.isdigit() else None
+    )
+    return _render_source(request, source, version)
+
+
+@require_GET
+@role_required()
+def source_version(request: MemberRequest, source_id: int, sha256: str) -> HttpResponse:
+    source = selectors.audit_source_get(workspace=request.workspace, source_id=source_id)
+    version = selectors.source_version_get(source=source, sha256=sha256.lower())
+    return _render_source(request, source, version)
+
+
+@require_GET
+@role_required()
+def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
+    source = selectors.audit_source_get(workspace=request.workspace, source_id=source_id)
+    versions = selectors.source_versions(source=source)
+    context: dict[str, Any] = {"source": source, "versions": versions}
+    old_n, new_n = request.GET.get("from", ""), request.GET.get("to", "")
+    if len(versions) >= 2 and not (old_n or new_n):
+        old_n, new_n = str(versions[1].number), str(versions[0].number)
+    if old_n.isdigit() and new_n.isdigit():
+        old = selectors.source_version_get(source=source, number=int(old_n))
+        new = selectors.source_version_get(source=source, number=int(new_n))
+        diff, stale = selectors.source_version_diff(source=source, old=old, new=new)
+        context.update({"old": old, "new": new, "diff": diff, "stale": stale})
+    return render(request, "audit/source_diff.html", context)
