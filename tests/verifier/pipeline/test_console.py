@@ -40,7 +40,7 @@ def test_running_job_keeps_polling_and_can_be_cancelled(reviewer_client):
     assert partial.status_code == 200  # not 286: the polls go on
     body = partial.content.decode()
     assert 'id="job-progress"' not in body and "aria-live" not in body
-    assert f'<p id="job-message" hx-swap-oob="innerHTML">Job #{job.pk} queued' in body
+    assert f'id="job-message" role="status" hx-swap-oob="innerHTML">Job #{job.pk} queued' in body
     response = reviewer_client.post(f"/ingest/jobs/{job.pk}/cancel/")
     assert response.status_code == 302
     job.refresh_from_db()
