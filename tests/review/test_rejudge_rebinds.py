@@ -104,3 +104,18 @@ def test_bulk_send_back_binds_the_stale_ones_too(source, reviewer):
         claim.refresh_from_db()
         assert _active(claim).get().source_version.number == 2
         assert claim.state_reason != "stale_source"
+
+
+def test_a_claim_whose_quote_was_not_found_is_bound_once_the_source_has_it(source, reviewer):
+    quote = "Reed beds filter the run-off before it reaches the sea."
+    claim = make_claim(source, quote, submitted_quote=quote)
+    claim_bind(claim=claim)
+    claim.refresh_from_db()
+    assert not _active(claim).exists() and claim.state_reason == "no_evidence"
+    _new_version(source, source.versions.get().text + " " + quote)
+
+    review_rejudge_one(claim=claim, reviewer=reviewer, expected_version=seen(claim))
+
+    claim.refresh_from_db()
+    assert _active(claim).get().source_version.number == 2
+    assert (claim.state, claim.state_reason) == ("supported", "entailed")

@@ -290,9 +290,10 @@ def claims_rebind_superseded(*, claims: Sequence[Claim], actor: User | None, why
     judge reads the source as it is now: the same words (the claim's submitted quote,
     else the old span's text, bound by whoever bound it), or, for a span evidence search
     found, a new search. A claim whose words are gone is left unbound ("quote not
-    found"), as binding it anew would leave it. Claims whose span is current, or that
-    have none, are left alone. ``why`` ends each state event's cause (who asked).
-    Returns how many claims were bound again."""
+    found"), as binding it anew would leave it. A claim with no span (its quote was not
+    found, or search found nothing) is tried again the way it was first bound: the
+    source may now hold it. Claims whose span is current are left alone. ``why`` ends
+    each state event's cause (who asked). Returns how many claims were tried."""
     claims = list(claims)
     versions = current_versions(source_ids={c.source_id for c in claims})
     active = {
@@ -304,16 +305,19 @@ def claims_rebind_superseded(*, claims: Sequence[Claim], actor: User | None, why
     attempts = []
     for claim in claims:
         binding, version = active.get(claim.pk), versions.get(claim.source_id)
-        if binding is None or version is None or binding.source_hash == version.sha256:
+        if version is None or (binding is not None and binding.source_hash == version.sha256):
             continue
-        searched = binding.bound_by == BoundBy.EVIDENCE_SEARCH and not claim.submitted_quote
-        attempt = _attempt(
-            claim=claim,
-            version=version,
-            quote=None if searched else (claim.submitted_quote or binding.quote),
-            actor=binding.bound_by_user,
-            bound_by=None if searched else binding.bound_by,
-        )
+        if binding is None:  # never bound, or its words were not found: try the text now
+            attempt = _attempt(claim=claim, version=version, quote=None)
+        else:
+            searched = binding.bound_by == BoundBy.EVIDENCE_SEARCH and not claim.submitted_quote
+            attempt = _attempt(
+                claim=claim,
+                version=version,
+                quote=None if searched else (claim.submitted_quote or binding.quote),
+                actor=binding.bound_by_user,
+                bound_by=None if searched else binding.bound_by,
+            )
         attempt.cause = f"{attempt.cause} in v{version.number} ({why})"
         attempts.append(attempt)
     if not attempts:
