@@ -20,7 +20,7 @@ from verifier.models import (
 from verifier.scoring.quality import quality_class
 from verifier.selectors.envelopes import active_binding, claims_for_envelopes, latest_verdict
 from verifier.selectors.permalinks import binding_permalink
-from verifier.states import reason_description
+from verifier.states import StateReason, reason_description
 from verifier.vocabulary import verdict_confidence
 
 # A quote that did not bind in its cited source is looked up in this many other sources
@@ -136,13 +136,25 @@ def claim_result(claim: Claim) -> dict[str, Any]:
     }
 
 
+def verification_unfinished(claim: Claim, *, reused: bool) -> bool:
+    """Whether a claim of a claims/verify request has no result yet: one it stored that
+    is not classified yet, or one stored earlier (``reused``) that no judge has read
+    yet — another request's verification still running, or one that failed before it
+    judged (its stored "unverified, not judged yet" is not a result). A reused claim a
+    judge has read keeps its stored result."""
+    if claim.quality:
+        return False
+    return not reused or claim.state_reason == StateReason.NOT_JUDGED
+
+
 def verification_results(
     *, workspace: Workspace, items: Sequence[dict[str, Any]], include_pending: bool = True
 ) -> list[dict[str, Any]]:
     """Results in request order from job-style items (``{"index", "external_id",
     "claim_id", "reused"}`` or ``{"index", "external_id", "error"}``); a claim not
-    verified yet reads ``pending``. Every row echoes the ``external_id`` the request gave
-    (null when it gave none), the key an application correlates its rows by."""
+    verified yet reads ``pending`` (``verification_unfinished``). Every row echoes the
+    ``external_id`` the request gave (null when it gave none), the key an application
+    correlates its rows by."""
     claims = _claims(workspace, [i["claim_id"] for i in items if i.get("claim_id")])
     out: list[dict[str, Any]] = []
     for item in items:
@@ -152,7 +164,7 @@ def verification_results(
             row.update(
                 status="error", external_id=item.get("external_id") or None, error=item.get("error")
             )
-        elif not claim.quality and not item.get("reused"):
+        elif verification_unfinished(claim, reused=bool(item.get("reused"))):
             if not include_pending:
                 continue
             row.update(

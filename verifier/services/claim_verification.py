@@ -48,6 +48,7 @@ from verifier.models import (
     VerificationJobStatus,
     Workspace,
 )
+from verifier.selectors.claim_verification import verification_unfinished
 from verifier.selectors.rules import rule_set_active
 from verifier.selectors.traces import claims_bound_spans
 from verifier.services.enqueue import RUN_VERIFICATION_JOB, task_enqueue_on_commit
@@ -103,11 +104,22 @@ class SubmittedItem:
     reused: bool = False
     external_id: str = ""  # as the request gave it, echoed by every result row
 
+    @property
+    def to_verify(self) -> bool:
+        """Whether this request verifies the item's claim: a new one, or one stored
+        earlier that no judge has read yet (``verification_unfinished``)."""
+        return self.claim is not None and verification_unfinished(self.claim, reused=self.reused)
+
     def as_job_item(self) -> dict[str, Any]:
         echo = {"index": self.index, "external_id": self.external_id or None}
         if self.claim is None:
             return {**echo, "error": self.error}
-        return {**echo, "claim_id": self.claim.public_id, "reused": self.reused}
+        return {
+            **echo,
+            "claim_id": self.claim.public_id,
+            "reused": self.reused,
+            "verify": self.to_verify,
+        }
 
 
 @dataclass
@@ -117,12 +129,13 @@ class SubmittedBatch:
     trace_id: uuid.UUID | None = None  # the inline call's trace
 
     @property
-    def new_claims(self) -> list[Claim]:
-        """Claims stored by this batch (each once, in request order)."""
+    def claims_to_verify(self) -> list[Claim]:
+        """Claims this batch verifies (each once, in request order): those it stored and
+        those stored earlier whose verification has not finished (``to_verify``)."""
         seen: set[int] = set()
         out = []
         for item in self.items:
-            if item.claim is not None and not item.reused and item.claim.pk not in seen:
+            if item.to_verify and item.claim is not None and item.claim.pk not in seen:
                 seen.add(item.claim.pk)
                 out.append(item.claim)
         return out
@@ -387,9 +400,13 @@ def claims_submit_and_verify(
         batch = claims_submit(
             workspace=workspace, claims=claims, sources=sources, policy=policy, actor=actor
         )
-    with steps.step("verify", claims=len(batch.new_claims)):
+    with steps.step("verify", claims=len(batch.claims_to_verify)):
         claims_verify_submitted(
-            workspace=workspace, claims=batch.new_claims, policy=policy, judge=judge, steps=steps
+            workspace=workspace,
+            claims=batch.claims_to_verify,
+            policy=policy,
+            judge=judge,
+            steps=steps,
         )
     batch.trace_id = trace.trace_id
     _trace_claims_verify(
@@ -423,7 +440,7 @@ def verification_job_create(
         caller=caller_document(),
         policy=policy,
         items=[item.as_job_item() for item in batch.items],
-        total=len(batch.new_claims),
+        total=len(batch.claims_to_verify),
     )
     if enqueue:
         task_enqueue_on_commit(RUN_VERIFICATION_JOB, job.pk)
@@ -459,12 +476,14 @@ def _refuse_if_nothing_accepted(batch: SubmittedBatch) -> None:
     )
 
 
-def _job_new_claim_ids(job: VerificationJob) -> list[str]:
+def _job_claim_ids_to_verify(job: VerificationJob) -> list[str]:
+    """The claims the job verifies (``SubmittedItem.to_verify``; a job stored before
+    items said so verifies the claims it stored)."""
     seen: set[str] = set()
     out = []
     for item in job.items:
         claim_id = item.get("claim_id")
-        if claim_id and not item.get("reused") and claim_id not in seen:
+        if claim_id and item.get("verify", not item.get("reused")) and claim_id not in seen:
             seen.add(claim_id)
             out.append(claim_id)
     return out
@@ -502,7 +521,7 @@ def _verification_job_chunks(
         pk=job.pk, runner=job.runner, status=VerificationJobStatus.RUNNING
     )
     judge = judge or get_judge()
-    ids = _job_new_claim_ids(job)
+    ids = _job_claim_ids_to_verify(job)
     steps = TraceSteps()
     trace = DoorTrace(
         operation="claims_verify",

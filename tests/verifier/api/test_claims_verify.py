@@ -404,3 +404,51 @@ def test_pending_and_error_rows_echo_the_requests_external_id(api, delta):
     ]
     inline = post(api, {"claims": [{"text": "", "source": delta.ref, "external_id": "e-1"}]})
     assert [(r["status"], r["external_id"]) for r in inline.json()["results"]] == [("error", "e-1")]
+
+
+def test_a_retry_while_the_first_job_is_still_running_is_pending_then_verified(
+    api, delta, django_capture_on_commit_callbacks
+):
+    """A retry of claims whose first job has not judged them yet: their stored state is
+    no result ("unverified / not judged"), so the retry reads pending, its job does not
+    "succeed" before it has verified them, and an inline retry verifies them itself."""
+    from verifier.pipeline.tasks import run_verification_job
+
+    claims = [
+        {
+            "text": "Sediment settles where the current slows.",
+            "source": delta.ref,
+            "external_id": "q-1",
+        },
+        {
+            "text": "Salt marsh grasses trap silt at high tide.",
+            "source": delta.ref,
+            "external_id": "q-2",
+        },
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        first = post(api, {"claims": claims, "wait": 0}).json()
+    with django_capture_on_commit_callbacks(execute=False):
+        retry = post(api, {"claims": claims, "wait": 0})
+    assert retry.status_code == 202
+    body = retry.json()
+    assert body["job"]["status"] == "queued" and body["job"]["total"] == 2
+    assert [r["status"] for r in body["results"]] == ["pending", "pending"]
+    assert [r["claim_id"] for r in body["results"]] == [r["claim_id"] for r in first["results"]]
+    assert body["summary"]["pending"] == 2
+
+    inline = post(api, {"claims": claims[:1]}).json()  # an inline retry verifies it
+    assert inline["job"] is None
+    row = inline["results"][0]
+    assert (row["status"], row["reused"], row["state"]) == ("verified", True, "supported")
+
+    run_verification_job.apply(args=[body["job"]["id"]])
+    polled = api.get(f"{URL}/jobs/{body['job']['id']}").json()
+    assert polled["job"]["status"] == "succeeded" and polled["job"]["done"] == 2
+    assert [(r["status"], r["state"]) for r in polled["results"]] == [
+        ("verified", "supported"),
+        ("verified", "supported"),
+    ]
+    run_verification_job.apply(args=[first["job"]["id"]])  # nothing left to judge
+    claim = Claim.objects.get(external_id="q-1")
+    assert Verdict.objects.filter(claim=claim).count() == 1
