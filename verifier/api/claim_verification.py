@@ -131,19 +131,6 @@ def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-class SourceRefField(serializers.CharField):
-    """A source ref, or a source id (a JSON number is accepted as well)."""
-
-    json_types = ("a string (a source ref) or a number (a source id)", (str, int))
-
-    def to_internal_value(self, data: Any) -> str:
-        if isinstance(data, bool):
-            self.fail("invalid")
-        if isinstance(data, int):
-            data = str(data)
-        return super().to_internal_value(data)
-
-
 class ClaimVerifyApi(APIView):
     """Verify claims an application already has: each claim is bound to a span of the
     source it cites (its ``quote`` when given, else evidence search in that source only),
@@ -195,7 +182,9 @@ class ClaimVerifyApi(APIView):
             # claim does not fail the batch.
             text = serializers.CharField(allow_blank=True, trim_whitespace=False)
             # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
-            source = SourceRefField(max_length=200, help_text="Source ref or source id.")  # type: ignore[assignment]
+            source = serializers.CharField(  # type: ignore[assignment]
+                max_length=200, help_text="The cited source's ref (as GET /sources lists it)."
+            )
             quote = serializers.CharField(
                 required=False,
                 allow_blank=True,

@@ -32,7 +32,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from verifier.binding import BindingInputError, validate_text
@@ -179,13 +178,10 @@ def _upsert_sources(workspace: Workspace, sources: Sequence[SourceSubmission]) -
 
 
 def _resolve_sources(workspace: Workspace, names: Iterable[str]) -> dict[str, Source]:
-    """Cited source by ref, else by numeric id, in this workspace only."""
-    names = set(names)
-    ids = {int(n) for n in names if n.isdigit() and len(n) < 19}
-    found = Source.objects.filter(workspace=workspace).filter(Q(ref__in=names) | Q(pk__in=ids))
-    by_ref = {s.ref: s for s in found}
-    by_id = {str(s.pk): s for s in found}
-    return {n: by_ref.get(n) or by_id[n] for n in names if n in by_ref or n in by_id}
+    """Cited source by its ref, in this workspace only. Never by the row's id: the API
+    shows no ids, so "12" meant another source's ref, and binding it to whatever row has
+    id 12 (a memory transcript, a RAG chunk) answered about a source nobody cited."""
+    return {s.ref: s for s in Source.objects.filter(workspace=workspace, ref__in=set(names))}
 
 
 def _check_policy(workspace: Workspace, policy: str, sources: Iterable[Source]) -> None:

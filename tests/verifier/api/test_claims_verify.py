@@ -150,7 +150,7 @@ def test_mixed_valid_and_invalid_claims_do_not_fail_the_batch(api, delta):
                 {"text": "Anything.", "source": "source:nowhere"},
                 {"text": "   ", "source": delta.ref},
                 {"text": "x" * 2001, "source": delta.ref},
-                {"text": "Sediment settles where the current slows.", "source": delta.pk},
+                {"text": "Sediment settles where the current slows.", "source": delta.ref},
             ]
         },
     ).json()

@@ -184,11 +184,19 @@ def test_an_audit_pack_job_checks_each_field_by_type(api, body, field):
     assert not AuditPackJob.objects.exists()
 
 
-def test_a_source_id_may_still_be_sent_as_a_number(api, delta):
+def test_a_source_is_cited_by_its_ref_never_by_a_row_id(api, delta):
+    """The API shows no source ids: "12" is a ref nobody stored (unknown_source), never
+    the row with id 12 — which could be a memory transcript or a RAG chunk."""
     body = {"claims": [{"text": "Sediment settles where the current slows.", "source": delta.pk}]}
+    error = _post(api, "/connect/v1/claims/verify", body)
+    assert error["code"] == "invalid_request", error
+    assert "claims[0].source" in error["details"], error
+    assert error["message"].startswith("The request is invalid: claims[0].source: Must be ")
+    body["claims"][0]["source"] = str(delta.pk)
     response = api.post("/connect/v1/claims/verify", body, content_type="application/json")
     assert response.status_code == 200, response.content[:300]
-    assert response.json()["results"][0]["source"] == delta.ref
+    (row,) = response.json()["results"]
+    assert (row["status"], row["error"]["code"]) == ("error", "unknown_source")
 
 
 def test_a_transcript_timestamp_is_a_string_or_a_number(api):
