@@ -119,3 +119,57 @@ def test_a_claim_whose_quote_was_not_found_is_bound_once_the_source_has_it(sourc
     claim.refresh_from_db()
     assert _active(claim).get().source_version.number == 2
     assert (claim.state, claim.state_reason) == ("supported", "entailed")
+
+
+def _decided_on_a_selected_span(source, reviewer):
+    from review.services import review_decide
+
+    claim = make_claim(source, "The delta's sediment settles where the current slows down.")
+    claims_judge(claims=[claim])  # nothing bound: no evidence
+    text = source.versions.get().text
+    start = text.index(QUOTE)
+    claim.refresh_from_db()
+    review_decide(
+        claim=claim,
+        reviewer=reviewer,
+        decision="supported",
+        span=(start, start + len(QUOTE)),
+        span_text=QUOTE,
+        expected_version=seen(claim),
+    )
+    claim.refresh_from_db()
+    assert (claim.state, claim.state_reason) == ("supported", "human_supported")
+    return claim
+
+
+def test_a_persons_decision_does_not_carry_over_to_other_words(source, reviewer, tmp_path):
+    """A reviewer's "supported" of one span stands for those words only: bound again to
+    changed words ("never settles") it no longer decides the claim — the judge's reading
+    of the new words does, and the audit pack's checker agrees."""
+    from tests.verifier.audit_pack.conftest import write_pack
+    from verifier.audit_pack.check import check_pack, render_report
+
+    claim = _decided_on_a_selected_span(source, reviewer)
+    changed = source.versions.get().text.replace(
+        QUOTE, "Sediment never settles where the current slows."
+    )
+    _new_version(source, changed)
+
+    review_rejudge_one(claim=claim, reviewer=reviewer, expected_version=seen(claim))
+
+    claim.refresh_from_db()
+    assert _active(claim).get().quote == "Sediment never settles where the current slows."
+    assert claim.state != "supported" and claim.state_reason != "human_supported"
+    report = check_pack(write_pack(source.workspace, tmp_path / "pack.zip"))
+    assert report.ok, render_report(report)
+
+
+def test_a_persons_decision_stands_when_the_same_words_are_bound_again(source, reviewer):
+    claim = _decided_on_a_selected_span(source, reviewer)
+    _new_version(source, "A new opening sentence. " + source.versions.get().text)
+
+    review_rejudge_one(claim=claim, reviewer=reviewer, expected_version=seen(claim))
+
+    claim.refresh_from_db()
+    assert _active(claim).get().source_version.number == 2
+    assert (claim.state, claim.state_reason) == ("supported", "human_supported")

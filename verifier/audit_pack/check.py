@@ -440,8 +440,9 @@ def _verdict_applies(
     active: dict[str, Any] | None,
     bindings: dict[Any, dict[str, Any]],
 ) -> bool:
-    """A model verdict about another quote than the active binding's judged other text,
-    and no longer counts (re-binding alone never promotes)."""
+    """A verdict (a model's or a person's) about another quote than the active
+    binding's judged other text, and no longer counts (re-binding alone never
+    promotes)."""
     if verdict is None or verdict.get("binding") is None:
         return True
     if active is None:
@@ -914,6 +915,8 @@ def _check_claim(
     if not _verdict_applies(model, binding, by_id):
         model = None
     human = _human_in_force(humans)
+    if not _verdict_applies(human, binding, by_id):
+        human = None
     decided = resolve_state(
         binding=status,
         match=binding.get("match") if binding else None,

@@ -101,11 +101,13 @@ def _verdict_input(verdict: Verdict | LatestVerdict | None) -> VerdictInput | No
 
 
 def verdict_applies(*, verdict: Verdict | None, binding: EvidenceBinding | None) -> bool:
-    """Whether a model verdict still judges the active evidence.
+    """Whether a verdict (a model's, or a person's decision) still judges the active
+    evidence.
 
     A verdict recorded against a binding whose quote differs from the active binding's
     quote judged other text: after a re-bind to a different span it no longer counts
-    until the claim is re-judged (re-binding alone never promotes). Verdicts without a
+    until the claim is re-judged or decided again (re-binding alone never promotes, and
+    a reviewer's "supported" of "412 metres" is not one of "380 metres"). Verdicts without a
     binding, or about the same quote text (say, re-bound on a new source version),
     still apply; a verdict about a span when nothing is bound any more does not.
     """
@@ -138,6 +140,8 @@ def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:
     human_verdict = human_verdict_in_force(
         list(claim.verdicts.filter(reviewer__isnull=False).latest_first())
     )
+    if not verdict_applies(verdict=human_verdict, binding=check.binding):
+        human_verdict = None  # a person decided on other words than those bound now
     inputs = StateInputs(
         binding=check.binding_status,
         match=check.binding.match if check.binding else None,
@@ -196,7 +200,7 @@ def claims_state_inputs(
     model, human = _latest_verdicts(ids, human=False), _latest_verdicts(ids, human=True)
     judged_ids = {
         v.binding_id
-        for pk, v in model.items()
+        for pk, v in (*model.items(), *human.items())
         if v.binding_id is not None
         and (checked := checks[pk].binding) is not None
         and v.binding_id != checked.id
@@ -212,11 +216,14 @@ def claims_state_inputs(
         model_verdict = model.get(claim.pk)
         if not _applies(model_verdict, check.binding, judged.get):
             model_verdict = None
+        human_verdict = human.get(claim.pk)
+        if not _applies(human_verdict, check.binding, judged.get):
+            human_verdict = None
         inputs = StateInputs(
             binding=check.binding_status,
             match=check.binding.match if check.binding else None,
             model_verdict=_verdict_input(model_verdict),
-            human_verdict=_verdict_input(human.get(claim.pk)),
+            human_verdict=_verdict_input(human_verdict),
             excluded=bool(claim.exclusion_reason),
             legacy_affirmed=claim.legacy_affirmed,
         )
