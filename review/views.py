@@ -363,7 +363,7 @@ def _refused(
         # What was typed with the refused action (a decision's note) stays in its form.
         return _render_item(request, current, status=409, error=str(exc), stale=True, forms=forms)
     if isinstance(exc, LeasedToOther):
-        return _render_item(request, claim, status=409, error=str(exc))
+        return _render_item(request, claim, status=409, error=str(exc), forms=forms)
     return _render_item(request, claim, status=422, error=str(exc), forms=forms)
 
 

@@ -273,7 +273,10 @@
     draftStore(pendingDraft, note.value);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (pendingDraft && event.detail.successful) {
+    // A refusal (409, 422) is swapped in as a page, and htmx calls it successful: the
+    // note is dropped only once the decision was taken (2xx).
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (pendingDraft && status >= 200 && status < 300) {
       draftStore(pendingDraft, "");
       pendingDraft = null;
     }

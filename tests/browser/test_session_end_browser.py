@@ -70,3 +70,24 @@ def test_a_refused_request_says_so_and_keeps_what_was_typed(browser_page, live_s
     assert not Verdict.objects.filter(claim=claim, judge_family="human").exists()
     page.reload()  # what the message says to do: the note comes back with the page
     expect(page.locator("#decision-note")).to_have_value("checked against page 4")
+
+
+def test_a_decision_refused_for_anothers_lease_keeps_the_note_for_later(browser_page, live_server):
+    """The 409 page of an item another reviewer took is read-only (no note field): the
+    note stays kept for this tab and is back when the item can be decided again."""
+    from review.models import ReviewLease
+    from review.services import review_lease_claim
+
+    page = browser_page
+    claim = _item_page(page, live_server)
+    otto = make_user("otto", workspace=claim.workspace, role="reviewer")
+    ReviewLease.objects.filter(claim=claim).delete()
+    review_lease_claim(claim=claim, reviewer=otto, served_reason="t")
+
+    page.click("#btn-supported")
+
+    expect(page.locator("#review-item")).to_contain_text("otto is reviewing this claim")
+    expect(page.locator("#decision-note")).to_have_count(0)
+    ReviewLease.objects.filter(claim=claim).delete()  # otto moved on
+    page.goto(f"{live_server.url}/review/item/{claim.public_id}/")
+    expect(page.locator("#decision-note")).to_have_value("checked against page 4")
