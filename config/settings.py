@@ -226,11 +226,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int(
     "SPANPROOF_MAX_REQUEST_BYTES", 4 * SOURCE_TEXT_MAX_CHARS + 1024 * 1024
 )
 REST_FRAMEWORK: dict[str, Any] = {
-    # DRF's two defaults, its JSON written by orjson (verifier/api/renderers.py).
-    "DEFAULT_RENDERER_CLASSES": [
-        "verifier.api.renderers.FastJSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    # JSON only, written by orjson (verifier/api/renderers.py): DRF's browsable HTML
+    # renderer answered a browser's request, errors included, with an HTML page; the
+    # API is browsed at /connect/v1/docs.
+    "DEFAULT_RENDERER_CLASSES": ["verifier.api.renderers.FastJSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "verifier.api.negotiation.JsonUnlessAsked",
     "DEFAULT_PARSER_CLASSES": [
         "verifier.api.parsers.BoundedJSONParser",
         "verifier.api.parsers.CheckedFormParser",
