@@ -32,7 +32,8 @@ class JsonUnlessAsked(DefaultContentNegotiation):
         self, request: Any, renderers: Any, format_suffix: Any = None
     ) -> tuple[Any, str]:
         try:
-            return super().select_renderer(request, renderers, format_suffix)
+            chosen: tuple[Any, str] = super().select_renderer(request, renderers, format_suffix)
+            return chosen
         except (NotAcceptable, Http404):
             renderer = renderers[0]
             return renderer, renderer.media_type

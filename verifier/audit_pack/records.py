@@ -56,6 +56,12 @@ class People:
             found = self._labels[user_id] = {"role": role, "ref": f"{role}-{self._counts[role]}"}
         return found
 
+    def named(self, username: str) -> dict[str, str]:
+        """The label of the person with this username (``{"role": "person"}`` with no
+        ref for one the workspace does not know): never the username itself."""
+        found = self.label(self._by_name.get(username))
+        return found if found is not None else {"role": UNKNOWN_ROLE}
+
     def scrub(self, text: str) -> str:
         """``text`` with every "by <username>" of a known person as "by <their ref>"."""
         if self._names is None or " by " not in text:
@@ -65,6 +71,18 @@ class People:
     def _ref(self, name: str) -> str:
         label = self.label(self._by_name[name])
         return label["ref"] if label else name
+
+
+def trace_record(trace: Mapping[str, Any], people: People) -> dict[str, Any]:
+    """The trace as the pack records it. A trace a person's console call left names its
+    caller (``document.caller``: ``{"kind": "member", "name": <username>}``): the pack
+    gives the person's role and pack-local ref instead, as everywhere else. An API
+    key's caller (its name and first characters) is no person and stays."""
+    document = dict(trace.get("document") or {})
+    caller = document.get("caller")
+    if isinstance(caller, Mapping) and caller.get("kind") == "member":
+        document["caller"] = {"kind": "member", **people.named(str(caller.get("name", "")))}
+    return {**trace, "document": document}
 
 
 def binding_record(row: Mapping[str, Any], people: People) -> dict[str, Any]:

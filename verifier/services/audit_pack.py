@@ -24,7 +24,13 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from verifier.audit_pack import check, signing
-from verifier.audit_pack.records import People, claim_record, iso_time, version_record
+from verifier.audit_pack.records import (
+    People,
+    claim_record,
+    iso_time,
+    trace_record,
+    version_record,
+)
 from verifier.audit_pack.scope import AuditPackError, PackScope
 from verifier.audit_pack.writer import PackWriter
 from verifier.binding import DEFAULT_FUZZY_FLOOR
@@ -219,7 +225,8 @@ def _pack_steps(
     counts["source_versions"] = len(versions)
 
     if selection.trace is not None:
-        writer.write_json(check.TRACE_FILE, _jsonable(audit_pack_trace(selection.trace)))
+        trace = trace_record(audit_pack_trace(selection.trace), people)
+        writer.write_json(check.TRACE_FILE, _jsonable(trace))
     workspace_doc = {"slug": workspace.slug, "name": workspace.name}
     writer.write_json(
         check.PACK_FILE,

@@ -4,6 +4,7 @@ bad input answered with the error body, never a 500."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 
 import pytest
@@ -280,3 +281,23 @@ def test_a_packs_claim_filters_follow_the_claim_lists_rule(api, claims, query, f
     if field in ("state", "source", "job"):
         listed = api.get(f"/connect/v1/claims?{claims_query}")
         assert listed.status_code == 400 and field in listed.json()["error"]["details"]
+
+
+def test_a_trace_pack_names_a_person_caller_by_role_never_by_username(
+    api, auditor_client, auditor, claims, tmp_path
+):
+    """docs/audit-pack.md: people appear by role. A console member's call leaves its
+    username as the trace's caller; the pack gives the role and a pack-local ref."""
+    trace_id = auditor_client.post(
+        "/connect/v1/retrieve", {"query": "sediment"}, content_type="application/json"
+    ).json()["trace_id"]
+    pack = _pack(api.get(f"/connect/v1/audit-pack?scope=trace&trace={trace_id}"), tmp_path, "m")
+    assert check_pack(pack).ok
+    with zipfile.ZipFile(pack) as archive:
+        raw = archive.read(check.TRACE_FILE).decode()
+    assert json.loads(raw)["document"]["caller"] == {
+        "kind": "member",
+        "role": "auditor",
+        "ref": "auditor-1",
+    }
+    assert auditor.get_username() not in raw
