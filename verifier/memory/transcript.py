@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from verifier.errors import ApplicationError
 from verifier.untrusted_input import (
@@ -179,6 +179,10 @@ def render(rows: Sequence[tuple[str, str, str]], *, complete: bool = True) -> Tr
     return Transcript("".join(parts), tuple(turns), complete)
 
 
+# The keys of a transcript given as an object (its turns keep their own extra keys).
+TRANSCRIPT_OBJECT_KEYS: Final = frozenset({"turns", "complete"})
+
+
 def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
     """Parse JSON/JSONL turns (see the module docstring) into a rendered ``Transcript``.
 
@@ -199,6 +203,15 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
             raise TranscriptInputError(
                 "invalid_transcript",
                 "A transcript object needs `turns` (or is one turn, with `speaker` and `text`).",
+            )
+        unknown = sorted(set(data) - TRANSCRIPT_OBJECT_KEYS)
+        if unknown:
+            # "compelte": false read as complete would hide that turns are missing
+            raise TranscriptInputError(
+                "unknown_field",
+                f"Unknown field {unknown[0]!r} in the transcript object; the known ones "
+                f"are: {', '.join(sorted(TRANSCRIPT_OBJECT_KEYS))}.",
+                {"field": f"transcript.{unknown[0]}"},
             )
         if "complete" in data:
             if not isinstance(data["complete"], bool):

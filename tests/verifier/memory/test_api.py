@@ -97,6 +97,14 @@ def test_stats_below_ten_claims_say_so(api):
             {"agent": "agent", "message": "I said 'x'", "transcript": TURNS, "transcript_id": 1},
             "invalid_request",
         ),
+        (  # a misspelt "complete": false must not read as a complete transcript
+            {
+                "agent": "agent",
+                "message": "I said 'x'",
+                "transcript": {"turns": TURNS, "compelte": False},
+            },
+            "unknown_field",
+        ),
     ],
 )
 def test_bad_input_is_a_400_with_the_error_body(api, body, code):
