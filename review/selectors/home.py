@@ -119,7 +119,8 @@ def review_home_actions(*, workspace: Workspace, user: User, role: str) -> list[
             "Source changed under a span",
             stale_n,
             "/audit/claims/?reason=stale_source",
-            "Claims whose cited source has a new version since their span was bound.",
+            "Unverified claims whose span is in an earlier version of their cited source; "
+            "sent back to the judge, they are bound again in the current one.",
             "stale",
         ),
     ]
