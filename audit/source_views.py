@@ -75,6 +75,11 @@ def _render_source(request: MemberRequest, source: Any, version: Any) -> HttpRes
                 for state, n in view.state_counts
             ],
             "all_states_query": query(("cpage", "state")),
+            "earlier_bound": selectors.claims_bound_to_earlier_versions(
+                source=source, version=view.version
+            )
+            if view.is_current
+            else 0,
             "map_cells": [
                 {"cell": cell, "query": query(("cpage",), at=cell.start)} for cell in view.span_map
             ],

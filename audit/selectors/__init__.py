@@ -35,6 +35,7 @@ from audit.selectors.source_page import (
     STATE_LEGEND,
     SourceFocus,
     SourceView,
+    claims_bound_to_earlier_versions,
     source_view,
 )
 from audit.selectors.sources import (
@@ -71,6 +72,7 @@ __all__ = [
     "audit_source_get",
     "audit_source_list",
     "claim_audit",
+    "claims_bound_to_earlier_versions",
     "quality_jobs",
     "quality_jobs_states_now",
     "quality_summary",

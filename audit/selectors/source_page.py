@@ -214,3 +214,17 @@ def source_view(
         later_at=window[1] if window[1] < len(text) else None,
         focus_notice=notice,
     )
+
+
+def claims_bound_to_earlier_versions(*, source: Source, version: SourceVersion) -> int:
+    """How many claims hold their active span in a version of ``source`` before
+    ``version`` (the current one: a new version left their spans behind). The current
+    version's page names them, since none of its highlights do."""
+    return (
+        EvidenceBinding.objects.filter(
+            is_active=True, source_version__source=source, source_version__number__lt=version.number
+        )
+        .values("claim_id")
+        .distinct()
+        .count()
+    )

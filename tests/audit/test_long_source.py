@@ -137,5 +137,6 @@ def test_long_source_page_query_count_is_pinned(
 ):
     source, version, claims, _ = long_source
     url = reverse("audit:source-version", args=[source.pk, version.sha256])
-    with django_assert_max_num_queries(12):
+    # 13: the claims still bound to an earlier version are counted on the current one
+    with django_assert_max_num_queries(13):
         _get(auditor_client, f"{url}?claim={claims[400].public_id}")

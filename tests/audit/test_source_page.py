@@ -153,3 +153,25 @@ def test_a_span_link_that_names_no_bound_span_says_so(auditor_client, source, sp
     assert 'aria-current="location"' not in html.split('id="source-text"')[1].split("</div>")[0]
     ok = auditor_client.get(url, {"span": f"{binding.start}-{binding.end}"}).content.decode()
     assert 'id="focus-notice"' not in ok and " focus" in ok
+
+
+def test_the_current_version_names_claims_left_bound_to_an_earlier_one(auditor_client, workspace):
+    """After a new version, the current version's page highlighted nothing and said
+    "0 bound spans" with no word of the claims still bound to the old text."""
+    from tests.factories import make_claim
+    from verifier.services.binding import claim_bind
+    from verifier.services.sources import source_upsert
+
+    text = "The harbour wall is 412 metres long. Fishing boats moor on its inner side."
+    source = make_source(workspace, ref="source:harbour_notes", text=text)
+    claim = make_claim(source, "The harbour wall is 412 metres long.")
+    claim_bind(claim=claim, quote="The harbour wall is 412 metres long.")
+    source_upsert(
+        workspace=workspace, ref=source.ref, text=text.replace("412", "380"), title=source.title
+    )
+    body = auditor_client.get(f"/audit/sources/{source.pk}/").content.decode()
+    notice = body.split('id="earlier-bound">')[1].split("</p>")[0]
+    assert notice.startswith("1 claim of this source is bound to an earlier version")
+    assert 'href="/audit/claims/?source=source%3Aharbour_notes"' in notice
+    old = auditor_client.get(f"/audit/sources/{source.pk}/?at=0")  # still fine elsewhere
+    assert old.status_code == 200
