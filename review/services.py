@@ -265,15 +265,22 @@ class BulkOutcome:
 
     done: list[Claim] = field(default_factory=list)
     held: list[tuple[Claim, str]] = field(default_factory=list)
+    # changed since the confirmation page showed them (decided, excluded, re-judged by
+    # someone else): left alone, as the single item's stale check refuses them
+    changed: list[Claim] = field(default_factory=list)
 
 
 def _bulk_partition(
-    claims: Iterable[Claim], reviewer: User
-) -> tuple[list[Claim], list[tuple[Claim, str]]]:
-    """Lock the claims' rows (in id order) and split off those leased to someone else.
+    claims: Iterable[Claim], reviewer: User, seen: Mapping[str, str] | None = None
+) -> tuple[list[Claim], list[tuple[Claim, str]], list[Claim]]:
+    """Lock the claims' rows (in id order) and split off those leased to someone else
+    and, with ``seen`` (public id -> the item version the confirmation page showed),
+    those that changed since: the single item's stale check, for each claim.
 
     ``review_lease_claim`` locks the claim row before it writes a lease, so under these
     locks no other reviewer can take a lease on a claim we are about to act on."""
+    from review.selectors.item import review_item_change
+
     ids = sorted({claim.pk for claim in claims})
     locked = list(Claim.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
     holders = {
@@ -282,18 +289,35 @@ def _bulk_partition(
         .exclude(reviewer=reviewer)
         .select_related("reviewer")
     }
-    free = [claim for claim in locked if claim.pk not in holders]
     held = [(claim, holders[claim.pk]) for claim in locked if claim.pk in holders]
-    return free, held
+    free, changed = [], []
+    for claim in locked:
+        if claim.pk in holders:
+            continue
+        if (
+            seen is not None
+            and seen.get(claim.public_id) != review_item_change(claim=claim).version
+        ):
+            changed.append(claim)
+        else:
+            free.append(claim)
+    return free, held, changed
 
 
 @transaction.atomic
-def review_bulk_exclude(*, claims: Iterable[Claim], reviewer: User, reason: str) -> BulkOutcome:
-    """Exclude the claims, skipping (and reporting) those another reviewer is holding —
-    the same rule as the single-item path, which refuses them with a 409."""
+def review_bulk_exclude(
+    *,
+    claims: Iterable[Claim],
+    reviewer: User,
+    reason: str,
+    seen: Mapping[str, str] | None = None,
+) -> BulkOutcome:
+    """Exclude the claims, skipping (and reporting) those another reviewer is holding
+    and those changed since ``seen`` — the same rules as the single-item path, which
+    refuses them with a 409."""
     if not reason.strip():
         raise ReviewError("An exclusion needs a reason.")
-    free, held = _bulk_partition(claims, reviewer)
+    free, held, changed = _bulk_partition(claims, reviewer, seen)
     done = []
     for claim in free:
         if claim.exclusion_reason:
@@ -301,17 +325,19 @@ def review_bulk_exclude(*, claims: Iterable[Claim], reviewer: User, reason: str)
         claim_exclude(claim=claim, reason=reason, actor=reviewer)
         done.append(claim)
     ReviewLease.objects.filter(claim__in=[c.pk for c in free]).delete()  # own or expired
-    return BulkOutcome(done=done, held=held)
+    return BulkOutcome(done=done, held=held, changed=changed)
 
 
-def review_bulk_rejudge(*, claims: Iterable[Claim], reviewer: User) -> BulkOutcome:
+def review_bulk_rejudge(
+    *, claims: Iterable[Claim], reviewer: User, seen: Mapping[str, str] | None = None
+) -> BulkOutcome:
     """Send the claims back to the judge, skipping (and reporting) those another
-    reviewer is holding."""
+    reviewer is holding and those changed since ``seen``."""
     with transaction.atomic():
-        free, held = _bulk_partition(claims, reviewer)
+        free, held, changed = _bulk_partition(claims, reviewer, seen)
     free = [claim for claim in free if not claim.exclusion_reason]
     review_rejudge(claims=free, reviewer=reviewer)
-    return BulkOutcome(done=free, held=held)
+    return BulkOutcome(done=free, held=held, changed=changed)
 
 
 def review_lease_release(*, claim: Claim, reviewer: User) -> None:

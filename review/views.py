@@ -198,6 +198,8 @@ def bulk(request: MemberRequest) -> HttpResponse:
             "review/bulk_confirm.html",
             {
                 "claims": claims,
+                # each claim's item version: what changes after this page is left alone
+                "seen": [(c.public_id, review_item_change(claim=c).version) for c in claims],
                 "action": action,
                 "action_label": dict(BULK_ACTIONS)[action],
                 "reason": form.cleaned_data.get("reason", ""),
@@ -206,19 +208,28 @@ def bulk(request: MemberRequest) -> HttpResponse:
                 "blind": request.membership.blind_review,
             },
         )
+    seen = {c.public_id: request.POST.get(f"seen:{c.public_id}", "") for c in claims}
     if action == "exclude":
         outcome = review_bulk_exclude(
-            claims=claims, reviewer=request.user, reason=form.cleaned_data["reason"]
+            claims=claims, reviewer=request.user, reason=form.cleaned_data["reason"], seen=seen
         )
         messages.success(request, f"Excluded {len(outcome.done)} claim(s).")
     else:
-        outcome = review_bulk_rejudge(claims=claims, reviewer=request.user)
+        outcome = review_bulk_rejudge(claims=claims, reviewer=request.user, seen=seen)
         messages.success(request, f"Sent {len(outcome.done)} claim(s) back to the judge.")
     _report_held(request, outcome)
     return redirect(queue_url)
 
 
 def _report_held(request: MemberRequest, outcome: BulkOutcome) -> None:
+    if outcome.changed:
+        listed = ", ".join(claim.public_id for claim in outcome.changed)
+        messages.warning(
+            request,
+            f"Skipped {len(outcome.changed)} claim(s) that changed after you confirmed the "
+            f"selection (someone decided or changed them): {listed}. Open them to see what "
+            "they are now.",
+        )
     if outcome.held:
         listed = ", ".join(f"{claim.public_id} ({holder})" for claim, holder in outcome.held)
         messages.warning(

@@ -56,6 +56,11 @@ def queue_claim(source, reason: str, *, text: str | None = None, judge_model="he
     return claim
 
 
+def bulk_seen(*claims) -> dict[str, str]:
+    """The item versions a bulk confirmation page carries (``seen:<claim id>``)."""
+    return {f"seen:{claim.public_id}": seen(claim) for claim in claims}
+
+
 def seen(claim) -> str:
     """The item version a review page rendered now carries (what an action sends back)."""
     from review.selectors.item import review_item_change

@@ -2,9 +2,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from review.models import ReviewLease, ReviewNote
 from tests.factories import make_claim, make_source, make_user
-from tests.review.conftest import QUOTE, queue_claim, seen
+from tests.review.conftest import QUOTE, bulk_seen, queue_claim, seen
 from verifier.models import Membership, Verdict
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-item"}
@@ -227,7 +229,7 @@ def test_bulk_actions_need_confirmation(reviewer_client, make_queue_claim):
     assert "Confirm: Exclude 2 claims" in response.content.decode()
     a.refresh_from_db()
     assert a.state == "unverified"
-    response = reviewer_client.post("/review/bulk/", {**data, "confirm": "on"})
+    response = reviewer_client.post("/review/bulk/", {**data, **bulk_seen(a, b), "confirm": "on"})
     assert response.status_code == 302
     a.refresh_from_db(), b.refresh_from_db()
     assert (a.state, b.state) == ("excluded", "excluded")
@@ -237,9 +239,45 @@ def test_bulk_actions_need_confirmation(reviewer_client, make_queue_claim):
 def test_bulk_rejudge(reviewer_client, make_queue_claim):
     a = make_queue_claim("abstained")
     before = a.verdicts.count()
-    data = {"action": "rejudge", "claims": [a.public_id], "confirm": "on"}
+    data = {"action": "rejudge", "claims": [a.public_id], "confirm": "on", **bulk_seen(a)}
     assert reviewer_client.post("/review/bulk/", data).status_code == 302
     assert a.verdicts.count() == before + 1
+
+
+@pytest.mark.parametrize("action", ["exclude", "rejudge"])
+def test_a_bulk_action_leaves_a_claim_decided_after_its_confirmation_alone(
+    reviewer_client, client, workspace, make_queue_claim, action
+):
+    """The confirmation page showed both unverified; otto then decided one. Confirming
+    excludes (or re-judges) the other only, and says which one it left and why."""
+    from tests.factories import make_user
+
+    a, b = make_queue_claim("abstained"), make_queue_claim("abstained")
+    data = {"action": action, "reason": "noise", "claims": [a.public_id, b.public_id]}
+    page = reviewer_client.post("/review/bulk/", data).content.decode()
+    shown = dict(re.findall(r'name="(seen:claim:[0-9a-z]+)" value="([^"]+)"', page))
+    assert set(shown) == {f"seen:{a.public_id}", f"seen:{b.public_id}"}
+    otto = make_user("otto", workspace=workspace, role="reviewer")
+    client.force_login(otto)
+    decided = client.post(
+        f"/review/item/{a.public_id}/decide/", {"decision": "contradicted", "version": seen(a)}
+    )
+    assert decided.status_code == 302
+    ReviewLease.objects.filter(reviewer=otto).delete()  # the next item it served him
+    a.refresh_from_db()
+    verdicts = a.verdicts.count()
+
+    body = reviewer_client.post(
+        "/review/bulk/", {**data, **shown, "confirm": "on"}, follow=True
+    ).content.decode()
+
+    a.refresh_from_db(), b.refresh_from_db()
+    assert (a.state, a.state_reason) == ("contradicted", "human_contradicted")
+    assert a.verdicts.count() == verdicts and not a.exclusion_reason
+    assert "Skipped 1 claim(s) that changed after you confirmed the selection" in body
+    assert a.public_id in body
+    if action == "exclude":
+        assert b.state == "excluded"
 
 
 def test_bulk_exclude_needs_a_reason_and_rows(reviewer_client, make_queue_claim):

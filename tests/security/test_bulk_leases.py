@@ -9,7 +9,7 @@ from django.utils import timezone
 from review.models import ReviewLease
 from review.services import review_bulk_exclude, review_lease_claim
 from tests.factories import make_user
-from tests.review.conftest import queue_claim
+from tests.review.conftest import bulk_seen, queue_claim
 from verifier.models import Verdict
 
 
@@ -27,6 +27,7 @@ def test_bulk_exclude_skips_a_claim_leased_to_another_reviewer(reviewer_client, 
         "reason": "batch import noise",
         "claims": [mine.public_id, theirs.public_id],
         "confirm": "on",
+        **bulk_seen(mine, theirs),
     }
     response = reviewer_client.post("/review/bulk/", data, follow=True)
     assert response.status_code == 200
@@ -43,7 +44,12 @@ def test_bulk_exclude_skips_a_claim_leased_to_another_reviewer(reviewer_client, 
 def test_bulk_rejudge_skips_a_claim_leased_to_another_reviewer(reviewer_client, source, workspace):
     mine, theirs, _ = _two_claims_one_leased_by_otto(source, workspace)
     before = {c.pk: c.verdicts.count() for c in (mine, theirs)}
-    data = {"action": "rejudge", "claims": [mine.public_id, theirs.public_id], "confirm": "on"}
+    data = {
+        "action": "rejudge",
+        "claims": [mine.public_id, theirs.public_id],
+        "confirm": "on",
+        **bulk_seen(mine, theirs),
+    }
     body = reviewer_client.post("/review/bulk/", data, follow=True).content.decode()
     assert "Sent 1 claim(s) back to the judge." in body
     assert theirs.public_id in body and "Skipped 1" in body
