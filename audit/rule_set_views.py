@@ -176,6 +176,8 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
             policy=request.POST.get("policy", ""),
             actor=request.user,
             create_pack=create,
+            # the confirmation page's; the detail page's direct activation has none
+            previewed_against=request.POST.get("previewed_against"),
         )
     except InvalidRuleSet as exc:
         messages.error(request, "; ".join(exc.errors))
@@ -212,12 +214,16 @@ def _confirm_or_activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
         definition=rule_selectors.rule_set_definition(rule_set),
         policy=policy,
     )
+    in_force = rule_selectors.rule_set_activations_latest(
+        workspace=request.workspace, domain_packs=[domain_pack]
+    ).get(domain_pack)
     return render(
         request,
         "audit/rule_set_confirm.html",
         {
             "rule_set": rule_set,
             "impact": impact,
+            "previewed_against": in_force.pk if in_force else "",
             "domain_pack": domain_pack,
             "policy": policy,
             # A pack not in the workspace yet is made only by this confirmation, and

@@ -20,6 +20,7 @@ from verifier.scoring.rulesets import (
     validate_definition,
 )
 from verifier.selectors.rules import (
+    rule_set_activations_latest,
     rule_set_domain_packs,
     rule_set_label,
 )
@@ -143,8 +144,14 @@ def rule_set_activate(
     policy: str,
     actor: User | None,
     create_pack: bool = False,
+    previewed_against: str | None = None,
 ) -> RuleSetActivation:
     """Record that ``workspace`` now uses ``rule_set`` under ``policy`` for ``domain_pack``.
+
+    ``previewed_against``: the activation in force for the pack when the admin was shown
+    the impact (its id, "" for none). Another admin's activation since, or the same rule
+    set and policy already in force, refuses it: the flip list shown is not what this
+    activation would do.
 
     The pack is one of the workspace's (its sources' packs and the packs rule sets were
     activated for; empty: all packs); a new pack is made only when asked explicitly
@@ -168,6 +175,27 @@ def rule_set_activate(
     names = {p["name"] for p in rule_set.definition.get("policies", [])}
     if policy not in names:
         raise InvalidRuleSet([f"policy {policy!r} is not defined by {rule_set_label(rule_set)}"])
+    if previewed_against is not None:
+        Workspace.objects.select_for_update().filter(pk=workspace.pk).first()  # one at a time
+        current = rule_set_activations_latest(workspace=workspace, domain_packs=[domain_pack])
+        now = current.get(domain_pack)
+        where = f"“{domain_pack}”" if domain_pack else "all packs"
+        if str(now.pk if now else "") != previewed_against:
+            by = now.activated_by.get_username() if now and now.activated_by else "someone"
+            raise InvalidRuleSet(
+                [
+                    f"{by} put {rule_set_label(now.rule_set) if now else 'another rule set'} "
+                    f"in force for {where} after you previewed this activation: the impact "
+                    "you were shown no longer holds. Preview it again."
+                ]
+            )
+        if now is not None and now.rule_set_id == rule_set.pk and now.policy == policy:
+            raise InvalidRuleSet(
+                [
+                    f"{rule_set_label(rule_set)} is already in force for {where} with the "
+                    f"{policy} policy: nothing to activate."
+                ]
+            )
     activation = RuleSetActivation.objects.create(
         workspace=workspace,
         domain_pack=domain_pack,

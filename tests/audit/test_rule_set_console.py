@@ -323,3 +323,44 @@ def test_the_built_in_rule_sets_page_does_not_compare_it_with_itself(admin_clien
     page = admin_client_ws.get(reverse("audit:rule-set-detail", args=[builtin().pk]))
     html = page.content.decode()
     assert 'id="builtin-compare"' in html and "Compared with Core v1" not in html
+
+
+def _previewed(client, url, target):
+    html = client.post(url, target).content.decode()
+    found = re.search(r'name="previewed_against" value="(\d*)"', html)
+    assert found, "no preview marker on the confirmation page"
+    return {**target, "confirm": "1", "previewed_against": found.group(1)}
+
+
+def test_an_activation_previewed_before_another_admins_is_refused(
+    admin_client_ws, client, workspace, source
+):
+    """The confirmation showed the impact against the rule set then in force; dave then
+    put another in force. Confirming the stale preview silently replaced his: it is
+    refused, naming him, and nothing is activated. Confirming the same version again
+    (the back button) is refused as already in force."""
+    from audit.services import rule_set_activate, rule_set_builtin_ensure
+    from tests.factories import make_user
+    from verifier.models import RuleSetActivation
+
+    builtin = rule_set_builtin_ensure()
+    url = reverse("audit:rule-set-builtin-activate")
+    target = {"domain_pack": "", "policy": "balanced"}
+    confirm = _previewed(admin_client_ws, url, target)
+    dave = make_user("dave", workspace=workspace, role="admin")
+    rule_set_activate(
+        workspace=workspace, rule_set=builtin, domain_pack="", policy="strict", actor=dave
+    )
+    before = RuleSetActivation.objects.count()
+
+    refused = admin_client_ws.post(url, confirm, follow=True).content.decode()
+
+    assert "dave put" in refused and "Preview it again" in refused
+    assert RuleSetActivation.objects.count() == before
+    again = _previewed(admin_client_ws, url, {"domain_pack": "", "policy": "strict"})
+    said = admin_client_ws.post(url, again, follow=True).content.decode()
+    assert "already in force" in said
+    assert RuleSetActivation.objects.count() == before
+    done = admin_client_ws.post(url, _previewed(admin_client_ws, url, target), follow=True)
+    assert "Activated" in done.content.decode()
+    assert RuleSetActivation.objects.count() == before + 1
