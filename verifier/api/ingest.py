@@ -118,7 +118,10 @@ class IngestJobGetApi(APIView):
 
 
 class IngestJobCancelApi(APIView):
-    """Cancel a queued or running job (409 when it already finished)."""
+    """Cancel a queued or running job (409 when it already finished): the stages still
+    to run (extraction, binding, judging, …) do not run. The source versions the job's
+    upload made are stored already (versions are immutable: a new version, uploaded
+    again, is how a text is replaced) and stay, as do claims stored before the cancel."""
 
     @extend_schema(
         request=None,
