@@ -128,6 +128,7 @@ class AuditPackPublicKeyApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request) -> Response:
+        query_params_check(request, ())
         key = signing_key_ensure(workspace=request_workspace(request))
         return Response(self.OutputSerializer(key).data)
 
@@ -219,6 +220,7 @@ class AuditPackJobGetApi(APIView):
 
     @extend_schema(responses=AuditPackJobSerializer)
     def get(self, request: Request, job_id: int) -> Response:
+        query_params_check(request, ())
         job = audit_pack_job_get(workspace=request_workspace(request), job_id=job_id)
         return Response(AuditPackJobSerializer(job).data)
 
@@ -235,6 +237,7 @@ class AuditPackJobDownloadApi(APIView):
         }
     )
     def get(self, request: Request, job_id: int) -> FileResponse:
+        query_params_check(request, ())
         workspace = request_workspace(request)
         job = audit_pack_job_get(workspace=workspace, job_id=job_id)
         if job.status != AuditPackJobStatus.SUCCEEDED:

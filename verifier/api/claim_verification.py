@@ -21,7 +21,7 @@ from verifier import vocabulary
 from verifier.api.envelopes import STATE_CHOICES, VERDICT_CHOICES
 from verifier.api.scoping import request_workspace
 from verifier.api.shapes import ShapeSerializer
-from verifier.api.strict_input import StrictSerializer
+from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.models import VerificationJob
 from verifier.selectors.claim_verification import (
     verification_job_get,
@@ -295,6 +295,7 @@ class ClaimVerifyJobGetApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, job_id: int) -> Response:
+        query_params_check(request, ())
         workspace = request_workspace(request)
         job = verification_job_get(workspace=workspace, job_id=job_id)
         results = verification_results(workspace=workspace, items=job.items)

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from verifier.api.envelopes import STATE_CHOICES, ClaimListItemSerializer
 from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
-from verifier.api.strict_input import list_filters
+from verifier.api.strict_input import list_filters, query_params_check
 from verifier.selectors.envelopes import (
     claim_envelope_get,
     claim_envelope_list,
@@ -67,6 +67,7 @@ class ClaimGetApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, claim_id: str) -> Response:
+        query_params_check(request, ())
         claim = claim_envelope_get(workspace=request_workspace(request), public_id=claim_id)
         claims_recheck_on_read(claims=[claim])
         return Response(self.OutputSerializer(claim_list_item(claim=claim)).data)

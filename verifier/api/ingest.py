@@ -113,6 +113,7 @@ class IngestJobGetApi(APIView):
 
     @extend_schema(responses=IngestJobSerializer)
     def get(self, request: Request, job_id: int) -> Response:
+        query_params_check(request, ())
         job = ingest_job_get(workspace=request_workspace(request), job_id=job_id)
         return Response(IngestJobSerializer(job).data)
 
@@ -209,6 +210,7 @@ class WebhookGetApi(APIView):
 
     @extend_schema(responses=WebhookSerializer)
     def get(self, request: Request, webhook_id: int) -> Response:
+        query_params_check(request, ())
         webhook = webhook_get(workspace=request_workspace(request), webhook_id=webhook_id)
         return Response(WebhookSerializer(webhook).data)
 

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_actor, request_workspace
-from verifier.api.strict_input import StrictSerializer
+from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.memory import DRIFT_CATEGORIES, NON_MATERIAL, OUTCOMES
 from verifier.models import MemoryTranscript
 from verifier.selectors.memory import memory_agent_stats, memory_transcript_get
@@ -229,6 +229,7 @@ class MemoryAgentStatsApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, agent_id: str) -> Response:
+        query_params_check(request, ())
         stats = memory_agent_stats(workspace=request_workspace(request), agent=agent_id)
         if stats is None:
             raise ApiError(

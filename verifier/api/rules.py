@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.scoping import request_workspace
+from verifier.api.strict_input import query_params_check
 from verifier.selectors.rules import rule_set_builtin_document, verification_rules_active
 
 
@@ -69,6 +70,7 @@ class VerificationRulesGetApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request) -> Response:
+        query_params_check(request, ())
         rules = verification_rules_active(workspace=request_workspace(request))
         return Response(self.OutputSerializer(rules).data)
 
@@ -80,5 +82,6 @@ class VerificationRulesBuiltInApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request) -> Response:
+        query_params_check(request, ())
         request_workspace(request)
         return Response(self.OutputSerializer(rule_set_builtin_document()).data)

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
-from verifier.api.strict_input import StrictSerializer
+from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.models import SourceVersion
 from verifier.selectors.sources import (
     VERSIONS_LISTED,
@@ -112,6 +112,7 @@ class SourceGetApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, ref: str) -> Response:
+        query_params_check(request, ())
         source = source_get(workspace=request_workspace(request), ref=ref)
         current = source_current_version(source=source)
         versions, versions_total = source_versions_listed(source=source)

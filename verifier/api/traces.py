@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from verifier.api.errors import ApiError
 from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_workspace
+from verifier.api.strict_input import query_params_check
 from verifier.selectors.traces import trace_get
 
 EXPORT_FORMATS = ("json",)
@@ -40,6 +41,7 @@ class TraceGetApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, trace_id: str) -> Response:
+        query_params_check(request, ())
         trace = trace_get(workspace=request_workspace(request), trace_id=trace_id)
         return Response(self.OutputSerializer(trace).data)
 
@@ -63,6 +65,7 @@ class TraceExportApi(APIView):
         },
     )
     def get(self, request: Request, trace_id: str) -> HttpResponse:
+        query_params_check(request, ("format",))  # format only
         workspace = request_workspace(request)
         params = self.InputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)

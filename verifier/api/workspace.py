@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier.api.scoping import request_workspace
+from verifier.api.strict_input import query_params_check
 
 
 class WorkspaceGetApi(APIView):
@@ -21,5 +22,6 @@ class WorkspaceGetApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request) -> Response:
+        query_params_check(request, ())
         workspace = request_workspace(request)
         return Response(self.OutputSerializer(workspace).data)
