@@ -344,6 +344,18 @@ def review_lease_release(*, claim: Claim, reviewer: User) -> None:
     ReviewLease.objects.filter(claim=claim, reviewer=reviewer).delete()
 
 
+@transaction.atomic
+def review_lease_take(*, claim: Claim, reviewer: User, served_reason: str) -> ReviewLease | None:
+    """Move the reviewer to ``claim`` (one item at a time): their other leases in its
+    workspace are released and this one is leased, unless another reviewer holds it
+    (None). An undo or a restore shows its item again to work on: without this the
+    reviewer kept the lease on the item they had left and none on this one."""
+    ReviewLease.objects.filter(claim__workspace_id=claim.workspace_id, reviewer=reviewer).exclude(
+        claim=claim
+    ).delete()
+    return review_lease_claim(claim=claim, reviewer=reviewer, served_reason=served_reason)
+
+
 def review_lease_release_all(*, workspace: Workspace, reviewer: User) -> None:
     ReviewLease.objects.filter(claim__workspace=workspace, reviewer=reviewer).delete()
 

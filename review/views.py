@@ -58,6 +58,7 @@ from review.services import (
     review_guidelines_set,
     review_lease_next,
     review_lease_release,
+    review_lease_take,
     review_note,
     review_rejudge_one,
     review_restore,
@@ -460,6 +461,8 @@ def _item_action(
                 return _refused(request, claim, exc, forms=forms)
             if advance:
                 return _advance(request, current=claim, flash=flash)
+            # shown again to work on (an undo, a restore): the reviewer's item now
+            review_lease_take(claim=claim, reviewer=request.user, served_reason="shown again")
             if request.htmx:
                 return _render_item(request, claim, flash=flash)
             _flash_after_redirect(request, public_id=claim.public_id, flash=flash)

@@ -184,3 +184,29 @@ def test_guidelines_are_markdown_sanitized_and_shown_beside_the_item(
     denied = reviewer_client.post("/review/guidelines/edit/", {"text": "mine now"})
     assert denied.status_code == 403
     assert ReviewGuidelines.objects.get().text == text.strip()
+
+
+def test_undo_moves_the_reviewers_lease_to_the_item_it_shows_again(reviewer_client, source):
+    """After deciding, the next item was leased to the reviewer; undo shows the first
+    item again to decide — it is theirs now (before: no lease on it, and the one they had
+    left stayed held for 15 minutes, blocking others)."""
+    from review.models import ReviewLease
+
+    first = queue_claim(source, "contradicted", text="First claim.")
+    second = queue_claim(source, "contradicted", text="Second claim.")
+    reviewer_client.post(
+        f"/review/item/{first.public_id}/decide/",
+        {"decision": "supported", "version": seen(first)},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="review-item",
+    )
+    assert set(ReviewLease.objects.values_list("claim_id", flat=True)) == {second.pk}
+
+    undone = reviewer_client.post(
+        f"/review/item/{first.public_id}/undo/",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="review-item",
+    )
+
+    assert undone.status_code == 200
+    assert set(ReviewLease.objects.values_list("claim_id", flat=True)) == {first.pk}
