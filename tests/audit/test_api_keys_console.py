@@ -170,3 +170,13 @@ def test_two_keys_made_at_once_under_one_name_make_one():
     assert not errors, errors
     assert sorted(outcomes) == ["made", "name_taken"]
     assert ApiKey.objects.filter(workspace=workspace, name="ci").count() == 1
+
+
+def test_revoking_a_key_another_admin_revoked_says_so(admin_client_ws, workspace):
+    key = api_key_create(workspace=workspace, name="nightly").api_key
+    url = f"/audit/api-keys/{key.pk}/revoke/"
+    first = admin_client_ws.post(url, {"confirmed": "1"}, follow=True).content.decode()
+    assert "Revoked nightly" in first
+    again = admin_client_ws.post(url, {"confirmed": "1"}, follow=True).content.decode()
+    assert "nightly was already revoked; nothing changed." in again
+    assert "Revoked nightly" not in again
