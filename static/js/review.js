@@ -273,10 +273,11 @@
     draftStore(pendingDraft, note.value);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    // A refusal (409, 422) is swapped in as a page, and htmx calls it successful: the
-    // note is dropped only once the decision was taken (2xx).
+    // Dropped only once the decision was taken: a refusal (409, 422) is swapped in as
+    // a page, which htmx calls successful, and a session that ended answers 200 with
+    // HX-Redirect, which htmx follows without saying either way.
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if (pendingDraft && status >= 200 && status < 300) {
+    if (pendingDraft && event.detail.successful && status >= 200 && status < 300) {
       draftStore(pendingDraft, "");
       pendingDraft = null;
     }
