@@ -113,8 +113,9 @@ def api_key_revoke_view(request: MemberRequest, key_id: int) -> HttpResponse:
         if asked is not None:
             return asked
     gone = api_key_list(workspace=request.workspace).filter(pk=key_id).exclude(revoked_at=None)
-    if gone.exists():  # another admin revoked it since this page was drawn
-        messages.info(request, f"{gone.get().name} was already revoked; nothing changed.")
+    revoked_before = gone.first()  # by another admin since this page was drawn
+    if revoked_before is not None:
+        messages.info(request, f"{revoked_before.name} was already revoked; nothing changed.")
         return redirect("audit:api-keys")
     revoked = api_key_revoke(workspace=request.workspace, key_id=key_id)
     if revoked is None:

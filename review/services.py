@@ -350,9 +350,7 @@ def review_lease_take(*, claim: Claim, reviewer: User, served_reason: str) -> Re
     workspace are released and this one is leased, unless another reviewer holds it
     (None). An undo or a restore shows its item again to work on: without this the
     reviewer kept the lease on the item they had left and none on this one."""
-    ReviewLease.objects.filter(claim__workspace_id=claim.workspace_id, reviewer=reviewer).exclude(
-        claim=claim
-    ).delete()
+    review_lease_release_all(workspace=claim.workspace, reviewer=reviewer)
     return review_lease_claim(claim=claim, reviewer=reviewer, served_reason=served_reason)
 
 
