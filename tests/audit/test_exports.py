@@ -103,3 +103,34 @@ def test_the_claims_api_carries_the_reason_as_the_jsonl_export_does(supported_cl
     )
     one = api.get(f"/connect/v1/claims/{supported_claim.public_id}").json()
     assert one["reason"] == "entailed"
+
+
+def test_an_excluded_claim_carries_the_persons_reason_in_the_list_the_exports_and_the_api(
+    auditor_client, supported_claim, source
+):
+    """Why a person excluded a claim is read where the claim is listed, exported or
+    fetched, not only on its own page; ``null`` for a claim nobody excluded."""
+    from tests.verifier.api.conftest import client_for
+    from verifier.services.claim_state import claim_exclude
+
+    excluded = make_claim(source, "A claim taken out of serving.")
+    claim_exclude(claim=excluded, reason="Cites a retracted report")
+    jsonl = {
+        e["claim"]["id"]: e
+        for e in map(
+            json.loads, _body(auditor_client.get(reverse("audit:claim-export-jsonl"))).splitlines()
+        )
+    }
+    assert jsonl[excluded.public_id]["exclusion_reason"] == "Cites a retracted report"
+    assert jsonl[supported_claim.public_id]["exclusion_reason"] is None
+    rows = list(
+        csv.reader(io.StringIO(_body(auditor_client.get(reverse("audit:claim-export-csv")))))
+    )
+    by_id = {row[0]: dict(zip(CSV_COLUMNS, row, strict=True)) for row in rows[1:]}
+    assert by_id[excluded.public_id]["exclusion_reason"] == "Cites a retracted report"
+    assert by_id[supported_claim.public_id]["exclusion_reason"] == ""
+    api = client_for(source.workspace)
+    one = api.get(f"/connect/v1/claims/{excluded.public_id}").json()
+    assert (one["state"], one["exclusion_reason"]) == ("excluded", "Cites a retracted report")
+    page = auditor_client.get(reverse("audit:claim-list")).content.decode()
+    assert "<q>Cites a retracted report</q>" in page

@@ -96,6 +96,10 @@ class ClaimListItemSerializer(EnvelopeSerializer):
         help_text="Why the claim has its state. " + vocabulary.header_note("reason")
     )
     reason_text = serializers.CharField(help_text="The reason in words.")
+    exclusion_reason = serializers.CharField(
+        allow_null=True,
+        help_text="Why a person excluded the claim, in their words; null unless excluded.",
+    )
 
 
 class VerificationPolicySerializer(serializers.Serializer[Any]):

@@ -42,8 +42,9 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 DESCRIPTIONS = {
-    "400": "The request is invalid (invalid_request, unknown_field, duplicate_field, or the "
-    "operation's own codes); `details.field` names the field when there is one.",
+    "400": "The request is invalid (invalid_request, unknown_field, duplicate_field, "
+    "empty_field, or the operation's own codes); `details.field` names the field when "
+    "there is one.",
     "401": "No API key, or an unknown, revoked or malformed one (not_authenticated, "
     "authentication_failed); send `Authorization: Bearer <key>`.",
     "403": "The key's scope or the member's role does not allow this operation "

@@ -16,6 +16,7 @@ from verifier.selectors.sources import (
     VERSIONS_LISTED,
     source_current_version,
     source_get,
+    source_version_get,
     source_versions_listed,
 )
 from verifier.services.sources import SourceDomainPackConflict, SourceRefInUse, source_upsert
@@ -96,13 +97,28 @@ class SourceUpsertApi(APIView):
 
 
 class SourceGetApi(APIView):
-    """A source and the exact text of its current version, so anyone can check a quote at
-    its offsets and hash the text to the recorded SHA-256."""
+    """A source and the exact text of its current version (or of the version ``?version=N``
+    asks for), so anyone can check a quote at its offsets and hash the text to the recorded
+    SHA-256."""
+
+    class QuerySerializer(serializers.Serializer[Any]):
+        version = serializers.IntegerField(
+            required=False,
+            min_value=1,
+            max_value=2**31 - 1,
+            help_text="The number of the version whose text to answer; default the current one.",
+        )
 
     @extend_schema_serializer(component_name="SourceDetail")
     class OutputSerializer(SourceSerializer):
         current_version = SourceVersionSerializer(allow_null=True)
-        text = serializers.CharField(allow_null=True, help_text="Current version's exact text.")
+        text = serializers.CharField(
+            allow_null=True,
+            help_text="The exact text of the current version, or of the version asked for.",
+        )
+        text_version = serializers.IntegerField(
+            allow_null=True, help_text="The number of the version `text` is the text of."
+        )
         versions = SourceVersionSerializer(
             many=True,
             help_text=f"The newest {VERSIONS_LISTED} versions (all of them when there are "
@@ -110,11 +126,15 @@ class SourceGetApi(APIView):
         )
         versions_total = serializers.IntegerField(help_text="How many versions it has in all.")
 
-    @extend_schema(responses=OutputSerializer)
+    @extend_schema(parameters=[QuerySerializer], responses=OutputSerializer)
     def get(self, request: Request, ref: str) -> Response:
-        query_params_check(request, ())
+        query_params_check(request, ("version",))
+        asked = self.QuerySerializer(data=request.query_params)
+        asked.is_valid(raise_exception=True)
         source = source_get(workspace=request_workspace(request), ref=ref)
         current = source_current_version(source=source)
+        number = asked.validated_data.get("version")
+        shown = current if number is None else source_version_get(source=source, number=number)
         versions, versions_total = source_versions_listed(source=source)
         payload = {
             "ref": source.ref,
@@ -122,7 +142,8 @@ class SourceGetApi(APIView):
             "citation": source.citation,
             "domain_pack": source.domain_pack,
             "current_version": current,
-            "text": current.text if current else None,
+            "text": shown.text if shown else None,
+            "text_version": shown.number if shown else None,
             "versions": versions,
             "versions_total": versions_total,
         }

@@ -121,7 +121,8 @@ class StrictSerializer(serializers.Serializer[Any]):
 
 def query_params_check(request: Request, known: Iterable[str]) -> None:
     """Refuse a query parameter the endpoint does not read (``known``, and DRF's
-    ``format``) and one given more than once."""
+    ``format``), one given more than once and one given empty (``?cursor=`` is a client's
+    bug, not "no cursor")."""
     allowed = [*known, *ALWAYS_READ_PARAMS]
     for name, values in request.query_params.lists():
         if name not in allowed:
@@ -130,6 +131,12 @@ def query_params_check(request: Request, known: Iterable[str]) -> None:
             raise ApiError(
                 "duplicate_field",
                 f"The query parameter {name!r} is given {len(values)} times; give it once.",
+                details={"field": name},
+            )
+        if not values[0].strip():
+            raise ApiError(
+                "empty_field",
+                f"The query parameter {name!r} is empty; give it a value or leave it out.",
                 details={"field": name},
             )
 

@@ -228,12 +228,14 @@ def claim_envelope(*, claim: ServedClaim | Claim, trace_id: str | None = None) -
 def claim_list_item(*, claim: Claim) -> dict[str, Any]:
     """One claim of a claim list (``GET /connect/v1/claims``, the console's JSONL export):
     its envelope, with why it has its state: ``reason`` (a ``StateReason`` code) and
-    ``reason_text`` (in words), the keys claims/verify's rows carry. Retrieval serves the
-    seed's envelope as it is."""
+    ``reason_text`` (in words), the keys claims/verify's rows carry, and
+    ``exclusion_reason``: the words of the person who excluded the claim (``None`` unless
+    it is excluded). Retrieval serves the seed's envelope as it is."""
     return {
         **claim_envelope(claim=claim),
         "reason": claim.state_reason,
         "reason_text": reason_description(claim.state_reason),
+        "exclusion_reason": claim.exclusion_reason or None,
     }
 
 

@@ -24,6 +24,14 @@ def source_current_version(*, source: Source) -> SourceVersion | None:
     return SourceVersion.objects.filter(source=source).order_by("-number").first()
 
 
+def source_version_get(*, source: Source, number: int) -> SourceVersion:
+    """Version ``number`` of ``source``, with its text; 404 when it has no such version."""
+    version = SourceVersion.objects.filter(source=source, number=number).first()
+    if version is None:
+        raise Http404(f"The source has no version {number}.")
+    return version
+
+
 # A source's API answer lists its newest versions, oldest of them first.
 VERSIONS_LISTED: Final = 100
 

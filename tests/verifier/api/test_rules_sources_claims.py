@@ -70,11 +70,40 @@ def test_sources_create_version_and_get(api):
     got = api.get("/connect/v1/sources/source:a/b:c").json()
     assert got["ref"] == "source:a/b:c" and got["text"] == "Second text."
     assert got["current_version"]["number"] == 2
-    assert [v["number"] for v in got["versions"]] == [1, 2]
+    assert [v["number"] for v in got["versions"]] == [1, 2] and got["text_version"] == 2
     bad = api.post(
         "/connect/v1/sources", {"ref": "source:x", "text": "   "}, content_type="application/json"
     )
     assert bad.status_code == 400 and "error" in bad.json()
+
+
+def test_an_earlier_versions_text_is_served_by_number(api):
+    """A claim bound in version 1 is checked against version 1's text after the source
+    changed: ``?version=N`` answers that text, whose SHA-256 is the recorded one."""
+    import hashlib
+
+    body = {"ref": "source:versions", "text": "The first words."}
+    api.post("/connect/v1/sources", body, content_type="application/json")
+    api.post(
+        "/connect/v1/sources",
+        {**body, "text": "The second words."},
+        content_type="application/json",
+    )
+    got = api.get("/connect/v1/sources/source:versions?version=1").json()
+    assert (got["text"], got["text_version"]) == ("The first words.", 1)
+    assert got["current_version"]["number"] == 2
+    assert hashlib.sha256(got["text"].encode()).hexdigest() == got["versions"][0]["sha256"]
+    missing = api.get("/connect/v1/sources/source:versions?version=3")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    assert "no version 3" in missing.json()["error"]["message"]
+    for bad in ("0", "two"):
+        refused = api.get(f"/connect/v1/sources/source:versions?version={bad}")
+        assert refused.status_code == 400, bad
+        assert "version" in refused.json()["error"]["details"], bad
+    empty = api.get("/connect/v1/sources/source:versions?version=").json()["error"]
+    assert (empty["code"], empty["details"]) == ("empty_field", {"field": "version"})
+    empty = api.get("/connect/v1/claims?cursor=&page_size=").json()["error"]
+    assert (empty["code"], empty["details"]) == ("empty_field", {"field": "cursor"})
 
 
 def test_claims_list_filters_and_cursor(api, workspace, delta, django_assert_max_num_queries):

@@ -1,6 +1,7 @@
 """A single-object GET reads no query parameter: one it does not read is refused
-(``unknown_field``), as the list endpoints do, not ignored — ``GET /sources/{ref}?version=1``
-answered the current text, and a hash check ran on the wrong version."""
+(``unknown_field``), as the list endpoints do, not ignored — ``GET /sources/{ref}?revision=1``
+answered the current text, and a hash check ran on the wrong version. (A source reads
+``version``: tests/verifier/api/test_rules_sources_claims.py.)"""
 
 from __future__ import annotations
 
@@ -30,10 +31,10 @@ def paths(api, delta):
 def test_an_unknown_query_parameter_is_refused(api, paths):
     for path in paths:
         assert api.get(path).status_code == 200, path
-        response = api.get(f"{path}?version=1")
+        response = api.get(f"{path}?revision=1")
         assert response.status_code == 400, path
         error = response.json()["error"]
-        assert (error["code"], error["details"]["field"]) == ("unknown_field", "version"), path
+        assert (error["code"], error["details"]["field"]) == ("unknown_field", "revision"), path
 
 
 def test_a_trace_export_still_reads_its_format(api, paths):
