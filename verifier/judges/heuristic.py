@@ -52,7 +52,7 @@ FAMILY = HEURISTIC_FAMILY
 #    who had not") is no conflict; "none of which …" negates its clause; "most" is held
 #    to the span's share of the same group; antonyms past "with a" (2026-11-28, sixth
 #    session).
-PROMPT_VERSION = 7
+PROMPT_VERSION = 8
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

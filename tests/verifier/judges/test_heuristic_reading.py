@@ -27,6 +27,8 @@ FINGERPRINTS = {
     6: "153b694cbf342f9ca3f6a8f0daae9c19ced8245bee9cf24db53905ff73bd27da",
     # since 7 the fingerprint also reads READING_7_PAIRS
     7: "2114342977202efa2d3a1cfb72ed2f9d395fc9a86966def594146b60f561b383",
+    # since 8 the fingerprint also reads READING_8_PAIRS
+    8: "08132a52d46895cc6701f3e718e74cef91ac00670844fe220cdd62794ba05176",
 }
 # Pairs read with their context (title and the sentence before the span), beside the
 # fixtures: the API guide's own example among them.
@@ -82,6 +84,18 @@ READING_7_PAIRS = [
     ("The library ended 2025 with a deficit.", "The library ended 2025 with a surplus.", ""),
 ]
 
+# What an integrator's walk showed read wrongly (reading 8).
+READING_8_PAIRS = [
+    ("The museum has reopened.", "The museum will reopen.", ""),
+    (
+        "The first keeper, Margaret Pryde, took over the station.",
+        "The first keeper, Agnes Pryde, took over the station.",
+        "",
+    ),
+    ("She took over after her brother drowned.", "She took over after her husband drowned.", ""),
+    ("The burner tripled the range.", "The burner doubled the range.", ""),
+]
+
 
 def reading_fingerprint() -> str:
     readings = []
@@ -96,6 +110,8 @@ def reading_fingerprint() -> str:
     pairs = PAIRS if PROMPT_VERSION < 6 else PAIRS + ACCENTED_PAIRS
     if PROMPT_VERSION >= 7:
         pairs = pairs + READING_7_PAIRS
+    if PROMPT_VERSION >= 8:
+        pairs = pairs + READING_8_PAIRS
     if PROMPT_VERSION >= 5:
         for claim_text, span_text, context in pairs:
             found = compare(claim_text, span_text, context)

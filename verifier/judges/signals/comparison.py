@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from verifier.judges.lexicon import REPORTING_LEMMAS, STANCE_LEMMAS
 from verifier.judges.signals import regions
 from verifier.judges.signals.blocker import Blocker
-from verifier.judges.signals.entities import entity_blockers
-from verifier.judges.signals.numbers import number_blockers, number_matches
+from verifier.judges.signals.entities import entity_blockers, kin_blockers
+from verifier.judges.signals.numbers import multiplier_blockers, number_blockers, number_matches
 from verifier.judges.signals.polarity import comparison, polarity_blockers
 from verifier.judges.signals.references import attributes, context_names, pronoun_subject
 from verifier.judges.signals.regions import claim_region, markers_in_force, relevant_clauses
 from verifier.judges.signals.scope import (
+    future_blockers,
     question_blockers,
     scope_blockers,
     share_quantifier_blockers,
@@ -138,7 +139,10 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
         *question_blockers(span_text, span),
         *polarity,
         *number_blockers(claim, span),
+        *multiplier_blockers(claim, span),
+        *kin_blockers(claim, span),
         *scope_blockers(claim, markers),
+        *future_blockers(claim, span, claim_of),
         *share_quantifier_blockers(claim, span, markers),
         *superlative_blockers(claim, span),
         *entity_blockers(

@@ -89,6 +89,33 @@ ORGANISATION_SUFFIXES = frozenset(
     | {"therapeutics", "pharmaceuticals", "pharma", "technologies", "labs", "laboratories"}
     | {"systems", "industries", "partners", "gmbh", "ag", "sa"}
 )
+# Words before a surname that are no given name: "Mrs Pryde" is "Agnes Pryde".
+HONORIFICS = frozenset(
+    {"mr", "mrs", "ms", "miss", "mx", "dr", "sir", "dame", "lady", "lord", "prof"}
+    | {"professor", "captain", "capt", "rev", "reverend", "saint", "st", "president"}
+    | {"senator", "judge", "general", "king", "queen", "prince", "princess", "father"}
+)
+# Common nouns that come before a name ("Storm Harvey" is "Hurricane Harvey").
+NAME_NOUNS = frozenset(
+    {"storm", "hurricane", "typhoon", "cyclone", "tropical", "mount", "mt", "lake", "river"}
+    | {"cape", "fort", "port", "bay", "county", "city", "lady", "uncle", "aunt", "cousin"}
+)
+# Common nouns that end names of things, not of people ("Yale University").
+NAME_HEADS = frozenset(
+    {"university", "college", "school", "institute", "records", "war", "river", "gallery"}
+    | {"open", "tour", "awards", "award", "prize", "states", "party", "league", "cup"}
+    | {"street", "road", "bridge", "park", "hall", "house", "church", "hospital", "museum"}
+    | {"island", "islands", "mountains", "sea", "ocean", "day", "act", "festival", "bank"}
+    | {"championship", "championships", "times", "post", "news", "press", "assembly"}
+    | {"council", "committee", "ministry", "department", "agency", "service", "station"}
+)
+# Family relations: "after her brother drowned" is not "after her husband drowned".
+KIN_WORDS = frozenset(
+    {"husband", "wife", "widow", "widower", "brother", "sister", "son", "daughter", "father"}
+    | {"mother", "uncle", "aunt", "nephew", "niece", "cousin", "grandfather", "grandmother"}
+    | {"grandson", "granddaughter", "stepfather", "stepmother", "stepson", "stepdaughter"}
+    | {"fiance", "fiancee", "partner", "twin", "parent", "child"}
+)
 # Adjectives of a place name ("Icelandic" for "Iceland", "Canadian" for "Canada").
 DEMONYM_ENDINGS = ("ic", "ian", "an", "ish", "ese", "i")
 
@@ -209,7 +236,13 @@ def entity_blockers(
         if len(entity) > 1 and _initials(entity) in span.lower_set:
             continue  # "United Nations" for "UN"
         if len(entity) > 1 and present[-1] and sum(present) >= 1:
-            continue  # "Albert Einstein" for "Einstein"
+            # "Albert Einstein" for "Einstein", but not "Margaret Pryde" for "Agnes Pryde"
+            rival = _rival_given_name(entity, present, span)
+            if rival:
+                missing = " ".join(w for w, ok in zip(entity, present, strict=True) if not ok)
+                note = f"entity_mismatch: '{missing}' not in span (the source names '{rival}')"
+                out.append(Blocker("entity_mismatch", note, False))
+            continue
         if present[0] and all(
             ok or w in ORGANISATION_SUFFIXES for w, ok in zip(entity, present, strict=True)
         ):
@@ -217,3 +250,41 @@ def entity_blockers(
         name = " ".join(w for w, ok in zip(entity, present, strict=True) if not ok)
         out.append(Blocker("entity_mismatch", f"entity_mismatch: '{name}' not in span", False))
     return out
+
+
+def _rival_given_name(entity: tuple[str, ...], present: list[bool], span: TextProfile) -> str:
+    """The span's name with the claim name's surname and another given name just before
+    it ("agnes pryde" against the claim's "margaret pryde"); "" when there is none, when
+    the claim's missing words are honorifics ("Mrs Pryde"), or when the span's word before
+    the surname is a common noun of names ("Storm Harvey") or opens its sentence."""
+    missing = [w for w, ok in zip(entity, present, strict=True) if not ok]
+    if len(entity) != 2 or missing != [entity[0]] or entity[0] in HONORIFICS | NAME_NOUNS:
+        return ""  # a person's name is a given name and a surname
+    surname = entity[-1]
+    if surname in NAME_HEADS or surname in ORGANISATION_SUFFIXES:
+        return ""  # "United States", "Decca Records": not a person
+    for k in range(1, len(span.lower)):
+        given = span.lower[k - 1]
+        if span.lower[k] != surname or given in entity:
+            continue
+        if given in HONORIFICS or given in NAME_NOUNS or not span.tokens[k - 1][:1].isupper():
+            continue
+        opens_sentence = k - 1 == 0 or (
+            bool(span.sentence) and span.sentence[k - 2] != span.sentence[k - 1]
+        )
+        if not opens_sentence:
+            return f"{given} {surname}"
+    return ""
+
+
+def kin_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
+    """A family relation the span does not give, where it gives another ("after her
+    brother drowned" / "after her husband drowned")."""
+    claim_kin = {w for w in claim.lower if w in KIN_WORDS}
+    span_kin = {w for w in span.lower if w in KIN_WORDS}
+    missing = sorted(claim_kin - span_kin)
+    rivals = sorted(span_kin - claim_kin)
+    if missing and rivals:
+        note = f"entity_mismatch: '{missing[0]}' not in span (the span says '{rivals[0]}')"
+        return [Blocker("entity_mismatch", note, False)]
+    return []

@@ -31,6 +31,22 @@ BOUND_REACH = 2.0  # "more than 40" is read as 40 to 80, "fewer than 40" as 20 t
 DERIVED_TERMS_MAX = 12  # span numbers read as the terms of a sum, difference or share
 DERIVED_TOLERANCE = 0.05  # an approximate claim's number against a derived value
 RATIO_WORDS = frozenset({"times", "fold"})  # "four times higher"
+# Verbs that multiply: "roughly tripled the range" is not "roughly doubled" it.
+MULTIPLYING_VERBS = {
+    "halved": 0.5,
+    "halve": 0.5,
+    "halving": 0.5,
+    "doubled": 2.0,
+    "double": 2.0,
+    "doubling": 2.0,
+    "tripled": 3.0,
+    "triple": 3.0,
+    "tripling": 3.0,
+    "trebled": 3.0,
+    "quadrupled": 4.0,
+    "quadruple": 4.0,
+    "quadrupling": 4.0,
+}
 # Words by which a claim announces a number it worked out from others; without one, a
 # count that equals a sum or difference of two span numbers is a coincidence, not a
 # reading ("3 goals" against 5 goals and 2 penalties).
@@ -386,3 +402,13 @@ def claim_states_hedged_number(claim: TextProfile, span: TextProfile, m: ScopeMa
     return any(
         _same_value(c.value, s.value) or number_matches(c, s) for c in claim.numbers for s in hedged
     )
+
+
+def multiplier_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
+    """The claim multiplies by another factor than the span does ("tripled" / "doubled")."""
+    claim_factors = {MULTIPLYING_VERBS[w]: w for w in claim.lower if w in MULTIPLYING_VERBS}
+    span_factors = {MULTIPLYING_VERBS[w]: w for w in span.lower if w in MULTIPLYING_VERBS}
+    if not claim_factors or not span_factors or set(claim_factors) & set(span_factors):
+        return []
+    c, s = min(claim_factors.items()), min(span_factors.items())
+    return [Blocker("number_mismatch", f"number_mismatch: '{c[1]}' vs '{s[1]}'", False)]

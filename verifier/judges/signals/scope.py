@@ -1,5 +1,6 @@
 """Scope and modality: ``scope_blockers`` (a hedge, quantifier or modal the claim
-strengthens or drops), ``share_quantifier_blockers`` ("most" against the span's own
+strengthens or drops), ``future_blockers`` (the claim reports as done what the span says
+is still to come), ``share_quantifier_blockers`` ("most" against the span's own
 percentage), ``superlative_blockers`` and ``question_blockers`` (a span that only asks).
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from verifier.judges.lexicon import PLAIN_LEVEL, STRONG_LEVEL
+from verifier.judges.lexicon import IRREGULAR_LEMMAS, PLAIN_LEVEL, STRONG_LEVEL
 from verifier.judges.signals.blocker import Blocker
 from verifier.judges.signals.numbers import fmt
 from verifier.judges.signals.text_profile import NumberMention, ScopeMarker, TextProfile
@@ -89,6 +90,80 @@ def scope_blockers(claim: TextProfile, span_markers: Sequence[ScopeMarker]) -> l
                 Blocker("scope", f"scope: claim says '{strong[0].phrase}', span does not", False)
             )
     return out
+
+
+# What makes a verb of the span future ("will reopen", "is to be closed", "is set to
+# open"): an auxiliary, or a form of "be" with one of these before "to".
+FUTURE_AUXILIARIES: Final = frozenset({"will", "shall"})
+FUTURE_BEFORE_TO: Final = frozenset({"set", "due", "scheduled", "slated", "poised", "going"})
+_BE: Final = frozenset({"is", "are", "was", "were", "be"})
+# Between a future auxiliary and its verb: "will not", "will soon be", "will have".
+_BETWEEN: Final = frozenset({"be", "have", "been", "not", "also", "then", "soon", "still", "now"})
+# "was to be a hub": what follows is no verb.
+_NOT_VERBS: Final = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "his", "her", "its", "their", "our"}
+)
+# A claim with one of these (or a future verb of its own) speaks of the future or of
+# what may be: it is not a report of what happened.
+_MODALS: Final = frozenset({"would", "could", "may", "might", "can", "should", "must"})
+
+
+def _future_verbs(span: TextProfile) -> list[tuple[int, str]]:
+    """(position of the verb, the words from the future marker to the verb) for each
+    future verb of the span."""
+    out = []
+    lower = span.lower
+    for k, word in enumerate(lower):
+        if word in FUTURE_AUXILIARIES:
+            start = k
+        elif word == "to" and k >= 1 and lower[k - 1] in _BE:
+            start = k - 1
+        elif word == "to" and k >= 2 and lower[k - 1] in FUTURE_BEFORE_TO and lower[k - 2] in _BE:
+            start = k - 2
+        else:
+            continue
+        v = k + 1
+        while v < len(lower) and (lower[v] in _BETWEEN or lower[v].endswith("ly")):
+            v += 1
+        if v < len(lower) and lower[v].isalpha() and lower[v] not in _NOT_VERBS:
+            out.append((v, " ".join(span.tokens[start : v + 1])))
+    return out
+
+
+def _reported_as_done(claim: TextProfile, i: int) -> bool:
+    """Whether the claim's word ``i`` is a verb in the past: "reopened", "was closed",
+    "has been sold", "did close"."""
+    word = claim.lower[i]
+    if i >= 1 and claim.lower[i - 1] == "did":
+        return True
+    return word.endswith("ed") or (word in IRREGULAR_LEMMAS and IRREGULAR_LEMMAS[word] != word)
+
+
+def future_blockers(
+    claim: TextProfile, span: TextProfile, claim_of: Mapping[int, Sequence[int]]
+) -> list[Blocker]:
+    """The claim reports as done ("the museum has reopened") what the span says is still to
+    come ("the museum will reopen"): the claim's word aligned to a future verb of the span
+    is in the past, and nothing in the claim speaks of the future or of what may be.
+    ``claim_of``: span position -> the claim positions aligned to it."""
+    modal = any(
+        word in _MODALS and not (claim.tokens[j] == "May" and j > 0)  # the month
+        for j, word in enumerate(claim.lower)
+    )
+    if modal or _future_verbs(claim):
+        return []
+    for v, phrase in _future_verbs(span):
+        # aligned to the verb, or the same verb (a reporting verb is matched unaligned)
+        aligned = claim_of.get(v) or [
+            i for i, lemma in enumerate(claim.lemmas) if lemma == span.lemmas[v]
+        ]
+        for i in aligned:
+            if 0 <= i < len(claim.lower) and _reported_as_done(claim, i):
+                note = (
+                    f"tense: span says '{phrase}' (still to come), claim says '{claim.tokens[i]}'"
+                )
+                return [Blocker("scope", note, False)]
+    return []
 
 
 # Claim quantifiers that state a share, and the shares (as fractions) they admit.
