@@ -23,6 +23,7 @@ from verifier.models import RuleSet
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
 from verifier.selectors import rules as rule_selectors
+from verifier.untrusted_input import decimal_int
 
 
 @require_GET
@@ -51,8 +52,9 @@ def rules(request: MemberRequest) -> HttpResponse:
 def _base_rule_set(request: MemberRequest) -> tuple[Any, Any]:
     """The rule set a new version starts from: ?from=<id>, else the built-in Core v1."""
     source = request.POST.get("from") or request.GET.get("from") or ""
-    if source.isdigit():
-        parent = rule_selectors.rule_set_get(workspace=request.workspace, pk=int(source))
+    pk = decimal_int(source)
+    if pk is not None:
+        parent = rule_selectors.rule_set_get(workspace=request.workspace, pk=pk)
         return parent, rule_selectors.rule_set_definition(parent)
     return None, CORE_V1
 
@@ -254,9 +256,9 @@ def rule_set_diff(request: MemberRequest) -> HttpResponse:
         """The version ``?key=`` names; the built-in when it names none (blank) and, with
         a word on the page, when it names one this workspace does not have."""
         value = request.GET.get(key, "").strip()
-        if value.isdigit() and len(value) < 19:
+        if (pk := decimal_int(value)) is not None:
             try:
-                rs = rule_selectors.rule_set_get(workspace=workspace, pk=int(value))
+                rs = rule_selectors.rule_set_get(workspace=workspace, pk=pk)
             except Http404:
                 pass
             else:

@@ -14,6 +14,7 @@ from audit import selectors
 from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
+from verifier.untrusted_input import decimal_int
 
 
 @require_GET
@@ -27,7 +28,7 @@ def source_list(request: MemberRequest) -> HttpResponse:
 
 
 def _digits(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and len(value) < 10 else None
+    return decimal_int(value, max_digits=9)
 
 
 def _render_source(request: MemberRequest, source: Any, version: Any) -> HttpResponse:
@@ -92,9 +93,7 @@ def _render_source(request: MemberRequest, source: Any, version: Any) -> HttpRes
 def source_detail(request: MemberRequest, source_id: int) -> HttpResponse:
     source = selectors.audit_source_get(workspace=request.workspace, source_id=source_id)
     number = request.GET.get("v", "")
-    version = selectors.source_version_get(
-        source=source, number=int(number) if number.isdigit() else None
-    )
+    version = selectors.source_version_get(source=source, number=decimal_int(number, max_digits=9))
     return _render_source(request, source, version)
 
 
@@ -115,9 +114,10 @@ def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
     old_n, new_n = request.GET.get("from", ""), request.GET.get("to", "")
     if len(versions) >= 2 and not (old_n or new_n):
         old_n, new_n = str(versions[1].number), str(versions[0].number)
-    if old_n.isdigit() and new_n.isdigit():
-        old = selectors.source_version_get(source=source, number=int(old_n))
-        new = selectors.source_version_get(source=source, number=int(new_n))
+    old_number, new_number = decimal_int(old_n, max_digits=9), decimal_int(new_n, max_digits=9)
+    if old_number is not None and new_number is not None:
+        old = selectors.source_version_get(source=source, number=old_number)
+        new = selectors.source_version_get(source=source, number=new_number)
         diff, stale = selectors.source_version_diff(source=source, old=old, new=new)
         context.update({"old": old, "new": new, "diff": diff, "stale": stale})
     return render(request, "audit/source_diff.html", context)

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 
+from verifier.untrusted_input import decimal_int
+
 DECISIONS = [("supported", "Supported"), ("contradicted", "Contradicted")]
 BULK_ACTIONS = [
     ("assign", "Assign to"),
@@ -82,7 +84,7 @@ class BulkForm(forms.Form):
             self.add_error("reason", "An exclusion needs a reason.")
         if data.get("action") == "assign":
             assignee = (data.get("assignee") or "").strip()
-            if assignee != UNASSIGN and not assignee.isdigit():
+            if assignee != UNASSIGN and decimal_int(assignee) is None:
                 self.add_error("assignee", "Choose who to assign the claims to.")
         return data
 
@@ -90,7 +92,7 @@ class BulkForm(forms.Form):
     def assignee_id(self) -> int | None:
         """The chosen assignee's user id; None to unassign."""
         value = (self.cleaned_data.get("assignee") or "").strip()
-        return int(value) if value.isdigit() else None
+        return decimal_int(value)
 
 
 class GuidelinesForm(forms.Form):

@@ -24,6 +24,7 @@ from verifier.services.relation_verify import (
     relation_review_decide,
     relations_review_decide_bulk,
 )
+from verifier.untrusted_input import decimal_int
 
 DAY_CHOICES = (1, 7, 30, 90)
 DECISIONS = {"accept": True, "reject": False}
@@ -125,7 +126,7 @@ def relations_bulk(request: MemberRequest) -> HttpResponse:
     rows = relations_for_review(workspace=workspace, **filters)
     whole_filter = request.POST.get("scope") == "filter"
     if not whole_filter:
-        ids = [int(i) for i in request.POST.getlist("relations") if i.isdigit()]
+        ids = [n for i in request.POST.getlist("relations") if (n := decimal_int(i)) is not None]
         if not ids:
             return _render(request, status=422, error="Select at least one relation.")
         rows = rows.filter(pk__in=ids)

@@ -69,6 +69,7 @@ from verifier.http import MemberRequest
 from verifier.models import ApiScope, Claim
 from verifier.permissions import ADMIN_ROLES, DECIDER_ROLES, role_required
 from verifier.selectors import counts
+from verifier.untrusted_input import decimal_int
 
 if TYPE_CHECKING:
     from review.models import ReviewGuidelines
@@ -311,9 +312,7 @@ def _render_item(
     membership = request.membership
     filter_qs = filter_querystring(request.GET)
     at = request.GET.get("at", "")
-    detail = review_item_detail(
-        claim=claim, reviewer=reviewer, at=int(at) if at.isdigit() and len(at) < 10 else None
-    )
+    detail = review_item_detail(claim=claim, reviewer=reviewer, at=decimal_int(at, max_digits=9))
     claim = detail.claim
     previous = _trail_note(request, claim.public_id)
     held_by_other = detail.lease is not None and detail.lease.reviewer_id != reviewer.pk

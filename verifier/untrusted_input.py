@@ -21,6 +21,10 @@
    any script, keeps the invisible characters writing needs (joiners, direction marks)
    and refuses only the bidirectional overrides, embeddings and isolates that reorder
    what is shown around them (``display_text_problem``).
+4. **Numbers are ASCII digits.** A number read from a query string or a form field
+   (a page, a version, an id) is a run of ASCII digits of bounded length
+   (``decimal_int``): ``str.isdigit`` also accepts "²" and "٣", which ``int`` refuses
+   or reads as another number.
 
 Free of Django, so the pure cores use it too.
 """
@@ -50,6 +54,15 @@ class JsonTooDeep(ApplicationError, ValueError):
             f"{what} is nested deeper than {MAX_JSON_DEPTH} levels.",
             {"limit": MAX_JSON_DEPTH},
         )
+
+
+def decimal_int(value: Any, *, max_digits: int = 18) -> int | None:
+    """``value`` as a non-negative integer when it is 1 to ``max_digits`` ASCII digits
+    (no sign, no spaces); None otherwise."""
+    text = value if isinstance(value, str) else ""
+    if not text or len(text) > max_digits or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
 
 
 def text_problem(text: str) -> str | None:

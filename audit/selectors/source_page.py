@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from audit.highlighting import MapCell, Span, span_map, text_window, window_segments
 from audit.selectors.sources import source_versions
 from verifier.models import EvidenceBinding, Source, SourceVersion
+from verifier.untrusted_input import decimal_int
 
 # A claim's state, by how much a reader must look at it (the highlight of a run of
 # text bound by several claims takes the first of its claims' states in this order).
@@ -47,12 +48,11 @@ class SourceFocus:
         start = end = None
         if raw:
             head, dash, tail = raw.partition("-")
-            if head.isdigit() and len(head) < 10:
-                start = int(head)
-                if dash:
-                    ok = tail.isdigit() and len(tail) < 10 and int(tail) > start
-                    end = int(tail) if ok else None
-                    start = start if ok else None
+            start = decimal_int(head, max_digits=9)
+            if start is not None and dash:
+                end = decimal_int(tail, max_digits=9)
+                if end is None or end <= start:
+                    start = end = None
         return cls(start=start, end=end, claim=(params.get("claim") or "").strip()[:40], span=raw)
 
 

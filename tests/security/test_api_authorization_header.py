@@ -45,3 +45,14 @@ def test_a_console_role_is_named_by_its_scope_value(auditor_client, workspace):
     assert response.json()["error"]["message"] == (
         "This operation needs the 'write' scope; this role has 'read'."
     )
+
+
+@pytest.mark.parametrize("raw", [b"\xa0", b"\x85", b"\xa0\xa0", b" \xa0 "])
+def test_a_header_of_characters_other_than_spaces_is_a_401_not_a_500(workspace, raw):
+    """Latin-1 no-break space and NEL are whitespace to ``str.split`` but not to HTTP: a
+    header of them left no scheme to read and the lookup failed with a 500."""
+    client = Client(HTTP_AUTHORIZATION=raw.decode("latin-1"))
+    for method, path in (("get", "/connect/v1/workspace"), ("post", "/worker/verify")):
+        response = getattr(client, method)(path)
+        assert response.status_code == 401, (raw, path)
+        assert response.json()["error"]["code"] in {"authentication_failed", "not_authenticated"}

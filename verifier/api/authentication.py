@@ -42,7 +42,14 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         header = authentication.get_authorization_header(request).decode("latin-1")
         if not header:
             return None
-        parts = header.split()
+        # HTTP separates with spaces and tabs only: str.split() would also split at a
+        # latin-1 no-break space (0xA0) or NEL (0x85) and leave nothing to read.
+        parts = header.replace("\t", " ").split(" ")
+        parts = [p for p in parts if p]
+        if not parts:
+            auth_failures_check(request)
+            auth_failure_count(request)
+            raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <key>'.")
         # The scheme is case-insensitive (RFC 7235 §2.1): "bearer" is "Bearer". Another
         # scheme is left to the session (a proxy's Basic login may sit in front of the
         # console); without one, the 401 says which scheme to use (``scheme_hint``).
@@ -70,7 +77,8 @@ def scheme_hint(request: Any) -> str | None:
     than Bearer: the 401's message, saying what to send instead."""
     if request is None:
         return None
-    header = authentication.get_authorization_header(request).decode("latin-1").split()
+    raw = authentication.get_authorization_header(request).decode("latin-1")
+    header = [p for p in raw.replace("\t", " ").split(" ") if p]
     if not header or header[0].casefold() == ApiKeyAuthentication.keyword.casefold():
         return None
     return (

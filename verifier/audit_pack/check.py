@@ -470,13 +470,18 @@ class Pack:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._zip: zipfile.ZipFile | None = None
+        # names a zip holds more than once: a reader may take either copy (zipfile takes
+        # the last, ``unzip -n`` the first), so such a pack proves nothing
+        self.repeated: dict[str, int] = {}
         if path.is_dir():
             self.names = sorted(
                 p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()
             )
         elif zipfile.is_zipfile(path):
             self._zip = zipfile.ZipFile(path)
-            self.names = sorted(n for n in self._zip.namelist() if not n.endswith("/"))
+            listed = [n for n in self._zip.namelist() if not n.endswith("/")]
+            self.names = sorted(set(listed))
+            self.repeated = {n: listed.count(n) for n in self.names if listed.count(n) > 1}
         else:
             raise PackUnreadable(f"{path} is neither a folder nor a zip archive")
 
@@ -730,6 +735,12 @@ def _check_files(pack: Pack, manifest: dict[str, Any], report: Report) -> None:
     for name in pack.names:
         if name not in listed and name not in (MANIFEST, SIGNATURE):
             report.add("files", name, "is in the pack but not in the manifest")
+    for name, times in sorted(pack.repeated.items()):
+        report.add(
+            "files",
+            name,
+            f"appears {times} times in the zip: a reader may take either copy",
+        )
     report.counts["files"] = len(listed)
     digests = _digests(pack, DIGESTS_FILE not in changed, report)
     for name in sorted(changed):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from verifier.errors import ApplicationError
+from verifier.untrusted_input import decimal_int
 
 SCOPE_KINDS: Final = ("claims", "source", "trace", "ingest_job", "verification_job")
 # The claim list's filters (the audit console's, ``verifier.selectors.claim_filters``).
@@ -105,11 +106,11 @@ def parse_scope(params: Mapping[str, Any]) -> PackScope:
                 "invalid_scope", "A trace pack needs a trace id (a UUID).", {"field": "trace"}
             ) from None
         return PackScope(kind=kind, trace=trace)
-    job = _param(params, "job")
-    if not job.isdigit() or not 0 < int(job) < 2**63:
+    job_id = decimal_int(_param(params, "job"))
+    if job_id is None or not 0 < job_id < 2**63:
         what = kind.replace("_", " ")
         article = "An" if what[0] in "aeiou" else "A"
         raise AuditPackError(
             "invalid_scope", f"{article} {what} pack needs the job's id.", {"field": "job"}
         )
-    return PackScope(kind=kind, job=int(job))
+    return PackScope(kind=kind, job=job_id)

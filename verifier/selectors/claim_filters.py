@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from verifier.audit_pack.scope import CLAIM_FILTER_KEYS
 from verifier.models import Claim, Workspace
 from verifier.selectors.claims import quality_class_filter
+from verifier.untrusted_input import decimal_int
 
 
 def claim_filters(params: Mapping[str, str]) -> dict[str, str]:
@@ -27,7 +28,8 @@ def claim_filter_list(*, workspace: Workspace, filters: Mapping[str, str]) -> Qu
         claims = claims.filter(source__ref=filters["source"])
     if filters.get("job"):
         job = filters["job"]
-        claims = claims.filter(ingest_job_id=int(job)) if job.isdigit() else claims.none()
+        job_id = decimal_int(job)
+        claims = claims.filter(ingest_job_id=job_id) if job_id is not None else claims.none()
     if filters.get("quality"):
         # The class as the reports count it: capped by the claim's state.
         claims = claims.filter(quality_class_filter(filters["quality"]))

@@ -15,6 +15,7 @@ from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 
 from verifier.selectors.counts import RowCount
+from verifier.untrusted_input import decimal_int
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -34,9 +35,12 @@ def datetime_of(micros: int) -> datetime | None:
 def int_parts(token: str | None, n: int) -> list[int] | None:
     """The ``n`` dot-separated integers of a cursor token; None when malformed."""
     parts = (token or "").split(".")
-    if len(parts) != n or not all(p.lstrip("-").isdigit() and len(p) < 24 for p in parts):
+    numbers = [decimal_int(p.removeprefix("-"), max_digits=22) for p in parts]
+    if len(parts) != n or any(v is None for v in numbers):
         return None
-    return [int(p) for p in parts]
+    return [
+        -v if p.startswith("-") else v for p, v in zip(parts, numbers, strict=True) if v is not None
+    ]
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,8 @@ CURSOR_KEYS = ("after", "before", "page")
 
 def page_number(params: Mapping[str, Any]) -> int:
     raw = str(params.get("page") or "")
-    return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else 1
+    number = decimal_int(raw, max_digits=6)
+    return number if number else 1
 
 
 def keyset_page_queries(

@@ -452,3 +452,20 @@ def test_a_retry_while_the_first_job_is_still_running_is_pending_then_verified(
     run_verification_job.apply(args=[first["job"]["id"]])  # nothing left to judge
     claim = Claim.objects.get(external_id="q-1")
     assert Verdict.objects.filter(claim=claim).count() == 1
+
+
+def test_more_inline_sources_than_a_batch_takes_are_refused_and_nothing_is_stored(api, workspace):
+    """claims/verify stored any number of inline sources: 20,000 in one call held a web
+    thread for a minute (attack probe). At most MAX_CLAIMS_PER_BATCH, as an ingest job."""
+    from verifier.models import Source
+    from verifier.services.claim_verification import MAX_CLAIMS_PER_BATCH
+
+    before = Source.objects.filter(workspace=workspace).count()
+    sources = [
+        {"ref": f"source:bulk-{i}", "text": f"Fact {i}."} for i in range(MAX_CLAIMS_PER_BATCH + 1)
+    ]
+    body = {"sources": sources, "claims": [{"text": "Fact 0.", "source": "source:bulk-0"}]}
+    response = api.post("/connect/v1/claims/verify", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "sources" in response.json()["error"]["details"]
+    assert Source.objects.filter(workspace=workspace).count() == before

@@ -342,3 +342,31 @@ def test_a_malformed_record_is_reported_not_a_crash(folder, history):
     (folder / check.PACK_FILE).write_text("[1, 2]")
     wheres = {(c, w) for c, w, _ in _problems(check_pack(folder))}
     assert {("files", check.PACK_FILE), ("states", check.PACK_FILE)} <= wheres
+
+
+def test_a_zip_that_holds_a_name_twice_fails(pack, history, tmp_path):
+    """A forged claims file placed before the real one: ``zipfile`` reads the last entry
+    of a name and ``unzip -n`` the first, so a pack naming a file twice proves nothing
+    and fails (attack probe)."""
+    claim = history["claims"]["supported"].public_id
+    with zipfile.ZipFile(pack) as original:
+        entries = [(info, original.read(info.filename)) for info in original.infolist()]
+    rows = [
+        json.loads(line)
+        for line in dict((i.filename, d) for i, d in entries)[check.CLAIMS_FILE]
+        .decode()
+        .splitlines()
+    ]
+    forged = [{**row, "state": "contradicted"} if row["id"] == claim else row for row in rows]
+    doubled = tmp_path / "doubled.zip"
+    with zipfile.ZipFile(doubled, "w") as out, pytest.warns(UserWarning, match="Duplicate"):
+        out.writestr(check.CLAIMS_FILE, "".join(json.dumps(r) + "\n" for r in forged))
+        for info, data in entries:
+            out.writestr(info, data)
+    report = check_pack(doubled)
+    assert not report.ok
+    assert (
+        "files",
+        check.CLAIMS_FILE,
+        "appears 2 times in the zip: a reader may take either copy",
+    ) in _problems(report, "files")
