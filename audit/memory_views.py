@@ -1,18 +1,26 @@
 """Console for the memory-claim verifier: verify a message, then see each claim beside
-the matched turn with the drift spans highlighted (segments computed here, autoescaped)."""
+the matched turn with the drift spans highlighted (segments computed here, autoescaped).
+
+A message can hold several claims, each stored as its own check: the form redirects to
+the first with ``?claims=<id>,<id>,...`` naming all of them, and the check page lists
+them with their outcomes ("This message's claims")."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from django import forms
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.highlighting import Segment, Span, segments
+from verifier import vocabulary
 from verifier.http import MemberRequest
-from verifier.memory import TranscriptInputError
+from verifier.memory import IN_SCOPE, TranscriptInputError
 from verifier.memory.transcript import MAX_TRANSCRIPT_CHARS
 from verifier.models import MemoryCheck
 from verifier.permissions import role_required
@@ -21,6 +29,13 @@ from verifier.services.memory import MAX_MESSAGE_CHARS, memory_verify
 from verifier.upload_text import uploaded_text
 
 RECENT_CHECKS: Final = 30
+# At most this many checks of one message are listed on a check's page.
+MAX_MESSAGE_CHECKS: Final = 100
+# An ``inconclusive:insufficient`` check whose reason is one of these is headed by the
+# reason ("Out of scope", "Agent not in transcript"), not by the outcome's words ("Not
+# enough transcript"), which fit only missing turns.
+HEADLINE_REASONS: Final = frozenset({"out_of_scope", "no_transcript", "agent_not_in_transcript"})
+_ID: Final = re.compile(r"[0-9]{1,18}")
 
 
 class MemoryVerifyForm(forms.Form):
@@ -75,12 +90,70 @@ def memory_index(request: MemberRequest) -> HttpResponse:
             except TranscriptInputError as exc:
                 form.add_error(None, exc.message)
             else:
-                return redirect("memory:check", check_id=write.checks[0].pk)
+                return redirect(_check_url(write.checks[0].pk, [c.pk for c in write.checks]))
         status = 400
-    checks = memory_check_list(workspace=workspace)[:RECENT_CHECKS]
+    checks = [_row(c) for c in memory_check_list(workspace=workspace)[:RECENT_CHECKS]]
     return render(
         request, "audit/memory_index.html", {"form": form, "checks": checks}, status=status
     )
+
+
+def _check_url(check_id: int, message_checks: list[int]) -> str:
+    """A check's page; with the ids of all its message's checks when there are several."""
+    url = reverse("memory:check", args=[check_id])
+    if len(message_checks) > 1:
+        url += "?" + urlencode({"claims": ",".join(str(i) for i in message_checks)})
+    return url
+
+
+def _reason(check: MemoryCheck) -> str:
+    """Why a check could not be checked (checks stored before ``reason`` existed: out of
+    scope when the claim's lane is)."""
+    reason = str((check.result or {}).get("reason") or "")
+    if not reason and check.claim_type not in IN_SCOPE:
+        reason = "out_of_scope"
+    return reason
+
+
+def _headline(check: MemoryCheck) -> tuple[str, str]:
+    """The words that head a check: (label, explanation)."""
+    reason = _reason(check)
+    if check.outcome == "inconclusive:insufficient" and reason in HEADLINE_REASONS:
+        return (
+            vocabulary.label("memory_reason", reason),
+            vocabulary.explanation("memory_reason", reason),
+        )
+    return vocabulary.label("outcome", check.outcome), vocabulary.explanation(
+        "outcome", check.outcome
+    )
+
+
+def _row(check: MemoryCheck, url: str = "") -> dict[str, Any]:
+    return {
+        "check": check,
+        "label": _headline(check)[0],
+        "url": url or reverse("memory:check", args=[check.pk]),
+    }
+
+
+def _message_checks(request: MemberRequest, check: MemoryCheck) -> list[dict[str, Any]]:
+    """The checks of ``check``'s message named by ``?claims=`` (ids that are not this
+    workspace's checks of the same agent's same message are left out), in reading order;
+    empty when it names no other."""
+    raw = request.GET.get("claims", "")
+    parts = (p.strip() for p in raw.split(",")[: MAX_MESSAGE_CHECKS + 1])
+    ids = list(dict.fromkeys(int(p) for p in parts if _ID.fullmatch(p)))
+    if len(ids) < 2 or check.pk not in ids:
+        return []
+    rows = list(
+        memory_check_list(workspace=request.workspace)
+        .filter(pk__in=ids, message=check.message, agent_key=check.agent_key)
+        .order_by("claim_start", "id")
+    )
+    if len(rows) < 2:
+        return []
+    found = [r.pk for r in rows]
+    return [_row(r, _check_url(r.pk, found)) for r in rows]
 
 
 def _marked(segs: list[Segment], base: str) -> list[dict[str, str]]:
@@ -126,8 +199,12 @@ def memory_check_detail(request: MemberRequest, check_id: int) -> HttpResponse:
     workspace = request.workspace
     check = memory_check_get(workspace=workspace, check_id=check_id)
     drift = check.result.get("drift_spans", [])
+    label, explanation = _headline(check)
     context = {
         "check": check,
+        "headline": label,
+        "explanation": explanation,
+        "message_checks": _message_checks(request, check),
         "result": check.result,
         "drift": drift,
         "claim_segments": _claim_segments(check, drift),

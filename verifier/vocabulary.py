@@ -280,7 +280,8 @@ OUTCOMES: Final = _table(
         (
             "inconclusive:insufficient",
             "Not enough transcript",
-            "The transcript does not reach back far enough to check it.",
+            "It could not be checked: the transcript lacks the turns it needs, has none of "
+            'the agent\'s, or the claim is not an explicit "I said" (see the reason).',
         ),
         (
             "inconclusive:conflict",
@@ -293,6 +294,29 @@ OUTCOMES: Final = _table(
         ("pending", "Waiting", "Not verified yet."),
         ("accepted", "Accepted", "The relation feeds graph expansion."),
         ("rejected", "Rejected", "The relation is kept out of graph expansion."),
+    )
+)
+
+# Why a memory check could not be checked (``inconclusive:insufficient``'s ``reason``).
+MEMORY_REASONS: Final = _table(
+    (
+        (
+            "out_of_scope",
+            "Out of scope",
+            'Only an explicit "I said …" of the agent is checked; this claim is implicit, '
+            "undeclared, or about what the other party said.",
+        ),
+        (
+            "agent_not_in_transcript",
+            "Agent not in transcript",
+            "The transcript has no turn by this agent: check the agent's name.",
+        ),
+        ("no_transcript", "No transcript", "No transcript was given to check it against."),
+        (
+            "coverage_incomplete",
+            "Not enough transcript",
+            "Turns are missing from the transcript where the claim would be found.",
+        ),
     )
 )
 
@@ -418,6 +442,7 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "exclusion": EXCLUSIONS,
         "factor": FACTORS,
         "outcome": OUTCOMES,
+        "memory_reason": MEMORY_REASONS,
         "level": LEVELS,
     }
 )
@@ -432,6 +457,7 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "exclusion": "Why a trace left a claim out",
         "factor": "A job's trust score factors",
         "outcome": "Outcomes of memory checks, answer audits and relations",
+        "memory_reason": "Why a memory check could not be checked",
         "level": "Which check decided a relation",
     }
 )

@@ -103,3 +103,20 @@ def test_a_claim_the_answer_does_not_have_is_404_and_the_origin_reads_as_a_label
         url = f"/audit/rag/{write.audit.pk}/claims/{missing}/"
         assert auditor_client.get(url).status_code == 404
         assert auditor_client.get(url, headers={"HX-Request": "true"}).status_code == 404
+
+
+@pytest.mark.django_db
+def test_detail_names_the_citations_of_missing_chunks(auditor_client, workspace):
+    write = rag_audit_run(workspace=workspace, answer="HNSW is RAM-heavy [c9].", chunks=CHUNKS)
+    text = auditor_client.get(f"/audit/rag/{write.audit.pk}/").content.decode()
+    assert 'id="rag-unknown-citations"' in text
+    assert "Cites chunk that was not given: c9." in text
+
+
+@pytest.mark.django_db
+def test_a_numeric_chunk_id_is_a_form_error(reviewer_client, workspace):
+    chunks = json.dumps([{"id": 2, "text": C1}])
+    response = reviewer_client.post("/audit/rag/", {"answer": ANSWER, "chunks": chunks})
+    assert response.status_code == 400
+    assert b"chunks[0]: `id` must be a string, not a number." in response.content
+    assert not RagAudit.objects.filter(workspace=workspace).exists()

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from verifier.api.errors import ApiError
 from verifier.api.scoping import request_actor, request_workspace
 from verifier.api.strict_input import StrictSerializer, query_params_check
-from verifier.memory import DRIFT_CATEGORIES, NON_MATERIAL, OUTCOMES
+from verifier.memory import DRIFT_CATEGORIES, INSUFFICIENT_REASONS, NON_MATERIAL, OUTCOMES
 from verifier.models import MemoryTranscript
 from verifier.selectors.memory import memory_agent_stats, memory_transcript_get
 from verifier.services.memory import memory_transcript_import, memory_verify
@@ -144,6 +144,13 @@ class MemoryClaimResultSerializer(serializers.Serializer[Any]):
     conflicts = MatchSerializer(many=True)
     judge = serializers.DictField(allow_null=True)
     note = serializers.CharField(allow_blank=True)
+    reason = serializers.ChoiceField(
+        choices=["", *INSUFFICIENT_REASONS],
+        allow_blank=True,
+        help_text="Why an `inconclusive:insufficient` claim could not be checked "
+        "(out_of_scope, no_transcript, agent_not_in_transcript, coverage_incomplete); "
+        "empty on every other outcome.",
+    )
 
 
 class MemoryVerifyApi(APIView):
@@ -169,6 +176,9 @@ class MemoryVerifyApi(APIView):
         agent = serializers.CharField()
         transcript = TranscriptSerializer(allow_null=True)
         claims = MemoryClaimResultSerializer(many=True)
+        trace_id = serializers.CharField(
+            allow_null=True, help_text="The check's trace (GET /connect/v1/traces/{id})."
+        )
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
     def post(self, request: Request) -> Response:
@@ -197,6 +207,7 @@ class MemoryVerifyApi(APIView):
                 if write.transcript
                 else None,
                 "claims": claims,
+                "trace_id": str(write.trace_id) if write.trace_id else None,
             }
         )
         if write.checks:

@@ -64,8 +64,9 @@ class AuditedClaimSerializer(serializers.Serializer[Any]):
 
 class RagAuditApi(APIView):
     """Decompose the answer into atomic claims, bind and judge each against every chunk,
-    and return the seed's audit document. Only the chunks count as evidence. The stored
-    audit is linked from the ``Location`` header."""
+    and return the seed's audit document (plus ``unknown_citations``). Only the chunks
+    count as evidence; questions, greetings and offers assert nothing and are not
+    audited. The stored audit is linked from the ``Location`` header (docs/rag-audit.md)."""
 
     @extend_schema_serializer(component_name="RagAuditRequest")
     class InputSerializer(StrictSerializer):
@@ -75,9 +76,37 @@ class RagAuditApi(APIView):
     @extend_schema_serializer(component_name="RagAuditResponse")
     class OutputSerializer(serializers.Serializer[Any]):
         claims = AuditedClaimSerializer(many=True)
-        unsupported = serializers.ListField(child=serializers.CharField())
-        verdict = serializers.ChoiceField(choices=["faithful", "partial", "unfaithful"])
-        suggested_fix = serializers.CharField(required=False)
+        unsupported = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="The verbatim spans of the claims that did not earn `supported`.",
+        )
+        unknown_citations = serializers.ListField(
+            child=serializers.CharField(),
+            help_text=(
+                "The chunk ids the answer cites that are not among `chunks`, in reading "
+                "order (empty when every citation names a chunk). A claim that cites one "
+                "is at best `partial`, so such an answer is never `faithful`."
+            ),
+        )
+        verdict = serializers.ChoiceField(
+            choices=["faithful", "partial", "unfaithful"],
+            help_text=(
+                "The worst claim verdict: `unfaithful` if any claim is `unsupported` or "
+                "`contradicted`, `partial` if any is `partial`, else `faithful`."
+            ),
+        )
+        suggested_fix = serializers.CharField(
+            required=False,
+            help_text=(
+                "Present unless `faithful`: the answer rewritten to what the chunks back "
+                "(supported claims kept and re-cited, over-claims softened, partly backed "
+                "claims restated in the chunk's words, the rest dropped), or, when no claim "
+                "is backed, the advice to drop it with what the cited chunks state."
+            ),
+        )
+        trace_id = serializers.CharField(
+            allow_null=True, help_text="The audit's trace (GET /connect/v1/traces/{id})."
+        )
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
     def post(self, request: Request) -> Response:
@@ -89,6 +118,7 @@ class RagAuditApi(APIView):
         write = rag_audit_run(
             workspace=workspace, actor=request_actor(request), **data.validated_data
         )
-        response = Response(write.result.as_dict())
+        trace_id = str(write.trace_id) if write.trace_id else None
+        response = Response({**write.result.as_dict(), "trace_id": trace_id})
         response["Location"] = reverse("audit-rag:detail", args=[write.audit.pk])
         return response

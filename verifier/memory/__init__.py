@@ -5,7 +5,13 @@ Pure Python, no Django: ``transcript`` (parse and render turns), ``detection`` (
 the agent's own turns, six outcomes) and ``metrics`` (per-agent rates, Wilson intervals).
 """
 
-from verifier.memory.detection import IN_SCOPE, MemoryClaim, detect_claims, undeclared
+from verifier.memory.detection import (
+    IN_SCOPE,
+    MemoryClaim,
+    detect_claims,
+    message_claims,
+    undeclared,
+)
 from verifier.memory.drift import DRIFT_CATEGORIES, DriftReport, Finding, compare
 from verifier.memory.metrics import (
     MIN_CLAIMS_FOR_RATES,
@@ -21,11 +27,18 @@ from verifier.memory.transcript import (
     render,
     speaker_key,
 )
-from verifier.memory.verify import MATCH_THRESHOLD, ClaimVerdict, Match, MemoryVerifier
+from verifier.memory.verify import (
+    INSUFFICIENT_REASONS,
+    MATCH_THRESHOLD,
+    ClaimVerdict,
+    Match,
+    MemoryVerifier,
+)
 from verifier.memory.wording import NON_MATERIAL
 
 __all__ = [
     "DRIFT_CATEGORIES",
+    "INSUFFICIENT_REASONS",
     "IN_SCOPE",
     "MATCH_THRESHOLD",
     "MIN_CLAIMS_FOR_RATES",
@@ -43,6 +56,7 @@ __all__ = [
     "agent_stats",
     "compare",
     "detect_claims",
+    "message_claims",
     "parse_transcript",
     "render",
     "speaker_key",

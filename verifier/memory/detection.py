@@ -18,13 +18,43 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from verifier.text.sentences import sentence_spans
+
 Lane = Literal["verbatim", "summarized", "implicit", "undeclared"]
 Actor = Literal["self", "addressee"]
 IN_SCOPE: Final = frozenset({"verbatim", "summarized"})
 
 _FILLER = r"(?:,?\s*(?:uh|um|uhm|umm|er|erm|ah)\b,?)*"
-_SELF = rf"\b(?:I|i){_FILLER}\s+"
-_YOU = rf"\b(?:[Yy]ou){_FILLER}\s+"
+# Up to two short words between the speaker and the verb: an adverb or the auxiliary
+# have/had ("I also told you", "I already said", "you previously mentioned", "I have
+# said", "I just, um, said"; "I've said" too).
+BETWEEN_WORDS: Final = (
+    "have",
+    "had",
+    "also",
+    "already",
+    "previously",
+    "just",
+    "earlier",
+    "clearly",
+    "definitely",
+    "explicitly",
+    "specifically",
+    "actually",
+    "even",
+    "once",
+    "originally",
+    "literally",
+    "certainly",
+    "honestly",
+    "really",
+    "only",
+    "then",
+    "first",
+)
+_ADV = rf"(?:(?i:{'|'.join(BETWEEN_WORDS)})\b{_FILLER}\s+){{0,2}}"
+_SELF = rf"\b(?:I|i)(?:['\u2019]ve)?{_FILLER}\s+{_ADV}"
+_YOU = rf"\b(?:[Yy]ou)(?:['\u2019]ve)?{_FILLER}\s+{_ADV}"
 _WHEN = r"(?:\s+(?:earlier|before|previously|yesterday|already|once|last\s+time|to\s+you|to\s+me))?"
 _QUOTED = (
     r"(?:\"(?P<q1>[^\"\n]+)\"|\u201c(?P<q2>[^\u201d\n]+)\u201d"
@@ -52,7 +82,7 @@ _PATTERNS: Final[tuple[tuple[Lane, Actor, re.Pattern[str]], ...]] = (
             rf"[,:]?\s*{_QUOTED}"
         ),
     ),
-    ("verbatim", "self", re.compile(rf"{_QUOTED},?\s*(?:I|i){_FILLER}\s+{_SAY}\b")),
+    ("verbatim", "self", re.compile(rf"{_QUOTED},?\s*{_SELF}{_SAY}\b")),
     ("verbatim", "addressee", re.compile(rf"{_YOU}{_YOU_SAY}{_WHEN}[,:]?\s*{_QUOTED}")),
     (
         "summarized",
@@ -81,6 +111,16 @@ _PATTERNS: Final[tuple[tuple[Lane, Actor, re.Pattern[str]], ...]] = (
             r"|[Ll]ike\s+we\s+(?:said|discussed)|[Aa]s\s+promised)\b,?\s*" + _REST
         ),
     ),
+)
+
+
+# A sentence that speaks of what "I" or "you" said, in words the lanes do not read ("I
+# honestly and truly told you", "I did say"): memory-like, so it is never dropped.
+_MEMORY_LIKE: Final = re.compile(
+    r"\b(?:I|i|[Yy]ou)\b(?:['\u2019]\w+)?(?:\W+\w+){0,4}?\W+"
+    r"(?:said|say|wrote|told|mentioned|stated|promised|noted|explained|confirmed|indicated"
+    r"|suggested|committed|replied|answered|pointed\s+out|let\s+you\s+know)\b"
+    r"|\b[Mm]y\s+(?:exact\s+)?words\b"
 )
 
 
@@ -140,3 +180,39 @@ def undeclared(message: str) -> MemoryClaim:
     text = message.strip()
     start = message.find(text) if text else 0
     return MemoryClaim("undeclared", "self", text, start, start + len(text), start)
+
+
+def message_claims(message: str) -> list[MemoryClaim]:
+    """Every claim of ``message`` to report, in reading order: its explicit and implicit
+    claims (``detect_claims``) and, beside them, each memory-like sentence that no claim
+    covers (a marker the lanes do not read) as an undeclared claim of its own, so that no
+    such sentence vanishes from the result; a message without any claim is one undeclared
+    claim (``undeclared``)."""
+    claims = detect_claims(message)
+    if not claims:
+        return [undeclared(message)]
+    covered = sorted((c.marker_start, c.end) for c in claims)
+    for start, end in sentence_spans(message):
+        for piece_start, piece_end in _uncovered(start, end, covered):
+            piece = message[piece_start:piece_end]
+            text = piece.strip(" \t\n,;:\"'\u201c\u201d\u2018\u2019")
+            if not text or not _MEMORY_LIKE.search(text):
+                continue
+            lead = piece_start + piece.find(text)
+            claims.append(MemoryClaim("undeclared", "self", text, lead, lead + len(text), lead))
+    return sorted(claims, key=lambda c: c.marker_start)
+
+
+def _uncovered(start: int, end: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The stretches of ``[start, end)`` outside every (sorted) covered span."""
+    out: list[tuple[int, int]] = []
+    pos = start
+    for cs, ce in covered:
+        if ce <= pos or cs >= end:
+            continue
+        if cs > pos:
+            out.append((pos, cs))
+        pos = max(pos, ce)
+    if pos < end:
+        out.append((pos, end))
+    return out

@@ -11,8 +11,11 @@ A turn is read for those keys (``time`` and ``index`` are read as ``timestamp`` 
 carries (ids, metadata) are left alone. A timestamp is a string or a number; an object
 giving one key twice is refused (``duplicate_field``).
 
-Coverage: a transcript is *incomplete* when the caller says so (``"complete": false``) or
-when the turns carry ``idx`` values that do not run 0, 1, 2, ... without gaps.
+Order and coverage: when every turn gives ``idx`` the turns are sorted by it (a duplicate
+``idx`` is refused). A transcript is *incomplete* when the caller says so
+(``"complete": false``), when the ``idx`` values have gaps (sorted, they do not run 0, 1,
+2, ...), or when only some turns give one. A turn needs a non-empty ``speaker`` and
+``text`` (strings); every refusal of a turn names it and its field (``turns[2].text``).
 """
 
 from __future__ import annotations
@@ -111,55 +114,66 @@ def _decode(raw: str) -> Any:
     return rows
 
 
+def _refuse(position: int, name: str, message: str) -> TranscriptInputError:
+    """An ``invalid_turn`` error naming the turn and its field (``turns[2].text``)."""
+    return TranscriptInputError(
+        "invalid_turn",
+        f"Turn {position} {message}",
+        {"turn": position, "field": f"turns[{position}].{name}"},
+    )
+
+
 def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
     if not isinstance(raw, dict):
         raise TranscriptInputError(
             "invalid_turn", f"Turn {position} must be an object.", {"turn": position}
         )
     speaker, text = raw.get("speaker"), raw.get("text")
-    if not isinstance(speaker, str) or not speaker.strip():
-        raise TranscriptInputError(
-            "invalid_turn", f"Turn {position} needs a non-empty `speaker`.", {"turn": position}
-        )
-    if not isinstance(text, str):
-        raise TranscriptInputError(
-            "invalid_turn", f"Turn {position} needs a `text` string.", {"turn": position}
-        )
-    if len(speaker) > MAX_SPEAKER_CHARS or len(text) > MAX_TURN_CHARS:
-        raise TranscriptInputError(
-            "turn_too_large",
-            f"Turn {position} is too large (speaker ≤ {MAX_SPEAKER_CHARS}, "
-            f"text ≤ {MAX_TURN_CHARS} characters).",
-            {"turn": position},
-        )
-    for field, value in (("speaker", speaker), ("text", text)):
+    for name, value in (("speaker", speaker), ("text", text)):
+        if value is None:
+            raise _refuse(position, name, f"needs a `{name}` string.")
+        if not isinstance(value, str):
+            raise _refuse(position, name, f"`{name}` must be a string, not {json_kind(value)}.")
+        if not value.strip():
+            # an empty turn says nothing a claim could be checked against
+            raise _refuse(position, name, f"has an empty `{name}`.")
+    assert isinstance(speaker, str) and isinstance(text, str)
+    for name, value, limit in (
+        ("speaker", speaker, MAX_SPEAKER_CHARS),
+        ("text", text, MAX_TURN_CHARS),
+    ):
+        if len(value) > limit:
+            raise TranscriptInputError(
+                "turn_too_large",
+                f"Turn {position} is too large (speaker ≤ {MAX_SPEAKER_CHARS}, "
+                f"text ≤ {MAX_TURN_CHARS} characters).",
+                {"turn": position, "field": f"turns[{position}].{name}", "limit": limit},
+            )
+    for name, value in (("speaker", speaker), ("text", text)):
         problem = text_problem(value)
         if problem:
-            raise TranscriptInputError(
-                "invalid_turn", f"Turn {position} `{field}` {problem}.", {"turn": position}
-            )
+            raise _refuse(position, name, f"`{name}` {problem}.")
     timestamp = raw.get("timestamp", raw.get("time", ""))
     if timestamp is not None and (
         isinstance(timestamp, bool) or not isinstance(timestamp, str | int | float)
     ):
-        raise TranscriptInputError(
-            "invalid_turn",
-            f"Turn {position} `timestamp` must be a string or a number, "
-            f"not {json_kind(timestamp)}.",
-            {"turn": position, "field": f"turns[{position}].timestamp"},
+        raise _refuse(
+            position,
+            "timestamp",
+            f"`timestamp` must be a string or a number, not {json_kind(timestamp)}.",
         )
     timestamp = "" if timestamp is None else " ".join(str(timestamp).split())[:64]
     problem = text_problem(timestamp)
     if problem:
-        raise TranscriptInputError(
-            "invalid_turn", f"Turn {position} `timestamp` {problem}.", {"turn": position}
-        )
+        raise _refuse(position, "timestamp", f"`timestamp` {problem}.")
     idx = raw.get("idx", raw.get("index"))
     if idx is not None and (not isinstance(idx, int) or isinstance(idx, bool) or idx < 0):
-        raise TranscriptInputError(
-            "invalid_turn",
-            f"Turn {position} `idx` must be a non-negative integer.",
-            {"turn": position},
+        raise _refuse(
+            position,
+            "idx",
+            "`idx` must be a non-negative integer, not "
+            + (str(idx) if isinstance(idx, int) and not isinstance(idx, bool) else json_kind(idx))
+            + ".",
         )
     return idx, " ".join(speaker.split()), " ".join(text.split()), timestamp
 
@@ -177,6 +191,37 @@ def render(rows: Sequence[tuple[str, str, str]], *, complete: bool = True) -> Tr
         parts.append(line)
         pos += len(line)
     return Transcript("".join(parts), tuple(turns), complete)
+
+
+def _ordered(
+    parsed: list[tuple[int | None, str, str, str]],
+) -> tuple[list[tuple[int | None, str, str, str]], bool]:
+    """The turns in ``idx`` order, and whether no turn is missing.
+
+    When every turn gives ``idx`` the turns are sorted by it (turns sent out of order are
+    still all there) and only a gap (0, 1, 3) makes the transcript incomplete; an ``idx``
+    given twice is refused. Turns without ``idx`` stay in the order sent; when only some
+    give one, the order cannot be told, and the transcript counts as incomplete."""
+    indices = [idx for idx, *_ in parsed]
+    given = [i for i in indices if i is not None]
+    if not given:
+        return parsed, True
+    seen: dict[int, int] = {}
+    for position, idx in enumerate(indices):
+        if idx is None:
+            continue
+        if idx in seen:
+            raise TranscriptInputError(
+                "duplicate_idx",
+                f"Turns {seen[idx]} and {position} both give `idx` {idx}; "
+                "each turn's `idx` must be its own.",
+                {"turn": position, "field": f"turns[{position}].idx", "idx": idx},
+            )
+        seen[idx] = position
+    if len(given) < len(indices):
+        return parsed, False
+    ordered = sorted(parsed, key=lambda row: row[0] or 0)
+    return ordered, sorted(given) == list(range(len(parsed)))
 
 
 # The keys of a transcript given as an object (its turns keep their own extra keys).
@@ -233,8 +278,7 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
             {"limit": MAX_TURNS},
         )
     parsed = [_turn(raw, position) for position, raw in enumerate(data)]
-    indices = [idx for idx, *_ in parsed]
-    gapless = all(i is None for i in indices) or indices == list(range(len(parsed)))
+    parsed, gapless = _ordered(parsed)
     if complete is not None:
         declared = declared and complete
     return render([(s, t, ts) for _, s, t, ts in parsed], complete=declared and gapless)

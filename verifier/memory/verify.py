@@ -8,12 +8,16 @@ paraphrase is ``supported`` when its differences are all non-material, else only
 the Layer-2 judge entails it. Outcomes, in order:
 
 1. implicit or undeclared claim, no transcript, or no turn of the agent →
-   ``inconclusive:insufficient``;
-2. best own unit below ``MATCH_THRESHOLD``: another speaker said it → ``unsupported:drift``
+   ``inconclusive:insufficient`` (with its ``reason``: ``out_of_scope``, ``no_transcript``,
+   ``agent_not_in_transcript``);
+2. a "you said" claim (actor ``addressee``): whose content is the agent's own (its best
+   unit reaches ``MATCH_THRESHOLD`` and no other speaker said it as closely) → drift with
+   ``actor_shift``; any other — the addressee's words, whatever the agent said — is out
+   of scope → ``inconclusive:insufficient``, reason ``out_of_scope``;
+3. best own unit below ``MATCH_THRESHOLD``: another speaker said it → ``unsupported:drift``
    with ``actor_shift``; coverage incomplete → ``inconclusive:insufficient``; else
    ``unsupported:no_match``; the content is verbatim in another speaker's turn but not in
    the agent's → ``unsupported:drift`` with ``actor_shift`` too;
-3. a "you said" claim whose content is the agent's own → drift with ``actor_shift``;
 4. two statements of the agent (in two turns, or two sentences of one turn) both match
    and disagree — one supports the claim, the other differs from it materially, and they
    differ materially from each other (any drift category) → ``inconclusive:conflict``;
@@ -29,8 +33,9 @@ the Layer-2 judge entails it. Outcomes, in order:
 
 Every verdict in which drift was detected carries its categories (``drift_categories``),
 whatever its outcome. With incomplete coverage every outcome but a supported one becomes
-``inconclusive:insufficient`` (the missing turns may hold what the claim says), keeping
-the categories of the drift found in the turns that are there.
+``inconclusive:insufficient`` with reason ``coverage_incomplete`` (the missing turns may
+hold what the claim says), keeping the categories of the drift found in the turns that
+are there.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ import numpy as np
 
 from verifier.binding import bind
 from verifier.judges import Judge, JudgeItem, judge_items
-from verifier.memory.detection import MemoryClaim, detect_claims, undeclared
+from verifier.memory.detection import MemoryClaim, message_claims
 from verifier.memory.drift import DRIFT_CATEGORIES, DriftReport, Finding, compare
 from verifier.memory.transcript import Transcript, Turn, speaker_key
 from verifier.text.sentences import sentence_spans
@@ -56,6 +61,15 @@ EXACT_FUZZY_FLOOR: Final = 0.9
 CONFLICT_MARGIN: Final = 0.1
 # Two statements disagree when they differ by any material drift category.
 CONFLICT_CATEGORIES: Final = frozenset(DRIFT_CATEGORIES)
+# Why a claim could not be checked (``inconclusive:insufficient`` only; ``""`` on every
+# other outcome): out of scope (implicit, undeclared, or about the addressee's own
+# words), no transcript, no turn of the agent in it, or turns missing from it.
+INSUFFICIENT_REASONS: Final = (
+    "out_of_scope",
+    "no_transcript",
+    "agent_not_in_transcript",
+    "coverage_incomplete",
+)
 
 EmbedFn = Callable[[Sequence[str]], np.ndarray]
 
@@ -116,6 +130,7 @@ class ClaimVerdict:
     judge: dict[str, Any] | None = None
     note: str = ""
     drift_categories: tuple[str, ...] = field(default=())
+    reason: str = ""  # one of INSUFFICIENT_REASONS on inconclusive:insufficient
 
     @property
     def claim_type(self) -> str:
@@ -144,6 +159,7 @@ class ClaimVerdict:
             "conflicts": [m.as_dict() for m in self.conflicts],
             "judge": self.judge,
             "note": self.note,
+            "reason": self.reason,
         }
 
 
@@ -216,9 +232,9 @@ class MemoryVerifier:
     def verify_message(
         self, message: str, transcript: Transcript | None, agent: str
     ) -> list[ClaimVerdict]:
-        """One verdict per claim of ``message`` (an undeclared one when it has none)."""
-        claims = detect_claims(message) or [undeclared(message)]
-        return [self.verify_claim(c, transcript, agent) for c in claims]
+        """One verdict per claim of ``message`` (``message_claims``: an undeclared one when
+        it has none, and one for each memory-like sentence no marker covers)."""
+        return [self.verify_claim(c, transcript, agent) for c in message_claims(message)]
 
     def verify_claim(
         self, claim: MemoryClaim, transcript: Transcript | None, agent: str
@@ -228,15 +244,23 @@ class MemoryVerifier:
                 claim,
                 "inconclusive:insufficient",
                 note=f"{claim.lane} claims are out of scope in v1 (no explicit memory marker)",
+                reason="out_of_scope",
             )
         if transcript is None or not transcript.turns:
-            return ClaimVerdict(claim, "inconclusive:insufficient", note="no transcript")
+            return ClaimVerdict(
+                claim, "inconclusive:insufficient", note="no transcript", reason="no_transcript"
+            )
         own = transcript.turns_by(agent)
         if not own:
             return ClaimVerdict(
-                claim, "inconclusive:insufficient", note=f"no turn by {agent!r} in the transcript"
+                claim,
+                "inconclusive:insufficient",
+                note=f"no turn by {agent!r} in the transcript",
+                reason="agent_not_in_transcript",
             )
         verdict = self._decide(claim, transcript, own, agent)
+        if verdict.reason == "out_of_scope":
+            return verdict  # out of scope whatever turns are missing
         if not transcript.complete and not verdict.outcome.startswith("supported"):
             # Drift found in the turns we have is still drift detected: its categories
             # (and spans, conflicts, the judge's answer) stay with the verdict.
@@ -250,6 +274,7 @@ class MemoryVerifier:
                 judge=verdict.judge,
                 note=f"transcript coverage incomplete (would be {verdict.outcome})",
                 drift_categories=verdict.drift_categories,
+                reason="coverage_incomplete",
             )
         return verdict
 
@@ -279,6 +304,8 @@ class MemoryVerifier:
         similarity = max(best_sim, bound.similarity if bound else 0.0)
         other_scored = self._scored(claim, units(transcript, others))
         other_sim = other_scored[0][0] if other_scored else 0.0
+        if claim.actor == "addressee":
+            return self._addressee(claim, match, similarity, other_sim, others, agent)
 
         own_verbatim = match.binder in ("exact", "normalized")
         other_bound = _bound(claim, others) if claim.actor == "self" and not own_verbatim else None
@@ -315,37 +342,6 @@ class MemoryVerifier:
                 match,
                 note=f"no turn of {agent} reaches similarity {self.threshold}",
             )
-        if claim.actor == "addressee":
-            if other_sim > similarity:
-                return ClaimVerdict(
-                    claim,
-                    "inconclusive:insufficient",
-                    similarity,
-                    match,
-                    note="a claim about the addressee's words is out of scope",
-                )
-            report = compare(claim.content, match.compared[1])
-            shift = Finding(
-                "actor_shift",
-                None,
-                (0, len(match.compared[1])),
-                f"{agent} said it, the claim credits the addressee",
-            )
-            report = DriftReport(
-                (shift, *report.findings),
-                report.non_material,
-                report.near_verbatim,
-                report.equivalent,
-            )
-            return ClaimVerdict(
-                claim,
-                "unsupported:drift",
-                similarity,
-                match,
-                report,
-                drift_categories=report.categories,
-            )
-
         report = compare(claim.content, match.compared[1])
         conflicts = self._conflicts(claim, match, report, scored, best_sim)
         if conflicts:
@@ -434,6 +430,51 @@ class MemoryVerifier:
             report,
             judge=judged,
             note="the judge did not entail the closest turn",
+        )
+
+    def _addressee(
+        self,
+        claim: MemoryClaim,
+        match: Match,
+        similarity: float,
+        other_sim: float,
+        others: list[Turn],
+        agent: str,
+    ) -> ClaimVerdict:
+        """A "you said …" claim. The addressee's own words are out of scope (only the
+        agent's memory is checked), whatever the agent said: a true quote of the user, a
+        quote nobody made, one the agent echoed. Only the agent's own words credited to
+        the addressee (the agent said it — its best unit reaches the threshold — and no
+        other speaker said it as closely) are drift: ``actor_shift``."""
+        other = _bound(claim, others)
+        said_by_other = other is not None and other.binder in ("exact", "normalized")
+        if similarity < self.threshold or said_by_other or other_sim >= similarity:
+            return ClaimVerdict(
+                claim,
+                "inconclusive:insufficient",
+                note="a claim about the addressee's words is out of scope",
+                reason="out_of_scope",
+            )
+        report = compare(claim.content, match.compared[1])
+        shift = Finding(
+            "actor_shift",
+            None,
+            (0, len(match.compared[1])),
+            f"{agent} said it, the claim credits the addressee",
+        )
+        report = DriftReport(
+            (shift, *report.findings),
+            report.non_material,
+            report.near_verbatim,
+            report.equivalent,
+        )
+        return ClaimVerdict(
+            claim,
+            "unsupported:drift",
+            similarity,
+            match,
+            report,
+            drift_categories=report.categories,
         )
 
     def _conflicts(

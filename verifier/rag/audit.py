@@ -10,16 +10,21 @@ On top of the judge's labels this module adds the RAG-specific analysis the seed
 for: ``partial`` (the best chunk backs most of the claim's words but not all — the note
 names what is missing), named over-claims (``overclaims``), citation errors, and the
 preference-foil reading ("prefer X over Y" when a chunk says "X is preferred" and Y is an
-alternative the chunks discuss).
+alternative the chunks discuss). Two rules keep the answer's verdict from resting on
+where a fact sits: a claim stating a number no chunk states (``invented_numbers``, read
+from the judge's number blockers) is ``unsupported``, however much else of it a chunk
+backs; and a claim citing an id no chunk has is at best ``partial`` (listed in the
+answer's ``unknown_citations``). docs/rag-audit.md has the rules in full.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from verifier.judges import Judge, JudgeItem, JudgeResult, judge_items
+from verifier.judges.signals import Blocker, compare, profile
 from verifier.rag.chunks import Chunk, validate_answer
 from verifier.rag.claim_audit import ClaimAudit
 from verifier.rag.decompose import AnswerClaim, AnswerSentence, decompose
@@ -27,6 +32,7 @@ from verifier.rag.entities import substitution
 from verifier.rag.evidence import Window, best_window, content_words, greedy_cover
 from verifier.rag.fix import suggested_fix
 from verifier.rag.overclaims import find_overclaims
+from verifier.text.sentences import sentence_spans
 
 SINGLE_CANDIDATES = 6  # chunks judged per claim, by coverage of the claim's words
 PARTIAL_MIN_COVERAGE = 0.5  # best chunk backs at least this share of the claim's words
@@ -42,6 +48,8 @@ _SPAN_SUFFIX = re.compile(r"\s*\(spans? [\d+]+\)$")
 
 # blockers that say the chunk states a different value for what the claim shares with it
 VALUE_CONFLICTS = frozenset({"number_mismatch", "unit_mismatch", "date_mismatch"})
+# blockers that say a text does not state one of the claim's numbers ("60 percent")
+NUMBER_NOT_STATED = frozenset({"number_unsupported", "number_mismatch", "unit_mismatch"})
 VERDICT_RANK = {"supported": 0, "partial": 1, "unsupported": 2, "contradicted": 2}
 
 
@@ -97,6 +105,11 @@ class AuditResult:
         return [c.claim.span for c in self.claims if c.verdict != "supported"]
 
     @property
+    def unknown_citations(self) -> list[str]:
+        """The ids the answer cites that are not among the chunks, in reading order."""
+        return list(dict.fromkeys(cid for c in self.claims for cid in c.unknown_cited))
+
+    @property
     def faithful(self) -> bool:
         return self.verdict == "faithful"
 
@@ -104,6 +117,7 @@ class AuditResult:
         out: dict[str, object] = {
             "claims": [c.as_dict() for c in self.claims],
             "unsupported": self.unsupported,
+            "unknown_citations": self.unknown_citations,
             "verdict": self.verdict,
         }
         if self.suggested_fix:
@@ -201,9 +215,28 @@ def _join(*parts: str) -> str:
 
 
 def decide(
-    a: Assessment, known: set[str], order: dict[str, int], chunk_words: set[str]
+    a: Assessment, chunks: Mapping[str, Chunk], order: dict[str, int], chunk_words: set[str]
 ) -> ClaimAudit:
-    """One claim's verdict, supporting chunks, note and evidence from its assessment."""
+    """One claim's verdict, supporting chunks, note and evidence from its assessment.
+
+    A claim that cites an id no chunk has is at best ``partial``: whatever chunk backs its
+    facts, the source it names for them does not exist (the note says which chunk does
+    back it, ``unknown_cited`` lists the missing ids)."""
+    audit = _decide(a, chunks, order, chunk_words)
+    unknown = tuple(c for c in a.claim.cited if c not in chunks)
+    if not unknown:
+        return audit
+    audit = replace(audit, unknown_cited=unknown)
+    if audit.verdict != "supported":
+        return audit
+    backed = f"backed by {', '.join(audit.supported_by)}, but its citation is not"
+    return replace(audit, verdict="partial", note=_join(backed, audit.note))
+
+
+def _decide(
+    a: Assessment, chunks: Mapping[str, Chunk], order: dict[str, int], chunk_words: set[str]
+) -> ClaimAudit:
+    known = set(chunks)
     claim = a.claim
     entailing = sorted(a.entailing(), key=lambda w: order[w.chunk_id])
     contradicting = a.contradicting()
@@ -246,15 +279,61 @@ def decide(
             "entailed",
             confidence,
         )
-    return _not_supported(a, known, chunk_words)
+    return _not_supported(a, chunks, chunk_words)
 
 
-def _not_supported(a: Assessment, known: set[str], chunk_words: set[str]) -> ClaimAudit:
+def _unstated_numbers(blockers: Sequence[Blocker]) -> list[str]:
+    """The claim's numbers that a comparison's blockers say the text does not state
+    ("number_unsupported: 60 percent", "unit_mismatch: 2 years vs 2 metre"), as the
+    blockers write them."""
+    out = []
+    for b in blockers:
+        if b.kind in NUMBER_NOT_STATED and ":" in b.note:
+            out.append(b.note.split(":", 1)[1].split(" vs ", 1)[0].strip())
+    return out
+
+
+def invented_numbers(claim_text: str, texts: Sequence[str]) -> list[str]:
+    """The claim's numbers that no sentence of ``texts`` states (in the judge's reading
+    of a number: the same value, within an approximation, in another unit, or worked out
+    from the sentence's own numbers)."""
+    numbers = _unstated_numbers(compare(claim_text, "").blockers)
+    for text in texts:
+        for start, end in sentence_spans(text) or [(0, len(text))]:
+            if not numbers:
+                return numbers
+            sentence = text[start:end]
+            if not profile(sentence).numbers:
+                continue
+            unstated = set(_unstated_numbers(compare(claim_text, sentence).blockers))
+            numbers = [n for n in numbers if n in unstated]
+    return numbers
+
+
+def _invented_note(numbers: Sequence[str]) -> str:
+    if len(numbers) == 1:
+        return f"invented number: {numbers[0]} — no chunk states it"
+    return f"invented numbers: {', '.join(numbers)} — no chunk states them"
+
+
+def _not_supported(a: Assessment, chunks: Mapping[str, Chunk], chunk_words: set[str]) -> ClaimAudit:
     claim = a.claim
+    known = set(chunks)
     best = a.windows[0] if a.windows else None
     citation = _citation_note(claim, (), known)
+    # A number no chunk states is an invented fact, however much else of the claim the
+    # chunks back: the claim is unsupported, as the same fact would be as a sentence of
+    # its own, and the note names the number. (The chunks nearest the claim first: the
+    # search stops once every number is found.)
+    nearest = list(dict.fromkeys(w.chunk_id for w in a.windows))
+    ordered = [*nearest, *(cid for cid in chunks if cid not in nearest)]
+    invented = invented_numbers(claim.text, [chunks[cid].text for cid in ordered])
     if best is None:
-        note = _join("no chunk backs it: no chunk shares its content words", citation)
+        note = _join(
+            "no chunk backs it: no chunk shares its content words",
+            _invented_note(invented) if invented else "",
+            citation,
+        )
         return ClaimAudit(claim, "unsupported", (), note, (), "abstained", 0.0)
     comparison = best.comparison
     matched = comparison.content_words - len(comparison.uncovered)
@@ -283,17 +362,19 @@ def _not_supported(a: Assessment, known: set[str], chunk_words: set[str]) -> Cla
             overclaims,
             comparison.uncovered,
         )
+    numbers = _invented_note(invented) if invented else ""
     if comparison.coverage >= PARTIAL_MIN_COVERAGE and matched >= PARTIAL_MIN_WORDS:
         note = _join(
             f"partly backed by {best.chunk_id}",
+            numbers,
             f"not backed: {missing}" if missing else "",
             over,
-            "" if over or missing else f"judge: {judge_note}",
+            "" if over or missing or numbers else f"judge: {judge_note}",
             citation,
         )
         return ClaimAudit(
             claim,
-            "partial",
+            "unsupported" if invented else "partial",
             (),
             note,
             (best,),
@@ -306,7 +387,7 @@ def _not_supported(a: Assessment, known: set[str], chunk_words: set[str]) -> Cla
         f"closest is {best.chunk_id}, which backs {matched} of its "
         f"{comparison.content_words} content words"
     )
-    note = _join(f"no chunk backs it ({closest})", over, citation)
+    note = _join(f"no chunk backs it ({closest})", numbers, over, citation)
     return ClaimAudit(
         claim,
         "unsupported",
@@ -354,13 +435,13 @@ def audit_answer(
     by_sentence: dict[int, list[Assessment]] = {}
     for a in atoms:
         by_sentence.setdefault(a.claim.sentence, []).append(a)
-    known = {c.id for c in chunks}
+    by_id = {c.id: c for c in chunks}
     order = {c.id: i for i, c in enumerate(chunks)}
     chunk_words = {w.lower() for c in chunks for w in re.findall(r"[A-Za-z]+", c.text)}
     audits: list[ClaimAudit] = []
     for s, a in zip(sentences, wholes, strict=True):
         for item in by_sentence.get(s.index, [a]):
-            audits.append(decide(item, known, order, chunk_words))
+            audits.append(decide(item, by_id, order, chunk_words))
     verdict = overall_verdict([c.verdict for c in audits])
     fix = None if verdict == "faithful" else suggested_fix(audits, chunks)
     return AuditResult(

@@ -5,10 +5,11 @@ of the same objects (as a string or already decoded). Every problem raises
 ``RagInputError`` with a stable ``code``, a message a person can act on (the JSONL line
 number, the duplicated id) and machine-readable ``details``.
 
-A chunk is read for its ``id`` and ``text``; other keys a retriever attaches (a score,
-metadata) are left alone, but an object giving one key twice is refused
-(``duplicate_field``). A chunk id is an identifier, shown
-to people as the ``supported_by`` of each claim: it is held to the identifier rule
+A chunk is read for its ``id`` and ``text``, both JSON strings: an ``id`` sent as the
+number 2 is refused (``invalid_chunk`` naming ``chunks[i].id``), not read as "2". Other
+keys a retriever attaches (a score, metadata) are left alone, but an object giving one
+key twice is refused (``duplicate_field``). A chunk id is an identifier, shown to
+people as the ``supported_by`` of each claim: it is held to the identifier rule
 (``verifier.untrusted_input.identifier_refusal``: no control or invisible formatting
 character), refused as ``invalid_chunk`` naming the chunk and its ``id``.
 """
@@ -25,6 +26,7 @@ from verifier.untrusted_input import (
     DuplicateKey,
     JsonTooDeep,
     identifier_refusal,
+    json_kind,
     loads_bounded,
     text_problem,
 )
@@ -70,9 +72,14 @@ def _chunk_from(obj: Any, where: str, details: dict[str, Any]) -> Chunk:
         )
     raw_id, text = obj.get("id"), obj.get("text")
     id_details = {**details, "field": f"{where}.id"}
-    if isinstance(raw_id, bool) or not isinstance(raw_id, str | int) or not str(raw_id).strip():
+    if raw_id is not None and not isinstance(raw_id, str):
+        # 2 is not "2": an id is read as sent, never coerced (like every API field)
+        raise RagInputError(
+            "invalid_chunk", f"{where}: `id` must be a string, not {json_kind(raw_id)}.", id_details
+        )
+    if raw_id is None or not raw_id.strip():
         raise RagInputError("invalid_chunk", f"{where} needs a non-empty string `id`.", id_details)
-    chunk_id = str(raw_id).strip()
+    chunk_id = raw_id.strip()
     if len(chunk_id) > MAX_CHUNK_ID_CHARS:
         raise RagInputError(
             "invalid_chunk", f"{where}: `id` is longer than {MAX_CHUNK_ID_CHARS} chars.", id_details

@@ -23,6 +23,7 @@ class ClaimAudit:
     confidence: float
     overclaims: tuple[Overclaim, ...] = ()
     missing: tuple[str, ...] = ()
+    unknown_cited: tuple[str, ...] = ()  # ids the claim cites that no chunk has
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {

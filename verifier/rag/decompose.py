@@ -11,6 +11,11 @@ or a clause of its own ("..., but it is RAM-heavy"). Conjunctions inside a subor
 clause ("when memory is tight or the corpus exceeds RAM and ...") never split. A
 predicate atom is judged with the subject prefixed ("HNSW is the only index ...") while
 its ``span`` stays verbatim answer text, trimmed of markers and end punctuation.
+
+A sentence that asserts nothing — a question ("Would you like to know more?"), a
+greeting, an offer or a closing ("Let me know if ...", ``is_non_assertion``) — is not a
+claim and is left out, unless it carries a citation marker (then the answer presents it
+as backed, and it is audited like any other sentence).
 """
 
 from __future__ import annotations
@@ -148,21 +153,120 @@ NOT_VERBS = frozenset(
     ]
 )
 MIN_ATOM_WORDS = 2
+# Words after which the next word is a noun, not a verb: determiners, possessives,
+# prepositions and numbers ("for twenty-six years", "her sons", "of the results").
+NOUN_LEADERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "these",
+        "those",
+        "its",
+        "their",
+        "his",
+        "her",
+        "our",
+        "my",
+        "your",
+        "every",
+        "some",
+        "many",
+        "several",
+        "few",
+        "no",
+        "any",
+        "other",
+        "another",
+        "for",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "from",
+        "to",
+        "into",
+        "over",
+        "under",
+        "about",
+        "after",
+        "before",
+        "during",
+        "through",
+    ]
+)
+NUMBER_WORDS = frozenset(
+    [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "hundreds",
+        "thousand",
+        "thousands",
+        "million",
+        "millions",
+        "billion",
+        "billions",
+        "dozen",
+        "dozens",
+    ]
+)
+# A clause's subject when no verb of it is recognised ("She kept the light ...": "kept"
+# is an irregular past the suffix rules miss).
+PERSONAL_PRONOUNS = frozenset(["i", "you", "he", "she", "it", "we", "they"])
 
 
 # Sentences that frame an answer rather than state anything about the world ("Here's a
-# concise summary of the passage:", "I hope this helps!"). They are not claims: they are
-# never audited, so they never reach the review queue.
+# concise summary of the passage:", "I hope this helps!", "Hello!", "Let me know if you
+# need more.", "I can tell you more about its history."). They are not claims: they are
+# never audited, so they never reach the review queue and never make an answer unfaithful.
 _FRAMING_RE = re.compile(
     r"""^(?:
         (?:here(?:'s|’s|\s+is|\s+are)|below\s+is|below\s+are|the\s+following\s+is)\b
             .{0,80}\b(?:summary|overview|answer|breakdown|list|explanation|rundown|recap|
             passage|points?|details|response|version|key\s+\w+)\b[^.!?]{0,40}
         | (?:in\s+summary|to\s+summari[sz]e|in\s+short|in\s+conclusion|overall)\s*[:,]?\s*$
-        | (?:sure|certainly|of\s+course|absolutely|great\s+question)\b[^.!?]{0,40}
-        | i\s+hope\s+(?:this|that)\s+helps\b.*
-        | (?:let\s+me\s+know|feel\s+free\s+to)\b.*
+        | (?:sure|certainly|of\s+course|absolutely|great\s+question|good\s+question)\b[^.!?]{0,40}
+        | (?:i\s+)?hope\s+(?:this|that|it)\s+helps\b.*
+        | (?:let\s+me\s+know|feel\s+free\s+to|(?:do\s+not|don't|don’t)\s+hesitate\s+to)\b.*
         | (?:as\s+an\s+ai)\b.*
+        | (?:hi|hello|hey|greetings|good\s+(?:morning|afternoon|evening|day))
+            (?:\s+(?:there|everyone|all))?
+        | (?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?(?:\s+for\s+[^.!?]{0,50})?
+        | (?:i|we)(?:'d|’d|\s+would)\s+be\s+(?:happy|glad|delighted)\s+to\b.*
+        | (?:happy|glad)\s+to\s+help\b.*
+        | (?:if\s+you(?:'d|’d|\s+would)\s+like[^,.!?]{0,40},\s*)?
+            (?:i|we)\s+(?:can|could)\s+(?:also\s+)?(?:tell\s+you|explain|share|elaborate|
+            go\s+into|say\s+more|help\s+(?:you|with))\b.*
+        | if\s+you\s+have\s+(?:any\s+)?(?:other\s+|more\s+|further\s+)?questions?\b.*
     )[.!?:]*$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -170,8 +274,20 @@ _FRAMING_RE = re.compile(
 
 def is_answer_framing(text: str) -> bool:
     """Whether a sentence only frames the answer ("Here's a concise summary of the
-    passage") and states nothing a source could support or contradict."""
+    passage", a greeting, an offer to say more) and states nothing a source could
+    support or contradict."""
     return bool(_FRAMING_RE.match(" ".join(text.split())))
+
+
+def is_question(text: str) -> bool:
+    """Whether a sentence is a question ("Would you like to know more?"): it asks, it
+    asserts nothing a chunk could back."""
+    return text.rstrip().rstrip("\"'”’)]").endswith("?")
+
+
+def is_non_assertion(text: str) -> bool:
+    """A question, or a sentence that only frames the answer (``is_answer_framing``)."""
+    return is_question(text) or is_answer_framing(text)
 
 
 @dataclass(frozen=True)
@@ -244,15 +360,31 @@ def _verbish(word: str) -> bool:
     )
 
 
+def _number(word: str) -> bool:
+    """A figure ("26", "1,200") or a number word ("twenty-six", "hundred")."""
+    w = word.lower()
+    return w[:1].isdigit() or all(part in NUMBER_WORDS for part in w.split("-"))
+
+
+def _after_noun_leader(words: list[re.Match[str]], i: int) -> bool:
+    """Whether ``words[i]`` follows a determiner, a preposition or a number: a noun
+    ("for twenty-six years", "her sons"), whatever its suffix."""
+    before = words[i - 1].group()
+    return before.lower() in NOUN_LEADERS or _number(before)
+
+
 def _subject(text: str) -> str:
-    """The words before the first verb of a clause ("HNSW" in "HNSW always outperforms")."""
+    """The words before the first verb of a clause ("HNSW" in "HNSW always outperforms");
+    when no verb is recognised, a leading personal pronoun ("She kept the light …")."""
     words = _words(text)
     for i, m in enumerate(words[1:], start=1):
         if words[i].group().lower() in ADVERBS:
             continue
-        if _verbish(m.group()):
+        if _verbish(m.group()) and not _after_noun_leader(words, i):
             kept = [w for w in words[:i] if w.group().lower() not in ADVERBS]
             return text[kept[0].start() : kept[-1].end()] if kept else ""
+    if words and words[0].group().lower() in PERSONAL_PRONOUNS:
+        return words[0].group()
     return ""
 
 
@@ -335,7 +467,7 @@ def decompose(answer: str) -> list[AnswerSentence]:
         start, end = _trim(masked, s_start, s_end)
         if end <= start or not _words(masked[start:end]):
             continue
-        if is_answer_framing(masked[start:end]) and not _markers_in(markers, s_start, owned_end):
+        if is_non_assertion(masked[start:s_end]) and not _markers_in(markers, s_start, owned_end):
             continue
         colon = masked.find(":", start, end)
         if colon > start and is_answer_framing(masked[start : colon + 1]):

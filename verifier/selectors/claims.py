@@ -5,11 +5,18 @@ from typing import Any
 
 import numpy as np
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from verifier.embeddings import vectors_from_binary
-from verifier.models import Claim, ClaimStateChoices, Workspace
+from verifier.models import (
+    Claim,
+    ClaimStateChoices,
+    EvidenceBinding,
+    SourceVersion,
+    Verdict,
+    Workspace,
+)
 from verifier.scoring.quality import QUALITY_CLASSES, quality_class_sources
 
 
@@ -101,3 +108,43 @@ def claim_pks_without_vectors(*, claim_pks: list[int]) -> set[int]:
     """The claims among ``claim_pks`` whose embedding column is empty."""
     rows = Claim.objects.filter(pk__in=claim_pks, embedding__isnull=True)
     return set(rows.values_list("pk", flat=True))
+
+
+def claim_checked_before(
+    *,
+    workspace: Workspace,
+    source_id: int,
+    origin: str,
+    text: str,
+    original_text: str,
+    quote: str,
+    judge_model: str,
+    prompt_version: int,
+) -> Claim | None:
+    """An earlier claim of the same door (``origin``) with the same words, on the same
+    source, submitted with the same quote and bound in the source's current version (or
+    bound nowhere, for ``quote`` ""), not excluded, that a judge of the same model and
+    reading already answered: what a repeated memory check or RAG audit finds again
+    instead of storing the claim twice (and queueing it twice for review)."""
+    current = SourceVersion.objects.filter(source_id=source_id).order_by("-number").values("pk")[:1]
+    bound = EvidenceBinding.objects.filter(claim=OuterRef("pk"), is_active=True)
+    candidates = Claim.objects.filter(
+        workspace=workspace,
+        source_id=source_id,
+        origin=origin,
+        text=text,
+        original_text=original_text,
+        submitted_quote=quote,
+        exclusion_reason="",
+    ).filter(
+        Exists(
+            Verdict.objects.filter(
+                claim=OuterRef("pk"), judge_model=judge_model, prompt_version=prompt_version
+            )
+        )
+    )
+    if quote:
+        candidates = candidates.filter(Exists(bound.filter(source_version_id=Subquery(current))))
+    else:
+        candidates = candidates.exclude(Exists(bound))
+    return candidates.order_by("pk").first()

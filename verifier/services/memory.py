@@ -37,9 +37,11 @@ from verifier.models import (
     ClaimOrigin,
     MemoryCheck,
     MemoryTranscript,
+    Source,
     Workspace,
     text_sha256,
 )
+from verifier.selectors.claims import claim_checked_before
 from verifier.selectors.traces import claims_bound_spans, claims_states_now
 from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
@@ -190,6 +192,19 @@ def _store_claim(
 ) -> Claim:
     match = verdict.match
     assert match is not None
+    label, model, family, prompt_version, note, confidence = _verdict_row(verdict)
+    again = claim_checked_before(
+        workspace=workspace,
+        source_id=row.source_id,
+        origin=ClaimOrigin.MEMORY,
+        text=verdict.claim.content,
+        original_text=verdict.claim.content,
+        quote=match.quote,
+        judge_model=model,
+        prompt_version=prompt_version,
+    )
+    if again is not None:
+        return again  # the same claim checked again against the same transcript
     claim = Claim.objects.create(
         workspace=workspace,
         text=verdict.claim.content,
@@ -201,7 +216,6 @@ def _store_claim(
         created_by=actor,
     )
     outcome = claim_bind(claim=claim, quote=match.quote, actor=actor, bound_by=BoundBy.QUOTE)
-    label, model, family, prompt_version, note, confidence = _verdict_row(verdict)
     verdict_append(
         claim=claim,
         binding=outcome.binding,
@@ -227,6 +241,8 @@ def memory_checks_store(
     actor: User | None = None,
 ) -> list[MemoryCheck]:
     checks = []
+    if row is not None:  # two checks of one message at once: one at a time (the claims)
+        Source.objects.select_for_update().filter(pk=row.source_id).first()
     for verdict in verdicts:
         claim = None
         if row is not None and verdict.match is not None and verdict.outcome in CLAIM_OUTCOMES:

@@ -20,7 +20,15 @@ from django.db import transaction
 from verifier.domain_packs import RAG_CHUNK_REF_PREFIX
 from verifier.engine import get_judge, judge_batch_size
 from verifier.judges import Judge
-from verifier.models import BoundBy, Claim, ClaimOrigin, RagAudit, Workspace, text_sha256
+from verifier.models import (
+    BoundBy,
+    Claim,
+    ClaimOrigin,
+    RagAudit,
+    Source,
+    Workspace,
+    text_sha256,
+)
 from verifier.rag import (
     AuditResult,
     Chunk,
@@ -29,6 +37,7 @@ from verifier.rag import (
     parse_chunks,
     validate_answer,
 )
+from verifier.selectors.claims import claim_checked_before
 from verifier.selectors.traces import claims_bound_spans, claims_states_now
 from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
@@ -67,6 +76,18 @@ def _store_claim(
     actor: User | None,
 ) -> Claim:
     window = item.evidence[0] if item.evidence else None
+    again = claim_checked_before(
+        workspace=workspace,
+        source_id=source_id,
+        origin=ClaimOrigin.RAG_ANSWER,
+        text=item.claim.text,
+        original_text=item.claim.span,
+        quote=window.quote if window else "",
+        judge_model=result.judge_model,
+        prompt_version=result.prompt_version,
+    )
+    if again is not None:
+        return again  # the same words audited again against the same chunk
     claim = Claim.objects.create(
         workspace=workspace,
         text=item.claim.text,
@@ -106,7 +127,9 @@ def _store_claim(
 def rag_audit_store(
     *, workspace: Workspace, result: AuditResult, actor: User | None = None
 ) -> RagAuditWrite:
-    """Persist ``result``: the audit row, chunks as sources, claims with evidence."""
+    """Persist ``result``: the audit row, chunks as sources, claims with evidence (a claim
+    an earlier audit stored with the same words, chunk, quote and judge is that claim,
+    not a second one: ``claim_checked_before``)."""
     chunks = list(result.chunks)
     source_ids = {}
     for chunk in chunks:
@@ -119,6 +142,9 @@ def rag_audit_store(
             door="rag_chunk",
         )
         source_ids[chunk.id] = write.source.pk
+    # two audits of one answer at once would each find no earlier claim: one at a time
+    locked = Source.objects.select_for_update().filter(pk__in=set(source_ids.values()))
+    list(locked.order_by("pk").values_list("pk", flat=True))
     audit = RagAudit.objects.create(
         workspace=workspace,
         answer=result.answer,

@@ -49,6 +49,9 @@ def test_verify_returns_the_seed_metrics_per_claim(api, workspace):
     assert response["Location"] == f"/audit/memory/checks/{check.pk}/"
     stored = Claim.objects.get(public_id=claim["claim_id"])
     assert stored.origin == "memory" and stored.state == "contradicted"
+    # the call's trace, as the worker and retrieval name theirs
+    trace = api.get(f"/connect/v1/traces/{body['trace_id']}")
+    assert trace.status_code == 200 and trace.json()["operation"] == "memory_verify"
 
 
 @pytest.mark.django_db
@@ -217,3 +220,20 @@ def test_no_document_door_writes_a_version_of_a_transcript_or_a_rag_chunk(api, w
 
     again = post(api, "/connect/v1/memory/transcripts", {"transcript": TURNS})
     assert again.status_code == 200  # the same turns: the stored transcript, unchanged
+
+
+@pytest.mark.django_db
+def test_the_same_check_again_finds_its_claim_instead_of_storing_a_second(api, workspace):
+    """Four identical calls stored four claims, and each drift claim joined the review
+    queue again (integrator walk): a check repeated on the same transcript is its claim."""
+    message = 'I said "I\'ll try to send the draft Friday 5pm if nothing comes up."'
+    body = {"agent": "agent", "message": message, "transcript": TURNS}
+    first = post(api, VERIFY, body).json()["claims"][0]
+    again = post(api, VERIFY, body).json()["claims"][0]
+    assert again["claim_id"] == first["claim_id"]
+    assert again["check_id"] != first["check_id"]  # each call is a check of its own
+    assert Claim.objects.filter(workspace=workspace, origin="memory").count() == 1
+    # another transcript (another version) is another claim
+    changed = [*TURNS, {"speaker": "user", "text": "Thanks."}]
+    other = post(api, VERIFY, {**body, "transcript": changed}).json()["claims"][0]
+    assert other["claim_id"] != first["claim_id"]

@@ -34,8 +34,18 @@ def test_audit_is_returned_and_stored(api, workspace):
     response = post(api, {"answer": answer, "chunks": CHUNKS})
     assert response.status_code == 200, response.content
     body = response.json()
-    assert set(body) == {"claims", "unsupported", "verdict", "suggested_fix"}
-    assert body["verdict"] == "unfaithful"
+    assert set(body) == {
+        "claims",
+        "unsupported",
+        "unknown_citations",
+        "verdict",
+        "suggested_fix",
+        "trace_id",
+    }
+    assert body["verdict"] == "unfaithful" and body["unknown_citations"] == []
+    # the call's trace, as the worker and retrieval name theirs
+    trace = api.get(f"/connect/v1/traces/{body['trace_id']}")
+    assert trace.status_code == 200 and trace.json()["operation"] == "rag_audit"
     assert [c["verdict"] for c in body["claims"]] == ["supported", "unsupported"]
     assert body["claims"][0]["supported_by"] == ["c1"]
     assert body["claims"][0]["evidence"][0] == {
@@ -49,7 +59,8 @@ def test_audit_is_returned_and_stored(api, workspace):
 
     audit = RagAudit.objects.get(workspace=workspace)
     assert response["Location"] == f"/audit/rag/{audit.pk}/"
-    assert audit.verdict == "unfaithful" and audit.result == body
+    assert audit.verdict == "unfaithful"
+    assert audit.result == {k: v for k, v in body.items() if k != "trace_id"}
     claims = list(audit.claims.order_by("id"))
     assert [c.origin for c in claims] == ["rag_answer", "rag_answer"]
     assert [c.original_text for c in claims] == [c["span"] for c in body["claims"]]
@@ -68,7 +79,8 @@ def test_same_chunks_twice_reuse_their_sources(api, workspace):
     assert post(api, body).status_code == 200
     assert post(api, body).status_code == 200
     assert Source.objects.filter(workspace=workspace).count() == 2
-    assert Claim.objects.filter(workspace=workspace, origin="rag_answer").count() == 2
+    # and the claim too (test_the_same_answer_audited_again_finds_its_claims)
+    assert Claim.objects.filter(workspace=workspace, origin="rag_answer").count() == 1
 
 
 @pytest.mark.django_db
@@ -151,3 +163,70 @@ def test_a_claim_no_chunk_backs_waits_for_want_of_evidence(api, workspace):
     claim = RagAudit.objects.get(workspace=workspace).claims.order_by("id").last()
     assert not claim.bindings.exists()
     assert (claim.state, claim.state_reason) == ("unverified", "no_evidence")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("chunks", "field", "kind"),
+    [
+        ([{"id": 2, "text": C1}], "chunks[0].id", "a number"),
+        ([{"id": "c1", "text": C1}, {"id": 2, "text": C2}], "chunks[1].id", "a number"),
+        ('{"id": 2, "text": "HNSW builds a graph."}\n', "chunks line 1.id", "a number"),
+        ([{"id": None, "text": C1}], "chunks[0].id", ""),
+    ],
+)
+def test_a_chunk_id_that_is_not_a_string_is_a_400_naming_it(api, workspace, chunks, field, kind):
+    """A chunk id sent as the JSON number 2 was read as "2"; a numeric text was refused.
+    Both are refused now, naming the field, and nothing is stored."""
+    response = post(api, {"answer": "HNSW builds a graph [2].", "chunks": chunks})
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "invalid_chunk" and error["details"]["field"] == field
+    assert f"not {kind}" in error["message"] if kind else "string `id`" in error["message"]
+    assert not RagAudit.objects.exists() and not Source.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_citation_of_a_missing_chunk_is_listed_and_never_faithful(api, workspace):
+    answer = "HNSW is RAM-heavy [c1, c9]. IVF partitions vectors into Voronoi cells [c7]."
+    response = post(api, {"answer": answer, "chunks": CHUNKS})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["unknown_citations"] == ["c9", "c7"]
+    assert body["verdict"] == "partial"
+    assert [(c["verdict"], c["supported_by"]) for c in body["claims"]] == [
+        ("partial", ["c1"]),
+        ("partial", ["c2"]),
+    ]
+    assert "c9, which is not among the chunks" in body["claims"][0]["note"]
+    # the fix keeps both claims, cited to the chunks that back them
+    assert body["suggested_fix"].startswith("HNSW is RAM-heavy [c1].")
+    assert "[c2]" in body["suggested_fix"] and "Drop" not in body["suggested_fix"]
+    assert RagAudit.objects.get(workspace=workspace).verdict == "partial"
+
+
+@pytest.mark.django_db
+def test_a_closing_question_is_not_audited(api, workspace):
+    answer = "HNSW is RAM-heavy [c1]. Would you like to know more about IVF?"
+    body = post(api, {"answer": answer, "chunks": CHUNKS}).json()
+    assert body["verdict"] == "faithful" and body["unsupported"] == []
+    assert [c["span"] for c in body["claims"]] == ["HNSW is RAM-heavy"]
+    stored = RagAudit.objects.get(workspace=workspace).claims.values_list("text", flat=True)
+    assert list(stored) == ["HNSW is RAM-heavy"]
+
+
+@pytest.mark.django_db
+def test_the_same_answer_audited_again_finds_its_claims(api, workspace):
+    """Three identical audits stored three sets of claims (integrator walk)."""
+    answer = "HNSW delivers ~99% recall at low latency [c1]. IVF scans every list [c2]."
+    first = post(api, {"answer": answer, "chunks": CHUNKS}).json()
+    again = post(api, {"answer": answer, "chunks": CHUNKS}).json()
+    assert first["verdict"] == again["verdict"]
+    assert Claim.objects.filter(workspace=workspace, origin="rag_answer").count() == len(
+        first["claims"]
+    )
+    assert RagAudit.objects.filter(workspace=workspace).count() == 2
+    first_audit, second_audit = RagAudit.objects.filter(workspace=workspace).order_by("pk")
+    assert set(first_audit.claims.values_list("pk", flat=True)) == set(
+        second_audit.claims.values_list("pk", flat=True)
+    )

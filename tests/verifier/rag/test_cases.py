@@ -8,7 +8,8 @@ from tests.verifier.rag.conftest import load_cases
 from verifier.rag import audit_answer, parse_chunks
 
 CASES = load_cases()
-SEED_KEYS = {"claims", "unsupported", "verdict", "suggested_fix"}
+# the seed's keys, and ``unknown_citations`` (ids the answer cites that no chunk has)
+SEED_KEYS = {"claims", "unsupported", "unknown_citations", "verdict", "suggested_fix"}
 CLAIM_KEYS = {"span", "supported_by", "verdict", "note", "evidence"}
 
 
@@ -30,6 +31,7 @@ def test_case(case, judge):
         assert exp.get("note_contains", "") in claim.get("note", "")
     assert result["unsupported"] == [span for span, verdict, _ in want if verdict != "supported"]
     assert set(result) <= SEED_KEYS
+    assert result["unknown_citations"] == expected.get("unknown_citations", [])
     assert ("suggested_fix" in result) == (result["verdict"] != "faithful")
     for claim in result["claims"]:
         assert set(claim) <= CLAIM_KEYS

@@ -27,8 +27,28 @@ def test_jsonl_and_array_parse_the_same():
     assert parse_chunks(json.loads(array)) == expected
 
 
-def test_blank_lines_are_skipped_and_int_ids_become_strings():
-    assert parse_chunks('\n{"id": 7, "text": "x"}\n\n') == [Chunk("7", "x")]
+def test_blank_lines_are_skipped():
+    assert parse_chunks('\n{"id": "7", "text": "x"}\n\n') == [Chunk("7", "x")]
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "kind"),
+    [
+        ('{"id": 7, "text": "x"}\n', "chunks line 1.id", "a number"),
+        ('[{"id": 2, "text": "x"}]', "chunks[0].id", "a number"),
+        ([{"id": "c1", "text": "x"}, {"id": 2.5, "text": "y"}], "chunks[1].id", "a number"),
+        ([{"id": True, "text": "x"}], "chunks[0].id", "a boolean"),
+        ([{"id": ["c1"], "text": "x"}], "chunks[0].id", "an array"),
+    ],
+)
+def test_a_chunk_id_that_is_not_a_string_is_refused_naming_the_field(raw, field, kind):
+    """2 is not "2": an id is read as sent, like every field of the API (issue: a numeric
+    id was silently turned into a string while a numeric text was refused)."""
+    with pytest.raises(RagInputError) as err:
+        parse_chunks(raw)
+    assert err.value.code == "invalid_chunk"
+    assert err.value.details["field"] == field
+    assert f"`id` must be a string, not {kind}" in err.value.message
 
 
 def test_malformed_jsonl_names_the_line():
