@@ -15,6 +15,7 @@ import re
 from verifier.extractors.base import MAX_CLAIM_CHARS, ExtractedClaim
 from verifier.model_config import SENTENCE_EXTRACTOR_FAMILY
 from verifier.text.sentences import block_sentence_spans
+from verifier.text.words import LETTER_WORD
 
 MODEL_ID = "spanproof-sentence-extractor-v1"
 FAMILY = SENTENCE_EXTRACTOR_FAMILY
@@ -79,8 +80,18 @@ IMPERATIVE_VERBS = frozenset(
         "write",
     ]
 )
-BULLET = re.compile(r"\s*(?:[-*•‣◦▪–—+>]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+# Words are ``LETTER_WORD`` runs: scripts written without spaces between words (Chinese,
+# Japanese, Thai) give few, long runs, and their sentence stops are not split on
+# (``block_sentence_spans``).
+# Closing quotes and brackets after a sentence's last word, in the scripts' own styles.
+CLOSERS = "\"'”’“»」』）)] "
+# The last character of a question, exclamation or label: Latin, Greek (U+037E), Arabic
+# and full-width forms.
+NOT_STATEMENT_ENDS = "?!:;,\u037e\u061f\u061b\u060c\uff1f\uff01\uff1a\uff1b\uff0c"
+BULLET = re.compile(r"\s*(?:[-*•‣◦▪–—+>]|\(?\d{1,3}[.)]|\(?[a-zа-яёα-ω][.)])\s+")
 HEADING = re.compile(r"^\s*#{1,6}\s")
+# A line that ends a sentence or a clause (else a short line is a heading).
+TERMINATED_LINE = re.compile(f"[.…{re.escape(NOT_STATEMENT_ENDS + CLOSERS.strip())}]\\s*$")
 
 
 def _blocks(text: str) -> list[tuple[int, int]]:
@@ -104,10 +115,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
         if start is None:
             start = line_start
         prev_end = line_end
-        if (
-            not re.search(r"[.!?…:;,\"'”’)\]]\s*$", body)
-            and len(body.split()) < UNTERMINATED_LINE_MIN_WORDS
-        ):
+        if not TERMINATED_LINE.search(body) and len(body.split()) < UNTERMINATED_LINE_MIN_WORDS:
             # a short unterminated line is a heading: close it as its own block
             out.append((start, prev_end))
             start = None
@@ -128,14 +136,14 @@ def _trim(text: str, start: int, end: int, *, bullet: bool = False) -> tuple[int
 
 
 def _is_declarative(sentence: str) -> bool:
-    stripped = sentence.rstrip("\"'”’)] ")
-    if not stripped or stripped[-1] in "?!:;,":
+    stripped = sentence.rstrip(CLOSERS)
+    if not stripped or stripped[-1] in NOT_STATEMENT_ENDS:
         return False
     if stripped[-1] not in ".…" and len(sentence.split()) < UNTERMINATED_LINE_MIN_WORDS:
         return False  # heading or label
     if len(sentence) > MAX_CLAIM_CHARS:
         return False  # a passage with no sentence ends (a line of 2 MB), not one claim
-    words = re.findall(r"[A-Za-z][A-Za-z'’]*", sentence)
+    words = LETTER_WORD.findall(sentence)
     if len(words) < MIN_WORDS or len(sentence) < MIN_CHARS:
         return False
     first = words[0].lower().replace("’", "'")

@@ -6,11 +6,12 @@ from typing import Any, Final
 
 from django import forms
 
-from verifier.services.ingest_create import SourceUpload
+from verifier.services.ingest_create import SourceUpload, ref_for_text
 from verifier.services.ingest_input import FORMATS, format_for_filename
 from verifier.upload_text import uploaded_text
 
 MAX_FILE_BYTES: Final = 5_000_000
+UNTITLED_PASTE: Final = "Pasted text"
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -25,15 +26,37 @@ class MultipleFileField(forms.FileField):
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        """Every chosen file, or one error per file that cannot be read, naming it (the
+        plain field's "The submitted file is empty." does not say which)."""
         if not data:
             return []
         items = data if isinstance(data, list | tuple) else [data]
-        return [super(MultipleFileField, self).clean(item, initial) for item in items]
+        cleaned, errors = [], []
+        for item in items:
+            try:
+                cleaned.append(super().clean(item, initial))
+            except forms.ValidationError as exc:
+                name = getattr(item, "name", "") or "a file"
+                if exc.code == "empty":
+                    errors.append(forms.ValidationError(f"{name} is empty.", code="empty"))
+                else:
+                    errors.extend(
+                        forms.ValidationError(f"{name}: {message}", code=exc.code)
+                        for message in exc.messages
+                    )
+        if errors:
+            raise forms.ValidationError(errors)
+        return cleaned
 
 
 class IngestUploadForm(forms.Form):
     label = forms.CharField(max_length=200, required=False)
-    title = forms.CharField(max_length=300, required=False, help_text="Title of the pasted text.")
+    title = forms.CharField(
+        max_length=300,
+        required=False,
+        help_text="Title of the pasted text: the same title again adds a new version of that "
+        "source. Untitled, each different text is a source of its own.",
+    )
     text = forms.CharField(
         required=False, strip=False, widget=forms.Textarea(attrs={"rows": 8}), label="Paste text"
     )
@@ -49,16 +72,26 @@ class IngestUploadForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
+        # A file the files field refused is its own error (and not in cleaned_data): a
+        # file was chosen, so "choose one" would be false.
         if not (data.get("text") or "").strip() and not data.get("files"):
-            raise forms.ValidationError("Paste some text or choose at least one file.")
+            if "files" not in self.errors:
+                raise forms.ValidationError("Paste some text or choose at least one file.")
+            return data
         pack = (data.get("domain_pack") or "").strip()
         uploads = []
         # An invalid format is already the field's own error (and not in cleaned_data).
         if (data.get("text") or "").strip() and "format" in data:
-            title = data.get("title") or "Pasted text"
+            title = (data.get("title") or "").strip()
             uploads.append(
                 SourceUpload(
-                    text=data["text"], title=title, format=data["format"], domain_pack=pack
+                    text=data["text"],
+                    # Untitled, it is named by its text (ref_for_text): another untitled
+                    # paste is another source, not a new version of this one.
+                    title=title or UNTITLED_PASTE,
+                    ref="" if title else ref_for_text(data["text"]),
+                    format=data["format"],
+                    domain_pack=pack,
                 )
             )
         for upload in data.get("files") or []:

@@ -284,16 +284,23 @@ def claims_bind(
 
 
 @transaction.atomic
-def claims_rebind_superseded(*, claims: Sequence[Claim], actor: User | None, why: str) -> int:
+def claims_rebind_superseded(
+    *, claims: Sequence[Claim], actor: User | None, why: str, keep_changed: bool = False
+) -> list[Claim]:
     """Bind again, in the cited source's current version, each claim whose active span
     is in an earlier version with other text (what the state writer calls stale), so a
     judge reads the source as it is now: the same words (the claim's submitted quote,
     else the old span's text, bound by whoever bound it), or, for a span evidence search
     found, a new search. A claim whose words are gone is left unbound ("quote not
-    found"), as binding it anew would leave it. A claim with no span (its quote was not
-    found, or search found nothing) is tried again the way it was first bound: the
-    source may now hold it. Claims whose span is current are left alone. ``why`` ends
-    each state event's cause (who asked). Returns how many claims were tried."""
+    found"), as binding it anew would leave it. With ``keep_changed`` (ingest of a new
+    version) only words still there as they were are bound again: a span evidence search
+    found is looked for by its words, not searched again, and a claim whose words are
+    gone or found only fuzzily (its sentence changed: "1962" became "1965") keeps its
+    span in the earlier version, stale ("source changed"), as the new version left it. A
+    claim with no span (its quote was not found, or search found nothing) is tried again
+    the way it was first bound: the source may now hold it. Claims whose span is current
+    are left alone. ``why`` ends each state event's cause (who asked). Returns the claims
+    it bound in the current version (for the caller to judge)."""
     claims = list(claims)
     versions = current_versions(source_ids={c.source_id for c in claims})
     active = {
@@ -310,7 +317,11 @@ def claims_rebind_superseded(*, claims: Sequence[Claim], actor: User | None, why
         if binding is None:  # never bound, or its words were not found: try the text now
             attempt = _attempt(claim=claim, version=version, quote=None)
         else:
-            searched = binding.bound_by == BoundBy.EVIDENCE_SEARCH and not claim.submitted_quote
+            searched = (
+                binding.bound_by == BoundBy.EVIDENCE_SEARCH
+                and not claim.submitted_quote
+                and not keep_changed
+            )
             attempt = _attempt(
                 claim=claim,
                 version=version,
@@ -318,17 +329,20 @@ def claims_rebind_superseded(*, claims: Sequence[Claim], actor: User | None, why
                 actor=binding.bound_by_user,
                 bound_by=None if searched else binding.bound_by,
             )
+        found = attempt.outcome.binding
+        if keep_changed and binding is not None and (found is None or found.match == "fuzzy"):
+            continue
         attempt.cause = f"{attempt.cause} in v{version.number} ({why})"
         attempts.append(attempt)
     if not attempts:
-        return 0
+        return []
     _write(attempts)
     claims_state_refresh(
         claims=[a.claim for a in attempts],
         causes={a.claim.pk: a.cause for a in attempts},
         actor=actor,
     )
-    return len(attempts)
+    return [a.claim for a in attempts if a.outcome.bound]
 
 
 @transaction.atomic

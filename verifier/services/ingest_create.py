@@ -7,7 +7,8 @@ claims, and the first stage is enqueued only after the transaction commits.
 
 from __future__ import annotations
 
-import re
+import hashlib
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -25,7 +26,11 @@ from verifier.services.sources import SourceInputError, source_upsert
 MAX_SOURCES_PER_JOB: Final = 1000
 MAX_CLAIMS_PER_JOB: Final = 50_000
 LEGACY_VERDICTS: Final = ("affirmed", "rejected", "none")
-_REF_CHARS = re.compile(r"[^a-z0-9_.\-/]+")
+REF_PREFIX: Final = "source:"
+REF_MAX_CHARS: Final = Source._meta.get_field("ref").max_length or 200
+REF_HASH_CHARS: Final = 12
+# Kept in a name-made ref besides letters, marks and digits of any script.
+_REF_PUNCTUATION: Final = frozenset("_.-/")
 
 
 class IngestInputError(ApplicationError, ValueError):
@@ -56,16 +61,99 @@ class _Plan:
     claims: list[dict[str, Any]] = field(default_factory=list)
 
 
+def _name_hash(name: str) -> str:
+    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:REF_HASH_CHARS]
+
+
+def _stem(slug: str) -> str:
+    """``slug`` without a file extension (``.txt``, not the whole of ``.bashrc``)."""
+    head, dot, tail = slug.rpartition(".")
+    return head if dot and head and tail.isalnum() and len(tail) <= 8 else slug
+
+
 def ref_for_title(title: str) -> str:
-    slug = _REF_CHARS.sub("_", title.strip().lower()).strip("_")
-    return f"source:{slug or 'document'}"
+    """The ref an upload without one gets from its title or file name: the name in
+    lower case (NFC) with letters, marks and digits of any script and ``_ . - /`` kept,
+    each run of other characters turned into one ``_``, and invisible formatting
+    characters (Unicode category Cf) dropped, so the ref passes ``identifier_problem``:
+    ``Harbour Report.txt`` → ``source:harbour_report.txt``, ``отчёт.txt`` →
+    ``source:отчёт.txt``. Names that differ only in case, spacing or punctuation are the
+    same name (the same ref: a new version of that source). Where a name loses more than
+    that (a symbol or emoji outside ASCII), or is too long for a ref, the ref ends in a
+    hash of the whole name; a name with no letter or digit before its extension
+    (``🚢.txt``) is ``source:document-`` and that hash. Distinct names never meet in a
+    ref by losing their letters. An empty name is refused: see ``ref_for_text``."""
+    name = unicodedata.normalize("NFC", title.strip()).lower()
+    if not name:
+        raise ValueError("ref_for_title needs a name")
+    kept: list[str] = []
+    in_run = False  # inside a run of other characters, already written as one "_"
+    lost = False  # a character that tells names apart was dropped
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category == "Cf":
+            continue
+        if category[0] in "LMN" or ch in _REF_PUNCTUATION:
+            kept.append(ch)
+            in_run = False
+            continue
+        lost = lost or (not ch.isascii() and category[0] not in "ZP")
+        if not in_run:
+            kept.append("_")
+            in_run = True
+    if not any(ch.isalnum() for ch in _stem("".join(kept))):
+        return f"{REF_PREFIX}document-{_name_hash(name)}"
+    slug = "".join(kept).strip("_")
+    room = REF_MAX_CHARS - len(REF_PREFIX)
+    if lost or len(slug) > room:
+        slug = f"{slug[: room - REF_HASH_CHARS - 1]}-{_name_hash(name)}"
+    return f"{REF_PREFIX}{slug}"
+
+
+def ref_for_text(text: str) -> str:
+    """The ref of an upload with neither a ref nor a name: ``source:document-`` and a
+    hash of its text. The same text is the same source (no new version); another text
+    is another source, never a new version of an unrelated one."""
+    return f"{REF_PREFIX}document-{_name_hash(text)}"
+
+
+def _upload_ref(upload: SourceUpload) -> str:
+    if upload.ref.strip():
+        return upload.ref.strip()
+    if upload.title.strip():
+        return ref_for_title(upload.title)
+    return ref_for_text(upload.text)
+
+
+def _name_of(index: int, upload: SourceUpload) -> str:
+    return f"{upload.title.strip()!r}" if upload.title.strip() else f"sources[{index}]"
+
+
+def _refs(uploads: Sequence[SourceUpload]) -> list[str]:
+    """Each upload's ref; two uploads of one job under one ref are refused, naming
+    both: one would silently become a new version of the other."""
+    refs: list[str] = []
+    first: dict[str, int] = {}
+    for index, upload in enumerate(uploads):
+        ref = _upload_ref(upload)
+        if ref in first:
+            other = first[ref]
+            raise IngestInputError(
+                "duplicate_ref",
+                f"{_name_of(other, uploads[other])} and {_name_of(index, upload)} would both be "
+                f"stored as the source {ref!r}, the second as a new version of the first. Upload "
+                "them in separate jobs, or give them different names or refs.",
+                {"index": index, "other_index": other, "ref": ref},
+            )
+        first[ref] = index
+        refs.append(ref)
+    return refs
 
 
 def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: _Plan) -> None:
-    for index, upload in enumerate(uploads):
+    for index, (upload, ref) in enumerate(zip(uploads, _refs(uploads), strict=True)):
         try:
             text = source_text(upload.text, upload.format)
-            ref = upload.ref.strip() or ref_for_title(upload.title)
             write = source_upsert(
                 workspace=workspace,
                 ref=ref,
@@ -83,6 +171,7 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
                 "version_id": write.version.pk,
                 "sha256": write.version.sha256,
                 "created_version": write.created_version,
+                "created_source": write.created_source,
             }
         )
 

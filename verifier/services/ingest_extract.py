@@ -1,6 +1,14 @@
 """Extract stage: claims (text + verbatim quote) from each uploaded source version, and
 the imported claims of the upload. Imported claims skip extraction.
 
+A version the upload added to an existing source also has a ``rebind`` item: the
+source's claims from earlier jobs whose span is in an earlier version are bound again in
+the new one where their words still are (``claims_rebind_superseded``), judged, and
+scored again, so an unchanged sentence keeps a current claim (extraction makes no second
+claim of a text the source already has). A claim whose sentence changed or went keeps
+its old span: stale ("source changed"), for a reviewer; the changed sentence gets a
+claim of its own from extraction.
+
 Idempotence: a claim is keyed by (cited source, original text). Creating the claims of
 one item locks its source row, reads the texts that already exist and creates only the
 missing ones, so a rerun, a redelivered task or re-ingesting identical text adds no
@@ -20,14 +28,24 @@ from django.db import transaction
 from verifier.engine import get_extractor
 from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.models import Claim, ClaimOrigin, IngestJob, Source, SourceVersion
+from verifier.services.binding import claims_rebind_superseded
+from verifier.services.ingest_validate import claims_classify
+from verifier.services.judging import claim_vectors, claims_judge
 
 IMPORT_BATCH: Final = 500
 
 
 def extract_items(job: IngestJob) -> list[str]:
     keys = []
+    sources = job.payload.get("sources", [])
     if job.payload.get("extract", True):
-        keys += [f"version:{s['version_id']}" for s in job.payload.get("sources", [])]
+        keys += [f"version:{s['version_id']}" for s in sources]
+    # a new version of a source that had one before (a new source has no earlier claims)
+    keys += [
+        f"rebind:{s['version_id']}"
+        for s in sources
+        if s.get("created_version") and not s.get("created_source")
+    ]
     claims = job.payload.get("claims", [])
     keys += [
         f"import:{i}-{min(i + IMPORT_BATCH, len(claims)) - 1}"
@@ -73,6 +91,31 @@ def _extract_version(job: IngestJob, version_id: int) -> None:
         _create_missing(version.source, job, claims)
 
 
+def _rebind_earlier_claims(job: IngestJob, version_id: int) -> None:
+    """Bind the source's claims of earlier jobs in its current version where their
+    words still are, then judge and score them as validation does (module docstring).
+    One transaction under the source's row lock: a rerun finds their spans current and
+    does nothing again."""
+    version = SourceVersion.objects.select_related("source").get(
+        pk=version_id, source__workspace=job.workspace
+    )
+    why = f"ingest job #{job.pk}: new version v{version.number}"
+    with transaction.atomic():
+        Source.objects.select_for_update().filter(pk=version.source_id).first()
+        earlier = list(
+            Claim.objects.filter(source_id=version.source_id, exclusion_reason="")
+            .exclude(ingest_job=job)
+            .select_related("source")
+            .defer("embedding")
+            .order_by("pk")
+        )
+        rebound = claims_rebind_superseded(claims=earlier, actor=None, why=why, keep_changed=True)
+        if not rebound:
+            return
+        claims_judge(claims=rebound, cause=why, vectors=claim_vectors(rebound))
+        claims_classify(workspace=job.workspace, claims=rebound)
+
+
 def _import_claims(job: IngestJob, first: int, last: int) -> None:
     rows = job.payload.get("claims", [])[first : last + 1]
     refs = {row["source_ref"] for row in rows}
@@ -103,6 +146,8 @@ def extract_item(job: IngestJob, key: str) -> None:
     kind, _, value = key.partition(":")
     if kind == "version":
         _extract_version(job, int(value))
+    elif kind == "rebind":
+        _rebind_earlier_claims(job, int(value))
     elif kind == "import":
         first, last = (int(x) for x in value.split("-"))
         _import_claims(job, first, last)

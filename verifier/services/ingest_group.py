@@ -11,7 +11,10 @@ A claim is a near-duplicate when an EARLIER claim of the workspace (lower id) ha
 cosine ≥ ``GROUP_COSINE_THRESHOLD``; ``duplicate_of`` then points at that claim's
 cluster root, so a cluster is a star around its oldest claim. Recomputed from the
 vectors on every run, so reruns converge on the same rows. The nearest earlier claim
-comes from ``selectors.near_duplicates`` (which says how it is found).
+comes from ``selectors.near_duplicates`` (which says how it is found). A claim of the
+same source whose span is in an earlier version with other text (its sentence changed
+in the version this claim came from: "1962" became "1965") is no claim to group under:
+the new claim takes its place, and is not counted a duplicate of it.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from typing import Final
 
 import numpy as np
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 
 from verifier.embeddings import EMBEDDING_DIMENSIONS, embed_texts, id_vector_copy_binary
-from verifier.models import Claim
+from verifier.models import Claim, EvidenceBinding, SourceVersion
 from verifier.selectors.claims import claim_pks_without_vectors
 from verifier.selectors.near_duplicates import claims_nearest_earlier
 
@@ -89,10 +93,36 @@ def _store_embeddings(claims: list[Claim]) -> None:
         cursor.execute(f"DELETE FROM {_EMBEDDINGS_IN}")
 
 
+def _superseded_in_own_source(
+    claims: list[Claim], nearest: dict[int, tuple[int, int, float]]
+) -> set[int]:
+    """The claims of ``claims`` whose nearest earlier claim is of the same source and
+    has its span in an earlier version of it with other text (stale)."""
+    if not nearest:
+        return set()
+    latest = (
+        SourceVersion.objects.filter(source_id=OuterRef("claim__source_id"))
+        .order_by("-number")
+        .values("sha256")[:1]
+    )
+    stale = dict(
+        EvidenceBinding.objects.filter(
+            claim_id__in={other for other, _, _ in nearest.values()}, is_active=True
+        )
+        .exclude(source_hash=Subquery(latest))
+        .values_list("claim_id", "claim__source_id")
+    )
+    return {
+        c.pk for c in claims if c.pk in nearest and stale.get(nearest[c.pk][0], -1) == c.source_id
+    }
+
+
 def claims_group(*, claims: list[Claim]) -> int:
     """Set ``duplicate_of`` for ``claims`` (ascending ids); returns duplicates found."""
     claims_embed(claims=claims)
     nearest = claims_nearest_earlier(claims, min_cosine=GROUP_COSINE_THRESHOLD)
+    for pk in _superseded_in_own_source(claims, nearest):
+        del nearest[pk]
     roots: dict[int, int | None] = {}
     for claim in claims:
         found = nearest.get(claim.pk)

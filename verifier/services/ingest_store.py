@@ -30,6 +30,7 @@ from verifier.models import (
     IngestStage,
     IngestStatus,
     SourceSentence,
+    SourceVersion,
     Verdict,
 )
 from verifier.scoring.quality import quality_report
@@ -70,6 +71,35 @@ def _rules_used(job: IngestJob) -> list[dict[str, Any]]:
     return used
 
 
+def job_notices(*, job: IngestJob) -> list[dict[str, str]]:
+    """What a person should know about a job that is no failure: each source version
+    the job extracted from that ends with no claim at all (the job made none from it,
+    and none of the source's earlier claims is bound in it): the extractor read no
+    sentence of it as a statement (a text of questions or headings, or in a script the
+    offline extractor cannot split into sentences)."""
+    if not job.payload.get("extract", True):
+        return []
+    version_ids = [s["version_id"] for s in job.payload.get("sources", [])]
+    versions = SourceVersion.objects.filter(pk__in=version_ids).values_list(
+        "pk", "source_id", "source__ref"
+    )
+    bound = set(
+        EvidenceBinding.objects.filter(is_active=True, source_version_id__in=version_ids)
+        .values_list("source_version_id", flat=True)
+        .distinct()
+    )
+    claimed = set(job_claims(job).values_list("source_id", flat=True).distinct())
+    return [
+        {
+            "code": "no_claims",
+            "source": ref,
+            "message": f"No claims were found in {ref}: no sentence reads as a statement.",
+        }
+        for pk, source_id, ref in sorted(versions, key=lambda row: row[2])
+        if pk not in bound and source_id not in claimed
+    ]
+
+
 def ingest_job_report(*, job: IngestJob) -> dict[str, Any]:
     """The job's quality report document (pure arithmetic over counted rows)."""
     counts = ingest_quality_counts(job, remediated=_stage_complete(job, IngestStage.REMEDIATE))
@@ -88,6 +118,7 @@ def ingest_job_report(*, job: IngestJob) -> dict[str, Any]:
         "duplicates": job_claims(job).filter(duplicate_of__isnull=False).count(),
         "failed_items": failed_items,
         "rule_sets": _rules_used(job),
+        "notices": job_notices(job=job),
         "generated_at": iso_millis(timezone.now()),  # as the API writes every time
     }
 

@@ -73,6 +73,10 @@ UNICODE_WORD_OR_NUMBER: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,]
 # (``verifier.selectors.retrieval``).
 RETRIEVAL_TERM: Final = re.compile(r"[^\W_]{3,}", re.UNICODE)
 
+# A run of letters of any script, inner apostrophes kept ("don't"); numbers are no words:
+# the sentence extractor's word count (``verifier.extractors.sentence``).
+LETTER_WORD: Final = re.compile(r"[^\W\d_](?:[^\W\d_]|['’])*")
+
 # One letter of any script: whether a sentence holds words at all
 # (``verifier.services.sentence_index``).
 LETTER: Final = re.compile(r"[^\W\d_]")
