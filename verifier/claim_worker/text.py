@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier.judges.lexicon import MONTHS
 from verifier.text.hedges import ABSOLUTE_QUANTIFIERS, UNCERTAINTY_CUES
 from verifier.text.negations import NEGATIVE_WORDS
 from verifier.text.stopwords import RETRIEVAL_STOPWORDS
@@ -48,6 +49,68 @@ _COMPARATIVE = re.compile(
 
 def words(text: str) -> list[str]:
     return [w.lower().replace("’", "'") for w in LATIN_WORD_OR_FIGURE.findall(text)]
+
+
+# Words that put a month after them ("in May", "from May to", "early May").
+_BEFORE_MONTH = frozenset(
+    [
+        "in",
+        "from",
+        "since",
+        "until",
+        "till",
+        "through",
+        "during",
+        "early",
+        "late",
+        "mid",
+        "by",
+        "before",
+        "after",
+        "between",
+    ]
+)
+# Words that join two months into a range ("May to September", "April or May").
+_MONTH_RANGE = frozenset(["to", "through", "until", "till", "and", "or"])
+_SENTENCE_END = (".", "!", "?", "“", '"', ":", ";")
+
+
+def _is_month_may(tokens: list[str], i: int, at_sentence_start: bool, clause_end: bool) -> bool:
+    """Whether the word "may" at ``tokens[i]`` (as written) is the month, not the modal:
+    capitalised mid-sentence ("from May", "Ferry Runs In May"), next to a day or a year
+    ("May 2020", "May 3", "3 may."), after a word that leads a month ("in may", "from may
+    to"), or one end of a range of months ("may to september", "April or may")."""
+    prev = tokens[i - 1].lower() if i > 0 and not at_sentence_start else ""
+    nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+    after = tokens[i + 2].lower() if i + 2 < len(tokens) else ""
+    before = tokens[i - 2].lower() if i > 1 and not at_sentence_start else ""
+    return (
+        (tokens[i] == "May" and not at_sentence_start)
+        or nxt[:1].isdigit()
+        or (prev.isdigit() and 1 <= int(prev) <= 31 and clause_end)  # not "table 3 may be"
+        or prev in _BEFORE_MONTH
+        or (nxt in _MONTH_RANGE and after in MONTHS)
+        or (prev in _MONTH_RANGE and before in MONTHS)
+    )
+
+
+def cue_words(text: str) -> set[str]:
+    """The lower-cased words of ``text`` as cue words are read: the month "May" is not
+    the hedge "may"."""
+    found: set[str] = set()
+    matches = list(LATIN_WORD_OR_FIGURE.finditer(text))
+    tokens = [m.group() for m in matches]
+    for i, m in enumerate(matches):
+        word = tokens[i].lower().replace("’", "'")
+        if word == "may":
+            start = text[: m.start()].rstrip()
+            at_start = not start or start.endswith(_SENTENCE_END)
+            rest = text[m.end() :].lstrip()
+            clause_end = not rest or rest[0] in ".,;:!?)"
+            if _is_month_may(tokens, i, at_start, clause_end):
+                continue
+        found.add(word)
+    return found
 
 
 def content_tokens(text: str) -> frozenset[str]:
@@ -117,6 +180,7 @@ def claim_features(text: str) -> ClaimFeatures:
     elif len(names) >= 2:
         obj = content_tokens(names[-1]) - subject
     all_words = set(words(text))
+    cues = cue_words(text)
     return ClaimFeatures(
         text=text,
         tokens=tokens,
@@ -126,7 +190,7 @@ def claim_features(text: str) -> ClaimFeatures:
         subject=subject,
         object=obj,
         focus=tokens - name_tokens - nums,
-        uncertain=bool(all_words & UNCERTAINTY_CUES),
+        uncertain=bool(cues & UNCERTAINTY_CUES),
         belief=bool(all_words & BELIEF_CUES),
         absolute=bool(all_words & ABSOLUTE_QUANTIFIERS),
         comparative=bool(_COMPARATIVE.search(text)),
@@ -141,7 +205,8 @@ def has_negation(text: str) -> bool:
 
 
 def has_uncertainty(text: str) -> bool:
-    return bool(set(words(text)) & UNCERTAINTY_CUES)
+    """An uncertainty cue ("may", "likely", "reportedly", …); the month "May" is none."""
+    return bool(cue_words(text) & UNCERTAINTY_CUES)
 
 
 def has_reporting(text: str) -> bool:

@@ -3,6 +3,8 @@ diagnostics in the seed's debugging order."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -12,11 +14,13 @@ from verifier.claim_worker.config import TRUST_POLICY_MODES
 from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
+from verifier.selectors.rules import rule_set_domain_packs
 from verifier.services.claim_worker_request import (
     TOP_K_DEFAULT,
     TOP_K_MAX,
     TOP_K_MIN,
     WorkerInputError,
+    worker_known_domains,
 )
 from verifier.services.claim_worker_verify import worker_verify
 
@@ -24,18 +28,33 @@ from verifier.services.claim_worker_verify import worker_verify
 class WorkerVerifyForm(forms.Form):
     claim = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=MAX_CLAIM_CHARS)
     top_k = forms.IntegerField(min_value=TOP_K_MIN, max_value=TOP_K_MAX, initial=TOP_K_DEFAULT)
-    domain = forms.CharField(max_length=64, initial="general")
+    domain = forms.ChoiceField(
+        initial="general", help_text="general: every source; another pack: its sources only."
+    )
     trust_policy_mode = forms.ChoiceField(
         choices=[("", "as configured"), *((m, m) for m in TRUST_POLICY_MODES)],
         required=False,
         label="Trust policy mode",
     )
 
+    def __init__(self, *args: Any, known_packs: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        domains = worker_known_domains(known_packs)
+        field = self.fields["domain"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(d, d) for d in domains]
+        field.error_messages["invalid_choice"] = (
+            f"“%(value)s” is not a domain pack of this workspace; "
+            f"choose one of: {', '.join(domains)}."
+        )
+
 
 @require_http_methods(["GET", "POST"])
 @role_required()  # reading is open to every role; a POST needs the write scope
 def worker_console(request: MemberRequest) -> HttpResponse:
-    form = WorkerVerifyForm(request.POST or None)
+    form = WorkerVerifyForm(
+        request.POST or None, known_packs=rule_set_domain_packs(workspace=request.workspace)
+    )
     result = None
     if request.method == "POST" and form.is_valid():
         try:
@@ -46,5 +65,6 @@ def worker_console(request: MemberRequest) -> HttpResponse:
                 **form.cleaned_data,
             )
         except WorkerInputError as exc:
-            form.add_error(None, exc.message)
+            field = exc.details.get("field")
+            form.add_error(field if field in form.fields else None, exc.message)
     return render(request, "worker/verify.html", {"form": form, "result": result})

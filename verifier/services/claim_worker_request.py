@@ -4,12 +4,14 @@ tuning from settings, and the claim's subclaims."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 
 from verifier.claim_worker.config import TRUST_POLICY_MODES, WorkerTuning, tuning_from
+from verifier.domain_packs import DEFAULT_DOMAIN_PACK, domain_pack_problem
 from verifier.errors import ApplicationError
 from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.rag.decompose import decompose
@@ -61,8 +63,10 @@ def worker_request(
     domain: str,
     top_k: int,
     trust_policy_mode: str | None,
+    known_packs: Iterable[str] = (),
 ) -> WorkerRequest:
-    """The request checked, in this order: job id, claim, ``top_k``, trust policy mode."""
+    """The request checked, in this order: job id, claim, ``top_k``, trust policy mode,
+    domain (against the workspace's ``known_packs``)."""
     text = " ".join((claim or "").split())
     if not str(job_id or "").strip():
         raise WorkerInputError("invalid_job_id", "job_id is required.")
@@ -83,7 +87,32 @@ def worker_request(
             {"min": TOP_K_MIN, "max": TOP_K_MAX},
         )
     mode = worker_trust_policy_mode(trust_policy_mode)
+    domain = worker_domain(domain, known_packs)
     return WorkerRequest(str(job_id), text, room_id, source, domain, int(top_k), mode)
+
+
+def worker_known_domains(known_packs: Iterable[str]) -> list[str]:
+    """The domains a request may name: ``general`` (every source) and the workspace's
+    domain packs (its sources' and its rule sets')."""
+    return sorted({DEFAULT_DOMAIN_PACK, *(k for k in known_packs if k)})
+
+
+def worker_domain(domain: str, known_packs: Iterable[str]) -> str:
+    """The request's domain (blank: ``general``), checked by the rule every door applies
+    to a domain pack's name (``verifier.domain_packs``): a name that differs from a known
+    pack only in letter case, or that does not read as what it is, is refused. A readable
+    name the workspace has no pack of is let through (seed 001 reads values leniently):
+    it restricts retrieval to nothing."""
+    name = domain or DEFAULT_DOMAIN_PACK
+    known = worker_known_domains(known_packs)
+    problem = domain_pack_problem(name, known)
+    if problem is not None:
+        raise WorkerInputError(
+            "invalid_domain",
+            f"{problem} Known domain packs: {', '.join(known)}.",
+            {"field": "domain", "known": known},
+        )
+    return name
 
 
 def worker_trust_policy_mode(requested: str | None = None) -> str:

@@ -34,6 +34,7 @@ from verifier.claim_worker.text import ClaimFeatures, claim_features
 from verifier.engine import get_judge
 from verifier.judges import Judge
 from verifier.models import Workspace
+from verifier.selectors.rules import rule_set_domain_packs
 from verifier.services.claim_worker_request import (
     TOP_K_DEFAULT,
     WorkerRequest,
@@ -254,6 +255,7 @@ def worker_verify(
         domain=domain,
         top_k=top_k,
         trust_policy_mode=trust_policy_mode,
+        known_packs=rule_set_domain_packs(workspace=workspace),
     )
     tuning = worker_tuning()
     judge = judge or get_judge()
