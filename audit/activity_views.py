@@ -18,13 +18,17 @@ from verifier.selectors.activity import activity_action_filter, activity_page
 @role_required()
 def activity(request: MemberRequest) -> HttpResponse:
     workspace = request.workspace
+    action = activity_action_filter(request.GET)
+    asked = request.GET.get("action", "")
     return render(
         request,
         "audit/activity.html",
         {
             "page": activity_page(workspace=workspace, params=request.GET),
             "actions": ActivityAction.choices,
-            "action": activity_action_filter(request.GET),
+            "action": action,
+            # a kind the log does not have (a hand-edited or old address): said, not hidden
+            "unknown_action": asked if asked and not action else "",
             "count_cap": f"{counts.COUNT_CAP:,}",
         },
     )

@@ -190,3 +190,11 @@ def test_the_api_lists_the_workspaces_lines_newest_first(workspace, other_worksp
     refused = api.get("/connect/v1/activity", {"action": "nothing"})
     assert refused.status_code == 400 and refused.json()["error"]
     assert api.get("/connect/v1/activity", {"who": "x"}).status_code == 400
+
+
+def test_a_kind_of_change_the_log_does_not_have_is_said_not_hidden(auditor_client):
+    page = auditor_client.get("/audit/activity/?action=nope").content.decode()
+    assert "No kind of change is called <q>nope</q>: every kind is shown." in page
+    assert "No kind of change is called" not in (
+        auditor_client.get("/audit/activity/").content.decode()
+    )

@@ -364,3 +364,14 @@ def test_an_activation_previewed_before_another_admins_is_refused(
     done = admin_client_ws.post(url, _previewed(admin_client_ws, url, target), follow=True)
     assert "Activated" in done.content.decode()
     assert RuleSetActivation.objects.count() == before + 1
+
+
+def test_every_id_the_form_points_to_for_help_is_on_the_page(admin_client_ws):
+    """``aria-describedby`` named help texts the form did not render (admin walk)."""
+    import re
+
+    page = admin_client_ws.get("/audit/rules/new/").content.decode()
+    described = set(re.findall(r'aria-describedby="([^"]+)"', page))
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    missing = {ref for refs in described for ref in refs.split() if ref not in ids}
+    assert described and not missing, missing

@@ -119,7 +119,8 @@ class IngestJobGetApi(APIView):
 
 
 class IngestJobCancelApi(APIView):
-    """Cancel a queued or running job (409 when it already finished): the stages still
+    """Cancel a queued or running job (a cancelled job answers as it is, so a retried
+    cancel is safe; 409 when it already finished otherwise): the stages still
     to run (extraction, binding, judging, …) do not run. The source versions the job's
     upload made are stored already (versions are immutable: a new version, uploaded
     again, is how a text is replaced) and stay, as do claims stored before the cancel."""
@@ -136,11 +137,12 @@ class IngestJobCancelApi(APIView):
         # no body: any field in one is unknown
         StrictSerializer(data=request.data or {}).is_valid(raise_exception=True)
         job = ingest_job_get(workspace=request_workspace(request), job_id=job_id)
-        if not ingest_job_cancel(job=job):
+        if not ingest_job_cancel(job=job) and job.status != "cancelled":
             raise ApiError(
                 "job_finished",
-                f"Job {job.pk} is already {job.status}.",
+                f"Job {job.pk} has already finished ({job.status}): nothing is left to cancel.",
                 status_code=status.HTTP_409_CONFLICT,
+                details={"status": job.status},
             )
         return Response(IngestJobSerializer(job).data)
 

@@ -35,6 +35,11 @@ def test_create_then_poll_a_job(api, django_capture_on_commit_callbacks):
     assert listed["results"][0]["id"] == job_id and listed["next"] is None
     cancel = api.post(f"/connect/v1/ingest-jobs/{job_id}/cancel")
     assert cancel.status_code == 409 and cancel.json()["error"]["code"] == "job_finished"
+    error = cancel.json()["error"]
+    assert error["message"] == (
+        f"Job {job_id} has already finished (succeeded): nothing is left to cancel."
+    )
+    assert error["details"] == {"status": "succeeded"}
 
 
 def test_cancel_a_queued_job(api):
@@ -42,6 +47,9 @@ def test_cancel_a_queued_job(api):
     job_id = response.json()["id"]
     cancelled = api.post(f"/connect/v1/ingest-jobs/{job_id}/cancel")
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    # a retried cancel (the answer to the first was lost) answers the job as it is
+    again = api.post(f"/connect/v1/ingest-jobs/{job_id}/cancel")
+    assert again.status_code == 200 and again.json() == cancelled.json()
 
 
 @pytest.mark.parametrize(
