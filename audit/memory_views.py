@@ -7,7 +7,6 @@ them with their outcomes ("This message's claims")."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from django import forms
@@ -24,8 +23,14 @@ from verifier.memory import IN_SCOPE, TranscriptInputError
 from verifier.memory.transcript import MAX_TRANSCRIPT_CHARS
 from verifier.models import MemoryCheck
 from verifier.permissions import role_required
-from verifier.selectors.memory import memory_agent_stats, memory_check_get, memory_check_list
+from verifier.selectors.memory import (
+    memory_agent_stats,
+    memory_check_get,
+    memory_check_list,
+    memory_checks_of_message,
+)
 from verifier.services.memory import MAX_MESSAGE_CHARS, memory_verify
+from verifier.untrusted_input import decimal_int
 from verifier.upload_text import uploaded_text
 
 RECENT_CHECKS: Final = 30
@@ -35,7 +40,6 @@ MAX_MESSAGE_CHECKS: Final = 100
 # reason ("Out of scope", "Agent not in transcript"), not by the outcome's words ("Not
 # enough transcript"), which fit only missing turns.
 HEADLINE_REASONS: Final = frozenset({"out_of_scope", "no_transcript", "agent_not_in_transcript"})
-_ID: Final = re.compile(r"[0-9]{1,18}")
 
 
 class MemoryVerifyForm(forms.Form):
@@ -142,14 +146,10 @@ def _message_checks(request: MemberRequest, check: MemoryCheck) -> list[dict[str
     empty when it names no other."""
     raw = request.GET.get("claims", "")
     parts = (p.strip() for p in raw.split(",")[: MAX_MESSAGE_CHECKS + 1])
-    ids = list(dict.fromkeys(int(p) for p in parts if _ID.fullmatch(p)))
+    ids = list(dict.fromkeys(n for p in parts if (n := decimal_int(p)) is not None))
     if len(ids) < 2 or check.pk not in ids:
         return []
-    rows = list(
-        memory_check_list(workspace=request.workspace)
-        .filter(pk__in=ids, message=check.message, agent_key=check.agent_key)
-        .order_by("claim_start", "id")
-    )
+    rows = memory_checks_of_message(workspace=request.workspace, check=check, ids=ids)
     if len(rows) < 2:
         return []
     found = [r.pk for r in rows]

@@ -30,6 +30,18 @@ def memory_check_list(*, workspace: Workspace, agent: str | None = None) -> Quer
     return checks
 
 
+def memory_checks_of_message(
+    *, workspace: Workspace, check: MemoryCheck, ids: list[int]
+) -> list[MemoryCheck]:
+    """The checks of ``ids`` that are this workspace's checks of ``check``'s message by the
+    same agent, in reading order (an id of another message or workspace is left out)."""
+    return list(
+        memory_check_list(workspace=workspace)
+        .filter(pk__in=ids, message=check.message, agent_key=check.agent_key)
+        .order_by("claim_start", "id")
+    )
+
+
 def memory_check_get(*, workspace: Workspace, check_id: int) -> MemoryCheck:
     check = (
         MemoryCheck.objects.select_related("transcript__version", "claim")

@@ -38,9 +38,10 @@ from typing import Any, Final
 
 import numpy as np
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 
 from verifier.embeddings import vectors_from_binary
-from verifier.models import Claim
+from verifier.models import Claim, EvidenceBinding, SourceVersion
 
 # (id, cluster root, cosine) of a claim's nearest earlier claim.
 Neighbour = tuple[int, int, float]
@@ -249,3 +250,27 @@ def claims_nearest_earlier(claims: list[Claim], *, min_cosine: float) -> dict[in
         found = _nearest_in_workspace(workspace_id, pks, min_cosine)
         out.update((pk, n) for pk, n in found.items() if n[2] >= min_cosine)
     return out
+
+
+def claims_superseded_in_own_source(
+    claims: list[Claim], nearest: dict[int, tuple[int, int, float]]
+) -> set[int]:
+    """The claims of ``claims`` whose nearest earlier claim is of the same source and
+    has its span in an earlier version of it with other text (stale)."""
+    if not nearest:
+        return set()
+    latest = (
+        SourceVersion.objects.filter(source_id=OuterRef("claim__source_id"))
+        .order_by("-number")
+        .values("sha256")[:1]
+    )
+    stale = dict(
+        EvidenceBinding.objects.filter(
+            claim_id__in={other for other, _, _ in nearest.values()}, is_active=True
+        )
+        .exclude(source_hash=Subquery(latest))
+        .values_list("claim_id", "claim__source_id")
+    )
+    return {
+        c.pk for c in claims if c.pk in nearest and stale.get(nearest[c.pk][0], -1) == c.source_id
+    }

@@ -23,12 +23,14 @@ from typing import Final
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import OuterRef, Subquery
 
 from verifier.embeddings import EMBEDDING_DIMENSIONS, embed_texts, id_vector_copy_binary
-from verifier.models import Claim, EvidenceBinding, SourceVersion
+from verifier.models import Claim
 from verifier.selectors.claims import claim_pks_without_vectors
-from verifier.selectors.near_duplicates import claims_nearest_earlier
+from verifier.selectors.near_duplicates import (
+    claims_nearest_earlier,
+    claims_superseded_in_own_source,
+)
 
 GROUP_COSINE_THRESHOLD: Final = 0.92
 # Texts per encode call. ``encode`` sorts by length within a call, so a larger call pads
@@ -93,35 +95,11 @@ def _store_embeddings(claims: list[Claim]) -> None:
         cursor.execute(f"DELETE FROM {_EMBEDDINGS_IN}")
 
 
-def _superseded_in_own_source(
-    claims: list[Claim], nearest: dict[int, tuple[int, int, float]]
-) -> set[int]:
-    """The claims of ``claims`` whose nearest earlier claim is of the same source and
-    has its span in an earlier version of it with other text (stale)."""
-    if not nearest:
-        return set()
-    latest = (
-        SourceVersion.objects.filter(source_id=OuterRef("claim__source_id"))
-        .order_by("-number")
-        .values("sha256")[:1]
-    )
-    stale = dict(
-        EvidenceBinding.objects.filter(
-            claim_id__in={other for other, _, _ in nearest.values()}, is_active=True
-        )
-        .exclude(source_hash=Subquery(latest))
-        .values_list("claim_id", "claim__source_id")
-    )
-    return {
-        c.pk for c in claims if c.pk in nearest and stale.get(nearest[c.pk][0], -1) == c.source_id
-    }
-
-
 def claims_group(*, claims: list[Claim]) -> int:
     """Set ``duplicate_of`` for ``claims`` (ascending ids); returns duplicates found."""
     claims_embed(claims=claims)
     nearest = claims_nearest_earlier(claims, min_cosine=GROUP_COSINE_THRESHOLD)
-    for pk in _superseded_in_own_source(claims, nearest):
+    for pk in claims_superseded_in_own_source(claims, nearest):
         del nearest[pk]
     roots: dict[int, int | None] = {}
     for claim in claims:

@@ -30,7 +30,6 @@ from verifier.models import (
     IngestStage,
     IngestStatus,
     SourceSentence,
-    SourceVersion,
     Verdict,
 )
 from verifier.scoring.quality import quality_report
@@ -43,6 +42,7 @@ from verifier.selectors.ingest import (
     ingest_quality_counts,
     ingest_trust_inputs,
     job_claims,
+    job_notices,
 )
 from verifier.selectors.rules import rule_set_active
 from verifier.services.relation_verify import relations_verify_pending
@@ -69,35 +69,6 @@ def _rules_used(job: IngestJob) -> list[dict[str, Any]]:
             }
         )
     return used
-
-
-def job_notices(*, job: IngestJob) -> list[dict[str, str]]:
-    """What a person should know about a job that is no failure: each source version
-    the job extracted from that ends with no claim at all (the job made none from it,
-    and none of the source's earlier claims is bound in it): the extractor read no
-    sentence of it as a statement (a text of questions or headings, or in a script the
-    offline extractor cannot split into sentences)."""
-    if not job.payload.get("extract", True):
-        return []
-    version_ids = [s["version_id"] for s in job.payload.get("sources", [])]
-    versions = SourceVersion.objects.filter(pk__in=version_ids).values_list(
-        "pk", "source_id", "source__ref"
-    )
-    bound = set(
-        EvidenceBinding.objects.filter(is_active=True, source_version_id__in=version_ids)
-        .values_list("source_version_id", flat=True)
-        .distinct()
-    )
-    claimed = set(job_claims(job).values_list("source_id", flat=True).distinct())
-    return [
-        {
-            "code": "no_claims",
-            "source": ref,
-            "message": f"No claims were found in {ref}: no sentence reads as a statement.",
-        }
-        for pk, source_id, ref in sorted(versions, key=lambda row: row[2])
-        if pk not in bound and source_id not in claimed
-    ]
 
 
 def ingest_job_report(*, job: IngestJob) -> dict[str, Any]:
