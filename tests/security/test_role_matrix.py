@@ -296,6 +296,7 @@ TABLE: tuple[Route, ...] = (
     Route("api-source", "api", {"GET": Op(R, 200)}, args=lambda w: {"ref": w.source.ref}),
     Route("api-claims", "api", {"GET": Op(R, 200)}),
     Route("api-calibrators", "api", {"GET": Op(R, 200)}),
+    Route("api-relations", "api", {"GET": Op(R, 200)}),
     Route("api-activity", "api", {"GET": Op(R, 200)}),
     Route(
         "api-claims-verify",

@@ -1,5 +1,5 @@
 """Connect API routes: retrieval, graph, traces, rules, sources, claims, calibrators,
-activity."""
+relations, activity."""
 
 from django.urls import path
 
@@ -8,6 +8,7 @@ from verifier.api.calibrators import CalibratorListApi
 from verifier.api.claim_verification import ClaimVerifyApi, ClaimVerifyJobGetApi
 from verifier.api.claims import ClaimGetApi, ClaimListApi
 from verifier.api.graph import GraphQueryApi
+from verifier.api.relations import RelationListApi
 from verifier.api.retrieve import ContextRetrieveApi
 from verifier.api.rules import VerificationRulesBuiltInApi, VerificationRulesGetApi
 from verifier.api.sources import SourceGetApi, SourceUpsertApi
@@ -37,5 +38,6 @@ urlpatterns = [
     ),
     path("claims/<str:claim_id>", ClaimGetApi.as_view(), name="api-claim"),
     path("calibrators", CalibratorListApi.as_view(), name="api-calibrators"),
+    path("relations", RelationListApi.as_view(), name="api-relations"),
     path("activity", ActivityListApi.as_view(), name="api-activity"),
 ]

@@ -129,3 +129,26 @@ def relations_for_review(
             | Q(to_claim__public_id=q)
         )
     return rows.select_related("from_claim", "to_claim").order_by("-created_at", "-pk")
+
+
+def relation_list(
+    *,
+    workspace: Workspace,
+    verification: str | None = None,
+    kind: str | None = None,
+    needs_review: bool | None = None,
+    claim: str | None = None,
+) -> QuerySet[ClaimRelation]:
+    """The workspace's relations for the API, newest first (by id): narrowed to a
+    verification outcome, a kind, whether a reviewer is asked to look, and the relations
+    of one claim (by its public id, either end) when given."""
+    rows = ClaimRelation.objects.filter(workspace=workspace)
+    if verification:
+        rows = rows.filter(verification=verification)
+    if kind:
+        rows = rows.filter(kind=kind)
+    if needs_review is not None:
+        rows = rows.filter(needs_review=needs_review)
+    if claim:
+        rows = rows.filter(Q(from_claim__public_id=claim) | Q(to_claim__public_id=claim))
+    return rows.select_related("from_claim", "to_claim").order_by("-id")
