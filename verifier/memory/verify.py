@@ -326,12 +326,7 @@ class MemoryVerifier:
                     "unsupported:drift",
                     max(other_sim, other.similarity),
                     other,
-                    DriftReport(
-                        (shift, *report.findings),
-                        report.non_material,
-                        report.near_verbatim,
-                        report.equivalent,
-                    ),
+                    _with_finding(report, shift, first=True),
                     drift_categories=("actor_shift",),
                     note=f"{other.speaker} said it, not {agent}",
                 )
@@ -406,12 +401,7 @@ class MemoryVerifier:
                 (0, len(match.compared[1])),
                 "the judge found the claim contradicted by what was said",
             )
-            report = DriftReport(
-                (*report.findings, changed),
-                report.non_material,
-                report.near_verbatim,
-                report.equivalent,
-            )
+            report = _with_finding(report, changed)
             return ClaimVerdict(
                 claim,
                 "unsupported:drift",
@@ -462,12 +452,7 @@ class MemoryVerifier:
             (0, len(match.compared[1])),
             f"{agent} said it, the claim credits the addressee",
         )
-        report = DriftReport(
-            (shift, *report.findings),
-            report.non_material,
-            report.near_verbatim,
-            report.equivalent,
-        )
+        report = _with_finding(report, shift, first=True)
         return ClaimVerdict(
             claim,
             "unsupported:drift",
@@ -512,3 +497,9 @@ class MemoryVerifier:
             if between & CONFLICT_CATEGORIES:
                 found.append(_match(unit, sim))
         return tuple(found)
+
+
+def _with_finding(report: DriftReport, finding: Finding, *, first: bool = False) -> DriftReport:
+    """``report`` with one more finding, after its own (or before them, ``first``)."""
+    findings = (finding, *report.findings) if first else (*report.findings, finding)
+    return DriftReport(findings, report.non_material, report.near_verbatim, report.equivalent)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier.judges.lexicon import NUMBER_WORDS as LEXICON_NUMBER_WORDS
 from verifier.text.sentences import sentence_spans
 from verifier.text.words import CLAIM_TOKEN
 
@@ -198,46 +199,8 @@ NOUN_LEADERS = frozenset(
         "through",
     ]
 )
-NUMBER_WORDS = frozenset(
-    [
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "hundred",
-        "hundreds",
-        "thousand",
-        "thousands",
-        "million",
-        "millions",
-        "billion",
-        "billions",
-        "dozen",
-        "dozens",
-    ]
+NUMBER_WORDS = frozenset(LEXICON_NUMBER_WORDS) | frozenset(
+    ["hundreds", "thousand", "thousands", "million", "millions", "billion", "billions", "dozens"]
 )
 # A clause's subject when no verb of it is recognised ("She kept the light ...": "kept"
 # is an irregular past the suffix rules miss).

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verifier.judges.lexicon import MONTHS, NUMBER_WORDS
 from verifier.text.hedges import OVERCLAIM_HEDGES
 from verifier.text.words import LATIN_WORD
 
@@ -59,7 +60,7 @@ ABSOLUTES: dict[str, str] = {
 # count ("all 3 patients"), not a universal a softer word could replace.
 COUNTING_QUANTIFIERS = frozenset({"every", "each", "all"})
 FREQUENCY_QUANTIFIERS = frozenset({"every", "each"})
-PERIODS = frozenset(
+PERIODS = MONTHS | frozenset(
     [
         "second",
         "minute",
@@ -84,18 +85,6 @@ PERIODS = frozenset(
         "autumn",
         "fall",
         "winter",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
         "monday",
         "tuesday",
         "wednesday",
@@ -105,33 +94,9 @@ PERIODS = frozenset(
         "sunday",
     ]
 )
-COUNT_WORDS = frozenset(
-    [
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "fifteen",
-        "twenty",
-        "thirty",
-        "fifty",
-        "hundred",
-        "thousand",
-        "other",
-        "few",
-        "couple",
-        "several",
-        "dozen",
-        "half",
-    ]
+# What counts a period ("every 2 years", "every other week", "each few days").
+COUNT_WORDS = frozenset(NUMBER_WORDS) | frozenset(
+    ["thousand", "million", "other", "few", "couple", "several"]
 )
 _NEXT_TOKEN = re.compile(r"[\s\-]+(\d|[A-Za-z]+)")
 _PREVIOUS_TOKEN = re.compile(r"([A-Za-z]+)\s+$")
