@@ -31,6 +31,7 @@ from typing import Any
 from verifier.claim_worker.config import WorkerTuning
 from verifier.claim_worker.package import verdict_package
 from verifier.claim_worker.text import ClaimFeatures, claim_features
+from verifier.domain_packs import DEFAULT_DOMAIN_PACK
 from verifier.engine import get_judge
 from verifier.judges import Judge
 from verifier.models import Workspace
@@ -255,7 +256,11 @@ def worker_verify(
         domain=domain,
         top_k=top_k,
         trust_policy_mode=trust_policy_mode,
-        known_packs=rule_set_domain_packs(workspace=workspace),
+        # the default pack is always known: the workspace's packs (a scan of its sources)
+        # are read only for a request that names another
+        known_packs=()
+        if (domain or DEFAULT_DOMAIN_PACK) == DEFAULT_DOMAIN_PACK
+        else rule_set_domain_packs(workspace=workspace),
     )
     tuning = worker_tuning()
     judge = judge or get_judge()
