@@ -243,6 +243,10 @@ class ClaimVerifyApi(APIView):
                 "of whose claims can be verified (inline, such a batch answers 200 with "
                 "an error row per claim)"
             ),
+            409: OpenApiResponse(
+                description="ref_in_use or domain_pack_conflict: an inline source's ref names "
+                "a transcript or RAG chunk, or a source of another domain pack"
+            ),
         },
     )
     def post(self, request: Request) -> Response:

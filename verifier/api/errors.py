@@ -1,7 +1,8 @@
 """One exception type, one handler: every API error is {"error": {code, message, details}}.
 
 Any ``ApplicationError`` (``verifier.errors``: the services' input errors) that leaves an
-API view becomes that body with status 400, so views do not catch and convert them;
+API view becomes that body with its ``status_code`` (400 unless the error class says
+otherwise), so views do not catch and convert them;
 ``ApiError`` is the ApplicationError an API view raises itself, with its own status."""
 
 from __future__ import annotations
@@ -28,8 +29,7 @@ class ApiError(ApplicationError):
         status_code: int = status.HTTP_400_BAD_REQUEST,
         details: Any = None,
     ) -> None:
-        super().__init__(code, message, details)
-        self.status_code = status_code
+        super().__init__(code, message, details, status_code=status_code)
         self.details = details if details is not None else {}
 
 
@@ -97,8 +97,7 @@ def _not_found_message(exc: Http404, context: dict[str, Any]) -> str:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
-        status_code = exc.status_code if isinstance(exc, ApiError) else status.HTTP_400_BAD_REQUEST
-        return Response(error_body(exc.code, exc.message, exc.details), status=status_code)
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         body = error_body(

@@ -82,7 +82,16 @@ class IngestJobCreateApi(APIView):
         claims = ClaimInput(many=True, required=False)
         extract = serializers.BooleanField(required=False, allow_null=True, default=None)
 
-    @extend_schema(request=InputSerializer, responses={202: IngestJobSerializer})
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            202: IngestJobSerializer,
+            409: OpenApiResponse(
+                description="ref_in_use or domain_pack_conflict: a source's ref names a "
+                "transcript or RAG chunk, or a source of another domain pack"
+            ),
+        },
+    )
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)

@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -84,7 +89,12 @@ class MemoryTranscriptImportApi(APIView):
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
 
     @extend_schema(
-        request=InputSerializer, responses={201: TranscriptSerializer, 200: TranscriptSerializer}
+        request=InputSerializer,
+        responses={
+            201: TranscriptSerializer,
+            200: TranscriptSerializer,
+            409: OpenApiResponse(description="ref_in_use: the ref names a document source"),
+        },
     )
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)

@@ -8,7 +8,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.errors import ApiError
 from verifier.api.scoping import request_workspace
 from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.models import SourceVersion
@@ -19,7 +18,7 @@ from verifier.selectors.sources import (
     source_version_get,
     source_versions_listed,
 )
-from verifier.services.sources import SourceDomainPackConflict, SourceRefInUse, source_upsert
+from verifier.services.sources import source_upsert
 
 
 class SourceVersionSerializer(serializers.Serializer[Any]):
@@ -84,12 +83,7 @@ class SourceUpsertApi(APIView):
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            write = source_upsert(workspace=workspace, **data.validated_data)
-        except (SourceDomainPackConflict, SourceRefInUse) as exc:
-            raise ApiError(
-                exc.code, exc.message, status_code=status.HTTP_409_CONFLICT, details=exc.details
-            ) from None
+        write = source_upsert(workspace=workspace, **data.validated_data)
         return Response(
             self.OutputSerializer(write).data,
             status=status.HTTP_201_CREATED if write.created_version else status.HTTP_200_OK,

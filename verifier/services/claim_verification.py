@@ -173,7 +173,10 @@ def _upsert_sources(workspace: Workspace, sources: Sequence[SourceSubmission]) -
             source_upsert(workspace=workspace, ref=spec.ref, text=spec.text, title=spec.title)
         except SourceInputError as exc:
             raise ClaimVerifyInputError(
-                exc.code, f"sources[{index}]: {exc.message}", {"index": index}
+                exc.code,
+                f"sources[{index}]: {exc.message}",
+                {"index": index},
+                status_code=exc.status_code,
             ) from exc
 
 

@@ -164,7 +164,12 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
             )
         except (SourceInputError, ValueError) as exc:
             code = getattr(exc, "code", "invalid_source")
-            raise IngestInputError(code, f"sources[{index}]: {exc}", {"index": index}) from exc
+            raise IngestInputError(
+                code,
+                f"sources[{index}]: {exc}",
+                {"index": index},
+                status_code=getattr(exc, "status_code", 400),
+            ) from exc
         plan.sources.append(
             {
                 "ref": write.source.ref,

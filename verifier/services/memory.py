@@ -107,7 +107,9 @@ def memory_transcript_import(
             door="transcript",  # a ref naming a document is refused (ref_in_use)
         )
     except SourceInputError as exc:
-        raise TranscriptInputError(exc.code, exc.message, exc.details) from exc
+        raise TranscriptInputError(
+            exc.code, exc.message, exc.details, status_code=exc.status_code
+        ) from exc
     row, created = MemoryTranscript.objects.get_or_create(
         workspace=workspace,
         version=write.version,

@@ -26,15 +26,19 @@ class SourceInputError(ApplicationError, ValueError):
 
 
 class SourceDomainPackConflict(SourceInputError):
-    """A different domain pack asked for an existing source (the sources API answers
-    409). A source's pack is fixed when it is made: the rule set and policy its claims
-    are scored under are chosen by it, and they were judged under that one."""
+    """A different domain pack asked for an existing source (409, at every door). A
+    source's pack is fixed when it is made: the rule set and policy its claims are scored
+    under are chosen by it, and they were judged under that one."""
+
+    status_code = 409
 
 
 class SourceRefInUse(SourceInputError):
-    """The ref names a source another door owns (the sources API answers 409): a memory
+    """The ref names a source another door owns (409, at every door): a memory
     transcript's text is its turns, and a RAG chunk's ref is the hash of its one text, so
     neither takes a document's version, and a document never becomes a transcript."""
+
+    status_code = 409
 
 
 # Which door writes a source's versions: documents (the sources API, ingest, inline

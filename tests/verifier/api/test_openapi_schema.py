@@ -59,6 +59,9 @@ def test_every_operation_lists_the_errors_it_can_answer_with_the_error_body():
     }
     assert conflicts == {
         ("/connect/v1/sources", "post"),
+        ("/connect/v1/ingest-jobs", "post"),
+        ("/connect/v1/claims/verify", "post"),
+        ("/connect/v1/memory/transcripts", "post"),
         ("/connect/v1/ingest-jobs/{job_id}/cancel", "post"),
         ("/connect/v1/audit-pack/jobs/{job_id}/download", "get"),
     }

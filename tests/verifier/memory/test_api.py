@@ -168,7 +168,7 @@ def test_a_transcript_under_a_documents_ref_is_refused_and_the_document_kept(api
     response = post(
         api, "/connect/v1/memory/transcripts", {"transcript": TURNS, "ref": "source:clobber"}
     )
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["error"]["code"] == "ref_in_use"
     kept = api.get("/connect/v1/sources/source:clobber").json()
     assert kept["text"] == document["text"]
@@ -202,14 +202,14 @@ def test_no_document_door_writes_a_version_of_a_transcript_or_a_rag_chunk(api, w
             "/connect/v1/claims/verify",
             {"claims": [{"text": "Nothing was promised.", "source": ref}], "sources": [overwrite]},
         )
-        assert inline.status_code == 400
+        assert inline.status_code == 409
         assert inline.json()["error"]["code"] == "ref_in_use"
         job = post(
             api,
             "/connect/v1/ingest-jobs",
             {"sources": [{"ref": ref, "title": "Overwrite", "text": overwrite["text"]}]},
         )
-        assert job.status_code == 400, job.content
+        assert job.status_code == 409, job.content
         assert job.json()["error"]["code"] == "ref_in_use"
     # a document cannot squat the refs the memory and RAG doors make from a hash either
     squat = post(api, "/connect/v1/sources", {"ref": "rag-chunk:0123456789abcdef", "text": "x."})

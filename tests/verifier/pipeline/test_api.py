@@ -100,7 +100,7 @@ def test_an_ingest_keeps_an_existing_sources_domain_pack_and_never_changes_it(ap
         api,
         {"sources": [{"ref": "source:legal", "text": DOC_A + " More.", "domain_pack": "general"}]},
     )
-    assert response.status_code == 400
+    assert response.status_code == 409
     error = response.json()["error"]
     assert error["code"] == "domain_pack_conflict" and "cannot change" in error["message"]
     source.refresh_from_db()
