@@ -27,13 +27,14 @@ from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem, build_judge, judge_it
 from verifier.judges.base import item_context
 from verifier.judges.registry import DEFAULT_BACKEND
 from verifier.states import StatePolicy
-from verifier.text.sentences import sentence_before
+from verifier.text.sentences import sentence_around, sentence_before
 
 django_setup()  # the modules below read the models
 
 from verifier.selectors.judge_items import (  # noqa: E402
     CONTEXT_LOOKBACK_CHARS,
     JUDGE_CANDIDATE_MIN_SCORE,
+    SENTENCE_REACH_CHARS,
 )
 from verifier.services.binding import EVIDENCE_CANDIDATES_KEPT  # noqa: E402
 from verifier.services.evidence_search import rank_windows  # noqa: E402
@@ -50,13 +51,20 @@ def spans_for(text: str, claim: str, title: str = "") -> tuple[tuple[str, ...], 
     )
     if not found:
         return (), ""
-    previous = sentence_before(text, found[0].start, lookback=CONTEXT_LOOKBACK_CHARS)
+    start, end = sentence_around(
+        text, found[0].start, found[0].end, reach=SENTENCE_REACH_CHARS
+    )  # the bound span is read within its whole sentences
+    previous = sentence_before(text, start, lookback=CONTEXT_LOOKBACK_CHARS)
     context = item_context(title=title, previous=previous)
-    spans = [found[0].quote]
+    spans = [text[start:end]]
     for cand in found[1:]:
         if len(spans) >= MAX_SPANS_PER_ITEM:
             break
-        if cand.score >= JUDGE_CANDIDATE_MIN_SCORE and cand.quote != found[0].quote:
+        if (
+            cand.score >= JUDGE_CANDIDATE_MIN_SCORE
+            and cand.quote != found[0].quote
+            and cand.quote not in spans
+        ):
             spans.append(cand.quote)
     return tuple(spans), context
 

@@ -52,7 +52,11 @@ FAMILY = HEURISTIC_FAMILY
 #    who had not") is no conflict; "none of which …" negates its clause; "most" is held
 #    to the span's share of the same group; antonyms past "with a" (2026-11-28, sixth
 #    session).
-PROMPT_VERSION = 8
+# 8: a past claim against a span's future, another given name or family relation, another
+#    multiplier (2026-11-29).
+# 9: the first number of a range takes the range's unit; a comparison is read as reversed
+#    when the two things compared share words (2026-11-29, second session).
+PROMPT_VERSION = 9
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

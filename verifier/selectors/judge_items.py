@@ -1,6 +1,7 @@
 """What the judge is shown for each claim: its active binding re-checked against the
 current version of the cited source and, when fresh, the judge item (the bound span
-plus strong evidence-search runners-up, and the context a judge that reads it needs).
+read within its whole sentences, plus strong evidence-search runners-up, and the context
+a judge that reads it needs).
 
 One copy of this reading, for everything that asks a judge about stored claims: the
 judging service (``verifier.services.judging``), and the reviewer calibrator's fitting
@@ -17,7 +18,7 @@ from verifier.judges import MAX_SPANS_PER_ITEM, JudgeItem
 from verifier.judges.base import item_context
 from verifier.models import Claim, EvidenceBinding, EvidenceCandidate, Source, SourceVersion
 from verifier.selectors.claim_state import BindingCheck, claims_binding_checks
-from verifier.text.sentences import sentence_before
+from verifier.text.sentences import sentence_around, sentence_before
 
 # Evidence-search runners-up go to the judge beside the bound span only when they are
 # strong matches themselves: a judge reads every span it is given as evidence, and a
@@ -27,6 +28,8 @@ from verifier.text.sentences import sentence_before
 JUDGE_CANDIDATE_MIN_SCORE = 0.6
 # How far before a bound span the judge's context (the preceding sentence) is looked for.
 CONTEXT_LOOKBACK_CHARS = 600
+# How far either side of a bound span the rest of its sentence is looked for.
+SENTENCE_REACH_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -61,18 +64,20 @@ def claims_judge_items(
             check = fresh[candidate.claim_id]
             if check.version is not None and candidate.source_version_id == check.version.pk:
                 runners_up.setdefault(candidate.claim_id, []).append(candidate.quote)
-    contexts = _contexts(fresh) if with_context else {}
+    texts = _version_texts(fresh)
+    read = {pk: _read_span(check, texts) for pk, check in fresh.items() if check.version}
+    contexts = _contexts(fresh, texts, read) if with_context else {}
     prepared: list[PreparedClaim] = []
     for claim in claims:
         check = checks[claim.pk]
         if claim.pk not in fresh or check.binding is None:
             prepared.append(PreparedClaim(claim, check.binding, None))
             continue
-        spans = [check.binding.quote]
+        spans = [read[claim.pk][2] if claim.pk in read else check.binding.quote]
         for quote in runners_up.get(claim.pk, []):
             if len(spans) >= MAX_SPANS_PER_ITEM:
                 break
-            if quote != check.binding.quote:
+            if quote not in spans and quote != check.binding.quote:
                 spans.append(quote)
         item = JudgeItem(
             key=str(claim.pk),
@@ -84,28 +89,53 @@ def claims_judge_items(
     return prepared
 
 
-def _contexts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
-    """Per claim: its source's title and the sentence before its bound span, so the judge
-    can resolve a name given one sentence earlier. Built only for judges that declare
-    ``reads_context`` (the others would ignore it). Version texts that the checks did not
-    load are read once per version."""
+def _version_texts(fresh: Mapping[int, BindingCheck]) -> dict[int, str]:
+    """The text of each bound version, read once per version (those the checks did not
+    load)."""
     version_ids = {c.version.pk for c in fresh.values() if c.version is not None}
-    loaded = {
-        c.version.pk: c.version
+    texts = {
+        c.version.pk: c.version.text
         for c in fresh.values()
         if c.version is not None and "text" not in c.version.get_deferred_fields()
     }
-    missing = version_ids - set(loaded)
+    missing = version_ids - set(texts)
     if missing:
-        loaded.update(SourceVersion.objects.in_bulk(list(missing)))
+        texts.update(
+            SourceVersion.objects.filter(pk__in=missing).values_list("pk", "text").iterator()
+        )
+    return texts
+
+
+def _read_span(check: BindingCheck, texts: Mapping[int, str]) -> tuple[int, int, str]:
+    """What the judge reads of a bound span: the span within its whole sentences, so a
+    quote cut from a sentence ("the council approved the budget" from "It is false that
+    the council approved the budget.") is judged as the source says it. The binding's
+    offsets and quote are unchanged; only what is read widens."""
+    assert check.binding is not None and check.version is not None  # fresh: both are
+    binding = check.binding
+    text = texts[check.version.pk]
+    start, end = sentence_around(text, binding.start, binding.end, reach=SENTENCE_REACH_CHARS)
+    return start, end, text[start:end]
+
+
+def _contexts(
+    fresh: Mapping[int, BindingCheck],
+    texts: Mapping[int, str],
+    read: Mapping[int, tuple[int, int, str]],
+) -> dict[int, str]:
+    """Per claim: its source's title and the sentence before the sentences read, so the
+    judge can resolve a name given one sentence earlier. Built only for judges that
+    declare ``reads_context`` (the others would ignore it)."""
+    version_ids = {c.version.pk for c in fresh.values() if c.version is not None}
     titles = dict(
         Source.objects.filter(versions__pk__in=version_ids).values_list("versions__pk", "title")
     )
     out: dict[int, str] = {}
     for claim_pk, check in fresh.items():
-        if check.version is None or check.binding is None:
+        if check.version is None or claim_pk not in read:
             continue
-        text = loaded[check.version.pk].text
-        previous = sentence_before(text, check.binding.start, lookback=CONTEXT_LOOKBACK_CHARS)
+        text = texts[check.version.pk]
+        start = read[claim_pk][0]
+        previous = sentence_before(text, start, lookback=CONTEXT_LOOKBACK_CHARS)
         out[claim_pk] = item_context(title=titles.get(check.version.pk) or "", previous=previous)
     return out

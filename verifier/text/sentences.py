@@ -3,7 +3,8 @@ splitters, rule based and deterministic, with one abbreviation list
 (``verifier.text.abbreviations``).
 
 ``sentence_spans(text)`` — the offsets evidence is bound to and judged in (binding,
-judging context, RAG, memory). A sentence ends after a run of terminators
+judging context, RAG, memory); ``sentence_around`` widens a bound span to its whole
+sentences for the judge. A sentence ends after a run of terminators
 (``. ! ? … ‽``) plus any closing quotes/brackets when whitespace or the end of the
 text follows, after CJK/Arabic full stops and question marks, at a blank line, and
 at a newline that starts a list item. A ``.`` does not end a sentence after a known
@@ -82,6 +83,23 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             spans.append((start + lead, start + lead + len(stripped)))
         start = end
     return spans
+
+
+def sentence_around(text: str, start: int, end: int, *, reach: int = 600) -> tuple[int, int]:
+    """``(start, end)`` widened to the whole sentences it falls in: a span that starts or
+    ends inside a sentence ("the council approved the budget" in "It is false that the
+    council approved the budget.") is read with the rest of its sentence. A side that
+    already sits on a sentence boundary stays; so does one whose sentence runs past
+    ``reach`` characters (only a fragment of it would be in reach)."""
+    lo, hi = max(0, start - reach), min(len(text), end + reach)
+    new_start, new_end = start, end
+    for s, e in sentence_spans(text[lo:hi]):
+        s, e = s + lo, e + lo
+        if s < start < e and (s > lo or lo == 0):
+            new_start = s
+        if s < end < e and (e < hi or hi == len(text)):
+            new_end = e
+    return new_start, max(new_end, end)
 
 
 def sentence_before(text: str, start: int, *, lookback: int = 600) -> str:

@@ -29,6 +29,8 @@ FINGERPRINTS = {
     7: "2114342977202efa2d3a1cfb72ed2f9d395fc9a86966def594146b60f561b383",
     # since 8 the fingerprint also reads READING_8_PAIRS
     8: "08132a52d46895cc6701f3e718e74cef91ac00670844fe220cdd62794ba05176",
+    # since 9 the fingerprint also reads READING_9_PAIRS
+    9: "44d20f127f9371a7423a9939b8ede7cc37f642be3ace2488a22370c219afdb53",
 }
 # Pairs read with their context (title and the sentence before the span), beside the
 # fixtures: the API guide's own example among them.
@@ -96,6 +98,21 @@ READING_8_PAIRS = [
     ("The burner tripled the range.", "The burner doubled the range.", ""),
 ]
 
+# What the last session's notes left passing (reading 9): a range's unit, a reversed
+# comparison of things that share words.
+READING_9_PAIRS = [
+    (
+        "The survey is repeated every 2 years.",
+        "The poles stand two to three metres apart, and the survey is repeated yearly.",
+        "",
+    ),
+    (
+        "Building an IVF index is slower than building an HNSW index.",
+        "Building an HNSW index is slower than building an IVF index.",
+        "",
+    ),
+]
+
 
 def reading_fingerprint() -> str:
     readings = []
@@ -112,6 +129,8 @@ def reading_fingerprint() -> str:
         pairs = pairs + READING_7_PAIRS
     if PROMPT_VERSION >= 8:
         pairs = pairs + READING_8_PAIRS
+    if PROMPT_VERSION >= 9:
+        pairs = pairs + READING_9_PAIRS
     if PROMPT_VERSION >= 5:
         for claim_text, span_text, context in pairs:
             found = compare(claim_text, span_text, context)

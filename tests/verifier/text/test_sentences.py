@@ -14,6 +14,7 @@ from verifier.text.sentences import (
     ABBREVIATION_WINDOW,
     block_sentence_spans,
     ends_with_abbreviation,
+    sentence_around,
     sentence_before,
     sentence_spans,
 )
@@ -143,3 +144,47 @@ def test_block_sentence_spans_follow_one_another_untrimmed() -> None:
 )
 def test_the_two_splitters_differ_where_documented(text: str, spans: int, block: int) -> None:
     assert (len(sentences(text)), len(block_sentences(text))) == (spans, block)
+
+
+SENTENCES = (
+    "Antibiotics are ineffective against viruses. It is false that the council approved "
+    "the budget. The end."
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "read"),
+    [
+        ("the council approved the budget", "It is false that the council approved the budget."),
+        ("It is false that", "It is false that the council approved the budget."),
+        ("The end.", "The end."),
+        (
+            "viruses. It is false",
+            "Antibiotics are ineffective against viruses. It is false that the council "
+            "approved the budget.",
+        ),
+    ],
+)
+def test_sentence_around_widens_a_span_to_its_whole_sentences(quote: str, read: str) -> None:
+    start = SENTENCES.index(quote)
+    s, e = sentence_around(SENTENCES, start, start + len(quote))
+    assert SENTENCES[s:e] == read
+
+
+def test_sentence_around_keeps_a_side_whose_sentence_is_out_of_reach() -> None:
+    text = "Intro. " + "word " * 400 + "the claim here and more words follow."
+    start = text.index("the claim")
+    s, e = sentence_around(text, start, start + len("the claim here"), reach=100)
+    assert s == start  # the sentence began more than 100 characters before
+    assert text[s:e] == "the claim here and more words follow."
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab .!?\n", max_size=80), st.data())
+def test_sentence_around_covers_the_span_and_stays_in_the_text(text: str, data) -> None:
+    if not text:
+        return
+    start = data.draw(st.integers(0, len(text) - 1))
+    end = data.draw(st.integers(start + 1, len(text)))
+    s, e = sentence_around(text, start, end, reach=30)
+    assert 0 <= s <= start < end <= e <= len(text)

@@ -75,7 +75,11 @@ def comparison(claim: TextProfile, span: TextProfile) -> tuple[str, frozenset[in
     c, s = _comparison_in(claim), _comparison_in(span)
     if c is None or s is None:
         return "", frozenset()
-    swapped = bool(c.right & s.left) and bool(c.left & s.right) and not (c.right & s.right)
+    # Words both sides share ("building an X index" … "building a Y index") tell nothing
+    # apart; the swap is read from what only one side of each comparison names.
+    c_left, c_right = c.left - c.right, c.right - c.left
+    s_left, s_right = s.left - s.right, s.right - s.left
+    swapped = bool(c_right & s_left) and bool(c_left & s_right) and not (c_right & s_right)
     if not swapped:
         return "", frozenset()
     if c.head == s.head:

@@ -478,7 +478,9 @@ def _fraction(lower: tuple[str, ...], i: int) -> tuple[float, int] | None:
     return None
 
 
-def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMention]:
+def _numbers(
+    tokens: tuple[str, ...], lower: tuple[str, ...], dashed: AbstractSet[int] = frozenset()
+) -> list[NumberMention]:
     out: list[NumberMention] = []
     n = len(lower)
     magnitude_of_previous = -1  # "three hundred years": "hundred" is part of 300
@@ -548,7 +550,36 @@ def _numbers(tokens: tuple[str, ...], lower: tuple[str, ...]) -> list[NumberMent
             unit = UNIT_CANONICAL[lower[i - 1]]
         approx = _approximated(lower, i)
         out.append(NumberMention(value, tokens[i], unit, approx, kind, i, 1, _bound(lower, i)))
-    return [replace(m, rough=_rough(lower, m.position)) for m in out]
+    ranged = _range_units(out, lower, dashed)
+    return [replace(m, rough=_rough(lower, m.position)) for m in ranged]
+
+
+RANGE_JOINERS = frozenset({"to", "-", "–", "—", "or"})
+
+
+def _range_units(
+    mentions: list[NumberMention], lower: tuple[str, ...], dashed: AbstractSet[int]
+) -> list[NumberMention]:
+    """The first number of a range takes the unit said after the second ("two to three
+    metres", "between 2 and 3 metres", "4 or 5 days"): it is a quantity of that unit, not a
+    bare number that any "2 years" matches. ``dashed``: the tokens a dash joins to the next
+    ("2-3 metres", "2 – 3 metres"), which are no range without it ("61 (110 cm)")."""
+    out = list(mentions)
+    for k in range(len(out) - 1):
+        a, b = out[k], out[k + 1]
+        if a.unit or not b.unit or a.kind != "number" or b.kind != "number":
+            continue
+        after = a.position + a.width
+        if b.position == after and after - 1 in dashed:  # "2-3 metres": no dash token
+            out[k] = replace(a, unit=b.unit)
+            continue
+        if b.position != after + 1:
+            continue
+        joiner = lower[after]
+        between = joiner == "and" and a.position > 0 and lower[a.position - 1] == "between"
+        if joiner in RANGE_JOINERS or between:
+            out[k] = replace(a, unit=b.unit)
+    return out
 
 
 def _rough(lower: tuple[str, ...], i: int) -> bool:
@@ -654,7 +685,12 @@ def profile(text: str) -> TextProfile:
     scope = _scope_markers(lower, tokens, clause)
     scope_positions = {m.position for m in scope if " " not in m.phrase}
     negations = _negations(lower)
-    numbers = _numbers(tokens, lower)
+    dashed = frozenset(
+        k
+        for k in range(len(found) - 1)
+        if plain[found[k].end() : found[k + 1].start()].strip() in {"-", "–", "—"}
+    )
+    numbers = _numbers(tokens, lower, dashed)
     number_positions = {m.position + k for m in numbers for k in range(m.width)} | {
         m.position + 1
         for m in numbers
