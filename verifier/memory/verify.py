@@ -23,7 +23,9 @@ the Layer-2 judge entails it. Outcomes, in order:
    differ materially from each other (any drift category) → ``inconclusive:conflict``;
 5. material drift → ``unsupported:drift``;
 6. binder exact/normalized, fuzzy ≥ ``EXACT_FUZZY_FLOOR``, or equal once fillers and tense
-   are folded → ``supported:exact``;
+   are folded → ``supported:exact``; words lifted verbatim from a longer sentence are
+   first read by the judge with that sentence, and a contradiction ("No, it is not true
+   that the meeting is cancelled") is drift as in 8;
 7. equal once synonyms are folded too (only non-material differences) →
    ``supported:paraphrase`` without asking the judge;
 8. otherwise the judge: entailed → ``supported:paraphrase``; contradicted →
@@ -48,7 +50,7 @@ from typing import Any, Final
 import numpy as np
 
 from verifier.binding import bind
-from verifier.judges import Judge, JudgeItem, judge_items
+from verifier.judges import Judge, JudgeItem, JudgeResult, judge_items
 from verifier.memory.detection import MemoryClaim, message_claims
 from verifier.memory.drift import DRIFT_CATEGORIES, DriftReport, Finding, compare
 from verifier.memory.transcript import Transcript, Turn, speaker_key
@@ -363,6 +365,12 @@ class MemoryVerifier:
             match.binder in ("exact", "normalized", "fuzzy")
             and "synonym_substitution" not in report.non_material
         ):
+            if match.context and match.context.strip() != match.quote.strip():
+                # Words lifted verbatim from a longer sentence: the sentence may say the
+                # opposite ("No, it is not true that the meeting is cancelled").
+                result, judged = self._judge(claim, match.context)
+                if result.label == "contradicted":
+                    return self._judged_contradicted(claim, similarity, match, report, judged)
             return ClaimVerdict(claim, "supported:exact", similarity, match, report)
         if report.equivalent:
             # Only non-material differences (synonyms, tense, fillers), no material drift,
@@ -377,41 +385,13 @@ class MemoryVerifier:
             )
         # The judge reads the matched sentence(s) and the whole turn they belong to.
         turn_text = next(t.text for t in own if t.index == match.turn)
-        spans = tuple(dict.fromkeys((match.compared[1], turn_text)))
-        result = judge_items(
-            self.judge, [JudgeItem(key="memory", claim=claim.content, spans=spans)]
-        )[0]
-        judged = {
-            "model": self.judge.model_id,
-            "family": self.judge.family,
-            "prompt_version": self.judge.prompt_version,
-            "label": result.label,
-            "confidence": round(float(result.confidence), 4),
-        }
+        result, judged = self._judge(claim, match.compared[1], turn_text)
         if result.label == "entailed":
             return ClaimVerdict(
                 claim, "supported:paraphrase", similarity, match, report, judge=judged
             )
         if result.label == "contradicted":
-            # Drift the rubric's other rules do not name (a negation, an antonym, another
-            # object): what was said changed. Classified as scope_shift (docs).
-            changed = Finding(
-                "scope_shift",
-                (0, len(claim.content)),
-                (0, len(match.compared[1])),
-                "the judge found the claim contradicted by what was said",
-            )
-            report = _with_finding(report, changed)
-            return ClaimVerdict(
-                claim,
-                "unsupported:drift",
-                similarity,
-                match,
-                report,
-                judge=judged,
-                note="the judge found a contradiction",
-                drift_categories=report.categories,
-            )
+            return self._judged_contradicted(claim, similarity, match, report, judged)
         return ClaimVerdict(
             claim,
             "unsupported:no_match",
@@ -420,6 +400,46 @@ class MemoryVerifier:
             report,
             judge=judged,
             note="the judge did not entail the closest turn",
+        )
+
+    def _judge(self, claim: MemoryClaim, *spans: str) -> tuple[JudgeResult, dict[str, Any]]:
+        item = JudgeItem(key="memory", claim=claim.content, spans=tuple(dict.fromkeys(spans)))
+        result = judge_items(self.judge, [item])[0]
+        judged = {
+            "model": self.judge.model_id,
+            "family": self.judge.family,
+            "prompt_version": self.judge.prompt_version,
+            "label": result.label,
+            "confidence": round(float(result.confidence), 4),
+        }
+        return result, judged
+
+    @staticmethod
+    def _judged_contradicted(
+        claim: MemoryClaim,
+        similarity: float,
+        match: Match,
+        report: DriftReport,
+        judged: dict[str, Any],
+    ) -> ClaimVerdict:
+        """Drift the rubric's other rules do not name (a negation, an antonym, another
+        object): what was said changed. Classified as scope_shift (docs)."""
+        changed = Finding(
+            "scope_shift",
+            (0, len(claim.content)),
+            (0, len(match.compared[1])),
+            "the judge found the claim contradicted by what was said",
+        )
+        report = _with_finding(report, changed)
+        return ClaimVerdict(
+            claim,
+            "unsupported:drift",
+            similarity,
+            match,
+            report,
+            judge=judged,
+            note="the judge found a contradiction",
+            drift_categories=report.categories,
         )
 
     def _addressee(

@@ -250,3 +250,27 @@ def test_two_statements_of_one_turn_that_disagree_are_a_conflict(verifier):
     assert verdict.outcome == "inconclusive:conflict", verdict.as_dict()
     (other,) = verdict.conflicts
     assert other.turn == 1 and other.quote == "I'll send the draft this week."
+
+
+NEGATED = parse_transcript(
+    [
+        {"speaker": "user", "text": "Is the Friday meeting cancelled?"},
+        {
+            "speaker": "agent",
+            "text": "No, it is not true that the Friday meeting is cancelled; it goes ahead.",
+        },
+        {"speaker": "user", "text": "Ok thanks."},
+    ]
+)
+
+
+def test_words_lifted_verbatim_from_a_negated_sentence_are_drift(verifier):
+    verdict = one(verifier, 'Earlier I said "the Friday meeting is cancelled".', NEGATED)
+    assert verdict.outcome == "unsupported:drift", verdict.as_dict()
+    assert verdict.judge is not None and verdict.judge["label"] == "contradicted"
+    assert verdict.drift_categories == ("scope_shift",)
+
+
+def test_a_verbatim_quote_of_a_whole_sentence_stays_exact(verifier):
+    verdict = one(verifier, 'Earlier I said "it goes ahead".', NEGATED)
+    assert verdict.outcome == "supported:exact", verdict.as_dict()
