@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 
 from audit import exports, selectors
 from audit.paging import CONSOLE_PAGE_SIZE
+from verifier.binding import OCCURRENCES_COUNTED
 from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import role_required
@@ -116,5 +117,6 @@ def claim_detail(request: MemberRequest, public_id: str) -> HttpResponse:
             "envelope_json": json.dumps(envelope, indent=2, ensure_ascii=False, default=str),
             "failed_checks": sum(1 for c in audit.checks if c.passed is False),
             "quality_class": quality_class(audit.claim.state, audit.claim.quality),
+            "occurrences_counted": OCCURRENCES_COUNTED,
         },
     )

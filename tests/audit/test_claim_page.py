@@ -11,6 +11,7 @@ from tests.audit.conftest import QUOTE, judge
 from tests.factories import DEFAULT_TEXT, make_binding, make_claim, make_source, tamper
 from verifier.models import Trace, TraceClaim
 from verifier.services.sources import source_upsert
+from verifier.states import NO_BOUND_EVIDENCE_NOTE
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,14 @@ def test_unbound_claim_shows_checks_as_not_applicable(auditor_client, source):
     html = _page(auditor_client, claim)
     assert _badges(html)[:3] == ["na", "na", "na"]
     assert "No evidence span is bound" in html
+
+
+def test_the_abstention_recorded_for_an_unbound_claim_is_no_model_verdict(auditor_client, source):
+    claim = make_claim(source, "Rivers always flood in spring.")
+    judge(claim, label="abstained", confidence=0.0, note=NO_BOUND_EVIDENCE_NOTE)
+    html = _page(auditor_client, claim)
+    assert "Latest model verdict</dt><dd>none: the judge was not asked" in html
+    assert "Latest model verdict</dt><dd>No answer" not in html
 
 
 def test_state_inputs_and_timeline_cover_model_and_human(auditor_client, reviewer, source):

@@ -110,7 +110,10 @@ def test_verify_with_only_unknown_sources_is_a_form_error_not_a_job(reviewer_cli
     assert response.status_code == 200
     html = response.content.decode()
     assert 'role="alert"' in html
-    assert "No claim could be verified" in html and "No source &#x27;source:nowhere&#x27;" in html
+    assert (
+        "No claim could be verified" in html
+        and "No source with the ref &#x27;source:nowhere&#x27;" in html
+    )
     assert not Claim.objects.exists() and not VerificationJob.objects.exists()
 
 

@@ -25,6 +25,7 @@ from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.models import VerificationJob
 from verifier.selectors.claim_verification import (
     verification_job_get,
+    verification_job_trace,
     verification_results,
 )
 from verifier.services.claim_verification import (
@@ -47,7 +48,20 @@ class VerifiedSpanSerializer(ShapeSerializer):
     quote = serializers.CharField()
     start = serializers.IntegerField()
     end = serializers.IntegerField()
-    match = serializers.CharField()
+    match = serializers.CharField(
+        help_text="How the quote was found. " + vocabulary.header_note("match")
+    )
+    score = serializers.FloatField(
+        allow_null=True,
+        help_text="A fuzzy match's similarity of quote and span, 0.85 to 1 (to 4 decimals); "
+        "null for exact and normalized matches and for evidence search.",
+    )
+    occurrences = serializers.IntegerField(
+        allow_null=True,
+        help_text="How many times the quote occurs in the source version the way it matched, "
+        "counted up to 100; the first is bound, so more than 1 means the quote alone does "
+        "not say which passage it meant. Null for fuzzy matches and evidence search.",
+    )
     bound_by = serializers.CharField()
     source_version = serializers.IntegerField()
     source_hash = serializers.CharField()
@@ -72,19 +86,28 @@ class ResultSerializer(ShapeSerializer):
         required=False, allow_null=True, help_text="As the request gave it; null when none."
     )
     reused = serializers.BooleanField(
-        required=False, help_text="Already stored under this external id: not verified again."
+        required=False,
+        help_text="Already stored under this external id: its stored result, not verified "
+        "again unless its cited source changed since (stored unverified / stale_source).",
     )
     text = serializers.CharField(required=False)
     # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
     source = serializers.CharField(required=False, help_text="The cited source's ref.")  # type: ignore[assignment]
     state = serializers.ChoiceField(choices=STATE_CHOICES, required=False)
     reason = serializers.CharField(required=False)
-    reason_text = serializers.CharField(required=False, help_text="The reason in words.")
+    reason_text = serializers.CharField(
+        required=False,
+        help_text="The reason in words, as the claim's envelope gives it; for a quote not "
+        "bound, followed by where the quote is when it is in an earlier version of the "
+        "cited source or in another source.",
+    )
     verdict = serializers.ChoiceField(
         choices=VERDICT_CHOICES,
         required=False,
         allow_null=True,
-        help_text="What the latest verdict answered. " + vocabulary.header_note("verdict"),
+        help_text="What the latest verdict answered; null when no judge was asked (nothing "
+        "was bound: the claim's envelope has no judge either). "
+        + vocabulary.header_note("verdict"),
     )
     confidence = serializers.FloatField(
         required=False,
@@ -92,10 +115,19 @@ class ResultSerializer(ShapeSerializer):
         help_text="How sure that verdict is of its answer, 0 to 1; null when it gave none "
         "(abstained, coverage_gap, withdrawn), as in the claim's envelope.",
     )
-    verdict_id = serializers.IntegerField(required=False, allow_null=True)
-    judge_model = serializers.CharField(required=False, allow_null=True)
+    verdict_id = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Null with `verdict`."
+    )
+    judge_model = serializers.CharField(
+        required=False, allow_null=True, help_text="Null with `verdict`."
+    )
     quality = serializers.CharField(required=False, allow_null=True)
-    misattributed_to = serializers.ListField(child=serializers.CharField(), required=False)
+    misattributed_to = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Refs of other sources whose current version holds the quote of a claim "
+        "that bound nothing (at most 3).",
+    )
     span = VerifiedSpanSerializer(required=False, allow_null=True)
     permalink = serializers.CharField(required=False, help_text="The claim's audit page.")
     metadata = serializers.JSONField(required=False)
@@ -183,7 +215,9 @@ class ClaimVerifyApi(APIView):
             text = serializers.CharField(allow_blank=True, trim_whitespace=False)
             # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
             source = serializers.CharField(  # type: ignore[assignment]
-                max_length=200, help_text="The cited source's ref (as GET /sources lists it)."
+                max_length=200,
+                help_text="The cited source's ref, as GET /connect/v1/sources lists it (a "
+                "ref, never an id).",
             )
             quote = serializers.CharField(
                 required=False,
@@ -230,6 +264,11 @@ class ClaimVerifyApi(APIView):
         job = VerificationJobSerializer(allow_null=True)
         summary = serializers.JSONField()
         results = ResultSerializer(many=True)
+        trace_id = serializers.CharField(
+            allow_null=True,
+            help_text="The call's trace (GET /connect/v1/traces/{id}): an inline answer's "
+            "at once; a job's once it has ended (null while it runs).",
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -282,14 +321,17 @@ class ClaimVerifyApi(APIView):
             batch = claims_submit_and_verify(**arguments)
             items = [item.as_job_item() for item in batch.items]
             job = None
+            trace_id = batch.trace_id
         else:
             job = verification_job_create(**arguments)
             items = job.items
+            trace_id = None  # recorded when the job ends: its GET names it then
         results = verification_results(workspace=workspace, items=items)
         payload = {
             "job": VerificationJobSerializer(job).data if job is not None else None,
             "summary": _summary(results),
             "results": ResultSerializer(results, many=True).data,
+            "trace_id": str(trace_id) if trace_id is not None else None,
         }
         return Response(payload, status=status.HTTP_200_OK if inline else status.HTTP_202_ACCEPTED)
 
@@ -306,9 +348,11 @@ class ClaimVerifyJobGetApi(APIView):
         workspace = request_workspace(request)
         job = verification_job_get(workspace=workspace, job_id=job_id)
         results = verification_results(workspace=workspace, items=job.items)
+        trace_id = verification_job_trace(job=job)
         payload = {
             "job": VerificationJobSerializer(job).data,
             "summary": _summary(results),
             "results": ResultSerializer(results, many=True).data,
+            "trace_id": str(trace_id) if trace_id is not None else None,
         }
         return Response(payload)

@@ -100,6 +100,12 @@ class ClaimListItemSerializer(EnvelopeSerializer):
         allow_null=True,
         help_text="Why a person excluded the claim, in their words; null unless excluded.",
     )
+    submitted_quote = serializers.CharField(
+        allow_null=True,
+        help_text="The quote the claim was submitted with, when the evidence's quote is not "
+        "it character for character (a normalized or fuzzy match, or nothing bound); null "
+        "when it came with no quote or the evidence is exactly it.",
+    )
 
 
 class VerificationPolicySerializer(serializers.Serializer[Any]):

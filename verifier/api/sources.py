@@ -2,23 +2,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from django.urls import reverse
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
-from verifier.api.strict_input import StrictSerializer, query_params_check
-from verifier.models import SourceVersion
+from verifier.api.strict_input import StrictSerializer, list_filters, query_values
+from verifier.models import Source, SourceVersion
 from verifier.selectors.sources import (
+    SOURCE_KINDS,
     VERSIONS_LISTED,
     source_current_version,
     source_get,
+    source_list_paged,
     source_version_get,
     source_versions_listed,
 )
-from verifier.services.sources import source_upsert
+from verifier.services.sources import source_upsert_and_rebind
 
 
 class SourceVersionSerializer(serializers.Serializer[Any]):
@@ -40,11 +49,94 @@ class SourceSerializer(serializers.Serializer[Any]):
     domain_pack = serializers.CharField(allow_blank=True)
 
 
+class SourceCurrentVersionSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    sha256 = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class SourceListItemSerializer(SourceSerializer):
+    kind = serializers.ChoiceField(
+        choices=SOURCE_KINDS,
+        help_text="Which door writes its versions: document (sources, ingest, inline sources "
+        "of claims/verify), transcript (memory) or rag_chunk (RAG audits).",
+    )
+    current_version = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField(help_text="When the source was made.")
+    updated_at = serializers.SerializerMethodField(
+        help_text="When its current version was stored (null without a version)."
+    )
+    url = serializers.SerializerMethodField(help_text="The source and its text.")
+
+    @extend_schema_field(SourceCurrentVersionSerializer(allow_null=True))
+    def get_current_version(self, source: Source) -> dict[str, Any] | None:
+        number = getattr(source, "current_number", None)
+        if number is None:
+            return None
+        version = {
+            "number": number,
+            "sha256": getattr(source, "current_sha256", ""),
+            "created_at": getattr(source, "current_created_at", None),
+        }
+        return dict(SourceCurrentVersionSerializer(version).data)
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_updated_at(self, source: Source) -> str | None:
+        stored = getattr(source, "current_created_at", None)
+        return serializers.DateTimeField().to_representation(stored) if stored else None
+
+    def get_url(self, source: Source) -> str:
+        return reverse("api-source", kwargs={"ref": source.ref})
+
+
+class SourceFilterSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(
+        choices=SOURCE_KINDS,
+        required=False,
+        help_text="Which sources: document (the default), transcript or rag_chunk.",
+    )
+    domain_pack = serializers.CharField(max_length=64, required=False)
+    q = serializers.CharField(
+        max_length=200,
+        required=False,
+        help_text="A prefix of the ref, or of the title in any letter case.",
+    )
+
+
 class SourceUpsertApi(APIView):
-    """Create a source, or append a new immutable version when its text changed
-    (identical text is a no-op that returns the current version). A source's domain pack
-    is set when it is made: another one for an existing source is a 409
-    ``domain_pack_conflict`` and nothing is written."""
+    """``POST``: create a source, or append a new immutable version when its text changed
+    (identical text is a no-op that returns the current version); a new version binds
+    the source's earlier claims again where their words still are, judges and scores
+    them, as re-ingesting does. A source's domain pack is set when it is made: another
+    one for an existing source is a 409 ``domain_pack_conflict`` and nothing is written.
+
+    ``GET``: the workspace's sources, newest first, cursor-paginated: documents unless
+    ``kind`` asks for memory transcripts or RAG chunks."""
+
+    pagination_class = IdCursorPagination
+
+    @extend_schema_serializer(component_name="SourceFilter")
+    class FilterSerializer(SourceFilterSerializer):
+        pass
+
+    ListItemSerializer = SourceListItemSerializer
+
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses=SourceListItemSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        workspace = request_workspace(request)
+        filters = list_filters(request, self.FilterSerializer, self.pagination_class)
+        qs = source_list_paged(
+            workspace=workspace,
+            kind=filters.get("kind", "document"),
+            domain_pack=filters.get("domain_pack"),
+            prefix=filters.get("q"),
+        )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(qs, request, view=self) or []
+        return paginator.get_paginated_response(self.ListItemSerializer(page, many=True).data)
 
     @extend_schema_serializer(component_name="SourceUpsertRequest")
     class InputSerializer(StrictSerializer):
@@ -83,7 +175,9 @@ class SourceUpsertApi(APIView):
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        write = source_upsert(workspace=workspace, **data.validated_data)
+        write = source_upsert_and_rebind(
+            workspace=workspace, door_name="sources API", **data.validated_data
+        )
         return Response(
             self.OutputSerializer(write).data,
             status=status.HTTP_201_CREATED if write.created_version else status.HTTP_200_OK,
@@ -122,12 +216,10 @@ class SourceGetApi(APIView):
 
     @extend_schema(parameters=[QuerySerializer], responses=OutputSerializer)
     def get(self, request: Request, ref: str) -> Response:
-        query_params_check(request, ("version",))
-        asked = self.QuerySerializer(data=request.query_params)
-        asked.is_valid(raise_exception=True)
+        asked = query_values(request, self.QuerySerializer)
         source = source_get(workspace=request_workspace(request), ref=ref)
         current = source_current_version(source=source)
-        number = asked.validated_data.get("version")
+        number = asked.get("version")
         shown = current if number is None else source_version_get(source=source, number=number)
         versions, versions_total = source_versions_listed(source=source)
         payload = {

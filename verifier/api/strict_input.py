@@ -14,7 +14,9 @@ sent, is refused with a 400 naming it, never ignored or coerced.
   ``1``. Form and query values are text by nature and are left to the fields.
 * **Query parameters.** ``query_params_check``: a parameter the endpoint does not read
   is a ``400 unknown_field``, one given twice a ``400 duplicate_field`` (which of the two
-  would count is not the client's guess to make).
+  would count is not the client's guess to make). A value its field refuses
+  (``list_filters``, ``query_values``: ``?state=bogus``) is a ``400 invalid_request``
+  whose ``details.field`` names the parameter, the shape of every other 400.
 
 Free-form values (``metadata``, a ``JSONField``) and the fields that parse their own
 input (RAG chunks, memory transcripts: ``verifier.rag.chunks``,
@@ -141,13 +143,41 @@ def query_params_check(request: Request, known: Iterable[str]) -> None:
             )
 
 
+def _query_value_error(errors: Mapping[str, Any]) -> ApiError:
+    """A query parameter's bad value as every other 400 names its field: ``400
+    invalid_request`` with ``details.field`` (the first field in the wrong)."""
+    name, problems = next(iter(errors.items()))
+    said = " ".join(str(p) for p in problems) if isinstance(problems, list) else str(problems)
+    return ApiError(
+        "invalid_request",
+        f"The query parameter {name!r} is invalid: {said}",
+        details={"field": str(name)},
+    )
+
+
+def _validated_query(
+    request: Request, serializer: type[serializers.Serializer[Any]]
+) -> dict[str, Any]:
+    checked = serializer(data=request.query_params)
+    if not checked.is_valid():
+        raise _query_value_error(checked.errors)
+    return dict(checked.validated_data)
+
+
+def query_values(request: Request, serializer: type[serializers.Serializer[Any]]) -> dict[str, Any]:
+    """An endpoint's query parameters, validated by ``serializer``: the query may hold
+    only its fields (``query_params_check``), and a bad value is a ``400
+    invalid_request`` whose ``details.field`` names the parameter."""
+    query_params_check(request, serializer().fields)
+    return _validated_query(request, serializer)
+
+
 def list_filters(
     request: Request, filters: type[serializers.Serializer[Any]], paged_by: Any
 ) -> dict[str, Any]:
     """A list endpoint's filters, validated: the query may hold only the ``filters``
     serializer's fields and the pagination's own parameters (``paged_by``, a pagination
-    class), each once; a bad value is a 400 naming its field."""
+    class), each once; a bad value is a ``400 invalid_request`` whose
+    ``details.field`` names the filter, as every other 400 names its field."""
     query_params_check(request, [*filters().fields, *paged_by.query_params])
-    checked = filters(data=request.query_params)
-    checked.is_valid(raise_exception=True)
-    return dict(checked.validated_data)
+    return _validated_query(request, filters)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import islice
 
 from rapidfuzz import fuzz
 
+from verifier.binding.boundaries import ends_word, has_word_char, on_word_boundaries, starts_word
+from verifier.binding.fuzzy_guard import changes_meaning
 from verifier.binding.normalization import fold
 from verifier.binding.recheck import DEFAULT_FUZZY_FLOOR, fuzzy_similarity
 from verifier.binding.source_index import SourceIndex, source_index
@@ -21,6 +25,11 @@ FUZZY_MAX_ANCHORS = 8
 FUZZY_MAX_HITS_PER_ANCHOR = 8
 FUZZY_MAX_WINDOWS = 32
 FUZZY_MIN_ANCHOR_WORD = 4
+# Occurrences inside words (or, normalized, inside a character) skipped per stage before
+# the stage gives up: a short quote such as "e" occurs inside words everywhere, and
+# checking each of a 5 MB source's would cost seconds. A quote whose first whole-word
+# occurrence comes after this many others inside words does not bind that way.
+MAX_SKIPPED_OCCURRENCES = 10_000
 # rapidfuzz pre-filter: windows whose best partial alignment is this far (in
 # percentage points) below the floor are not scored further.
 _PREFILTER_MARGIN = 15.0
@@ -37,15 +46,25 @@ def bind(
 
     Stages: ``exact`` (first occurrence), ``normalized`` (first occurrence in the
     folded text that covers whole original characters), ``fuzzy`` (quotes of at
-    least ``FUZZY_MIN_TOKENS`` words; best window at or above ``fuzzy_floor``).
+    least ``FUZZY_MIN_TOKENS`` words; best window at or above ``fuzzy_floor`` that
+    changes no negation or number, ``verifier.binding.fuzzy_guard``). Every stage
+    binds only spans that start and end on word boundaries of ``text``
+    (``verifier.binding.boundaries``): an occurrence inside a word is skipped for the
+    next one (at most ``MAX_SKIPPED_OCCURRENCES``). A quote with no letter or digit
+    binds nowhere.
     Pass ``index`` (``source_index(text, sha256)``) when binding many quotes.
     Never raises for ``str`` input.
     """
-    if not quote:
+    if not quote or not has_word_char(quote):
         return None
     start = text.find(quote)
-    if start >= 0 and not quote.isspace():
-        return new_binding(start, start + len(quote), "exact", 1.0)
+    skipped = 0
+    while start >= 0 and skipped < MAX_SKIPPED_OCCURRENCES:
+        end = start + len(quote)
+        if on_word_boundaries(text, start, end):
+            return new_binding(start, end, "exact", 1.0)
+        skipped += 1
+        start = text.find(quote, start + 1)
 
     folded_quote = fold(quote)
     if not folded_quote or not text:
@@ -53,17 +72,67 @@ def bind(
     if index is None or (index.text is not text and index.text != text):
         index = source_index(text)
 
+    span = next(_normalized_spans(folded_quote, index), None)
+    if span is not None:
+        return new_binding(span[0], span[1], "normalized", 1.0)
+
+    return _bind_fuzzy(folded_quote, index, fuzzy_floor)
+
+
+def _exact_starts(quote: str, text: str) -> Iterator[int]:
+    """Starts of the exact occurrences of ``quote`` on word boundaries, in order."""
+    start = text.find(quote)
+    skipped = 0
+    while start >= 0 and skipped < MAX_SKIPPED_OCCURRENCES:
+        if on_word_boundaries(text, start, start + len(quote)):
+            yield start
+        else:
+            skipped += 1
+        start = text.find(quote, start + 1)
+
+
+def _normalized_spans(folded_quote: str, index: SourceIndex) -> Iterator[tuple[int, int]]:
+    """Original ``(start, end)`` of the normalized occurrences of ``folded_quote`` that
+    cover whole original characters on word boundaries, in order."""
     normalized = index.normalized
     offsets = index.offsets
     ns = normalized.find(folded_quote)
-    while ns >= 0:
+    skipped = 0
+    while ns >= 0 and skipped < MAX_SKIPPED_OCCURRENCES:
         ne = ns + len(folded_quote)
         if offsets.is_aligned(ns, ne):
             s, e = offsets.to_original(ns, ne)
-            return new_binding(s, e, "normalized", 1.0)
+            if on_word_boundaries(index.text, s, e):
+                yield s, e
+                ns = normalized.find(folded_quote, ns + 1)
+                continue
+        skipped += 1
         ns = normalized.find(folded_quote, ns + 1)
 
-    return _bind_fuzzy(folded_quote, index, fuzzy_floor)
+
+# Occurrences are counted up to this many: a quote that occurs this often is ambiguous
+# however many more there are, and counting stays bounded on a huge source.
+OCCURRENCES_COUNTED = 100
+
+
+def occurrences(
+    quote: str, text: str, found: Binding, *, index: SourceIndex | None = None
+) -> int | None:
+    """How many times ``quote`` occurs in ``text`` the way ``found`` (``bind``'s answer)
+    matched it, on word boundaries, the bound one included, counted up to
+    ``OCCURRENCES_COUNTED``: ``exact`` counts exact occurrences, ``normalized`` those of
+    the folded quote in the folded text. ``None`` for ``fuzzy`` (the best window is
+    bound, not an occurrence). ``bind`` binds the first occurrence; more than one means
+    the quote alone does not say which passage it meant."""
+    if found.match == "fuzzy":
+        return None
+    if found.match == "exact":
+        found_at: Iterator[object] = _exact_starts(quote, text)
+    else:
+        if index is None or (index.text is not text and index.text != text):
+            index = source_index(text)
+        found_at = _normalized_spans(fold(quote), index)
+    return max(1, sum(1 for _ in islice(found_at, OCCURRENCES_COUNTED)))
 
 
 def _anchors(folded_quote: str, words: list[re.Match[str]]) -> list[tuple[str, int]]:
@@ -107,7 +176,10 @@ def _bind_fuzzy(folded_quote: str, index: SourceIndex, floor: float) -> Binding 
             return
         evaluated.append((ws, we))
         found = _score_window(folded_quote, index, ws, we, floor)
-        if found is not None and (best is None or found[0] > best[0]):
+        if found is None or found[0] < floor or (best is not None and found[0] <= best[0]):
+            return
+        _, start, end = found
+        if not changes_meaning(folded_quote, fold(index.text[start:end])):
             best = found
 
     if len(normalized) <= qlen + 2 * slack:
@@ -125,7 +197,7 @@ def _bind_fuzzy(folded_quote: str, index: SourceIndex, floor: float) -> Binding 
                 pos = normalized.find(anchor, pos + 1)
             if best is not None and best[0] >= floor:
                 break
-    if best is None or best[0] < floor:
+    if best is None:
         return None
     score, start, end = best
     return new_binding(start, end, "fuzzy", score)
@@ -156,8 +228,15 @@ def _score_window(
     if not tokens:
         return None
     reach = len(folded_quote) // 4 + 8
-    starts = sorted({a for a, _ in tokens if abs(a - ds) <= reach}) or [tokens[0][0]]
-    ends = sorted({b for _, b in tokens if abs(b - de) <= reach}) or [tokens[-1][1]]
+    # Only edges on word boundaries of the original text (``boundaries``): a word run of
+    # the folded text may start after a hyphen ("non-toxic") or a mark.
+    text, orig_of = index.text, index.offsets.orig_of
+    edges_a = [a for a in {a for a, _ in tokens} if starts_word(text, orig_of(ws + a), len(text))]
+    edges_b = [b for b in {b for _, b in tokens} if ends_word(text, 0, orig_of(ws + b - 1) + 1)]
+    if not edges_a or not edges_b:
+        return None
+    starts = sorted(a for a in edges_a if abs(a - ds) <= reach) or [min(edges_a)]
+    ends = sorted(b for b in edges_b if abs(b - de) <= reach) or [max(edges_b)]
     first = min(starts, key=lambda a: (abs(a - ds), a))
     widened = _best_bound(folded_quote, window, [(first, b) for b in ends if b > first])
     if widened is None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from verifier.binding.boundaries import has_word_char
 from verifier.errors import ApplicationError
 
 INVALID_UNICODE = "invalid_unicode"
+INVALID_QUOTE = "invalid_quote"
 
 
 class BindingInputError(ApplicationError, ValueError):
@@ -28,3 +30,25 @@ def validate_text(s: str, *, what: str) -> None:
             f"{what} is not valid Unicode: {exc.reason} at code point {exc.start}",
             code=INVALID_UNICODE,
         ) from exc
+
+
+def validate_quote(quote: str) -> None:
+    """Raise :class:`BindingInputError` (``invalid_quote``) unless ``quote`` can bind.
+
+    A quote must hold at least one letter or digit (any script): an empty or
+    whitespace-only quote, or one of punctuation and symbols alone ("."), says nothing
+    about where its evidence is. Binding then takes its words whole (``bind`` never
+    binds a span that starts or ends inside a word), so the least a quote binds is one
+    whole word. A quote that is not valid Unicode is ``invalid_quote`` too.
+    """
+    if not quote or quote.isspace():
+        raise BindingInputError("The quote is empty.", code=INVALID_QUOTE)
+    if not has_word_char(quote):
+        raise BindingInputError(
+            "The quote has no letter or digit; quote at least one whole word of the source.",
+            code=INVALID_QUOTE,
+        )
+    try:
+        validate_text(quote, what="the quote")
+    except BindingInputError as exc:
+        raise BindingInputError(exc.message, code=INVALID_QUOTE) from exc

@@ -33,6 +33,13 @@ class EvidenceBinding(models.Model):
     source_hash = models.CharField(max_length=64)
     match = models.CharField(max_length=16, choices=MatchKind.choices)
     score = models.FloatField(default=1.0)
+    occurrences = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="How many times a bound quote occurs in the version the way it matched "
+        "(exact, or normalized), counted up to 100; the first one is bound. Null for a "
+        "fuzzy match, evidence search, a reviewer's selection, and older bindings.",
+    )
     bound_by = models.CharField(max_length=20, choices=BoundBy.choices)
     bound_by_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True

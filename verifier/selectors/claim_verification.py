@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
 from verifier.models import (
     Claim,
     EvidenceBinding,
+    MatchKind,
     SourceVersion,
+    Trace,
     Verdict,
     VerificationJob,
     Workspace,
@@ -26,6 +29,25 @@ from verifier.vocabulary import verdict_confidence
 # A quote that did not bind in its cited source is looked up in this many other sources
 # of the workspace (the ones that contain it are named: a misattribution).
 MISATTRIBUTION_LOOKUP_LIMIT = 3
+
+
+# The job's trace is recorded when it ends, under an id fixed by the job, so the job's
+# answer can name it without a column of its own.
+_JOB_TRACE_NAMESPACE: Final = uuid.UUID("5b0f3c1e-6a7d-4d36-9a41-3f1c9e2b7d10")
+
+
+def verification_job_trace_id(*, job_id: int) -> uuid.UUID:
+    """The id of the trace verification job ``job_id`` records when it ends."""
+    return uuid.uuid5(_JOB_TRACE_NAMESPACE, f"verification-job:{job_id}")
+
+
+def verification_job_trace(*, job: VerificationJob) -> uuid.UUID | None:
+    """The trace the job recorded (it does when it ends), or None while it has none."""
+    trace_id = verification_job_trace_id(job_id=job.pk)
+    if not job.finished:
+        return None
+    recorded = Trace.objects.filter(workspace_id=job.workspace_id, trace_id=trace_id).exists()
+    return trace_id if recorded else None
 
 
 def verification_job_get(*, workspace: Workspace, job_id: int) -> VerificationJob:
@@ -62,18 +84,56 @@ def _claims(workspace: Workspace, public_ids: Sequence[str]) -> dict[str, Claim]
     return {c.public_id: c for c in rows}
 
 
+def _current_versions() -> QuerySet[SourceVersion]:
+    """Source versions no later version of their source has replaced."""
+    newer = SourceVersion.objects.filter(
+        source_id=OuterRef("source_id"), number__gt=OuterRef("number")
+    )
+    return SourceVersion.objects.filter(~Exists(newer))
+
+
 def _found_elsewhere(claim: Claim) -> list[str]:
-    """Refs of other sources whose current version contains the claim's quote."""
-    versions = (
-        SourceVersion.objects.filter(
-            source__workspace_id=claim.workspace_id, text__contains=claim.submitted_quote
-        )
+    """Refs of other sources whose current version contains the claim's quote (a text
+    a source no longer has is no misattribution), in ref order."""
+    refs = (
+        _current_versions()
+        .filter(source__workspace_id=claim.workspace_id, text__contains=claim.submitted_quote)
         .exclude(source_id=claim.source_id)
-        .order_by("source_id", "-number")
-        .distinct("source_id")
+        .order_by("source__ref")
         .values_list("source__ref", flat=True)
     )
-    return list(versions[:MISATTRIBUTION_LOOKUP_LIMIT])
+    return list(refs[:MISATTRIBUTION_LOOKUP_LIMIT])
+
+
+def _found_earlier(claim: Claim) -> int | None:
+    """The number of the latest version of the cited source that contains the claim's
+    quote when it is not its current one (the source changed since), else None."""
+    versions = SourceVersion.objects.filter(source_id=claim.source_id)
+    current = versions.order_by("-number").values_list("number", flat=True).first()
+    found = (
+        versions.filter(text__contains=claim.submitted_quote)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return found if found is not None and found != current else None
+
+
+def _quote_whereabouts(claim: Claim, elsewhere: Sequence[str]) -> str:
+    """Where the quote of a claim with nothing bound is, said after its reason (which
+    says the quote is not in the cited source's current version): in an earlier version
+    of that source (it changed since), in other sources of the workspace (a
+    misattribution), or "" when neither."""
+    said = []
+    earlier = _found_earlier(claim)
+    if earlier is not None:
+        said.append(
+            f"The quote is in version {earlier} of {claim.source.ref}, which has changed since."
+        )
+    if elsewhere:
+        lead = "It is also in" if earlier is not None else "The quote is in"
+        said.append(f"{lead} {', '.join(elsewhere)}: the claim cites the wrong source.")
+    return " ".join(said)
 
 
 def _span(binding: EvidenceBinding) -> dict[str, Any]:
@@ -83,6 +143,8 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
         "start": binding.start,
         "end": binding.end,
         "match": binding.match,
+        "score": round(binding.score, 4) if binding.match == MatchKind.FUZZY else None,
+        "occurrences": binding.occurrences,
         "bound_by": binding.bound_by,
         "source_version": version.number,
         "source_hash": binding.source_hash,
@@ -105,15 +167,15 @@ def claim_result(claim: Claim) -> dict[str, Any]:
     declares exactly these keys and those of ``verification_results``' rows."""
     binding = active_binding(claim)
     verdict = latest_verdict(claim)
+    # The stored reason's words, as the claim's envelope and the console give them;
+    # for a quote not bound, followed by where the quote is, when it is anywhere.
     reason_text = reason_description(claim.state_reason)
     misattributed_to: list[str] = []
     if binding is None and claim.submitted_quote:
         misattributed_to = _found_elsewhere(claim)
-        reason_text = f"The quote is not in the cited source {claim.source.ref}."
-        if misattributed_to:
-            reason_text += (
-                f" It is in {', '.join(misattributed_to)}: the claim cites the wrong source."
-            )
+        whereabouts = _quote_whereabouts(claim, misattributed_to)
+        if whereabouts:
+            reason_text = f"{reason_text} {whereabouts}"
     return {
         "claim_id": claim.public_id,
         "external_id": claim.external_id or None,
@@ -140,8 +202,13 @@ def verification_unfinished(claim: Claim, *, reused: bool) -> bool:
     """Whether a claim of a claims/verify request has no result yet: one it stored that
     is not classified yet, or one stored earlier (``reused``) that no judge has read
     yet — another request's verification still running, or one that failed before it
-    judged (its stored "unverified, not judged yet" is not a result). A reused claim a
-    judge has read keeps its stored result."""
+    judged (its stored "unverified, not judged yet" is not a result) — or whose cited
+    source changed since it was bound (``stale_source``: its stored result is about a
+    text the source no longer has, so the request verifies it again, against the
+    current version; verified, it is never stale). A reused claim a judge has read
+    keeps its stored result otherwise."""
+    if reused and claim.state_reason == StateReason.STALE_SOURCE:
+        return True
     if claim.quality:
         return False
     return not reused or claim.state_reason == StateReason.NOT_JUDGED

@@ -5,8 +5,10 @@ Honesty rules, enforced here and pinned by ``tests/verifier/api/test_envelope.py
 * ``evidence`` is the claim's ACTIVE binding only; when nothing is bound the array is
   empty (never fabricated) and the stored state is never ``supported``.
 * ``judge`` is the latest verdict (model or human); the key is OMITTED when the claim
-  was never judged. Its ``verdict`` says what the judge answered; ``confidence`` is null
-  for a verdict that gave no answer (an abstention is never shown as 100 % sure).
+  was never judged, and when the latest verdict is the abstention recorded for a claim
+  with nothing bound (the judge was not asked). Its ``verdict`` says what the judge
+  answered; ``confidence`` is null for a verdict that gave no answer (an abstention is
+  never shown as 100 % sure).
   ``at`` is ISO-8601 UTC with milliseconds and ``Z``.
 * ``match`` is always present, so anything looser than ``exact`` reads ``normalized``
   or ``fuzzy``.
@@ -40,7 +42,7 @@ from verifier.selectors.retrieval import (
     ServedSource,
     ServedVerdict,
 )
-from verifier.states import reason_description
+from verifier.states import judge_not_asked, reason_description
 from verifier.vocabulary import verdict_confidence
 
 TRACE_REF_PREFIX = "/connect/v1/traces/"
@@ -79,6 +81,7 @@ def claims_for_envelopes(qs: QuerySet[Claim]) -> QuerySet[Claim]:
                     "prompt_version",
                     "confidence",
                     "label",
+                    "note",
                     "at",
                     "reviewer_id",
                 ),
@@ -101,11 +104,21 @@ def active_binding(claim: Claim) -> EvidenceBinding | None:
 
 def latest_verdict(claim: Claim) -> Verdict | None:
     """The claim's latest verdict: the prefetched one (:func:`claims_for_envelopes`),
-    else one query."""
+    else one query. None when the latest is the abstention recorded for a claim with
+    nothing bound (``verifier.states.judge_not_asked``): the judge was not asked, so
+    no judge's answer is shown, as the state rules read none."""
     verdicts: list[Verdict] | None = getattr(claim, "_verdicts", None)
     if verdicts is None:
-        return claim.verdicts.latest_first().first()
-    return verdicts[0] if verdicts else None
+        latest = claim.verdicts.latest_first().first()
+    else:
+        latest = verdicts[0] if verdicts else None
+    if (
+        latest is not None
+        and latest.reviewer_id is None
+        and judge_not_asked(latest.label, latest.note)
+    ):
+        return None
+    return latest
 
 
 def _served_source(source: Source) -> ServedSource:
@@ -230,13 +243,26 @@ def claim_list_item(*, claim: Claim) -> dict[str, Any]:
     its envelope, with why it has its state: ``reason`` (a ``StateReason`` code) and
     ``reason_text`` (in words), the keys claims/verify's rows carry, and
     ``exclusion_reason``: the words of the person who excluded the claim (``None`` unless
-    it is excluded). Retrieval serves the seed's envelope as it is."""
+    it is excluded), and ``submitted_quote`` (:func:`submitted_quote_shown`). Retrieval
+    serves the seed's envelope as it is."""
     return {
         **claim_envelope(claim=claim),
         "reason": claim.state_reason,
         "reason_text": reason_description(claim.state_reason),
         "exclusion_reason": claim.exclusion_reason or None,
+        "submitted_quote": submitted_quote_shown(claim),
     }
+
+
+def submitted_quote_shown(claim: Claim) -> str | None:
+    """The quote the claim arrived with, when it is not the bound span's text character
+    for character (a normalized or fuzzy match, another span bound since, or nothing
+    bound); ``None`` when it arrived with none or the span is exactly it."""
+    quote = claim.submitted_quote
+    if not quote:
+        return None
+    binding = active_binding(claim)
+    return None if binding is not None and binding.quote == quote else quote
 
 
 def claim_envelope_list(

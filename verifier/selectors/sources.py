@@ -1,16 +1,73 @@
+"""Reads of sources and their versions."""
+
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, get_args
 
-from django.db.models import QuerySet
+from django.db.models import CharField, Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Length
 from django.http import Http404
 
-from verifier.models import Source, SourceVersion, Workspace
+from verifier.domain_packs import RAG_CHUNK_REF_PREFIX, RAG_DOMAIN_PACK
+from verifier.models import MemoryTranscript, Source, SourceVersion, Workspace
+
+# Which door writes a source's versions: documents (the sources API, ingest, inline
+# sources of claims/verify, fixtures), memory transcripts, RAG chunks.
+SourceKind = Literal["document", "transcript", "rag_chunk"]
+SOURCE_KINDS: Final[tuple[str, ...]] = get_args(SourceKind)
+
+
+def _has_transcript() -> Exists:
+    return Exists(MemoryTranscript.objects.filter(source_id=OuterRef("pk")))
+
+
+# A RAG chunk is named by the hash of its one text, in the RAG domain pack.
+_RAG_CHUNK: Final = Q(domain_pack=RAG_DOMAIN_PACK, ref__startswith=RAG_CHUNK_REF_PREFIX)
+
+
+def source_kind(source: Source) -> SourceKind:
+    """The door that writes ``source``'s versions (``SourceKind``)."""
+    if source.transcripts.exists():
+        return "transcript"
+    if source.domain_pack == RAG_DOMAIN_PACK and source.ref.startswith(RAG_CHUNK_REF_PREFIX):
+        return "rag_chunk"
+    return "document"
 
 
 def source_list(*, workspace: Workspace) -> QuerySet[Source]:
     return Source.objects.filter(workspace=workspace)
+
+
+def source_list_paged(
+    *,
+    workspace: Workspace,
+    kind: SourceKind = "document",
+    domain_pack: str | None = None,
+    prefix: str | None = None,
+) -> QuerySet[Source]:
+    """The workspace's sources of one kind (``source_kind``'s rule; documents unless
+    asked), newest first by id, each with its ``kind`` and its current version's
+    ``current_number``, ``current_sha256`` and ``current_created_at`` (None without a
+    version), its text not read. ``domain_pack``: that pack only; ``prefix``: a ref, or
+    a title in any letter case, that starts with it."""
+    qs = source_list(workspace=workspace)
+    if kind == "transcript":
+        qs = qs.filter(_has_transcript())
+    elif kind == "rag_chunk":
+        qs = qs.filter(_RAG_CHUNK).filter(~_has_transcript())
+    else:
+        qs = qs.exclude(_RAG_CHUNK).filter(~_has_transcript())
+    if domain_pack:
+        qs = qs.filter(domain_pack=domain_pack)
+    if prefix:
+        qs = qs.filter(Q(ref__startswith=prefix) | Q(title__istartswith=prefix))
+    current = SourceVersion.objects.filter(source_id=OuterRef("pk")).order_by("-number")
+    return qs.annotate(
+        kind=Value(kind, output_field=CharField()),
+        current_number=Subquery(current.values("number")[:1]),
+        current_sha256=Subquery(current.values("sha256")[:1]),
+        current_created_at=Subquery(current.values("created_at")[:1]),
+    ).order_by("-id")
 
 
 def source_get(*, workspace: Workspace, ref: str) -> Source:

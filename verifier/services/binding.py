@@ -15,7 +15,8 @@ import numpy as np
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from verifier.binding import BindingInputError, bind, source_index, validate_text
+from verifier.binding import BindingInputError, bind, source_index, validate_quote
+from verifier.binding import occurrences as quote_occurrences
 from verifier.errors import ApplicationError
 from verifier.models import (
     BoundBy,
@@ -61,10 +62,8 @@ def _deactivate(claim: Claim) -> None:
 
 
 def _quote_problem(quote: str, version: SourceVersion) -> str | None:
-    if not quote or not quote.strip():
-        return "empty quote"
     try:
-        validate_text(quote, what="the quote")
+        validate_quote(quote)
     except BindingInputError as exc:
         return str(exc)
     if len(quote) > len(version.text):
@@ -101,6 +100,7 @@ def _new_binding(
     score: float,
     bound_by: str,
     actor: User | None = None,
+    occurrences: int | None = None,
 ) -> EvidenceBinding:
     return EvidenceBinding(
         claim=claim,
@@ -111,6 +111,7 @@ def _new_binding(
         source_hash=version.sha256,
         match=match,
         score=max(0.0, min(1.0, float(score))),
+        occurrences=occurrences,
         bound_by=bound_by,
         bound_by_user=actor,
         is_active=True,
@@ -140,7 +141,8 @@ def _attempt(
             return _Attempt(
                 claim, BindOutcome(None, REASON_INVALID_QUOTE), f"bind: invalid quote ({problem})"
             )
-        found = bind(quote, version.text, index=source_index(version.text, version.sha256))
+        index = source_index(version.text, version.sha256)
+        found = bind(quote, version.text, index=index)
         if found is None:
             return _Attempt(
                 claim, BindOutcome(None, REASON_QUOTE_NOT_FOUND), "bind: quote not found"
@@ -154,6 +156,7 @@ def _attempt(
             score=found.score,
             bound_by=bound_by or BoundBy.QUOTE,
             actor=actor,
+            occurrences=quote_occurrences(quote, version.text, found, index=index),
         )
         return _Attempt(claim, BindOutcome(binding, None), f"bind: {found.match} quote")
 

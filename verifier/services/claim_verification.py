@@ -17,8 +17,14 @@ has a problem is refused as a whole (``no_claim_accepted``), never a job that
 
 Idempotency: a claim with an ``external_id`` already stored in the workspace with the
 same text and source is not stored again; its stored result is returned
-(``reused: true``). Concurrent submissions of the same external id are serialised by a
-transaction-scoped advisory lock per id.
+(``reused: true``), unless its cited source changed since it was bound (stored
+``unverified`` / ``stale_source``): then the stored claim (its stored quote) is verified
+again against the current version (``verification_unfinished``). Concurrent submissions
+of the same external id are serialised by a transaction-scoped advisory lock per id.
+
+Inline sources are documents: a changed text is a new version, in which the source's
+earlier claims whose words it still has are bound again, judged and scored
+(``source_upsert_and_rebind``, the rule of every door that writes documents).
 """
 
 from __future__ import annotations
@@ -32,9 +38,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from verifier.binding import BindingInputError, validate_text
+from verifier.binding import BindingInputError, validate_quote, validate_text
 from verifier.engine import get_judge
 from verifier.errors import ApplicationError
 from verifier.extractors.base import MAX_CLAIM_CHARS
@@ -47,13 +54,16 @@ from verifier.models import (
     VerificationJobStatus,
     Workspace,
 )
-from verifier.selectors.claim_verification import verification_unfinished
+from verifier.selectors.claim_verification import (
+    verification_job_trace_id,
+    verification_unfinished,
+)
 from verifier.selectors.rules import rule_set_active
 from verifier.selectors.traces import claims_bound_spans
 from verifier.services.enqueue import RUN_VERIFICATION_JOB, task_enqueue_on_commit
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
-from verifier.services.sources import SourceInputError, source_upsert
+from verifier.services.sources import SourceInputError, source_upsert_and_rebind
 from verifier.services.traces import (
     DoorTrace,
     TracedClaim,
@@ -63,6 +73,7 @@ from verifier.services.traces import (
 )
 from verifier.services.verification import claims_verify
 from verifier.services.verification_webhooks import verification_webhooks_queue
+from verifier.states import StateReason
 from verifier.trace_caller import caller_document
 from verifier.untrusted_input import identifier_refusal
 
@@ -82,7 +93,7 @@ class ClaimVerifyInputError(ApplicationError, ValueError):
 @dataclass(frozen=True)
 class ClaimSubmission:
     text: str
-    source: str  # a source ref, or a source id written as digits
+    source: str  # the cited source's ref (never a row id: the API shows none)
     quote: str | None = None
     external_id: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -165,12 +176,21 @@ def _text_problem(text: str) -> dict[str, str] | None:
 
 
 def _upsert_sources(workspace: Workspace, sources: Sequence[SourceSubmission]) -> None:
+    """Store the inline sources as documents: a changed text is a new version, in which
+    the source's earlier claims are bound again where their words still are
+    (``source_upsert_and_rebind``, as every door that writes documents does)."""
     refs = [s.ref for s in sources]
     if len(set(refs)) != len(refs):
         raise ClaimVerifyInputError("duplicate_source_ref", "Each inline source needs its own ref.")
     for index, spec in enumerate(sources):
         try:
-            source_upsert(workspace=workspace, ref=spec.ref, text=spec.text, title=spec.title)
+            source_upsert_and_rebind(
+                workspace=workspace,
+                ref=spec.ref,
+                text=spec.text,
+                title=spec.title,
+                door_name="claims/verify",
+            )
         except SourceInputError as exc:
             raise ClaimVerifyInputError(
                 exc.code,
@@ -254,11 +274,12 @@ def claims_submit(
                 problem = _error("invalid_external_id", refused)
         if problem is None and source is None:
             problem = _error(
-                "unknown_source", f"No source {spec.source!r} in this workspace (ref or id)."
+                "unknown_source", f"No source with the ref {spec.source!r} in this workspace."
             )
-        if problem is None and spec.quote is not None and spec.quote.strip():
+        if problem is None and spec.quote is not None:
+            # a quote sent must be able to bind: "" is invalid, only null is "no quote"
             try:
-                validate_text(spec.quote, what="the quote")
+                validate_quote(spec.quote)
             except BindingInputError as exc:
                 problem = _error("invalid_quote", str(exc))
         if problem is not None:
@@ -280,8 +301,10 @@ def claims_submit(
                     f"({previous.public_id}).",
                 )
             else:
-                # Stored earlier: its result is returned as it is. Earlier in this
-                # batch (not saved yet): the same new claim answers both items.
+                # Stored earlier: its result is returned as it is, unless its cited
+                # source changed since (``verification_unfinished``: it is verified
+                # again). Earlier in this batch (not saved yet): the same new claim
+                # answers both items.
                 item.claim, item.reused = previous, previous.pk is not None
             continue
         claim = Claim(
@@ -528,6 +551,8 @@ def _verification_job_chunks(
         request={"job": job.pk, "claims_total": len(job.items), "policy": job.policy or None},
         judge={"model": judge.model_id, "family": judge.family},
         caller=job.caller,
+        # the job's answer names it by this id once the job has ended
+        trace_id=verification_job_trace_id(job_id=job.pk),
     )
     try:
         for offset in range(0, len(ids), JOB_CHUNK_SIZE):
@@ -535,8 +560,11 @@ def _verification_job_chunks(
                 job.refresh_from_db()
                 return job  # presumed dead and handed to another worker, or failed
             chunk_ids = ids[offset : offset + JOB_CHUNK_SIZE]
+            # not verified yet: unclassified, or stale (a claim stored earlier whose
+            # source changed since: ``verification_unfinished``)
             chunk = list(
-                Claim.objects.filter(workspace=job.workspace, public_id__in=chunk_ids, quality="")
+                Claim.objects.filter(workspace=job.workspace, public_id__in=chunk_ids)
+                .filter(Q(quality="") | Q(state_reason=StateReason.STALE_SOURCE))
                 .select_related("source")
                 .order_by("pk")
             )

@@ -28,9 +28,7 @@ from django.db import transaction
 from verifier.engine import get_extractor
 from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.models import Claim, ClaimOrigin, IngestJob, Source, SourceVersion
-from verifier.services.binding import claims_rebind_superseded
-from verifier.services.ingest_validate import claims_classify
-from verifier.services.judging import claim_vectors, claims_judge
+from verifier.services.sources import source_claims_rebind
 
 IMPORT_BATCH: Final = 500
 
@@ -93,27 +91,15 @@ def _extract_version(job: IngestJob, version_id: int) -> None:
 
 def _rebind_earlier_claims(job: IngestJob, version_id: int) -> None:
     """Bind the source's claims of earlier jobs in its current version where their
-    words still are, then judge and score them as validation does (module docstring).
-    One transaction under the source's row lock: a rerun finds their spans current and
+    words still are, then judge and score them as validation does (module docstring;
+    ``source_claims_rebind``, the rule every door that writes documents follows). One
+    transaction under the source's row lock: a rerun finds their spans current and
     does nothing again."""
     version = SourceVersion.objects.select_related("source").get(
         pk=version_id, source__workspace=job.workspace
     )
     why = f"ingest job #{job.pk}: new version v{version.number}"
-    with transaction.atomic():
-        Source.objects.select_for_update().filter(pk=version.source_id).first()
-        earlier = list(
-            Claim.objects.filter(source_id=version.source_id, exclusion_reason="")
-            .exclude(ingest_job=job)
-            .select_related("source")
-            .defer("embedding")
-            .order_by("pk")
-        )
-        rebound = claims_rebind_superseded(claims=earlier, actor=None, why=why, keep_changed=True)
-        if not rebound:
-            return
-        claims_judge(claims=rebound, cause=why, vectors=claim_vectors(rebound))
-        claims_classify(workspace=job.workspace, claims=rebound)
+    source_claims_rebind(version=version, why=why, exclude_ingest_job_id=job.pk)
 
 
 def _import_claims(job: IngestJob, first: int, last: int) -> None:

@@ -1,23 +1,37 @@
-"""Writes for sources and their immutable versions."""
+"""Writes for sources and their immutable versions.
+
+A new version of a document supersedes the earlier ones: ``source_upsert`` re-resolves
+the claims bound to them at once (a supported one becomes ``unverified`` /
+``stale_source``). ``source_claims_rebind`` then binds the source's claims again in the
+new version where their words still are as they were, judges and scores them, so an
+unchanged sentence keeps a current claim: ingest runs it as a job's ``rebind`` item, and
+the doors that write a document's version during a request (``POST
+/connect/v1/sources``, the inline sources of claims/verify) through
+``source_upsert_and_rebind``, in the version's own transaction. One rule, at every
+door that writes documents."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from django.db import transaction
 
 from verifier.domain_packs import (
     DEFAULT_DOMAIN_PACK,
     RAG_CHUNK_REF_PREFIX,
-    RAG_DOMAIN_PACK,
     TRANSCRIPT_REF_PREFIX,
     domain_pack_problem,
 )
 from verifier.errors import ApplicationError
-from verifier.models import Source, SourceVersion, Workspace, text_sha256
+from verifier.judges import Judge
+from verifier.models import Claim, Source, SourceVersion, Workspace, text_sha256
 from verifier.selectors.rules import rule_set_domain_packs
+from verifier.selectors.sources import SourceKind, source_kind
+from verifier.services.binding import claims_rebind_superseded
 from verifier.services.claim_state import claims_state_refresh_superseded
+from verifier.services.ingest_validate import claims_classify
+from verifier.services.judging import claim_vectors, claims_judge
 from verifier.untrusted_input import display_text_problem, identifier_refusal
 
 
@@ -41,22 +55,13 @@ class SourceRefInUse(SourceInputError):
     status_code = 409
 
 
-# Which door writes a source's versions: documents (the sources API, ingest, inline
-# sources of claims/verify, fixtures), memory transcripts, RAG chunks.
-SourceDoor = Literal["document", "transcript", "rag_chunk"]
+# Which door writes a source's versions (``verifier.selectors.sources.SourceKind``).
+SourceDoor = SourceKind
 # Refs made from a text's hash by the memory and RAG doors: a document may not take one.
 _RESERVED_PREFIXES: Final = {
     TRANSCRIPT_REF_PREFIX: "memory transcripts",
     RAG_CHUNK_REF_PREFIX: "RAG chunks",
 }
-
-
-def _door_of(source: Source) -> SourceDoor:
-    if source.transcripts.exists():
-        return "transcript"
-    if source.domain_pack == RAG_DOMAIN_PACK and source.ref.startswith(RAG_CHUNK_REF_PREFIX):
-        return "rag_chunk"
-    return "document"
 
 
 _OWNED_BY: Final = {
@@ -85,7 +90,7 @@ def _check_door(source: Source, created: bool, door: SourceDoor) -> None:
                 {"field": "ref"},
             )
         return
-    owner = _door_of(source)
+    owner = source_kind(source)
     if owner == door:
         return
     if owner == "document":
@@ -223,3 +228,64 @@ def source_upsert(
     if latest is not None:
         claims_state_refresh_superseded(version=version)
     return SourceWrite(source, version, created_source, True)
+
+
+@transaction.atomic
+def source_claims_rebind(
+    *,
+    version: SourceVersion,
+    why: str,
+    exclude_ingest_job_id: int | None = None,
+    judge: Judge | None = None,
+) -> list[Claim]:
+    """Bind the source's claims (not excluded ones; not those of the ingest job
+    ``exclude_ingest_job_id``, which extracted them from this version) in its current
+    version where their words still are as they were, then judge and score them again
+    (``claims_rebind_superseded`` with ``keep_changed``: a claim whose words changed or
+    went keeps its span in the earlier version, stale, for a reviewer). Under the
+    source's row lock, in one transaction: run again, it finds their spans current and
+    does nothing. ``why`` ends each state event's cause. Returns the claims bound again."""
+    Source.objects.select_for_update().filter(pk=version.source_id).first()
+    earlier = Claim.objects.filter(source_id=version.source_id, exclusion_reason="")
+    if exclude_ingest_job_id is not None:
+        earlier = earlier.exclude(ingest_job_id=exclude_ingest_job_id)
+    claims = list(earlier.select_related("source").defer("embedding").order_by("pk"))
+    rebound = claims_rebind_superseded(claims=claims, actor=None, why=why, keep_changed=True)
+    if not rebound:
+        return []
+    claims_judge(claims=rebound, judge=judge, cause=why, vectors=claim_vectors(rebound))
+    claims_classify(workspace=rebound[0].workspace, claims=rebound)
+    return rebound
+
+
+@transaction.atomic
+def source_upsert_and_rebind(
+    *,
+    workspace: Workspace,
+    ref: str,
+    text: str,
+    title: str = "",
+    citation: str = "",
+    domain_pack: str = "",
+    door_name: str,
+    judge: Judge | None = None,
+) -> SourceWrite:
+    """``source_upsert`` of a document, and when it added a version to an existing
+    source, ``source_claims_rebind`` of that version in the same transaction, so the
+    claims whose words it still has stay current (module docstring). ``door_name``
+    (``sources API``, ``claims/verify``) is named in the state events' cause."""
+    write = source_upsert(
+        workspace=workspace,
+        ref=ref,
+        text=text,
+        title=title,
+        citation=citation,
+        domain_pack=domain_pack,
+    )
+    if write.created_version and not write.created_source:
+        source_claims_rebind(
+            version=write.version,
+            why=f"{door_name}: new version v{write.version.number}",
+            judge=judge,
+        )
+    return write

@@ -18,6 +18,7 @@ from verifier.models import (
     Webhook,
     WebhookDelivery,
 )
+from verifier.states import reason_description
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +137,10 @@ def test_quote_from_another_source_is_a_misattribution(api, workspace, delta):
     assert row["state"] != "supported"
     assert row["span"] is None
     assert row["misattributed_to"] == ["source:orchard"]
-    assert "not in the cited source source:marrow_river" in row["reason_text"]
+    assert row["reason_text"] == (
+        f"{reason_description('no_evidence')} The quote is in source:orchard: the claim "
+        "cites the wrong source."
+    )
     claim = Claim.objects.get(public_id=row["claim_id"])
     assert not EvidenceBinding.objects.filter(claim=claim, is_active=True).exists()
 
@@ -324,8 +328,8 @@ def test_a_job_with_no_acceptable_claim_is_refused_and_stores_nothing(api, works
     assert error["code"] == "no_claim_accepted"
     # numbered as ``index`` is (0-based), each problem's own full stop not doubled
     assert error["message"] == (
-        "No claim could be verified — claims[0]: No source 'source:nowhere' in this "
-        "workspace (ref or id); claims[1]: The claim text is empty."
+        "No claim could be verified — claims[0]: No source with the ref 'source:nowhere' "
+        "in this workspace; claims[1]: The claim text is empty."
     )
     assert [e["code"] for e in error["details"]["errors"]] == ["unknown_source", "empty_text"]
     assert [e["index"] for e in error["details"]["errors"]] == [0, 1]
@@ -469,3 +473,162 @@ def test_more_inline_sources_than_a_batch_takes_are_refused_and_nothing_is_store
     assert response.status_code == 400
     assert "sources" in response.json()["error"]["details"]
     assert Source.objects.filter(workspace=workspace).count() == before
+
+
+# --- issue walk: misattribution, one reason text, re-sent stale claims, traces ---------
+
+SOURCES = "/connect/v1/sources"
+
+
+def put_source(client, ref: str, text: str) -> None:
+    response = client.post(
+        SOURCES, data=json.dumps({"ref": ref, "text": text}), content_type="application/json"
+    )
+    assert response.status_code in (200, 201), response.content
+
+
+def test_a_quote_another_source_no_longer_has_is_no_misattribution(api):
+    """A source's earlier version held the quote; its current one does not: the claim
+    does not cite "the wrong source" (only current versions are looked in)."""
+    put_source(api, "source:mA", "The canal froze in 1963.")
+    put_source(api, "source:mA", "The canal never froze.")
+    put_source(api, "source:mB", "Canal notes.")
+    quote = "The canal froze in 1963."
+    body = post(api, {"claims": [{"text": quote, "source": "source:mB", "quote": quote}]})
+    (row,) = body.json()["results"]
+    assert row["misattributed_to"] == []
+    assert row["reason_text"] == reason_description("no_evidence")
+
+
+def test_a_quote_only_in_an_earlier_version_of_the_cited_source_says_so(api):
+    put_source(api, "source:canal", "The canal froze in 1963.")
+    put_source(api, "source:canal", "The canal never froze.")
+    put_source(api, "source:other", "Elsewhere: The canal froze in 1963.")
+    quote = "The canal froze in 1963."
+    body = post(api, {"claims": [{"text": quote, "source": "source:canal", "quote": quote}]})
+    (row,) = body.json()["results"]
+    assert (row["state"], row["reason"], row["span"]) == ("unverified", "no_evidence", None)
+    assert row["misattributed_to"] == ["source:other"]
+    assert row["reason_text"] == (
+        f"{reason_description('no_evidence')} The quote is in version 1 of source:canal, "
+        "which has changed since. It is also in source:other: the claim cites the wrong source."
+    )
+
+
+def test_a_quote_not_bound_shows_no_judge_and_reads_the_same_everywhere(api, delta):
+    """The judge was not asked (nothing bound): no verdict is shown as its answer, and
+    the verify row, the claim's envelope and the claim list give one reason text — one
+    that holds when the source states the claim in other words than the quote."""
+    text = "Sediment settles where the current slows."  # verbatim in the source
+    body = post(api, {"claims": [{"text": text, "source": delta.ref, "quote": "Mud sinks."}]})
+    (row,) = body.json()["results"]
+    assert (row["state"], row["reason"], row["span"]) == ("unverified", "no_evidence", None)
+    assert (row["verdict"], row["confidence"], row["verdict_id"], row["judge_model"]) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    assert row["reason_text"] == reason_description("no_evidence")
+    assert "quote" in row["reason_text"]
+    assert "states the claim" not in row["reason_text"]
+    envelope = api.get(f"/connect/v1/claims/{row['claim_id']}").json()
+    assert "judge" not in envelope
+    assert (envelope["reason"], envelope["reason_text"]) == (row["reason"], row["reason_text"])
+    (listed,) = api.get("/connect/v1/claims").json()["results"]
+    assert listed["reason_text"] == row["reason_text"] and "judge" not in listed
+    # the local abstention stays on record; it is just not shown as the judge's answer
+    (kept,) = Verdict.objects.filter(claim__public_id=row["claim_id"])
+    assert (kept.label, kept.note) == ("abstained", "no_bound_evidence")
+
+
+def test_an_inline_call_names_its_trace_and_a_job_names_its_once_it_ended(
+    api, delta, django_capture_on_commit_callbacks
+):
+    from verifier.pipeline.tasks import run_verification_job
+
+    claim = {"text": "Sediment settles where the current slows.", "source": delta.ref}
+    inline = post(api, {"claims": [claim]}).json()
+    trace = api.get(f"/connect/v1/traces/{inline['trace_id']}")
+    assert trace.status_code == 200, trace.content[:300]
+    assert trace.json()["operation"] == "claims_verify"
+
+    with django_capture_on_commit_callbacks(execute=False):
+        queued = post(api, {"claims": [claim], "wait": 0}).json()
+    assert queued["trace_id"] is None
+    job_url = f"{URL}/jobs/{queued['job']['id']}"
+    assert api.get(job_url).json()["trace_id"] is None  # not run yet
+    run_verification_job.apply(args=[queued["job"]["id"]])
+    ended = api.get(job_url).json()
+    assert ended["job"]["status"] == "succeeded" and ended["trace_id"]
+    trace = api.get(f"/connect/v1/traces/{ended['trace_id']}").json()
+    assert trace["operation"] == "claims_verify"
+    assert trace["document"]["request"]["job"] == queued["job"]["id"]
+
+
+PIER_V1 = "The pier is 300 metres long. It opened in 1901 after two years of work."
+PIER_V2 = "The pier is 300 metres long. It was painted green in 2001."
+
+
+def test_a_new_version_sent_inline_keeps_the_claims_whose_quote_it_still_has(api):
+    """claims/verify's inline sources write documents as ingest does: a new version
+    binds the source's earlier claims again where their words still are (judged and
+    scored again), so re-sending a claim answers a current result, not a stale one."""
+    quote = "The pier is 300 metres long."
+    claim = {"text": quote, "source": "source:pier", "quote": quote, "external_id": "pier-1"}
+    first = post(api, {"sources": [{"ref": "source:pier", "text": PIER_V1}], "claims": [claim]})
+    (before,) = first.json()["results"]
+    assert (before["state"], before["span"]["source_version"]) == ("supported", 1)
+    again = post(api, {"sources": [{"ref": "source:pier", "text": PIER_V2}], "claims": [claim]})
+    (row,) = again.json()["results"]
+    assert (row["claim_id"], row["reused"]) == (before["claim_id"], True)
+    assert (row["state"], row["reason"]) == ("supported", "entailed")
+    assert row["span"]["source_version"] == 2
+    assert row["verdict_id"] != before["verdict_id"]  # judged again, in the new version
+
+
+def test_a_resent_claim_whose_source_changed_is_verified_again_not_reused_stale(api):
+    """A claim whose words the new version no longer has stays stale (for review); sent
+    again, it is verified again against the current version (its stored quote), so
+    the answer says where the quote is now instead of a result about version 1."""
+    put_source(api, "source:pier", PIER_V1)
+    quote = "It opened in 1901 after two years of work."
+    claim = {"text": "The pier opened in 1901.", "source": "source:pier", "quote": quote}
+    first = post(api, {"claims": [{**claim, "external_id": "pier-2"}]}).json()["results"][0]
+    assert first["span"]["source_version"] == 1
+    put_source(api, "source:pier", PIER_V2)
+    stale = api.get(f"/connect/v1/claims/{first['claim_id']}").json()
+    assert (stale["state"], stale["reason"]) == ("unverified", "stale_source")
+
+    (row,) = post(api, {"claims": [{**claim, "external_id": "pier-2"}]}).json()["results"]
+    assert (row["claim_id"], row["reused"], row["status"]) == (first["claim_id"], True, "verified")
+    assert (row["state"], row["reason"], row["span"]) == ("unverified", "no_evidence", None)
+    assert row["reason_text"].endswith(
+        "The quote is in version 1 of source:pier, which has changed since."
+    )
+    stored = Claim.objects.get(public_id=row["claim_id"])
+    assert not EvidenceBinding.objects.filter(claim=stored, is_active=True).exists()
+
+
+def test_a_resent_stale_claim_in_a_job_reads_pending_then_verified(
+    api, django_capture_on_commit_callbacks
+):
+    from verifier.pipeline.tasks import run_verification_job
+
+    put_source(api, "source:pier", PIER_V1)
+    quote = "It opened in 1901 after two years of work."
+    claim = {"text": quote, "source": "source:pier", "quote": quote, "external_id": "pier-3"}
+    first = post(api, {"claims": [claim]}).json()["results"][0]
+    assert first["state"] == "supported"
+    put_source(api, "source:pier", PIER_V2)
+    with django_capture_on_commit_callbacks(execute=False):
+        queued = post(api, {"claims": [claim], "wait": 0}).json()
+    assert queued["job"]["total"] == 1
+    assert [(r["status"], r["claim_id"]) for r in queued["results"]] == [
+        ("pending", first["claim_id"])
+    ]
+    run_verification_job.apply(args=[queued["job"]["id"]])
+    polled = api.get(f"{URL}/jobs/{queued['job']['id']}").json()
+    assert polled["job"]["done"] == 1
+    (row,) = polled["results"]
+    assert (row["status"], row["reused"], row["reason"]) == ("verified", True, "no_evidence")

@@ -99,7 +99,8 @@ def test_an_earlier_versions_text_is_served_by_number(api):
     for bad in ("0", "two"):
         refused = api.get(f"/connect/v1/sources/source:versions?version={bad}")
         assert refused.status_code == 400, bad
-        assert "version" in refused.json()["error"]["details"], bad
+        error = refused.json()["error"]
+        assert (error["code"], error["details"]) == ("invalid_request", {"field": "version"}), bad
     empty = api.get("/connect/v1/sources/source:versions?version=").json()["error"]
     assert (empty["code"], empty["details"]) == ("empty_field", {"field": "version"})
     empty = api.get("/connect/v1/claims?cursor=&page_size=").json()["error"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.verifier.binding.strategies import perturbed, texts, word_texts
+from tests.verifier.binding.strategies import WORDS, perturbed, texts, word_texts
 from verifier.binding import (
     BoundSpan,
     bind,
@@ -31,24 +31,34 @@ def fresh(quote: str, text: str) -> bool:
 
 @st.composite
 def text_and_slice(draw: st.DrawFn) -> tuple[str, int, int]:
+    """A text and a slice of it cut between words: after and before ASCII whitespace
+    (or at the text's ends), holding a letter or digit."""
     text = draw(texts)
-    start = draw(st.integers(0, len(text) - 1))
-    end = draw(st.integers(start + 1, len(text)))
+    cuts = [k for k, ch in enumerate(text) if ch in " \n\t"]
+    starts = [0, *(k + 1 for k in cuts)]
+    ends = [*cuts, len(text)]
+    start = draw(st.sampled_from(starts))
+    later = [e for e in ends if e > start]
+    assume(later)
+    end = draw(st.sampled_from(later))
+    assume(any(ch.isalnum() for ch in text[start:end]))
     return text, start, end
 
 
 @property_settings
 @given(text_and_slice())
-def test_a_substring_binds_exact_at_its_first_occurrence(case: tuple[str, int, int]) -> None:
+def test_a_substring_cut_between_words_binds_exact_at_its_first_whole_occurrence(
+    case: tuple[str, int, int],
+) -> None:
     text, i, j = case
     quote = text[i:j]
-    assume(not quote.isspace())
     found = bind(quote, text)
     assert found is not None
     assert found.match == "exact"
     assert found.score == 1.0
     assert text[found.start : found.end] == quote
-    assert found.start == text.find(quote)
+    # the first occurrence on word boundaries: this one, or one before it
+    assert text.find(quote) <= found.start <= i
     assert fresh(quote, text)
 
 
@@ -98,6 +108,33 @@ def test_word_quotes_bind_in_range_including_fuzzy(quote: str, text: str) -> Non
         assert 0 <= found.start < found.end <= len(text)
         if found.match == "fuzzy":
             assert 0.5 <= found.score <= 1.0
+
+
+# Words of scripts written with spaces between words (``word_texts`` less Chinese, where
+# any position between two letters is a word boundary).
+SPACED_WORDS = [w for w in WORDS if w != "中文"]
+spaced_word_texts = st.lists(st.sampled_from(SPACED_WORDS), min_size=4, max_size=60).map(" ".join)
+
+
+@property_settings
+@given(st.data(), spaced_word_texts, st.sampled_from([0.5, 0.85]))
+def test_every_stage_binds_whole_words_only(data: st.DataObject, text: str, floor: float) -> None:
+    """Words joined by single spaces ("don't", "co-op" and "naïve" among them): a bound
+    span, exact, normalized or fuzzy, starts and ends where a word does."""
+    words = text.split(" ")
+    i = data.draw(st.integers(0, len(words) - 1))
+    j = data.draw(st.integers(i + 1, len(words)))
+    piece = " ".join(words[i:j])
+    # cut into the middle of the first and last words, or keep them, or mix in others
+    quote = data.draw(
+        st.sampled_from(
+            [piece, piece[1:], piece[:-1], piece[2:-2], data.draw(spaced_word_texts), "t " + piece]
+        )
+    )
+    found = bind(quote, text, fuzzy_floor=floor)
+    if found is not None:
+        assert found.start == 0 or text[found.start - 1] == " "
+        assert found.end == len(text) or text[found.end] == " "
 
 
 @property_settings
