@@ -1,11 +1,11 @@
 """The review queue's filter bar, rendered once per distinct filter and kept.
 
 The bar's markup follows from nothing but the query string's filter values, the
-workspace's domain packs (the choices of one select) and the active language. Its twelve
-fields through Django's forms cost ~3 ms of a queue page (a tenth of it). Each process
-keeps the last :data:`FILTER_BAR_CACHE_SIZE` bars it rendered, least recently used out
-first; nothing is shared between processes, so a deploy with another template or form
-never serves an older bar.
+workspace's domain packs (the choices of one select), the reviewer's blind review and
+the active language. Its twelve fields through Django's forms cost ~3 ms of a queue page
+(a tenth of it). Each process keeps the last :data:`FILTER_BAR_CACHE_SIZE` bars it
+rendered, least recently used out first; nothing is shared between processes, so a
+deploy with another template or form never serves an older bar.
 """
 
 from __future__ import annotations
@@ -30,10 +30,13 @@ _bars: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
 _lock = threading.Lock()
 
 
-def filter_bar_key(params: QueryDict, domain_packs: Iterable[str]) -> tuple[Any, ...]:
-    """Everything the bar's markup depends on."""
+def filter_bar_key(
+    params: QueryDict, domain_packs: Iterable[str], *, blind: bool = False
+) -> tuple[Any, ...]:
+    """Everything the bar's markup depends on (``blind``: the reviewer's blind review,
+    whose bar has no judge-derived fields)."""
     values = tuple((key, tuple(params.getlist(key))) for key in FILTER_KEYS)
-    return (get_language(), tuple(domain_packs), values)
+    return (get_language(), tuple(domain_packs), values, blind)
 
 
 def filter_bar_html(filterset: ReviewQueueFilter, *, key: tuple[Any, ...]) -> SafeString:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -15,12 +16,12 @@ from review.queue_reasons import (
     HUMAN_DECISION_REASONS,
     QUEUE_STATE_VALUES,
     queue_reason_values,
-    reason_values,
 )
-from review.verdict_columns import with_latest_verdict
+from review.verdict_columns import with_latest_answer_percent, with_latest_verdict
 from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.state_policy import queue_rank
+from verifier.states import StateReason
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -34,9 +35,32 @@ STATE_CHOICES = [
 ]
 
 
+# Reasons a claim of a state the State filter offers may have besides the queue's own
+# (never entailed, a reviewer's support or an exclusion: those claims are supported or
+# excluded). A claim a reviewer contradicted, and an inferred claim, has one of these.
+_OFFERED_STATE_REASONS = tuple(
+    reason.value
+    for reason in StateReason
+    if reason not in (StateReason.ENTAILED, StateReason.HUMAN_SUPPORTED, StateReason.EXCLUDED)
+)
+
+
+def other_reason_values() -> tuple[str, ...]:
+    """The reasons outside the queue's order in force that a listed claim may have
+    (``human_contradicted``, ``fuzzy_only``, ``legacy_affirmed``, ``no_bound_span`` by
+    default): each has a chip of its own wherever the filter holds such claims, so the
+    chips add up to the filter's count."""
+    order = queue_reason_values()
+    return tuple(reason for reason in _OFFERED_STATE_REASONS if reason not in order)
+
+
 def reason_choices() -> list[tuple[str, str]]:
-    """The reason filter's choices: the queue's reasons in the order in force, labelled."""
-    return [(reason, vocabulary.label("reason", reason)) for reason in queue_reason_values()]
+    """The reason filter's choices: the queue's reasons in the order in force, then the
+    others a listed claim may have, labelled."""
+    return [
+        (reason, vocabulary.label("reason", reason))
+        for reason in (*queue_reason_values(), *other_reason_values())
+    ]
 
 
 AGE_CHOICES = [
@@ -61,6 +85,11 @@ FILTER_KEYS = (
     "mine",
     "q",
 )
+# The filters that read what the judge (or a reviewer) found: blind review, which hides
+# that until the reviewer decides, neither offers nor applies them, and leaves them out
+# of the links it makes. Without the state filter the queue is the default one.
+BLIND_HIDDEN_KEYS = ("state", "reason", "confidence_min", "confidence_max")
+CONFIDENCE_RANGE = "a percentage from 0 to 100, as the Judge's confidence column shows it"
 
 
 def queue_undecided(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
@@ -70,6 +99,34 @@ def queue_undecided(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
     return queryset.filter(state__in=QUEUE_STATE_VALUES).exclude(
         state_reason__in=HUMAN_DECISION_REASONS
     )
+
+
+def _percent_filter(method: str, label: str) -> django_filters.NumberFilter:
+    """A judge's-confidence bound, in percent as the console shows confidences."""
+    said = f"{label}: enter {CONFIDENCE_RANGE}."
+    # The bounds' messages are %-format strings (Django fills in the limit); "invalid"'s is not.
+    bound = said.replace("%", "%%")
+    return django_filters.NumberFilter(
+        method=method,
+        label=label,
+        widget=widgets.NumberInput,
+        min_value=0,
+        max_value=100,
+        error_messages={"invalid": said, "min_value": bound, "max_value": bound},
+    )
+
+
+class QueueFilterForm(forms.Form):
+    """The filter bar's form: a field with an error says so to assistive technology
+    (``aria-invalid``, described by the error the bar prints beside it)."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        for name in self.errors:
+            if name in self.fields:
+                self.fields[name].widget.attrs.update(
+                    {"aria-invalid": "true", "aria-describedby": f"{self[name].auto_id}_error"}
+                )
 
 
 class ReviewQueueFilter(django_filters.FilterSet):
@@ -113,12 +170,11 @@ class ReviewQueueFilter(django_filters.FilterSet):
     judge_model = django_filters.CharFilter(
         method="filter_judge_model", label="Judge model", widget=widgets.TextInput
     )
-    confidence_min = django_filters.NumberFilter(
-        method="filter_confidence_min", label="Confidence ≥", widget=widgets.NumberInput
-    )
-    confidence_max = django_filters.NumberFilter(
-        method="filter_confidence_max", label="Confidence ≤", widget=widgets.NumberInput
-    )
+    # In percent, as the console shows a confidence; only verdicts that gave an answer
+    # (supports / contradicts) have one: an abstention, a failure, a claim never judged
+    # and a reviewer's decision match no bound.
+    confidence_min = _percent_filter("filter_confidence_min", "Judge's confidence ≥ (%)")
+    confidence_max = _percent_filter("filter_confidence_max", "Judge's confidence ≤ (%)")
     age = django_filters.ChoiceFilter(
         choices=AGE_CHOICES,
         method="filter_age",
@@ -136,25 +192,67 @@ class ReviewQueueFilter(django_filters.FilterSet):
     class Meta:
         model = Claim
         fields: list[str] = []
+        form = QueueFilterForm
 
     data: Any  # the bound query (django-filter is untyped)
+    queryset: QuerySet[Claim]
 
     def __init__(
         self,
         *args: Any,
         reviewer: User | None = None,
         domain_packs: Iterable[str] = (),
+        blind: bool = False,
         **kwargs: Any,
     ) -> None:
         """``reviewer``: whose assignments and lease "Assigned to me" means; ``domain_packs``: the
-        workspace's packs, the choices of that filter (read once by the caller)."""
+        workspace's packs, the choices of that filter (read once by the caller); ``blind``:
+        the reviewer's blind review, without the filters of :data:`BLIND_HIDDEN_KEYS`."""
         super().__init__(*args, **kwargs)
         self.reviewer = reviewer
+        self.blind = blind
         self.filters["domain_pack"].extra["choices"] = [(p, p) for p in domain_packs]
-        if not (self.data or {}).get("state"):
+        data = self.data.copy() if self.data is not None else {}
+        if blind:
+            for name in BLIND_HIDDEN_KEYS:
+                del self.filters[name]
+            # The state filter's default, the queue itself, without the field.
+            self.queryset = queue_undecided(self.queryset)
+        elif not data.get("state"):
             # The default state filter is the queue itself.
-            self.data = self.data.copy() if self.data is not None else {}
-            self.data["state"] = "queue"
+            data["state"] = "queue"
+        reason = data.get("reason")
+        if reason and not blind:
+            # A reason may be given by its label, as its chip and the select show it.
+            data["reason"] = vocabulary.code_of("reason", str(reason)) or reason
+        self.data = data
+
+    @property
+    def blind_ignored(self) -> list[str]:
+        """The judge-derived filters given that blind review leaves out."""
+        if not self.blind:
+            return []
+        return [name for name in BLIND_HIDDEN_KEYS if (self.data or {}).get(name)]
+
+    def error_message(self) -> str:
+        """What is wrong with the filter, each field by its label ("" when valid)."""
+        errors = self.form.errors
+        if not errors:
+            return ""
+        said = []
+        for name, messages in errors.items():
+            label = self.form.fields[name].label if name in self.form.fields else ""
+            for message in messages:
+                said.append(
+                    message
+                    if not label or str(message).startswith(str(label))
+                    else f"{label}: {message}"
+                )
+        return (
+            "This filter is invalid, so no claims are listed: "
+            + " ".join(s if s.endswith(".") else s + "." for s in said)
+            + " Fix the field or reset the filters."
+        )
 
     def qs_without(self, *names: str) -> QuerySet[Claim]:
         """What :attr:`qs` would be with the filters ``names`` unset, from this filter
@@ -175,8 +273,10 @@ class ReviewQueueFilter(django_filters.FilterSet):
     def filter_reason(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         if not value:
             return queryset
-        # The rank too: it leads the queue index, so the page reads only that reason's range.
-        return queryset.filter(state_reason__in=reason_values(value), queue_rank=queue_rank(value))
+        # The reason itself, as its chip counts it (a reviewer's contradiction has its
+        # own). The rank too: it leads the queue index, so the page reads only that
+        # reason's range.
+        return queryset.filter(state_reason=value, queue_rank=queue_rank(value))
 
     def filter_judge_model(
         self, queryset: QuerySet[Claim], name: str, value: str
@@ -188,16 +288,12 @@ class ReviewQueueFilter(django_filters.FilterSet):
     def filter_confidence_min(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        return with_latest_verdict(queryset, "latest_confidence").filter(
-            latest_confidence__gte=float(value)
-        )
+        return with_latest_answer_percent(queryset).filter(latest_answer_percent__gte=float(value))
 
     def filter_confidence_max(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        return with_latest_verdict(queryset, "latest_confidence").filter(
-            latest_confidence__lte=float(value)
-        )
+        return with_latest_answer_percent(queryset).filter(latest_answer_percent__lte=float(value))
 
     def filter_age(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         now = timezone.now()
@@ -230,12 +326,15 @@ class ReviewQueueFilter(django_filters.FilterSet):
         )
 
 
-def filter_querystring(params: QueryDict) -> str:
-    """The filter part of a query string, to carry the filter from item to item."""
+def filter_querystring(params: QueryDict, *, blind: bool = False) -> str:
+    """The filter part of a query string, to carry the filter from item to item; in
+    blind review (``blind``) without the judge-derived filters it does not apply."""
     from django.http import QueryDict
 
     kept = QueryDict(mutable=True)
     for key in FILTER_KEYS:
+        if blind and key in BLIND_HIDDEN_KEYS:
+            continue
         value = params.get(key)
         if value:
             kept[key] = value

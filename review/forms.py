@@ -8,7 +8,11 @@ from django import forms
 
 from verifier.untrusted_input import decimal_int
 
-DECISIONS = [("supported", "Supported"), ("contradicted", "Contradicted")]
+DECISIONS = [
+    ("supported", "Supported"),
+    ("contradicted", "Contradicted"),
+    ("not_stated", "Not stated by the source"),
+]
 BULK_ACTIONS = [
     ("assign", "Assign to"),
     ("exclude", "Exclude"),

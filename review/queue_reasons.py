@@ -12,14 +12,13 @@ it, and is still found under its state (the state filter, the claim list).
 from __future__ import annotations
 
 from verifier.state_policy import queue_reason_order
-from verifier.states import QUEUE_STATES, StateReason, queue_reason_codes
+from verifier.states import HUMAN_DECISION_REASONS as DECIDED
+from verifier.states import QUEUE_STATES, queue_reason_codes
 
 QUEUE_STATE_VALUES: tuple[str, ...] = tuple(sorted(s.value for s in QUEUE_STATES))
-# The reasons of a state a reviewer decided: out of the default queue.
-HUMAN_DECISION_REASONS: tuple[str, ...] = (
-    StateReason.HUMAN_CONTRADICTED.value,
-    StateReason.HUMAN_SUPPORTED.value,
-)
+# The reasons of a state a reviewer decided (supported, contradicted, not stated by the
+# source): out of the default queue.
+HUMAN_DECISION_REASONS: tuple[str, ...] = tuple(reason.value for reason in DECIDED)
 
 
 def queue_reason_values() -> tuple[str, ...]:

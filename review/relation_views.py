@@ -17,7 +17,11 @@ from verifier import vocabulary
 from verifier.http import MemberRequest
 from verifier.models import ClaimRelation, DecisionLevel, RelationKind
 from verifier.permissions import DECIDER_ROLES, role_required
-from verifier.selectors.relation_verification import relation_stats_get, relations_for_review
+from verifier.selectors.relation_verification import (
+    relation_stats_get,
+    relations_for_review,
+    relations_for_review_levels,
+)
 from verifier.services.relation_verify import (
     RELATION_BULK_MAX,
     RelationReviewError,
@@ -50,6 +54,15 @@ def _filters(params: QueryDict) -> dict[str, str]:
     }
 
 
+def _back(request: MemberRequest) -> str:
+    """Where a decision returns to: the list as it was shown (its filter and page, the
+    form's ``next``), only ever a path of the list itself; else the bare list."""
+    base = reverse("review:relations")
+    back = request.POST.get("next", "")
+    local = back.startswith(base + "?") and back.isprintable() and not set(back) & set("\\# ")
+    return back if local else base
+
+
 def _filter_query(filters: dict[str, str]) -> str:
     query = QueryDict(mutable=True)
     for key, value in filters.items():
@@ -80,7 +93,9 @@ def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> Ht
             "day_choices": DAY_CHOICES,
             "filters": filters,
             "filter_query": _filter_query(filters),
-            "levels": [(v, vocabulary.label("level", v)) for v in DecisionLevel.values],
+            # Only the levels a waiting relation has (with how many): one decided by a
+            # reviewer, or accepted by the graph check or the judge, never waits here.
+            "levels": _levels(relations_for_review_levels(workspace=workspace), filters),
             "kinds": RelationKind.choices,
             "page": page,
             "can_decide": membership is not None and membership.role in DECIDER_ROLES,
@@ -89,6 +104,16 @@ def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> Ht
         },
         status=status,
     )
+
+
+def _levels(waiting: dict[str, int], filters: dict[str, str]) -> list[tuple[str, str]]:
+    """The Level filter's options: each level relations wait at, with their count, and
+    the level chosen now even when none waits at it any more."""
+    options = [(v, f"{vocabulary.label('level', v)} ({n})") for v, n in waiting.items()]
+    chosen = filters["level"]
+    if chosen and chosen not in waiting:
+        options.append((chosen, f"{vocabulary.label('level', chosen)} (0)"))
+    return options
 
 
 @role_required(*DECIDER_ROLES)
@@ -104,9 +129,12 @@ def relation_decide(request: MemberRequest, pk: int) -> HttpResponse:
     try:
         relation_review_decide(relation=relation, reviewer=request.user, accept=DECISIONS[decision])
     except RelationReviewError as exc:
-        return _render(request, status=409, error=str(exc))
+        # Decided meanwhile (another reviewer, a stale page): back to the list, which no
+        # longer shows it, saying who decided what and when; a reload sends nothing again.
+        messages.warning(request, str(exc))
+        return redirect(_back(request))
     messages.success(request, f"Relation {relation.pk} {decision}ed.")
-    return redirect(reverse("review:relations"))
+    return redirect(_back(request))
 
 
 @role_required(*DECIDER_ROLES)

@@ -31,10 +31,13 @@ if TYPE_CHECKING:
     from review.selectors.item import ItemChange
     from verifier.models import Membership
 
-Decision = Literal["supported", "contradicted"]
+Decision = Literal["supported", "contradicted", "not_stated"]
+# A decision's verdict label: "not_stated" (the source does not say it, nor its opposite)
+# is neither an entailment nor a contradiction.
 DECISION_LABELS: Mapping[str, str] = {
     "supported": VerdictLabel.ENTAILED.value,
     "contradicted": VerdictLabel.CONTRADICTED.value,
+    "not_stated": VerdictLabel.NOT_STATED.value,
 }
 HUMAN_PROMPT_VERSION = 0  # a person reads the span; there is no prompt
 # How many items a skip loop may pass over before giving up (leases held elsewhere).
@@ -144,6 +147,12 @@ def review_decide(
 ) -> StateDecision:
     """Append the reviewer's verdict (optionally binding a selected span) and re-resolve.
 
+    ``supported`` needs a fresh bound span (bound now from ``span``, or already bound),
+    ``contradicted`` a bound span (the one that contradicts); ``not_stated`` (the source
+    does not state the claim, nor its opposite) needs none and binds none: a selected
+    span is not evidence of anything, so it is left unbound, and the verdict records the
+    span bound now, if any, as the one the reviewer found silent.
+
     ``expected_version`` is the item's version the decision was made on: without one
     (``VersionMissing``) or on a stale page (``StaleItem``) it is refused; the same
     decision repeated by the same reviewer on an unchanged claim is refused too, so a
@@ -154,6 +163,8 @@ def review_decide(
 
     if decision not in DECISION_LABELS:
         raise ReviewError(f"Unknown decision {decision!r}.")
+    if decision == "not_stated":
+        span = span_text = None
     review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
     latest = claim.verdicts.order_by("-id").first()
@@ -196,8 +207,9 @@ def review_decide(
         note=note.strip(),
         reviewer=reviewer,
     )
+    said = decision.replace("_", " ")  # "not stated", as the history reads it
     result = claim_state_refresh(
-        claim=claim, cause=f"review: {decision} by {reviewer.get_username()}", actor=reviewer
+        claim=claim, cause=f"review: {said} by {reviewer.get_username()}", actor=reviewer
     )
     review_lease_release(claim=claim, reviewer=reviewer)
     return result

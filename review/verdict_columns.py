@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
-from django.db.models import CharField, FloatField, OuterRef, QuerySet, Subquery
+from django.db.models import (
+    Case,
+    CharField,
+    F,
+    FloatField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Round
 
 from verifier.models import Claim, Verdict
+from verifier.vocabulary import ANSWER_VERDICTS
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -29,6 +41,7 @@ class LatestVerdictColumns(TypedDict, total=False):
 
     latest_judge_model: str | None
     latest_confidence: float | None
+    latest_answer_percent: float | None
 
 
 def latest_verdict(field: str, output_field: Any) -> Subquery:
@@ -49,3 +62,33 @@ def with_latest_verdict(
     }
     annotated = queryset.annotate(**missing) if missing else queryset
     return cast("QuerySet[WithAnnotations[Claim, LatestVerdictColumns]]", annotated)
+
+
+def with_latest_answer_percent(
+    queryset: QuerySet[Claim],
+) -> QuerySet[WithAnnotations[Claim, LatestVerdictColumns]]:
+    """``queryset`` annotated with ``latest_answer_percent``: the latest verdict's
+    confidence in whole percent, rounded as the console shows it
+    (``vocabulary.confidence_percent``), where that verdict is a model's answer
+    (supports or contradicts); NULL for an abstention, a failure, a withdrawal, a
+    reviewer's decision and a claim without a verdict, which have no confidence to show."""
+    if "latest_answer_percent" not in queryset.query.annotations:
+        answer = Case(
+            When(
+                label__in=sorted(ANSWER_VERDICTS),
+                reviewer__isnull=True,
+                then=Round(F("confidence") * Value(100.0)),
+            ),
+            default=None,
+            output_field=FloatField(),
+        )
+        rows = (
+            Verdict.objects.filter(claim_id=OuterRef("pk"))
+            .latest_first()
+            .annotate(answer_percent=answer)
+            .values("answer_percent")
+        )
+        queryset = queryset.annotate(
+            latest_answer_percent=Subquery(rows[:1], output_field=FloatField())
+        )
+    return cast("QuerySet[WithAnnotations[Claim, LatestVerdictColumns]]", queryset)

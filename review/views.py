@@ -27,6 +27,7 @@ from review.filter_bar import filter_bar_html, filter_bar_key
 from review.filters import filter_querystring
 from review.forms import (
     BULK_ACTIONS,
+    DECISIONS,
     UNASSIGN,
     BulkForm,
     DecisionForm,
@@ -43,6 +44,7 @@ from review.selectors.queue import (
     review_queue_filtered,
     review_queue_page,
 )
+from review.selectors.sentences import review_item_sentence_stops
 from review.selectors.workspace import review_assignees, review_guidelines_get
 from review.services import (
     BulkOutcome,
@@ -99,6 +101,12 @@ def _item_url(public_id: str, filter_qs: str, extra: str = "") -> str:
     return f"{url}?{query}" if query else url
 
 
+def _filter_qs(request: MemberRequest) -> str:
+    """The query string's filter, carried from page to page; in blind review without
+    the judge-derived filters it does not apply (a link would tell what it hides)."""
+    return filter_querystring(request.GET, blind=request.membership.blind_review)
+
+
 # --- queue ---------------------------------------------------------------------
 
 
@@ -110,19 +118,25 @@ def _queue_context(
 ) -> dict[str, Any]:
     """The queue page's context by the query string (filter and page); ``bulk_form`` and
     ``selected``: a refused bulk action's form (with its errors) and the rows it had."""
+    blind = request.membership.blind_review
     queue_page = review_queue_page(
-        workspace=request.workspace, reviewer=request.user, params=request.GET
+        workspace=request.workspace, reviewer=request.user, params=request.GET, blind=blind
     )
     return {
         "filter_bar": filter_bar_html(
-            queue_page.filter, key=filter_bar_key(request.GET, queue_page.domain_packs)
+            queue_page.filter,
+            key=filter_bar_key(request.GET, queue_page.domain_packs, blind=blind),
         ),
+        # An invalid filter lists nothing and says why; "left": claims still to decide.
+        "filter_error": queue_page.error,
+        "left": queue_page.left,
+        "blind_ignored": queue_page.blind_ignored,
         "page": queue_page.page,
         "chips": queue_page.chips,
         "count_cap": f"{counts.COUNT_CAP:,}",
         "all_reasons_query": queue_page.all_reasons_query,
         "any_reason_pressed": queue_page.any_reason_pressed,
-        "filter_qs": filter_querystring(request.GET),
+        "filter_qs": _filter_qs(request),
         # The page's own query (filter and cursor): a refused bulk action shows it again.
         "page_qs": request.GET.urlencode(),
         # The chips' and page links' path: relative ("?after=…") on the queue's own
@@ -173,7 +187,7 @@ def _bulk_refused(request: MemberRequest, form: BulkForm) -> HttpResponse:
 def bulk(request: MemberRequest) -> HttpResponse:
     workspace = request.workspace
     form = BulkForm(request.POST, claim_ids=request.POST.getlist("claims"))
-    filter_qs = filter_querystring(request.GET)
+    filter_qs = _filter_qs(request)
     queue_url = reverse("review:queue") + (f"?{filter_qs}" if filter_qs else "")
     if not form.is_valid():
         return _bulk_refused(request, form)
@@ -310,7 +324,7 @@ def _render_item(
 ) -> HttpResponse:
     reviewer = request.user
     membership = request.membership
-    filter_qs = filter_querystring(request.GET)
+    filter_qs = _filter_qs(request)
     at = request.GET.get("at", "")
     detail = review_item_detail(claim=claim, reviewer=reviewer, at=decimal_int(at, max_digits=9))
     claim = detail.claim
@@ -326,6 +340,8 @@ def _render_item(
     opened = request.GET.get("form", "")
     context: dict[str, Any] = {
         "item": detail,
+        # the window's sentences, for selecting a span from the keyboard (review.js)
+        "sentence_stops": review_item_sentence_stops(detail),
         "claim": claim,
         "filter_qs": filter_qs,
         "can_decide": _is_decider(request) and not held_by_other,
@@ -384,8 +400,12 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
     selection = review_queue_filtered(
         workspace=workspace,
         reviewer=request.user,
-        filters=QueryDict(filter_querystring(request.GET)),
+        filters=QueryDict(_filter_qs(request)),
+        blind=request.membership.blind_review,
     )
+    if selection.error and current is None and not request.htmx:
+        # Start reviewing by an invalid filter: the queue with the same message, 422.
+        return render(request, "review/queue.html", _queue_context(request), status=422)
     skipped = list(request.session.get(SKIPPED_KEY, []))
     lease = review_lease_next(
         workspace=workspace,
@@ -394,7 +414,7 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
         filters=selection.filters,
         skip=skipped + ([current.pk] if current is not None else []),
     )
-    filter_qs = filter_querystring(request.GET)
+    filter_qs = _filter_qs(request)
     if current is not None:
         _trail_note(request, current.public_id)
     if lease is None:
@@ -403,9 +423,12 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
             queryset=selection.claims, reviewer=request.user, skipped=skipped
         ).in_words()
         done = (flash + " " if flash else "") + (
-            f"Nothing left for you in this filter; it still holds {out_of_reach}."
-            if out_of_reach
-            else "Nothing left to review for this filter."
+            selection.error
+            or (
+                f"Nothing left for you in this filter; it still holds {out_of_reach}."
+                if out_of_reach
+                else "Nothing left to review for this filter."
+            )
         )
         if request.htmx:
             response = render(
@@ -465,7 +488,7 @@ def _item_action(
             if request.htmx:
                 return _render_item(request, claim, flash=flash)
             _flash_after_redirect(request, public_id=claim.public_id, flash=flash)
-            return redirect(_item_url(claim.public_id, filter_querystring(request.GET)))
+            return redirect(_item_url(claim.public_id, _filter_qs(request)))
 
         return view
 
@@ -488,7 +511,7 @@ def decide(request: MemberRequest, claim: Claim, form: DecisionForm) -> str:
     )
     request.review_decided = claim.public_id  # type: ignore[attr-defined]
     return (
-        f"{claim.public_id} marked {vocabulary.label('state', decision).lower()}: now "
+        f"{claim.public_id} marked {dict(DECISIONS)[decision].lower()}: now "
         f"{vocabulary.label('state', result.state)} ({vocabulary.label('reason', result.reason)})."
     )
 
@@ -626,5 +649,5 @@ def release(request: MemberRequest, public_id: str) -> HttpResponse:
     claim = review_item_get(workspace=request.workspace, public_id=public_id)
     review_lease_release(claim=claim, reviewer=request.user)
     messages.info(request, f"Stopped reviewing: {claim.public_id} is back in the queue for anyone.")
-    filter_qs = filter_querystring(request.GET)
+    filter_qs = _filter_qs(request)
     return redirect(reverse("review:queue") + (f"?{filter_qs}" if filter_qs else ""))

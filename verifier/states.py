@@ -15,6 +15,11 @@ Decision order (first rule that applies wins):
    ``contradicted``, or ``human_contradicted`` for a reviewer). This holds even
    when the binding is stale or absent: a re-check only demotes positive states,
    and surfacing a contradiction is the fail-safe direction.
+   A reviewer's ``not_stated`` (the source does not say it, nor its opposite) with
+   confidence >= floor -> ``unverified`` / ``human_not_stated``, bound or not: the
+   reviewer read the source and decided, so the claim leaves the review queue. A
+   stale binding outranks it (the source changed since the reviewer read it:
+   ``stale_source``, back in the queue).
 4. Entailed with confidence >= floor:
    * stale binding -> ``unverified`` / ``stale_source`` (demoted, never promoted);
    * fresh binding whose match kind the policy accepts -> ``supported``
@@ -77,6 +82,7 @@ class StateReason(StrEnum):
     NOT_JUDGED = "not_judged"
     HUMAN_SUPPORTED = "human_supported"
     HUMAN_CONTRADICTED = "human_contradicted"
+    HUMAN_NOT_STATED = "human_not_stated"
 
 
 QUEUE_STATES: Final[frozenset[ClaimState]] = frozenset(
@@ -129,7 +135,11 @@ REASON_DESCRIPTIONS: Final[Mapping[StateReason, str]] = MappingProxyType(
         StateReason.COVERAGE_GAP: "The judge gave no answer (unreachable or failed).",
         StateReason.CONTRADICTED: "The judge found that the cited span contradicts the claim.",
         StateReason.STALE_SOURCE: "The source changed since the span was bound.",
-        StateReason.NO_EVIDENCE: "No span of the cited source states the claim.",
+        StateReason.NO_EVIDENCE: (
+            "Nothing in the cited source is bound to the claim: the quote it came with is "
+            "not in the source's current version or, without a quote, no passage was found "
+            "that states it."
+        ),
         StateReason.SELF_CONSISTENCY_DISAGREEMENT: (
             "The judge disagreed with itself across samples."
         ),
@@ -145,6 +155,9 @@ REASON_DESCRIPTIONS: Final[Mapping[StateReason, str]] = MappingProxyType(
         StateReason.NOT_JUDGED: "Not judged yet.",
         StateReason.HUMAN_SUPPORTED: "A reviewer found the span supports the claim.",
         StateReason.HUMAN_CONTRADICTED: "A reviewer found the span contradicts the claim.",
+        StateReason.HUMAN_NOT_STATED: (
+            "A reviewer found that the source does not state the claim (nor its opposite)."
+        ),
     }
 )
 
@@ -180,7 +193,24 @@ def queue_risk_rank(
 
 
 BindingStatus = Literal["fresh", "stale", "none"]
-VerdictLabel = Literal["entailed", "contradicted", "abstained", "coverage_gap"]
+VerdictLabel = Literal["entailed", "contradicted", "abstained", "coverage_gap", "not_stated"]
+
+# A reviewer's answer that the source does not state the claim, nor its opposite: not
+# entailed, not contradicted (a person's decision; no judge gives it).
+NOT_STATED: Final = "not_stated"
+
+# The states a reviewer's decision settles, by their reason, with whether the reviewer
+# found that the source states the claim: the one list the review queue (these leave it)
+# and the reviewer calibrators (these are what they learn from) read.
+HUMAN_DECISION_REASONS: Final[Mapping[StateReason, bool]] = MappingProxyType(
+    {
+        StateReason.HUMAN_SUPPORTED: True,
+        StateReason.HUMAN_CONTRADICTED: False,
+        StateReason.HUMAN_NOT_STATED: False,
+    }
+)
+# The labels of a reviewer's decision (a withdrawal takes one back; it decides nothing).
+HUMAN_DECISION_LABELS: Final[tuple[str, ...]] = ("entailed", "contradicted", NOT_STATED)
 
 # A verdict note containing this marker (case, ``-`` and spaces folded to ``_``)
 # marks an abstention caused by the judge disagreeing with itself.
@@ -190,6 +220,16 @@ SELF_CONSISTENCY_NOTE: Final = "self_consistency_disagreement"
 JUDGE_REVIEWERS_DISAGREE_NOTE: Final = "judge_reviewers_disagree"
 # The note of the abstention recorded locally for a claim with no bound span.
 NO_BOUND_EVIDENCE_NOTE: Final = "no_bound_evidence"
+
+
+def judge_not_asked(label: str, note: str) -> bool:
+    """Whether a model verdict is the abstention recorded locally for a claim with no
+    bound span (:data:`NO_BOUND_EVIDENCE_NOTE`): the judge was not asked, so it is no
+    judgement of the claim — the state rules read it as no verdict, and no output shows
+    it as the judge's answer."""
+    return label == "abstained" and note == NO_BOUND_EVIDENCE_NOTE
+
+
 # The exclusion reason remediation records on a claim still unsupported after its repair
 # pass (the ingest report counts these as remediation drops).
 REMEDIATION_EXCLUSION_REASON: Final = "remediation: unsupported after repair"
@@ -209,6 +249,10 @@ class VerdictInput:
     @property
     def is_judge_reviewers_disagreement(self) -> bool:
         return self.note.startswith(JUDGE_REVIEWERS_DISAGREE_NOTE)
+
+    @property
+    def judge_not_asked(self) -> bool:
+        return judge_not_asked(self.label, self.note)
 
 
 # The label of a reviewer's undo: it takes back the human decision before it.
@@ -279,12 +323,7 @@ def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> 
 
     is_human = inputs.human_verdict is not None
     verdict = inputs.human_verdict if is_human else inputs.model_verdict
-    if (
-        verdict is not None
-        and not is_human
-        and verdict.label == "abstained"
-        and verdict.note == NO_BOUND_EVIDENCE_NOTE
-    ):
+    if verdict is not None and not is_human and judge_not_asked(verdict.label, verdict.note):
         # The local "nothing to judge" finalisation is not a judgement of the claim (the
         # judge was not asked): a claim without a bound span is unverified for want of
         # evidence (``no_evidence``, not "the judge could not decide"), and a
@@ -297,6 +336,14 @@ def resolve_state(inputs: StateInputs, policy: StatePolicy = DEFAULT_POLICY) -> 
     if verdict is not None and verdict.label == "contradicted" and confident:
         reason = StateReason.HUMAN_CONTRADICTED if is_human else StateReason.CONTRADICTED
         return StateDecision(ClaimState.CONTRADICTED, reason)
+    if (
+        is_human
+        and verdict is not None
+        and verdict.label == NOT_STATED
+        and confident
+        and inputs.binding != "stale"
+    ):
+        return StateDecision(ClaimState.UNVERIFIED, StateReason.HUMAN_NOT_STATED)
 
     positive = (verdict is not None and verdict.label == "entailed" and confident) or (
         verdict is None and inputs.legacy_affirmed

@@ -57,7 +57,8 @@ STATES: Final = _table(
             ClaimState.UNVERIFIED,
             "Unverified",
             "The judge could not decide, was not confident enough, or no evidence could be "
-            "bound; it waits in the review queue.",
+            "bound; it waits in the review queue. Also the state of a claim a reviewer found "
+            "the source does not state (it then leaves the queue).",
         ),
         (
             ClaimState.CONTRADICTED,
@@ -92,6 +93,7 @@ _REASON_LABELS: Final[Mapping[str, str]] = {
     StateReason.NOT_JUDGED: "Not judged yet",
     StateReason.HUMAN_SUPPORTED: "Confirmed by a reviewer",
     StateReason.HUMAN_CONTRADICTED: "Contradicted by a reviewer",
+    StateReason.HUMAN_NOT_STATED: "Not stated by the source (reviewer)",
 }
 REASONS: Final = _table(
     tuple(
@@ -116,6 +118,11 @@ VERDICTS: Final = _table(
             "withdrawn",
             "Decision withdrawn",
             "The reviewer undid their own decision; the decision before it applies again.",
+        ),
+        (
+            "not_stated",
+            "Not stated",
+            "A reviewer found that the source does not state the claim, nor its opposite.",
         ),
     )
 )

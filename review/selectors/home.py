@@ -18,6 +18,7 @@ from review.selectors.queue import (
 from verifier.models import ClaimRelation, IngestJob, IngestStatus, Verdict, Workspace
 from verifier.permissions import ADMIN_ROLES, DECIDER_ROLES
 from verifier.selectors.counts import RowCount, row_counts
+from verifier.states import HUMAN_DECISION_LABELS
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -36,7 +37,7 @@ def review_progress(*, workspace: Workspace, reviewer: User) -> ReviewProgress:
     now = timezone.now()
     midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
     hour_ago = now - timedelta(hours=1)
-    decided = Q(label__in=("entailed", "contradicted"))
+    decided = Q(label__in=HUMAN_DECISION_LABELS)
     withdrawn = Q(label="withdrawn")
     row = Verdict.objects.filter(
         claim__workspace=workspace, reviewer=reviewer, at__gte=min(midnight, hour_ago)

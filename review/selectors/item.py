@@ -18,7 +18,12 @@ from audit.highlighting import Segment, Span, text_window, window_segments
 from review import item_pane
 from review.models import ReviewLease, ReviewNote
 from review.selectors.queue import QueueWhy, deciding_verdict, why_of
-from review.verdict_words import confidence_in_words, judge_in_words, undo_note_in_words
+from review.verdict_words import (
+    confidence_in_words,
+    judge_in_words,
+    note_in_words,
+    undo_note_in_words,
+)
 from verifier.models import (
     Claim,
     EvidenceBinding,
@@ -255,11 +260,21 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
 
 
 def verdict_notes_in_words(verdicts: Sequence[Verdict]) -> dict[int, str]:
-    """Each verdict's note as the console shows it (by id): an undo's note names the
-    decision it withdraws, from ``verdicts`` (the claim's, reviewers loaded), as its row
-    in the history reads. The review item and the audit's claim page both show these."""
+    """Each verdict's note as the console shows it (by id): a judge's note in the words
+    the item's "Why" line gives it (``note_in_words``: "The numbers differ: 40
+    kilometres vs 14 kilometres.", not its code), a reviewer's own note as they wrote
+    it, and an undo's note naming the decision it withdraws, from ``verdicts`` (the
+    claim's, reviewers loaded), as its row in the history reads. The review item and
+    the audit's claim page both show these."""
     decisions = {v.pk: _decision_in_words(v) for v in verdicts if v.reviewer_id is not None}
-    return {v.pk: undo_note_in_words(v.note, decisions.get) for v in verdicts}
+    return {
+        v.pk: (
+            undo_note_in_words(v.note, decisions.get)
+            if v.reviewer_id is not None
+            else note_in_words(v.note)
+        )
+        for v in verdicts
+    }
 
 
 def _decision_in_words(verdict: Verdict) -> str:

@@ -17,8 +17,8 @@ from django.utils.text import Truncator
 from django.utils.timesince import timesince
 from psycopg.rows import dict_row
 
-from review.filters import ReviewQueueFilter, queue_undecided
-from review.queue_reasons import queue_reason_values, reason_values
+from review.filters import ReviewQueueFilter, other_reason_values, queue_undecided
+from review.queue_reasons import HUMAN_DECISION_REASONS, queue_reason_values
 from review.selectors.cursor import QueueCursor, review_queue_keyset
 from review.selectors.workspace import review_domain_packs
 from review.verdict_words import confidence_in_words, judge_in_words, note_in_words
@@ -253,10 +253,12 @@ def review_queue_filter(
     reviewer: User,
     params: Mapping[str, Any],
     domain_packs: list[str] | None = None,
+    blind: bool = False,
 ) -> ReviewQueueFilter:
     """The queue's filter set bound to ``params``, over the workspace's claims.
 
-    ``domain_packs``: the workspace's packs when the caller has read them already."""
+    ``domain_packs``: the workspace's packs when the caller has read them already;
+    ``blind``: the reviewer's blind review (no judge-derived filters)."""
     if domain_packs is None:
         domain_packs = review_domain_packs(workspace=workspace)
     return ReviewQueueFilter(
@@ -264,28 +266,34 @@ def review_queue_filter(
         queryset=review_queue_claims(workspace=workspace),
         reviewer=reviewer,
         domain_packs=domain_packs,
+        blind=blind,
     )
 
 
 @dataclass(frozen=True)
 class QueueSelection:
-    """The claims a queue filter selects (none when the filter is invalid) and the
-    filter's values."""
+    """The claims a queue filter selects (none when the filter is invalid, and then
+    ``error`` says why, as the queue page does) and the filter's values."""
 
     claims: QuerySet[Claim]
     filters: dict[str, Any]
+    error: str = ""
 
 
 def review_queue_filtered(
-    *, workspace: Workspace, reviewer: User, filters: Mapping[str, Any]
+    *, workspace: Workspace, reviewer: User, filters: Mapping[str, Any], blind: bool = False
 ) -> QueueSelection:
     """The queue's claims by ``filters`` (e.g. the query string), for serving the next
     item by the same filter as the queue page."""
     # One value per key (a QueryDict iterates keys; .get gives the last value).
     params = {key: filters.get(key) for key in filters}
-    filterset = review_queue_filter(workspace=workspace, reviewer=reviewer, params=params)
+    filterset = review_queue_filter(
+        workspace=workspace, reviewer=reviewer, params=params, blind=blind
+    )
     if not filterset.is_valid():
-        return QueueSelection(claims=Claim.objects.none(), filters={})
+        return QueueSelection(
+            claims=Claim.objects.none(), filters={}, error=filterset.error_message()
+        )
     return QueueSelection(claims=filterset.qs, filters=filterset.form.cleaned_data)
 
 
@@ -308,6 +316,24 @@ class QueuePage:
     all_reasons_query: str  # the filter without its reason
     any_reason_pressed: bool
     domain_packs: list[str]  # the workspace's, the choices of the domain pack filter
+    # The page's claims still waiting for a reviewer (not decided by one); None when
+    # the filter is invalid.
+    left: RowCount | None = None
+    error: str = ""  # what is wrong with the filter ("" when it is valid)
+    # In blind review: the judge-derived filters of the query it leaves out.
+    blind_ignored: tuple[str, ...] = ()
+
+
+def _empty_page(page_size: int) -> KeysetPage:
+    return KeysetPage(
+        object_list=[],
+        number=1,
+        count=RowCount(0),
+        page_size=page_size,
+        next_query=None,
+        previous_query=None,
+        first_query=None,
+    )
 
 
 def review_queue_page(
@@ -316,51 +342,62 @@ def review_queue_page(
     reviewer: User,
     params: QueryDict,
     page_size: int = QUEUE_PAGE_SIZE,
+    blind: bool = False,
 ) -> QueuePage:
     """One page of the queue by the filter in ``params`` (the query string), with the
-    reason chips. An invalid filter shows the default queue (the form carries the errors).
+    reason chips and how many of its claims are left to review. An invalid filter lists
+    nothing and says why (``error``; the form carries each field's error), as the claim
+    list does; in blind review (``blind``) the judge-derived filters and the chips are
+    left out.
 
     Keyset paging: ``after=`` / ``before=`` hold the sort key of the row next to the
     page (:class:`QueueCursor`), so every page is one short index range scan. The chips
-    count the same filter without its reason, and the page its own filter, all in one
-    query that counts each up to ``COUNT_CAP`` rows; past that, the planner's estimate
-    ("about 33,400").
+    count the same filter without its reason (the queue's reasons, then any other
+    reason the filter holds claims of, so they add up to its count), the page its own
+    filter, and "left" its claims no reviewer has decided, all in one query that counts
+    each up to ``COUNT_CAP`` rows; past that, the planner's estimate ("about 33,400").
     """
-    current_reason = params.get("reason", "")
     domain_packs = review_domain_packs(workspace=workspace)
     filterset = review_queue_filter(
-        workspace=workspace, reviewer=reviewer, params=params, domain_packs=domain_packs
-    )
-    valid = filterset.is_valid()
-    claims = (
-        filterset.qs
-        if valid
-        else review_queue_default_states(review_queue_claims(workspace=workspace))
+        workspace=workspace,
+        reviewer=reviewer,
+        params=params,
+        domain_packs=domain_packs,
+        blind=blind,
     )
     chip_params = params.copy()
     for key in ("reason", *CURSOR_KEYS):
         chip_params.pop(key, None)
-    if valid:
-        # The same filter without its reason, from the values already cleaned.
-        chip_valid = True
-        chip_claims = filterset.qs_without("reason")
-    else:
-        chip_filter = review_queue_filter(
-            workspace=workspace, reviewer=reviewer, params=chip_params, domain_packs=domain_packs
+    if not filterset.is_valid():
+        return QueuePage(
+            filter=filterset,
+            page=_empty_page(page_size),
+            chips=[],
+            all_reasons_query=chip_params.urlencode(),
+            any_reason_pressed=True,
+            domain_packs=domain_packs,
+            error=filterset.error_message(),
         )
-        chip_valid = chip_filter.is_valid()
-        chip_claims = chip_filter.qs if chip_valid else Claim.objects.none()
-    reasons = queue_reason_values()
-    chip_sets = [chip_claims.filter(state_reason__in=reason_values(reason)) for reason in reasons]
-    # With a reason chosen (and both filters valid) the page's count is that chip's.
-    chosen = (
-        reasons.index(current_reason)
-        if valid and chip_valid and current_reason in reasons
-        else None
+    cleaned = filterset.form.cleaned_data
+    current_reason: str = cleaned.get("reason") or ""
+    claims = filterset.qs
+    reasons = () if blind else (*queue_reason_values(), *other_reason_values())
+    # The same filter without its reason, from the values already cleaned.
+    chip_claims = filterset.qs_without("reason")
+    chip_sets = [chip_claims.filter(state_reason=reason) for reason in reasons]
+    # With a reason chosen the page's count is that chip's.
+    chosen = reasons.index(current_reason) if current_reason in reasons else None
+    # The default queue holds no decided claim: what is left is all of it.
+    count_left = cleaned.get("state", "queue") != "queue"
+    counted = row_counts(
+        [
+            *chip_sets,
+            *([claims] if chosen is None else []),
+            *([claims.exclude(state_reason__in=HUMAN_DECISION_REASONS)] if count_left else []),
+        ]
     )
-    counted = row_counts(chip_sets if chosen is not None else [*chip_sets, claims])
-    chip_counts = counted[: len(chip_sets)]
-    total = counted[chosen] if chosen is not None else counted[-1]
+    total = counted[chosen] if chosen is not None else counted[len(chip_sets)]
+    left = counted[-1] if count_left else total
 
     def fetch(
         limit: int, after: QueueCursor | None, before: QueueCursor | None, offset: int
@@ -386,7 +423,11 @@ def review_queue_page(
         first_query=window.first_query,
     )
     chips = []
-    for reason, count in zip(reasons, chip_counts, strict=True):
+    order = queue_reason_values()
+    for reason, count in zip(reasons, counted[: len(chip_sets)], strict=True):
+        pressed = reason == current_reason
+        if reason not in order and not count.n and not pressed:
+            continue  # a reason outside the queue's order shows only where it has claims
         query = chip_params.copy()
         query["reason"] = reason
         chips.append(
@@ -394,7 +435,7 @@ def review_queue_page(
                 reason=reason,
                 label=vocabulary.label("reason", reason),
                 count=count,
-                pressed=reason == current_reason,
+                pressed=pressed,
                 query=query.urlencode(),
             )
         )
@@ -405,6 +446,8 @@ def review_queue_page(
         all_reasons_query=chip_params.urlencode(),
         any_reason_pressed=not current_reason,
         domain_packs=domain_packs,
+        left=left,
+        blind_ignored=tuple(filterset.blind_ignored),
     )
 
 

@@ -93,6 +93,96 @@
     }
   }
 
+  /* Selecting a span from the keyboard (the pane is not editable, so Shift+arrows select
+   * nothing there): in the source pane ↓ / ↑ select the next / previous sentence,
+   * Shift+↓ / ↑ extend or shrink the selection a sentence at a time, Enter uses it. The
+   * sentences are the server's (data-sentences: "start-end" code points into the version
+   * text, verifier.text.sentences); the selection is made as the mouse makes one, so the
+   * span sent and checked is the same, and the readout (aria-live) says what it holds. */
+  var cursor = null; /* { pane, anchor, focus }: sentence indexes into data-sentences */
+
+  function sentenceStops(pane) {
+    return (pane.getAttribute("data-sentences") || "").split(" ").filter(Boolean).map(function (pair) {
+      var parts = pair.split("-");
+      return [parseInt(parts[0], 10), parseInt(parts[1], 10)];
+    });
+  }
+
+  /* Where stepping starts: the sentence of the current selection, else of the bound span,
+   * else the first. */
+  function startingSentence(pane, stops) {
+    var at = null;
+    var span = selectionSpan();
+    if (span) {
+      at = span.start;
+    } else {
+      var mark = document.getElementById("bound-span");
+      if (mark && pane.contains(mark)) {
+        var before = document.createRange();
+        before.selectNodeContents(pane);
+        before.setEndBefore(mark);
+        at = paneOffset() + codePoints(before.toString());
+      }
+    }
+    if (at === null) return 0;
+    for (var i = 0; i < stops.length; i++) if (stops[i][1] > at) return i;
+    return stops.length - 1;
+  }
+
+  function revealSelection(pane) {
+    var selection = window.getSelection();
+    if (!selection || !selection.rangeCount) return;
+    var rect = selection.getRangeAt(0).getBoundingClientRect();
+    var box = pane.getBoundingClientRect();
+    if (rect.top < box.top) pane.scrollTop -= box.top - rect.top + 16;
+    else if (rect.bottom > box.bottom) pane.scrollTop += Math.min(rect.bottom - box.bottom, rect.top - box.top) + 16;
+  }
+
+  function stepSentence(pane, direction, extend) {
+    var stops = sentenceStops(pane);
+    if (!stops.length) return;
+    if (!cursor || cursor.pane !== pane) {
+      var first = startingSentence(pane, stops);
+      cursor = { pane: pane, anchor: first, focus: first };
+    } else {
+      cursor.focus = Math.max(0, Math.min(stops.length - 1, cursor.focus + direction));
+      if (!extend) cursor.anchor = cursor.focus;
+    }
+    var lo = Math.min(cursor.anchor, cursor.focus);
+    var hi = Math.max(cursor.anchor, cursor.focus);
+    selectCodePoints(stops[lo][0], stops[hi][1]);
+    revealSelection(pane);
+    var readout = document.getElementById("selection-readout");
+    if (readout) {
+      readout.textContent = (lo === hi ? "Sentence " + (lo + 1) : "Sentences " + (lo + 1) + "–" + (hi + 1)) +
+        " of " + stops.length + ". " + readout.textContent;
+    }
+  }
+
+  function useSelection() {
+    var span = selectionSpan();
+    if (!span) return false;
+    rememberSelection();
+    var readout = document.getElementById("selection-readout");
+    if (readout) readout.textContent = "Span [" + span.start + ", " + span.end + ") is the one to bind: s Supported, c Contradicted.";
+    return true;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var pane = sourcePane();
+    if (!pane || event.target !== pane || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (anyDialogOpen()) return;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (!pane.getAttribute("data-sentences")) return;
+      event.preventDefault();
+      stepSentence(pane, event.key === "ArrowDown" ? 1 : -1, event.shiftKey);
+    } else if (event.key === "Enter" && useSelection()) {
+      event.preventDefault();
+    }
+  });
+  /* A selection made with the mouse starts the next step from where it is. */
+  document.addEventListener("mousedown", function () { cursor = null; });
+
   function openDialog(id) {
     var dialog = document.getElementById(id);
     if (!dialog || dialog.open) return;
@@ -119,11 +209,17 @@
     say(item && item.getAttribute("data-blocked"));
   }
 
+  /* explain: true says the item's data-blocked; a string says that instead. */
   function click(id, explain) {
     var element = document.getElementById(id);
     if (element && !element.disabled) element.click();
+    else if (typeof explain === "string") say(explain);
     else if (explain) blocked();
   }
+
+  var NO_PREVIOUS = "No previous item: this is the first item you opened since Start reviewing.";
+  var NO_UNDO = "Nothing to undo: no decision of yours on this claim can still be taken back " +
+    "(Undo lasts a few minutes after deciding; decide again instead).";
 
   function openIfThere(id) {
     if (document.getElementById(id)) openDialog(id);
@@ -132,13 +228,14 @@
 
   var KEYS = {
     j: function () { click("btn-skip"); },
-    k: function () { click("link-previous"); },
+    k: function () { click("link-previous", NO_PREVIOUS); },
     s: function () { click("btn-supported", true); },
     c: function () { click("btn-contradicted", true); },
+    d: function () { click("btn-not-stated", true); },
     r: function () { click("btn-rejudge", true); },
     x: function () { openIfThere("exclude-dialog"); },
     n: function () { openIfThere("note-dialog"); },
-    u: function () { click(document.getElementById("btn-undo") ? "btn-undo" : "btn-undo-previous"); },
+    u: function () { click(document.getElementById("btn-undo") ? "btn-undo" : "btn-undo-previous", NO_UNDO); },
     "?": function () { openDialog("help-dialog"); },
   };
 
@@ -167,6 +264,22 @@
     });
   }
 
+  /* The flash an action leaves (#review-flash) arrives with the swapped item, already
+   * filled, and may not be announced: its words, with what it offers, go to the live
+   * region that stays in the page (#review-announce), after the swap and the focus. */
+  function announceFlash() {
+    var region = document.getElementById("review-announce");
+    var flash = document.getElementById("review-flash");
+    if (!region) return;
+    region.textContent = "";
+    if (!flash) return;
+    var text = (flash.querySelector("span") || flash).textContent.trim();
+    if (document.getElementById("btn-undo-previous")) text += " Press u to undo it.";
+    var restore = document.getElementById("btn-restore-previous");
+    if (restore) text += " " + restore.textContent.trim() + " is offered beside this message.";
+    window.setTimeout(function () { region.textContent = text; }, 100);
+  }
+
   /* Where the keyboard starts on an item: its claim (the heading), unless a form is open. */
   function focusItem() {
     if (anyDialogOpen()) return;
@@ -181,7 +294,9 @@
   document.addEventListener("keydown", onKey);
   document.addEventListener("mouseup", rememberSelection);
   document.addEventListener("keyup", function (event) {
-    if (event.shiftKey) rememberSelection();
+    /* (Shift+↓ / ↑ in the source pane select by sentence and say so themselves.) */
+    var stepped = event.target === sourcePane() && (event.key === "ArrowDown" || event.key === "ArrowUp");
+    if (event.shiftKey && !stepped) rememberSelection();
   });
   document.addEventListener("click", function (event) {
     /* Exclude… and Note… are links to the form's page (for a browser without script);
@@ -211,6 +326,7 @@
       /* The next item, or the end of the queue (its message). */
       settle(document.getElementById("review-item"));
       focusItem();
+      announceFlash();
     } else if (target.id === "queue-results") {
       /* A chip or a page link was swapped away with the results: the keyboard goes on
        * from the results heading. (A filter field keeps its focus: htmx restores it.) */
@@ -298,6 +414,7 @@
     restoreDraft();
     settle(document);
     if (!window.location.hash) focusItem();
+    announceFlash();
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);

@@ -105,7 +105,8 @@ def test_filters(reviewer_client, reviewer, workspace, make_queue_claim):
     c = make_queue_claim("contradicted", text="Rivers run uphill in wet years.")
     assert _row_ids(reviewer_client.get("/review/?source=source:other")) == [b.public_id]
     assert _row_ids(reviewer_client.get("/review/?judge_model=judge-a")) == [a.public_id]
-    assert set(_row_ids(reviewer_client.get("/review/?confidence_min=0.1&confidence_max=0.5"))) == {
+    # in percent, as the console shows it; only answers (b: supports, 20 %) have one
+    assert set(_row_ids(reviewer_client.get("/review/?confidence_min=10&confidence_max=50"))) == {
         b.public_id
     }
     assert _row_ids(reviewer_client.get("/review/?q=uphill")) == [c.public_id]
@@ -312,8 +313,9 @@ def test_second_page_and_invalid_filter(reviewer_client, source):
     assert "Page 2 of 2 · 53 in all" in second_page.content.decode()
     response = reviewer_client.get("/review/?confidence_min=lots")
     assert response.status_code == 200
-    assert "Enter a number" in response.content.decode()
-    assert len(_row_ids(response)) == 50
+    # an invalid filter lists nothing and says so, naming the field (not the default queue)
+    assert "Judge&#x27;s confidence ≥ (%): enter a percentage" in response.content.decode()
+    assert _row_ids(response) == []
 
 
 def test_queue_rows_show_the_live_lease_holder_and_the_age(reviewer_client, workspace, source):

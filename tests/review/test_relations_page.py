@@ -50,7 +50,8 @@ def test_reviewer_accepts_a_flagged_relation_and_it_is_logged(reviewer_client, r
     last = RelationDecision.objects.filter(relation=flagged).order_by("-pk").first()
     assert (last.level, last.label, last.reviewer) == ("reviewer", "accept", reviewer)
     again = reviewer_client.post(f"/review/relations/{flagged.pk}/decide/", {"decision": "reject"})
-    assert again.status_code == 409
+    assert again.status_code == 302  # back to the list, which says who decided it
+    assert "was already accepted by rita" in reviewer_client.get(again["Location"]).content.decode()
     flagged.refresh_from_db()
     assert flagged.verification == "accepted"
 

@@ -19,7 +19,7 @@ def _url(claim, action=""):
 
 
 def _flash(page: str) -> str:
-    match = re.search(r'<div role="status" class="flash"><span>(.*?)</span>', page)
+    match = re.search(r'<div id="review-flash" class="flash"><span>(.*?)</span>', page)
     return match.group(1) if match else ""
 
 

@@ -19,6 +19,9 @@ class VerdictLabel(models.TextChoices):
     # A reviewer took back their own decision (review "undo"): appended, never a delete;
     # the decision before it applies again (``verifier.states.human_verdict_in_force``).
     WITHDRAWN = "withdrawn", "Withdrawn"
+    # A reviewer found that the source does not state the claim, nor its opposite
+    # (``verifier.states.NOT_STATED``): a person's answer, never a judge's.
+    NOT_STATED = "not_stated", "Not stated"
 
 
 HUMAN_JUDGE_FAMILY = "human"

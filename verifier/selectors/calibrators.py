@@ -34,7 +34,6 @@ from verifier.models import (
     Claim,
     JudgeCalibrator,
     Verdict,
-    VerdictLabel,
     Workspace,
 )
 from verifier.selectors.claim_state import claims_binding_checks, claims_state_inputs
@@ -42,19 +41,19 @@ from verifier.selectors.jobs import UNFINISHED
 from verifier.selectors.judge_items import PreparedClaim, claims_judge_items
 from verifier.state_policy import state_policy
 from verifier.states import (
+    HUMAN_DECISION_LABELS,
+    HUMAN_DECISION_REASONS,
     ClaimState,
-    StateReason,
     VerdictInput,
     resolve_state,
 )
 from verifier.states import VerdictLabel as StateVerdictLabel
 
-# A human decision a calibrator learns from: the claim's state rests on it.
-DECIDED_REASONS = {
-    StateReason.HUMAN_SUPPORTED.value: True,
-    StateReason.HUMAN_CONTRADICTED.value: False,
-}
-DECISION_LABELS = (VerdictLabel.ENTAILED.value, VerdictLabel.CONTRADICTED.value)
+# A human decision a calibrator learns from: the claim's state rests on it. True where
+# the reviewer found the source states the claim; False where it contradicts it or does
+# not state it (both are "not supported", the calibrator's other side).
+DECIDED_REASONS = {reason.value: said for reason, said in HUMAN_DECISION_REASONS.items()}
+DECISION_LABELS = HUMAN_DECISION_LABELS
 DECIDED_STATES = (ClaimState.SUPPORTED.value, ClaimState.CONTRADICTED.value)
 
 
@@ -225,7 +224,8 @@ def calibrator_curve(*, workspace: Workspace) -> dict[str, list[CurvePoint]]:
 
 def calibrator_decided_claims(*, workspace: Workspace) -> list[tuple[Claim, bool]]:
     """The workspace's claims a reviewer decided (their state rests on it): True where
-    the reviewer said supported, False where contradicted; in id order."""
+    the reviewer said supported, False where contradicted or not stated by the source;
+    in id order."""
     claims = (
         Claim.objects.filter(workspace=workspace, state_reason__in=list(DECIDED_REASONS))
         .defer("embedding")

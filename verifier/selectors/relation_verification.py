@@ -13,6 +13,7 @@ from django.utils import timezone
 from verifier.models import (
     ChunkVerificationEvent,
     ClaimRelation,
+    DecisionLevel,
     RelationDecision,
     RelationVerificationConfig,
     SrmkgCalibration,
@@ -129,6 +130,21 @@ def relations_for_review(
             | Q(to_claim__public_id=q)
         )
     return rows.select_related("from_claim", "to_claim").order_by("-created_at", "-pk")
+
+
+def relations_for_review_levels(*, workspace: Workspace) -> dict[str, int]:
+    """How many relations wait for review at each decision level (the levels the review
+    list's Level filter offers: a relation decided by a reviewer, or accepted by the
+    graph check or the judge, never waits), in level order (one query)."""
+    counts = dict(
+        ClaimRelation.objects.filter(workspace=workspace, needs_review=True)
+        .order_by()
+        .values("verification_level")
+        .annotate(n=Count("pk"))
+        .values_list("verification_level", "n")
+    )
+    order = [level for level in DecisionLevel.values if level in counts]
+    return {level: counts[level] for level in order + sorted(set(counts) - set(order))}
 
 
 def relation_list(

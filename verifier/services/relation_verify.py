@@ -17,12 +17,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any, Final
 
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
+from verifier import vocabulary
 from verifier.errors import ApplicationError
 from verifier.judges.base import Judge
 from verifier.models import (
@@ -274,6 +276,22 @@ class RelationReviewError(ApplicationError):
         super().__init__(code, message)
 
 
+def _no_longer_waiting(row: ClaimRelation) -> str:
+    """Why ``row`` is not waiting for review any more, naming who decided it and when
+    (as the claim queue's stale decision does: "Already decided by rita at 06:45 UTC")."""
+    outcome = vocabulary.label("outcome", row.verification).lower()
+    if row.reviewed_by is not None and row.verification_level == "reviewer":
+        when = f" at {row.reviewed_at.astimezone(UTC):%H:%M} UTC" if row.reviewed_at else ""
+        return (
+            f"Relation {row.pk} was already {outcome} by {row.reviewed_by.get_username()}"
+            f"{when}: it is no longer waiting for review."
+        )
+    how = vocabulary.label("level", row.verification_level) if row.verification_level else ""
+    return f"Relation {row.pk} is no longer waiting for review: it is {outcome}" + (
+        f" ({how})." if how else "."
+    )
+
+
 def relation_review_decide(
     *, relation: ClaimRelation, reviewer: Any, accept: bool
 ) -> ClaimRelation:
@@ -283,7 +301,7 @@ def relation_review_decide(
     with transaction.atomic():
         row = ClaimRelation.objects.select_for_update().get(pk=relation.pk)
         if not row.needs_review:
-            raise RelationReviewError("this relation is not waiting for review")
+            raise RelationReviewError(_no_longer_waiting(row))
         row.verification = (
             RelationVerification.ACCEPTED if accept else RelationVerification.REJECTED
         )
