@@ -6,17 +6,25 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from verifier.api.audit_pack import AuditPackScopeSerializer, pack_scope
+from verifier.api.audit_pack import (
+    AuditPackScopeSerializer,
+    job_archive_open,
+    job_archive_present,
+    pack_scope,
+)
+from verifier.api.errors import ApiError
 from verifier.audit_pack.scope import AuditPackError, parse_scope
+from verifier.audit_pack.writer import checker_sha256
 from verifier.http import MemberRequest
 from verifier.models import ApiScope, AuditPackJobStatus
 from verifier.permissions import role_required
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors.audit_pack import audit_pack_job_get, audit_pack_signing_key
-from verifier.services.audit_pack import audit_pack_file, audit_pack_job_create
+from verifier.services.audit_pack import audit_pack_job_create
 
 
 @require_POST
@@ -53,6 +61,9 @@ def pack_job(request: MemberRequest, job_id: int) -> HttpResponse:
         "job": job,
         "scope": parse_scope(job.scope),
         "public_key": key.public_key if key else "",
+        "checker_sha256": checker_sha256(),
+        # a succeeded job whose archive is gone offers to export it again, not a download
+        "archive_present": job.status == AuditPackJobStatus.SUCCEEDED and job_archive_present(job),
     }
     if request.htmx:
         response = render(request, "audit/partials/pack_job.html", context)
@@ -64,12 +75,20 @@ def pack_job(request: MemberRequest, job_id: int) -> HttpResponse:
 
 @require_GET
 @role_required()
-def pack_download(request: MemberRequest, job_id: int) -> FileResponse:
+def pack_download(request: MemberRequest, job_id: int) -> HttpResponseBase:
     job = audit_pack_job_get(workspace=request.workspace, job_id=job_id)
     if job.status != AuditPackJobStatus.SUCCEEDED:
         raise Http404("This pack is not ready.")
+    try:
+        archive = job_archive_open(job)
+    except ApiError:
+        # The archive was moved or deleted: the job's page, which says so and offers to
+        # export the pack again, as a 410.
+        response = pack_job(request, job_id)
+        response.status_code = 410
+        return response
     return FileResponse(
-        audit_pack_file(job).open("rb"),
+        archive,
         as_attachment=True,
         filename=job.file_name,
         content_type="application/zip",

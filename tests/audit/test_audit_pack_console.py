@@ -3,6 +3,7 @@ trace and the job pages; the job page's progress and download; any role may expo
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import zipfile
@@ -82,6 +83,15 @@ def test_an_auditor_exports_a_filtered_pack_and_downloads_it(
     # the page shows the key to pin
     key = job.workspace.signing_key.public_key
     assert f"--public-key {key}" in page
+    # and a checker to trust: its download outside the pack, and its SHA-256 to compare
+    # the pack's copy with (auditor walk M2)
+    checker = auditor_client.get("/connect/v1/audit-pack/checker")
+    assert checker.status_code == 200
+    digest = hashlib.sha256(checker.content).hexdigest()
+    assert 'href="/connect/v1/audit-pack/checker"' in page
+    assert f"sha256sum pack/check.py    # must print {digest}" in page
+    with zipfile.ZipFile(pack) as archive:
+        assert hashlib.sha256(archive.read(check.CHECKER_FILE)).hexdigest() == digest
 
 
 def test_a_running_job_page_polls_and_stops_when_done(auditor_client, workspace):

@@ -291,7 +291,10 @@ TABLE: tuple[Route, ...] = (
     Route(
         "api-sources",
         "api",
-        {"POST": Op(W, 201, body=lambda w: {"ref": f"source:{_uid()}", "text": "New text."})},
+        {
+            "GET": Op(R, 200),
+            "POST": Op(W, 201, body=lambda w: {"ref": f"source:{_uid()}", "text": "New text."}),
+        },
     ),
     Route("api-source", "api", {"GET": Op(R, 200)}, args=lambda w: {"ref": w.source.ref}),
     Route("api-claims", "api", {"GET": Op(R, 200)}),
@@ -384,6 +387,7 @@ TABLE: tuple[Route, ...] = (
     # Audit packs: exporting is reading (a job row is bookkeeping, like a trace).
     Route("api-audit-pack", "api", {"GET": Op(R, 200)}),
     Route("api-audit-pack-public-key", "api", {"GET": Op(R, 200)}),
+    Route("api-audit-pack-checker", "api", {"GET": Op(R, 200)}),
     Route("api-audit-pack-jobs", "api", {"POST": Op(R, 202, body=lambda w: {"scope": "claims"})}),
     Route(
         "api-audit-pack-job",

@@ -1,15 +1,17 @@
-"""Audit packs through the API: the workspace's public key, a pack streamed for a scope
-(a filtered claim list, a source, a trace, an ingest or verification job), and packs too
-large to stream made by a background job. Exporting is reading: ``read`` scope, the job
+"""Audit packs through the API: the workspace's public key, the standalone checker (the
+exact ``check.py`` every pack carries, published outside any pack so an auditor need not
+trust the copy inside one), a pack streamed for a scope (a filtered claim list, a source,
+a trace, an ingest or verification job), and packs too large to stream made by a
+background job. Exporting is reading: ``read`` scope, the job
 included (its row is bookkeeping, like a retrieval's trace; docs/audit-pack.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, BinaryIO
 
 from django.conf import settings
-from django.http import FileResponse, StreamingHttpResponse
+from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -27,6 +29,7 @@ from verifier.api.scoping import request_actor, request_workspace
 from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.audit_pack.scope import SCOPE_KINDS, AuditPackError, PackScope, parse_scope
 from verifier.audit_pack.signing import SigningKeyUnavailable
+from verifier.audit_pack.writer import checker_bytes, checker_sha256
 from verifier.models import ApiScope, AuditPackJob, AuditPackJobStatus
 from verifier.scoring.quality import QUALITY_CLASSES
 from verifier.selectors.audit_pack import audit_pack_job_get
@@ -39,6 +42,9 @@ from verifier.services.audit_pack import (
 from verifier.states import StateReason
 
 ZIP = "application/zip"
+PYTHON = "text/x-python"
+# The checker's SHA-256 (hex) on GET /connect/v1/audit-pack/checker.
+CHECKER_SHA256_HEADER = "X-Spanproof-Checker-SHA256"
 
 
 @extend_schema_serializer(component_name="AuditPackScope")
@@ -112,7 +118,8 @@ def signing_key_error(exc: SigningKeyUnavailable) -> ApiError:
 
 class AuditPackPublicKeyApi(APIView):
     """The workspace's Ed25519 public key, to pin when checking its packs
-    (``python3 check.py PACK --public-key HEX``). Made on first use."""
+    (``python3 check.py PACK --public-key HEX``), and the SHA-256 of the checker this
+    server ships, to compare a pack's ``check.py`` with. Made on first use."""
 
     class OutputSerializer(serializers.Serializer[Any]):
         workspace = serializers.CharField(source="workspace.slug")
@@ -120,17 +127,48 @@ class AuditPackPublicKeyApi(APIView):
         public_key = serializers.CharField(help_text="32 bytes, hex.")
         key_id = serializers.SerializerMethodField()
         created_at = serializers.DateTimeField()
+        checker_sha256 = serializers.SerializerMethodField(
+            help_text="SHA-256 (hex) of the standalone checker this server ships "
+            "(GET /connect/v1/audit-pack/checker): a pack's check.py should hash to it."
+        )
 
         def get_key_id(self, key: Any) -> str:
             from verifier.audit_pack.check import key_id
 
             return key_id(bytes.fromhex(key.public_key))
 
+        def get_checker_sha256(self, key: Any) -> str:
+            return checker_sha256()
+
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request) -> Response:
         query_params_check(request, ())
         key = signing_key_ensure(workspace=request_workspace(request))
         return Response(self.OutputSerializer(key).data)
+
+
+class AuditPackCheckerApi(APIView):
+    """The standalone checker, ``check.py``: the exact bytes every pack carries, served
+    outside any pack (whoever could change a pack could change the copy inside it), with
+    its SHA-256 in the ``X-Spanproof-Checker-SHA256`` header."""
+
+    @extend_schema(
+        responses={
+            (200, PYTHON): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="check.py (UTF-8); its SHA-256 (hex) in the "
+                f"{CHECKER_SHA256_HEADER} header, the same as the public key's "
+                "checker_sha256.",
+            ),
+            400: OpenApiResponse(description="unknown_field"),
+        },
+    )
+    def get(self, request: Request) -> HttpResponse:
+        query_params_check(request, ())
+        response = HttpResponse(checker_bytes(), content_type=f"{PYTHON}; charset=utf-8")
+        response[CHECKER_SHA256_HEADER] = checker_sha256()
+        response["Content-Disposition"] = 'attachment; filename="check.py"'
+        return response
 
 
 class AuditPackDownloadApi(APIView):
@@ -184,8 +222,8 @@ class AuditPackJobSerializer(serializers.Serializer[Any]):
     download = serializers.SerializerMethodField()
 
     def get_download(self, job: AuditPackJob) -> str | None:
-        if job.status != AuditPackJobStatus.SUCCEEDED:
-            return None
+        if job.status != AuditPackJobStatus.SUCCEEDED or not job_archive_present(job):
+            return None  # not made yet, or its archive is gone (export again)
         return reverse("api-audit-pack-job-download", kwargs={"job_id": job.pk})
 
 
@@ -225,8 +263,29 @@ class AuditPackJobGetApi(APIView):
         return Response(AuditPackJobSerializer(job).data)
 
 
+def job_archive_present(job: AuditPackJob) -> bool:
+    """Whether the archive a succeeded job wrote is still where it wrote it."""
+    return audit_pack_file(job).is_file()
+
+
+def job_archive_open(job: AuditPackJob) -> BinaryIO:
+    """The archive a succeeded job wrote, open; a 410 ``pack_missing`` when it is no
+    longer there (moved or deleted from ``SPANPROOF_AUDIT_PACK_DIR``, or a web process
+    that does not see the workers' folder): the pack has to be exported again."""
+    try:
+        return audit_pack_file(job).open("rb")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise ApiError(
+            "pack_missing",
+            f"The archive of audit-pack job {job.pk} ({job.file_name}) is no longer on the "
+            "server: it was moved or deleted. Export the pack again.",
+            status_code=status.HTTP_410_GONE,
+            details={"job": job.pk, "file_name": job.file_name},
+        ) from None
+
+
 class AuditPackJobDownloadApi(APIView):
-    """The pack a job made (zip)."""
+    """The pack a job made (zip); 410 ``pack_missing`` when its archive is gone."""
 
     content_negotiation_class = IgnoreFormatParam
 
@@ -234,6 +293,7 @@ class AuditPackJobDownloadApi(APIView):
         responses={
             (200, ZIP): OpenApiResponse(OpenApiTypes.BINARY),
             409: OpenApiResponse(description="pack_not_ready"),
+            410: OpenApiResponse(description="pack_missing: the archive is gone; export again"),
         }
     )
     def get(self, request: Request, job_id: int) -> FileResponse:
@@ -248,7 +308,7 @@ class AuditPackJobDownloadApi(APIView):
                 details={"status": job.status, "done": job.done, "total": job.total},
             )
         return FileResponse(
-            audit_pack_file(job).open("rb"),
+            job_archive_open(job),
             as_attachment=True,
             filename=job.file_name,
             content_type=ZIP,

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from verifier.api.audit_pack import (
+    AuditPackCheckerApi,
     AuditPackDownloadApi,
     AuditPackJobCreateApi,
     AuditPackJobDownloadApi,
@@ -15,6 +16,7 @@ urlpatterns = [
     path(
         "audit-pack/public-key", AuditPackPublicKeyApi.as_view(), name="api-audit-pack-public-key"
     ),
+    path("audit-pack/checker", AuditPackCheckerApi.as_view(), name="api-audit-pack-checker"),
     path("audit-pack/jobs", AuditPackJobCreateApi.as_view(), name="api-audit-pack-jobs"),
     path("audit-pack/jobs/<int:job_id>", AuditPackJobGetApi.as_view(), name="api-audit-pack-job"),
     path(

@@ -21,8 +21,13 @@ It re-checks, and names every mismatch it finds:
    evidence and verdict history under the policy the pack records.
 
 Exit status: 0 when everything checks out, 1 when anything does not (the report lists
-each problem), 2 when the pack cannot be read at all. The format is documented in
-``docs/audit-pack.md`` of Spanproof; this file is the reference for how it is checked.
+each problem), 2 when the pack cannot be read at all. Without ``--public-key``, 0 means
+the pack is intact and consistent with itself, not that the workspace signed it (a forger
+can re-sign a changed pack with a key of their own): the report says "PASSED, but the
+signer was not pinned" and ``--json`` gives ``"signer_pinned": false``. The format is
+documented in ``docs/audit-pack.md`` of Spanproof; this file is the reference for how it
+is checked. Use a copy of this file you trust (``GET /connect/v1/audit-pack/checker``
+serves it, with its SHA-256), not only the one inside the pack you are checking.
 """
 
 from __future__ import annotations
@@ -401,6 +406,9 @@ def resolve_state(
     bound = fresh and match is not None and match in policy.bound_match_kinds
     if verdict is not None and verdict["label"] == "contradicted" and confident:
         return "contradicted", "human_contradicted" if is_human else "contradicted"
+    not_stated = is_human and verdict is not None and verdict["label"] == "not_stated"
+    if not_stated and confident and binding != "stale":
+        return "unverified", "human_not_stated"
     positive = (verdict is not None and verdict["label"] == "entailed" and confident) or (
         verdict is None and legacy_affirmed
     )
@@ -537,10 +545,17 @@ class Report:
     def add(self, check: str, where: str, message: str) -> None:
         self.problems.append(Problem(check, where, message))
 
+    @property
+    def signer_pinned(self) -> bool:
+        """Whether the signature was checked against a key given on the command line
+        (``--public-key``), not only against the key the pack carries."""
+        return bool(self.meta.get("signer_pinned"))
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "pack": self.pack,
             "ok": self.ok,
+            "signer_pinned": self.signer_pinned,
             "meta": self.meta,
             "counts": self.counts,
             "notes": self.notes,
@@ -553,17 +568,59 @@ def _short(text: str, limit: int = 60) -> str:
     return json.dumps(text[:limit] + ("…" if len(text) > limit else ""), ensure_ascii=False)
 
 
-def _jsonl(data: bytes, name: str, report: Report) -> list[Any]:
-    rows = []
+def _jsonl_lines(data: bytes, name: str, report: Report) -> list[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank line; a line that is not JSON is named
+    and given as None."""
+    rows: list[tuple[int, Any]] = []
     for number, line in enumerate(data.decode("utf-8", "surrogatepass").splitlines(), 1):
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
+            rows.append((number, json.loads(line)))
         except ValueError as exc:
             report.add("files", f"{name} line {number}", f"is not JSON: {exc}")
-            rows.append(None)
+            rows.append((number, None))
     return rows
+
+
+def _jsonl(data: bytes, name: str, report: Report) -> list[Any]:
+    return [row for _, row in _jsonl_lines(data, name, report)]
+
+
+# The fields without which a line is not a record of its file (a claims file swapped with
+# the sources file is named as such, not as a claim with no id or a version with no text).
+CLAIM_FIELDS = ("id", "state", "state_reason", "bindings", "verdicts", "state_events")
+SOURCE_FIELDS = ("source", "version", "sha256", "chars")
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _not_a_record(row: Any, kind: str) -> str | None:
+    """Why ``row`` (a line of ``claims.jsonl`` for ``kind`` ``claim``, of
+    ``sources.jsonl`` for ``source``) is not a record of its file, or None when it is."""
+    noun = "claim record" if kind == "claim" else "source version record"
+    if row is None:
+        return None  # not JSON: named already
+    if not isinstance(row, dict):
+        return f"is not a {noun}: it is a JSON {type(row).__name__}, not an object"
+    fields = CLAIM_FIELDS if kind == "claim" else SOURCE_FIELDS
+    missing = [f for f in fields if f not in row]
+    if not missing:
+        return None
+    message = f"is not a {noun}: it lacks {_and(missing)}"
+    if kind == "claim" and all(f in row for f in SOURCE_FIELDS):
+        message += (
+            f" (it is a source version record, {row.get('source')} v{row.get('version')}: "
+            f"is {SOURCES_FILE} in the place of {CLAIMS_FILE}?)"
+        )
+    elif kind == "source" and all(f in row for f in ("id", "state", "bindings")):
+        message += (
+            f" (it is a claim record, {row.get('id')}: is {CLAIMS_FILE} in the place of "
+            f"{SOURCES_FILE}?)"
+        )
+    return message
 
 
 # --- the checks ----------------------------------------------------------------------------
@@ -585,6 +642,7 @@ def _check_signature(
         return
     report.meta["key_id"] = key_id(public_key)
     report.meta["public_key"] = public_key.hex()
+    report.meta["signer_pinned"] = pinned is not None
     if pinned is not None:
         if pinned.lower() != public_key.hex():
             report.add(
@@ -597,9 +655,11 @@ def _check_signature(
     else:
         key = public_key
         report.notes.append(
-            f"The signing key was taken from the pack itself (key id {key_id(public_key)}): "
-            "compare it with the workspace's key (GET /connect/v1/audit-pack/public-key) or "
-            "pass --public-key."
+            f"The signing key was taken from the pack itself (key id {key_id(public_key)}), "
+            "so the signature only shows that whoever holds that key signed this manifest: "
+            "a forger can change a pack and re-sign it with a key of their own. Compare the "
+            "key id with the workspace's (GET /connect/v1/audit-pack/public-key) or pass "
+            "--public-key."
         )
     raw = pack.read(SIGNATURE)
     if raw is None:
@@ -748,6 +808,16 @@ def _check_files(pack: Pack, manifest: dict[str, Any], report: Report) -> None:
             continue
         sha, size = pack.sha256(name)
         entry = listed[name]
+        if sha == entry.get("sha256"):
+            # The bytes are the ones exported: it is the manifest's entry that is wrong.
+            report.add(
+                "files",
+                name,
+                f"the manifest's entry disagrees with the file: it has the listed SHA-256 "
+                f"{sha[:16]}…, but the manifest lists {entry.get('bytes')!r} bytes and the "
+                f"file has {size}",
+            )
+            continue
         data = pack.read(name) or b""
         if name.startswith(TEXT_DIR):
             where = _where_text_changed(name, data, digests)
@@ -773,7 +843,11 @@ def _load_sources(pack: Pack, report: Report) -> dict[tuple[str, int], dict[str,
         report.add("sources", SOURCES_FILE, "is missing")
         return {}
     versions: dict[tuple[str, int], dict[str, Any]] = {}
-    for row in _jsonl(raw, SOURCES_FILE, report):
+    for number, row in _jsonl_lines(raw, SOURCES_FILE, report):
+        wrong = _not_a_record(row, "source")
+        if wrong is not None:
+            report.add("sources", f"{SOURCES_FILE} line {number}", wrong)
+            continue
         if not isinstance(row, dict):
             continue
         try:
@@ -1018,7 +1092,11 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
         raw_claims = b""
     claims = 0
     bindings = 0
-    for claim in _jsonl(raw_claims, CLAIMS_FILE, report):
+    for number, claim in _jsonl_lines(raw_claims, CLAIMS_FILE, report):
+        wrong = _not_a_record(claim, "claim")
+        if wrong is not None:
+            report.add("states", f"{CLAIMS_FILE} line {number}", wrong)
+            continue
         if not isinstance(claim, dict):
             continue
         claims += 1
@@ -1051,12 +1129,24 @@ def render_report(report: Report) -> str:
             meta.get("created_at"),
             json.dumps(scope, ensure_ascii=False, sort_keys=True),
         ),
-        "Signing key: Ed25519, key id {}".format(meta.get("key_id", "?")),
+        "Signing key: Ed25519, key id {} ({})".format(
+            meta.get("key_id", "?"),
+            "pinned with --public-key"
+            if report.signer_pinned
+            else "taken from the pack itself, not pinned",
+        ),
         "",
     ]
     counts = report.counts
+    key = meta.get("key_id", "?")
+    signature = (
+        f"manifest.json is signed by the pinned workspace key (key id {key})"
+        if report.signer_pinned
+        else f"manifest.json is signed by the key the pack carries (key id {key}), "
+        "NOT pinned: nothing shows it is the workspace's key"
+    )
     summary = {
-        "signature": "manifest.json is signed by the workspace key",
+        "signature": signature,
         "files": f"{counts.get('files', 0)} files match the SHA-256 the manifest lists",
         "sources": (
             f"{counts.get('source_versions', 0)} source version texts hash to their recorded "
@@ -1076,8 +1166,17 @@ def render_report(report: Report) -> str:
     lines.append("")
     for note in report.notes:
         lines.append("Note: " + note)
-    if report.ok:
-        lines.append("PASSED: the pack is intact and consistent.")
+    if report.ok and report.signer_pinned:
+        lines.append(
+            "PASSED: the pack is intact and consistent, and signed by the pinned workspace key."
+        )
+    elif report.ok:
+        lines.append(
+            "PASSED, but the signer was not pinned: the pack is consistent with itself, and "
+            f"signed by key id {key}, the key it carries, which a forger can replace with "
+            "their own. Run again with --public-key <the workspace's key> to know who "
+            "signed it."
+        )
     else:
         lines.append(f"FAILED: {_count(len(report.problems), 'problem')}.")
     return "\n".join(lines) + "\n"

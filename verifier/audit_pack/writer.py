@@ -12,6 +12,7 @@ ships in the pack, so writer and checker cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tempfile
@@ -28,6 +29,20 @@ COMPRESS_LEVEL: Final = 1
 DIGESTS_IN_MEMORY: Final = 8 * 1024 * 1024
 CHECKER_SOURCE: Final = Path(check.__file__)
 
+
+@functools.cache
+def checker_bytes() -> bytes:
+    """The standalone checker's exact bytes: what every pack carries as ``check.py`` and
+    what ``GET /connect/v1/audit-pack/checker`` publishes outside any pack."""
+    return CHECKER_SOURCE.read_bytes()
+
+
+def checker_sha256() -> str:
+    """The SHA-256 (hex) of :func:`checker_bytes`, published beside the public key so an
+    auditor can tell whether a pack's ``check.py`` is the one Spanproof ships."""
+    return hashlib.sha256(checker_bytes()).hexdigest()
+
+
 README: Final = """Spanproof audit pack
 ====================
 
@@ -35,13 +50,24 @@ This archive holds claims, the spans of the source versions that support them, t
 text of every source version they cite, their verdict and state histories and the rules
 in force, with a manifest of every file's SHA-256 signed by the workspace's Ed25519 key.
 
-Check it with Python 3.9 or later and nothing else installed:
+Check it with Python 3.9 or later and nothing else installed, and with a checker you
+trust. The check.py in this archive travelled with it: whoever could change the pack
+could change check.py too, so that it passes anything. Either use a copy of check.py that
+you got elsewhere (Spanproof serves it at GET /connect/v1/audit-pack/checker), or first
+compare the SHA-256 of this one with the checker SHA-256 the workspace publishes (in the
+public-key answer, GET /connect/v1/audit-pack/public-key, as checker_sha256):
+
+    sha256sum check.py            (or: shasum -a 256 check.py)
+
+Then:
 
     python3 check.py .            (in the unzipped folder)
     python3 check.py pack.zip     (or on the archive itself)
 
 Pin the workspace's key to rule out a re-signed pack (ask the workspace for its public
-key; Spanproof serves it at GET /connect/v1/audit-pack/public-key):
+key; Spanproof serves it at GET /connect/v1/audit-pack/public-key). Without it, a pass
+only shows that the pack is consistent with itself ("PASSED, but the signer was not
+pinned"):
 
     python3 check.py pack.zip --public-key <64 hex digits>
 
@@ -162,7 +188,7 @@ class PackWriter:
             member.write(block)
         member.close()
         self._digests.close()
-        self._write_bytes(check.CHECKER_FILE, CHECKER_SOURCE.read_bytes())
+        self._write_bytes(check.CHECKER_FILE, checker_bytes())
         self._write_bytes(check.README_FILE, README.encode("utf-8"))
         manifest = {
             "format": check.FORMAT,

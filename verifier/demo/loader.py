@@ -14,7 +14,7 @@ from verifier.embeddings import embed_texts
 from verifier.models import Claim, ClaimOrigin, ClaimRelation, RelationKind, Source, Workspace
 from verifier.services.claim_state import claim_exclude
 from verifier.services.sources import source_upsert
-from verifier.services.workspaces import membership_set, workspace_create
+from verifier.services.workspaces import member_add, workspace_create
 
 DEMO_SLUG = "demo"
 DEMO_PASSWORD = "spanproof-demo"
@@ -62,7 +62,9 @@ def _users(workspace: Workspace, report: DemoReport) -> None:
                 user.save(update_fields=["is_staff", "is_superuser"])
             report.created_users.append(username)
         if not workspace.memberships.filter(user=user).exists():
-            membership_set(workspace=workspace, user=user, role=role)
+            # The console's own service: the activity log records the member added, with
+            # no actor (a command or a task), as it records every change of who may do what.
+            member_add(workspace=workspace, username=username, role=role)
 
 
 def _new_claims(

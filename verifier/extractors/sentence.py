@@ -92,6 +92,9 @@ BULLET = re.compile(r"\s*(?:[-*•‣◦▪–—+>]|\(?\d{1,3}[.)]|\(?[a-zа-я
 HEADING = re.compile(r"^\s*#{1,6}\s")
 # A line that ends a sentence or a clause (else a short line is a heading).
 TERMINATED_LINE = re.compile(f"[.…{re.escape(NOT_STATEMENT_ENDS + CLOSERS.strip())}]\\s*$")
+# A UTF-8 file may start with a byte-order mark: it stays in the stored text (the version's
+# hash is the file's), but no claim's text or quote starts with it.
+BOM = "\ufeff"
 
 
 def _blocks(text: str) -> list[tuple[int, int]]:
@@ -102,7 +105,11 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     pos = 0
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
-        line_start, line_end = pos, pos + len(body)
+        # the text's byte-order mark is not part of its first line (a heading or a list
+        # item there is still one); offsets stay those of the text
+        skip = 1 if pos == 0 and body.startswith(BOM) else 0
+        body = body[skip:]
+        line_start, line_end = pos + skip, pos + skip + len(body)
         pos += len(line)
         standalone = bool(BULLET.match(body) or HEADING.match(body))
         if not body.strip() or standalone:

@@ -89,6 +89,37 @@ def test_source_trace_and_job_packs(api, workspace, delta, claims, tmp_path):
     assert _claim_ids(pack) == {claims[1].public_id}
 
 
+def test_the_checker_is_published_outside_the_pack_with_its_sha256(api, claims, tmp_path):
+    """A forger can edit the check.py a pack carries (auditor walk M2): the server
+    publishes the exact checker, its SHA-256 in a header and beside the public key, and
+    every pack's README says to use a trusted copy or compare the hashes first."""
+    import hashlib
+    from pathlib import Path
+
+    response = api.get("/connect/v1/audit-pack/checker")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/x-python; charset=utf-8"
+    assert 'filename="check.py"' in response["Content-Disposition"]
+    body = response.content
+    assert body == Path(check.__file__).read_bytes()
+    digest = hashlib.sha256(body).hexdigest()
+    assert response["X-Spanproof-Checker-SHA256"] == digest
+    key = api.get("/connect/v1/audit-pack/public-key").json()
+    assert key["checker_sha256"] == digest
+
+    pack = _pack(api.get("/connect/v1/audit-pack"), tmp_path)
+    with zipfile.ZipFile(pack) as archive:
+        carried = archive.read(check.CHECKER_FILE)
+        readme = archive.read(check.README_FILE).decode()
+    assert hashlib.sha256(carried).hexdigest() == digest  # the pack's copy is the published one
+    assert "GET /connect/v1/audit-pack/checker" in readme
+    assert "sha256sum check.py" in readme and "checker_sha256" in readme
+    assert "whoever could change the pack\ncould change check.py too" in readme
+    # a query parameter the endpoint does not read is the API's error, not ignored
+    wrong = api.get("/connect/v1/audit-pack/checker?version=2")
+    assert wrong.status_code == 400 and wrong.json()["error"]["code"] == "unknown_field"
+
+
 @pytest.mark.parametrize(
     ("query", "status", "code"),
     [
@@ -280,7 +311,8 @@ def test_a_packs_claim_filters_follow_the_claim_lists_rule(api, claims, query, f
     claims_query = query.removeprefix("scope=ingest_job&").removeprefix("scope=claims&")
     if field in ("state", "source", "job"):
         listed = api.get(f"/connect/v1/claims?{claims_query}")
-        assert listed.status_code == 400 and field in listed.json()["error"]["details"]
+        assert listed.status_code == 400
+        assert listed.json()["error"]["details"] == {"field": field}
 
 
 def test_a_trace_pack_names_a_person_caller_by_role_never_by_username(

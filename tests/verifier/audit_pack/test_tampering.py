@@ -3,6 +3,7 @@ names makes it fail, naming what changed."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -370,3 +371,152 @@ def test_a_zip_that_holds_a_name_twice_fails(pack, history, tmp_path):
         check.CLAIMS_FILE,
         "appears 2 times in the zip: a reader may take either copy",
     ) in _problems(report, "files")
+
+
+def _forge_and_resign(folder: Path) -> str:
+    """What a forger does (auditor walk M1): a source text changed and stored under its
+    new hash, the records that name the hash, the fingerprints aside, and a manifest
+    rebuilt over the new files and signed with the forger's own Ed25519 key. Returns the
+    forger's key id."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    sources = jsonl(folder, check.SOURCES_FILE)
+    old = sources[0]["sha256"]
+    data = (folder / check.text_path(old)).read_bytes().replace(b"wet years", b"dry years")
+    new = hashlib.sha256(data).hexdigest()
+    (folder / check.text_path(old)).unlink()
+    (folder / check.text_path(new)).write_bytes(data)
+    for row in sources:
+        if row["sha256"] == old:
+            row.update(sha256=new, text=check.text_path(new))
+    write_jsonl(folder, check.SOURCES_FILE, sources)
+    claims = jsonl(folder, check.CLAIMS_FILE)
+    for claim in claims:
+        for binding in claim["bindings"]:
+            if binding["sha256"] == old:
+                binding["sha256"] = new
+    write_jsonl(folder, check.CLAIMS_FILE, claims)
+
+    forger = Ed25519PrivateKey.generate()
+    public = forger.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    manifest = json.loads((folder / check.MANIFEST).read_bytes())
+    manifest["signing"] = {
+        "algorithm": "Ed25519",
+        "public_key": public.hex(),
+        "key_id": check.key_id(public),
+    }
+    manifest["files"] = [
+        {
+            "path": path.relative_to(folder).as_posix(),
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "bytes": path.stat().st_size,
+        }
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.name not in (check.MANIFEST, check.SIGNATURE)
+    ]
+    body = json.dumps(manifest, ensure_ascii=False, sort_keys=True, indent=2).encode()
+    (folder / check.MANIFEST).write_bytes(body)
+    (folder / check.SIGNATURE).write_text(forger.sign(body).hex() + "\n")
+    return check.key_id(public)
+
+
+def test_an_unpinned_pass_says_the_signer_was_not_pinned(folder, workspace, capsys):
+    """A pack re-signed with a forger's own key is consistent with itself: without a
+    pinned key the report must not say it is signed by the workspace key, nor pass
+    unconditionally; with the workspace's key it fails (auditor walk M1)."""
+    forger_id = _forge_and_resign(folder)
+    report = check_pack(folder)
+    assert report.ok and not report.signer_pinned
+    text = render_report(report)
+    assert "signed by the workspace key" not in text
+    assert (
+        "[ok]   signature       manifest.json is signed by the key the pack carries "
+        f"(key id {forger_id}), NOT pinned" in text
+    )
+    assert "PASSED: " not in text
+    last = text.rstrip().splitlines()[-1]
+    assert last.startswith("PASSED, but the signer was not pinned: ")
+    assert forger_id in last and "--public-key" in last
+    # the JSON says so too, and the exit status stays 0 (docs/audit-pack.md)
+    assert check.main([str(folder), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signer_pinned"] is False
+
+    ours = WorkspaceSigningKey.objects.get(workspace=workspace).public_key
+    pinned = check_pack(folder, public_key=ours)
+    assert not pinned.ok and pinned.signer_pinned
+    assert render_report(pinned).rstrip().splitlines()[-1] == "FAILED: 2 problems."
+    assert check.main([str(folder), "--public-key", ours]) == 1
+
+
+def test_a_pinned_pass_names_the_pinned_key(pack, workspace, capsys):
+    key = WorkspaceSigningKey.objects.get(workspace=workspace).public_key
+    report = check_pack(pack, public_key=key)
+    assert report.ok and report.signer_pinned
+    text = render_report(report)
+    kid = check.key_id(bytes.fromhex(key))
+    assert f"manifest.json is signed by the pinned workspace key (key id {kid})" in text
+    assert text.rstrip().splitlines()[-1] == (
+        "PASSED: the pack is intact and consistent, and signed by the pinned workspace key."
+    )
+    assert check.main([str(pack), "--public-key", key, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signer_pinned"] is True
+
+
+def test_a_wrong_size_in_the_manifest_is_named_as_the_manifests_entry(folder):
+    """Same hash, another size: the file is as exported, the manifest's entry is what
+    disagrees (auditor walk L3), not "changed: SHA-256 X…, the manifest says X…"."""
+    manifest = json.loads((folder / check.MANIFEST).read_text())
+    entry = next(f for f in manifest["files"] if f["path"] == check.README_FILE)
+    size = entry["bytes"]
+    entry["bytes"] = size + 1
+    (folder / check.MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    report = check_pack(folder)
+    files = _problems(report, "files")
+    assert files == [
+        (
+            "files",
+            check.README_FILE,
+            "the manifest's entry disagrees with the file: it has the listed SHA-256 "
+            f"{entry['sha256'][:16]}…, but the manifest lists {size + 1} bytes and the file "
+            f"has {size}",
+        )
+    ]
+    assert "changed:" not in files[0][2]
+
+
+def test_claims_and_sources_swapped_are_named_as_records_of_the_wrong_kind(folder, history):
+    """The two JSONL files swapped (auditor walk L3): each line is named as not a record
+    of its file, and as a record of the other kind, not as "source:x vNone: its text
+    texts/None.txt is missing" or "None: records None/None"."""
+    claims = (folder / check.CLAIMS_FILE).read_bytes()
+    sources = (folder / check.SOURCES_FILE).read_bytes()
+    (folder / check.CLAIMS_FILE).write_bytes(sources)
+    (folder / check.SOURCES_FILE).write_bytes(claims)
+    report = check_pack(folder)
+    messages = [m for _, _, m in _problems(report)]
+    assert not any("None" in m for m in messages), messages
+    assert not any(w.startswith("None") or " vNone" in w for _, w, _ in _problems(report))
+    states = _problems(report, "states")
+    assert states == [
+        (
+            "states",
+            f"{check.CLAIMS_FILE} line 1",
+            "is not a claim record: it lacks id, state, state_reason, bindings, verdicts and "
+            "state_events (it is a source version record, source:marrow_river v1: is "
+            f"{check.SOURCES_FILE} in the place of {check.CLAIMS_FILE}?)",
+        )
+    ]
+    found = _problems(report, "sources")
+    assert len(found) == 5
+    first = history["claims"]["supported"].public_id
+    line = next(
+        i for i, row in enumerate(jsonl(folder, check.SOURCES_FILE), 1) if row["id"] == first
+    )
+    assert (
+        "sources",
+        f"{check.SOURCES_FILE} line {line}",
+        "is not a source version record: it lacks version, sha256 and chars (it is a claim "
+        f"record, {first}: is {check.CLAIMS_FILE} in the place of {check.SOURCES_FILE}?)",
+    ) in found
+    assert report.counts["claims"] == 0 and report.counts["source_versions"] == 0

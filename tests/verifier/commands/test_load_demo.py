@@ -110,3 +110,33 @@ def test_demo_roles_can_sign_in(demo_loaded, client):
 def test_demo_sources_have_their_sentence_index(demo_loaded):
     for version in SourceVersion.objects.all():
         assert SourceSentence.objects.filter(source_version=version).exists(), version
+
+
+def test_the_demo_members_are_in_the_activity_log(demo_loaded, client):
+    """The demo's members are added through the console's service, so the log that
+    promises every change of who may do what shows them, made by a command (no actor),
+    in the console and the API; loading again adds none (auditor walk L5)."""
+    from django.contrib.auth import get_user_model
+
+    from tests.verifier.api.conftest import client_for
+    from verifier.models import Workspace, WorkspaceEvent
+
+    demo = Workspace.objects.get(slug="demo")
+    added = WorkspaceEvent.objects.filter(workspace=demo, action="member_added")
+    assert sorted((e.target, e.details["role"], e.actor) for e in added) == [
+        ("admin", "admin", None),
+        ("auditor", "auditor", None),
+        ("reviewer", "reviewer", None),
+    ]
+    call_command("load_demo", stdout=StringIO())
+    assert added.count() == 3
+
+    rows = client_for(demo).get("/connect/v1/activity?action=member_added").json()["results"]
+    assert sorted((r["target"], r["details"]["role"], r["actor"]) for r in rows) == [
+        ("admin", "admin", None),
+        ("auditor", "auditor", None),
+        ("reviewer", "reviewer", None),
+    ]
+    client.force_login(get_user_model().objects.get(username="admin"))
+    page = client.get("/audit/activity/").content.decode()
+    assert page.count("a command or task") >= 3 and "Member added" in page

@@ -100,3 +100,21 @@ def test_a_passage_without_sentence_ends_is_not_one_claim() -> None:
     longest = "word " * (MAX_CLAIM_CHARS // 5 - 2) + "end."
     assert len(longest) <= MAX_CLAIM_CHARS
     assert [c.quote for c in SentenceExtractor().extract(longest)] == [longest]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\ufeffThe Marrow River delta gains land in wet years. It loses land in dry ones.\n",
+        "\ufeff# Delta notes\n\nThe Marrow River delta gains land in wet years.\n",
+        "\ufeff- The Marrow River delta gains land in wet years.\n",
+    ],
+)
+def test_a_byte_order_mark_starts_no_claim(text: str) -> None:
+    """A UTF-8 file's BOM stays in the text, but no claim's text or quote starts with it;
+    the quote sits after it, where ``text.find`` puts it (auditor walk L4)."""
+    claims = SentenceExtractor().extract(text)
+    assert claims[0].text == "The Marrow River delta gains land in wet years."
+    assert claims[0].quote == claims[0].text
+    assert all("\ufeff" not in c.text + c.quote for c in claims)
+    assert texts(text.lstrip("\ufeff")) == [c.text for c in claims]

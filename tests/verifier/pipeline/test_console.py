@@ -108,3 +108,26 @@ def test_a_blank_domain_pack_keeps_an_existing_sources_own():
     named = IngestUploadForm({"text": "Some text.", "format": "text", "domain_pack": " legal "})
     assert named.is_valid(), named.errors
     assert [u.domain_pack for u in named.cleaned_data["uploads"]] == ["legal"]
+
+
+def test_an_uploaded_file_with_a_bom_keeps_it_in_the_text_not_in_the_claim(
+    reviewer_client, django_capture_on_commit_callbacks
+):
+    """The stored text is the file (its hash is the file's), BOM included; the first
+    claim and its span start after the BOM, at code point 1 (auditor walk L4)."""
+    import hashlib
+
+    from verifier.models import Claim, SourceVersion
+
+    data = "\ufeffThe Marrow River delta gains land in wet years.\n".encode()
+    upload = SimpleUploadedFile("bom.txt", data)
+    with django_capture_on_commit_callbacks(execute=True):
+        reviewer_client.post("/ingest/", {"format": "text", "files": [upload]})
+    version = SourceVersion.objects.get()
+    assert version.text.startswith("\ufeff")
+    assert version.sha256 == hashlib.sha256(data).hexdigest()
+    claim = Claim.objects.get()
+    assert claim.text == "The Marrow River delta gains land in wet years."
+    binding = claim.bindings.get(is_active=True)
+    assert (binding.start, binding.end) == (1, 1 + len(claim.text))
+    assert binding.quote == claim.text == version.text[binding.start : binding.end]
