@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -68,8 +69,9 @@ def _server(pgdata: Path) -> Any:
 
 # Objects in a database made before the role split belong to the superuser; they are
 # handed to the owner role once (tables take their indexes and identity sequences
-# along). Extension members (pgvector's functions) stay with the extension.
-_ADOPT_SQL = f"""
+# along). Extension members (pgvector's functions) stay with the extension. Run as the
+# superuser; docs/operations.md runs it on a Compose volume made before the split too.
+ADOPT_SQL = f"""
 ALTER SCHEMA public OWNER TO {OWNER_ROLE};
 DO $$
 DECLARE r record;
@@ -112,11 +114,37 @@ def bootstrap_sql() -> list[str]:
     ]
 
 
+# The server settings that come from the environment, and their variables.
+SIZE_VARIABLES: dict[str, str] = {
+    "shared_buffers": "SPANPROOF_PG_SHARED_BUFFERS",
+    "max_wal_size": "SPANPROOF_PG_MAX_WAL_SIZE",
+}
+# PostgreSQL's memory sizes: a whole number and a unit, in its spelling (units are
+# case-sensitive to it).
+_SIZE = re.compile(r"[0-9]+(B|kB|MB|GB|TB)")
+
+
+def _size(variable: str, raw: str, default: str) -> str:
+    value = raw.strip() or default
+    if not _SIZE.fullmatch(value):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"{variable}={value!r}: expected a size in PostgreSQL's units, a whole number "
+            f"and one of B, kB, MB, GB, TB (e.g. {default})."
+        )
+    return value
+
+
 def server_settings(environ: Mapping[str, str]) -> dict[str, str]:
     """The embedded server's settings, as ``current_setting()`` spells them."""
     return {
-        "shared_buffers": environ.get("SPANPROOF_PG_SHARED_BUFFERS", "1GB"),
-        "max_wal_size": environ.get("SPANPROOF_PG_MAX_WAL_SIZE", "4GB"),
+        "shared_buffers": _size(
+            "SPANPROOF_PG_SHARED_BUFFERS", environ.get("SPANPROOF_PG_SHARED_BUFFERS", "1GB"), "1GB"
+        ),
+        "max_wal_size": _size(
+            "SPANPROOF_PG_MAX_WAL_SIZE", environ.get("SPANPROOF_PG_MAX_WAL_SIZE", "4GB"), "4GB"
+        ),
         "checkpoint_timeout": "15min",
         "wal_compression": "pglz",
         # An HNSW build needs about 1 GB to keep its graph in memory (2.5x slower at
@@ -143,9 +171,21 @@ def _apply_settings(socket_dir: str, port: int, wanted: Mapping[str, str]) -> bo
         if not stale:
             return False
         for name, value in stale.items():
-            conn.execute(
-                sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value))
-            )
+            try:
+                conn.execute(
+                    sql.SQL("ALTER SYSTEM SET {} = {}").format(
+                        sql.Identifier(name), sql.Literal(value)
+                    )
+                )
+            except psycopg.Error as exc:  # out of range: name the variable, not the setting
+                if name not in SIZE_VARIABLES:
+                    raise
+                from django.core.exceptions import ImproperlyConfigured
+
+                raise ImproperlyConfigured(
+                    f"{SIZE_VARIABLES[name]}={value!r}: the embedded PostgreSQL refused it "
+                    f"({str(exc).strip()})."
+                ) from None
         conn.execute("SELECT pg_reload_conf()")
         pending = conn.execute(
             "SELECT count(*) FROM pg_settings WHERE name = ANY(%s) AND pending_restart",
@@ -189,7 +229,7 @@ def _bootstrap(socket_dir: str, port: int) -> None:
             conn.execute(f'ALTER DATABASE "{name}" OWNER TO {OWNER_ROLE}')
             with connect(name) as db:
                 db.execute("CREATE EXTENSION IF NOT EXISTS vector")
-                db.execute(_ADOPT_SQL)
+                db.execute(ADOPT_SQL)
 
 
 def ensure_embedded_postgres(pgdata: Path) -> dict[str, Any]:
@@ -230,6 +270,11 @@ def _running_info(pgdata: Path) -> Any:
             return None
         info = PostmasterInfo.read_from_pgdata(pgdata)
         return info if info is not None and info.is_running() else None
+
+
+def embedded_postgres_running(pgdata: Path) -> bool:
+    """Whether a server is running on ``pgdata`` (``run_console`` watches this)."""
+    return _running_info(pgdata) is not None
 
 
 def stop_embedded_postgres(pgdata: Path) -> bool:

@@ -3,7 +3,10 @@
 Embedded (no ``DATABASE_URL``), a random key is generated on first start and kept in
 ``<data folder>/secret_key`` (mode 0600), so sessions survive restarts and no two
 installations share a key. With ``DATABASE_URL`` set (a production deployment) the key
-must come from the environment: starting without it is refused.
+must come from the environment and be strong (Django's ``security.W009`` rule: at least
+50 characters, at least 5 different ones, not ``django-insecure-``): starting without
+it, or with a weak one, is refused. It signs sessions, and wraps the workspaces'
+audit-pack signing keys, so it never changes in place (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -16,6 +19,22 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 SECRET_KEY_FILE = "secret_key"
+# Django's own bar for a secret key (``django.core.checks.security.base``, W009)
+MIN_LENGTH = 50
+MIN_UNIQUE_CHARACTERS = 5
+INSECURE_PREFIX = "django-insecure-"
+GENERATE_HINT = 'generate one with: python -c "import secrets; print(secrets.token_urlsafe(50))"'
+
+
+def weak_key_reason(key: str) -> str | None:
+    """Why ``key`` is too weak to sign a production deployment's sessions, or None."""
+    if len(key) < MIN_LENGTH:
+        return f"it has {len(key)} characters, fewer than {MIN_LENGTH}"
+    if len(set(key)) < MIN_UNIQUE_CHARACTERS:
+        return f"it has {len(set(key))} different characters, fewer than {MIN_UNIQUE_CHARACTERS}"
+    if key.startswith(INSECURE_PREFIX):
+        return f"it starts with {INSECURE_PREFIX!r} (Django's throwaway development keys)"
+    return None
 
 
 def embedded_secret_key(data_dir: Path) -> str:
@@ -40,11 +59,17 @@ def embedded_secret_key(data_dir: Path) -> str:
 
 def secret_key_from(env: Mapping[str, str], data_dir: Path) -> str:
     configured = env.get("DJANGO_SECRET_KEY", "").strip()
+    production = bool(env.get("DATABASE_URL"))
+    if configured and production and (reason := weak_key_reason(configured)) is not None:
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is too weak for a production deployment (DATABASE_URL is "
+            f"set): {reason}; {GENERATE_HINT}"
+        )
     if configured:
         return configured
-    if env.get("DATABASE_URL"):
+    if production:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY must be set when DATABASE_URL is (a production deployment); "
-            'generate one with: python -c "import secrets; print(secrets.token_urlsafe(50))"'
+            + GENERATE_HINT
         )
     return embedded_secret_key(data_dir)

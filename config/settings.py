@@ -13,16 +13,21 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
-from environs import Env
+from django.core.exceptions import ImproperlyConfigured
 
 from config.embedded_postgres import OWNER_ROLE as EMBEDDED_OWNER_ROLE
 from config.embedded_postgres import data_root, ensure_embedded_postgres
 from config.secret_key import secret_key_from
+from config.settings_env import (
+    SettingsEnv,
+    database_settings,
+    env_rate,
+    extractor_settings,
+    judge_settings,
+    query_embedding_check,
+)
 from verifier.api.curl_examples import examples_markdown
 from verifier.claim_worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
-from verifier.extractors.registry import extractor_config_from_env
-from verifier.judges.registry import judge_config_from_env
 from verifier.worker_threads import parse_worker_threads
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -34,9 +39,11 @@ DATA_DIR = data_root(BASE_DIR)
 
 
 # Every variable is read through ``env`` (environs): a value that does not convert (an int,
-# float or boolean: 1/0, true/false, yes/no, on/off) stops start-up with an error naming
-# the variable. docs/configuration.md lists them all (tests/test_configuration_doc.py).
-env = Env(expand_vars=False)
+# float or boolean: 1/0, true/false, yes/no, on/off) stops start-up with one
+# ImproperlyConfigured line naming the variable (config/settings_env.py), as does a
+# backend, rate or URL that could not work. docs/configuration.md lists them all
+# (tests/test_configuration_doc.py).
+env = SettingsEnv(expand_vars=False)
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -45,7 +52,16 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 SECRET_KEY = secret_key_from(os.environ, DATA_DIR)
+# Earlier keys, still accepted for sessions and to open audit-pack signing keys sealed
+# under them (a key rotation: docs/operations.md); comma-separated.
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS")
 DEBUG = env.bool("DJANGO_DEBUG", False)
+if DEBUG and os.environ.get("DATABASE_URL"):
+    # Django's debug pages show settings and a failing request's local variables.
+    raise ImproperlyConfigured(
+        "DJANGO_DEBUG must be off when DATABASE_URL is set (a production deployment): "
+        "debug pages show settings and request data to whoever gets an error."
+    )
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
@@ -104,6 +120,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer carries X-Request-ID, and what is logged meanwhile names it.
+    "verifier.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -156,10 +174,12 @@ DATABASE_OWNER: dict[str, str] = {}
 _database_url = env.str("DATABASE_URL", "")
 _database_owner_url = env.str("DATABASE_OWNER_URL", "")
 if _database_url:
-    DATABASES: dict[str, Any] = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    DATABASES: dict[str, Any] = {
+        "default": database_settings("DATABASE_URL", _database_url, conn_max_age=60)
+    }
     EMBEDDED_POSTGRES = False
     if _database_owner_url:
-        _owner = dj_database_url.parse(_database_owner_url)
+        _owner = database_settings("DATABASE_OWNER_URL", _database_owner_url)
         DATABASE_OWNER = {"USER": _owner["USER"], "PASSWORD": _owner.get("PASSWORD", "")}
 else:
     DATABASES = {"default": ensure_embedded_postgres(DATA_DIR / "pgdata")}
@@ -255,9 +275,9 @@ REST_FRAMEWORK: dict[str, Any] = {
 # client address; "<n>/<sec|min|hour|day>", empty turns the limit off. The counters live
 # where every web process sees them: the database (verifier_ratecounter), or Redis when
 # SPANPROOF_CACHE_URL names one. See verifier/api/throttling.py.
-SPANPROOF_API_RATE_PER_KEY = env.str("SPANPROOF_API_RATE_PER_KEY", "600/min")
-SPANPROOF_API_RATE_PER_IP = env.str("SPANPROOF_API_RATE_PER_IP", "1200/min")
-SPANPROOF_API_AUTH_FAILURES_PER_IP = env.str("SPANPROOF_API_AUTH_FAILURES_PER_IP", "20/min")
+SPANPROOF_API_RATE_PER_KEY = env_rate("SPANPROOF_API_RATE_PER_KEY", "600/min")
+SPANPROOF_API_RATE_PER_IP = env_rate("SPANPROOF_API_RATE_PER_IP", "1200/min")
+SPANPROOF_API_AUTH_FAILURES_PER_IP = env_rate("SPANPROOF_API_AUTH_FAILURES_PER_IP", "20/min")
 SPANPROOF_CACHE_URL = env.str("SPANPROOF_CACHE_URL", "")
 if SPANPROOF_CACHE_URL:
     CACHES = {
@@ -392,15 +412,18 @@ CELERY_BEAT_SCHEDULE = {
 SPANPROOF_RELATION_VERIFICATION: dict[str, float | int | bool] = {}
 
 # SPANPROOF_JUDGE_* read by the judge registry's own reader (a value that does not
-# convert stops start-up with the variable's name); the defaults below apply when unset.
+# convert, an unknown backend or an openai backend without its endpoint stops start-up
+# with the variable's name); the defaults below apply when unset.
 SPANPROOF_JUDGE = {
     "timeout": 30.0,
     "batch_size": 10,
     "samples": 1,
-    **judge_config_from_env(os.environ),
+    **judge_settings(os.environ),
 }
 # SPANPROOF_EXTRACTOR_* likewise, by the extractor registry's reader.
-SPANPROOF_EXTRACTOR = {"timeout": 60.0, **extractor_config_from_env(os.environ)}
+SPANPROOF_EXTRACTOR = {"timeout": 60.0, **extractor_settings(os.environ)}
+# SPANPROOF_QUERY_EMBED_BACKEND and _THREADS, read by verifier.embeddings, checked now.
+query_embedding_check()
 # POST /worker/verify (seed 001): the seed's strictness / confidence-cap tuning variables,
 # read from environment variables of the same names (STRICTNESS_HIGH_THRESHOLD, ...);
 # unset ones keep the seed's defaults (verifier/claim_worker/config.py).
@@ -441,11 +464,17 @@ SPANPROOF_TRACE_RETENTION_DAYS = 90
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"client_errors_in_one_line": {"()": "verifier.log_filters.ClientErrorsInOneLine"}},
+    "filters": {
+        "client_errors_in_one_line": {"()": "verifier.log_filters.ClientErrorsInOneLine"},
+        "request_id": {"()": "verifier.request_id.RequestIdLogFilter"},
+    },
+    # "[request <id>] " before what is logged while answering a request (X-Request-ID)
+    "formatters": {"request_id": {"()": "verifier.request_id.RequestIdFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["client_errors_in_one_line"],
+            "filters": ["client_errors_in_one_line", "request_id"],
+            "formatter": "request_id",
         }
     },
     "root": {"handlers": ["console"], "level": env.str("SPANPROOF_LOG_LEVEL", "WARNING")},

@@ -5,9 +5,15 @@ children, each in a process group of its own. ``Supervisor.poll`` notices a chil
 exited (a crash, an OOM kill, ``kill -9``), kills whatever is left of its process group
 (a pool child, an embedded beat: nothing is orphaned), logs it, and starts it again
 after a back-off: ``BACKOFF_FIRST_S``, doubling per restart up to ``BACKOFF_MAX_S``, back
-to the first once a child has run ``STABLE_AFTER_S``. The other children (and the
-embedded PostgreSQL, which is not a child) keep serving meanwhile. ``stop`` ends them
-all: SIGTERM to each group, SIGKILL to what is left after ``STOP_TIMEOUT_S``.
+to the first once a child has run ``STABLE_AFTER_S``. The other children keep serving
+meanwhile. ``stop`` ends them all: SIGTERM to each group, SIGKILL to what is left after
+``STOP_TIMEOUT_S``.
+
+A service that is not a child (the embedded PostgreSQL: it outlives the command that
+started it) is *watched*: ``watch`` names a check and a start, ``poll`` runs the check
+every ``WATCH_EVERY_S`` and, when it fails, logs it and runs the start after the same
+back-off (doubling while the start fails or the service keeps falling over). A watched
+service is left running by ``stop``: whoever owns it stops it.
 
 Plain Python (no Django), so it is tested with real short-lived processes.
 """
@@ -28,6 +34,7 @@ BACKOFF_FIRST_S: Final = 1.0
 BACKOFF_MAX_S: Final = 60.0
 STABLE_AFTER_S: Final = 60.0
 STOP_TIMEOUT_S: Final = 15.0
+WATCH_EVERY_S: Final = 2.0
 
 
 def _exit_words(code: int) -> str:
@@ -57,6 +64,21 @@ class Child:
         return self.process.pid if self.process is not None else None
 
 
+@dataclass
+class Watched:
+    """A service ``poll`` checks and starts again (not a child: never stopped here)."""
+
+    name: str
+    is_up: Callable[[], bool]
+    start: Callable[[], object]
+    every_s: float
+    backoff_s: float
+    check_at: float = 0.0
+    restart_at: float | None = None
+    up_since: float | None = None
+    restarts: int = 0
+
+
 class Supervisor:
     def __init__(
         self,
@@ -73,6 +95,7 @@ class Supervisor:
         self.backoff_max_s = backoff_max_s
         self.stable_after_s = stable_after_s
         self.children: dict[str, Child] = {}
+        self.watched: dict[str, Watched] = {}
 
     def add(
         self,
@@ -85,6 +108,52 @@ class Supervisor:
         child = Child(name, list(argv), env, cwd, backoff_s=self.backoff_first_s)
         self.children[name] = child
         return child
+
+    def watch(
+        self,
+        name: str,
+        *,
+        is_up: Callable[[], bool],
+        start: Callable[[], object],
+        every_s: float = WATCH_EVERY_S,
+    ) -> Watched:
+        """Check ``is_up`` every ``every_s`` in ``poll``; start it again when it is down."""
+        service = Watched(name, is_up, start, every_s, backoff_s=self.backoff_first_s)
+        self.watched[name] = service
+        return service
+
+    def _poll_watched(self, service: Watched, now: float) -> None:
+        if service.restart_at is None:
+            if now < service.check_at:
+                return
+            service.check_at = now + service.every_s
+            if service.is_up():
+                if service.up_since is None:
+                    service.up_since = now
+                elif now - service.up_since >= self.stable_after_s:
+                    service.backoff_s = self.backoff_first_s
+                return
+            service.up_since = None
+            service.restart_at = now + service.backoff_s
+            self.log(f"{service.name} is down; starting it in {service.backoff_s:g} s")
+            service.backoff_s = min(service.backoff_s * 2, self.backoff_max_s)
+            return
+        if now < service.restart_at:
+            return
+        service.restarts += 1
+        try:
+            service.start()
+        except Exception as exc:  # logged and tried again: the others keep serving
+            service.restart_at = now + service.backoff_s
+            self.log(
+                f"{service.name} did not start ({type(exc).__name__}: {exc}); "
+                f"trying again in {service.backoff_s:g} s"
+            )
+            service.backoff_s = min(service.backoff_s * 2, self.backoff_max_s)
+            return
+        service.restart_at = None
+        service.check_at = now + service.every_s
+        self.log(f"{service.name} started again (restart {service.restarts})")
 
     def _start(self, child: Child) -> None:
         child.process = subprocess.Popen(
@@ -110,6 +179,8 @@ class Supervisor:
     def poll(self) -> None:
         """Restart what died (after its back-off); call it every fraction of a second."""
         now = self.clock()
+        for service in self.watched.values():
+            self._poll_watched(service, now)
         for child in self.children.values():
             process = child.process
             if process is not None and child.restart_at is None:

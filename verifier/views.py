@@ -17,6 +17,7 @@ from verifier.error_pages import api_not_found
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
 from verifier.permissions import signed_in_required
+from verifier.request_id import current_request_id
 from verifier.selectors.health import health_report
 from verifier.selectors.workspaces import membership_get
 
@@ -75,10 +76,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
     its JSON error body, the console a page that needs neither session nor database."""
     exc = sys.exc_info()[1]
     api = is_api_path(request.path)
+    # the id in the response's X-Request-ID header and the log (verifier.request_id)
+    details = {"request_id": current_request_id()}
     if database_unreachable(exc):
         if api:
             response: HttpResponse = JsonResponse(
-                error_body("unavailable", UNAVAILABLE_MESSAGE), status=503
+                error_body("unavailable", UNAVAILABLE_MESSAGE, details), status=503
             )
         else:
             page = render_to_string("errors/503.html", {"message": UNAVAILABLE_MESSAGE})
@@ -86,6 +89,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
     if api:
-        body = error_body("server_error", "The server failed to answer; the error was logged.")
+        body = error_body(
+            "server_error",
+            "The server failed to answer; the error was logged under its request id.",
+            details,
+        )
         return JsonResponse(body, status=500)
     return HttpResponse(render_to_string("errors/500.html"), status=500)

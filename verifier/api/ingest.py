@@ -44,6 +44,17 @@ class IngestJobSerializer(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    heartbeat_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the worker running the current stage last said it is alive (every "
+        "fifth of SPANPROOF_JOB_STALE_SECONDS); an active job whose heartbeat is older than "
+        "that has lost its worker, and the watchdog re-enqueues the stage. Null before a "
+        "worker takes the stage.",
+    )
+    stage_attempts = serializers.IntegerField(
+        help_text="Times the watchdog re-enqueued the current stage after its worker went "
+        "silent (the job fails after SPANPROOF_JOB_MAX_ATTEMPTS)."
+    )
 
     def get_progress(self, job: IngestJob) -> dict[str, dict[str, int]]:
         return {

@@ -26,10 +26,9 @@ from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
+from verifier.api.rates import parse_rate
 from verifier.selectors.rate_counters import rate_counter_get
 from verifier.services.rate_counters import rate_counter_hit
-
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 class RateLimited(Throttled):
@@ -46,12 +45,8 @@ def _rate_text(setting_name: str) -> str:
 
 def _rate(setting_name: str) -> tuple[int, int] | None:
     """``(requests, period seconds)`` of a rate setting (``"<n>/<sec|min|hour|day>"``, as
-    DRF spells rates), None when it is off."""
-    value = getattr(settings, setting_name, None) or None
-    if value is None:
-        return None
-    num, period = str(value).split("/")
-    return int(num), PERIODS[period[0]]
+    DRF spells rates; checked when the settings load), None when it is off."""
+    return parse_rate(getattr(settings, setting_name, None))
 
 
 def _wait(now: float, period: int) -> float:

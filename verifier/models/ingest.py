@@ -91,6 +91,8 @@ class IngestItemStatus(models.TextChoices):
     RUNNING = "running", "Running"
     DONE = "done", "Done"
     FAILED = "failed", "Failed"
+    # the job was cancelled before the item ran or finished (``ingest_job_cancel``)
+    CANCELLED = "cancelled", "Cancelled"
 
 
 class IngestItem(models.Model):

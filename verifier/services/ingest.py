@@ -458,10 +458,23 @@ def ingest_job_fail(*, job: IngestJob, stage: str, exc: BaseException) -> None:
 
 
 def ingest_job_cancel(*, job: IngestJob) -> bool:
-    """Stop an active job between items; its unpublished claims stay invisible."""
-    cancelled = IngestJob.objects.filter(pk=job.pk, status__in=ACTIVE_STATUSES).update(
-        status=IngestStatus.CANCELLED, finished_at=timezone.now()
-    )
+    """Stop an active job between items; its unpublished claims stay invisible. Its
+    items still pending or leased are marked cancelled; one a worker is running in its
+    own transaction (row-locked, skipped here) ends as that worker marks it."""
+    now = timezone.now()
+    with transaction.atomic():
+        cancelled = IngestJob.objects.filter(pk=job.pk, status__in=ACTIVE_STATUSES).update(
+            status=IngestStatus.CANCELLED, finished_at=now
+        )
+        if cancelled:
+            open_items = list(
+                IngestItem.objects.select_for_update(skip_locked=True)
+                .filter(job_id=job.pk, status__in=OPEN_STATUSES)
+                .values_list("pk", flat=True)
+            )
+            IngestItem.objects.filter(pk__in=open_items, status__in=OPEN_STATUSES).update(
+                status=IngestItemStatus.CANCELLED, runner="", finished_at=now
+            )
     job.refresh_from_db()
     return bool(cancelled)
 

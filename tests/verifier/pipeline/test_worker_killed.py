@@ -66,7 +66,7 @@ def worker_process_env(*, broker_url: str, data: Path, **extra: str) -> dict[str
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
-        "DJANGO_SECRET_KEY": "k" * 50,
+        "DJANGO_SECRET_KEY": "test-only-" + "k" * 50,
         "SPANPROOF_DATA": str(data),
         "CELERY_BROKER_URL": broker_url,
         "HF_HUB_OFFLINE": "1",

@@ -48,13 +48,21 @@ class Command(BaseCommand):
         except AuditPackError as exc:
             raise CommandError(exc.message) from exc
         out = Path(options["out"])
+        if not out.parent.is_dir():
+            raise CommandError(f"--out {out}: the folder {out.parent} does not exist.")
+        if out.is_dir():
+            raise CommandError(f"--out {out} is a folder: name the .zip to write.")
         partial = out.with_name(out.name + ".part")
 
         def progress(done: int, total: int) -> None:
             sys.stderr.write(f"\r{done:,} / {total:,} claims")
 
         try:
-            with partial.open("wb") as sink:
+            sink_file = partial.open("wb")
+        except OSError as exc:  # not writable, no space, ...
+            raise CommandError(f"--out {out}: cannot write there ({exc.strerror}).") from None
+        try:
+            with sink_file as sink:
                 result = audit_pack_write(
                     workspace=workspace,
                     scope=scope,
@@ -65,6 +73,9 @@ class Command(BaseCommand):
         except Http404 as exc:
             partial.unlink(missing_ok=True)
             raise CommandError(str(exc)) from exc
+        except OSError as exc:  # the disk filled up, the folder went away, ...
+            partial.unlink(missing_ok=True)
+            raise CommandError(f"--out {out}: writing failed ({exc.strerror or exc}).") from None
         except BaseException:
             partial.unlink(missing_ok=True)
             raise

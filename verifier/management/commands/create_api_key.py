@@ -24,6 +24,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not options["name"].strip():
+            raise CommandError("--name must not be empty: it is how the key is told apart.")
         workspace = workspace_get(slug=options["workspace"])
         if workspace is None:
             raise CommandError(f"No workspace with slug {options['workspace']!r}.")

@@ -2,8 +2,10 @@
 WhiteNoise), and start a Celery worker and Celery beat.
 
 The three run under ``verifier.supervisor``: one that dies (a crash, ``kill -9``) is
-restarted with a back-off and a log line, and the others keep serving meanwhile. Ctrl-C
-(or SIGTERM) stops all three and — when it is the embedded one — PostgreSQL.
+restarted with a back-off and a log line, and the others keep serving meanwhile. The
+embedded PostgreSQL (not a child: it outlives the command) is watched the same way: when
+it stops, it is started again and the web, worker and beat reconnect. Ctrl-C (or
+SIGTERM) stops all three and — when it is the embedded one — PostgreSQL.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from config.embedded_postgres import stop_embedded_postgres
+from config.embedded_postgres import (
+    embedded_postgres_running,
+    ensure_embedded_postgres,
+    stop_embedded_postgres,
+)
 from verifier.supervisor import Supervisor
 from verifier.web_server import gunicorn_command, web_threads, web_workers
 
@@ -100,6 +106,14 @@ class Command(BaseCommand):
             env=env,
             cwd=settings.BASE_DIR,
         )
+
+        if settings.EMBEDDED_POSTGRES:
+            pgdata = settings.DATA_DIR / "pgdata"
+            supervisor.watch(
+                "PostgreSQL (embedded)",
+                is_up=lambda: embedded_postgres_running(pgdata),
+                start=lambda: ensure_embedded_postgres(pgdata),
+            )
 
         def stop(*_: Any) -> None:
             raise KeyboardInterrupt
