@@ -201,7 +201,7 @@ NOT_STATED: Final = "not_stated"
 
 # The states a reviewer's decision settles, by their reason, with whether the reviewer
 # found that the source states the claim: the one list the review queue (these leave it)
-# and the reviewer calibrators (these are what they learn from) read.
+# and the reviewer calibrators (these less "not stated" are what they learn from) read.
 HUMAN_DECISION_REASONS: Final[Mapping[StateReason, bool]] = MappingProxyType(
     {
         StateReason.HUMAN_SUPPORTED: True,

@@ -1,7 +1,7 @@
 """A reviewer's third decision, "Not stated by the source": the source says neither the
 claim nor its opposite. It is not a contradiction: the claim is unverified with the
 reason ``human_not_stated``, out of the default queue as decided, undoable, named in
-words in the history, and learnt by the reviewer calibrators as "not supported"."""
+words in the history, and left out of what the reviewer calibrators learn."""
 
 from __future__ import annotations
 
@@ -124,7 +124,9 @@ def test_not_stated_is_undone_like_the_others(make_queue_claim, reviewer):
     assert labels == [("not_stated",), ("withdrawn",)]
 
 
-def test_the_calibrators_learn_not_stated_as_not_supported(make_queue_claim, reviewer, workspace):
+def test_the_calibrators_leave_not_stated_out(make_queue_claim, reviewer, workspace):
+    """A calibrator's other side answers "contradicted": a span the reviewer found silent
+    is no contradiction, so it is not learnt as one."""
     said = make_queue_claim("abstained", text="Said.")
     silent = make_queue_claim("abstained", text="Not said.")
     review_decide(claim=said, reviewer=reviewer, decision="supported", expected_version=seen(said))
@@ -134,8 +136,8 @@ def test_the_calibrators_learn_not_stated_as_not_supported(make_queue_claim, rev
     decided = {
         claim.pk: supported for claim, supported in calibrator_decided_claims(workspace=workspace)
     }
-    assert decided == {said.pk: True, silent.pk: False}
-    latest = Verdict.objects.filter(claim=silent, reviewer=reviewer).get()
+    assert decided == {said.pk: True}
+    latest = Verdict.objects.filter(claim=said, reviewer=reviewer).get()
     assert calibrator_decisions_through(workspace=workspace) == latest.pk
 
 

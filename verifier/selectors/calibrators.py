@@ -43,17 +43,24 @@ from verifier.state_policy import state_policy
 from verifier.states import (
     HUMAN_DECISION_LABELS,
     HUMAN_DECISION_REASONS,
+    NOT_STATED,
     ClaimState,
+    StateReason,
     VerdictInput,
     resolve_state,
 )
 from verifier.states import VerdictLabel as StateVerdictLabel
 
 # A human decision a calibrator learns from: the claim's state rests on it. True where
-# the reviewer found the source states the claim; False where it contradicts it or does
-# not state it (both are "not supported", the calibrator's other side).
-DECIDED_REASONS = {reason.value: said for reason, said in HUMAN_DECISION_REASONS.items()}
-DECISION_LABELS = HUMAN_DECISION_LABELS
+# the reviewer found the source states the claim, False where it contradicts it. A "not
+# stated" decision is left out: the calibrator's other side answers "contradicted", and
+# a span the reviewer found silent is no contradiction.
+DECIDED_REASONS = {
+    reason.value: said
+    for reason, said in HUMAN_DECISION_REASONS.items()
+    if reason is not StateReason.HUMAN_NOT_STATED
+}
+DECISION_LABELS = tuple(label for label in HUMAN_DECISION_LABELS if label != NOT_STATED)
 DECIDED_STATES = (ClaimState.SUPPORTED.value, ClaimState.CONTRADICTED.value)
 
 
@@ -224,8 +231,8 @@ def calibrator_curve(*, workspace: Workspace) -> dict[str, list[CurvePoint]]:
 
 def calibrator_decided_claims(*, workspace: Workspace) -> list[tuple[Claim, bool]]:
     """The workspace's claims a reviewer decided (their state rests on it): True where
-    the reviewer said supported, False where contradicted or not stated by the source;
-    in id order."""
+    the reviewer said supported, False where contradicted (not "not stated": see
+    ``DECIDED_REASONS``); in id order."""
     claims = (
         Claim.objects.filter(workspace=workspace, state_reason__in=list(DECIDED_REASONS))
         .defer("embedding")

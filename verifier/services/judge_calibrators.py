@@ -86,8 +86,8 @@ def judge_calibrator_fit(
     dry_run: bool = False,
 ) -> CalibratorFit:
     """Fit a calibrator of the configured judge on the workspace's human decisions (a
-    claim whose state rests on a reviewer's supported → True, contradicted or not stated
-    by the source → False), the judge reading each claim's bound span as it would be
+    claim whose state rests on a reviewer's supported → True, contradicted → False; a
+    "not stated" decision is left out), the judge reading each claim's bound span as it would be
     judged; store it as the next ``proposed`` version unless ``dry_run``. Raises
     ``CalibratorRefused`` when there are too few decisions to learn from."""
     judge = judge or get_judge()
