@@ -11,7 +11,8 @@ refused when it and the quote differ in
   and any word ending in "n't"; "n't", "cannot" and "not" count as one word, so "isn't"
   and "is not" do not differ;
 * **numbers**: each run of digits ("1,900" is "1" and "900"; any script's digits), and
-  the number words below (English, as the negation words are).
+  the number words of ``verifier.text.numbers.WRITTEN_NUMBER_WORDS`` (English, as the
+  negation words are; the same tables the judge reads values from).
 
 The texts compared are already folded (``verifier.binding.normalization.fold``):
 lower case, apostrophes and dashes unified.
@@ -24,6 +25,7 @@ from collections import Counter
 from typing import Final
 
 from verifier.text.negations import NEGATIONS
+from verifier.text.numbers import WRITTEN_NUMBER_WORDS
 
 # Words with their inner apostrophes ("isn't" is one word); a hyphen splits ("non-toxic").
 _WORDS: Final = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
@@ -31,19 +33,6 @@ _DIGITS: Final = re.compile(r"\d+")
 
 _NOT: Final = "not"
 _NEGATION_WORDS: Final = NEGATIONS | {"cannot", "non"}
-
-# Cardinals, ordinals and multipliers written out. The heuristic judge reads numbers
-# with a wider table (``verifier.judges.lexicon``); binding keeps its own short list
-# so the binder does not load the judge.
-_NUMBER_WORDS_TEXT: Final = """
-    zero one two three four five six seven eight nine ten eleven twelve thirteen
-    fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty
-    sixty seventy eighty ninety hundred thousand million billion trillion dozen
-    first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
-    hundredth thousandth millionth
-    half quarter once twice thrice double triple quadruple
-"""
-NUMBER_WORDS: Final = frozenset(_NUMBER_WORDS_TEXT.split())
 
 
 def _signature(folded: str) -> tuple[Counter[str], Counter[str]]:
@@ -54,7 +43,7 @@ def _signature(folded: str) -> tuple[Counter[str], Counter[str]]:
             negations[_NOT] += 1
         elif word in _NEGATION_WORDS:
             negations[word] += 1
-        elif word in NUMBER_WORDS:
+        elif word in WRITTEN_NUMBER_WORDS:
             numbers[word] += 1
     return negations, numbers
 

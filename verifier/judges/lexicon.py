@@ -12,6 +12,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+# The number tables live in the text layer; re-exported for the judge's readers.
+from verifier.text.numbers import FRACTION_DENOMINATORS as FRACTION_DENOMINATORS
+from verifier.text.numbers import FRACTION_DENOMINATORS_PLURAL as FRACTION_DENOMINATORS_PLURAL
+from verifier.text.numbers import MAGNITUDE_WORDS as MAGNITUDE_WORDS
+from verifier.text.numbers import NUMBER_WORDS as NUMBER_WORDS
+from verifier.text.numbers import ORDINAL_WORDS as ORDINAL_WORDS
 from verifier.text.synonyms import JUDGE_SYNONYM_GROUPS
 
 IRREGULAR_LEMMAS: dict[str, str] = {
@@ -469,78 +475,6 @@ SCOPE_MARKERS: dict[str, tuple[str, int]] = {
 }
 SCOPE_MAX_WORDS = max(len(m.split()) for m in SCOPE_MARKERS)
 
-NUMBER_WORDS: dict[str, float] = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "hundred": 100,
-    "dozen": 12,
-    "half": 0.5,
-    "twice": 2,
-    "double": 2,
-    "triple": 3,
-    "thrice": 3,
-}
-ORDINAL_WORDS: dict[str, int] = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-}
-# Shares said in words: "a third", "one quarter"; "two thirds", "three quarters".
-FRACTION_DENOMINATORS: dict[str, int] = {
-    "third": 3,
-    "quarter": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "eighth": 8,
-    "tenth": 10,
-}
-FRACTION_DENOMINATORS_PLURAL: dict[str, int] = {
-    f"{w}s": d for w, d in FRACTION_DENOMINATORS.items()
-}
-
-MAGNITUDE_WORDS: dict[str, float] = {
-    "hundred": 1e2,
-    "thousand": 1e3,
-    "million": 1e6,
-    "billion": 1e9,
-    "trillion": 1e12,
-    "bn": 1e9,
-}
 MONTHS: frozenset[str] = frozenset(
     [
         "january",

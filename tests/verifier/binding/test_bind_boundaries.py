@@ -116,6 +116,9 @@ def test_the_boundary_predicate_reads_the_original_text() -> None:
         ("The pier had three hundred visitors.", "The pier had two hundred visitors. Later."),
         ("The wall was rebuilt in the 1998 storm.", "The wall was rebuilt in the 1988 storm."),
         ("The harbour wall cannot be repaired.", "The harbour wall can be repaired."),
+        # Words from the judge's number tables (one set, ``verifier.text.numbers``).
+        ("Two thirds of the piers were closed.", "Two quarters of the piers were closed."),
+        ("The port earned 3 bn dollars in 2019.", "The port earned 3 m dollars in 2019."),
     ],
 )
 def test_a_fuzzy_match_that_changes_a_negation_or_a_number_does_not_bind(
