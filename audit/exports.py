@@ -53,8 +53,22 @@ CSV_COLUMNS: Final = (
     "trace_ref",
 )
 # Spreadsheet formula triggers; such cells get a leading apostrophe in CSV only
-# (the JSONL export is byte-faithful).
-_FORMULA_PREFIXES: Final = ("=", "+", "-", "@", "\t", "\r")
+# (the JSONL export is byte-faithful). A trigger after leading whitespace counts too
+# (a spreadsheet that trims cells on import reads " =1+1" as a formula), and so do the
+# full-width forms some spreadsheets read as their ASCII ones.
+_FORMULA_PREFIXES: Final = (
+    "=",
+    "+",
+    "-",
+    "@",
+    "\t",
+    "\r",
+    "\n",
+    "\uff1d",  # FULLWIDTH EQUALS SIGN
+    "\uff0b",  # FULLWIDTH PLUS SIGN
+    "\uff0d",  # FULLWIDTH HYPHEN-MINUS
+    "\uff20",  # FULLWIDTH COMMERCIAL AT
+)
 
 
 # The envelope selector is imported where it is used, so the console's URLconf
@@ -107,7 +121,8 @@ def _cell(value: Any) -> str:
     if value is None:
         return ""
     text = str(value)
-    return "'" + text if text.startswith(_FORMULA_PREFIXES) else text
+    risky = text.startswith(_FORMULA_PREFIXES) or text.lstrip().startswith(_FORMULA_PREFIXES)
+    return "'" + text if risky else text
 
 
 def csv_row(row: ExportRow) -> list[str]:

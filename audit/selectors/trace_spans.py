@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from verifier.models import SourceVersion, Workspace
+from verifier.models import Claim, SourceVersion, Workspace
 from verifier.selectors.permalinks import span_permalink
 
 
@@ -22,8 +22,20 @@ def _offsets(span: dict[str, Any]) -> tuple[int, int] | None:
 def trace_span_rows(*, workspace: Workspace, spans: Sequence[Any]) -> list[dict[str, Any]]:
     """``spans`` (a trace document's list) as rows: each span's own fields, and
     ``permalink`` to the span highlighted in its source version ("" when the version is
-    not in this workspace, or the span's offsets are not a span). One query."""
+    not in this workspace, or the span's offsets are not a span), and ``claim_known``:
+    whether the claim it is for is still in this workspace (its page is linked). Two
+    queries."""
     rows = [dict(span) for span in spans if isinstance(span, dict)]
+    claim_ids = {str(r["claim_id"]) for r in rows if r.get("claim_id")}
+    known = (
+        set(
+            Claim.objects.filter(workspace=workspace, public_id__in=claim_ids).values_list(
+                "public_id", flat=True
+            )
+        )
+        if claim_ids
+        else set()
+    )
     refs = {str(r.get("source_ref")) for r in rows if r.get("source_ref")}
     versions: dict[tuple[str, str], tuple[int, str]] = {}
     numbers: dict[tuple[str, int], tuple[int, str]] = {}
@@ -48,6 +60,7 @@ def trace_span_rows(*, workspace: Workspace, spans: Sequence[Any]) -> list[dict[
             numbers.get((ref, version_number)) if isinstance(version_number, int) else None
         )
         offsets = _offsets(row)
+        row["claim_known"] = bool(row.get("claim_id")) and str(row.get("claim_id")) in known
         row["permalink"] = (
             span_permalink(source_id=hit[0], sha256=hit[1], start=offsets[0], end=offsets[1])
             if hit is not None and offsets is not None

@@ -134,3 +134,30 @@ def test_an_excluded_claim_carries_the_persons_reason_in_the_list_the_exports_an
     assert (one["state"], one["exclusion_reason"]) == ("excluded", "Cites a retracted report")
     page = auditor_client.get(reverse("audit:claim-list")).content.decode()
     assert "<q>Cites a retracted report</q>" in page
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " =1+1 after a space",
+        "\u00a0\u00a0@SUM(A1) after no-break spaces",
+        '\uff1dHYPERLINK("http://x") full-width equals',
+        "\uff0b1 full-width plus",
+        "\n=1+1 after a newline",
+    ],
+)
+def test_csv_export_neutralises_formulas_behind_whitespace_or_full_width(
+    auditor_client, source, text
+):
+    """A spreadsheet that trims cells on import, or reads full-width signs as ASCII ones,
+    would run these as formulas: the CSV cell gets the apostrophe too; the JSONL keeps
+    the text as stored."""
+    claim = make_claim(source, text)
+    rows = list(
+        csv.reader(io.StringIO(_body(auditor_client.get(reverse("audit:claim-export-csv")))))
+    )
+    by_id = {row[0]: row for row in rows[1:]}
+    assert by_id[claim.public_id][CSV_COLUMNS.index("text")] == "'" + claim.text
+    lines = _body(auditor_client.get(reverse("audit:claim-export-jsonl"))).split("\n")
+    envelopes = {e["claim"]["id"]: e for e in map(json.loads, filter(None, lines))}
+    assert envelopes[claim.public_id]["claim"]["text"] == claim.text

@@ -239,9 +239,12 @@ def test_trace_pages_word_their_codes_and_link_spans(auditor_client, workspace, 
     html = auditor_client.get(reverse("audit:trace-detail", args=[trace.trace_id])).content.decode()
     spans = html.split('id="trace-spans"')[1].split("</table>")[0]
     assert f'href="{binding_permalink(binding)}"'.replace("&", "&amp;") in spans
-    assert (
-        spans.count("<a ") == 2
-    )  # the offsets and the quote of the span found; none for the other
+    # the claim, the offsets and the quote of the span found; none for the other (its
+    # claim and source are not in this workspace)
+    assert spans.count("<a ") == 3
+    claim_url = reverse("audit:claim-detail", args=[claim.public_id])
+    assert f'<a href="{claim_url}"><code>{claim.public_id}</code></a>' in spans
+    assert "<code>claim:gone</code>" in spans and "claim:gone/" not in spans
     assert ">Exact<" in spans
     assert "<dd>Claims verified" in html
 

@@ -568,11 +568,19 @@ def _short(text: str, limit: int = 60) -> str:
     return json.dumps(text[:limit] + ("…" if len(text) > limit else ""), ensure_ascii=False)
 
 
+def jsonl_split(text: str) -> list[str]:
+    """The lines of a JSONL file, split where the writer ends them: at ``\n`` only. JSON
+    keeps U+2028, U+2029 and NEL (U+0085) unescaped inside a string, and
+    ``str.splitlines`` would cut a record there."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def _jsonl_lines(data: bytes, name: str, report: Report) -> list[tuple[int, Any]]:
     """``(line number, value)`` of each non-blank line; a line that is not JSON is named
     and given as None."""
     rows: list[tuple[int, Any]] = []
-    for number, line in enumerate(data.decode("utf-8", "surrogatepass").splitlines(), 1):
+    for number, line in enumerate(jsonl_split(data.decode("utf-8", "surrogatepass")), 1):
         if not line.strip():
             continue
         try:
@@ -697,7 +705,7 @@ def _where_record_changed(
     """What changed in a JSON or JSONL file, by record and field, from its fingerprints."""
     found: list[str] = []
     text = data.decode("utf-8", "surrogatepass")
-    lines = [text] if name.endswith(".json") else text.splitlines()
+    lines = [text] if name.endswith(".json") else jsonl_split(text)
     expected_lines = sorted(line for (f, line) in digests if f == name)
     if not name.endswith(".json") and len(lines) != len(expected_lines):
         found.append(f"it has {len(lines)} lines; it had {len(expected_lines)}")
