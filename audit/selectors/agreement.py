@@ -2,14 +2,21 @@
 agree with the judge, and with each other (Cohen's κ with its counts,
 ``verifier.scoring.agreement``), and the reviewer calibrators' curve.
 
-* Human–judge: for each claim a reviewer decided (supported or contradicted), their first
-  decision against the judge's answer just before it (the latest model verdict before
-  the decision that no calibrator gave): ``entailed`` counts as supported, ``contradicted``
-  as contradicted — whatever the confidence — and an abstention or a coverage gap as no
-  answer (counted, not in κ). Overall, per judge model and per reason: the claim's state
-  reason just before the decision (why it was in the queue).
+* Human–judge: for each claim a reviewer decided (supported, contradicted or not stated by
+  the source), their first decision against the judge's answer just before it (the latest
+  model verdict before the decision that no calibrator gave): ``entailed`` counts as
+  supported, ``contradicted`` as contradicted — whatever the confidence — and an
+  abstention or a coverage gap as no answer (counted, not in κ). Overall, per judge model
+  and per reason: the claim's state reason just before the decision (why it was in the
+  queue).
+* "Not stated by the source" (``not_stated``) is a reviewer's third answer: the span neither
+  states the claim nor its opposite. No judge gives it, so against a judge's answer it is
+  always a disagreement — with its ``supported`` (the reviewer found the claim not
+  supported), and with its ``contradicted`` too (the reviewer found the span silent, not
+  contrary). κ is taken over the three answers; each row says how many of its decisions
+  were "not stated".
 * Reviewer–reviewer: claims two reviewers decided, each one's latest decision, the first
-  two reviewers to decide.
+  two reviewers to decide (the same three answers).
 """
 
 from __future__ import annotations
@@ -22,20 +29,24 @@ from django.db import connection
 from verifier.models import Workspace
 from verifier.scoring.agreement import Agreement, cohen_kappa
 from verifier.selectors.calibrators import CurvePoint, calibrator_curve
-from verifier.states import reason_description
+from verifier.states import HUMAN_DECISION_LABELS, NOT_STATED, reason_description
 
+# The judge's answers, and a reviewer's (``not_stated`` is a reviewer's alone).
 ANSWER = {"entailed": "supported", "contradicted": "contradicted"}
+HUMAN_ANSWER = {**ANSWER, NOT_STATED: "not stated"}
+# The decision labels as an SQL list: ('entailed', 'contradicted', 'not_stated').
+_DECISION_LABELS_SQL = "(" + ", ".join(f"'{label}'" for label in HUMAN_DECISION_LABELS) + ")"
 
 # A reviewer's decision ``v`` that the same reviewer undid: a withdrawal follows it with
 # no other decision of theirs in between (an undo withdraws one's own last decision).
-_NOT_WITHDRAWN = """NOT EXISTS (
+_NOT_WITHDRAWN = f"""NOT EXISTS (
         SELECT 1 FROM "verifier_verdict" w
         WHERE w."claim_id" = v."claim_id" AND w."reviewer_id" = v."reviewer_id"
           AND w."label" = 'withdrawn' AND (w."at", w."id") > (v."at", v."id")
           AND NOT EXISTS (
               SELECT 1 FROM "verifier_verdict" x
               WHERE x."claim_id" = v."claim_id" AND x."reviewer_id" = v."reviewer_id"
-                AND x."label" IN ('entailed', 'contradicted')
+                AND x."label" IN {_DECISION_LABELS_SQL}
                 AND (x."at", x."id") > (v."at", v."id") AND (x."at", x."id") < (w."at", w."id")
           )
       )"""
@@ -47,7 +58,7 @@ WITH human AS (
     SELECT DISTINCT ON (v."claim_id") v."claim_id", v."id", v."label", v."at"
     FROM "verifier_verdict" v JOIN "verifier_claim" c ON c."id" = v."claim_id"
     WHERE c."workspace_id" = %s AND v."reviewer_id" IS NOT NULL
-      AND v."label" IN ('entailed', 'contradicted') AND {_NOT_WITHDRAWN}
+      AND v."label" IN {_DECISION_LABELS_SQL} AND {_NOT_WITHDRAWN}
     ORDER BY v."claim_id", v."at", v."id"
 )
 SELECT h."label", m."judge_model", m."label", e."reason"
@@ -72,7 +83,7 @@ WITH latest AS (
            v."label", min(v."at") OVER (PARTITION BY v."claim_id", v."reviewer_id") AS first_at
     FROM "verifier_verdict" v JOIN "verifier_claim" c ON c."id" = v."claim_id"
     WHERE c."workspace_id" = %s AND v."reviewer_id" IS NOT NULL
-      AND v."label" IN ('entailed', 'contradicted') AND {_NOT_WITHDRAWN}
+      AND v."label" IN {_DECISION_LABELS_SQL} AND {_NOT_WITHDRAWN}
     ORDER BY v."claim_id", v."reviewer_id", v."at" DESC, v."id" DESC
 ), ranked AS (
     SELECT "claim_id", "label",
@@ -93,6 +104,7 @@ class AgreementRow:
     agreement: Agreement  # over the decisions the judge had answered
     decisions: int  # human decisions in the row
     judge_no_answer: int  # of them, where the judge had abstained or had no answer
+    not_stated: int  # of them, "not stated by the source" (a disagreement where answered)
 
 
 @dataclass(frozen=True)
@@ -113,6 +125,7 @@ def _row(label: str, pairs: Iterable[tuple[str, str | None]], hint: str = "") ->
         agreement=cohen_kappa(answered),
         decisions=len(pairs),
         judge_no_answer=len(pairs) - len(answered),
+        not_stated=sum(human == HUMAN_ANSWER[NOT_STATED] for human, _ in pairs),
     )
 
 
@@ -124,7 +137,7 @@ def reviewer_agreement(*, workspace: Workspace) -> ReviewerAgreement:
         cursor.execute(_REVIEWER_PAIRS_SQL, [workspace.pk])
         reviewer_pairs = cursor.fetchall()
     rows = [
-        (ANSWER[human], ANSWER.get(judge or ""), model or "no judge verdict", reason or "")
+        (HUMAN_ANSWER[human], ANSWER.get(judge or ""), model or "no judge verdict", reason or "")
         for human, model, judge, reason in decided
     ]
     by_model: dict[str, list[tuple[str, str | None]]] = {}
@@ -139,6 +152,8 @@ def reviewer_agreement(*, workspace: Workspace) -> ReviewerAgreement:
             _row(reason.replace("_", " ") or "unknown", pairs, reason_description(reason))
             for reason, pairs in sorted(by_reason.items())
         ],
-        between_reviewers=cohen_kappa((ANSWER[a], ANSWER[b]) for a, b in reviewer_pairs),
+        between_reviewers=cohen_kappa(
+            (HUMAN_ANSWER[a], HUMAN_ANSWER[b]) for a, b in reviewer_pairs
+        ),
         curves=calibrator_curve(workspace=workspace),
     )

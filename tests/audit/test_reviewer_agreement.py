@@ -64,7 +64,11 @@ def test_the_quality_page_shows_agreement_and_the_curve(workspace, auditor_clien
 
     body = auditor_client.get("/audit/quality/").content.decode()
     section = body[body.index('id="reviewer-agreement"') :]
-    assert re.search(r"all decisions</th><td>50</td><td>30</td><td>20</td><td>0\.40</td>", section)
+    # decisions, of them not stated, the judge had answered, agreed, κ, no answer
+    assert re.search(
+        r"all decisions</th><td>50</td><td>0</td><td>30</td><td>20</td><td>0\.40</td><td>20</td>",
+        section,
+    )
     assert "4 claims decided by two reviewers, the same way on 3; κ 0.50" in section
     assert "judge_reviewers_disagree" in section
     assert re.search(r"<td>v1</td><td>50</td>", section)
@@ -83,3 +87,44 @@ def test_an_undone_decision_no_longer_counts(workspace):
     assert reviewer_agreement(workspace=workspace).overall.decisions == before + 1
     review_undo(claim=claim, reviewer=reviewed.reviewer)
     assert reviewer_agreement(workspace=workspace).overall.decisions == before
+
+
+def test_not_stated_decisions_count_as_disagreements(workspace, auditor_client):
+    """A reviewer's "not stated by the source" is a decision like the others: it counts,
+    and against the judge's answer (supported or contradicted) it is a disagreement."""
+
+    def say(kind: str, i: int) -> str:
+        if (kind, i) in {("verbatim", 0), ("verbatim", 1), ("number", 0), ("unrelated", 0)}:
+            return "not_stated"
+        return {
+            "reworded": "supported",
+            "verbatim": "supported",
+            "number": "contradicted",
+            "unrelated": "contradicted",
+            "added": "contradicted",
+        }[kind]
+
+    reviewed = build_reviewed_workspace(workspace, names=4, decided=4, reviewers_say=say)
+    second = make_user("rex", workspace=workspace, role="reviewer")
+    claim = reviewed.claims[("verbatim", 0)]  # the first reviewer said not stated
+    review_decide(claim=claim, reviewer=second, expected_version=seen(claim), decision="supported")
+
+    overall = reviewer_agreement(workspace=workspace).overall
+    # 20 decisions, 4 of them "not stated"; the judge abstained on reworded and unrelated (8)
+    assert (overall.decisions, overall.not_stated, overall.judge_no_answer) == (20, 4, 8)
+    # answered: verbatim (2 not stated vs supported, 2 agree), number (1 not stated vs
+    # contradicted, 3 agree), added (4 contradicted vs supported): 5 of 12 agree.
+    # p_o = 60/144; p_e = (2·8 + 7·4 + 3·0)/144 = 44/144; κ = 16/100
+    assert (overall.agreement.pairs, overall.agreement.agreed) == (12, 5)
+    assert overall.agreement.kappa == 0.16
+    between = reviewer_agreement(workspace=workspace).between_reviewers
+    assert (between.pairs, between.agreed) == (1, 0)  # not stated vs supported
+
+    body = auditor_client.get("/audit/quality/").content.decode()
+    section = body[body.index('id="reviewer-agreement"') :]
+    assert re.search(
+        r"all decisions</th><td>20</td><td>4</td><td>12</td><td>5</td><td>0\.16</td><td>8</td>",
+        section,
+    )
+    assert "Of them, not stated by the source" in section
+    assert "counts as a disagreement" in section

@@ -1,6 +1,7 @@
 """Agreement between two raters of the same claims: Cohen's κ with its counts.
 
-A rater's answer is a category (``supported``, ``contradicted``); κ corrects the share of
+A rater's answer is a category (``supported``, ``contradicted``, a reviewer's ``not stated``;
+a category only one rater gives is simply never agreed on); κ corrects the share of
 claims they agree on for the agreement their own answer rates would give by chance:
 κ = (p_o − p_e) / (1 − p_e). It is undefined (None) without pairs, or when chance alone
 agrees on everything (both raters gave one and the same answer throughout). Pure.
