@@ -13,6 +13,7 @@ from verifier.demo.content import CLAIMS, SOURCES, DemoClaim
 from verifier.embeddings import embed_texts
 from verifier.models import Claim, ClaimOrigin, ClaimRelation, RelationKind, Source, Workspace
 from verifier.services.claim_state import claim_exclude
+from verifier.services.ingest_validate import claims_classify
 from verifier.services.sources import source_upsert
 from verifier.services.workspaces import member_add, workspace_create
 
@@ -116,6 +117,26 @@ def _relations(workspace: Workspace) -> None:
             )
 
 
+def _classify(workspace: Workspace) -> None:
+    """Class the demo's claims not classed yet (supported, weak or unsupported) under the
+    rule set in force for their source's domain pack, as an ingest job classes its own, so
+    that the rule-set pages, the quality filter and an activation's re-classing have
+    classes to work on. Only the demo's own claims: another claim without a class belongs
+    to a job still validating it."""
+    claims = list(
+        Claim.objects.filter(
+            workspace=workspace,
+            quality="",
+            public_id__in=[demo_public_id(item.key) for item in CLAIMS],
+        )
+        .select_related("source")
+        .order_by("pk")
+    )
+    if claims:
+        with transaction.atomic():
+            claims_classify(workspace=workspace, claims=claims)
+
+
 def load_demo() -> DemoReport:
     from verifier.services.sentence_index import source_sentences_index
     from verifier.services.verification import claims_verify
@@ -147,6 +168,8 @@ def load_demo() -> DemoReport:
     if created:
         claims = [claim for _, claim in created]
         claims_verify(claims=claims)
+    _classify(workspace)
+    if created:
         admin = get_user_model().objects.get(username="admin")
         for item, claim in created:
             if item.exclude_reason:

@@ -4,6 +4,7 @@ workspace's versions, and the console's diff and what-if impact of a definition.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
@@ -15,6 +16,7 @@ from django.http import Http404
 
 from verifier.models import (
     Claim,
+    ClaimStateChoices,
     EvidenceBinding,
     RuleSet,
     RuleSetActivation,
@@ -263,10 +265,18 @@ class Impact:
     truncated: bool
     old_label: str
     old_policy: str
-    # The pack's claims by state now (``claims_state_counts``), and how many of them are
-    # not validated (excluded, or not classified yet) and so in no class.
+    # The claims in scope by state now (``claims_state_counts``), and how many of them
+    # are excluded and so in no class.
     states: dict[str, int]
     not_validated: int
+    # Claims in scope with no class yet (not excluded): a job is still validating them
+    # and classes them under the rules in force when it gets there; an activation does
+    # not class them again, so they are counted apart.
+    unclassified: int = 0
+    # For "all packs": the packs with an activation of their own, whose claims keep
+    # their pack's rules (``rule_set_active``) and are left out.
+    own_packs: list[str] = dataclasses.field(default_factory=list)
+    own_pack_claims: int = 0
 
     @property
     def rows(self) -> list[tuple[str, list[tuple[str, int]], int]]:
@@ -276,11 +286,13 @@ class Impact:
         ]
 
 
-def _impact_claims(*, workspace: Workspace, domain_pack: str) -> QuerySet[Claim]:
+def _impact_claims(*, workspace: Workspace, domain_pack: str) -> tuple[QuerySet[Claim], list[str]]:
+    """The claims an activation for ``domain_pack`` ('' = all packs) re-classes the
+    scope of, and (for all packs) the packs left out for having rules of their own."""
     claims = Claim.objects.filter(workspace=workspace)
     if domain_pack:
-        claims = claims.filter(source__domain_pack=domain_pack)
-    return claims
+        return claims.filter(source__domain_pack=domain_pack), []
+    return claims, sorted(p for p in rule_set_activations_latest(workspace=workspace) if p)
 
 
 def _impact_rows(claims: QuerySet[Claim]) -> Iterator[Mapping[str, Any]]:
@@ -305,23 +317,32 @@ def rule_set_impact(
     definition: RuleSetDefinition,
     policy: str,
 ) -> Impact:
-    """Re-classify the pack's claims under the active rules and under ``definition``.
+    """Re-class the claims an activation of ``definition`` with ``policy`` for
+    ``domain_pack`` ('' = all packs) would class again, under the rules in force and
+    under it: exactly what ``verifier.services.quality_reclass`` touches, the claims in
+    scope that have a class now.
 
     Per-dimension scores are not stored, so both sides use the same offline
     heuristic scores (``verifier.scoring.dimension_heuristics``): only the rule
     set differs between the two columns. Each class is capped by the claim's state
     now (``verifier.scoring.quality.quality_class``), as the quality report counts it:
     an unverified claim is never counted supported, whatever either rule set says;
-    excluded claims are in no class.
+    excluded claims are in no class. Claims with no class yet and, for all packs, the
+    claims of packs with rules of their own are counted apart.
     """
     current = rule_set_active(workspace=workspace, domain_pack=domain_pack)
-    claims = _impact_claims(workspace=workspace, domain_pack=domain_pack)
+    claims, own_packs = _impact_claims(workspace=workspace, domain_pack=domain_pack)
+    own_pack_claims = 0
+    if own_packs:
+        own_pack_claims = claims.filter(source__domain_pack__in=own_packs).count()
+        claims = claims.exclude(source__domain_pack__in=own_packs)
+    unclassified = claims.filter(quality="").exclude(state=ClaimStateChoices.EXCLUDED).count()
     matrix = {old: dict.fromkeys(CLASSES, 0) for old in CLASSES}
     before: Counter[str] = Counter()
     after: Counter[str] = Counter()
     flips: list[Flip] = []
     moved = total = not_validated = 0
-    for row in _impact_rows(claims):
+    for row in _impact_rows(claims.exclude(quality="")):
         scores = dimension_scores(
             claim_text=row["text"],
             span_text=row["span_text"],
@@ -351,6 +372,8 @@ def rule_set_impact(
                         round(overall_score(definition, scores), 3),
                     )
                 )
+    # excluded claims without a class are in no class either
+    not_validated += claims.filter(quality="", state=ClaimStateChoices.EXCLUDED).count()
     return Impact(
         total=total,
         moved=moved,
@@ -363,4 +386,7 @@ def rule_set_impact(
         old_policy=current.policy,
         states=claims_state_counts(claims),
         not_validated=not_validated,
+        unclassified=unclassified,
+        own_packs=own_packs,
+        own_pack_claims=own_pack_claims,
     )
