@@ -101,12 +101,27 @@ def queue_undecided(queryset: QuerySet[Claim]) -> QuerySet[Claim]:
     )
 
 
+class PercentField(forms.DecimalField):
+    """A percentage bound. Django refuses "NaN" and "Infinity" with the "invalid"
+    message formatted with the value (``%`` formatting); the label's "(%)" would break
+    it into a 500: refused here with the message as it is, as for any other non-number."""
+
+    def validate(self, value: Any) -> None:
+        if value not in self.empty_values and not value.is_finite():
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        super().validate(value)
+
+
+class PercentFilter(django_filters.NumberFilter):
+    field_class = PercentField
+
+
 def _percent_filter(method: str, label: str) -> django_filters.NumberFilter:
     """A judge's-confidence bound, in percent as the console shows confidences."""
     said = f"{label}: enter {CONFIDENCE_RANGE}."
     # The bounds' messages are %-format strings (Django fills in the limit); "invalid"'s is not.
     bound = said.replace("%", "%%")
-    return django_filters.NumberFilter(
+    return PercentFilter(
         method=method,
         label=label,
         widget=widgets.NumberInput,
@@ -324,6 +339,15 @@ class ReviewQueueFilter(django_filters.FilterSet):
             | Q(source__ref__icontains=value)
             | Q(source__title__icontains=value)
         )
+
+
+def without_blind_hidden(params: QueryDict) -> QueryDict:
+    """``params`` (a query string's) without the judge-derived filters blind review
+    leaves out (:data:`BLIND_HIDDEN_KEYS`): what its links may carry."""
+    kept = params.copy()
+    for key in BLIND_HIDDEN_KEYS:
+        kept.pop(key, None)
+    return kept
 
 
 def filter_querystring(params: QueryDict, *, blind: bool = False) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from verifier.state_policy import queue_reason_order
 from verifier.states import HUMAN_DECISION_REASONS as DECIDED
-from verifier.states import QUEUE_STATES, queue_reason_codes
+from verifier.states import QUEUE_STATES
 
 QUEUE_STATE_VALUES: tuple[str, ...] = tuple(sorted(s.value for s in QUEUE_STATES))
 # The reasons of a state a reviewer decided (supported, contradicted, not stated by the
@@ -24,8 +24,3 @@ HUMAN_DECISION_REASONS: tuple[str, ...] = tuple(reason.value for reason in DECID
 def queue_reason_values() -> tuple[str, ...]:
     """The queue reasons in risk order, as shown on the reason chips."""
     return queue_reason_order()
-
-
-def reason_values(reason: str) -> tuple[str, ...]:
-    """The state reasons a queue reason stands for (a contradiction: the reviewer's too)."""
-    return queue_reason_codes(reason)

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from audit.paging import CONSOLE_PAGE_SIZE
+from review.selectors.relations import DECIDED_SHOWN, review_relations_decided
 from verifier import vocabulary
 from verifier.http import MemberRequest
 from verifier.models import ClaimRelation, DecisionLevel, RelationKind
@@ -101,6 +102,9 @@ def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> Ht
             "can_decide": membership is not None and membership.role in DECIDER_ROLES,
             "error": error,
             "bulk_max": RELATION_BULK_MAX,
+            # The latest decisions of reviewers: what the team decided, by whom, when.
+            "decided": review_relations_decided(workspace=workspace),
+            "decided_shown": DECIDED_SHOWN,
         },
         status=status,
     )

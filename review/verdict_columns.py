@@ -15,15 +15,18 @@ from django.db.models import (
     CharField,
     F,
     FloatField,
+    IntegerField,
     OuterRef,
     QuerySet,
     Subquery,
+    Sum,
     Value,
     When,
 )
-from django.db.models.functions import Round
+from django.db.models.functions import Coalesce, Round
 
 from verifier.models import Claim, Verdict
+from verifier.states import WITHDRAWN
 from verifier.vocabulary import ANSWER_VERDICTS
 
 if TYPE_CHECKING:
@@ -67,28 +70,55 @@ def with_latest_verdict(
 def with_latest_answer_percent(
     queryset: QuerySet[Claim],
 ) -> QuerySet[WithAnnotations[Claim, LatestVerdictColumns]]:
-    """``queryset`` annotated with ``latest_answer_percent``: the latest verdict's
-    confidence in whole percent, rounded as the console shows it
-    (``vocabulary.confidence_percent``), where that verdict is a model's answer
-    (supports or contradicts); NULL for an abstention, a failure, a withdrawal, a
-    reviewer's decision and a claim without a verdict, which have no confidence to show."""
+    """``queryset`` annotated with ``latest_answer_percent``: the confidence, in whole
+    percent rounded as the console shows it (``vocabulary.confidence_percent``), of the
+    verdict the claim's state stands on now, as the queue's confidence column shows it
+    (``review.selectors.queue.deciding_verdict``): the latest model verdict where it is
+    an answer (supports or contradicts) and no reviewer's decision is in force. NULL for
+    an abstention, a failure, a claim without a model verdict, and a claim a reviewer's
+    decision decides, which have no confidence to show. A reviewer's undo appends a
+    ``withdrawn`` verdict: it takes the decision back, so the judge's answer counts again
+    (each withdrawal takes back one decision: a decision is in force while a claim has
+    more decisions than withdrawals, as ``verifier.states.human_verdict_in_force``)."""
     if "latest_answer_percent" not in queryset.query.annotations:
         answer = Case(
             When(
                 label__in=sorted(ANSWER_VERDICTS),
-                reviewer__isnull=True,
                 then=Round(F("confidence") * Value(100.0)),
             ),
             default=None,
             output_field=FloatField(),
         )
-        rows = (
-            Verdict.objects.filter(claim_id=OuterRef("pk"))
+        model_answer = (
+            Verdict.objects.filter(claim_id=OuterRef("pk"), reviewer__isnull=True)
             .latest_first()
             .annotate(answer_percent=answer)
             .values("answer_percent")
         )
-        queryset = queryset.annotate(
-            latest_answer_percent=Subquery(rows[:1], output_field=FloatField())
+        decisions_in_force = (
+            Verdict.objects.filter(claim_id=OuterRef("pk"), reviewer__isnull=False)
+            .order_by()
+            .values("claim_id")
+            .annotate(
+                net=Sum(
+                    Case(
+                        When(label=WITHDRAWN, then=Value(-1)),
+                        default=Value(1),
+                        output_field=IntegerField(),
+                    )
+                )
+            )
+            .values("net")
+        )
+        queryset = queryset.alias(
+            human_decisions_in_force=Coalesce(
+                Subquery(decisions_in_force, output_field=IntegerField()), Value(0)
+            )
+        ).annotate(
+            latest_answer_percent=Case(
+                When(human_decisions_in_force__gt=0, then=Value(None)),
+                default=Subquery(model_answer[:1], output_field=FloatField()),
+                output_field=FloatField(),
+            )
         )
     return cast("QuerySet[WithAnnotations[Claim, LatestVerdictColumns]]", queryset)

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
 from review.filter_bar import filter_bar_html, filter_bar_key
-from review.filters import filter_querystring
+from review.filters import filter_querystring, without_blind_hidden
 from review.forms import (
     BULK_ACTIONS,
     DECISIONS,
@@ -138,7 +138,8 @@ def _queue_context(
         "any_reason_pressed": queue_page.any_reason_pressed,
         "filter_qs": _filter_qs(request),
         # The page's own query (filter and cursor): a refused bulk action shows it again.
-        "page_qs": request.GET.urlencode(),
+        # In blind review without the judge-derived filters (a link would tell them).
+        "page_qs": (without_blind_hidden(request.GET) if blind else request.GET).urlencode(),
         # The chips' and page links' path: relative ("?after=…") on the queue's own
         # address; the queue's path where the page is shown at the bulk action's.
         "queue_path": "" if request.method == "GET" else reverse("review:queue"),
@@ -312,6 +313,13 @@ def _flash_kept(request: MemberRequest, public_id: str) -> dict[str, str]:
     return {key: str(value) for key, value in kept.items() if key != "for"}
 
 
+def _unsent_note(form: Form | None) -> str:
+    """The note typed with a decision ``form`` that was sent ("" without one)."""
+    if form is None or not form.is_bound:
+        return ""
+    return str(form.data.get("note") or "").strip()
+
+
 def _render_item(
     request: MemberRequest,
     claim: Claim,
@@ -355,6 +363,9 @@ def _render_item(
         "flash": flash,
         "previous_url": _item_url(previous, filter_qs) if previous else "",
         "decision_form": forms.get("decision") or DecisionForm(),
+        # A refused decision's note, where no decision form shows it again (another
+        # reviewer holds the item): the reviewer copies it instead of typing it again.
+        "unsent_note": _unsent_note(forms.get("decision")) if held_by_other else "",
         "exclude_form": forms.get("exclude") or ExcludeForm(),
         "note_form": forms.get("note") or NoteForm(),
         # The Exclude and Note forms as pages of their own, for a browser without script
@@ -617,7 +628,10 @@ def guidelines_edit(request: MemberRequest) -> HttpResponse:
         form.add_error("text", str(exc))
         current = review_guidelines_get(workspace=request.workspace)
         return _guidelines_page(request, current=current, form=form, status=422)
-    messages.success(request, "Guidelines saved: reviewers see them beside every item.")
+    if form.cleaned_data["text"].strip():
+        messages.success(request, "Guidelines saved: reviewers see them beside every item.")
+    else:
+        messages.success(request, "Guidelines cleared: reviewers see none beside the items.")
     return redirect("review:guidelines")
 
 

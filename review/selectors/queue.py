@@ -17,7 +17,12 @@ from django.utils.text import Truncator
 from django.utils.timesince import timesince
 from psycopg.rows import dict_row
 
-from review.filters import ReviewQueueFilter, other_reason_values, queue_undecided
+from review.filters import (
+    ReviewQueueFilter,
+    other_reason_values,
+    queue_undecided,
+    without_blind_hidden,
+)
 from review.queue_reasons import HUMAN_DECISION_REASONS, queue_reason_values
 from review.selectors.cursor import QueueCursor, review_queue_keyset
 from review.selectors.workspace import review_domain_packs
@@ -106,6 +111,7 @@ class JudgedRow(NamedTuple):
     confidence: float
     note: str
     reviewer_id: int | None
+    judge_model: str | None = None
 
 
 def why_of(*, reason: str, verdict: _Judged | None) -> QueueWhy:
@@ -142,16 +148,17 @@ class QueueRow:
     latest_note: str | None
     latest_reviewer: int | None
     assignee: str | None  # who the item is assigned to (username); None: nobody
-    # Every verdict of the claim as (label, confidence, note, reviewer_id), newest first,
-    # read only when the latest is a person's (None otherwise): after an undo the
-    # withdrawal is the latest, and the why comes from the verdict that decides now.
+    # Every verdict of the claim as (label, confidence, note, reviewer_id, judge_model),
+    # newest first, read only when the latest is a person's (None otherwise): after an
+    # undo the withdrawal is the latest, and the why comes from the verdict that decides
+    # now.
     verdict_history: list[list[Any]] | None
     # derived from the columns above by :func:`review_queue_rows`
     text_short: str  # the text cut to TEXT_SHORT_CHARS
     age: str  # as ``|timesince``
     created_iso: str  # as ``|date:"c"``
     lease_holder: str  # the live lease's reviewer; "" without one
-    judge: str  # who gave the latest verdict, in words ("" without one)
+    judge: str  # who gave the verdict the state stands on, in words ("" without one)
     why: QueueWhy
 
     @property
@@ -177,7 +184,7 @@ SELECT c."id" AS "pk", c."public_id", c."text", c."state", c."state_reason", c."
        v."reviewer_id" AS "latest_reviewer", au."username" AS "assignee",
        CASE WHEN v."reviewer_id" IS NOT NULL THEN (
            SELECT json_agg(json_build_array(vh."label", vh."confidence", vh."note",
-                                            vh."reviewer_id")
+                                            vh."reviewer_id", vh."judge_model")
                            ORDER BY vh."at" DESC, vh."id" DESC)
            FROM "verifier_verdict" vh WHERE vh."claim_id" = c."id"
        ) END AS "verdict_history"
@@ -212,6 +219,7 @@ def _queue_row(columns: dict[str, Any], *, now: datetime) -> QueueRow:
                 columns["latest_confidence"],
                 columns["latest_note"] or "",
                 columns["latest_reviewer"],
+                columns["latest_judge_model"],
             )
             if columns["latest_label"] is not None
             else None
@@ -226,7 +234,9 @@ def _queue_row(columns: dict[str, Any], *, now: datetime) -> QueueRow:
         age=timesince(created_at, now),
         created_iso=timezone.localtime(created_at).isoformat(),
         lease_holder=(columns["lease_reviewer"] or "") if live else "",
-        judge=judge_in_words(columns["latest_judge_model"]),
+        # Who the state stands on now, as the why: after an undo the judge again, not
+        # the reviewer whose decision the latest (withdrawn) verdict takes back.
+        judge=judge_in_words(deciding.judge_model if deciding is not None else None),
         why=why_of(reason=columns["state_reason"], verdict=deciding),
     )
 
@@ -365,6 +375,10 @@ def review_queue_page(
         domain_packs=domain_packs,
         blind=blind,
     )
+    if blind:
+        # The page links carry the query: blind review leaves the judge-derived filters
+        # out of them, as it leaves them out of the filter (a link would tell them).
+        params = without_blind_hidden(params)
     chip_params = params.copy()
     for key in ("reason", *CURSOR_KEYS):
         chip_params.pop(key, None)

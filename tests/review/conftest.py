@@ -26,12 +26,27 @@ REASON_RECIPES = {
         "fresh",
     ),
     "no_evidence": (None, 0.0, "", None),
+    # no span bound, and the verifier's abstention that says the judge was not asked
+    "not_asked": ("abstained", 0.0, "no_bound_evidence", None),
+    "not_judged": (None, 0.0, "", "fresh"),  # bound, the judge not asked yet
     "supported": ("entailed", 0.95, "", "fresh"),
 }
 
 
-def queue_claim(source, reason: str, *, text: str | None = None, judge_model="heuristic-nli"):
-    label, confidence, note, binding_kind = REASON_RECIPES[reason]
+def queue_claim(
+    source,
+    reason: str,
+    *,
+    text: str | None = None,
+    judge_model="heuristic-nli",
+    confidence: float | None = None,
+    note: str | None = None,
+):
+    """A claim of ``reason``'s recipe (:data:`REASON_RECIPES`); ``confidence`` and
+    ``note``: the model verdict's, in place of the recipe's."""
+    label, recipe_confidence, recipe_note, binding_kind = REASON_RECIPES[reason]
+    confidence = recipe_confidence if confidence is None else confidence
+    note = recipe_note if note is None else note
     claim = make_claim(source, text or f"A claim that is {reason}.")
     binding = None
     if binding_kind == "fresh":

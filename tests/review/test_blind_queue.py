@@ -71,3 +71,33 @@ def test_blind_flash_after_send_back_and_restore_names_no_state(
     )
     flash = re.search(r'class="flash"><span>(.*?)</span>', restored.content.decode()).group(1)
     assert flash == f"Restored {claim.public_id}."
+
+
+def test_blind_page_links_and_bulk_form_carry_no_judge_derived_params(
+    reviewer_client, make_queue_claim
+):
+    """The pagination links and the bulk form's action echo the query: in blind review
+    they leave out the state, reason and confidence filters it does not apply (a link
+    with ``reason=contradicted`` would tell what the page hides)."""
+    from review.selectors.queue import QUEUE_PAGE_SIZE
+
+    for i in range(QUEUE_PAGE_SIZE + 1):
+        make_queue_claim("abstained", text=f"An undecided claim {i}.")
+    _blind(reviewer_client)
+    query = "reason=abstained&confidence_min=10&confidence_max=90&state=unverified&origin=extracted"
+    body = reviewer_client.get(f"/review/?{query}").content.decode()
+    assert 'id="blind-ignored"' in body
+    next_link = re.search(r'<a href="([^"]*)"[^>]*rel="next"', body)
+    assert next_link, "a second page"
+    links = [html.unescape(next_link.group(1))]
+    links.append(html.unescape(re.search(r'id="bulk-form"[^>]*action="([^"]*)"', body).group(1)))
+    for link in links:
+        assert "origin=extracted" in link, link
+        for key in ("reason=", "confidence_min=", "confidence_max=", "state="):
+            assert key not in link, (key, link)
+
+    # the second page by that link: the rest of the queue, its own links clean too
+    second = reviewer_client.get(f"/review/{links[0]}").content.decode()
+    assert len(re.findall(r'<tr data-claim="', second)) == 1
+    previous = html.unescape(re.search(r'<a href="([^"]*)"[^>]*rel="prev"', second).group(1))
+    assert "reason=" not in previous and "state=" not in previous

@@ -3,6 +3,8 @@ where the allow-list has it, headings from h2, links without script."""
 
 from __future__ import annotations
 
+import pytest
+
 from review.guidelines import guidelines_html
 
 
@@ -25,3 +27,24 @@ def test_script_handlers_and_script_urls_do_not_survive():
     assert "<script" not in html and "onerror" not in html and "onclick" not in html
     assert 'href="javascript' not in html and "style=" not in html and "<img" not in html
     assert '<a href="https://example.org" rel="noopener noreferrer nofollow">ok</a>' in html
+
+
+@pytest.mark.django_db
+def test_saving_empty_guidelines_says_they_were_cleared(admin_client_ws, reviewer_client):
+    """An admin who empties the text and saves is told the guidelines were cleared
+    (before: "Guidelines saved: reviewers see them beside every item."), and the page
+    says so rather than "No guidelines yet"."""
+    saved = admin_client_ws.post("/review/guidelines/edit/", {"text": "# Rules\n\nBe exact."})
+    page = admin_client_ws.get(saved["Location"]).content.decode()
+    assert "Guidelines saved: reviewers see them beside every item." in page
+    cleared = admin_client_ws.post("/review/guidelines/edit/", {"text": "   "})
+    assert cleared.status_code == 302
+    page = admin_client_ws.get(cleared["Location"]).content.decode()
+    assert "Guidelines cleared: reviewers see none beside the items." in page
+    assert "Guidelines saved" not in page
+    assert "No guidelines: they were cleared." in page
+    assert "No guidelines yet" not in page
+    assert (
+        "No guidelines: they were cleared."
+        in reviewer_client.get("/review/guidelines/").content.decode()
+    )

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from django.db import connection
@@ -144,3 +144,25 @@ def test_concurrent_next_never_serves_the_same_claim_twice():
     # 12 claims, 8 reviewers: every reviewer holds one, 4 free
     assert ReviewLease.objects.count() == threads_n
     assert {c.pk for c in claims} >= set(ReviewLease.objects.values_list("claim_id", flat=True))
+
+
+def test_an_item_another_reviewer_holds_says_until_when_and_what_to_do(
+    workspace, reviewer, make_queue_claim, client
+):
+    """A second reviewer who opens an item another holds reads why the keys do nothing,
+    until when, and what to do (the page does not change when the holder is done)."""
+    import html
+    import re
+
+    claim = make_queue_claim("contradicted")
+    lease = lease_next(workspace=workspace, reviewer=reviewer)
+    assert lease is not None and lease.claim_id == claim.pk
+    other = make_user("otto", workspace=workspace, role="reviewer")
+    client.force_login(other)
+    page = client.get(f"/review/item/{claim.public_id}/").content.decode()
+    blocked = html.unescape(re.search(r'data-blocked="([^"]*)"', page).group(1))
+    until = lease.expires_at.astimezone(UTC).strftime("%H:%M")
+    assert blocked == (
+        f"rita is reviewing this claim (until {until} UTC): it is read-only for you. "
+        "Reload the page once they are done, or press j for the next item."
+    )

@@ -11,9 +11,8 @@ import re
 import pytest
 
 from review.models import ReviewLease
-from tests.factories import make_binding, make_claim, make_source
-from tests.review.conftest import QUOTE, queue_claim, seen
-from verifier.models import Verdict
+from tests.factories import make_claim, make_source
+from tests.review.conftest import queue_claim, seen
 from verifier.services.claim_state import claim_state_refresh
 
 pytestmark = pytest.mark.django_db
@@ -33,26 +32,6 @@ def _get(client, query: str) -> str:
     response = client.get(f"/review/?{query}")
     assert response.status_code == 200
     return response.content.decode()
-
-
-def _judged(source, label: str | None, confidence: float = 0.0, note: str = "", bound=True):
-    """A claim with (or without) a bound span and one model verdict (None: none)."""
-    claim = make_claim(source, f"A claim judged {label} {confidence} {note}.")
-    binding = make_binding(claim, QUOTE) if bound else None
-    if label is not None:
-        Verdict.objects.create(
-            claim=claim,
-            binding=binding,
-            judge_model="heuristic-nli",
-            judge_family="heuristic",
-            prompt_version=1,
-            label=label,
-            confidence=confidence,
-            note=note,
-        )
-    claim_state_refresh(claim=claim, cause="test setup")
-    claim.refresh_from_db()
-    return claim
 
 
 def _decide(client, claim, decision: str = "contradicted", note: str = ""):
@@ -86,13 +65,18 @@ def _in_all(body: str) -> int:
 
 
 def test_confidence_bounds_are_percent_and_match_only_answers(reviewer_client, source):
-    abstained = _judged(source, "abstained", 0.95)  # sure it cannot decide: no answer
-    not_asked = _judged(source, "abstained", 0.0, "no_bound_evidence", bound=False)
-    never = _judged(source, None)  # bound, the judge not asked yet
-    sure = _judged(source, "contradicted", 0.9)
-    borderline = _judged(source, "contradicted", 0.795)  # shown as "80 %"
-    low = _judged(source, "entailed", 0.2)
-    decided = _decide(reviewer_client, _judged(source, "contradicted", 0.92))
+    abstained = queue_claim(source, "abstained", confidence=0.95)  # sure it cannot decide
+    not_asked = queue_claim(source, "not_asked")
+    never = queue_claim(source, "not_judged")  # bound, the judge not asked yet
+    sure = queue_claim(source, "contradicted", text="Contradicted, sure.")
+    borderline = queue_claim(  # shown as "80 %"
+        source, "contradicted", confidence=0.795, text="Contradicted, borderline."
+    )
+    low = queue_claim(source, "low_confidence")  # entailed 0.2
+    decided = _decide(
+        reviewer_client,
+        queue_claim(source, "contradicted", confidence=0.92, text="Contradicted, decided."),
+    )
     assert {c.state_reason for c in (abstained, not_asked, never)} == {
         "abstained",
         "no_evidence",
@@ -116,8 +100,37 @@ def test_confidence_bounds_are_percent_and_match_only_answers(reviewer_client, s
     assert decided.public_id in _rows(_get(reviewer_client, "state=contradicted"))
 
 
+def test_after_an_undo_the_confidence_filter_reads_the_judges_answer_again(reviewer_client, source):
+    """An undo appends a withdrawal, the latest verdict: the filter reads the verdict
+    the claim stands on again (the judge's 90 %, as its row shows), not the withdrawal."""
+    claim = queue_claim(source, "contradicted")  # the judge: contradicted, 90 %
+    _decide(reviewer_client, claim, "supported")
+    assert claim.state_reason == "human_supported"
+    # a reviewer's decision in force: no confidence, no bound matches it
+    assert claim.public_id not in _rows(_get(reviewer_client, "state=queue&confidence_min=80"))
+
+    undone = reviewer_client.post(f"/review/item/{claim.public_id}/undo/", {"version": seen(claim)})
+    assert undone.status_code == 302
+    claim.refresh_from_db()
+    assert claim.state_reason == "contradicted"
+    assert claim.verdicts.latest_first().first().label == "withdrawn"
+    body = _get(reviewer_client, "confidence_min=80")
+    assert _rows(body) == [claim.public_id]
+    assert "90\u00a0% sure" in body  # the row shows the confidence the filter read
+    # and names the judge as the one it stands on, not the reviewer who took theirs back
+    judge = re.search(r'data-label="Judge">([^<]*)</td>', body).group(1)
+    assert judge == "heuristic-nli"
+    assert _rows(_get(reviewer_client, "confidence_max=50")) == []
+
+    # decided again after the undo: the new decision is in force, no bound matches
+    _decide(reviewer_client, claim, "contradicted")
+    assert _rows(_get(reviewer_client, "state=contradicted&confidence_min=0")) == []
+    body = _get(reviewer_client, "state=contradicted")
+    assert re.search(r'data-label="Judge">([^<]*)</td>', body).group(1) == "reviewer rita"
+
+
 def test_a_confidence_out_of_range_is_an_error_beside_its_field(reviewer_client, source):
-    _judged(source, "contradicted", 0.9)
+    queue_claim(source, "contradicted")
     body = _get(reviewer_client, "confidence_min=150")
     assert _rows(body) == []
     field = re.search(r'<input[^>]*name="confidence_min"[^>]*>', body).group(0)
@@ -276,8 +289,11 @@ def test_blind_review_leaves_out_the_judge_derived_filters_chips_and_link_params
 
 
 def test_the_verdict_history_words_the_judges_notes(reviewer_client, source):
-    claim = _judged(
-        source, "abstained", 1.0, "number_mismatch: 40 kilometres vs 14 kilometres (span 1)"
+    claim = queue_claim(
+        source,
+        "abstained",
+        confidence=1.0,
+        note="number_mismatch: 40 kilometres vs 14 kilometres (span 1)",
     )
     _decide(reviewer_client, claim, "supported", note="checked: the table says 14")
     page = reviewer_client.get(f"/review/item/{claim.public_id}/").content.decode()
@@ -286,8 +302,25 @@ def test_the_verdict_history_words_the_judges_notes(reviewer_client, source):
     assert "number_mismatch" not in history
     assert "checked: the table says 14" in history  # a reviewer's note as written
 
-    not_asked = _judged(source, "abstained", 0.0, "no_bound_evidence", bound=False)
+    not_asked = queue_claim(source, "not_asked")
     page = reviewer_client.get(f"/review/item/{not_asked.public_id}/").content.decode()
     history = _text(re.search(r'<table class="verdicts">(.*?)</table>', page, re.S).group(1))
     assert "No span was bound, so the judge was not asked." in history
     assert "no_bound_evidence" not in history
+
+
+@pytest.mark.parametrize("value", ["NaN", "nan", "Infinity", "-Infinity", "sNaN"])
+def test_a_confidence_that_is_no_number_is_a_form_error_not_a_500(reviewer_client, source, value):
+    """Django refuses a non-finite decimal with its message %-formatted: the label's
+    "(%)" broke that into a 500 on the queue and on Start reviewing."""
+    queue_claim(source, "contradicted")
+    for key in ("confidence_min", "confidence_max"):
+        response = reviewer_client.get(f"/review/?{key}={value}")
+        assert response.status_code == 200, (key, value)
+        body = response.content.decode()
+        assert _rows(body) == []
+        alert = _text(re.search(r'id="queue-filter-error"[^>]*>(.*?)</p>', body, re.S).group(1))
+        assert "Judge's confidence" in alert and "enter a percentage from 0 to 100" in alert
+        started = reviewer_client.post(f"/review/start/?{key}={value}")
+        assert started.status_code == 422, (key, value)
+    assert not ReviewLease.objects.exists()

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from tests.factories import make_claim, make_source, make_user
@@ -80,3 +82,76 @@ def test_bad_decision_and_other_workspace_and_auditor(
     )
     flagged.refresh_from_db()
     assert flagged.needs_review
+
+
+def test_decided_relations_are_listed_with_who_and_when(
+    reviewer_client, auditor_client, reviewer, flagged, workspace, other_workspace
+):
+    """A decided relation leaves "Waiting for review": the page lists it under "Decided
+    by reviewers" with the decision, the reviewer and the time (no other workspace's)."""
+    empty = reviewer_client.get("/review/relations/").content.decode()
+    assert "No reviewer has decided a relation yet." in empty
+    assert (
+        reviewer_client.post(
+            f"/review/relations/{flagged.pk}/decide/", {"decision": "reject"}
+        ).status_code
+        == 302
+    )
+    flagged.refresh_from_db()
+    theirs_src = make_source(other_workspace)
+    theirs = ClaimRelation.objects.create(
+        workspace=other_workspace,
+        from_claim=make_claim(theirs_src, text="Their first claim."),
+        to_claim=make_claim(theirs_src, text="Their second claim."),
+        kind="supports",
+        confidence=0.6,
+        verification="accepted",
+        verification_level="reviewer",
+        reviewed_by=reviewer,
+        reviewed_at=flagged.reviewed_at,
+    )
+    for client in (reviewer_client, auditor_client):
+        html = client.get("/review/relations/").content.decode()
+        decided = html.split('id="decided-h"')[1]
+        assert f'id="relation-{flagged.pk}"' not in html  # no longer waiting
+        row = decided.split(f'id="decided-{flagged.pk}"')[1].split("</tr>")[0]
+        assert flagged.from_claim.public_id in row and flagged.to_claim.public_id in row
+        assert "Rejected" in row and f"<td>{reviewer.username}</td>" in row
+        assert "UTC" in row
+        assert f'id="decided-{theirs.pk}"' not in html
+
+
+def test_the_decided_list_costs_the_same_queries_for_few_and_many(
+    reviewer_client, reviewer, workspace
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    src = make_source(workspace)
+
+    def decided(n):
+        for i in range(n):
+            ClaimRelation.objects.create(
+                workspace=workspace,
+                from_claim=make_claim(src, text=f"From claim {n}-{i}."),
+                to_claim=make_claim(src, text=f"To claim {n}-{i}."),
+                kind="supports",
+                confidence=0.6,
+                verification="accepted",
+                verification_level="reviewer",
+                reviewed_by=make_user(f"decider{n}{i}"),
+                reviewed_at=timezone.now(),
+            )
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert reviewer_client.get("/review/relations/").status_code == 200
+        return len(captured)
+
+    decided(1)
+    few = queries()
+    decided(4)
+    html = reviewer_client.get("/review/relations/").content.decode()
+    assert len(re.findall(r'id="decided-\d+"', html)) == 5
+    assert queries() == few
