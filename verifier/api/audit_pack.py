@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 from django.conf import settings
-from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, HttpResponse, QueryDict, StreamingHttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -26,7 +26,7 @@ from verifier.api.claims import ClaimFilterSerializer
 from verifier.api.errors import ApiError
 from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_actor, request_workspace
-from verifier.api.strict_input import StrictSerializer, query_params_check
+from verifier.api.strict_input import StrictSerializer, ascii_integers, query_params_check
 from verifier.audit_pack.scope import SCOPE_KINDS, AuditPackError, PackScope, parse_scope
 from verifier.audit_pack.signing import SigningKeyUnavailable
 from verifier.audit_pack.writer import checker_bytes, checker_sha256
@@ -84,6 +84,15 @@ def pack_scope(serializer_class: type[AuditPackScopeSerializer], data: Any) -> P
             {"field": "body"},
         )
     serializer = serializer_class(data=data)
+    if isinstance(data, QueryDict):  # a body's job is a JSON number (StrictSerializer)
+        try:
+            ascii_integers(data, serializer.fields)  # ``?job=١`` is no job 1
+        except ApiError as exc:
+            field = exc.details["field"]
+            said = "A valid integer (ASCII digits) is required."
+            raise AuditPackError(
+                "invalid_scope", f"{field}: {said}", {"field": field, "errors": {field: [said]}}
+            ) from None
     if not serializer.is_valid():
         errors = {key: [str(m) for m in messages] for key, messages in serializer.errors.items()}
         field, messages = next(iter(errors.items()))

@@ -55,7 +55,14 @@ def _first_problem(detail: Any, path: str = "") -> tuple[str, str] | None:
     """The first (field path, message) of a DRF validation error's nested detail."""
     if isinstance(detail, dict):
         for key, value in detail.items():
-            name = path if key == "non_field_errors" else f"{path}.{key}" if path else str(key)
+            if key == "non_field_errors":
+                name = path
+            elif isinstance(key, int) or str(key).isdigit():
+                # a list's item (DRF keys a ListField's errors by index): ``claims[0]``, the
+                # path ``unknown_field`` gives
+                name = f"{path}[{key}]"
+            else:
+                name = f"{path}.{key}" if path else str(key)
             found = _first_problem(value, name)
             if found is not None:
                 return found
@@ -82,6 +89,16 @@ def _invalid_message(detail: Any) -> str:
         if path
         else f"The request is invalid: {problem}"
     )
+
+
+def _invalid_details(detail: Any) -> Any:
+    """A validation error's details: DRF's per-field messages, and ``field``, the path of
+    the first field in the wrong (``claims[0].external_id``), as every other 400 names
+    its field in ``details.field``."""
+    found = _first_problem(detail)
+    if not isinstance(detail, dict) or found is None or not found[0] or "field" in detail:
+        return detail
+    return {"field": found[0], **detail}
 
 
 def _not_found_message(exc: Http404, context: dict[str, Any]) -> str:
@@ -119,7 +136,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
         if isinstance(exc, exceptions.ValidationError):
             message = _invalid_message(exc.detail)
-            details = exc.detail
+            details = _invalid_details(exc.detail)
         elif isinstance(exc, exceptions.NotAuthenticated):
             message = scheme_hint(context.get("request")) or str(exc.detail)
             details = {}

@@ -6,8 +6,9 @@ first by id, pages of 50, ``?page_size=`` up to 200 (a larger one is served as 2
 
 A cursor the API did not give out is the client's mistake, not a missing page: DRF's own
 answer (404 ``not_found``) would say the resource is gone, so a cursor that does not
-decode, or decodes to a position that is not a whole number (a NUL, text, a sign), is a
-400 ``invalid_cursor`` in the API's error body, before it can reach the query."""
+decode, or decodes to a position that is not a whole number (a NUL, text, a sign) or
+is beyond any id, is a 400 ``invalid_cursor`` in the API's error body, before it can
+reach the query."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 
 from verifier.api.errors import ApiError
+
+# The largest id a row can have (a bigint): a position beyond it is no row's id, so no
+# cursor the API gave out, however the database would compare it.
+MAX_ID = 2**63 - 1
 
 
 def invalid_cursor() -> ApiError:
@@ -46,7 +51,9 @@ class IdCursorPagination(CursorPagination):
             raise invalid_cursor() from None
         # DRF decodes the position from the cursor's text as a str (the stubs say int).
         position = cast(str | None, cursor.position if cursor is not None else None)
-        if position is not None and not (position.isascii() and position.isdigit()):
+        if position is not None and not (
+            position.isascii() and position.isdigit() and int(position) <= MAX_ID
+        ):
             raise invalid_cursor()
         return cursor
 

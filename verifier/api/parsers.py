@@ -15,6 +15,7 @@ written into the error body that would echo it. All answer 400 with the API's JS
 from __future__ import annotations
 
 import codecs
+import sys
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -53,6 +54,15 @@ def refuse_unstorable(data: Any) -> None:
         )
 
 
+def _parse_problem(exc: ValueError) -> str:
+    """What the JSON decoder said, in the client's terms: an integer of more digits than
+    Python converts says so, without the interpreter's advice to raise its limit."""
+    said = str(exc)
+    if "integer string conversion" in said:
+        return f"a number has more than {sys.get_int_max_str_digits()} digits."
+    return said
+
+
 class BoundedJSONParser(parsers.JSONParser):
     def parse(
         self,
@@ -76,7 +86,7 @@ class BoundedJSONParser(parsers.JSONParser):
             message = f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels."
             raise ParseError(message) from exc
         except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from exc
+            raise ParseError(f"JSON parse error - {_parse_problem(exc)}") from exc
         refuse_unstorable(data)
         return data
 

@@ -16,7 +16,8 @@ sent, is refused with a 400 naming it, never ignored or coerced.
   is a ``400 unknown_field``, one given twice a ``400 duplicate_field`` (which of the two
   would count is not the client's guess to make). A value its field refuses
   (``list_filters``, ``query_values``: ``?state=bogus``) is a ``400 invalid_request``
-  whose ``details.field`` names the parameter, the shape of every other 400.
+  whose ``details.field`` names the parameter, the shape of every other 400; a
+  whole-number parameter is ASCII digits ("１" is refused, not read as 1).
 
 Free-form values (``metadata``, a ``JSONField``) and the fields that parse their own
 input (RAG chunks, memory transcripts: ``verifier.rag.chunks``,
@@ -125,7 +126,7 @@ def query_params_check(request: Request, known: Iterable[str]) -> None:
     """Refuse a query parameter the endpoint does not read (``known``, and DRF's
     ``format``), one given more than once and one given empty (``?cursor=`` is a client's
     bug, not "no cursor")."""
-    allowed = [*known, *ALWAYS_READ_PARAMS]
+    allowed = list(dict.fromkeys([*known, *ALWAYS_READ_PARAMS]))  # each named once
     for name, values in request.query_params.lists():
         if name not in allowed:
             raise unknown_field(name, allowed, what="query parameter")
@@ -155,10 +156,26 @@ def _query_value_error(errors: Mapping[str, Any]) -> ApiError:
     )
 
 
+def ascii_integers(data: Mapping[str, Any], fields: Mapping[str, Any]) -> None:
+    """A whole number sent as text (a query parameter) is ASCII digits, an optional
+    ``-`` before them: DRF's ``IntegerField`` would read "１" (full-width) or "٣"
+    (Arabic-Indic) as 1 and 3, so ``?version=１`` answered version 1, where the rest of
+    the app reads only ASCII digits (``verifier.untrusted_input.decimal_int``). A bad
+    one is the parameter's ``400 invalid_request``."""
+    for name, field in fields.items():
+        raw = data.get(name)
+        if not isinstance(field, serializers.IntegerField) or not isinstance(raw, str):
+            continue
+        digits = raw.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
+            raise _query_value_error({name: ["A valid integer (ASCII digits) is required."]})
+
+
 def _validated_query(
     request: Request, serializer: type[serializers.Serializer[Any]]
 ) -> dict[str, Any]:
     checked = serializer(data=request.query_params)
+    ascii_integers(request.query_params, checked.fields)
     if not checked.is_valid():
         raise _query_value_error(checked.errors)
     return dict(checked.validated_data)

@@ -16,10 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from verifier.api.errors import ApiError
 from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_workspace
-from verifier.api.strict_input import query_params_check
+from verifier.api.strict_input import query_params_check, query_values
 from verifier.selectors.traces import trace_get
 
 EXPORT_FORMATS = ("json",)
@@ -53,29 +52,29 @@ class TraceExportApi(APIView):
 
     @extend_schema_serializer(component_name="TraceExportParams")
     class InputSerializer(serializers.Serializer[Any]):
-        format = serializers.CharField(required=False, default="json")
+        format = serializers.ChoiceField(
+            choices=list(EXPORT_FORMATS),
+            required=False,
+            default="json",
+            error_messages={
+                "invalid_choice": (
+                    f'"{{input}}" is not a format the export makes; supported: '
+                    f"{', '.join(EXPORT_FORMATS)}."
+                )
+            },
+        )
 
     @extend_schema(
         parameters=[
             OpenApiParameter("format", OpenApiTypes.STR, enum=list(EXPORT_FORMATS), default="json")
         ],
-        responses={
-            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT),
-            400: OpenApiResponse(description="unsupported_format"),
-        },
+        responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT)},
     )
     def get(self, request: Request, trace_id: str) -> HttpResponse:
-        query_params_check(request, ("format",))  # format only
+        # A format the export does not make is a 400 invalid_request naming ``format`` in
+        # ``details.field``, as every other query parameter's bad value is.
+        query_values(request, self.InputSerializer)
         workspace = request_workspace(request)
-        params = self.InputSerializer(data=request.query_params)
-        params.is_valid(raise_exception=True)
-        fmt = params.validated_data["format"]
-        if fmt not in EXPORT_FORMATS:
-            raise ApiError(
-                "unsupported_format",
-                f"Unsupported export format {fmt!r}; supported: {', '.join(EXPORT_FORMATS)}.",
-                details={"supported": list(EXPORT_FORMATS)},
-            )
         trace = trace_get(workspace=workspace, trace_id=trace_id)
         body = json.dumps(TraceOutputSerializer(trace).data, indent=2, ensure_ascii=False)
         response = HttpResponse(body, content_type="application/json; charset=utf-8")

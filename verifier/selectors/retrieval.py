@@ -28,6 +28,7 @@ from verifier.models import (
 )
 from verifier.selectors.prepared import array_literal, prepared_cursor
 from verifier.selectors.typed_rows import named_row
+from verifier.states import NO_BOUND_EVIDENCE_NOTE
 from verifier.text.words import RETRIEVAL_TERM
 
 HNSW_DEFAULT_EF_SEARCH = 40
@@ -483,7 +484,9 @@ class SeedRow(NamedTuple):
 
 # One row per claim: the claim and its source, its active binding (at most one, by the
 # ``binding_one_active_per_claim`` constraint) with the bound version's source, its
-# latest verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them) and — for
+# latest verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them; none when it
+# is the abstention recorded for a claim with nothing bound — the judge was not asked,
+# ``verifier.states.judge_not_asked``, as ``envelopes.latest_verdict`` reads it) and — for
 # supported/inferred claims, the only ones re-checked — the current version of its
 # source (highest number) with its text at the bound offsets, cut from the version's
 # chunks (migration 0018: the one or two chunks that hold the span, where ``substring``
@@ -516,10 +519,11 @@ LEFT JOIN "verifier_sourceversion" bv ON bv."id" = b."source_version_id"
 LEFT JOIN "verifier_source" bs ON bs."id" = bv."source_id"
 LEFT JOIN LATERAL (
     SELECT vv."id", vv."judge_model", vv."prompt_version", vv."confidence", vv."label",
-           vv."at", vv."reviewer_id"
+           vv."at", vv."reviewer_id", vv."note"
     FROM "verifier_verdict" vv WHERE vv."claim_id" = c."id"
     ORDER BY vv."at" DESC, vv."id" DESC LIMIT 1
-) v ON TRUE
+) v ON NOT (v."reviewer_id" IS NULL AND v."label" = 'abstained'
+            AND v."note" = '{NO_BOUND_EVIDENCE_NOTE}')
 LEFT JOIN LATERAL (
     SELECT sv."id", sv."number", sv."sha256",
            (SELECT substring(string_agg(k."text", '' ORDER BY k."index")

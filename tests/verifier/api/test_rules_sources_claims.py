@@ -205,6 +205,8 @@ def test_an_existing_sources_domain_pack_cannot_change(api, workspace):
         "zzz",  # not base64
         base64.b64encode(b"p=abc").decode(),  # a position that is not an id
         base64.b64encode(b"o=x").decode(),  # an offset that is not a number
+        base64.b64encode(b"p=9223372036854775808").decode(),  # beyond any id (a bigint)
+        base64.b64encode(b"p=99999999999999999999999999&r=1").decode(),
     ],
 )
 def test_a_cursor_the_api_did_not_give_out_is_a_400(api, delta, url, cursor):

@@ -29,7 +29,18 @@ def test_trace_get_and_export(api, delta):
     assert api.get(f"/connect/v1/traces/{trace_id}/export").status_code == 200  # json default
     bad = api.get(f"/connect/v1/traces/{trace_id}/export?format=csv")
     assert bad.status_code == 400
-    assert bad.json()["error"]["code"] == "unsupported_format"
+    # the standard shape of a query parameter's bad value: its name in details.field
+    assert bad.json()["error"] == {
+        "code": "invalid_request",
+        "message": (
+            "The query parameter 'format' is invalid: \"csv\" is not a format the export "
+            "makes; supported: json."
+        ),
+        "details": {"field": "format"},
+    }
+    unknown = api.get(f"/connect/v1/traces/{trace_id}/export?fmt=json").json()["error"]
+    assert unknown["code"] == "unknown_field" and unknown["details"] == {"field": "fmt"}
+    assert unknown["message"].endswith("the known ones here are: format.")
 
 
 def test_cross_workspace_404_equals_missing(api, other_api, delta):
