@@ -133,7 +133,8 @@ def resolve_permitted(host: str, port: int, *, allowed: Sequence[IPNetwork] = ()
     for address in addresses:
         reason = address_refusal(address, allowed=allowed)
         if reason is not None:
+            said = f"{'an' if reason[0] in 'aeiou' else 'a'} {reason}"  # an unspecified …
             if str(address) == host.strip("[]"):
-                raise AddressRefused(host, f"it is a {reason}")
-            raise AddressRefused(host, f"it resolves to {address}, a {reason}")
+                raise AddressRefused(host, f"it is {said}")
+            raise AddressRefused(host, f"it resolves to {address}, {said}")
     return addresses[0]

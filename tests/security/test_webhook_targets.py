@@ -211,6 +211,7 @@ def test_a_huge_answer_is_not_read_to_the_end(settings, workspace, run_job):
     ("url", "says"),
     [
         ("https://10.0.0.5/x", "The webhook URL's host 10.0.0.5 cannot be used: it is a private"),
+        ("https://0.0.0.0/x", "host 0.0.0.0 cannot be used: it is an unspecified address"),
         (
             "https://no-such-host.invalid/x",
             "no-such-host.invalid cannot be used: its name does not resolve to any address",

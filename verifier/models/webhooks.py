@@ -22,6 +22,17 @@ class Webhook(models.Model):
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        constraints = [
+            # One active webhook per target: the same URL, events and threshold twice
+            # would deliver every event twice (a retried or concurrent registration).
+            models.UniqueConstraint(
+                fields=["workspace", "url", "events", "threshold"],
+                condition=models.Q(is_active=True),
+                name="webhook_one_active_per_target",
+            )
+        ]
+
     def __str__(self) -> str:
         return self.url
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from verifier.errors import ApplicationError
@@ -59,6 +59,13 @@ ERROR_MAX_CHARS: Final = 500
 
 class WebhookInputError(ApplicationError, ValueError):
     """A webhook registration that is refused (the API answers 400)."""
+
+
+class WebhookExists(WebhookInputError):
+    """The same target (URL, events, threshold) is already registered and active: a
+    second would deliver every event twice (409 ``webhook_exists``)."""
+
+    status_code = 409
 
 
 def canonical_body(payload: dict[str, Any]) -> bytes:
@@ -94,9 +101,23 @@ def webhook_create(
         webhook_target_check(url=url)
     except WebhookTargetRefused as exc:
         raise WebhookInputError(exc.code, exc.message, {"field": "url"}) from exc
-    webhook = Webhook.objects.create(
-        workspace=workspace, url=url, secret=secret, events=sorted(set(events)), threshold=threshold
-    )
+    events = sorted(set(events))
+    try:
+        with transaction.atomic():
+            webhook = Webhook.objects.create(
+                workspace=workspace, url=url, secret=secret, events=events, threshold=threshold
+            )
+    except IntegrityError:  # ``webhook_one_active_per_target``: registered already
+        twin = Webhook.objects.filter(
+            workspace=workspace, url=url, events=events, threshold=threshold, is_active=True
+        ).first()
+        raise WebhookExists(
+            "webhook_exists",
+            f"An active webhook{f' (id {twin.pk})' if twin else ''} already sends these "
+            "events to this URL at this threshold: turn it off first, or choose other events "
+            "or another threshold.",
+            {"field": "url", "webhook_id": twin.pk if twin else None},
+        ) from None
     activity_record(
         workspace=workspace,
         action=ActivityAction.WEBHOOK_CREATED,
