@@ -12,8 +12,11 @@ meanwhile. ``stop`` ends them all: SIGTERM to each group, SIGKILL to what is lef
 A service that is not a child (the embedded PostgreSQL: it outlives the command that
 started it) is *watched*: ``watch`` names a check and a start, ``poll`` runs the check
 every ``WATCH_EVERY_S`` and, when it fails, logs it and runs the start after the same
-back-off (doubling while the start fails or the service keeps falling over). A watched
-service is left running by ``stop``: whoever owns it stops it.
+back-off (doubling while the start fails or the service keeps falling over, counted
+from when a failed start gave up). Before each start the check runs again: a service
+that came up meanwhile (a start that timed out while the server was still recovering,
+and then finished) is logged as up, not started twice. A watched service is left
+running by ``stop``: whoever owns it stops it.
 
 Plain Python (no Django), so it is tested with real short-lived processes.
 """
@@ -140,11 +143,18 @@ class Supervisor:
             return
         if now < service.restart_at:
             return
+        if service.is_up():  # up meanwhile (a start that timed out but went on, say)
+            service.restart_at = None
+            service.check_at = now + service.every_s
+            self.log(f"{service.name} is up again")
+            return
         service.restarts += 1
         try:
             service.start()
         except Exception as exc:  # logged and tried again: the others keep serving
-            service.restart_at = now + service.backoff_s
+            # From when the start gave up, not from before it: a start that took its
+            # whole timeout is not tried again at once.
+            service.restart_at = self.clock() + service.backoff_s
             self.log(
                 f"{service.name} did not start ({type(exc).__name__}: {exc}); "
                 f"trying again in {service.backoff_s:g} s"

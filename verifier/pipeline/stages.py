@@ -16,8 +16,13 @@ from verifier.services.enqueue import ingest_stage_task_name
 from verifier.services.ingest import ingest_stage_run
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError)
-MAX_RETRIES = 3
+# 5, 10, 20, 40, 60, 60 s (no jitter): about three minutes, long enough for the database
+# to restart (``make run`` starts the embedded one again within seconds, with a doubling
+# back-off while it fails) before the task gives up and the watchdog's stale period
+# (``SPANPROOF_JOB_STALE_SECONDS``) is the next chance.
+MAX_RETRIES = 6
 RETRY_BACKOFF_SECONDS = 5
+RETRY_BACKOFF_MAX_SECONDS = 60
 
 
 def _stage_task(stage: str) -> Task:
@@ -26,6 +31,8 @@ def _stage_task(stage: str) -> Task:
         autoretry_for=TRANSIENT_ERRORS,
         max_retries=MAX_RETRIES,
         retry_backoff=RETRY_BACKOFF_SECONDS,
+        retry_backoff_max=RETRY_BACKOFF_MAX_SECONDS,
+        retry_jitter=False,
         acks_late=True,
     )
     def task(job_id: int) -> str | None:

@@ -83,8 +83,12 @@ def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
 @role_required(*DECIDER_ROLES)
 def job_cancel(request: MemberRequest, job_id: int) -> HttpResponse:
     job = ingest_job_get(workspace=request.workspace, job_id=job_id)
-    if ingest_job_cancel(job=job):
-        messages.success(request, f"Job #{job.pk} cancelled.")
+    if ingest_job_cancel(job=job, actor=request.user):
+        messages.success(
+            request,
+            f"Job #{job.pk} cancelled. Claims it had not judged yet are excluded, with "
+            "that reason; the claims it judged keep their states.",
+        )
     else:
         messages.error(request, f"Job #{job.pk} is already {job.status}.")
     return redirect("ingest:job", job_id=job.pk)

@@ -48,19 +48,23 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 from typing import Any, Final
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.contrib.auth.models import User
+from django.db import DatabaseError, InterfaceError, connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from verifier.models import IngestItem, IngestItemStatus, IngestJob, IngestStatus
+from verifier.models import Claim, IngestItem, IngestItemStatus, IngestJob, IngestStatus
 from verifier.models.ingest import STAGE_ORDER
 from verifier.services import ingest_stages
+from verifier.services.claim_state import claims_state_refresh
 from verifier.services.enqueue import ingest_stage_task_name, task_enqueue_on_commit
 from verifier.services.ingest_stage_spec import StageSpec
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner, stale_after
+from verifier.states import ClaimState, StateReason
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +73,8 @@ ERROR_MESSAGE_MAX_CHARS: Final = 500
 # The advisory lock (class, job id) that admits one item of a serial stage at a time.
 SERIAL_LOCK_CLASS: Final = 0x5350
 OPEN_STATUSES: Final = (IngestItemStatus.PENDING, IngestItemStatus.RUNNING)
+# Claims excluded per transaction when a cancelled job's unjudged claims are excluded.
+CANCEL_EXCLUDE_BATCH: Final = 1000
 
 
 class WorkerSilent(Exception):
@@ -234,15 +240,52 @@ def _advance_if_finished(job: IngestJob, stage: str) -> str | None:
     return _advance(job, stage)
 
 
+# Leases a shard of this process could not hand back (the database was gone): the next
+# shard this process runs hands them back first, so a task retried after a database
+# restart takes its items at once instead of waiting for their leases to go stale.
+_UNRELEASED: set[tuple[int, str, str]] = set()
+_UNRELEASED_LOCK = threading.Lock()
+
+
+def _release_leases(job_id: int, stage: str, shard: str) -> None:
+    IngestItem.objects.filter(
+        job_id=job_id, stage=stage, runner=shard, status=IngestItemStatus.RUNNING
+    ).update(status=IngestItemStatus.PENDING, runner="")
+
+
 def _release(job: IngestJob, stage: str, shard: str) -> None:
     """The leases this shard still holds go back to pending (it stops, by an exception
     or a retry, without dying): another shard may take them at once."""
     try:
-        IngestItem.objects.filter(
-            job_id=job.pk, stage=stage, runner=shard, status=IngestItemStatus.RUNNING
-        ).update(status=IngestItemStatus.PENDING, runner="")
+        _release_leases(job.pk, stage, shard)
+    except (DatabaseError, InterfaceError) as exc:  # the database is gone: try again later
+        connection.close()
+        with _UNRELEASED_LOCK:
+            _UNRELEASED.add((job.pk, stage, shard))
+        logger.warning(
+            "ingest job %s: could not release the %s items this shard held (%s); the "
+            "next shard here releases them",
+            job.pk,
+            stage,
+            _error_message(exc),
+        )
     except Exception:
         logger.exception("ingest job %s: releasing the %s items of a shard failed", job.pk, stage)
+
+
+def _release_left_over() -> None:
+    """Hand back the leases an earlier shard of this process could not (``_release``)."""
+    with _UNRELEASED_LOCK:
+        left = sorted(_UNRELEASED)
+        _UNRELEASED.clear()
+    for index, (job_id, stage, shard) in enumerate(left):
+        try:
+            _release_leases(job_id, stage, shard)
+        except Exception:
+            with _UNRELEASED_LOCK:
+                _UNRELEASED.update(left[index:])
+            raise
+        logger.info("ingest job %s: released the %s items of shard %s", job_id, stage, shard)
 
 
 def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
@@ -253,6 +296,7 @@ def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
     cancelled, finished, at another stage, items still running elsewhere, or this was
     the last stage).
     """
+    _release_left_over()
     job = _begin(job_id, stage)
     if job is None:
         return None
@@ -267,7 +311,8 @@ def ingest_stage_run(*, job_id: int, stage: str) -> str | None:
         with job_heartbeat(model=IngestJob, pk=job.pk, runner=job.runner, also=beat_items):
             return _run_items(job, stage, shard=shard)
     finally:
-        _release(job, stage, shard)
+        if _registry()[stage].own_transactions:  # only these stages lease their items
+            _release(job, stage, shard)
 
 
 def _run_items(job: IngestJob, stage: str, *, shard: str | None = None) -> str | None:
@@ -330,8 +375,21 @@ def _run_claimed(job: IngestJob, item: IngestItem, spec: StageSpec) -> None:
         with transaction.atomic():
             spec.run_item(job, item.key)
     except Exception as exc:  # one item's failure is recorded; the rest go on
+        try:
+            _mark(job, item, error=_error_message(exc))
+        except (DatabaseError, InterfaceError):
+            # The database went away under the item (a restart): nothing of it, not even
+            # the failure, was written; it is pending again and the task retries.
+            logger.warning(
+                "ingest job %s: %s item %s interrupted, the database connection was lost "
+                "(%s); it runs again",
+                job.pk,
+                item.stage,
+                item.key,
+                _error_message(exc),
+            )
+            raise
         logger.warning("ingest job %s: %s item %s failed: %s", job.pk, item.stage, item.key, exc)
-        _mark(job, item, error=_error_message(exc))
     else:
         _mark(job, item)
 
@@ -432,16 +490,30 @@ def _run_leased_item(job: IngestJob, stage: str, spec: StageSpec, shard: str) ->
     try:
         spec.run_item(job, item.key)
     except Exception as exc:  # one item's failure is recorded; the rest go on
-        logger.warning("ingest job %s: %s item %s failed: %s", job.pk, stage, item.key, exc)
         error = _error_message(exc)
-    with transaction.atomic():
-        held = (
-            IngestItem.objects.select_for_update()
-            .filter(pk=item.pk, runner=shard, status=IngestItemStatus.RUNNING)
-            .exists()
+    try:
+        with transaction.atomic():
+            held = (
+                IngestItem.objects.select_for_update()
+                .filter(pk=item.pk, runner=shard, status=IngestItemStatus.RUNNING)
+                .exists()
+            )
+            if held:  # a lease taken over meanwhile: the other shard marks it
+                _mark(job, item, error=error)
+    except (DatabaseError, InterfaceError):
+        # The database went away under the item (a restart): its outcome is not written;
+        # the lease goes back (``_release``) and the retried task runs it again.
+        logger.warning(
+            "ingest job %s: %s item %s interrupted, the database connection was lost "
+            "(%s); it runs again",
+            job.pk,
+            stage,
+            item.key,
+            error or "while marking it",
         )
-        if held:  # a lease taken over meanwhile: the other shard marks it
-            _mark(job, item, error=error)
+        raise
+    if error:
+        logger.warning("ingest job %s: %s item %s failed: %s", job.pk, stage, item.key, error)
     return True
 
 
@@ -457,10 +529,16 @@ def ingest_job_fail(*, job: IngestJob, stage: str, exc: BaseException) -> None:
         )
 
 
-def ingest_job_cancel(*, job: IngestJob) -> bool:
+def ingest_job_cancel(*, job: IngestJob, actor: User | None = None) -> bool:
     """Stop an active job between items; its unpublished claims stay invisible. Its
     items still pending or leased are marked cancelled; one a worker is running in its
-    own transaction (row-locked, skipped here) ends as that worker marks it."""
+    own transaction (row-locked, skipped here) ends as that worker marks it.
+
+    The job's claims that no judge has read yet (``not_judged``: extracted or imported,
+    the job stopped before validating them) are then excluded, with the reason and a
+    state event, rather than left waiting in the review queue for a verdict nothing
+    will give (``ingest_job_cancelled_claims_exclude``). Claims the job already judged
+    keep their verdicts and states. Returns whether this call cancelled the job."""
     now = timezone.now()
     with transaction.atomic():
         cancelled = IngestJob.objects.filter(pk=job.pk, status__in=ACTIVE_STATUSES).update(
@@ -475,8 +553,56 @@ def ingest_job_cancel(*, job: IngestJob) -> bool:
             IngestItem.objects.filter(pk__in=open_items, status__in=OPEN_STATUSES).update(
                 status=IngestItemStatus.CANCELLED, runner="", finished_at=now
             )
+    if cancelled:
+        # After the job's own commit, not inside it: a validation item still running
+        # holds its claims' row locks and needs the job's row to mark itself done; it
+        # finishes first, and the claims it judged are no longer ``not_judged`` here.
+        excluded = ingest_job_cancelled_claims_exclude(job=job, actor=actor)
+        if excluded:
+            logger.info("ingest job %s cancelled: %s claims not judged excluded", job.pk, excluded)
     job.refresh_from_db()
     return bool(cancelled)
+
+
+def cancelled_exclusion_reason(job_id: int) -> str:
+    return f"ingest job #{job_id} was cancelled before this claim was judged"
+
+
+def ingest_job_cancelled_claims_exclude(*, job: IngestJob, actor: User | None = None) -> int:
+    """Exclude the cancelled job's claims that were never judged (``not_judged``), batch
+    by batch, each claim with the reason and a state event (reversible: a reviewer may
+    restore one, and it is then unverified, not judged, in the queue). Returns how many.
+    Extraction creates no claim for a job once it is cancelled
+    (``services.ingest_extract``), so none appears after this."""
+    reason = cancelled_exclusion_reason(job.pk)
+    total = 0
+    after = 0
+    while True:
+        with transaction.atomic():
+            # FOR UPDATE re-reads a row a validation item held: one it judged meanwhile
+            # no longer matches and is left as judged.
+            ids = list(
+                Claim.objects.select_for_update()
+                .filter(
+                    ingest_job_id=job.pk,
+                    pk__gt=after,
+                    published=False,
+                    exclusion_reason="",
+                    state=ClaimState.UNVERIFIED.value,
+                    state_reason=StateReason.NOT_JUDGED.value,
+                )
+                .order_by("pk")
+                .values_list("pk", flat=True)[:CANCEL_EXCLUDE_BATCH]
+            )
+            if not ids:
+                return total
+            Claim.objects.filter(pk__in=ids).update(exclusion_reason=reason)
+            claims = list(Claim.objects.filter(pk__in=ids).defer("embedding"))
+            claims_state_refresh(
+                claims=claims, causes={pk: f"excluded: {reason}"[:200] for pk in ids}, actor=actor
+            )
+        total += len(ids)
+        after = ids[-1]
 
 
 def ingest_job_start(*, job: IngestJob) -> None:

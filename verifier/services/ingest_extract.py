@@ -9,6 +9,9 @@ claim of a text the source already has). A claim whose sentence changed or went 
 its old span: stale ("source changed"), for a reviewer; the changed sentence gets a
 claim of its own from extraction.
 
+Cancelled meanwhile: an item's claims are written under the job's row lock, and not at
+all once the job is no longer active (a cancel while the extractor ran creates none).
+
 Idempotence: a claim is keyed by (cited source, original text). Creating the claims of
 one item locks its source row, reads the texts that already exist and creates only the
 missing ones, so a rerun, a redelivered task or re-ingesting identical text adds no
@@ -27,7 +30,7 @@ from django.db import transaction
 
 from verifier.engine import get_extractor
 from verifier.extractors.base import MAX_CLAIM_CHARS
-from verifier.models import Claim, ClaimOrigin, IngestJob, Source, SourceVersion
+from verifier.models import Claim, ClaimOrigin, IngestJob, IngestStatus, Source, SourceVersion
 from verifier.services.sources import source_claims_rebind
 
 IMPORT_BATCH: Final = 500
@@ -52,8 +55,24 @@ def extract_items(job: IngestJob) -> list[str]:
     return keys
 
 
+def _job_still_active(job: IngestJob) -> bool:
+    """Lock the job's row (inside the writing transaction) and tell whether it is still
+    queued or running: a cancel commits either before this (no claim is created) or after
+    the claims (and then excludes those never judged, ``ingest_job_cancel``)."""
+    status = (
+        IngestJob.objects.select_for_update()
+        .filter(pk=job.pk)
+        .values_list("status", flat=True)
+        .first()
+    )
+    return status in (IngestStatus.QUEUED, IngestStatus.RUNNING)
+
+
 def _create_missing(source: Source, job: IngestJob, claims: list[Claim]) -> int:
-    """Create the claims whose original text the source does not have yet."""
+    """Create the claims whose original text the source does not have yet (none once
+    the job was cancelled or failed: nothing would judge them)."""
+    if not _job_still_active(job):
+        return 0
     Source.objects.select_for_update().filter(pk=source.pk).first()
     existing = set(Claim.objects.filter(source=source).values_list("original_text", flat=True))
     fresh = []

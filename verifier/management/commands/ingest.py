@@ -3,6 +3,12 @@
 By default the stages run in this process (a background thread runs the Celery tasks
 eagerly while the foreground draws progress from the job row). ``--queue`` hands the
 job to the Celery workers instead and only watches it.
+
+Files are read as the console reads uploads (``verifier.upload_text``: UTF-8, or UTF-16
+/ UTF-32 with a byte-order mark). A file that cannot be a source (missing, empty, not
+text, two files under one ref) stops the command before anything is stored, with one
+line naming the file and a non-zero exit. The exit is non-zero too when the job ends
+failed or cancelled; Ctrl-C stops watching and says what becomes of the job.
 """
 
 from __future__ import annotations
@@ -13,18 +19,26 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from verifier.models import IngestJob
 from verifier.selectors.ingest import ingest_job_is_finished, job_progress_rows
 from verifier.selectors.workspaces import workspace_get
 from verifier.services.ingest import ingest_job_start
-from verifier.services.ingest_create import IngestInputError, SourceUpload, ingest_job_create
+from verifier.services.ingest_create import (
+    MAX_SOURCES_PER_JOB,
+    IngestInputError,
+    SourceUpload,
+    ingest_job_create,
+)
 from verifier.services.ingest_input import format_for_filename
+from verifier.upload_text import decode_text
 
 BAR_WIDTH = 30
 POLL_SECONDS = 0.5
+DB_WAIT_SECONDS = 120
 SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm")
+FINISHED_OK = ("succeeded", "degraded")
 
 
 def _files(paths: list[str]) -> list[Path]:
@@ -40,6 +54,36 @@ def _files(paths: list[str]) -> list[Path]:
     return found
 
 
+def _read(path: Path) -> str:
+    """The file's text, or a ``CommandError`` that names it and says why not."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot read it ({exc.strerror or exc}).") from exc
+    if not data.strip():
+        raise CommandError(f"{path} is empty.")
+    try:
+        text = decode_text(data)
+    except UnicodeDecodeError as exc:
+        raise CommandError(
+            f"{path} is not UTF-8 text (nor UTF-16 with a byte-order mark); "
+            "convert it to UTF-8 first."
+        ) from exc
+    if "\x00" in text:
+        raise CommandError(f"{path} contains a NUL character: it is not a text file.")
+    return text
+
+
+def _upload(path: Path, domain_pack: str) -> SourceUpload:
+    return SourceUpload(
+        text=_read(path),
+        title=path.name,
+        ref=f"source:{path.stem.lower()}",
+        format=format_for_filename(path.name),
+        domain_pack=domain_pack,
+    )
+
+
 def _bar(job: IngestJob) -> str:
     rows = job_progress_rows(job)
     finished_stages = sum(1 for r in rows if r["total"] is not None and r["done"] == r["total"])
@@ -51,6 +95,21 @@ def _bar(job: IngestJob) -> str:
     filled = int(BAR_WIDTH * share)
     detail = f"{current['stage']} {current['done']}/{current['total']}" if current else job.status
     return f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * share:5.1f}% {detail:<24}"
+
+
+def _input_error(exc: IngestInputError, paths: list[Path]) -> str:
+    """The refusal's message, naming the file where it names an upload by index."""
+    details = exc.details or {}
+    index, other = details.get("index"), details.get("other_index")
+    if isinstance(index, int) and isinstance(other, int) and other < len(paths):
+        return (
+            f"{paths[other]} and {paths[index]} would both be stored as the source "
+            f"{details.get('ref')!r}; ingest them in separate runs or rename one."
+        )
+    if isinstance(index, int) and index < len(paths):
+        message = exc.message.removeprefix(f"sources[{index}]: ")
+        return f"{paths[index]}: {message}"
+    return exc.message
 
 
 class Command(BaseCommand):
@@ -73,35 +132,41 @@ class Command(BaseCommand):
         workspace = workspace_get(slug=options["workspace"])
         if workspace is None:
             raise CommandError(f"No workspace with slug {options['workspace']!r}.")
-        uploads = [
-            SourceUpload(
-                text=path.read_text(encoding="utf-8"),
-                title=path.name,
-                ref=f"source:{path.stem.lower()}",
-                format=format_for_filename(path.name),
-                domain_pack=options["domain_pack"],
+        paths = _files(options["paths"])
+        if not paths:
+            raise CommandError(
+                f"No {', '.join(SUFFIXES)} file in {' '.join(options['paths'])}: nothing to ingest."
             )
-            for path in _files(options["paths"])
-        ]
+        if len(paths) > MAX_SOURCES_PER_JOB:
+            raise CommandError(
+                f"{len(paths)} files: a job takes at most {MAX_SOURCES_PER_JOB} sources; "
+                "ingest them in several runs."
+            )
+        uploads = [_upload(path, options["domain_pack"]) for path in paths]
         try:
             job = ingest_job_create(
                 workspace=workspace, sources=uploads, label=options["label"], start=False
             )
         except IngestInputError as exc:
-            raise CommandError(exc.message) from exc
+            raise CommandError(_input_error(exc, paths)) from exc
         self.stderr.write(f"Job #{job.pk}: {len(uploads)} source(s)")
         worker = None if options["queue"] else self._run_in_thread(job)
         if options["queue"]:
             with transaction.atomic():
                 ingest_job_start(job=job)
-        while True:
-            job.refresh_from_db()
-            self.stderr.write(_bar(job), ending="")
-            self.stderr.flush()
-            if ingest_job_is_finished(job) and (worker is None or not worker.is_alive()):
-                break
-            time.sleep(POLL_SECONDS)
-        self.stderr.write("")
+        try:
+            self._watch(job, worker)
+        except KeyboardInterrupt:
+            self.stderr.write("")
+            where = (
+                "the Celery workers go on with it"
+                if options["queue"]
+                else "the Celery workers take it over once its heartbeat is stale"
+            )
+            raise CommandError(
+                f"Interrupted: job #{job.pk} is {job.status}; {where} "
+                "(cancel it on its page if it should stop)."
+            ) from None
         report = job.quality_report or {}
         trust = (report.get("trust") or {}).get("score")
         quality = report.get("quality") or {}
@@ -112,6 +177,56 @@ class Command(BaseCommand):
         )
         for warning in job.warnings or []:
             self.stdout.write(f"warning: {warning['message']}")
+        if job.status not in FINISHED_OK:
+            for error in job.errors or []:
+                self.stdout.write(f"error: {error['stage']} {error['item']}: {error['error']}")
+            raise CommandError(f"job #{job.pk} ended {job.status}.")
+
+    def _refresh(self, job: IngestJob) -> None:
+        """Read the job again, waiting out a database restart (``make run`` starts the
+        embedded PostgreSQL again): one line when it goes, one when it is back, and a
+        ``CommandError`` when it stays away ``DB_WAIT_SECONDS``."""
+        lost_at: float | None = None
+        while True:
+            try:
+                job.refresh_from_db()
+            except (OperationalError, InterfaceError) as exc:
+                connection.close()
+                now = time.monotonic()
+                if lost_at is None:
+                    lost_at = now
+                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                    self.stderr.write(f"\nThe database is unreachable ({first}); waiting for it.")
+                elif now - lost_at >= DB_WAIT_SECONDS:
+                    raise CommandError(
+                        f"The database was unreachable for {DB_WAIT_SECONDS} s while watching "
+                        f"job #{job.pk}; its page shows how it goes on."
+                    ) from None
+                time.sleep(POLL_SECONDS)
+                continue
+            if lost_at is not None:
+                self.stderr.write("The database is back.")
+            return
+
+    def _watch(self, job: IngestJob, worker: threading.Thread | None) -> None:
+        while True:
+            self._refresh(job)
+            self.stderr.write(_bar(job), ending="")
+            self.stderr.flush()
+            if ingest_job_is_finished(job) and (worker is None or not worker.is_alive()):
+                break
+            if worker is not None and not worker.is_alive():
+                # The stages ran here and stopped with the job still open (its last
+                # stage failed, or the run raised): waiting would never end.
+                self.stderr.write("")
+                for error in job.errors or []:
+                    self.stderr.write(f"error: {error['stage']} {error['item']}: {error['error']}")
+                raise CommandError(
+                    f"job #{job.pk} stopped here while still {job.status}: the Celery "
+                    "workers run it again once its heartbeat is stale (its page shows it)."
+                )
+            time.sleep(POLL_SECONDS)
+        self.stderr.write("")
 
     def _run_in_thread(self, job: IngestJob) -> threading.Thread:
         from config.celery import app
