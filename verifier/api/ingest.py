@@ -143,7 +143,8 @@ class IngestJobCancelApi(APIView):
     cancel is safe; 409 when it already finished otherwise): the stages still
     to run (extraction, binding, judging, …) do not run. The source versions the job's
     upload made are stored already (versions are immutable: a new version, uploaded
-    again, is how a text is replaced) and stay, as do claims stored before the cancel."""
+    again, is how a text is replaced) and stay; claims it judged keep their states, and
+    those it stored but never judged are excluded with the reason (``ingest_job_cancel``)."""
 
     @extend_schema(
         request=None,
