@@ -122,7 +122,7 @@ def _reason(check: MemoryCheck) -> str:
 def _headline(check: MemoryCheck) -> tuple[str, str]:
     """The words that head a check: (label, explanation)."""
     reason = _reason(check)
-    if check.outcome == "inconclusive:insufficient" and reason in HEADLINE_REASONS:
+    if _not_compared(check):
         return (
             vocabulary.label("memory_reason", reason),
             vocabulary.explanation("memory_reason", reason),
@@ -130,6 +130,12 @@ def _headline(check: MemoryCheck) -> tuple[str, str]:
     return vocabulary.label("outcome", check.outcome), vocabulary.explanation(
         "outcome", check.outcome
     )
+
+
+def _not_compared(check: MemoryCheck) -> bool:
+    """Whether the check stopped before any turn was compared with the claim (out of
+    scope, no transcript, no turn of the agent): its headline then names the reason."""
+    return check.outcome == "inconclusive:insufficient" and _reason(check) in HEADLINE_REASONS
 
 
 def _row(check: MemoryCheck, url: str = "") -> dict[str, Any]:
@@ -204,6 +210,9 @@ def memory_check_detail(request: MemberRequest, check_id: int) -> HttpResponse:
         "check": check,
         "headline": label,
         "explanation": explanation,
+        # a claim out of scope, or of an agent with no turn, was never compared with a
+        # turn: the page says so, not "no material drift"
+        "compared": not _not_compared(check),
         "message_checks": _message_checks(request, check),
         "result": check.result,
         "drift": drift,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from django import forms
@@ -61,6 +61,7 @@ class ClaimRow:
     index: int
     claim: dict[str, Any]
     start: int  # offsets into the answer, -1 when the span cannot be found
+    stored: Any = None  # the claim this answer claim was stored as, when known
 
 
 def claim_rows(answer: str, claims: list[dict[str, Any]]) -> list[ClaimRow]:
@@ -82,19 +83,52 @@ def answer_segments(answer: str, rows: list[ClaimRow]) -> list[tuple[Segment, st
     return [(seg, verdicts[seg.keys[0]] if seg.keys else "") for seg in segments(answer, spans)]
 
 
+def evidence_role(claim: dict[str, Any], chunk_id: str) -> str:
+    """What one evidence chunk of ``claim`` did, in words: it backs the claim (it is in
+    ``supported_by``), or, for a contradicted claim, it is the chunk that contradicts it;
+    else it is the closest passage, which backs the claim only in part or not at all."""
+    if chunk_id in claim.get("supported_by", []):
+        return "supports the claim"
+    if claim.get("verdict") == "contradicted":
+        return "contradicts the claim"
+    if claim.get("verdict") == "partial":
+        return "closest passage: backs the claim only in part"
+    return "closest passage: does not back the claim"
+
+
 def evidence_views(audit: Any, claim: dict[str, Any]) -> list[dict[str, Any]]:
     texts = {c["id"]: c["text"] for c in audit.chunks}
     out = []
     for item in claim.get("evidence", []):
         text = texts.get(item["chunk_id"], "")
         spans = [Span(item["start"], item["end"], item["chunk_id"])]
-        out.append({"evidence": item, "segments": segments(text, spans)})
+        out.append(
+            {
+                "evidence": item,
+                "role": evidence_role(claim, item["chunk_id"]),
+                "segments": segments(text, spans),
+            }
+        )
+    return out
+
+
+def with_stored_claims(rows: list[ClaimRow], stored: list[Any]) -> list[ClaimRow]:
+    """Each row with the claim it was stored as: the stored claim whose original words
+    are the row's span (the audit keeps its claims as an unordered set, so they are
+    matched by their words, each used once, never by their order)."""
+    left = list(stored)
+    out = []
+    for row in rows:
+        match = next((c for c in left if c.original_text == row.claim["span"]), None)
+        if match is not None:
+            left.remove(match)
+        out.append(replace(row, stored=match))
     return out
 
 
 def _detail_context(audit: Any, selected: int | None) -> dict[str, Any]:
     claims = audit.result.get("claims", [])
-    rows = claim_rows(audit.answer, claims)
+    rows = with_stored_claims(claim_rows(audit.answer, claims), list(audit.claims.order_by("pk")))
     if selected is None:
         selected = next((r.index for r in rows if r.claim["verdict"] != "supported"), 0)
     elif not 0 <= selected < len(rows):

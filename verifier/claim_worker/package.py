@@ -5,7 +5,7 @@ diagnostics the seed's debugging order reads. Pure: no Django."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from verifier.claim_worker.text import (
     has_uncertainty,
     numbers,
 )
-from verifier.claim_worker.trust import AdaptiveTrust, TrustEvidence
+from verifier.claim_worker.trust import AdaptiveTrust, Stance, TrustEvidence
 
 SIDES = ("entailed", "contradicted")  # the stances that take a side
 
@@ -32,6 +32,28 @@ class _Reading:
     statuses: tuple[str, ...]
     supporting: list[tuple[Ranked, TrustEvidence]]  # items entailing some subclaim, ranked
     strictness: float
+
+
+def deciding_item(verdict: str, stances: Sequence[Mapping[int, Stance]]) -> int | None:
+    """The index of the evidence item ``verdict`` rests on (``stances[j]``: item j's
+    stance toward each subclaim, items in ranked order), or None when no item took the
+    side the verdict states.
+
+    FALSE rests on a contradiction: the item contradicting a subclaim with the highest
+    confidence (the ``best_contradiction`` the verdict read), the better ranked on a tie;
+    never an item that only sits above it in the ranking. Any other verdict rests on
+    the best-ranked item entailing a subclaim."""
+    if verdict == "FALSE":
+        best: tuple[float, int] | None = None
+        for j, item in enumerate(stances):
+            refutes = [s.confidence for s in item.values() if s.label == "contradicted"]
+            if refutes and (best is None or max(refutes) > best[0]):
+                best = (max(refutes), j)
+        return None if best is None else best[1]
+    return next(
+        (j for j, item in enumerate(stances) if any(s.label == "entailed" for s in item.values())),
+        None,
+    )
 
 
 def _hedged(text: str) -> bool:

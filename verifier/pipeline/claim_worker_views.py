@@ -11,6 +11,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from verifier.claim_worker.config import TRUST_POLICY_MODES
+from verifier.claim_worker.package import deciding_item
+from verifier.claim_worker.trust import Stance
 from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
@@ -67,4 +69,27 @@ def worker_console(request: MemberRequest) -> HttpResponse:
         except WorkerInputError as exc:
             field = exc.details.get("field")
             form.add_error(field if field in form.fields else None, exc.message)
-    return render(request, "worker/verify.html", {"form": form, "result": result})
+    return render(
+        request,
+        "worker/verify.html",
+        {"form": form, "result": result, **_decided_by(result)},
+    )
+
+
+def _decided_by(result: dict[str, Any] | None) -> dict[str, Any]:
+    """``decided_by``: the index of the evidence item the result's verdict rests on (the
+    one its stored claim cites), from the stances the response carries, and
+    ``decided_item`` that item; both None for an unverifiable verdict or when no item
+    took the verdict's side."""
+    evidence = (result or {}).get("evidence", [])
+    stances = [
+        {s["subclaim_index"]: Stance(s["label"], float(s["confidence"])) for s in item["stances"]}
+        for item in evidence
+    ]
+    verdict = str((result or {}).get("verdict", ""))
+    # an unverifiable verdict rests on no item, whichever its stored claim cites
+    index = deciding_item(verdict, stances) if verdict not in ("", "UNVERIFIABLE") else None
+    return {
+        "decided_by": index,
+        "decided_item": None if index is None else evidence[index],
+    }

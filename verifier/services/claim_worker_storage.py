@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from verifier import embeddings
 from verifier.claim_worker.cache import CachedVerdict, cache_precheck
+from verifier.claim_worker.package import deciding_item
 from verifier.claim_worker.ranking import Ranked
 from verifier.claim_worker.trust import TrustEvidence
 from verifier.embeddings import EmbeddingUnavailable
@@ -77,26 +78,22 @@ def stored_vector(text: str, query_vectors: Sequence[Any]) -> Any:
 def _cited(
     workspace: Workspace,
     source: str,
+    verdict: str,
     ranked: Sequence[Ranked],
     rows: dict[str, EvidenceRow],
     evidence_trust: Sequence[TrustEvidence],
 ) -> tuple[Any, str]:
     """(the source the claim cites, its submitted quote): the request's ``source`` when
-    it names a source of the workspace, else the source of the best supporting item (else
-    of the top item) with that item's quote."""
+    it names a source of the workspace, else the source of the item the verdict rests on
+    (``deciding_item``: for FALSE the item that contradicts it, never merely the top one;
+    else the best supporting item) with that item's quote; when no item took that side,
+    the top item's."""
     if source:
         named = Source.objects.filter(workspace=workspace, ref=source).first()
         if named is not None:
             return named, ""
-    best = next(
-        (
-            r
-            for r, e in zip(ranked, evidence_trust, strict=True)
-            if any(s.label == "entailed" for s in e.stances.values())
-        ),
-        ranked[0],
-    )
-    row = rows[best.key]
+    decided = deciding_item(verdict, [e.stances for e in evidence_trust])
+    row = rows[ranked[0 if decided is None else decided].key]
     return Source.objects.get(pk=row.source_id), row.quote
 
 
@@ -111,12 +108,20 @@ def worker_claim_store(
     metadata: dict[str, Any],
     actor: Any,
 ) -> str:
-    """Store the verified claim (origin ``worker``, unpublished) citing the source of
-    its best supporting evidence (else its top item, or the request's ``source`` when
-    that names a source of the workspace); its pass through the one chain (bind, judge,
-    state) is queued on commit (``worker_claim_verify``), off the request path."""
+    """Store the verified claim (origin ``worker``, unpublished) citing the source and
+    quote of the evidence its verdict (``metadata["verdict"]``) rests on (``_cited``),
+    or the request's ``source`` when that names a source of the workspace; its pass
+    through the one chain (bind, judge, state) is queued on commit
+    (``worker_claim_verify``), off the request path."""
     found = judged.found
-    cited, quote = _cited(workspace, source, found.ranked, found.by_key, judged.evidence_trust)
+    cited, quote = _cited(
+        workspace,
+        source,
+        str(metadata.get("verdict", "")),
+        found.ranked,
+        found.by_key,
+        judged.evidence_trust,
+    )
     claim = Claim.objects.create(
         workspace=workspace,
         text=text,
