@@ -10,9 +10,13 @@ from __future__ import annotations
 import bisect
 import difflib
 import itertools
+import re
+import unicodedata
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
+
+import regex
 
 from verifier.text.words import WORD_MARK_OR_SPACE
 
@@ -80,14 +84,104 @@ def segments(text: str, spans: Iterable[Span]) -> list[Segment]:
 DiffOp = Literal["equal", "insert", "delete"]
 
 
+# What a changed (inserted or deleted) run shows for characters a reader cannot see.
+_SHOWN_ALWAYS: Final = {"\r": "␍", "\t": "⇥", "\u00a0": "⍽", "\u200b": "⍽", "\ufeff": "⍽"}
+_SHOWN_IN_BLANK: Final = {" ": "·", "\n": "↵\n"}
+_NAMES: Final = {
+    " ": ("space", "spaces"),
+    "\n": ("line feed", "line feeds"),
+    "\r": ("carriage return", "carriage returns"),
+    "\t": ("tab", "tabs"),
+}
+
+
 @dataclass(frozen=True)
 class DiffSegment:
     op: DiffOp
     text: str
 
+    @property
+    def blank(self) -> bool:
+        """A changed run of whitespace only (it would be invisible as it is)."""
+        return self.op != "equal" and self.text.isspace()
+
+    @property
+    def shown(self) -> str:
+        """The text as the diff shows it: an inserted or deleted run shows a carriage
+        return, a tab and a no-break or zero-width space as a symbol (the page would
+        otherwise hide them), and a run of whitespace only shows its spaces and line feeds
+        too; ``text`` stays the exact characters."""
+        if self.op == "equal":
+            return self.text
+        table = {**_SHOWN_ALWAYS, **(_SHOWN_IN_BLANK if self.blank else {})}
+        return "".join(
+            table.get(c, "·" if c.isspace() and c not in " \n" else c) for c in self.text
+        )
+
+    @property
+    def words(self) -> str:
+        """The whitespace a blank run holds, in words ("2 spaces, 1 carriage return")."""
+        if not self.blank:
+            return ""
+        counts: dict[str, int] = {}
+        for c in self.text:
+            counts[c] = counts.get(c, 0) + 1
+        parts = []
+        for c, n in counts.items():
+            one, many = _NAMES.get(c, (f"U+{ord(c):04X} space", f"U+{ord(c):04X} spaces"))
+            parts.append(f"{n} {one if n == 1 else many}")
+        return ", ".join(parts)
+
+
+# User-perceived characters (extended grapheme clusters, Unicode UAX #29, from the
+# ``regex`` package): a combining mark, an emoji ZWJ sequence, a skin-tone modifier, a
+# flag's two regional indicators and CR LF each stay one. A diff never cuts inside one,
+# so a change of one code point in an emoji sequence shows the whole old and new emoji.
+_CLUSTER: Final = regex.compile(r"\X")
+_WORD_START: Final = re.compile(r"\w")
+
+
+def _clusters(text: str) -> list[str]:
+    return list(_CLUSTER.findall(text))
+
 
 def _tokens(text: str) -> list[str]:
-    return WORD_MARK_OR_SPACE.findall(text)
+    """Runs of whitespace, words, and single other characters, each made of whole
+    user-perceived characters (so a diff never tears a combining mark or an emoji)."""
+    if text.isascii():
+        return WORD_MARK_OR_SPACE.findall(text)
+    out: list[str] = []
+    kind = ""
+    for cluster in _clusters(text):
+        now = "s" if cluster.isspace() else "w" if _WORD_START.match(cluster) else "o"
+        if out and now == kind and now != "o":
+            out[-1] += cluster
+        else:
+            out.append(cluster)
+        kind = now
+    return out
+
+
+def diff_summary(
+    old: str, new: str, *, old_name: str = "the first", new_name: str = "the second"
+) -> str:
+    """One sentence when two texts differ only in what a diff shows poorly."""
+    if old == new:
+        return "The two versions have the same text."
+    if old.replace("\r\n", "\n") == new.replace("\r\n", "\n"):
+        return (
+            f"The two versions differ only in their line ends: {old_name} has "
+            f"{old.count(chr(13) + chr(10))} Windows line ends (CR LF), {new_name} "
+            f"{new.count(chr(13) + chr(10))}; ␍ marks each carriage return."
+        )
+    if old.split() == new.split():
+        return "The two versions differ only in whitespace (· a space, ↵ a line feed)."
+    if unicodedata.normalize("NFC", old) == unicodedata.normalize("NFC", new):
+        return (
+            "The two versions differ only in how accented characters are encoded "
+            "(composed or decomposed); they read the same."
+        )
+    return ""
 
 
 # Word-level diffs only inside changed line blocks up to this many tokens a side;
@@ -247,3 +341,26 @@ def span_map(
             )
         )
     return out
+
+
+# --- where a highlighted span starts and ends, in words --------------------------------
+
+SPAN_END_WORDS: Final = 5
+
+
+@dataclass(frozen=True)
+class SpanEnds:
+    """The first and last few words of a span, for the sentence that tells a screen-reader
+    user where a highlight starts and ends (the highlighted text itself is left exactly as
+    the source has it). ``whole`` when the span is short enough to say in full (``head``)."""
+
+    head: str
+    tail: str
+    whole: bool
+
+
+def span_ends(text: str, words: int = SPAN_END_WORDS) -> SpanEnds:
+    parts = text.split()
+    if len(parts) <= 2 * words:
+        return SpanEnds(" ".join(parts), "", True)
+    return SpanEnds(" ".join(parts[:words]), " ".join(parts[-words:]), False)

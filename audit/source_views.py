@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from audit import selectors
+from audit.highlighting import diff_summary
 from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
@@ -119,5 +120,10 @@ def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
         old = selectors.source_version_get(source=source, number=old_number)
         new = selectors.source_version_get(source=source, number=new_number)
         diff, stale = selectors.source_version_diff(source=source, old=old, new=new)
-        context.update({"old": old, "new": new, "diff": diff, "stale": stale})
+        summary = diff_summary(
+            old.text, new.text, old_name=f"v{old.number}", new_name=f"v{new.number}"
+        )
+        context.update(
+            {"old": old, "new": new, "diff": diff, "stale": stale, "diff_summary": summary}
+        )
     return render(request, "audit/source_diff.html", context)

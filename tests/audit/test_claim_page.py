@@ -169,7 +169,10 @@ def test_evidence_link_and_highlighted_span_come_first(auditor_client, supported
     top = html.index('id="evidence-top"')
     assert top < html.index('id="why-h"') and top < html.index('id="checks-h"')
     panel = html[top : html.index("</section>", top)]
-    assert f'<mark class="span focus">{binding.quote}</mark>' in panel
+    assert (
+        '<mark class="span focus" id="evidence-mark" aria-describedby="span-mark-words">'
+        f"{binding.quote}</mark>"
+    ) in panel
     assert f"?span={binding.start}-{binding.end}#seg-{binding.start}" in panel
 
 

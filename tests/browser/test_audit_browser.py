@@ -9,6 +9,7 @@ import pytest
 from tests.factories import make_binding, make_claim, make_source, make_user
 from verifier.models import RuleSetActivation, Verdict
 from verifier.services.claim_state import claim_state_refresh
+from verifier.services.ingest_validate import claims_classify
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # set by conftest too
 
@@ -149,6 +150,8 @@ def test_rule_set_edit_preview_flip_list_then_activate(browser_login, live_serve
 
     admin = make_user("ada", workspace=workspace, role="admin")
     claim, _ = _supported_claim(workspace, "Intro. " + QUOTE + " Outro.")
+    # classed as an ingest job classes it: the preview counts claims with a class
+    claims_classify(workspace=workspace, claims=[claim])
     page = browser_login(admin)
 
     page.goto(f"{live_server.url}/audit/rules/")
