@@ -12,17 +12,26 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from audit.confirmation import ask_first
 from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.engine import get_judge
 from verifier.http import MemberRequest
+from verifier.models import CalibratorStatus
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors import calibrators as calibrator_selectors
 from verifier.services import judge_calibrators as calibrator_services
 
 FLIPS_SHOWN: Final = 200  # rows of each flip list on the activation page
+# Asked before deactivating (in the browser and, without script, on a page of its own).
+DEACTIVATE_QUESTION: Final = (
+    "Deactivate {row}? New verdicts become the plain judge's, and the claims it decided get "
+    "the judge's answer back. A deactivated calibrator cannot be activated again: only a "
+    "new one, fitted on the reviewers' decisions, can."
+)
 
 
 @require_GET
@@ -81,6 +90,7 @@ def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
             ),
             "params_json": json.dumps(row.params, indent=2),
             "job": calibrator_selectors.calibrator_change_job_latest(calibrator=row),
+            "deactivate_question": DEACTIVATE_QUESTION.format(row=row),
         },
     )
 
@@ -120,7 +130,18 @@ def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
 @require_POST
 @role_required(*ADMIN_ROLES)
 def calibrator_deactivate(request: MemberRequest, pk: int) -> HttpResponse:
+    """Retire the active calibrator, after asking (a retired one is never activated
+    again: a new fit is); a calibrator that is not active is refused without asking."""
     row = calibrator_selectors.calibrator_get(workspace=request.workspace, pk=pk)
+    if row.status == CalibratorStatus.ACTIVE:
+        asked = ask_first(
+            request,
+            question=DEACTIVATE_QUESTION.format(row=row),
+            action=f"Deactivate {row}",
+            back=reverse("audit:calibrator-detail", args=[row.pk]),
+        )
+        if asked is not None:
+            return asked
     try:
         job = calibrator_services.judge_calibrator_deactivate(calibrator=row, actor=request.user)
     except calibrator_services.CalibratorRefused as exc:

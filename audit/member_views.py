@@ -24,11 +24,22 @@ from verifier.services.workspaces import (
     member_remove,
     member_role_change,
 )
+from verifier.untrusted_input import identifier_problem
 
 
 class MemberAddForm(forms.Form):
     username = forms.CharField(max_length=150, label="User name")
     role = forms.ChoiceField(choices=Role.choices, initial=Role.REVIEWER, label="Role")
+
+    def clean_username(self) -> str:
+        """A user name is looked up, and said back in the error when there is no such
+        user: one with a control or invisible character (a bidirectional override would
+        show it reversed) is named for what it holds instead; no user's name holds one."""
+        username: str = self.cleaned_data["username"]
+        problem = identifier_problem(username)
+        if problem is not None:
+            raise forms.ValidationError(f"The user name {problem}; no user's name does.")
+        return username
 
 
 class RoleForm(forms.Form):
@@ -93,6 +104,15 @@ def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose one of the roles.")
         return redirect("audit:members")
+    role = form.cleaned_data["role"]
+    if role == membership.role:
+        # Nothing to change (the same role chosen, or another admin was quicker): said.
+        messages.info(
+            request,
+            f"{membership.user.get_username()} is already {membership.get_role_display()}; "
+            "nothing changed.",
+        )
+        return redirect("audit:members")
     if membership.user_id == request.user.pk:
         asked = ask_first(
             request,
@@ -104,7 +124,7 @@ def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
         if asked is not None:
             return asked
     try:
-        member_role_change(membership=membership, role=form.cleaned_data["role"])
+        member_role_change(membership=membership, role=role)
     except MemberInputError as error:
         messages.error(request, error.message)
         return redirect("audit:members")

@@ -155,7 +155,9 @@ def test_new_verdicts_pass_through_the_active_calibrator_and_deactivation_restor
     # decided (appended, through the state writer); nothing is deleted.
     calibrator_verdicts = Verdict.objects.filter(calibrator=row).count()
     with django_capture_on_commit_callbacks(execute=True):
-        response = admin_client.post(reverse("audit:calibrator-deactivate", args=[row.pk]))
+        response = admin_client.post(
+            reverse("audit:calibrator-deactivate", args=[row.pk]), {"confirmed": "1"}
+        )
     assert response.status_code == 302
     assert CalibratorChangeJob.objects.filter(
         calibrator=row, action="deactivate", status="succeeded"
