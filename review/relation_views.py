@@ -1,7 +1,8 @@
 """Console page for seed 004 relation verification: the statistics, and the relations
 waiting for review (rejected ones and ones accepted past the judge's budget), which
 deciders accept or reject one at a time or in bulk (a selection, or every relation the
-filter matches), after a confirmation that says how many."""
+filter matches), after a confirmation that says how many; a reviewer undoes their own
+recent decision from the list of decided relations."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from verifier.models import ClaimRelation, DecisionLevel, RelationKind
 from verifier.permissions import DECIDER_ROLES, role_required
 from verifier.selectors.relation_verification import (
     relation_stats_get,
+    relation_undo_seconds,
     relations_for_review,
     relations_for_review_levels,
 )
@@ -27,6 +29,7 @@ from verifier.services.relation_verify import (
     RELATION_BULK_MAX,
     RelationReviewError,
     relation_review_decide,
+    relation_review_undo,
     relations_review_decide_bulk,
 )
 from verifier.untrusted_input import decimal_int
@@ -85,6 +88,7 @@ def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> Ht
     rows = relations_for_review(workspace=workspace, **filters)
     page = Paginator(rows, CONSOLE_PAGE_SIZE).get_page(request.GET.get("page"))
     membership = request.membership
+    can_decide = membership is not None and membership.role in DECIDER_ROLES
     return render(
         request,
         "review/relations.html",
@@ -99,12 +103,15 @@ def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> Ht
             "levels": _levels(relations_for_review_levels(workspace=workspace), filters),
             "kinds": RelationKind.choices,
             "page": page,
-            "can_decide": membership is not None and membership.role in DECIDER_ROLES,
+            "can_decide": can_decide,
             "error": error,
             "bulk_max": RELATION_BULK_MAX,
             # The latest decisions of reviewers: what the team decided, by whom, when.
-            "decided": review_relations_decided(workspace=workspace),
+            "decided": review_relations_decided(
+                workspace=workspace, reviewer_id=request.user.pk if can_decide else None
+            ),
             "decided_shown": DECIDED_SHOWN,
+            "undo_minutes": relation_undo_seconds() // 60,
         },
         status=status,
     )
@@ -138,6 +145,33 @@ def relation_decide(request: MemberRequest, pk: int) -> HttpResponse:
         messages.warning(request, str(exc))
         return redirect(_back(request))
     messages.success(request, f"Relation {relation.pk} {decision}ed.")
+    return redirect(_back(request))
+
+
+@role_required(*DECIDER_ROLES)
+@require_POST
+def relation_undo(request: MemberRequest, pk: int) -> HttpResponse:
+    """Take back my own recent decision on a relation (a ``withdrawn`` row is logged; the
+    relation waits for review again). ``decision`` is the decision the page showed: one
+    logged since is never undone. Refusals go back to the list with a warning."""
+    workspace = request.workspace
+    relation = ClaimRelation.objects.filter(workspace=workspace, pk=pk).first()
+    if relation is None:
+        raise Http404("No such relation.")
+    try:
+        undone = relation_review_undo(
+            relation=relation,
+            reviewer=request.user,
+            decision_id=decimal_int(request.POST.get("decision", "")),
+        )
+    except RelationReviewError as exc:
+        messages.warning(request, str(exc))
+        return redirect(_back(request))
+    messages.success(
+        request,
+        f"Undone: your decision on relation {undone.pk} is withdrawn; it waits for review "
+        f"again ({vocabulary.label('level', undone.verification_level)}).",
+    )
     return redirect(_back(request))
 
 

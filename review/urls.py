@@ -14,6 +14,7 @@ urlpatterns = [
     path("relations/", relation_views.relations, name="relations"),
     path("relations/bulk/", relation_views.relations_bulk, name="relations-bulk"),
     path("relations/<int:pk>/decide/", relation_views.relation_decide, name="relation-decide"),
+    path("relations/<int:pk>/undo/", relation_views.relation_undo, name="relation-undo"),
     path("item/<str:public_id>/", views.item, name="item"),
     path("item/<str:public_id>/decide/", views.decide, name="decide"),
     path("item/<str:public_id>/exclude/", views.exclude, name="exclude"),

@@ -341,7 +341,8 @@ TABLE: tuple[Route, ...] = (
                 A,
                 201,
                 body=lambda w: {
-                    "url": "http://127.0.0.1:9/hook",
+                    # another target than ``webhook_id``'s: the same one twice is a 409
+                    "url": "http://127.0.0.1:9/hook-from-the-api",
                     "secret": "s" * 16,
                     "events": ["job.completed"],
                 },
@@ -760,6 +761,12 @@ TABLE: tuple[Route, ...] = (
                 },
             )
         },
+    ),
+    Route(
+        "review:relation-undo",
+        "console",
+        {"POST": Op(W, 302)},
+        args=lambda w: {"pk": w.fresh_relation().pk},
     ),
 )
 

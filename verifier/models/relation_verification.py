@@ -54,7 +54,9 @@ class RelationDecision(models.Model):
     score = models.FloatField()
     level = models.CharField(max_length=20, choices=DecisionLevel.choices)
     source = models.CharField(max_length=8)  # srmkg | vog | cap | reviewer
-    label = models.CharField(max_length=8)  # accept | reject
+    # accept | reject | withdrawn (a reviewer's undo: takes back the decision just before
+    # it in the relation's log; the pair is skipped by stats and calibration)
+    label = models.CharField(max_length=12)
     vog_verdict = models.CharField(max_length=10, blank=True)
     vog_confidence = models.FloatField(null=True, blank=True)
     vog_score = models.FloatField(null=True, blank=True)

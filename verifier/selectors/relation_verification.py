@@ -7,7 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.db.models import Avg, Count, Q, QuerySet, Sum
+from django.db.models import Avg, Count, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from verifier.models import (
@@ -41,10 +42,36 @@ def srmkg_calibration_active(*, workspace: Workspace) -> Calibration | None:
     )
 
 
+# A reviewer's undo of a relation decision (``relation_review_undo``): a log row with
+# this label takes back the decision just before it in the relation's log.
+WITHDRAWN = "withdrawn"
+
+
 def relation_decision_list(
-    *, workspace: Workspace | None = None, days: int | None = None
+    *,
+    workspace: Workspace | None = None,
+    days: int | None = None,
+    include_withdrawn: bool = False,
 ) -> QuerySet[RelationDecision]:
+    """The logged relation decisions, oldest first. Unless ``include_withdrawn``, a
+    reviewer's undo and the decision it took back are both left out (a withdrawal always
+    directly follows, in its relation's log, the decision it takes back: the undo locks
+    the relation and refuses unless that decision is the latest), so statistics and
+    calibration count only decisions that stand."""
     rows = RelationDecision.objects.all()
+    if not include_withdrawn:
+        next_label = (
+            RelationDecision.objects.filter(
+                relation_id=OuterRef("relation_id"), pk__gt=OuterRef("pk")
+            )
+            .order_by("pk")
+            .values("label")[:1]
+        )
+        rows = (
+            rows.exclude(label=WITHDRAWN)
+            .alias(next_label=Coalesce(Subquery(next_label), Value("")))
+            .exclude(next_label=WITHDRAWN)
+        )
     if workspace is not None:
         rows = rows.filter(workspace=workspace)
     if days is not None:
@@ -168,3 +195,34 @@ def relation_list(
     if claim:
         rows = rows.filter(Q(from_claim__public_id=claim) | Q(to_claim__public_id=claim))
     return rows.select_related("from_claim", "to_claim").order_by("-id")
+
+
+def relation_undo_seconds() -> int:
+    """How long after deciding a reviewer may undo a relation decision: the claim queue's
+    window (``SPANPROOF_REVIEW_UNDO_SECONDS``, 5 minutes by default)."""
+    return int(django_settings.SPANPROOF_REVIEW_UNDO_SECONDS)
+
+
+def relation_decision_is_undoable(decision: RelationDecision, *, reviewer_id: int | None) -> bool:
+    """Whether ``decision``, the latest row of its relation's log, is a reviewer's
+    decision that ``reviewer_id`` may still undo: their own, inside the undo window."""
+    return (
+        decision.source == "reviewer"
+        and decision.label in ("accept", "reject")
+        and reviewer_id is not None
+        and decision.reviewer_id == reviewer_id
+        and timezone.now() - decision.created_at <= timedelta(seconds=relation_undo_seconds())
+    )
+
+
+def relation_latest_decisions(*, relation_pks: list[int]) -> dict[int, RelationDecision]:
+    """The latest log row of each of ``relation_pks`` (those that have one), in one
+    query: what an undo of the relation would take back."""
+    if not relation_pks:
+        return {}
+    rows = (
+        RelationDecision.objects.filter(relation_id__in=relation_pks)
+        .order_by("relation_id", "-pk")
+        .distinct("relation_id")
+    )
+    return {row.relation_id: row for row in rows if row.relation_id is not None}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, timedelta
 from typing import Any, Final
 
 from django.db import transaction
@@ -43,13 +43,18 @@ from verifier.relations.cycle import RelationCandidate, verify_relations
 from verifier.relations.cycle import RelationDecision as Decision
 from verifier.relations.srmkg import COMPONENTS
 from verifier.selectors.relation_verification import (
+    WITHDRAWN,
     relation_decision_list,
     relation_settings_get,
+    relation_undo_seconds,
     srmkg_calibration_active,
 )
 
 # Rows per UPDATE / INSERT statement (bulk_update's CASE grows with the batch).
 WRITE_BATCH: Final = 500
+# The labels of a decision that answers (what calibration learns from); a reviewer's
+# undo appends ``WITHDRAWN`` instead.
+DECISION_LABELS: Final = ("accept", "reject")
 
 
 @dataclass(frozen=True)
@@ -228,7 +233,14 @@ def srmkg_calibrate(
 ) -> dict[str, Any]:
     """Fit on the workspace's logged decisions; store a new version unless ``dry_run``.
     Raises ``CalibrationRefused`` (nothing stored) on too few rows or one class."""
-    rows = list(relation_decision_list(workspace=workspace).values_list(*COMPONENTS, "label"))
+    # Only decisions that stand, and only accept / reject: a reviewer's undo
+    # ("withdrawn") and the decision it took back teach nothing, and a label that is not
+    # an answer must never count as a reject.
+    rows = list(
+        relation_decision_list(workspace=workspace)
+        .filter(label__in=DECISION_LABELS)
+        .values_list(*COMPONENTS, "label")
+    )
     result = calibration_core.calibrate(
         [list(r[:4]) for r in rows],
         [1 if r[4] == "accept" else 0 for r in rows],
@@ -335,6 +347,126 @@ def relation_review_decide(
                 calibration_version=last.calibration_version,
                 reviewer=reviewer,
             )
+    return row
+
+
+def _decided_in_words(decision: RelationDecision) -> str:
+    """ "rejected by omar at 06:45 UTC" for a reviewer's decision row."""
+    verification = (
+        RelationVerification.ACCEPTED
+        if decision.label == "accept"
+        else RelationVerification.REJECTED
+    )
+    outcome = vocabulary.label("outcome", verification).lower()
+    who = decision.reviewer.get_username() if decision.reviewer is not None else "a reviewer"
+    return f"{outcome} by {who} at {decision.created_at.astimezone(UTC):%H:%M} UTC"
+
+
+def relation_review_undo(
+    *, relation: ClaimRelation, reviewer: Any, decision_id: int | None = None
+) -> ClaimRelation:
+    """Take back a reviewer's decision on ``relation``, as the claim queue's undo does
+    (``review.services.review_undo``): only the reviewer who decided, only the latest
+    entry of the relation's log, and only inside the undo window
+    (``SPANPROOF_REVIEW_UNDO_SECONDS``). Nothing is deleted: a ``withdrawn`` row is
+    appended (statistics and calibration skip it and the decision it takes back), and the
+    relation is back where it was before the decision: waiting for review, with the
+    verification and level of the last automatic decision before it, no reviewer.
+    ``decision_id`` is the decision the reviewer saw (the page's form): when another
+    decision has been logged since, nothing is undone.
+
+    Refused with ``RelationReviewError``: ``nothing_to_undo`` (no reviewer's decision
+    stands: never decided by a reviewer, already undone, verified again since),
+    ``decided_meanwhile`` (someone decided again since the one shown or since this
+    reviewer's own), ``not_yours`` (another reviewer's decision) and ``undo_expired``."""
+    with transaction.atomic():
+        row = ClaimRelation.objects.select_for_update().get(pk=relation.pk)
+        latest = row.decisions.select_related("reviewer").order_by("-pk").first()
+        decided_by_reviewer = (
+            latest is not None
+            and latest.source == "reviewer"
+            and latest.label in DECISION_LABELS
+            and not row.needs_review
+            and row.verification_level == "reviewer"
+        )
+        if latest is None or not decided_by_reviewer:
+            raise RelationReviewError(
+                f"Relation {row.pk} has no reviewer's decision to undo"
+                + (": it is waiting for review." if row.needs_review else "."),
+                code="nothing_to_undo",
+            )
+        if decision_id is not None and latest.pk != decision_id:
+            raise RelationReviewError(
+                f"Relation {row.pk} was decided again meanwhile ({_decided_in_words(latest)}):"
+                " nothing was undone.",
+                code="decided_meanwhile",
+            )
+        if latest.reviewer_id != reviewer.pk:
+            own_before = row.decisions.filter(pk__lt=latest.pk, reviewer_id=reviewer.pk).exists()
+            if own_before:
+                raise RelationReviewError(
+                    f"Relation {row.pk} was decided again meanwhile "
+                    f"({_decided_in_words(latest)}): nothing was undone.",
+                    code="decided_meanwhile",
+                )
+            raise RelationReviewError(
+                f"Relation {row.pk} was {_decided_in_words(latest)}: only the reviewer who "
+                "decided can undo it.",
+                code="not_yours",
+            )
+        window = relation_undo_seconds()
+        if timezone.now() - latest.created_at > timedelta(seconds=window):
+            raise RelationReviewError(
+                f"Too late to undo: a decision can be undone for {window // 60} minutes.",
+                code="undo_expired",
+            )
+        before = (
+            row.decisions.filter(pk__lt=latest.pk)
+            .exclude(source="reviewer")
+            .exclude(label=WITHDRAWN)
+            .order_by("-pk")
+            .first()
+        )
+        if before is None:
+            raise RelationReviewError(
+                f"Relation {row.pk} has no automatic decision to go back to.",
+                code="nothing_to_undo",
+            )
+        RelationDecision.objects.create(
+            workspace=row.workspace,
+            relation=row,
+            relation_type=row.kind,
+            base=latest.base,
+            jaccard=latest.jaccard,
+            type_boost=latest.type_boost,
+            isolated=latest.isolated,
+            score=latest.score,
+            level="reviewer",
+            source="reviewer",
+            label=WITHDRAWN,
+            needs_review=True,
+            calibration_version=latest.calibration_version,
+            reviewer=reviewer,
+            note=f"undo: withdraws decision {latest.pk} ({latest.label})",
+        )
+        row.verification = (
+            RelationVerification.ACCEPTED
+            if before.label == "accept"
+            else RelationVerification.REJECTED
+        )
+        row.verification_level = before.level
+        row.needs_review = True
+        row.reviewed_by = None
+        row.reviewed_at = None
+        row.save(
+            update_fields=[
+                "verification",
+                "verification_level",
+                "needs_review",
+                "reviewed_by",
+                "reviewed_at",
+            ]
+        )
     return row
 
 
