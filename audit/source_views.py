@@ -111,14 +111,34 @@ def source_version(request: MemberRequest, source_id: int, sha256: str) -> HttpR
 def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
     source = selectors.audit_source_get(workspace=request.workspace, source_id=source_id)
     versions = selectors.source_versions(source=source)
-    context: dict[str, Any] = {"source": source, "versions": versions}
-    old_n, new_n = request.GET.get("from", ""), request.GET.get("to", "")
-    if len(versions) >= 2 and not (old_n or new_n):
-        old_n, new_n = str(versions[1].number), str(versions[0].number)
-    old_number, new_number = decimal_int(old_n, max_digits=9), decimal_int(new_n, max_digits=9)
-    if old_number is not None and new_number is not None:
-        old = selectors.source_version_get(source=source, number=old_number)
-        new = selectors.source_version_get(source=source, number=new_number)
+    raw = {key: request.GET.get(key, "").strip() for key in ("from", "to")}
+    if len(versions) >= 2 and not (raw["from"] or raw["to"]):
+        raw = {"from": str(versions[1].number), "to": str(versions[0].number)}
+    # A value that names no version of this source is said next to its field.
+    chosen: dict[str, int] = {}
+    errors: dict[str, str] = {}
+    if len(versions) >= 2:
+        numbers = {v.number for v in versions}
+        for key, name in (("from", "From"), ("to", "To")):
+            number = decimal_int(raw[key], max_digits=9)
+            if number is not None and number in numbers:
+                chosen[key] = number
+            elif not raw[key]:
+                errors[key] = f"{name}: choose a version."
+            else:
+                errors[key] = (
+                    f"{name}: “{raw[key][:40]}” is not a version of this source; its versions "
+                    f"are v{versions[-1].number} to v{versions[0].number}."
+                )
+    context: dict[str, Any] = {
+        "source": source,
+        "versions": versions,
+        "chosen": chosen,
+        "errors": errors,
+    }
+    if not errors and len(chosen) == 2:
+        old = selectors.source_version_get(source=source, number=chosen["from"])
+        new = selectors.source_version_get(source=source, number=chosen["to"])
         diff, stale = selectors.source_version_diff(source=source, old=old, new=new)
         summary = diff_summary(
             old.text, new.text, old_name=f"v{old.number}", new_name=f"v{new.number}"

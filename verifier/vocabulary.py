@@ -376,6 +376,58 @@ LEVELS: Final = _table(
     )
 )
 
+# The claim worker's verdict on one free-text claim (``POST /worker/verify``, seed 001).
+WORKER_VERDICTS: Final = _table(
+    (
+        (
+            "TRUE",
+            "True",
+            "The corpus's evidence supports every part of the claim and passed the worker's "
+            "gates (trust, anchors, predicate, hedging).",
+        ),
+        (
+            "FALSE",
+            "False",
+            "Confident evidence from the corpus contradicts the claim.",
+        ),
+        (
+            "PARTIALLY_TRUE",
+            "Partly true",
+            "The evidence supports part of the claim; the rest is contradicted or not stated.",
+        ),
+        (
+            "UNVERIFIABLE",
+            "Cannot be verified",
+            "The evidence found neither supports nor contradicts the claim clearly enough to "
+            "decide.",
+        ),
+    )
+)
+
+# The status of one part (subclaim) of a claim in the claim worker's breakdown.
+SEGMENTS: Final = _table(
+    (
+        (
+            "STRONGLY_VALID",
+            "Strongly supported",
+            "Two or more evidence items, or one very confident one, state this part.",
+        ),
+        ("VALID", "Supported", "An evidence item states this part."),
+        (
+            "PARTIALLY_VALID",
+            "Mixed, leaning supported",
+            "Evidence both states and contradicts this part; the support is the stronger.",
+        ),
+        ("UNKNOWN", "Undecided", "No evidence item states or contradicts this part."),
+        (
+            "PARTIALLY_INVALID",
+            "Mixed, leaning contradicted",
+            "Evidence both states and contradicts this part; the contradiction is the stronger.",
+        ),
+        ("INVALID", "Contradicted", "Evidence contradicts this part and none states it."),
+    )
+)
+
 # Words the console uses, for the glossary (not codes).
 WORDS: Final = _table(
     (
@@ -451,6 +503,8 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "outcome": OUTCOMES,
         "memory_reason": MEMORY_REASONS,
         "level": LEVELS,
+        "worker_verdict": WORKER_VERDICTS,
+        "segment": SEGMENTS,
     }
 )
 KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
@@ -466,6 +520,8 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "outcome": "Outcomes of memory checks, answer audits and relations",
         "memory_reason": "Why a memory check could not be checked",
         "level": "Which check decided a relation",
+        "worker_verdict": "The claim worker's verdict on a claim",
+        "segment": "A part of a claim in the claim worker's breakdown",
     }
 )
 

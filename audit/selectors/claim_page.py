@@ -66,14 +66,29 @@ class ClaimAudit:
     checks: list[LiveCheck]
     timeline: list[dict[str, Any]]
     permalinks: dict[int, str]
-    # The active span in its context, for the top of the page: (before, span, after).
-    span_context: tuple[str, str, str] | None = None
+    # The active span in its context, for the top of the page.
+    span_context: SpanContext | None = None
 
 
 SPAN_CONTEXT_CHARS: Final = 240
 
 
-def _span_context(binding: EvidenceBinding | None) -> tuple[str, str, str] | None:
+@dataclass(frozen=True)
+class SpanContext:
+    """The active span with up to ``SPAN_CONTEXT_CHARS`` of source text either side:
+    ``before + span + after`` is exactly a slice of the source version's text (nothing
+    added, so what is copied from the quote is the source's); ``cut_before`` and
+    ``cut_after`` say the source goes on beyond it (the page marks that outside the
+    quoted text)."""
+
+    before: str
+    span: str
+    after: str
+    cut_before: bool
+    cut_after: bool
+
+
+def _span_context(binding: EvidenceBinding | None) -> SpanContext | None:
     if binding is None:
         return None
     text = binding.source_version.text
@@ -81,9 +96,13 @@ def _span_context(binding: EvidenceBinding | None) -> tuple[str, str, str] | Non
         return None
     lo = max(0, binding.start - SPAN_CONTEXT_CHARS)
     hi = min(len(text), binding.end + SPAN_CONTEXT_CHARS)
-    before = ("…" if lo > 0 else "") + text[lo : binding.start]
-    after = text[binding.end : hi] + ("…" if hi < len(text) else "")
-    return before, text[binding.start : binding.end], after
+    return SpanContext(
+        before=text[lo : binding.start],
+        span=text[binding.start : binding.end],
+        after=text[binding.end : hi],
+        cut_before=lo > 0,
+        cut_after=hi < len(text),
+    )
 
 
 def _check_quote(binding: EvidenceBinding | None) -> LiveCheck:

@@ -21,7 +21,7 @@ def test_a_verification_focuses_its_verdict(browser_page, live_server):
     page.fill("#id_claim", "Tarn Point Light was first lit in 1858.")
     page.click("main form button[type=submit]")
     verdict = page.locator("main section[role=status][aria-labelledby=verdict-h]")
-    expect(verdict).to_contain_text("Verdict: UNVERIFIABLE")
+    expect(verdict).to_contain_text("Verdict: Cannot be verified")
     expect(verdict).to_be_focused()
     # an empty corpus: the verdict rests on nothing, and the page says so
     expect(page.locator("#verdict-rests-on")).to_have_text("nothing: no evidence found")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from verifier import vocabulary
+from verifier.claim_worker.config import STATUS_WEIGHTS
+from verifier.claim_worker.verdict import VERDICTS as WORKER_VERDICTS
 from verifier.memory.metrics import OUTCOMES as MEMORY_OUTCOMES
 from verifier.models import DecisionLevel, MatchKind, RelationVerification, VerdictLabel
 from verifier.states import ClaimState, StateReason
@@ -17,6 +19,8 @@ CODED = [
     ("level", list(DecisionLevel.values)),
     ("outcome", [*MEMORY_OUTCOMES, *RelationVerification.values]),
     ("outcome", ["supported", "partial", "unsupported"]),  # RAG answer verdicts
+    ("worker_verdict", list(WORKER_VERDICTS)),  # the claim worker's verdicts
+    ("segment", list(STATUS_WEIGHTS)),  # the claim worker's subclaim statuses
 ]
 
 

@@ -10,7 +10,11 @@ from verifier.models import Source, Workspace
 from verifier.pipeline.forms import MAX_FILE_BYTES
 from verifier.selectors.rules import rule_set_active
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
-from verifier.services.claim_verification import MAX_CLAIMS_PER_BATCH
+from verifier.services.claim_verification import (
+    MAX_CLAIMS_PER_BATCH,
+    REFUSAL_PROBLEMS_SHOWN,
+    ClaimVerifyInputError,
+)
 from verifier.upload_text import uploaded_text
 
 
@@ -73,4 +77,28 @@ class ClaimVerifyForm(forms.Form):
                 f"{len(parsed)} claims; at most {MAX_CLAIMS_PER_BATCH} per batch."
             )
         data["parsed"] = parsed
+        data["lines"] = [claim.line for claim in parsed]
         return data
+
+    def refusal_message(self, exc: ClaimVerifyInputError) -> str:
+        """The service's refusal in this page's words: a batch with no claim to verify
+        names each problem by its line ("Line 3: …"), as the form's own errors do, where
+        the API's message numbers the claims as its ``claims`` array does."""
+        lines: list[int | None] = self.cleaned_data.get("lines") or []
+        errors = exc.details.get("errors") if exc.code == "no_claim_accepted" else None
+        if not errors or not lines:
+            return exc.message
+        problems = [
+            f"Line {lines[e['index']]}: {str(e['message']).rstrip('.')}"
+            for e in errors
+            if e.get("message")
+            and 0 <= e.get("index", -1) < len(lines)
+            and lines[e["index"]] is not None
+        ]
+        if not problems:
+            return exc.message
+        shown = "; ".join(problems[:REFUSAL_PROBLEMS_SHOWN])
+        more = len(problems) - REFUSAL_PROBLEMS_SHOWN
+        return f"No claim could be verified — {shown}" + (
+            f"; and {more} more." if more > 0 else "."
+        )

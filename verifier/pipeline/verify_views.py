@@ -51,7 +51,7 @@ def verify(request: MemberRequest) -> HttpResponse:
                     enqueue=not inline,
                 )
             except ClaimVerifyInputError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(None, form.refusal_message(exc))
             else:
                 if inline:
                     verification_job_run(job_id=job.pk)

@@ -82,6 +82,7 @@ def _claim(row: dict[str, Any], line: int, default_source: str) -> ClaimSubmissi
         quote=quote or None,
         external_id=external_id,
         metadata=metadata,
+        line=line,
     )
 
 

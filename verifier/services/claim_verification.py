@@ -97,6 +97,9 @@ class ClaimSubmission:
     quote: str | None = None
     external_id: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The 1-based line it was read from, where it came as lines (``claim_lines``): a
+    # console page names a refused claim by it.
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

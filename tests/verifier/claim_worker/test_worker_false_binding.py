@@ -66,7 +66,7 @@ def test_console_names_the_item_the_verdict_rests_on(reviewer_client, corpus):  
     html = reviewer_client.post(
         "/worker/console", {"claim": CLAIM, "top_k": 5, "domain": "general"}
     ).content.decode()
-    assert "Verdict: FALSE" in html
+    assert "Verdict: False</h2>" in html
     rests_on = html[html.index('id="verdict-rests-on"') :]
     rests_on = rests_on[: rests_on.index("</dd>")]
     assert DECIDING in rests_on
@@ -81,7 +81,7 @@ def test_console_names_no_item_for_an_unverifiable_verdict(reviewer_client, corp
         "/worker/console",
         {"claim": "Jupiter has ninety-five known moons.", "top_k": 5, "domain": "general"},
     ).content.decode()
-    assert "Verdict: UNVERIFIABLE" in html
+    assert "Verdict: Cannot be verified</h2>" in html
     assert 'aria-current="true"' not in html[html.index("step4-h") :]
     rests_on = html[html.index('id="verdict-rests-on"') :]
     assert rests_on[: rests_on.index("</dd>")].split(">", 1)[1].startswith("nothing")
