@@ -1,3 +1,4 @@
+import logging
 import os
 from typing import Any
 
@@ -9,6 +10,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # ``filesystem://`` means kombu's filesystem transport with atomic writes and claims
 # (config/filesystem_broker.py) in every process that loads this app: web, worker, beat.
 TRANSPORT_ALIASES["filesystem"] = "config.filesystem_broker:Transport"
+
+logger = logging.getLogger(__name__)
 
 app = Celery("spanproof")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -51,6 +54,30 @@ def start_liveness_beat(sender: Any = None, **kwargs: Any) -> None:
     from verifier.worker_liveness import start_beating
 
     start_beating(hostname=_hostname(sender))
+
+
+@worker_ready.connect
+def reclaim_dead_leases(sender: Any = None, **kwargs: Any) -> None:
+    """A worker restarted after its predecessor on this host was killed outright runs
+    the stages that one held at once, not after the watchdog's stale period
+    (``verifier.services.ingest_reclaim``). A failure here leaves them to the watchdog."""
+    from django.db import connection
+
+    from verifier.services.ingest_reclaim import ingest_jobs_reclaim_dead_here
+
+    try:
+        report = ingest_jobs_reclaim_dead_here()
+    except Exception:
+        logger.exception("could not take back the ingest stages of a dead worker here")
+        return
+    finally:
+        connection.close()
+    if report.requeued or report.failed:
+        logger.warning(
+            "ingest jobs left by a dead worker: re-enqueued %s, failed %s",
+            report.requeued,
+            report.failed,
+        )
 
 
 @worker_shutdown.connect

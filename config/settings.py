@@ -316,7 +316,14 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery ---------------------------------------------------------------------------
 _broker_dir = DATA_DIR / "broker"
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "filesystem://")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "filesystem://localhost/")
+if CELERY_BROKER_URL.rstrip("/") == "filesystem:":
+    # The filesystem transport ignores the host, but kombu logs "No hostname was
+    # supplied" in every process for a URL without one: name the one it would use.
+    # Celery reads the variable itself before these settings, so it is set there too.
+    CELERY_BROKER_URL = "filesystem://localhost/"
+    if "CELERY_BROKER_URL" in os.environ:
+        os.environ["CELERY_BROKER_URL"] = CELERY_BROKER_URL
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for sub in ("in", "processed", "control"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)

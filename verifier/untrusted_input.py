@@ -26,6 +26,13 @@
    (``decimal_int``): ``str.isdigit`` also accepts "²" and "٣", which ``int`` refuses
    or reads as another number.
 
+5. **A text has something to read.** A source text (a document, a pasted or uploaded
+   file, an inline source) holds at least one visible character: one that is only
+   whitespace and invisible characters (a zero-width space, a byte-order mark, a
+   Hangul filler) would be a source no quote can ever bind to. Every door that stores
+   one refuses it with ``empty_text`` (``blank_text_problem``, applied by
+   ``services.sources.source_upsert``).
+
 Free of Django, so the pure cores use it too.
 """
 
@@ -73,6 +80,36 @@ def text_problem(text: str) -> str | None:
     if found.group() == "\x00":
         return f"contains a NUL character at position {found.start()}"
     return f"is not valid Unicode (a lone surrogate) at position {found.start()}"
+
+
+# Characters that show nothing although Unicode does not class them as spaces or
+# formatting: the combining grapheme joiner, the Hangul fillers, the blank Braille
+# pattern and the variation selectors.
+_BLANK_MARKS: Final = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800") | frozenset(
+    chr(code) for code in range(0xFE00, 0xFE10)
+)
+
+
+def _shows_nothing(ch: str) -> bool:
+    return ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zs") or ch in _BLANK_MARKS
+
+
+def blank_text_problem(text: str) -> str | None:
+    """Why ``text`` has nothing to read (rule 5), or None when it has a visible
+    character: ``is empty``, ``is only whitespace``, or ``has no visible character,
+    only whitespace and invisible characters such as U+200B ZERO WIDTH SPACE``."""
+    if not text:
+        return "is empty"
+    if any(not _shows_nothing(ch) for ch in text):
+        return None
+    invisible = next((ch for ch in text if not ch.isspace()), None)
+    if invisible is None:
+        return "is only whitespace"
+    name = unicodedata.name(invisible, "an invisible character")
+    return (
+        "has no visible character, only whitespace and invisible characters such as "
+        f"U+{ord(invisible):04X} {name}"
+    )
 
 
 _CONTROL_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return"}

@@ -15,7 +15,9 @@ Order and coverage: when every turn gives ``idx`` the turns are sorted by it (a 
 ``idx`` is refused). A transcript is *incomplete* when the caller says so
 (``"complete": false``), when the ``idx`` values have gaps (sorted, they do not run 0, 1,
 2, ...), or when only some turns give one. A turn needs a non-empty ``speaker`` and
-``text`` (strings); every refusal of a turn names it and its field (``turns[2].text``).
+``text`` (strings); every refusal of a turn names it and where it is in the body, in the
+message and in ``details.field``: ``transcript[2].text`` (the API's body key), or
+``transcript.turns[2].text`` when the transcript is an object with ``turns``.
 """
 
 from __future__ import annotations
@@ -114,50 +116,60 @@ def _decode(raw: str) -> Any:
     return rows
 
 
-def _refuse(position: int, name: str, message: str) -> TranscriptInputError:
-    """An ``invalid_turn`` error naming the turn and its field (``turns[2].text``)."""
+def _refuse(base: str, position: int, name: str, message: str) -> TranscriptInputError:
+    """An ``invalid_turn`` error naming the turn and its field (``transcript[2].text``)
+    in the message and in ``details.field``; ``base`` is where the turns are
+    (``transcript``, ``transcript.turns``)."""
+    field = f"{base}[{position}]" + (f".{name}" if name else "")
     return TranscriptInputError(
         "invalid_turn",
-        f"Turn {position} {message}",
-        {"turn": position, "field": f"turns[{position}].{name}"},
+        f"Turn {position} ({field}) {message}",
+        {"turn": position, "field": field},
     )
 
 
-def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
+def _turn(raw: Any, position: int, base: str) -> tuple[int | None, str, str, str]:
     if not isinstance(raw, dict):
-        raise TranscriptInputError(
-            "invalid_turn", f"Turn {position} must be an object.", {"turn": position}
+        raise _refuse(
+            base,
+            position,
+            "",
+            f"must be an object with `speaker` and `text`, not {json_kind(raw)}.",
         )
     speaker, text = raw.get("speaker"), raw.get("text")
     for name, value in (("speaker", speaker), ("text", text)):
         if value is None:
-            raise _refuse(position, name, f"needs a `{name}` string.")
+            raise _refuse(base, position, name, f"needs a `{name}` string.")
         if not isinstance(value, str):
-            raise _refuse(position, name, f"`{name}` must be a string, not {json_kind(value)}.")
+            raise _refuse(
+                base, position, name, f"`{name}` must be a string, not {json_kind(value)}."
+            )
         if not value.strip():
             # an empty turn says nothing a claim could be checked against
-            raise _refuse(position, name, f"has an empty `{name}`.")
+            raise _refuse(base, position, name, f"has an empty `{name}`.")
     assert isinstance(speaker, str) and isinstance(text, str)
     for name, value, limit in (
         ("speaker", speaker, MAX_SPEAKER_CHARS),
         ("text", text, MAX_TURN_CHARS),
     ):
         if len(value) > limit:
+            field = f"{base}[{position}].{name}"
             raise TranscriptInputError(
                 "turn_too_large",
-                f"Turn {position} is too large (speaker ≤ {MAX_SPEAKER_CHARS}, "
+                f"Turn {position} ({field}) is too large (speaker ≤ {MAX_SPEAKER_CHARS}, "
                 f"text ≤ {MAX_TURN_CHARS} characters).",
-                {"turn": position, "field": f"turns[{position}].{name}", "limit": limit},
+                {"turn": position, "field": field, "limit": limit},
             )
     for name, value in (("speaker", speaker), ("text", text)):
         problem = text_problem(value)
         if problem:
-            raise _refuse(position, name, f"`{name}` {problem}.")
+            raise _refuse(base, position, name, f"`{name}` {problem}.")
     timestamp = raw.get("timestamp", raw.get("time", ""))
     if timestamp is not None and (
         isinstance(timestamp, bool) or not isinstance(timestamp, str | int | float)
     ):
         raise _refuse(
+            base,
             position,
             "timestamp",
             f"`timestamp` must be a string or a number, not {json_kind(timestamp)}.",
@@ -165,10 +177,11 @@ def _turn(raw: Any, position: int) -> tuple[int | None, str, str, str]:
     timestamp = "" if timestamp is None else " ".join(str(timestamp).split())[:64]
     problem = text_problem(timestamp)
     if problem:
-        raise _refuse(position, "timestamp", f"`timestamp` {problem}.")
+        raise _refuse(base, position, "timestamp", f"`timestamp` {problem}.")
     idx = raw.get("idx", raw.get("index"))
     if idx is not None and (not isinstance(idx, int) or isinstance(idx, bool) or idx < 0):
         raise _refuse(
+            base,
             position,
             "idx",
             "`idx` must be a non-negative integer, not "
@@ -194,7 +207,7 @@ def render(rows: Sequence[tuple[str, str, str]], *, complete: bool = True) -> Tr
 
 
 def _ordered(
-    parsed: list[tuple[int | None, str, str, str]],
+    parsed: list[tuple[int | None, str, str, str]], base: str
 ) -> tuple[list[tuple[int | None, str, str, str]], bool]:
     """The turns in ``idx`` order, and whether no turn is missing.
 
@@ -211,11 +224,12 @@ def _ordered(
         if idx is None:
             continue
         if idx in seen:
+            field = f"{base}[{position}].idx"
             raise TranscriptInputError(
                 "duplicate_idx",
-                f"Turns {seen[idx]} and {position} both give `idx` {idx}; "
+                f"Turns {seen[idx]} and {position} ({field}) both give `idx` {idx}; "
                 "each turn's `idx` must be its own.",
-                {"turn": position, "field": f"turns[{position}].idx", "idx": idx},
+                {"turn": position, "field": field, "idx": idx},
             )
         seen[idx] = position
     if len(given) < len(indices):
@@ -228,10 +242,13 @@ def _ordered(
 TRANSCRIPT_OBJECT_KEYS: Final = frozenset({"turns", "complete"})
 
 
-def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
+def parse_transcript(
+    data: Any, *, complete: bool | None = None, root: str = "transcript"
+) -> Transcript:
     """Parse JSON/JSONL turns (see the module docstring) into a rendered ``Transcript``.
 
-    Raises ``TranscriptInputError`` for anything that is not a usable transcript."""
+    Raises ``TranscriptInputError`` for anything that is not a usable transcript; an
+    error's ``field`` starts with ``root``, the transcript's name in the input."""
     if isinstance(data, str):
         if len(data) > MAX_TRANSCRIPT_CHARS:
             raise TranscriptInputError(
@@ -241,6 +258,7 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
             )
         data = _decode(data)
     declared = True
+    base = root
     if isinstance(data, dict) and "turns" not in data and "speaker" in data:
         data = [data]  # one turn: JSONL of a single line reads as one JSON object
     if isinstance(data, dict):
@@ -256,7 +274,7 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
                 "unknown_field",
                 f"Unknown field {unknown[0]!r} in the transcript object; the known ones "
                 f"are: {', '.join(sorted(TRANSCRIPT_OBJECT_KEYS))}.",
-                {"field": f"transcript.{unknown[0]}"},
+                {"field": f"{root}.{unknown[0]}"},
             )
         if "complete" in data:
             if not isinstance(data["complete"], bool):
@@ -265,6 +283,7 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
                 )
             declared = data["complete"]
         data = data["turns"]
+        base = f"{root}.turns"
     if not isinstance(data, list):
         raise TranscriptInputError(
             "invalid_transcript", "A transcript is a JSON array of turns, an object, or JSONL."
@@ -277,8 +296,8 @@ def parse_transcript(data: Any, *, complete: bool | None = None) -> Transcript:
             f"The transcript has {len(data)} turns; at most {MAX_TURNS} are allowed.",
             {"limit": MAX_TURNS},
         )
-    parsed = [_turn(raw, position) for position, raw in enumerate(data)]
-    parsed, gapless = _ordered(parsed)
+    parsed = [_turn(raw, position, base) for position, raw in enumerate(data)]
+    parsed, gapless = _ordered(parsed, base)
     if complete is not None:
         declared = declared and complete
     return render([(s, t, ts) for _, s, t, ts in parsed], complete=declared and gapless)

@@ -8,6 +8,7 @@ from django import forms
 
 from verifier.services.ingest_create import SourceUpload, ref_for_text
 from verifier.services.ingest_input import FORMATS, format_for_filename
+from verifier.untrusted_input import blank_text_problem
 from verifier.upload_text import uploaded_text
 
 MAX_FILE_BYTES: Final = 5_000_000
@@ -78,6 +79,11 @@ class IngestUploadForm(forms.Form):
             if "files" not in self.errors:
                 raise forms.ValidationError("Paste some text or choose at least one file.")
             return data
+        pasted = data.get("text") or ""
+        blank = blank_text_problem(pasted) if pasted.strip() else None
+        if blank is not None:  # a zero-width space, say: the rule every door applies
+            self.add_error("text", f"The pasted text {blank}: paste text with something to read.")
+            return data
         pack = (data.get("domain_pack") or "").strip()
         uploads = []
         # An invalid format is already the field's own error (and not in cleaned_data).
@@ -102,6 +108,10 @@ class IngestUploadForm(forms.Form):
                 not_utf8=f"{upload.name} is not UTF-8 text.",
                 has_nul=f"{upload.name} contains a NUL character: it is not a text file.",
             )
+            blank = blank_text_problem(text)
+            if blank is not None:
+                self.add_error("files", f"{upload.name}: the text {blank}.")
+                continue
             fmt = format_for_filename(upload.name)
             uploads.append(SourceUpload(text=text, title=upload.name, format=fmt, domain_pack=pack))
         data["uploads"] = uploads

@@ -195,10 +195,13 @@ def _upsert_sources(workspace: Workspace, sources: Sequence[SourceSubmission]) -
                 door_name="claims/verify",
             )
         except SourceInputError as exc:
+            details: dict[str, Any] = {"index": index}
+            if refused := exc.details.get("field"):  # the source's field its rule refused
+                details["field"] = f"sources[{index}].{refused}"
             raise ClaimVerifyInputError(
                 exc.code,
                 f"sources[{index}]: {exc.message}",
-                {"index": index},
+                details,
                 status_code=exc.status_code,
             ) from exc
 

@@ -164,10 +164,14 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
             )
         except (SourceInputError, ValueError) as exc:
             code = getattr(exc, "code", "invalid_source")
+            details: dict[str, Any] = {"index": index}
+            field = (getattr(exc, "details", None) or {}).get("field")
+            if field:  # the upload's field the source's rule refused (``text``, ``ref``)
+                details["field"] = f"sources[{index}].{field}"
             raise IngestInputError(
                 code,
                 f"sources[{index}]: {exc}",
-                {"index": index},
+                details,
                 status_code=getattr(exc, "status_code", 400),
             ) from exc
         plan.sources.append(

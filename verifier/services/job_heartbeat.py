@@ -6,11 +6,19 @@ While a worker runs a job (or one stage of it) it holds a lease: the job row's
 own, so even one long item (a remote model taking minutes) keeps the job alive. A
 worker that dies stops beating; the watchdogs (``services.ingest_watch``) see the
 silence.
+
+A token names the process that took it (``<pid>.<host tag>.<random>``), so a worker
+restarted on the same host can tell the leases of its dead predecessor at once
+(:func:`runner_died_here`, ``services.ingest_reclaim``) instead of waiting for their
+heartbeat to go stale.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import socket
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -29,8 +37,34 @@ def stale_after() -> timedelta:
     return timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
 
 
+def _host_tag() -> str:
+    """A short tag of this host's name (a token must fit 64 characters)."""
+    return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:12]
+
+
 def new_runner() -> str:
-    return uuid.uuid4().hex
+    """A fresh lease token of this process: ``<pid>.<host tag>.<random hex>``."""
+    return f"{os.getpid()}.{_host_tag()}.{uuid.uuid4().hex}"
+
+
+def runner_died_here(runner: str) -> bool:
+    """Whether lease ``runner`` was taken by a process of this host that no longer
+    exists (a worker killed outright). False for a token of another host, of a live
+    process, of this very process, or of any other form: only a certainly dead holder
+    counts, so a live lease is never taken from its worker."""
+    parts = runner.split(".")
+    if len(parts) != 3 or not parts[0].isdigit() or parts[1] != _host_tag():
+        return False
+    pid = int(parts[0])
+    if pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: does the process exist?
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists (owned by another user)
+        return False
+    return False
 
 
 def lease_is_live(runner: str, heartbeat_at: datetime | None) -> bool:

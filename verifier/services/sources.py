@@ -32,7 +32,7 @@ from verifier.services.binding import claims_rebind_superseded
 from verifier.services.claim_state import claims_state_refresh_superseded
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.judging import claim_vectors, claims_judge
-from verifier.untrusted_input import display_text_problem, identifier_refusal
+from verifier.untrusted_input import blank_text_problem, display_text_problem, identifier_refusal
 
 
 class SourceInputError(ApplicationError, ValueError):
@@ -117,8 +117,13 @@ class SourceWrite:
 
 
 def _validate_text(text: str) -> None:
-    if not text or not text.strip():
-        raise SourceInputError("empty_text", "A source version needs non-empty text.")
+    blank = blank_text_problem(text)
+    if blank is not None:
+        raise SourceInputError(
+            "empty_text",
+            f"The text {blank}: a source needs text with something to read.",
+            {"field": "text"},
+        )
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:

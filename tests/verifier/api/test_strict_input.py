@@ -203,7 +203,8 @@ def test_a_transcript_timestamp_is_a_string_or_a_number(api):
     turns = [{"speaker": "bot", "text": "x", "timestamp": {"a": 1}}]
     error = _post(api, "/connect/v1/memory/transcripts", {"transcript": turns})
     assert error["code"] == "invalid_turn"
-    assert error["details"]["field"] == "turns[0].timestamp"
+    assert error["details"]["field"] == "transcript[0].timestamp"
+    assert "(transcript[0].timestamp)" in error["message"]
     assert "string or a number, not an object" in error["message"]
     assert not Source.objects.exists()
     numbered = [{"speaker": "bot", "text": "x", "timestamp": 1712}]

@@ -190,7 +190,8 @@ def test_an_idx_given_twice_is_refused(turns, second):
     with pytest.raises(TranscriptInputError) as refused:
         parse_transcript(data)
     assert refused.value.code == "duplicate_idx"
-    assert refused.value.details["field"] == f"turns[{second}].idx"
+    assert refused.value.details["field"] == f"transcript[{second}].idx"
+    assert f"(transcript[{second}].idx)" in refused.value.message
 
 
 # -- 5. why a claim could not be checked ----------------------------------------------------
@@ -246,5 +247,6 @@ def test_a_bad_turn_is_refused_naming_the_turn_and_its_field(turn, field, words)
     with pytest.raises(TranscriptInputError) as refused:
         parse_transcript(json.dumps(data))
     assert refused.value.code == "invalid_turn"
-    assert refused.value.details == {"turn": 1, "field": f"turns[1].{field}"}
-    assert refused.value.message.startswith("Turn 1 ") and words in refused.value.message
+    assert refused.value.details == {"turn": 1, "field": f"transcript[1].{field}"}
+    assert refused.value.message.startswith(f"Turn 1 (transcript[1].{field}) ")
+    assert words in refused.value.message

@@ -64,9 +64,9 @@ def test_turns_sent_out_of_order_are_the_same_transcript(api):
 @pytest.mark.parametrize(
     ("turn", "field"),
     [
-        ({"speaker": "bot", "text": ""}, "turns[1].text"),
-        ({"speaker": 3, "text": "hi"}, "turns[1].speaker"),
-        ({"speaker": "bot", "text": "hi", "idx": "x"}, "turns[1].idx"),
+        ({"speaker": "bot", "text": ""}, "transcript[1].text"),
+        ({"speaker": 3, "text": "hi"}, "transcript[1].speaker"),
+        ({"speaker": "bot", "text": "hi", "idx": "x"}, "transcript[1].idx"),
     ],
 )
 def test_a_bad_turn_is_a_400_naming_the_turn_and_nothing_is_stored(api, turn, field):
@@ -79,7 +79,7 @@ def test_a_bad_turn_is_a_400_naming_the_turn_and_nothing_is_stored(api, turn, fi
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "invalid_turn" and error["details"]["field"] == field
-    assert "Turn 1" in error["message"]
+    assert f"Turn 1 ({field})" in error["message"]
     assert not MemoryCheck.objects.exists() and not MemoryTranscript.objects.exists()
 
 
