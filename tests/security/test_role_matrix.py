@@ -341,8 +341,8 @@ TABLE: tuple[Route, ...] = (
                 A,
                 201,
                 body=lambda w: {
-                    # another target than ``webhook_id``'s: the same one twice is a 409
-                    "url": "http://127.0.0.1:9/hook-from-the-api",
+                    # a target of its own each call: the same one twice is a 409
+                    "url": f"http://127.0.0.1:9/hook-{uuid.uuid4().hex}",
                     "secret": "s" * 16,
                     "events": ["job.completed"],
                 },
