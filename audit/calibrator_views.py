@@ -19,7 +19,7 @@ from audit.confirmation import ask_first
 from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.engine import get_judge
 from verifier.http import MemberRequest
-from verifier.models import CalibratorStatus
+from verifier.models import CalibratorStatus, JudgeCalibrator
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors import calibrators as calibrator_selectors
@@ -65,7 +65,11 @@ def calibrators(request: MemberRequest) -> HttpResponse:
             "rows": rows,
             "floor": calibrator_selectors.calibrator_precision_floor(),
             "min_new": calibrator_services.min_new_decisions(),
-            "judge_model": get_judge().model_id,
+            # supported or contradicted decisions since the last fit of this judge's reading
+            "new_decisions": calibrator_selectors.calibrator_new_decisions(
+                workspace=workspace, judge_model=model_id, prompt_version=version
+            ),
+            "judge_model": model_id,
         },
     )
 
@@ -88,6 +92,16 @@ def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
             "stale": calibrator_selectors.calibrator_use_refusal(
                 row, judge_model=model_id, prompt_version=version
             ),
+            # below the floor: what a fit needs to reach it
+            "calls_needed": (
+                calibrator_selectors.calibrator_calls_needed()
+                if calibrator_selectors.calibrator_refusal(row)
+                else None
+            ),
+            "min_new": calibrator_services.min_new_decisions(),
+            "new_decisions": calibrator_selectors.calibrator_new_decisions(
+                workspace=request.workspace, judge_model=model_id, prompt_version=version
+            ),
             "params_json": json.dumps(row.params, indent=2),
             "job": calibrator_selectors.calibrator_change_job_latest(calibrator=row),
             "deactivate_question": DEACTIVATE_QUESTION.format(row=row),
@@ -104,18 +118,34 @@ def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
     row = calibrator_selectors.calibrator_get(workspace=workspace, pk=pk)
     if request.POST.get("confirm") == "1":
         try:
-            job = calibrator_services.judge_calibrator_activate(calibrator=row, actor=request.user)
+            job = calibrator_services.judge_calibrator_activate(
+                calibrator=row,
+                actor=request.user,
+                # the confirmation page's: the calibrator in force its flip list was drawn
+                # against
+                previewed_against=request.POST.get("previewed_against"),
+            )
         except calibrator_services.CalibratorRefused as exc:
             messages.error(request, exc.message)
-            return redirect("audit:calibrator-detail", pk=row.pk)
+            if exc.code != calibrator_services.STALE_PREVIEW:
+                return redirect("audit:calibrator-detail", pk=row.pk)
+            # the flip list again, against the calibrator in force now, to confirm or not
+            row = calibrator_selectors.calibrator_get(workspace=workspace, pk=pk)
+            return _confirmation(request, row)
         messages.success(
             request,
             f"Activated {row}: new verdicts of {row.judge_model} pass through it; its answers "
             f"are being applied to the {job.total} claim{pluralize(job.total)} it may decide.",
         )
         return redirect("audit:calibrator-detail", pk=row.pk)
+    return _confirmation(request, row)
+
+
+def _confirmation(request: MemberRequest, row: JudgeCalibrator) -> HttpResponse:
+    """The confirmation page with the flip list of activating ``row`` now, or the
+    calibrator's page with why it may not be activated."""
     preview = calibrator_selectors.calibrator_activation_preview(
-        workspace=workspace, row=row, judge=get_judge()
+        workspace=request.workspace, row=row, judge=get_judge()
     )
     if preview.refusal:
         messages.error(request, preview.refusal)

@@ -27,6 +27,7 @@ from verifier.judges.reviewer_calibrator import (
     CalibratedAnswer,
     Calibrator,
     calibrated_answers,
+    precision_lower_bound,
 )
 from verifier.models import (
     CalibratorChangeJob,
@@ -97,6 +98,18 @@ def supported_floor_refusal(
             f"the floor ({floor:.2f})"
         )
     return ""
+
+
+def calibrator_calls_needed(floor: float | None = None) -> int:
+    """The fewest out-of-fold "supported" calls, every one of them right, whose precision
+    clears the floor (``floor``, else the one in force) on the lower end of its interval
+    (``reviewer_calibrator.CONFIDENCE_Z``): what a calibrator below the floor needs at
+    the least."""
+    floor = calibrator_precision_floor() if floor is None else floor
+    calls = 1
+    while calls < 10_000 and precision_lower_bound(calls, calls) < floor:
+        calls += 1
+    return calls
 
 
 def reading_refusal(row: JudgeCalibrator, *, prompt_version: int) -> str:
@@ -239,6 +252,14 @@ def calibrator_decided_claims(*, workspace: Workspace) -> list[tuple[Claim, bool
         .order_by("pk")
     )
     return [(claim, DECIDED_REASONS[claim.state_reason]) for claim in claims]
+
+
+def calibrator_not_stated_claims(*, workspace: Workspace) -> int:
+    """The workspace's claims a reviewer found "not stated by the source" (their state
+    rests on it): decided, but not learned from (``DECIDED_REASONS``)."""
+    return Claim.objects.filter(
+        workspace=workspace, state_reason=StateReason.HUMAN_NOT_STATED.value
+    ).count()
 
 
 def _human_decisions(workspace_id: int) -> QuerySet[Verdict]:
@@ -467,6 +488,15 @@ class ActivationPreview:
     refusal: str
     in_scope: int = 0
     read: int = 0
+    # The calibrator of the judge in force when the plan was drawn (activating retires
+    # it); the confirmation carries back its id (``previewed_against``), and a change
+    # since refuses the activation (``services.judge_calibrators``).
+    in_force: JudgeCalibrator | None = None
+
+    @property
+    def previewed_against(self) -> str:
+        """The id of the calibrator in force when the plan was drawn ("" for none)."""
+        return str(self.in_force.pk) if self.in_force is not None else ""
 
     @property
     def partial(self) -> bool:
@@ -483,13 +513,21 @@ def calibrator_activation_preview(
     )
     if refusal:
         return ActivationPreview(None, refusal)
+    # Read before the plan: an activation while it is drawn is then refused on confirming.
+    in_force = calibrator_active(workspace=workspace, judge_model=row.judge_model)
     scope = calibrator_scope(workspace=workspace, judge_model=str(judge.model_id))
     in_scope = scope.count()
     latest = scope.defer("embedding").order_by("-pk")[: limit or PREVIEW_MAX_CLAIMS]
     claims = sorted(latest, key=lambda c: c.pk)
     in_use = CalibratorInUse(row, Calibrator.from_json(row.params))
     plan = calibrator_plan(workspace=workspace, judge=judge, in_use=in_use, claims=claims)
-    return ActivationPreview(plan, "", in_scope=in_scope, read=len(claims))
+    return ActivationPreview(
+        plan,
+        "",
+        in_scope=in_scope,
+        read=len(claims),
+        in_force=in_force,
+    )
 
 
 def calibrator_change_job_latest(*, calibrator: JudgeCalibrator) -> CalibratorChangeJob | None:

@@ -27,6 +27,8 @@ from verifier.errors import ApplicationError
 from verifier.judges import Judge
 from verifier.judges.reading import judge_reading
 from verifier.judges.reviewer_calibrator import (
+    MIN_DECISIONS,
+    MIN_PER_CLASS,
     Calibrator,
     NotEnoughDecisions,
     fit_calibrator,
@@ -45,6 +47,7 @@ from verifier.selectors.calibrators import (
     calibrator_decided_claims,
     calibrator_decisions_through,
     calibrator_new_decisions,
+    calibrator_not_stated_claims,
     calibrator_precision_floor,
     calibrator_workspaces_with_decisions,
 )
@@ -76,6 +79,7 @@ class CalibratorFit:
     decisions: int  # decisions with a fresh bound span, learned from
     unreadable: int  # decided claims without a fresh bound span (not learned from)
     floor: float
+    not_stated: int = 0  # claims decided "not stated by the source" (not learned from)
 
 
 def judge_calibrator_fit(
@@ -103,9 +107,19 @@ def judge_calibrator_fit(
         if p.item is not None
     ]
     floor = calibrator_precision_floor()
+    not_stated = calibrator_not_stated_claims(workspace=workspace)
     try:
+        if not decided:
+            raise NotEnoughDecisions(
+                "no reviewer has decided a claim supported or contradicted yet; a "
+                f"calibrator needs {MIN_DECISIONS} such decisions, with {MIN_PER_CLASS} of each"
+            )
         if not usable:
-            raise NotEnoughDecisions("no decided claim has a bound span that is still fresh")
+            raise NotEnoughDecisions(
+                f"none of the {len(decided)} claims reviewers decided supported or "
+                "contradicted has a bound span that is still fresh, so the judge cannot "
+                "read them"
+            )
         reading = judge_reading(judge, [p.item for p, _ in usable if p.item is not None])
         calibrator = fit_calibrator(
             reading.rows,
@@ -115,7 +129,14 @@ def judge_calibrator_fit(
             decided_floor=state_policy().confidence_floor,
         )
     except NotEnoughDecisions as exc:
-        raise CalibratorRefused(str(exc), code="not_enough_decisions") from exc
+        many = not_stated != 1
+        left_out = (
+            f" ({not_stated} claim{'s' if many else ''} decided “not stated by the source” "
+            f"{'are' if many else 'is'} not learned from: a silent span is no contradiction)"
+            if not_stated
+            else ""
+        )
+        raise CalibratorRefused(f"{exc}{left_out}", code="not_enough_decisions") from exc
     fit = CalibratorFit(
         calibrator=calibrator,
         row=None,
@@ -124,6 +145,7 @@ def judge_calibrator_fit(
         decisions=len(usable),
         unreadable=len(decided) - len(usable),
         floor=floor,
+        not_stated=not_stated,
     )
     if dry_run:
         return fit
@@ -201,9 +223,16 @@ def judge_calibrators_fit_due(*, judge: Judge | None = None) -> list[JudgeCalibr
     return proposed
 
 
+STALE_PREVIEW = "stale_preview"  # CalibratorRefused.code: the flip list shown no longer holds
+
+
 @transaction.atomic
 def judge_calibrator_activate(
-    *, calibrator: JudgeCalibrator, actor: Any, judge: Judge | None = None
+    *,
+    calibrator: JudgeCalibrator,
+    actor: Any,
+    judge: Judge | None = None,
+    previewed_against: str | None = None,
 ) -> CalibratorChangeJob:
     """Put a proposed calibrator in force for its workspace and judge: the active one
     (if any) retires, and new verdicts of its judge pass through it from now on. Every
@@ -212,7 +241,17 @@ def judge_calibrator_activate(
     it would overrule the judge), states refreshed through the state writer — the plan
     the admin was shown — by the returned background job
     (``services.calibrator_change_jobs``). Refused below the precision floor, for a
-    calibrator not proposed, and for another judge than the configured one."""
+    calibrator not proposed, and for another judge than the configured one.
+
+    ``previewed_against``: the calibrator of its judge in force when the admin was shown
+    the flip list (its id, "" for none; ``ActivationPreview.previewed_against``). Another
+    one activated or deactivated since refuses it (code ``stale_preview``): the flip list
+    shown is not what this activation would do, and the one in force would be retired
+    unseen. None (no preview: a caller of the service) checks nothing."""
+    # One activation or deactivation of the workspace's calibrators at a time: two
+    # admins confirming together would otherwise both retire the same one (and the
+    # second would break the one-active constraint) or both pass the check below.
+    Workspace.objects.select_for_update().filter(pk=calibrator.workspace_id).first()
     row = JudgeCalibrator.objects.select_for_update().get(pk=calibrator.pk)
     judge = judge or get_judge()
     refusal = calibrator_activation_refusal(
@@ -222,6 +261,10 @@ def judge_calibrator_activate(
         raise CalibratorRefused(refusal)
     now = timezone.now()
     previous = calibrator_active(workspace=row.workspace, judge_model=row.judge_model)
+    if previewed_against is not None and str(previous.pk if previous else "") != str(
+        previewed_against
+    ):
+        raise CalibratorRefused(_stale_preview(row, previous), code=STALE_PREVIEW)
     if previous is not None:
         previous.status, previous.retired_at, previous.retired_by = (
             CalibratorStatus.RETIRED,
@@ -255,6 +298,7 @@ def judge_calibrator_deactivate(
     Nothing is deleted: the calibrator's verdicts stay in the history. When the
     configured judge is another model now, the calibrator is only retired (its judge is
     not there to read again) and there is no job."""
+    Workspace.objects.select_for_update().filter(pk=calibrator.workspace_id).first()
     row = JudgeCalibrator.objects.select_for_update().get(pk=calibrator.pk)
     if row.status != CalibratorStatus.ACTIVE:
         raise CalibratorRefused(
@@ -276,4 +320,21 @@ def judge_calibrator_deactivate(
         action=CalibratorChangeAction.DEACTIVATE,
         cause=f"reviewer calibrator v{row.version} deactivated: the judge's answer restored",
         actor=actor,
+    )
+
+
+def _stale_preview(row: JudgeCalibrator, now: JudgeCalibrator | None) -> str:
+    """Why confirming ``row``'s activation is refused: the calibrator in force changed
+    since its flip list was drawn (``now``: the one in force now, None for none)."""
+    if now is None:
+        changed = (
+            f"the calibrator of {row.judge_model} that was in force when you previewed "
+            f"this activation has been deactivated since"
+        )
+    else:
+        by = now.activated_by.get_username() if now.activated_by else "someone"
+        changed = f"{by} activated {now} after you previewed this activation"
+    return (
+        f"{row} was not activated: {changed}, so the flip list you were shown no longer "
+        "holds. Check it again against the calibrator in force now, then confirm."
     )

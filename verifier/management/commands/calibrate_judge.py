@@ -59,6 +59,7 @@ class Command(BaseCommand):
             "supported": figures.get("supported"),
             "contradicted": figures.get("contradicted"),
             "decided_without_fresh_span": fit.unreadable,
+            "decided_not_stated": fit.not_stated,
             "floor": fit.floor,
             "cv_roc_auc": figures.get("cv_roc_auc"),
             "supported_threshold": fit.calibrator.supported_threshold,
@@ -87,6 +88,11 @@ class Command(BaseCommand):
             f"{p['contradicted']} contradicted); {p['decided_without_fresh_span']} decided "
             "claims have no fresh bound span and were left out"
         )
+        if p["decided_not_stated"]:
+            write(
+                f'  {p["decided_not_stated"]} claims decided "not stated by the source" are '
+                "not learned from (a silent span is no contradiction)"
+            )
         write(f"  cross-validated ROC AUC {p['cv_roc_auc']}; precision floor {p['floor']:.2f}")
         for side in ("supported", "contradicted"):
             cv = p[f"cv_{side}"]
