@@ -13,6 +13,9 @@ It decides only where its cross-validated precision reaches the floor:
 * otherwise it says nothing and the judge's own answer stands.
 
 A side the folds never bring to the floor gets no threshold: that side is never decided.
+The two thresholds never overlap: where the first of each would (decisive decisions
+leave the middle range empty), each side starts beyond the other's, and a probability
+between them is decided by neither.
 
 How a decision meets the judge's answer (``combine``, ``calibrated_answers``): where the
 judge did not decide (it abstained, or leaned below the state policy's confidence floor)
@@ -159,12 +162,22 @@ def precision_lower_bound(hits: int, calls: int, *, z: float = CONFIDENCE_Z) -> 
 
 
 def _threshold(
-    p: np.ndarray, right: np.ndarray, floor: float, *, z: float, supported_side: bool
+    p: np.ndarray,
+    right: np.ndarray,
+    floor: float,
+    *,
+    z: float,
+    supported_side: bool,
+    beyond: float | None = None,
 ) -> tuple[float | None, dict[str, Any]]:
     """The first threshold, scanning from the side that decides most, whose calls are
     right (``right``: the rows where this side's call would be right) with a precision
-    whose lower bound reaches ``floor``."""
-    for t in GRID if supported_side else reversed(GRID):
+    whose lower bound reaches ``floor``; only thresholds strictly ``beyond`` the other
+    side's (above it for supported, below it for contradicted) when given."""
+    grid = GRID if supported_side else tuple(reversed(GRID))
+    if beyond is not None:
+        grid = tuple(t for t in grid if (t > beyond if supported_side else t < beyond))
+    for t in grid:
         called = p >= t if supported_side else p <= t
         calls = int(called.sum())
         if calls < MIN_CALLS:
@@ -209,6 +222,20 @@ def fit_calibrator(
     oof = out_of_fold(rows, labels, seed=seed)
     sup_t, sup_figures = _threshold(oof, labels, floor, z=z, supported_side=True)
     con_t, con_figures = _threshold(oof, ~labels, floor, z=z, supported_side=False)
+    if sup_t is not None and con_t is not None and con_t >= sup_t:
+        # Each side's threshold was chosen on its own; where they overlap, a probability
+        # between them is claimed by both (the folds left that range empty: decisive,
+        # well separated decisions), and "supported" would win by the order of the
+        # tests. Neither side decides there: each is scanned again from beyond the
+        # other's first threshold, so the overlap becomes a range where the judge's
+        # answer stands.
+        first_sup, first_con = sup_t, con_t
+        sup_t, sup_figures = _threshold(
+            oof, labels, floor, z=z, supported_side=True, beyond=first_con
+        )
+        con_t, con_figures = _threshold(
+            oof, ~labels, floor, z=z, supported_side=False, beyond=first_sup
+        )
     x, mean, scale = _standardize(rows)
     model = _model(seed).fit(x, labels)
     curve = _curve_point(
