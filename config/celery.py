@@ -58,26 +58,29 @@ def start_liveness_beat(sender: Any = None, **kwargs: Any) -> None:
 
 @worker_ready.connect
 def reclaim_dead_leases(sender: Any = None, **kwargs: Any) -> None:
-    """A worker restarted after its predecessor on this host was killed outright runs
-    the stages that one held at once, not after the watchdog's stale period
-    (``verifier.services.ingest_reclaim``). A failure here leaves them to the watchdog."""
+    """A worker restarted after its predecessor on this host was killed outright takes
+    back at once the jobs that one held (ingest stages, verification batches, audit-pack
+    exports, calibrator changes), not after the watchdogs' stale period
+    (``verifier.services.job_reclaim``). A kind that fails here is left to its watchdog."""
     from django.db import connection
 
-    from verifier.services.ingest_reclaim import ingest_jobs_reclaim_dead_here
+    from verifier.services.job_reclaim import jobs_reclaim_dead_here
 
     try:
-        report = ingest_jobs_reclaim_dead_here()
+        reports = jobs_reclaim_dead_here()
     except Exception:
-        logger.exception("could not take back the ingest stages of a dead worker here")
+        logger.exception("could not take back the jobs of a dead worker here")
         return
     finally:
         connection.close()
-    if report.requeued or report.failed:
-        logger.warning(
-            "ingest jobs left by a dead worker: re-enqueued %s, failed %s",
-            report.requeued,
-            report.failed,
-        )
+    for kind, report in reports.items():
+        if report.requeued or report.failed:
+            logger.warning(
+                "%s jobs left by a dead worker: re-enqueued %s, failed %s",
+                kind,
+                report.requeued,
+                report.failed,
+            )
 
 
 @worker_shutdown.connect

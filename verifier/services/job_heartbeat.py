@@ -9,7 +9,7 @@ silence.
 
 A token names the process that took it (``<pid>.<host tag>.<random>``), so a worker
 restarted on the same host can tell the leases of its dead predecessor at once
-(:func:`runner_died_here`, ``services.ingest_reclaim``) instead of waiting for their
+(:func:`runner_died_here`, ``services.job_reclaim``) instead of waiting for their
 heartbeat to go stale.
 """
 

@@ -1,5 +1,5 @@
 """A restarted worker takes back at once the stages its killed predecessor on this host
-held (``worker_ready`` → ``services.ingest_reclaim``), never one a live worker runs."""
+held (``worker_ready`` → ``services.job_reclaim``), never one a live worker runs."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from config.celery import reclaim_dead_leases
 from tests.verifier.pipeline.conftest import unstarted_job
 from verifier.models import IngestItem, IngestJob, IngestStage, IngestStatus
 from verifier.services.ingest import ingest_stage_run
-from verifier.services.ingest_reclaim import ingest_jobs_reclaim_dead_here
 from verifier.services.job_heartbeat import _host_tag, new_runner, runner_died_here
+from verifier.services.job_reclaim import ingest_jobs_reclaim_dead_here
 
 
 @pytest.fixture(autouse=True)
