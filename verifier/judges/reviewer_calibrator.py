@@ -14,8 +14,8 @@ It decides only where its cross-validated precision reaches the floor:
 
 A side the folds never bring to the floor gets no threshold: that side is never decided.
 The two thresholds never overlap: where the first of each would (decisive decisions
-leave the middle range empty), each side starts beyond the other's, and a probability
-between them is decided by neither.
+leave the middle range empty), the overlap is split at its middle, each side keeping
+the half next to its own decisions.
 
 How a decision meets the judge's answer (``combine``, ``calibrated_answers``): where the
 judge did not decide (it abstained, or leaned below the state policy's confidence floor)
@@ -224,17 +224,15 @@ def fit_calibrator(
     con_t, con_figures = _threshold(oof, ~labels, floor, z=z, supported_side=False)
     if sup_t is not None and con_t is not None and con_t >= sup_t:
         # Each side's threshold was chosen on its own; where they overlap, a probability
-        # between them is claimed by both (the folds left that range empty: decisive,
-        # well separated decisions), and "supported" would win by the order of the
-        # tests. Neither side decides there: each is scanned again from beyond the
-        # other's first threshold, so the overlap becomes a range where the judge's
-        # answer stands.
-        first_sup, first_con = sup_t, con_t
-        sup_t, sup_figures = _threshold(
-            oof, labels, floor, z=z, supported_side=True, beyond=first_con
-        )
+        # between them is claimed by both (decisive, well separated decisions leave that
+        # range nearly empty in the folds), and "supported" would win by the order of
+        # the tests. The overlap is split at its middle instead: each side keeps the half
+        # next to its own decisions, rescanned so its figures are those of its new
+        # threshold (a side that no longer reaches the floor there decides nothing).
+        middle = (sup_t + con_t) / 2
+        sup_t, sup_figures = _threshold(oof, labels, floor, z=z, supported_side=True, beyond=middle)
         con_t, con_figures = _threshold(
-            oof, ~labels, floor, z=z, supported_side=False, beyond=first_sup
+            oof, ~labels, floor, z=z, supported_side=False, beyond=sup_t if sup_t else middle
         )
     x, mean, scale = _standardize(rows)
     model = _model(seed).fit(x, labels)

@@ -44,18 +44,18 @@ def test_precision_holds_on_rows_it_never_saw() -> None:
 
 def test_its_two_thresholds_never_overlap() -> None:
     # Decisive, well separated decisions: the folds leave the middle range empty, and the
-    # first threshold of each side alone would claim it (supported at P >= 0.0x and
-    # contradicted at P <= 0.9x); a probability there was called supported.
+    # first threshold of each side alone would claim it (supported at P >= 0.14 and
+    # contradicted at P <= 0.84): a probability of 0.3 was called supported, by the order
+    # of the tests. The overlap is split at its middle.
     rows, supported = synthetic(120, 5, separation=9.0)
     calibrator = fit_calibrator(rows, supported, NAMES, floor=0.88, seed=0)
     sup, con = calibrator.supported_threshold, calibrator.contradicted_threshold
     assert sup is not None and con is not None
     assert con < sup
-    middle = np.asarray([[v, 0.0] for v in np.linspace(-3.0, 12.0, 400)])
-    p = calibrator.probabilities(middle)
-    decisions = calibrator.decisions(middle)
-    between = [d for d, q in zip(decisions, p, strict=True) if con < q < sup]
-    assert between and all(d is None for d in between)
+    grid = np.asarray([[v, 0.0] for v in np.linspace(-3.0, 12.0, 2000)])
+    p = calibrator.probabilities(grid)
+    decided = dict(zip(np.round(p, 2), calibrator.decisions(grid), strict=False))
+    assert decided[0.3] == "contradicted" and decided[0.7] == "supported"
 
 
 def test_without_signal_it_decides_nothing() -> None:
