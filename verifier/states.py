@@ -47,7 +47,7 @@ Decision order (first rule that applies wins):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -265,6 +265,29 @@ class _Labelled(Protocol):
 
 
 Labelled = TypeVar("Labelled", bound=_Labelled)
+
+
+def verdict_judges_active(
+    *,
+    judged_binding_id: int | None,
+    active_binding_id: int | None,
+    judged_quote: Callable[[], str | None],
+    active_quote: str | None,
+) -> bool:
+    """Whether a verdict (a model's, or a person's decision) still judges the active
+    evidence: recorded with no binding, against the active one, or about the same quote
+    text (say, re-bound on a new source version). One recorded against other words no
+    longer counts until the claim is judged or decided again (re-binding alone never
+    promotes, and a reviewer's "supported" of "412 metres" is not one of "380 metres");
+    one about a span when nothing is bound any more does not either. ``judged_quote`` is
+    read only when the ids differ."""
+    if judged_binding_id is None:
+        return True
+    if active_binding_id is None:
+        return False
+    if judged_binding_id == active_binding_id:
+        return True
+    return judged_quote() == active_quote
 
 
 def human_verdict_in_force(verdicts: Sequence[Labelled]) -> Labelled | None:

@@ -210,6 +210,8 @@ def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
     who = (
         f"reviewer {judging.reviewer.get_username()}"
         if judging.reviewer
+        else f"reviewer calibrator v{judging.calibrator.version} of model {judging.judge_model}"
+        if judging.calibrator is not None
         else f"model {judging.judge_model}"
     )
     if confidence is not None:
@@ -301,7 +303,7 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
     )
     active = next((b for b in bindings if b.is_active), None)
     inputs, check = claim_state_inputs(claim=claim)
-    verdicts = list(claim.verdicts.select_related("reviewer").latest_first())
+    verdicts = list(claim.verdicts.select_related("reviewer", "calibrator").latest_first())
     notes = verdict_notes_in_words(verdicts)
     for v in verdicts:
         v.note_words = notes[v.pk]

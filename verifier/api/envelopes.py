@@ -55,6 +55,11 @@ class EvidenceSerializer(ShapeSerializer):
     )
 
 
+class JudgeCalibratorRefSerializer(ShapeSerializer):
+    id = serializers.IntegerField(help_text="The calibrator's id (GET /connect/v1/calibrators).")
+    version = serializers.IntegerField(help_text="Its version, per workspace and judge model.")
+
+
 class JudgeSerializer(ShapeSerializer):
     model = serializers.CharField()
     prompt_version = serializers.IntegerField()
@@ -71,6 +76,12 @@ class JudgeSerializer(ShapeSerializer):
         "withdrawn).",
     )
     at = serializers.CharField(help_text="ISO-8601 UTC with milliseconds, e.g. …T12:04:11.000Z")
+    calibrator = JudgeCalibratorRefSerializer(
+        allow_null=True,
+        help_text="The workspace's reviewer calibrator that gave this answer (the claim's "
+        "state rests on it; `model` is the judge it calibrates, whose own answer came "
+        "first); null when the judge itself or a person answered.",
+    )
 
 
 class EnvelopeSerializer(ShapeSerializer):

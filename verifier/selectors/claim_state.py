@@ -15,7 +15,13 @@ from typing import NamedTuple
 
 from verifier.binding import BoundSpan, RecheckStatus, recheck, recheck_span
 from verifier.models import Claim, EvidenceBinding, SourceVersion, Verdict
-from verifier.states import BindingStatus, StateInputs, VerdictInput, human_verdict_in_force
+from verifier.states import (
+    BindingStatus,
+    StateInputs,
+    VerdictInput,
+    human_verdict_in_force,
+    verdict_judges_active,
+)
 
 
 @dataclass(frozen=True)
@@ -123,13 +129,15 @@ def _applies(
     binding: EvidenceBinding | None,
     judged_quote: Callable[[int], str | None],
 ) -> bool:
-    if verdict is None or verdict.binding_id is None:
+    if verdict is None:
         return True
-    if binding is None:
-        return False
-    if verdict.binding_id == binding.id:
-        return True
-    return judged_quote(verdict.binding_id) == binding.quote
+    judged_id = verdict.binding_id
+    return verdict_judges_active(
+        judged_binding_id=judged_id,
+        active_binding_id=binding.id if binding is not None else None,
+        judged_quote=lambda: judged_quote(judged_id) if judged_id is not None else None,
+        active_quote=binding.quote if binding is not None else None,
+    )
 
 
 def claim_state_inputs(*, claim: Claim) -> tuple[StateInputs, BindingCheck]:

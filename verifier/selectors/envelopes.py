@@ -4,9 +4,12 @@ Honesty rules, enforced here and pinned by ``tests/verifier/api/test_envelope.py
 
 * ``evidence`` is the claim's ACTIVE binding only; when nothing is bound the array is
   empty (never fabricated) and the stored state is never ``supported``.
-* ``judge`` is the latest verdict (model or human); the key is OMITTED when the claim
-  was never judged, and when the latest verdict is the abstention recorded for a claim
-  with nothing bound (the judge was not asked). Its ``verdict`` says what the judge
+* ``judge`` is the verdict the claim's state rests on: a reviewer's decision in force,
+  else the latest model verdict (a reviewer calibrator's answer is appended after the
+  judge's own, so it is the latest, and ``judge.calibrator`` names it:
+  ``{"id", "version"}``, null when the judge or a person answered); the key is OMITTED
+  when the claim was never judged, and when that verdict is the abstention recorded
+  for a claim with nothing bound (the judge was not asked). Its ``verdict`` says what the judge
   answered; ``confidence`` is null for a verdict that gave no answer (an abstention is
   never shown as 100 % sure).
   ``at`` is ISO-8601 UTC with milliseconds and ``Z``.
@@ -42,7 +45,12 @@ from verifier.selectors.retrieval import (
     ServedSource,
     ServedVerdict,
 )
-from verifier.states import judge_not_asked, reason_description
+from verifier.states import (
+    human_verdict_in_force,
+    judge_not_asked,
+    reason_description,
+    verdict_judges_active,
+)
 from verifier.vocabulary import verdict_confidence
 
 TRACE_REF_PREFIX = "/connect/v1/traces/"
@@ -74,7 +82,9 @@ def claims_for_envelopes(qs: QuerySet[Claim]) -> QuerySet[Claim]:
             ),
             Prefetch(
                 "verdicts",
-                queryset=Verdict.objects.latest_first().only(
+                queryset=Verdict.objects.latest_first()
+                .select_related("calibrator", "binding")
+                .only(
                     "id",
                     "claim_id",
                     "judge_model",
@@ -84,6 +94,10 @@ def claims_for_envelopes(qs: QuerySet[Claim]) -> QuerySet[Claim]:
                     "note",
                     "at",
                     "reviewer_id",
+                    "calibrator__id",
+                    "calibrator__version",
+                    "binding__id",
+                    "binding__quote",
                 ),
                 to_attr="_verdicts",
             ),
@@ -103,20 +117,29 @@ def active_binding(claim: Claim) -> EvidenceBinding | None:
 
 
 def latest_verdict(claim: Claim) -> Verdict | None:
-    """The claim's latest verdict: the prefetched one (:func:`claims_for_envelopes`),
-    else one query. None when the latest is the abstention recorded for a claim with
-    nothing bound (``verifier.states.judge_not_asked``): the judge was not asked, so
-    no judge's answer is shown, as the state rules read none."""
+    """The verdict the claim's state rests on, from the prefetched verdicts
+    (:func:`claims_for_envelopes`), else one query: a reviewer's decision in force
+    (``verifier.states.human_verdict_in_force``) that still judges the active binding,
+    else the latest model verdict — a reviewer calibrator's answer where it gave one,
+    recorded after the judge's own. None when that is the abstention recorded for a
+    claim with nothing bound (``verifier.states.judge_not_asked``): the judge was not
+    asked, so no judge's answer is shown, as the state rules read none."""
     verdicts: list[Verdict] | None = getattr(claim, "_verdicts", None)
     if verdicts is None:
-        latest = claim.verdicts.latest_first().first()
-    else:
-        latest = verdicts[0] if verdicts else None
-    if (
-        latest is not None
-        and latest.reviewer_id is None
-        and judge_not_asked(latest.label, latest.note)
-    ):
+        verdicts = list(claim.verdicts.latest_first().select_related("calibrator", "binding"))
+    decision = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
+    if decision is not None:
+        binding = active_binding(claim)
+        judged = decision.binding
+        if verdict_judges_active(
+            judged_binding_id=decision.binding_id,
+            active_binding_id=binding.pk if binding is not None else None,
+            judged_quote=lambda: judged.quote if judged is not None else None,
+            active_quote=binding.quote if binding is not None else None,
+        ):
+            return decision
+    latest = next((v for v in verdicts if v.reviewer_id is None), None)
+    if latest is not None and judge_not_asked(latest.label, latest.note):
         return None
     return latest
 
@@ -145,6 +168,7 @@ def served_claim_of(claim: Claim) -> ServedClaim:
         )
     served_verdict = None
     if verdict is not None:
+        calibrator = verdict.calibrator if verdict.calibrator_id is not None else None
         served_verdict = ServedVerdict(
             id=verdict.pk,
             judge_model=verdict.judge_model,
@@ -153,6 +177,8 @@ def served_claim_of(claim: Claim) -> ServedClaim:
             label=verdict.label,
             at=verdict.at,
             reviewer_id=verdict.reviewer_id,
+            calibrator_id=verdict.calibrator_id,
+            calibrator_version=calibrator.version if calibrator is not None else None,
         )
     return ServedClaim(
         pk=claim.pk,
@@ -204,7 +230,15 @@ def judge_item(verdict: ServedVerdict) -> dict[str, Any]:
     that gave no answer (abstained, coverage_gap, withdrawn) has ``confidence`` null: a
     stored 1.0 on an abstention is the judge's certainty that it cannot decide, which a
     reader would take for certainty about the claim. Neither has a reviewer's decision: a
-    person decides, and states no confidence (the console shows none either)."""
+    person decides, and states no confidence (the console shows none either).
+    ``calibrator``: the workspace's reviewer calibrator that gave this answer (its id and
+    version, as ``GET /connect/v1/calibrators`` lists it; ``model`` is then the judge it
+    calibrates), null when the judge itself or a person answered."""
+    calibrator = (
+        {"id": verdict.calibrator_id, "version": verdict.calibrator_version}
+        if verdict.calibrator_id is not None
+        else None
+    )
     return {
         "model": verdict.judge_model,
         "prompt_version": verdict.prompt_version,
@@ -215,6 +249,7 @@ def judge_item(verdict: ServedVerdict) -> dict[str, Any]:
             )
         ),
         "at": iso_millis(verdict.at),
+        "calibrator": calibrator,
     }
 
 

@@ -24,11 +24,12 @@ from verifier.models import (
     ClaimRelation,
     Entity,
     SourceVersion,
+    Verdict,
     Workspace,
 )
 from verifier.selectors.prepared import array_literal, prepared_cursor
 from verifier.selectors.typed_rows import named_row
-from verifier.states import NO_BOUND_EVIDENCE_NOTE
+from verifier.states import NO_BOUND_EVIDENCE_NOTE, human_verdict_in_force, verdict_judges_active
 from verifier.text.words import RETRIEVAL_TERM
 
 HNSW_DEFAULT_EF_SEARCH = 40
@@ -377,7 +378,11 @@ class ServedBinding(NamedTuple):
 
 
 class ServedVerdict(NamedTuple):
-    """The claim's latest verdict (by ``-at, -id``)."""
+    """The verdict the claim's state rests on (:func:`verdict_in_force`): a reviewer's
+    decision in force, else the latest model verdict (by ``-at, -id``). A reviewer
+    calibrator's answer (``Verdict.calibrator``) is recorded after the judge's own, so it
+    is the latest model verdict; ``calibrator_id`` and ``calibrator_version`` name that
+    calibrator (None when the judge or a person answered)."""
 
     id: int
     judge_model: str
@@ -386,6 +391,66 @@ class ServedVerdict(NamedTuple):
     label: str
     at: datetime
     reviewer_id: int | None
+    calibrator_id: int | None = None
+    calibrator_version: int | None = None
+
+
+def human_decisions_in_force(
+    *, claims: Sequence[ServedClaim]
+) -> dict[int, tuple[Verdict, ServedVerdict]]:
+    """{claim pk: its reviewer's decision in force} for the claims among ``claims`` that
+    have one still judging their active binding — what their state rests on rather than
+    any model verdict (``verifier.states.resolve_state``). One query (none when
+    ``claims`` is empty)."""
+    if not claims:
+        return {}
+    rows = (
+        Verdict.objects.filter(claim_id__in=[c.pk for c in claims], reviewer__isnull=False)
+        .latest_first_by_claim()
+        .select_related("binding")
+        .only(
+            "id",
+            "claim_id",
+            "judge_model",
+            "prompt_version",
+            "confidence",
+            "label",
+            "at",
+            "reviewer_id",
+            "binding__id",
+            "binding__quote",
+        )
+    )
+    by_claim: dict[int, list[Verdict]] = {}
+    for verdict in rows:
+        by_claim.setdefault(verdict.claim_id, []).append(verdict)
+    out: dict[int, tuple[Verdict, ServedVerdict]] = {}
+    for claim in claims:
+        decision = human_verdict_in_force(by_claim.get(claim.pk, []))
+        if decision is None:
+            continue
+        binding = claim.binding
+        judged_quote = decision.binding.quote if decision.binding is not None else None
+        if not verdict_judges_active(
+            judged_binding_id=decision.binding_id,
+            active_binding_id=binding.id if binding is not None else None,
+            judged_quote=lambda: judged_quote,  # noqa: B023 (called in this iteration)
+            active_quote=binding.quote if binding is not None else None,
+        ):
+            continue
+        out[claim.pk] = (
+            decision,
+            ServedVerdict(
+                id=decision.pk,
+                judge_model=decision.judge_model,
+                prompt_version=decision.prompt_version,
+                confidence=decision.confidence,
+                label=decision.label,
+                at=decision.at,
+                reviewer_id=decision.reviewer_id,
+            ),
+        )
+    return out
 
 
 class CurrentVersion(NamedTuple):
@@ -468,6 +533,9 @@ class ServedRow(NamedTuple):
     verdict_label: str | None
     verdict_at: datetime | None
     verdict_reviewer_id: int | None
+    verdict_calibrator_id: int | None
+    verdict_calibrator_version: int | None
+    has_human_verdict: bool
     current_version_id: int | None
     current_version_number: int | None
     current_version_sha256: str | None
@@ -484,9 +552,11 @@ class SeedRow(NamedTuple):
 
 # One row per claim: the claim and its source, its active binding (at most one, by the
 # ``binding_one_active_per_claim`` constraint) with the bound version's source, its
-# latest verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them; none when it
-# is the abstention recorded for a claim with nothing bound — the judge was not asked,
-# ``verifier.states.judge_not_asked``, as ``envelopes.latest_verdict`` reads it) and — for
+# latest model verdict (by ``-at, -id``, as ``claims_for_envelopes`` orders them; none
+# when it is the abstention recorded for a claim with nothing bound — the judge was not
+# asked, ``verifier.states.judge_not_asked``, as ``envelopes.latest_verdict`` reads it;
+# with the calibrator that gave it), whether a person decided it (their decision in force
+# then replaces the model's, ``human_decisions_in_force``) and — for
 # supported/inferred claims, the only ones re-checked — the current version of its
 # source (highest number) with its text at the bound offsets, cut from the version's
 # chunks (migration 0018: the one or two chunks that hold the span, where ``substring``
@@ -509,6 +579,11 @@ _SERVED_COLUMNS = f"""{_CLAIM_COLUMNS.rstrip()},
        v."prompt_version" AS "verdict_prompt_version", v."confidence" AS "verdict_confidence",
        v."label" AS "verdict_label", v."at" AS "verdict_at",
        v."reviewer_id" AS "verdict_reviewer_id",
+       v."calibrator_id" AS "verdict_calibrator_id",
+       v."calibrator_version" AS "verdict_calibrator_version",
+       EXISTS (SELECT 1 FROM "verifier_verdict" hv
+               WHERE hv."claim_id" = c."id" AND hv."reviewer_id" IS NOT NULL)
+           AS "has_human_verdict",
        cv."id" AS "current_version_id", cv."number" AS "current_version_number",
        cv."sha256" AS "current_version_sha256", cv."span" AS "current_span"
 """
@@ -519,8 +594,10 @@ LEFT JOIN "verifier_sourceversion" bv ON bv."id" = b."source_version_id"
 LEFT JOIN "verifier_source" bs ON bs."id" = bv."source_id"
 LEFT JOIN LATERAL (
     SELECT vv."id", vv."judge_model", vv."prompt_version", vv."confidence", vv."label",
-           vv."at", vv."reviewer_id", vv."note"
-    FROM "verifier_verdict" vv WHERE vv."claim_id" = c."id"
+           vv."at", vv."reviewer_id", vv."note", vv."calibrator_id",
+           (SELECT jc."version" FROM "verifier_judgecalibrator" jc
+            WHERE jc."id" = vv."calibrator_id") AS "calibrator_version"
+    FROM "verifier_verdict" vv WHERE vv."claim_id" = c."id" AND vv."reviewer_id" IS NULL
     ORDER BY vv."at" DESC, vv."id" DESC LIMIT 1
 ) v ON NOT (v."reviewer_id" IS NULL AND v."label" = 'abstained'
             AND v."note" = '{NO_BOUND_EVIDENCE_NOTE}')
@@ -674,6 +751,8 @@ def _served_from_rows(
                 label=row.verdict_label,
                 at=row.verdict_at,
                 reviewer_id=row.verdict_reviewer_id,
+                calibrator_id=row.verdict_calibrator_id,
+                calibrator_version=row.verdict_calibrator_version,
             )
         if row.current_version_id is not None:
             version = versions.get(row.source_id)
@@ -689,4 +768,12 @@ def _served_from_rows(
             if claim.binding is not None:
                 claim.current_span = CurrentSpan(version=version, span_text=row.current_span or "")
         claims.append(claim)
+    # A reviewer's decision in force outranks every model verdict (one more query, only
+    # when some claim was decided by a person).
+    decided = human_decisions_in_force(
+        claims=[c for c, r in zip(claims, rows, strict=True) if r.has_human_verdict]
+    )
+    for claim in claims:
+        if claim.pk in decided:
+            claim.verdict = decided[claim.pk][1]
     return claims, versions
