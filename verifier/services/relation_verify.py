@@ -304,6 +304,37 @@ def _no_longer_waiting(row: ClaimRelation) -> str:
     )
 
 
+def _reviewer_log_row(
+    row: ClaimRelation,
+    components: RelationDecision,
+    *,
+    reviewer: Any,
+    label: str,
+    needs_review: bool = False,
+    note: str = "",
+) -> RelationDecision:
+    """Log a reviewer's ``label`` on ``row`` (a decision, or ``withdrawn`` by an undo)
+    with the SR-MKG components of ``components``, the log row it follows, so calibration
+    reads it like the automatic ones."""
+    return RelationDecision.objects.create(
+        workspace=row.workspace,
+        relation=row,
+        relation_type=row.kind,
+        base=components.base,
+        jaccard=components.jaccard,
+        type_boost=components.type_boost,
+        isolated=components.isolated,
+        score=components.score,
+        level="reviewer",
+        source="reviewer",
+        label=label,
+        needs_review=needs_review,
+        calibration_version=components.calibration_version,
+        reviewer=reviewer,
+        note=note,
+    )
+
+
 def relation_review_decide(
     *, relation: ClaimRelation, reviewer: Any, accept: bool
 ) -> ClaimRelation:
@@ -332,21 +363,7 @@ def relation_review_decide(
         )
         last = row.decisions.order_by("-pk").first()
         if last is not None:
-            RelationDecision.objects.create(
-                workspace=row.workspace,
-                relation=row,
-                relation_type=row.kind,
-                base=last.base,
-                jaccard=last.jaccard,
-                type_boost=last.type_boost,
-                isolated=last.isolated,
-                score=last.score,
-                level="reviewer",
-                source="reviewer",
-                label="accept" if accept else "reject",
-                calibration_version=last.calibration_version,
-                reviewer=reviewer,
-            )
+            _reviewer_log_row(row, last, reviewer=reviewer, label="accept" if accept else "reject")
     return row
 
 
@@ -432,21 +449,12 @@ def relation_review_undo(
                 f"Relation {row.pk} has no automatic decision to go back to.",
                 code="nothing_to_undo",
             )
-        RelationDecision.objects.create(
-            workspace=row.workspace,
-            relation=row,
-            relation_type=row.kind,
-            base=latest.base,
-            jaccard=latest.jaccard,
-            type_boost=latest.type_boost,
-            isolated=latest.isolated,
-            score=latest.score,
-            level="reviewer",
-            source="reviewer",
+        _reviewer_log_row(
+            row,
+            latest,
+            reviewer=reviewer,
             label=WITHDRAWN,
             needs_review=True,
-            calibration_version=latest.calibration_version,
-            reviewer=reviewer,
             note=f"undo: withdraws decision {latest.pk} ({latest.label})",
         )
         row.verification = (
