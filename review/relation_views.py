@@ -127,13 +127,18 @@ def _levels(waiting: dict[str, int], filters: dict[str, str]) -> list[tuple[str,
     return options
 
 
+def _relation_or_404(request: MemberRequest, pk: int) -> ClaimRelation:
+    """Relation ``pk`` of the request's workspace (another workspace's is a 404 too)."""
+    relation = ClaimRelation.objects.filter(workspace=request.workspace, pk=pk).first()
+    if relation is None:
+        raise Http404("No such relation.")
+    return relation
+
+
 @role_required(*DECIDER_ROLES)
 @require_POST
 def relation_decide(request: MemberRequest, pk: int) -> HttpResponse:
-    workspace = request.workspace
-    relation = ClaimRelation.objects.filter(workspace=workspace, pk=pk).first()
-    if relation is None:
-        raise Http404("No such relation.")
+    relation = _relation_or_404(request, pk)
     decision = request.POST.get("decision", "")
     if decision not in DECISIONS:
         return _render(request, status=422, error="Choose accept or reject.")
@@ -154,10 +159,7 @@ def relation_undo(request: MemberRequest, pk: int) -> HttpResponse:
     """Take back my own recent decision on a relation (a ``withdrawn`` row is logged; the
     relation waits for review again). ``decision`` is the decision the page showed: one
     logged since is never undone. Refusals go back to the list with a warning."""
-    workspace = request.workspace
-    relation = ClaimRelation.objects.filter(workspace=workspace, pk=pk).first()
-    if relation is None:
-        raise Http404("No such relation.")
+    relation = _relation_or_404(request, pk)
     try:
         undone = relation_review_undo(
             relation=relation,

@@ -55,6 +55,14 @@ WRITE_BATCH: Final = 500
 # The labels of a decision that answers (what calibration learns from); a reviewer's
 # undo appends ``WITHDRAWN`` instead.
 DECISION_LABELS: Final = ("accept", "reject")
+# What a reviewer's decision, and its undo, change on the relation.
+REVIEW_FIELDS: Final = (
+    "verification",
+    "verification_level",
+    "needs_review",
+    "reviewed_by",
+    "reviewed_at",
+)
 
 
 @dataclass(frozen=True)
@@ -352,15 +360,7 @@ def relation_review_decide(
         row.needs_review = False
         row.reviewed_by = reviewer
         row.reviewed_at = timezone.now()
-        row.save(
-            update_fields=[
-                "verification",
-                "verification_level",
-                "needs_review",
-                "reviewed_by",
-                "reviewed_at",
-            ]
-        )
+        row.save(update_fields=REVIEW_FIELDS)
         last = row.decisions.order_by("-pk").first()
         if last is not None:
             _reviewer_log_row(row, last, reviewer=reviewer, label="accept" if accept else "reject")
@@ -466,15 +466,7 @@ def relation_review_undo(
         row.needs_review = True
         row.reviewed_by = None
         row.reviewed_at = None
-        row.save(
-            update_fields=[
-                "verification",
-                "verification_level",
-                "needs_review",
-                "reviewed_by",
-                "reviewed_at",
-            ]
-        )
+        row.save(update_fields=REVIEW_FIELDS)
     return row
 
 
