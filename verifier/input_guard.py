@@ -5,8 +5,12 @@ A NUL or a lone surrogate in any of them (``verifier.untrusted_input``'s rule) i
 refused here with a 400 before a view, a query, an export or a renderer meets it:
 PostgreSQL stores neither, and psycopg refuses to send them (a 500 — or, in a streamed
 export, a body cut off mid-way). The API answers its JSON error body (``invalid_text``
-with the field), the console a plain 400 page. The API's parsers apply the same rule to
-JSON, form and multipart bodies (``verifier.api.parsers``). Nothing is stored.
+with the field: ``path``, ``query.<name>[i]``, ``form.<name>[i]``, ``file name[i]``),
+the console a 400 page that names the field in words and leads back to the form, where
+the browser still holds what was typed (``static/js/error_back.js`` steps back through
+the history; the link's own address is the page the form was sent from). The API's
+parsers apply the same rule to JSON, form and multipart bodies
+(``verifier.api.parsers``). Nothing is stored.
 """
 
 from __future__ import annotations
@@ -14,9 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Final
+from urllib.parse import urlsplit
 
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
@@ -24,13 +31,16 @@ from verifier.untrusted_input import text_problem, unstorable_location
 
 FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
+# ``details.field`` of a bad character in the request's path: a name, like the others.
+PATH_FIELD: Final = "path"
+
 
 def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
     """``(where, problem)`` for the first unstorable character in the request's path,
     query string or (outside the API, whose parsers check bodies) form fields."""
     problem = text_problem(request.path)
     if problem is not None:
-        return "the path", problem
+        return PATH_FIELD, problem
     found = unstorable_location(dict(request.GET.lists()), root="query")
     if found is not None:
         return found
@@ -54,7 +64,7 @@ _PART: Final = re.compile(r"^(query|form)\.(.*?)(\[\d+\])?$")
 def where_in_words(where: str) -> str:
     """``unstorable_request_part``'s ``where`` for a person: ``query.source[0]`` is
     "The query parameter “source”", ``form.note[0]`` "The form field “note”"."""
-    if where == "the path":
+    if where == PATH_FIELD:
         return "The address"
     if where.startswith("file name"):
         return "A file name"
@@ -65,14 +75,49 @@ def where_in_words(where: str) -> str:
     return f"The {kind} “{found.group(2)}”"
 
 
+def _page_sent_from(request: HttpRequest) -> str | None:
+    """The console page the request was sent from (its ``Referer``, path and query),
+    when it is on this site and is not the refused address itself (a form sent to its
+    own page is refused at the same address: that page is the way back); None
+    otherwise."""
+    referer = request.headers.get("Referer", "")
+    if not referer or text_problem(referer) is not None:
+        return None
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return None
+    if not url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={host}, require_https=request.is_secure()
+    ):
+        return None
+    parts = urlsplit(referer)
+    back = parts.path + (f"?{parts.query}" if parts.query else "")
+    # "//host/..." and "/\\host/..." would leave the site
+    if not back.startswith("/") or back.startswith(("//", "/\\")):
+        return None
+    # a form sent to its own page leads back there; a refused address does not
+    if request.method in ("GET", "HEAD") and back == request.get_full_path():
+        return None
+    return back
+
+
 def refusal(request: HttpRequest, where: str, problem: str) -> HttpResponse:
     if is_api_path(request.path):
-        said = where[:1].upper() + where[1:] if where.startswith("the ") else where
+        said = "The path" if where == PATH_FIELD else where
         message = f"{said} {problem}; it cannot be stored."
         return JsonResponse(error_body("invalid_text", message, {"field": where}), status=400)
     message = f"{where_in_words(where)} {problem}, which cannot be read as text."
+    back = _page_sent_from(request)
+    context = {
+        "message": message,
+        # a form's field or a query parameter: what was typed is still in the page before
+        "typed": where.startswith(("form.", "query.", "file name")),
+        "back": back or "/",
+        "came_from": back is not None,
+    }
     # No request context: the page must not depend on the session or the database.
-    return HttpResponseBadRequest(render_to_string("errors/400.html", {"message": message}))
+    return HttpResponseBadRequest(render_to_string("errors/400.html", context))
 
 
 class InputGuardMiddleware:

@@ -428,6 +428,365 @@ SEGMENTS: Final = _table(
     )
 )
 
+# How the claim worker answered a request (its ``status``).
+WORKER_STATUSES: Final = _table(
+    (
+        (
+            "completed",
+            "Verified now",
+            "The claim was ranked, judged and decided against the corpus for this request.",
+        ),
+        (
+            "completed_from_cache",
+            "Earlier answer reused",
+            "The same claim was verified before against exactly this evidence; that answer "
+            "was given again.",
+        ),
+    )
+)
+
+# Why the claim worker did or did not reuse an earlier answer (its ``cache.reason``):
+# the first gate of the cache precheck that failed, or ``hit``.
+WORKER_CACHE: Final = _table(
+    (
+        (
+            "hit",
+            "Reused",
+            "A recent, confident True or False answer to the same claim, given on the same "
+            "evidence by the same judge and mode, was reused.",
+        ),
+        (
+            "trust_insufficient",
+            "Not looked up: trust not sufficient",
+            "No earlier answer is reused while the evidence found now does not pass the "
+            "trust gates.",
+        ),
+        ("no_cached_result", "No earlier answer", "This claim was not verified here before."),
+        ("expired", "Earlier answer too old", "The earlier answer is more than a day old."),
+        (
+            "judge_changed",
+            "Judge changed since",
+            "The earlier answer came from another judge model.",
+        ),
+        (
+            "mode_changed",
+            "Trust policy mode changed",
+            "The earlier answer was given under the other trust policy mode.",
+        ),
+        (
+            "evidence_changed",
+            "Evidence changed since",
+            "The evidence found now is not the evidence, in the same order, that the "
+            "earlier answer rested on.",
+        ),
+        (
+            "not_binary",
+            "Earlier answer neither true nor false",
+            "Only a True or False answer is reused.",
+        ),
+        (
+            "low_confidence",
+            "Earlier answer not confident enough",
+            "The earlier answer's confidence is below 60 %, the least a reused answer needs.",
+        ),
+        (
+            "state_disagrees",
+            "Stored claim's state changed",
+            "The stored claim's state no longer matches the earlier answer (a reviewer or a "
+            "re-check changed it).",
+        ),
+    )
+)
+
+# The claim worker's trust policy modes (``trust_policy_mode``).
+WORKER_TRUST_MODES: Final = _table(
+    (
+        (
+            "adaptive",
+            "Adaptive",
+            "The normal trust gates: at least three evidence items for the strict gates, "
+            "with the adaptive overrides for fewer but strong or relevant items.",
+        ),
+        (
+            "confidence",
+            "Confidence",
+            "Lower trust gates: two items that cover part of the claim and agree can be enough.",
+        ),
+    )
+)
+
+# Which of the claim worker's trust gates decided whether the evidence suffices
+# (its ``trust_route``), in the order they are tried.
+WORKER_ROUTES: Final = _table(
+    (
+        ("no_evidence", "No evidence", "No evidence item was found, so trust cannot suffice."),
+        (
+            "low_count_override",
+            "Few items, diverse and relevant",
+            "Fewer items than the minimum, but from diverse sources and relevant enough to "
+            "suffice.",
+        ),
+        (
+            "confidence_mode",
+            "Confidence mode's gate met",
+            "In confidence mode: enough items cover enough of the claim and agree.",
+        ),
+        (
+            "adaptive_override",
+            "Adaptive gate met",
+            "No part of the claim is contradicted, and the items cover it from diverse "
+            "sources, cover a part strongly, or are highly relevant.",
+        ),
+        (
+            "strict_high_coverage",
+            "High coverage and agreement",
+            "Enough items cover most of the claim and agree.",
+        ),
+        (
+            "strict_medium_coverage",
+            "Medium coverage, diverse and agreeing",
+            "Enough items cover part of the claim, from diverse sources, and agree.",
+        ),
+        (
+            "gates_not_met",
+            "Gates not met",
+            "Enough items, but their coverage, diversity or agreement fell short.",
+        ),
+        (
+            "below_min_evidence",
+            "Too few items",
+            "Fewer evidence items than the minimum, not diverse or relevant enough to make "
+            "up for it.",
+        ),
+        (
+            "weak_relevance_guard",
+            "Evidence too weakly relevant",
+            "A gate was met, but the trust, the best similarity and the best item's trust "
+            "are all so low that the evidence is not taken as sufficient.",
+        ),
+    )
+)
+
+# How far the claim worker trusts the evidence (its ``trust_verdict_state``): it grades
+# the evidence, not the verdict.
+WORKER_TRUST_STATES: Final = _table(
+    (
+        (
+            "confirmed",
+            "Confirmed",
+            "The evidence suffices and its trust score is 0.8 or more.",
+        ),
+        (
+            "provisional",
+            "Provisional",
+            "The evidence suffices and its trust score is from 0.6 to under 0.8.",
+        ),
+        (
+            "revoked",
+            "Low trust",
+            "The evidence passed a trust gate, but its trust score is under 0.6; the verdict "
+            "stands, with less confidence.",
+        ),
+        (
+            "evidence_insufficiency",
+            "Evidence not sufficient",
+            "The evidence passed none of the trust gates.",
+        ),
+    )
+)
+
+# Where one evidence item stands on the claim in the claim worker's answer.
+WORKER_STANCES: Final = _table(
+    (
+        ("supports", "Supports", "The judge found the item states a part of the claim."),
+        (
+            "contradicts",
+            "Contradicts",
+            "The judge found the item contradicts a part of the claim.",
+        ),
+        (
+            "neutral",
+            "Takes no side",
+            "The judge found the item neither states nor contradicts any part of the claim.",
+        ),
+    )
+)
+
+# What raised or lowered one evidence item's ranking score (its ``adjustments``).
+WORKER_ADJUSTMENTS: Final = _table(
+    (
+        (
+            "boost_kg_overlap",
+            "Raised: graph signal",
+            "The knowledge graph links the item to the claim and they share words.",
+        ),
+        (
+            "boost_entity_kg",
+            "Raised: graph and named entities",
+            "The graph links the item to the claim and it names the claim's entities.",
+        ),
+        (
+            "boost_kg_anchor",
+            "Raised: graph item with the anchors",
+            "A graph item, strongly linked, that mentions the claim's names and numbers.",
+        ),
+        (
+            "multihop_kg_hint_capped",
+            "Graph raise capped: indirect link",
+            "The graph reached the item only through another claim's relation, so its "
+            "raise is capped.",
+        ),
+        (
+            "boost_negation_anchor",
+            "Raised: negated like the claim",
+            "The claim is negated, and so is the item, about the claim's own names and numbers.",
+        ),
+        (
+            "anchor_weak",
+            "Lowered: few of the anchors",
+            "The item mentions few of the claim's names and numbers.",
+        ),
+        (
+            "backfill_weak",
+            "Lowered: weak word match",
+            "Found by word search alone, and it shares few of the claim's words.",
+        ),
+        (
+            "object_mismatch",
+            "Lowered: another object",
+            "The item is about the claim's subject but names another number or entity "
+            "where the claim's object (its last number or named entity) should be.",
+        ),
+        (
+            "focus_mismatch",
+            "Lowered: says something else",
+            "The item shares the claim's names but none of the words of what the claim "
+            "says of them.",
+        ),
+        (
+            "subject_mismatch",
+            "Lowered: another subject",
+            "The item shares words with the claim but never mentions its subject.",
+        ),
+        (
+            "relation_object_mismatch",
+            "Lowered: graph leads elsewhere",
+            "The graph relation the item was found through ends at something the claim "
+            "does not name.",
+        ),
+        (
+            "reporting_style",
+            "Lowered: reports what was said",
+            "The item reports what someone said or believes, while the claim states a fact.",
+        ),
+        (
+            "uncertainty",
+            "Lowered: uncertain wording",
+            "The item hedges (may, likely, reportedly), while the claim is assertive.",
+        ),
+        (
+            "floor",
+            "Raised to the floor",
+            "A highly credible item with no similarity or graph signal is kept at the least score.",
+        ),
+    )
+)
+
+# Why the claim worker's gates changed the verdict the judge's stances proposed (its
+# ``reconciliation_reasons``).
+WORKER_RECONCILIATIONS: Final = _table(
+    (
+        (
+            "strong_contradiction_forced_false",
+            "Strong contradiction: False",
+            "Confident contradiction of most of the claim, with enough coverage or "
+            "diversity, made the verdict False.",
+        ),
+        (
+            "mixed_signal_band",
+            "Support and contradiction too close",
+            "The best support and the best contradiction are nearly equal, so the claim "
+            "cannot be verified.",
+        ),
+        (
+            "binary_gate_false_weak",
+            "Contradiction too weak for False",
+            "False needs a confident contradiction of most parts from diverse sources.",
+        ),
+        (
+            "binary_gate_trust_insufficient",
+            "Trust not sufficient for True",
+            "True needs evidence that passes a trust gate.",
+        ),
+        (
+            "binary_gate_anchor",
+            "Anchors missing for True",
+            "True needs evidence that mentions the claim's names and numbers.",
+        ),
+        (
+            "binary_gate_predicate",
+            "What is said of it missing for True",
+            "True needs evidence that says what the claim says of its subject.",
+        ),
+        (
+            "hedged_evidence_blocks_true",
+            "Hedged evidence",
+            "Too much of the evidence hedges for the verdict to be True.",
+        ),
+        (
+            "absolute_quantifier_guard",
+            "All or none needs every part strongly supported",
+            "A claim about all or none is True only when every part is strongly supported, "
+            "and is never Partly true.",
+        ),
+        (
+            "very_strict_claim_needs_strong_support",
+            "Very exacting claim needs strong support",
+            "A very exacting claim (numbers, comparisons, several names) is True only when "
+            "every part is strongly supported.",
+        ),
+    )
+)
+
+# The counts of the claim worker's first diagnostic step (``analysis_counts``).
+WORKER_COUNTS: Final = _table(
+    (
+        ("subclaims", "Parts of the claim", "The parts the claim was split into."),
+        ("evidence", "Evidence items", "The evidence items ranked for the claim."),
+        (
+            "admissible_evidence",
+            "Admissible items",
+            "Evidence items the judge found to state or contradict a part of the claim.",
+        ),
+        (
+            "admissible_evidence_ratio",
+            "Share admissible",
+            "Admissible items as a share of all the evidence items (0 to 1).",
+        ),
+        ("supporting_evidence", "Supporting items", "Items that state a part of the claim."),
+        (
+            "contradicting_evidence",
+            "Contradicting items",
+            "Items that contradict a part of the claim.",
+        ),
+        (
+            "unresolved_segments",
+            "Undecided parts",
+            "Parts of the claim no item states or contradicts.",
+        ),
+        (
+            "contradicted_segments",
+            "Contradicted parts",
+            "Parts of the claim the evidence contradicts more than it states.",
+        ),
+        (
+            "strong_covered_subclaims",
+            "Strongly covered parts",
+            "Parts a confident, relevant item takes a side on.",
+        ),
+    )
+)
+
 # Words the console uses, for the glossary (not codes).
 WORDS: Final = _table(
     (
@@ -505,6 +864,15 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "level": LEVELS,
         "worker_verdict": WORKER_VERDICTS,
         "segment": SEGMENTS,
+        "worker_status": WORKER_STATUSES,
+        "worker_cache": WORKER_CACHE,
+        "worker_trust_mode": WORKER_TRUST_MODES,
+        "worker_route": WORKER_ROUTES,
+        "worker_trust_state": WORKER_TRUST_STATES,
+        "worker_stance": WORKER_STANCES,
+        "worker_adjustment": WORKER_ADJUSTMENTS,
+        "worker_reconciliation": WORKER_RECONCILIATIONS,
+        "worker_count": WORKER_COUNTS,
     }
 )
 KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
@@ -522,6 +890,15 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "level": "Which check decided a relation",
         "worker_verdict": "The claim worker's verdict on a claim",
         "segment": "A part of a claim in the claim worker's breakdown",
+        "worker_status": "How the claim worker answered",
+        "worker_cache": "Whether the claim worker reused an earlier answer",
+        "worker_trust_mode": "The claim worker's trust policy modes",
+        "worker_route": "Which trust gate decided whether the evidence suffices",
+        "worker_trust_state": "How far the claim worker trusts the evidence",
+        "worker_stance": "Where an evidence item stands on the claim",
+        "worker_adjustment": "What raised or lowered an evidence item's rank",
+        "worker_reconciliation": "Why the claim worker's gates changed the verdict",
+        "worker_count": "The claim worker's evidence counts",
     }
 )
 

@@ -54,8 +54,22 @@
     if (said.textContent !== text) said.textContent = text;
   }
 
+  // A 400 page that says what was refused (a NUL character in a field: the input
+  // guard's page) is read for its words: nothing was swapped, so what was typed is here.
+  function refusal(xhr) {
+    if (!xhr || xhr.status !== 400 || !xhr.responseText) return null;
+    var type = xhr.getResponseHeader("Content-Type") || "";
+    if (type.indexOf("text/html") !== 0) return null;
+    var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var said = page.getElementById("refusal-message");
+    if (!said || !said.textContent.trim()) return null;
+    return said.textContent.trim() + " Nothing was saved; what you typed is still on this " +
+      "page: take the character out and send it again.";
+  }
+
   document.addEventListener("htmx:responseError", function (event) {
-    show(describe(event.detail.xhr ? event.detail.xhr.status : 0));
+    var xhr = event.detail.xhr;
+    show(refusal(xhr) || describe(xhr ? xhr.status : 0));
   });
   document.addEventListener("htmx:sendError", function () {
     show(describe(0));

@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from verifier import vocabulary
 from verifier.claim_worker.config import TRUST_POLICY_MODES
 from verifier.claim_worker.package import deciding_item
 from verifier.claim_worker.trust import Stance
@@ -34,7 +35,10 @@ class WorkerVerifyForm(forms.Form):
         initial="general", help_text="general: every source; another pack: its sources only."
     )
     trust_policy_mode = forms.ChoiceField(
-        choices=[("", "as configured"), *((m, m) for m in TRUST_POLICY_MODES)],
+        choices=[
+            ("", "As configured"),
+            *((m, vocabulary.label("worker_trust_mode", m)) for m in TRUST_POLICY_MODES),
+        ],
         required=False,
         label="Trust policy mode",
     )
