@@ -189,3 +189,37 @@ def test_the_decided_list_with_undo_buttons_costs_the_same_queries(
     html = reviewer_client.get("/review/relations/").content.decode()
     assert html.count(">Undo</button>") == 5
     assert queries() == few
+
+
+def test_undo_is_offered_and_works_with_decision_logging_off(
+    reviewer_client, reviewer, workspace, settings
+):
+    """With ``srmkg_log_decisions`` off the page promises an undo: the button is there,
+    and it puts the relation back in the waiting list."""
+    settings.SPANPROOF_RELATION_VERIFICATION = {"srmkg_log_decisions": False}
+    src = make_source(workspace)
+    r = ClaimRelation.objects.create(
+        workspace=workspace,
+        from_claim=make_claim(src, text="Sediment settles in the unlogged basin."),
+        to_claim=make_claim(src, text="Silt collects in the unlogged basin."),
+        kind="supports",
+        confidence=0.6,
+    )
+    relations_verify(workspace=workspace, relations=[r], judge=None)
+    assert not r.decisions.exists()
+    reviewer_client.post(f"/review/relations/{r.pk}/decide/", {"decision": "reject"})
+    html = reviewer_client.get("/review/relations/").content.decode()
+    assert "You can undo your own decision" in html
+    assert f'action="/review/relations/{r.pk}/undo/"' in _decided_row(html, r)
+
+    decision = r.decisions.get()
+    response = reviewer_client.post(
+        f"/review/relations/{r.pk}/undo/", {"decision": decision.pk}, follow=True
+    )
+    assert "Undone: your decision on relation" in response.content.decode()
+    r.refresh_from_db()
+    assert (r.verification, r.verification_level, r.needs_review) == (
+        "rejected",
+        "srmkg_reject",
+        True,
+    )

@@ -54,8 +54,9 @@ class RelationDecision(models.Model):
     score = models.FloatField()
     level = models.CharField(max_length=20, choices=DecisionLevel.choices)
     source = models.CharField(max_length=8)  # srmkg | vog | cap | reviewer
-    # accept | reject | withdrawn (a reviewer's undo: takes back the decision just before
-    # it in the relation's log; the pair is skipped by stats and calibration)
+    # accept | reject | withdrawn (a reviewer's undo: takes back the decision ``withdraws``
+    # names, just before it in the relation's log; the pair is skipped by stats and
+    # calibration)
     label = models.CharField(max_length=12)
     vog_verdict = models.CharField(max_length=10, blank=True)
     vog_confidence = models.FloatField(null=True, blank=True)
@@ -68,6 +69,17 @@ class RelationDecision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     note = models.CharField(max_length=300, blank=True)
+    # On a ``withdrawn`` row: the decision it takes back. A link of its own, not the
+    # order of the relation's log: deleting the relation empties ``relation`` on every
+    # row of its log, and the withdrawn decision must still never count.
+    withdraws = models.OneToOneField(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="withdrawal"
+    )
+    # On a reviewer's decision: the relation's ``verification`` and
+    # ``verification_level`` just before it, what an undo puts back (whether or not the
+    # automatic decisions were logged). Empty on automatic rows.
+    replaced_verification = models.CharField(max_length=10, blank=True)
+    replaced_level = models.CharField(max_length=20, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

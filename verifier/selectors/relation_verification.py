@@ -7,8 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.db.models import Avg, Count, OuterRef, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from verifier.models import (
@@ -43,7 +42,7 @@ def srmkg_calibration_active(*, workspace: Workspace) -> Calibration | None:
 
 
 # A reviewer's undo of a relation decision (``relation_review_undo``): a log row with
-# this label takes back the decision just before it in the relation's log.
+# this label takes back the decision its ``withdraws`` names.
 WITHDRAWN = "withdrawn"
 
 
@@ -54,24 +53,12 @@ def relation_decision_list(
     include_withdrawn: bool = False,
 ) -> QuerySet[RelationDecision]:
     """The logged relation decisions, oldest first. Unless ``include_withdrawn``, a
-    reviewer's undo and the decision it took back are both left out (a withdrawal always
-    directly follows, in its relation's log, the decision it takes back: the undo locks
-    the relation and refuses unless that decision is the latest), so statistics and
-    calibration count only decisions that stand."""
+    reviewer's undo and the decision it took back (its ``withdraws``) are both left out,
+    whatever became of the relation since (a deleted relation's log keeps the link), so
+    statistics and calibration count only decisions that stand."""
     rows = RelationDecision.objects.all()
     if not include_withdrawn:
-        next_label = (
-            RelationDecision.objects.filter(
-                relation_id=OuterRef("relation_id"), pk__gt=OuterRef("pk")
-            )
-            .order_by("pk")
-            .values("label")[:1]
-        )
-        rows = (
-            rows.exclude(label=WITHDRAWN)
-            .alias(next_label=Coalesce(Subquery(next_label), Value("")))
-            .exclude(next_label=WITHDRAWN)
-        )
+        rows = rows.exclude(label=WITHDRAWN).filter(withdrawal__isnull=True)
     if workspace is not None:
         rows = rows.filter(workspace=workspace)
     if days is not None:

@@ -20,13 +20,24 @@ exactly as when the heartbeat had gone stale.
   (:func:`leased_jobs_reclaim_dead_here`, ``services.job_watch``): the job is enqueued
   again and goes on (counted in ``attempts``), or fails after as many silent workers.
 
+A job whose message was lost is sent again too: one queued (or between two ingest
+stages) with no lease (``runner`` empty) for longer than :func:`queued_grace` (its
+heartbeat, or its creation, that old), e.g. a broker folder removed, or a worker killed
+after the broker handed it the message and before it took the lease. The broker cannot be
+asked whether the message still waits, so such a job may as well be waiting behind
+others: sending it again is harmless, because every job is taken through its lease
+under the row's lock (``verification_job_run``, ``audit_pack_job_run``,
+``calibrator_change_job_run``: a job finished or leased to a live worker is left alone;
+an ingest stage's extra message joins the stage as one more shard, done items skipped,
+and a message for a stage the job has left does nothing). The watchdog's rule for a
+waiting job does it (sent again, uncounted, its heartbeat set to now), so a job is sent
+at most once more per start and per stale period.
+
 A job that a live worker still runs is left alone: one whose token names a live process
 or another host, one whose row another transaction holds locked, and an ingest stage
 with an item held by another live shard (an item lease with a fresh heartbeat, or an item
-row locked by another transaction). A job still waiting in the queue (``runner`` empty)
-cannot be told apart from one another worker is about to take; the watchdog keeps
-handling it. Each kind is taken back in its own transaction: one that fails (logged) is
-left to its watchdog and the others still go on.
+row locked by another transaction). Each kind is taken back in its own transaction: one
+that fails (logged) is left to its watchdog and the others still go on.
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from verifier.models import (
@@ -69,6 +81,18 @@ LEASED_JOBS: tuple[tuple[str, type[LeasedJob], Watch], ...] = (
 )
 
 
+# How long a job may wait for a worker with no lease before a starting worker counts its
+# message as lost (a message sent while a worker runs is taken within seconds).
+QUEUED_GRACE_SECONDS = 30
+
+
+def queued_grace() -> timedelta:
+    """How long a job may wait in the queue, no lease taken, before a starting worker
+    sends it again: :data:`QUEUED_GRACE_SECONDS`, or the stale period when that is
+    shorter (the watchdog sends it then anyway)."""
+    return min(timedelta(seconds=QUEUED_GRACE_SECONDS), stale_after())
+
+
 def _silent(now: datetime) -> datetime:
     """A heartbeat the watchdogs count as gone at ``now``."""
     return now - stale_after() - timedelta(seconds=1)
@@ -88,8 +112,10 @@ def _stage_held_elsewhere(job: IngestJob, *, now: datetime) -> bool:
 
 
 def ingest_jobs_reclaim_dead_here(*, now: datetime | None = None) -> ingest_watch.WatchReport:
-    """Make the stage and item leases of this host's dead worker processes silent and
-    run the watchdog (``services.ingest_watch.ingest_jobs_watch``) on them now."""
+    """Make the stage and item leases of this host's dead worker processes silent, and
+    the jobs waiting with no lease past :func:`queued_grace` (their message lost, or
+    still queued: sent again either way), and run the watchdog
+    (``services.ingest_watch.ingest_jobs_watch``) on them now."""
     now = now or timezone.now()
     silent = _silent(now)
     with transaction.atomic():
@@ -113,7 +139,14 @@ def ingest_jobs_reclaim_dead_here(*, now: datetime | None = None) -> ingest_watc
             for job in jobs
             if runner_died_here(job.runner) and not _stage_held_elsewhere(job, now=now)
         ]
-        IngestJob.objects.filter(pk__in=abandoned).update(heartbeat_at=silent)
+        waiting = (
+            IngestJob.objects.filter(status__in=ACTIVE_STATUSES, runner="")
+            .annotate(beat=Coalesce("heartbeat_at", "created_at"))
+            .filter(beat__lt=now - queued_grace())
+            .select_for_update(skip_locked=True, of=("self",))
+        )
+        lost = [job.pk for job in waiting if not _stage_held_elsewhere(job, now=now)]
+        IngestJob.objects.filter(pk__in=abandoned + lost).update(heartbeat_at=silent)
         return ingest_watch.ingest_jobs_watch(now=now)
 
 
@@ -121,7 +154,8 @@ def leased_jobs_reclaim_dead_here(
     *, model: type[LeasedJob], watch: Watch, now: datetime | None = None
 ) -> job_watch.WatchReport:
     """Make the leases of ``model`` jobs held by this host's dead worker processes
-    silent and run ``watch`` (the model's watchdog, ``services.job_watch``) on them now."""
+    silent, and the jobs waiting with no lease past :func:`queued_grace`, and run
+    ``watch`` (the model's watchdog, ``services.job_watch``) on them now."""
     now = now or timezone.now()
     rows = model._default_manager
     with transaction.atomic():
@@ -133,7 +167,14 @@ def leased_jobs_reclaim_dead_here(
             .values_list("pk", "runner")
         )
         dead = [pk for pk, runner in held if runner_died_here(runner)]
-        rows.filter(pk__in=dead).update(heartbeat_at=_silent(now))
+        lost = (
+            rows.filter(status__in=UNFINISHED, runner="")  # type: ignore[misc]
+            .annotate(beat=Coalesce("heartbeat_at", "created_at"))
+            .filter(beat__lt=now - queued_grace())
+            .select_for_update(skip_locked=True)
+            .values_list("pk", flat=True)
+        )
+        rows.filter(pk__in=[*dead, *lost]).update(heartbeat_at=_silent(now))
         return watch(now=now)
 
 

@@ -42,6 +42,8 @@ from verifier.relations.chunks import ChunkLike, verify_chunks
 from verifier.relations.cycle import RelationCandidate, verify_relations
 from verifier.relations.cycle import RelationDecision as Decision
 from verifier.relations.srmkg import COMPONENTS
+from verifier.relations.srmkg import components as srmkg_components
+from verifier.relations.srmkg import score as srmkg_score
 from verifier.selectors.relation_verification import (
     WITHDRAWN,
     relation_decision_list,
@@ -312,6 +314,32 @@ def _no_longer_waiting(row: ClaimRelation) -> str:
     )
 
 
+def _components_now(row: ClaimRelation) -> RelationDecision:
+    """The SR-MKG components of ``row`` in the graph as it is now (an unsaved log row),
+    for a reviewer's decision on a relation whose automatic decision was not logged
+    (``srmkg_log_decisions`` off): the same components the cycle computes."""
+    workspace = row.workspace
+    neighbours = _neighbours(workspace, {row.from_claim_id, row.to_claim_id})
+    parts = srmkg_components(
+        base_confidence=row.confidence,
+        relation_type=row.kind,
+        neighbours_a=neighbours.get(row.from_claim_id, set()) - {row.to_claim_id},
+        neighbours_b=neighbours.get(row.to_claim_id, set()) - {row.from_claim_id},
+    )
+    calibration = srmkg_calibration_active(workspace=workspace)
+    value = row.verification_score
+    if value is None:
+        value = srmkg_score(parts, relation_settings_get(workspace=workspace), calibration)
+    return RelationDecision(
+        base=parts.base,
+        jaccard=parts.jaccard,
+        type_boost=parts.type_boost,
+        isolated=parts.isolated,
+        score=value,
+        calibration_version=calibration.version if calibration is not None else None,
+    )
+
+
 def _reviewer_log_row(
     row: ClaimRelation,
     components: RelationDecision,
@@ -320,10 +348,13 @@ def _reviewer_log_row(
     label: str,
     needs_review: bool = False,
     note: str = "",
+    withdraws: RelationDecision | None = None,
+    replaced: tuple[str, str] = ("", ""),
 ) -> RelationDecision:
-    """Log a reviewer's ``label`` on ``row`` (a decision, or ``withdrawn`` by an undo)
-    with the SR-MKG components of ``components``, the log row it follows, so calibration
-    reads it like the automatic ones."""
+    """Log a reviewer's ``label`` on ``row`` (a decision, or ``withdrawn`` by an undo,
+    naming the decision it ``withdraws``) with the SR-MKG components of ``components``,
+    so calibration reads it like the automatic ones; a decision keeps the verification
+    and level it ``replaced``."""
     return RelationDecision.objects.create(
         workspace=row.workspace,
         relation=row,
@@ -340,6 +371,9 @@ def _reviewer_log_row(
         calibration_version=components.calibration_version,
         reviewer=reviewer,
         note=note,
+        withdraws=withdraws,
+        replaced_verification=replaced[0],
+        replaced_level=replaced[1],
     )
 
 
@@ -348,11 +382,15 @@ def relation_review_decide(
 ) -> ClaimRelation:
     """A reviewer accepts or rejects a flagged relation. The decision is logged like the
     automatic ones (same components, ``level``/``source`` ``reviewer``), so calibration
-    learns from it; the relation leaves the review queue."""
+    learns from it; the relation leaves the review queue. It is logged whatever
+    ``srmkg_log_decisions`` says (that setting is the automatic cycle's): the row keeps
+    the verification and level it replaced, so the reviewer can undo it; when the
+    automatic decision was not logged, its components are computed now."""
     with transaction.atomic():
         row = ClaimRelation.objects.select_for_update().get(pk=relation.pk)
         if not row.needs_review:
             raise RelationReviewError(_no_longer_waiting(row))
+        replaced = (row.verification, row.verification_level)
         row.verification = (
             RelationVerification.ACCEPTED if accept else RelationVerification.REJECTED
         )
@@ -362,8 +400,13 @@ def relation_review_decide(
         row.reviewed_at = timezone.now()
         row.save(update_fields=REVIEW_FIELDS)
         last = row.decisions.order_by("-pk").first()
-        if last is not None:
-            _reviewer_log_row(row, last, reviewer=reviewer, label="accept" if accept else "reject")
+        _reviewer_log_row(
+            row,
+            last if last is not None else _components_now(row),
+            reviewer=reviewer,
+            label="accept" if accept else "reject",
+            replaced=replaced,
+        )
     return row
 
 
@@ -379,6 +422,26 @@ def _decided_in_words(decision: RelationDecision) -> str:
     return f"{outcome} by {who} at {decision.created_at.astimezone(UTC):%H:%M} UTC"
 
 
+def _state_before(row: ClaimRelation, decision: RelationDecision) -> tuple[str, str] | None:
+    """The verification and level ``row`` had before the reviewer's ``decision``: the
+    ones the decision replaced, else (a decision logged before it kept them) those of
+    the last automatic decision before it in the log; None when neither is known."""
+    if decision.replaced_verification and decision.replaced_level:
+        return decision.replaced_verification, decision.replaced_level
+    before = (
+        row.decisions.filter(pk__lt=decision.pk)
+        .exclude(source="reviewer")
+        .exclude(label=WITHDRAWN)
+        .order_by("-pk")
+        .first()
+    )
+    if before is None:
+        return None
+    accepted = before.label == "accept"
+    verification = RelationVerification.ACCEPTED if accepted else RelationVerification.REJECTED
+    return verification, before.level
+
+
 def relation_review_undo(
     *, relation: ClaimRelation, reviewer: Any, decision_id: int | None = None
 ) -> ClaimRelation:
@@ -386,9 +449,11 @@ def relation_review_undo(
     (``review.services.review_undo``): only the reviewer who decided, only the latest
     entry of the relation's log, and only inside the undo window
     (``SPANPROOF_REVIEW_UNDO_SECONDS``). Nothing is deleted: a ``withdrawn`` row is
-    appended (statistics and calibration skip it and the decision it takes back), and the
-    relation is back where it was before the decision: waiting for review, with the
-    verification and level of the last automatic decision before it, no reviewer.
+    appended naming the decision it takes back (``withdraws``: statistics and calibration
+    skip both, even once the relation is deleted), and the relation is back where it was
+    before the decision: waiting for review, with the verification and level the
+    decision replaced, no reviewer. This works whether or not the automatic decisions
+    are logged (``srmkg_log_decisions``): a reviewer's decision is always logged.
     ``decision_id`` is the decision the reviewer saw (the page's form): when another
     decision has been logged since, nothing is undone.
 
@@ -437,14 +502,8 @@ def relation_review_undo(
                 f"Too late to undo: a decision can be undone for {window // 60} minutes.",
                 code="undo_expired",
             )
-        before = (
-            row.decisions.filter(pk__lt=latest.pk)
-            .exclude(source="reviewer")
-            .exclude(label=WITHDRAWN)
-            .order_by("-pk")
-            .first()
-        )
-        if before is None:
+        back = _state_before(row, latest)
+        if back is None:
             raise RelationReviewError(
                 f"Relation {row.pk} has no automatic decision to go back to.",
                 code="nothing_to_undo",
@@ -456,13 +515,9 @@ def relation_review_undo(
             label=WITHDRAWN,
             needs_review=True,
             note=f"undo: withdraws decision {latest.pk} ({latest.label})",
+            withdraws=latest,
         )
-        row.verification = (
-            RelationVerification.ACCEPTED
-            if before.label == "accept"
-            else RelationVerification.REJECTED
-        )
-        row.verification_level = before.level
+        row.verification, row.verification_level = back
         row.needs_review = True
         row.reviewed_by = None
         row.reviewed_at = None

@@ -17,7 +17,7 @@ from tests.verifier.pipeline.conftest import unstarted_job
 from verifier.models import IngestItem, IngestJob, IngestStage, IngestStatus
 from verifier.services.ingest import ingest_stage_run
 from verifier.services.job_heartbeat import _host_tag, new_runner, runner_died_here
-from verifier.services.job_reclaim import ingest_jobs_reclaim_dead_here
+from verifier.services.job_reclaim import ingest_jobs_reclaim_dead_here, queued_grace
 
 
 @pytest.fixture(autouse=True)
@@ -148,3 +148,52 @@ def test_a_dead_runners_stage_another_live_shard_still_runs_is_left_alone(
     assert job.runner == dead_runner and job.stage_attempts == 0
     item.refresh_from_db()
     assert item.runner == live_runner and item.status == "running"
+
+
+def _waiting_since(job: IngestJob, seconds: float) -> None:
+    """The job queued, no lease, created ``seconds`` ago and never heard from."""
+    IngestJob.objects.filter(pk=job.pk).update(
+        runner="",
+        heartbeat_at=None,
+        created_at=timezone.now() - timezone.timedelta(seconds=seconds),
+    )
+
+
+@pytest.mark.django_db
+def test_a_queued_job_whose_message_was_lost_is_sent_again_when_a_worker_starts(
+    workspace, django_capture_on_commit_callbacks
+):
+    job = unstarted_job(workspace)
+    _waiting_since(job, queued_grace().total_seconds() + 5)
+
+    with django_capture_on_commit_callbacks(execute=False) as enqueued:
+        report = ingest_jobs_reclaim_dead_here()
+
+    assert report.requeued == [job.pk] and report.failed == [] and enqueued
+    job.refresh_from_db()
+    assert (job.status, job.runner, job.stage_attempts) == (IngestStatus.QUEUED, "", 0)
+    assert job.heartbeat_at > timezone.now() - timezone.timedelta(seconds=5)
+
+
+@pytest.mark.django_db
+def test_an_ingest_job_just_queued_is_not_sent_again(workspace, django_capture_on_commit_callbacks):
+    job = unstarted_job(workspace)
+    _waiting_since(job, 1)
+
+    with django_capture_on_commit_callbacks(execute=False) as enqueued:
+        report = ingest_jobs_reclaim_dead_here()
+
+    assert report.requeued == [] and enqueued == []
+    job.refresh_from_db()
+    assert job.heartbeat_at is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_queued_job_runs_to_its_end_when_a_worker_starts(workspace):
+    job = unstarted_job(workspace)
+    _waiting_since(job, queued_grace().total_seconds() + 5)
+
+    reclaim_dead_leases()  # what a starting worker runs (tasks eager: the stages run)
+
+    job.refresh_from_db()
+    assert job.status == IngestStatus.SUCCEEDED, job.errors

@@ -26,11 +26,18 @@ from verifier.models import (
     VerificationJob,
 )
 from verifier.models.jobs import LeasedJob
-from verifier.services.audit_pack import audit_pack_job_create
-from verifier.services.calibrator_change_jobs import calibrator_change_job_create
-from verifier.services.claim_verification import ClaimSubmission, verification_job_create
+from verifier.services.audit_pack import audit_pack_job_create, audit_pack_job_run
+from verifier.services.calibrator_change_jobs import (
+    calibrator_change_job_create,
+    calibrator_change_job_run,
+)
+from verifier.services.claim_verification import (
+    ClaimSubmission,
+    verification_job_create,
+    verification_job_run,
+)
 from verifier.services.job_heartbeat import _host_tag
-from verifier.services.job_reclaim import LEASED_JOBS, jobs_reclaim_dead_here
+from verifier.services.job_reclaim import LEASED_JOBS, jobs_reclaim_dead_here, queued_grace
 
 QUOTE = "Sediment settles where the current slows."
 
@@ -192,3 +199,90 @@ def test_the_worker_ready_handler_takes_back_a_dead_workers_verification_job(
 
     job.refresh_from_db()
     assert (job.status, job.done, job.attempts) == ("succeeded", 1, 1)
+
+
+RUN: dict[str, Callable[..., LeasedJob]] = {
+    "verification": verification_job_run,
+    "audit pack": audit_pack_job_run,
+    "calibrator change": calibrator_change_job_run,
+}
+
+
+def _waiting_since(job: LeasedJob, seconds: float) -> None:
+    """The job queued, no lease, created ``seconds`` ago and never heard from."""
+    type(job)._default_manager.filter(pk=job.pk).update(
+        status="queued",
+        runner="",
+        heartbeat_at=None,
+        created_at=timezone.now() - timezone.timedelta(seconds=seconds),
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", list(MAKE))
+def test_a_queued_job_whose_message_was_lost_is_sent_again_when_a_worker_starts(
+    kind, workspace, django_capture_on_commit_callbacks
+):
+    """Queued past the grace period with no lease (the broker lost its message): a
+    starting worker sends it again at once, uncounted, instead of the watchdog after the
+    stale period (300 s here)."""
+    job = MAKE[kind](workspace)
+    _waiting_since(job, queued_grace().total_seconds() + 5)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        reports = jobs_reclaim_dead_here()
+
+    assert reports[kind].requeued == [job.pk] and reports[kind].failed == []
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.runner, job.error) == ("succeeded", 0, "", "")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", list(MAKE))
+def test_a_job_just_queued_is_not_sent_again(kind, workspace, django_capture_on_commit_callbacks):
+    job = MAKE[kind](workspace)
+    _waiting_since(job, 1)
+
+    with django_capture_on_commit_callbacks(execute=True) as enqueued:
+        reports = jobs_reclaim_dead_here()
+
+    assert reports[kind].requeued == [] and enqueued == []
+    job.refresh_from_db()
+    assert (job.status, job.heartbeat_at) == ("queued", None)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", list(MAKE))
+def test_the_message_sent_again_is_harmless_when_the_first_still_arrives(
+    kind, workspace, live_runner, django_capture_on_commit_callbacks
+):
+    """The job was only waiting behind others: both messages arrive. Whichever comes
+    second finds the job leased to a live worker, or finished, and does nothing."""
+    job = MAKE[kind](workspace)
+    _waiting_since(job, queued_grace().total_seconds() + 5)
+    with django_capture_on_commit_callbacks(execute=False) as enqueued:
+        jobs_reclaim_dead_here()
+    assert len(enqueued) == 1  # the copy, not yet delivered
+
+    _leased(job, live_runner)  # the first message's worker took the lease meanwhile
+    leased = MODEL[kind].objects.get(pk=job.pk)
+    enqueued[0]()  # the copy arrives: the live lease is left alone
+    job.refresh_from_db()
+    assert (job.status, job.runner, job.heartbeat_at, job.attempts) == (
+        "running",
+        live_runner,
+        leased.heartbeat_at,
+        0,
+    )
+
+    type(job)._default_manager.filter(pk=job.pk).update(runner="", heartbeat_at=None)
+    RUN[kind](job_id=job.pk)  # the first message's run, to its end
+    finished = MODEL[kind].objects.get(pk=job.pk)
+    assert finished.status == "succeeded"
+    RUN[kind](job_id=job.pk)  # one more copy after the end: nothing runs again
+    again = MODEL[kind].objects.get(pk=job.pk)
+    assert (again.status, again.finished_at, again.attempts) == (
+        "succeeded",
+        finished.finished_at,
+        finished.attempts,
+    )

@@ -265,3 +265,118 @@ def test_the_stats_command_lists_only_standing_decisions(workspace, waiting, rev
     call_command("relation_stats", "--workspace", workspace.slug, "--raw")
     out = capsys.readouterr().out
     assert '"withdrawn"' not in out and '"decisions": 1' in out
+
+
+def test_a_withdrawn_decision_stays_out_once_its_relation_is_deleted(workspace, waiting, reviewer):
+    """Deleting a relation empties ``relation`` on its log rows; the withdrawal still names
+    the decision it took back, so that accept never counts again (it did when the pair
+    was matched by the relation's log order)."""
+    relation_review_decide(relation=waiting, reviewer=reviewer, accept=True)
+    decision = waiting.decisions.order_by("-pk").first()
+    relation_review_undo(relation=waiting, reviewer=reviewer)
+    waiting.delete()
+
+    assert RelationDecision.objects.filter(workspace=workspace, relation=None).count() == 3
+    stats = relation_stats_get(workspace=workspace)
+    assert (stats["decisions"], stats["accepted"]) == (1, 0)
+    assert stats["by_level"] == {"srmkg_reject": 1}
+    assert decision.pk not in set(
+        relation_decision_list(workspace=workspace).values_list("pk", flat=True)
+    )
+
+
+def test_calibration_ignores_a_withdrawn_decision_of_a_deleted_relation(workspace, reviewer):
+    src = make_source(workspace)
+    for i in range(60):
+        _log(workspace, None, label="accept", jaccard=0.01 * i)
+    r = _capped(workspace, src, 1)
+    relation_review_decide(relation=r, reviewer=reviewer, accept=False)
+    relation_review_undo(relation=r, reviewer=reviewer)
+    r.delete()
+
+    with pytest.raises(CalibrationRefused, match="only one class"):
+        srmkg_calibrate(workspace=workspace, dry_run=True)
+
+
+@pytest.fixture
+def unlogged(workspace, settings):
+    """A relation the graph check rejected with decision logging turned off: no log row."""
+    settings.SPANPROOF_RELATION_VERIFICATION = {"srmkg_log_decisions": False}
+    src = make_source(workspace)
+    r = ClaimRelation.objects.create(
+        workspace=workspace,
+        from_claim=make_claim(src, text="Tides carry fine silt upstream."),
+        to_claim=make_claim(src, text="Fine silt settles in the upper estuary."),
+        kind="supports",
+        confidence=0.6,
+    )
+    relations_verify(workspace=workspace, relations=[r], judge=None)
+    r.refresh_from_db()
+    assert (r.verification, r.verification_level, r.needs_review) == (
+        "rejected",
+        "srmkg_reject",
+        True,
+    )
+    assert not r.decisions.exists()
+    return r
+
+
+def test_undo_works_with_decision_logging_turned_off(workspace, unlogged, reviewer):
+    before = _state(unlogged)
+    relation_review_decide(relation=unlogged, reviewer=reviewer, accept=True)
+    decision = unlogged.decisions.get()
+    # the reviewer's decision is logged with the relation's components as the cycle
+    # computes them (isolated claims), and what it replaced
+    assert (decision.source, decision.label, decision.base, decision.isolated) == (
+        "reviewer",
+        "accept",
+        0.6,
+        1.0,
+    )
+    assert decision.score == before[2]
+    assert (decision.replaced_verification, decision.replaced_level) == (
+        "rejected",
+        "srmkg_reject",
+    )
+
+    relation_review_undo(relation=unlogged, reviewer=reviewer, decision_id=decision.pk)
+
+    assert _state(unlogged) == before
+    assert _labels(unlogged) == [("reviewer", "accept"), ("reviewer", "withdrawn")]
+    assert unlogged.decisions.order_by("-pk").first().withdraws == decision
+    assert relation_stats_get(workspace=workspace)["decisions"] == 0
+
+
+def test_undo_puts_back_what_the_decision_replaced_not_an_older_logged_decision(
+    workspace, waiting, reviewer
+):
+    """The log's last automatic row is not always the state the reviewer replaced (a
+    later cycle with logging off): the undo restores the state the decision replaced."""
+    ClaimRelation.objects.filter(pk=waiting.pk).update(
+        verification="accepted", verification_level="srmkg_cap"
+    )
+    relation_review_decide(relation=waiting, reviewer=reviewer, accept=False)
+    relation_review_undo(relation=waiting, reviewer=reviewer)
+    assert _state(waiting)[:4] == ("accepted", "srmkg_cap", waiting.verification_score, True)
+
+
+def test_the_migration_links_existing_withdrawals(workspace, waiting, reviewer):
+    """0039's data step: a withdrawal logged before the link existed gets it (from its
+    note, else the row before it in the relation's log)."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("verifier.migrations.0039_relation_decision_withdraws")
+    relation_review_decide(relation=waiting, reviewer=reviewer, accept=True)
+    decision = waiting.decisions.order_by("-pk").first()
+    relation_review_undo(relation=waiting, reviewer=reviewer)
+    withdrawal = waiting.decisions.order_by("-pk").first()
+    RelationDecision.objects.filter(pk=withdrawal.pk).update(withdraws=None)
+    waiting.delete()  # the log order cannot pair them any more: the note does
+
+    migration.link_withdrawals(apps, None)
+
+    withdrawal.refresh_from_db()
+    assert withdrawal.withdraws_id == decision.pk
+    assert relation_stats_get(workspace=workspace)["accepted"] == 0
