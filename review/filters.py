@@ -17,7 +17,7 @@ from review.queue_reasons import (
     QUEUE_STATE_VALUES,
     queue_reason_values,
 )
-from review.verdict_columns import with_latest_answer_percent, with_latest_verdict
+from review.verdict_columns import with_answer_percent_in_force, with_judge_model_in_force
 from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
 from verifier.state_policy import queue_rank
@@ -116,6 +116,18 @@ class PercentFilter(django_filters.NumberFilter):
     field_class = PercentField
 
 
+# The largest primary key (``BigAutoField``), the bound of an id filter.
+MAX_ID = 2**63 - 1
+INGEST_JOB_SAID = "Ingest job #: enter a job's number, a whole number from 1 (such as 12)."
+
+
+class IdFilter(django_filters.NumberFilter):
+    """A row's id: a whole number (Django's ``IntegerField`` refuses "1.5", "NaN",
+    "1e3"), bounded by ``min_value`` / ``max_value``."""
+
+    field_class = forms.IntegerField
+
+
 def _percent_filter(method: str, label: str) -> django_filters.NumberFilter:
     """A judge's-confidence bound, in percent as the console shows confidences."""
     said = f"{label}: enter {CONFIDENCE_RANGE}."
@@ -171,8 +183,16 @@ class ReviewQueueFilter(django_filters.FilterSet):
         label="Domain pack",
         widget=widgets.Select,
     )
-    ingest_job = django_filters.NumberFilter(
-        field_name="ingest_job_id", label="Ingest job #", widget=widgets.NumberInput
+    # A job's number: a whole number a job id can be. Another value ("1.5", a number
+    # past the largest id) would match no job and silently list nothing.
+    ingest_job = IdFilter(
+        field_name="ingest_job_id",
+        label="Ingest job #",
+        widget=widgets.NumberInput,
+        min_value=1,
+        max_value=MAX_ID,
+        # (No "%" in it: Django %-formats the bounds' messages with the limit.)
+        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), INGEST_JOB_SAID),
     )
     origin = django_filters.ChoiceFilter(
         field_name="origin",
@@ -181,7 +201,8 @@ class ReviewQueueFilter(django_filters.FilterSet):
         label="Origin",
         widget=widgets.Select,
     )
-    # The latest verdict's columns are subqueries, annotated only when one of these is set.
+    # The columns of the verdict in force are subqueries (review.verdict_columns),
+    # annotated only when one of these is set.
     judge_model = django_filters.CharFilter(
         method="filter_judge_model", label="Judge model", widget=widgets.TextInput
     )
@@ -296,19 +317,23 @@ class ReviewQueueFilter(django_filters.FilterSet):
     def filter_judge_model(
         self, queryset: QuerySet[Claim], name: str, value: str
     ) -> QuerySet[Claim]:
-        return with_latest_verdict(queryset, "latest_judge_model").filter(
-            latest_judge_model__iexact=value
-        )
+        # The model of the verdict the state rests on, as the Judge column names it
+        # (after an undo the judge's again), not merely the latest verdict's.
+        return with_judge_model_in_force(queryset).filter(judge_model_in_force__iexact=value)
 
     def filter_confidence_min(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        return with_latest_answer_percent(queryset).filter(latest_answer_percent__gte=float(value))
+        return with_answer_percent_in_force(queryset).filter(
+            answer_percent_in_force__gte=float(value)
+        )
 
     def filter_confidence_max(
         self, queryset: QuerySet[Claim], name: str, value: Decimal
     ) -> QuerySet[Claim]:
-        return with_latest_answer_percent(queryset).filter(latest_answer_percent__lte=float(value))
+        return with_answer_percent_in_force(queryset).filter(
+            answer_percent_in_force__lte=float(value)
+        )
 
     def filter_age(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         now = timezone.now()

@@ -40,7 +40,14 @@ PANE_CANDIDATES = 10
 VERSION_COLUMNS = "id number text sha256"
 BINDING_COLUMNS = "id source_version_id quote start end source_hash match score bound_by"
 CANDIDATE_COLUMNS = "id start end score quote rank"
-VERDICT_COLUMNS = "id label confidence note judge_model judge_family prompt_version at reviewer_id"
+VERDICT_COLUMNS = (
+    "id label confidence note judge_model judge_family prompt_version at reviewer_id "
+    "binding_id calibrator_id"
+)
+# Read beside a verdict's columns, kept on the unsaved verdict as attributes: the quote
+# it was recorded against (whether it still judges the active binding) and its reviewer
+# calibrator's version (who answered, in words).
+VERDICT_EXTRAS = {"judged_quote": "binding__quote", "calibrator_version": "calibrator__version"}
 EVENT_COLUMNS = "id from_state to_state reason cause at actor_id"
 NOTE_COLUMNS = "id text at author_id"
 LEASE_COLUMNS = "id reviewer_id served_reason expires_at"
@@ -117,7 +124,7 @@ def review_item_pane_row(*, workspace_id: int, public_id: str) -> PaneClaim:
             pane_verdicts=_rows(
                 Verdict.objects.filter(claim_id=OuterRef("pk")).latest_first(),
                 PANE_ROWS,
-                **_columns(VERDICT_COLUMNS, reviewer_name="reviewer__username"),
+                **_columns(VERDICT_COLUMNS, reviewer_name="reviewer__username", **VERDICT_EXTRAS),
             ),
             pane_events=_rows(
                 StateEvent.objects.filter(claim_id=OuterRef("pk")).latest_first(),
@@ -170,23 +177,30 @@ def _history(
     rows: list[dict[str, Any]] | None,
     model: type[Verdict | StateEvent | ReviewNote],
     person: str,
+    extras: tuple[str, ...] = (),
 ) -> list[Any]:
     """Unsaved ``model`` instances of the claim from the pane's JSON ``rows``, ``at``
-    parsed and ``person`` (the reviewer, actor or author) an unsaved user."""
+    parsed, ``person`` (the reviewer, actor or author) an unsaved user and ``extras``
+    (keys that are no field) set as attributes."""
     out = []
     for row in rows or []:
         row = dict(row)
         name = row.pop(f"{person}_name")
+        kept = {key: row.pop(key) for key in extras}
         at = _at(row.pop("at"))
         instance = model(claim_id=claim.pk, **row)
         instance.at = cast(datetime, at)  # the history tables' ``at`` is NOT NULL
         setattr(instance, person, _user(row[f"{person}_id"], name))
+        for key, value in kept.items():
+            setattr(instance, key, value)
         out.append(instance)
     return out
 
 
 def pane_verdicts(claim: PaneClaim) -> list[Verdict]:
-    return _history(claim, claim.pane_verdicts, Verdict, "reviewer")
+    """The claim's verdicts, newest first, each with ``judged_quote`` and
+    ``calibrator_version`` (:data:`VERDICT_EXTRAS`)."""
+    return _history(claim, claim.pane_verdicts, Verdict, "reviewer", tuple(VERDICT_EXTRAS))
 
 
 def pane_events(claim: PaneClaim) -> list[StateEvent]:

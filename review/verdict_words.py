@@ -55,13 +55,24 @@ _UNDO_RE: Final = re.compile(r"^undo: withdraws verdict (\d+) \(([a-z_]+)\)$")
 HUMAN_JUDGE_PREFIX: Final = "human:"  # a person's verdict's judge id: "human:<username>"
 
 
-def judge_in_words(judge_model: str | None, reviewer_name: str | None = None) -> str:
+def judge_in_words(
+    judge_model: str | None,
+    reviewer_name: str | None = None,
+    *,
+    calibrator_version: int | None = None,
+) -> str:
     """Who gave a verdict, as the console names them: a person as "reviewer rita" (the
-    docs' word for a person who decides), a model by its id; "" for no verdict."""
+    docs' word for a person who decides), the workspace's reviewer calibrator that
+    answered on top of a judge (``calibrator_version``: the verdict's calibrator) as
+    "the reviewers' calibrator v3 (on top of heuristic-nli)", a model by its id; ""
+    for no verdict."""
     if reviewer_name:
         return f"reviewer {reviewer_name}"
     if judge_model and judge_model.startswith(HUMAN_JUDGE_PREFIX):
         return f"reviewer {judge_model[len(HUMAN_JUDGE_PREFIX) :]}"
+    if calibrator_version is not None:
+        on_top = f" (on top of {judge_model})" if judge_model else ""
+        return f"the reviewers' calibrator v{calibrator_version}{on_top}"
     return judge_model or ""
 
 

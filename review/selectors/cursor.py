@@ -3,11 +3,16 @@ read from the index ``claim_queue_keyset`` (migration 0016)."""
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
+from cryptography.fernet import Fernet, InvalidToken
+from django.conf import settings
 from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils.crypto import salted_hmac
 
 from verifier.models import Claim
 from verifier.selectors.paging import datetime_of, int_parts, micros_of
@@ -38,6 +43,36 @@ class QueueCursor:
         rank, dependents, micros, pk = parts
         at = datetime_of(micros)
         return None if at is None else cls(rank, dependents, at, pk)
+
+
+# A blind cursor token longer than this is no token of ours (one is ~120 characters).
+BLIND_TOKEN_MAX_CHARS = 400
+
+
+@lru_cache(maxsize=4)
+def _blind_fernet(secret: str) -> Fernet:
+    key = salted_hmac("review.blind_cursor", "fernet key", secret=secret, algorithm="sha256")
+    return Fernet(base64.urlsafe_b64encode(key.digest()))
+
+
+def blind_cursor_token(cursor: QueueCursor) -> str:
+    """``cursor`` sealed for blind review's page links: its token encrypted (Fernet,
+    keyed by ``SECRET_KEY``). The plain token leads with the claim's queue rank, which
+    tells its reason (the judge's answer) that blind review hides; the sealed one tells
+    nothing, and the server reads the same position back (:func:`blind_cursor_parse`)."""
+    return _blind_fernet(settings.SECRET_KEY).encrypt(cursor.token.encode()).decode("ascii")
+
+
+def blind_cursor_parse(token: str | None) -> QueueCursor | None:
+    """The cursor sealed in ``token`` by :func:`blind_cursor_token`; None for a missing,
+    malformed or foreign one (a plain token included: the page is then the first)."""
+    if not token or len(token) > BLIND_TOKEN_MAX_CHARS:
+        return None
+    try:
+        plain = _blind_fernet(settings.SECRET_KEY).decrypt(token.encode("ascii"))
+    except (InvalidToken, UnicodeError, ValueError):
+        return None
+    return QueueCursor.parse(plain.decode("ascii", errors="replace"))
 
 
 # The queue order as SQL, matching the index ``claim_queue_keyset`` (migration 0016):

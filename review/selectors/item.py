@@ -148,6 +148,10 @@ class ReviewItem:
     # Another person's decision the claim's state stands on: shown by who and when even
     # in blind review (not what), so nobody replaces it without knowing it is there.
     decided_by_other: Verdict | None = None
+    # Who gave the verdict the state rests on, where the workspace's reviewer calibrator
+    # answered on top of the judge ("the reviewers' calibrator v3 (on top of ...)");
+    # "" otherwise (the verdict history names every verdict's judge).
+    decided_by_calibrator: str = ""
 
     @property
     def earlier_at(self) -> int | None:
@@ -220,7 +224,9 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
     notes = verdict_notes_in_words(verdicts)
     for v in verdicts:
         v.judge_words = judge_in_words(  # type: ignore[attr-defined]
-            v.judge_model, v.reviewer.get_username() if v.reviewer is not None else None
+            v.judge_model,
+            v.reviewer.get_username() if v.reviewer is not None else None,
+            calibrator_version=v.calibrator_version,  # type: ignore[attr-defined]
         )
         v.confidence_words = confidence_in_words(  # type: ignore[attr-defined]
             v.label, v.confidence, human=v.reviewer_id is not None, note=v.note
@@ -228,7 +234,13 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         v.note_words = notes[v.pk]  # type: ignore[attr-defined]
     # Why it is here: the verdict the state stands on now, not merely the latest (after an
     # undo the latest is the withdrawal, and the judge's verdict decides again).
-    deciding = deciding_verdict(verdicts)
+    judged_quotes = {v.binding_id: v.judged_quote for v in verdicts}  # type: ignore[attr-defined]
+    deciding = deciding_verdict(
+        verdicts,
+        active_binding_id=binding.pk if binding is not None else None,
+        active_quote=binding.quote if binding is not None else None,
+        judged_quote=judged_quotes.get,
+    )
     why = why_of(reason=claim.state_reason, verdict=deciding)
     return ReviewItem(
         claim=claim,
@@ -249,6 +261,11 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         guidelines_html=claim.pane_guidelines or "",
         assignee=claim.pane_assignee or "",
         undoable=_undoable(verdicts, reviewer),
+        decided_by_calibrator=(
+            deciding.judge_words  # type: ignore[attr-defined]
+            if deciding is not None and deciding.calibrator_id is not None
+            else ""
+        ),
         decided_by_other=(
             deciding
             if deciding is not None

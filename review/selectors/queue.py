@@ -4,7 +4,7 @@ in sync; its order is :mod:`review.selectors.cursor`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
@@ -24,14 +24,25 @@ from review.filters import (
     without_blind_hidden,
 )
 from review.queue_reasons import HUMAN_DECISION_REASONS, queue_reason_values
-from review.selectors.cursor import QueueCursor, review_queue_keyset
+from review.selectors.cursor import (
+    QueueCursor,
+    blind_cursor_parse,
+    blind_cursor_token,
+    review_queue_keyset,
+)
 from review.selectors.workspace import review_domain_packs
+from review.verdict_columns import verdict_in_force_sql
 from review.verdict_words import confidence_in_words, judge_in_words, note_in_words
 from verifier import vocabulary
-from verifier.models import Claim, ClaimOrigin, Workspace
+from verifier.models import Claim, ClaimOrigin, JudgeCalibrator, Workspace
 from verifier.selectors.counts import RowCount, row_counts
 from verifier.selectors.paging import CURSOR_KEYS, KeysetPage, keyset_window
-from verifier.states import StateReason, human_verdict_in_force, reason_description
+from verifier.states import (
+    StateReason,
+    human_verdict_in_force,
+    reason_description,
+    verdict_judges_active,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -41,8 +52,8 @@ TEXT_SHORT_CHARS = 140  # the row's claim text, as ``truncatechars:140``
 
 
 def review_queue_claims(*, workspace: Workspace) -> QuerySet[Claim]:
-    """All of the workspace's claims, what the queue's filters narrow. The latest
-    verdict's columns are annotated by the filters that read them
+    """All of the workspace's claims, what the queue's filters narrow. The columns of
+    the verdict in force are annotated by the filters that read them
     (:mod:`review.verdict_columns`), the rows' by :func:`review_queue_rows`."""
     return Claim.objects.filter(workspace=workspace)
 
@@ -90,28 +101,58 @@ class _Judged(Protocol):
     def reviewer_id(self) -> int | None: ...
 
 
-Judged = TypeVar("Judged", bound=_Judged)
+class _JudgedOn(_Judged, Protocol):
+    """A stored verdict with the binding it was recorded against."""
+
+    @property
+    def binding_id(self) -> int | None: ...
 
 
-def deciding_verdict(verdicts: Sequence[Judged]) -> Judged | None:
-    """Of a claim's verdicts (newest first), the one its state stands on now: the human
-    decision in force (an undo takes one back, ``human_verdict_in_force``), else the
-    latest model verdict. An undo's own ``withdrawn`` verdict never decides: after it the
-    judge's verdict (or the decision before) does, and the why says so."""
+Judged = TypeVar("Judged", bound=_JudgedOn)
+
+
+def deciding_verdict(
+    verdicts: Sequence[Judged],
+    *,
+    active_binding_id: int | None,
+    active_quote: str | None,
+    judged_quote: Callable[[int], str | None],
+) -> Judged | None:
+    """Of a claim's verdicts (newest first, each with its ``binding_id``), the one its
+    state rests on now, by the state writer's rule: the human decision in force (an undo
+    takes one back, ``human_verdict_in_force``) where it still judges the active binding
+    (``verdict_judges_active``), else the latest model verdict where it does, else none.
+    An undo's own ``withdrawn`` verdict never decides. ``judged_quote(binding id)``: the
+    quote a verdict was recorded against (read only when it is not the active binding).
+    The queue reads the same rule in SQL (``review.verdict_columns``)."""
+
+    def applies(verdict: Judged | None) -> bool:
+        if verdict is None:
+            return False
+        judged_id = verdict.binding_id
+        return verdict_judges_active(
+            judged_binding_id=judged_id,
+            active_binding_id=active_binding_id,
+            judged_quote=lambda: judged_quote(judged_id) if judged_id is not None else None,
+            active_quote=active_quote,
+        )
+
     standing = human_verdict_in_force([v for v in verdicts if v.reviewer_id is not None])
-    if standing is not None:
+    if applies(standing):
         return standing
-    return next((v for v in verdicts if v.reviewer_id is None), None)
+    latest = next((v for v in verdicts if v.reviewer_id is None), None)
+    return latest if applies(latest) else None
 
 
 class JudgedRow(NamedTuple):
-    """One verdict of :data:`_QUEUE_ROWS_SQL`'s ``verdict_history``."""
+    """The verdict in force of one row of :data:`_QUEUE_ROWS_SQL`."""
 
     label: str
     confidence: float
     note: str
     reviewer_id: int | None
     judge_model: str | None = None
+    calibrator_version: int | None = None
 
 
 def why_of(*, reason: str, verdict: _Judged | None) -> QueueWhy:
@@ -142,17 +183,15 @@ class QueueRow:
     source_ref: str
     lease_expires_at: datetime | None
     lease_reviewer: str | None
-    latest_judge_model: str | None  # the latest verdict's; None without one
-    latest_confidence: float | None
-    latest_label: str | None
-    latest_note: str | None
-    latest_reviewer: int | None
+    # The verdict the state rests on (``review.verdict_columns``: after an undo the
+    # judge's again, never the withdrawal); None without one.
+    verdict_judge_model: str | None
+    verdict_confidence: float | None
+    verdict_label: str | None
+    verdict_note: str | None
+    verdict_reviewer: int | None
+    verdict_calibrator_version: int | None  # a reviewer calibrator's answer: its version
     assignee: str | None  # who the item is assigned to (username); None: nobody
-    # Every verdict of the claim as (label, confidence, note, reviewer_id, judge_model),
-    # newest first, read only when the latest is a person's (None otherwise): after an
-    # undo the withdrawal is the latest, and the why comes from the verdict that decides
-    # now.
-    verdict_history: list[list[Any]] | None
     # derived from the columns above by :func:`review_queue_rows`
     text_short: str  # the text cut to TEXT_SHORT_CHARS
     age: str  # as ``|timesince``
@@ -169,25 +208,22 @@ class QueueRow:
 
 
 # The rows of one queue page as fixed SQL text, one statement: each claim with its
-# source's ref, its lease (expiry, holder) and its latest verdict (by ``-at, -id``, as
-# everywhere else; index ``verdict_claim_latest``). The ORM spelling (values over three
-# joins plus a second query for the verdicts) cost ~4 ms of Python per page to compile
-# and run; this costs a fraction of one. Each column is named as :class:`QueueRow`'s
-# field it fills. ``verdict_history`` is read only for a claim whose latest verdict is a
-# person's (the CASE skips the subquery otherwise): a few rows at most.
-_QUEUE_ROWS_SQL = """
+# source's ref, its lease (expiry, holder) and the verdict its state rests on
+# (``review.verdict_columns.VERDICT_IN_FORCE_SQL``, the rule the judge-model and
+# confidence filters read), with its reviewer calibrator's version. The ORM spelling
+# (values over three joins plus a second query for the verdicts) cost ~4 ms of Python
+# per page to compile and run; this costs a fraction of one. Each column is named as
+# :class:`QueueRow`'s field it fills. The verdict is joined LATERAL with a LIMIT (which
+# keeps the planner from flattening it), one index lookup per row: a plain join on the
+# subquery's id made the planner hash the whole verdict table.
+_QUEUE_ROWS_SQL = f"""
 SELECT c."id" AS "pk", c."public_id", c."text", c."state", c."state_reason", c."origin",
        c."created_at", c."dependents", s."ref" AS "source_ref",
        l."expires_at" AS "lease_expires_at", u."username" AS "lease_reviewer",
-       v."judge_model" AS "latest_judge_model", v."confidence" AS "latest_confidence",
-       v."label" AS "latest_label", v."note" AS "latest_note",
-       v."reviewer_id" AS "latest_reviewer", au."username" AS "assignee",
-       CASE WHEN v."reviewer_id" IS NOT NULL THEN (
-           SELECT json_agg(json_build_array(vh."label", vh."confidence", vh."note",
-                                            vh."reviewer_id", vh."judge_model")
-                           ORDER BY vh."at" DESC, vh."id" DESC)
-           FROM "verifier_verdict" vh WHERE vh."claim_id" = c."id"
-       ) END AS "verdict_history"
+       v."judge_model" AS "verdict_judge_model", v."confidence" AS "verdict_confidence",
+       v."label" AS "verdict_label", v."note" AS "verdict_note",
+       v."reviewer_id" AS "verdict_reviewer", jc."version" AS "verdict_calibrator_version",
+       au."username" AS "assignee"
 FROM "verifier_claim" c
 JOIN "verifier_source" s ON s."id" = c."source_id"
 LEFT JOIN "review_reviewlease" l ON l."claim_id" = c."id"
@@ -195,35 +231,32 @@ LEFT JOIN "auth_user" u ON u."id" = l."reviewer_id"
 LEFT JOIN "review_reviewassignment" ra ON ra."claim_id" = c."id"
 LEFT JOIN "auth_user" au ON au."id" = ra."assignee_id"
 LEFT JOIN LATERAL (
-    SELECT vv."judge_model", vv."confidence", vv."label", vv."note", vv."reviewer_id"
-    FROM "verifier_verdict" vv WHERE vv."claim_id" = c."id"
-    ORDER BY vv."at" DESC, vv."id" DESC LIMIT 1
+    SELECT vv.* FROM "verifier_verdict" vv
+    WHERE vv."id" = {verdict_in_force_sql('c."id"')} LIMIT 1
 ) v ON TRUE
+LEFT JOIN "{JudgeCalibrator._meta.db_table}" jc ON jc."id" = v."calibrator_id"
 WHERE c."workspace_id" = %s AND c."id" = ANY(%s)
 """
 
 
-def _queue_row(columns: dict[str, Any], *, now: datetime) -> QueueRow:
-    """The row of ``columns`` (one result of :data:`_QUEUE_ROWS_SQL`) with its cells."""
+def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueRow:
+    """The row of ``columns`` (one result of :data:`_QUEUE_ROWS_SQL`) with its cells;
+    ``blind``: the reviewer's blind review (the Judge cell names the model alone)."""
     text: str = columns["text"]
     created_at: datetime = columns["created_at"]
     expires_at: datetime | None = columns["lease_expires_at"]
     live = expires_at is not None and expires_at > now
-    history: list[list[Any]] | None = columns["verdict_history"]
     deciding = (
-        deciding_verdict([JudgedRow(*row) for row in history])
-        if history is not None
-        else (
-            JudgedRow(
-                columns["latest_label"],
-                columns["latest_confidence"],
-                columns["latest_note"] or "",
-                columns["latest_reviewer"],
-                columns["latest_judge_model"],
-            )
-            if columns["latest_label"] is not None
-            else None
+        JudgedRow(
+            columns["verdict_label"],
+            columns["verdict_confidence"],
+            columns["verdict_note"] or "",
+            columns["verdict_reviewer"],
+            columns["verdict_judge_model"],
+            columns["verdict_calibrator_version"],
         )
+        if columns["verdict_label"] is not None
+        else None
     )
     return QueueRow(
         **columns,
@@ -235,17 +268,29 @@ def _queue_row(columns: dict[str, Any], *, now: datetime) -> QueueRow:
         created_iso=timezone.localtime(created_at).isoformat(),
         lease_holder=(columns["lease_reviewer"] or "") if live else "",
         # Who the state stands on now, as the why: after an undo the judge again, not
-        # the reviewer whose decision the latest (withdrawn) verdict takes back.
-        judge=judge_in_words(deciding.judge_model if deciding is not None else None),
+        # the reviewer whose decision the latest (withdrawn) verdict takes back. Blind
+        # review does not say that a reviewer calibrator answered (it answers only
+        # where it decides or disagrees with the judge: that would tell the answer).
+        judge=(
+            judge_in_words(
+                deciding.judge_model,
+                calibrator_version=None if blind else deciding.calibrator_version,
+            )
+            if deciding is not None
+            else ""
+        ),
         why=why_of(reason=columns["state_reason"], verdict=deciding),
     )
 
 
-def review_queue_rows(*, workspace: Workspace, pks: list[int], now: datetime) -> list[QueueRow]:
+def review_queue_rows(
+    *, workspace: Workspace, pks: list[int], now: datetime, blind: bool = False
+) -> list[QueueRow]:
     """The queue page's rows for ``pks`` (in that order; others' and unknown pks
     dropped): each claim's cells with its source ref, lease holder (live at ``now``)
-    and assignee, and its latest verdict's judge model, confidence, label, note and
-    reviewer (one query)."""
+    and assignee, and the judge model, confidence, label, note, reviewer and reviewer
+    calibrator of the verdict its state rests on (one query). ``blind``: the
+    reviewer's blind review."""
     if not pks:
         return []
     with connection.cursor() as cursor:
@@ -254,7 +299,7 @@ def review_queue_rows(*, workspace: Workspace, pks: list[int], now: datetime) ->
         cursor.execute(_QUEUE_ROWS_SQL, [workspace.pk, list(pks)])
         found: list[dict[str, Any]] = cursor.fetchall()
     by_pk = {columns["pk"]: columns for columns in found}
-    return [_queue_row(by_pk[pk], now=now) for pk in pks if pk in by_pk]
+    return [_queue_row(by_pk[pk], now=now, blind=blind) for pk in pks if pk in by_pk]
 
 
 def review_queue_filter(
@@ -418,15 +463,17 @@ def review_queue_page(
     ) -> list[QueueCursor]:
         return review_queue_keyset(claims, limit=limit, after=after, before=before, offset=offset)
 
+    # Blind review's page links carry the cursor sealed: its plain token leads with the
+    # queue rank, which tells the reason (the judge's answer) the page hides.
     window = keyset_window(
         params,
         page_size=page_size,
-        parse=QueueCursor.parse,
+        parse=blind_cursor_parse if blind else QueueCursor.parse,
         fetch=fetch,
-        token=lambda key: key.token,
+        token=blind_cursor_token if blind else (lambda key: key.token),
     )
     pks = [key.id for key in window.keys]
-    rows = review_queue_rows(workspace=workspace, pks=pks, now=timezone.now())
+    rows = review_queue_rows(workspace=workspace, pks=pks, now=timezone.now(), blind=blind)
     page = KeysetPage(
         object_list=rows,
         number=window.number,
