@@ -28,6 +28,7 @@ from config.settings_env import (
 )
 from verifier.api.curl_examples import examples_markdown
 from verifier.claim_worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
+from verifier.outbound_addresses import parse_ports
 from verifier.worker_threads import parse_worker_threads
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -493,3 +494,11 @@ LOGGING = {
 SPANPROOF_WEBHOOK_ALLOWED_NETWORKS = env_list("SPANPROOF_WEBHOOK_ALLOWED_NETWORKS")
 SPANPROOF_WEBHOOK_ALLOW_HTTP = env.bool("SPANPROOF_WEBHOOK_ALLOW_HTTP", False)
 SPANPROOF_WEBHOOK_TIMEOUT = env.float("SPANPROOF_WEBHOOK_TIMEOUT", 10)
+# The ports a public receiver may listen on (an allow-listed network's, any port).
+try:
+    SPANPROOF_WEBHOOK_PORTS = parse_ports(env_list("SPANPROOF_WEBHOOK_PORTS", "80,443,8080,8443"))
+except ValueError as _exc:
+    raise ImproperlyConfigured(
+        f"SPANPROOF_WEBHOOK_PORTS={os.environ.get('SPANPROOF_WEBHOOK_PORTS', '')!r}: expected "
+        f"comma-separated ports 1-65535 ({_exc})."
+    ) from None

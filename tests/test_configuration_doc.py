@@ -157,6 +157,8 @@ def _load_settings(tmp_path: Path, code: str, **env: str) -> subprocess.Complete
         ("DJANGO_HTTPS", "maybe"),  # bool (was read as off)
         ("SPANPROOF_WEBHOOK_ALLOW_HTTP", "sure"),  # bool
         ("SPANPROOF_WEBHOOK_TIMEOUT", "soon"),  # float
+        ("SPANPROOF_WEBHOOK_PORTS", "443,ssh"),  # ports
+        ("SPANPROOF_WEBHOOK_PORTS", "70000"),
         ("SPANPROOF_LOGIN_LOCKOUT_MINUTES", "a while"),  # float
         ("SPANPROOF_DB_PREPARE_THRESHOLD", "often"),  # int, empty allowed
         ("SPANPROOF_JUDGE_TEMPERATURE", "hot"),  # the judge registry's reader

@@ -7,13 +7,18 @@ metadata address 169.254.169.254), multicast, unspecified, reserved, shared
 allow-list names a network that holds it. IPv4 addresses embedded in IPv6
 (IPv4-mapped ``::ffff:a.b.c.d``, NAT64 ``64:ff9b::/96``, 6to4, Teredo) are judged by the
 IPv4 address they carry, so ``::ffff:127.0.0.1`` is loopback.
+
+A door may also say which ports a public address may be reached on
+(:func:`port_refusal`: webhooks' ``SPANPROOF_WEBHOOK_PORTS``), so a receiver cannot be
+pointed at a public host's SSH, mail or database port; an address the operator's
+allow-list admits is admitted on any port, by the same rule that admits its address.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Final
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -77,17 +82,24 @@ def _refusal(address: IPAddress) -> str | None:
     return None
 
 
+def _allow_listed(address: IPAddress, allowed: Sequence[IPNetwork]) -> bool:
+    """Whether ``address``, or the IPv4 address embedded in it, is inside a network of
+    the operator's allow-list."""
+    if any(address.version == net.version and address in net for net in allowed):
+        return True
+    inner = embedded_ipv4(address)
+    return inner is not None and any(inner in net for net in allowed if net.version == 4)
+
+
 def address_refusal(address: IPAddress, *, allowed: Sequence[IPNetwork] = ()) -> str | None:
     """Why ``address`` may not be contacted, or ``None`` when it may.
 
     An address inside an allow-listed network is always admitted; otherwise both the
     address and any IPv4 address embedded in it must be public unicast."""
-    if any(address.version == net.version and address in net for net in allowed):
+    if _allow_listed(address, allowed):
         return None
     inner = embedded_ipv4(address)
     if inner is not None:
-        if any(inner in net for net in allowed if net.version == 4):
-            return None
         reason = _refusal(inner)
         if reason is not None:
             return f"{reason} (embedded in {address})"
@@ -96,6 +108,36 @@ def address_refusal(address: IPAddress, *, allowed: Sequence[IPNetwork] = ()) ->
         ):
             return None
     return _refusal(address)
+
+
+def parse_ports(values: Iterable[str]) -> frozenset[int]:
+    """``["443", "8443"]`` → ports; raise ``ValueError`` on anything but whole numbers
+    1–65535, or on an empty list (no port at all would refuse every receiver)."""
+    ports: set[int] = set()
+    for value in values:
+        text = value.strip()
+        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 65535:
+            raise ValueError(f"{value!r} is not a port (a whole number 1-65535)")
+        ports.add(int(text))
+    if not ports:
+        raise ValueError("no port given")
+    return frozenset(ports)
+
+
+def port_refusal(
+    port: int,
+    address: IPAddress,
+    *,
+    ports: Collection[int],
+    allowed: Sequence[IPNetwork] = (),
+) -> str | None:
+    """Why ``address`` may not be contacted on ``port``, or ``None`` when it may: a port
+    of ``ports``, or any port of an address the allow-list admits (the operator's own
+    receivers, which :func:`address_refusal` admits the same way)."""
+    if port in ports or _allow_listed(address, allowed):
+        return None
+    listed = ", ".join(str(p) for p in sorted(ports))
+    return f"port {port} is not one of the ports allowed ({listed})"
 
 
 _NO_ADDRESS = (

@@ -9,6 +9,8 @@ from verifier.outbound_addresses import (
     address_refusal,
     embedded_ipv4,
     parse_networks,
+    parse_ports,
+    port_refusal,
     resolve_permitted,
 )
 
@@ -83,3 +85,37 @@ def test_names_are_resolved_and_every_address_checked():
         resolve_permitted("no-such-host.invalid", 80)
     allowed = parse_networks(["127.0.0.0/8", "::1"])
     assert str(resolve_permitted("localhost", 80, allowed=allowed)) in {"127.0.0.1", "::1"}
+
+
+PORTS = frozenset({80, 443, 8080, 8443})
+
+
+@pytest.mark.parametrize(
+    ("port", "address", "allowed", "refused"),
+    [
+        (443, "93.184.215.14", (), False),
+        (8080, "93.184.215.14", (), False),
+        (22, "93.184.215.14", (), True),
+        (6379, "2606:2800:21f:cb07:6820:80da:af6b:8b2c", (), True),
+        (22, "10.20.0.7", ("10.20.0.0/16",), False),
+        # the allow-list admits an embedded IPv4 address on any port as it admits it
+        (6379, "::ffff:10.20.0.7", ("10.20.0.0/16",), False),
+        (6379, "10.21.0.7", ("10.20.0.0/16",), True),
+    ],
+)
+def test_a_port_is_admitted_from_the_list_or_on_an_allow_listed_address(
+    port, address, allowed, refused
+):
+    reason = port_refusal(
+        port, ipaddress.ip_address(address), ports=PORTS, allowed=parse_networks(allowed)
+    )
+    assert (reason is not None) == refused
+    if refused:
+        assert reason == f"port {port} is not one of the ports allowed (80, 443, 8080, 8443)"
+
+
+def test_ports_read_as_whole_numbers_1_to_65535():
+    assert parse_ports([" 443", "8443 ", "443"]) == frozenset({443, 8443})
+    for bad in (["0"], ["65536"], ["-1"], ["https"], ["4 43"], ["\u0661"], [], [""]):
+        with pytest.raises(ValueError):
+            parse_ports(bad)

@@ -221,3 +221,66 @@ def test_a_huge_answer_is_not_read_to_the_end(settings, workspace, run_job):
 def test_a_refused_host_is_said_in_words_and_names_the_url_field(api, url, says):
     error = _register(api, url).json()["error"]
     assert says in error["message"] and error["details"] == {"field": "url"}
+
+
+# A public address (documentation ranges are not public; this one is, and is never
+# contacted: registration only resolves an IP literal to itself).
+PUBLIC = "93.184.215.14"
+
+
+@pytest.mark.parametrize("port", [22, 25, 6379, 5432, 1, 65535])
+def test_a_public_receiver_on_a_service_port_is_refused_naming_the_url_field(api, settings, port):
+    settings.SPANPROOF_WEBHOOK_ALLOW_HTTP = True
+    response = _register(api, f"https://{PUBLIC}:{port}/hook")
+    assert response.status_code == 400, response.json()
+    error = response.json()["error"]
+    assert error["code"] == "port_not_allowed"
+    assert error["details"] == {"field": "url"}
+    assert f"port {port} is not one of the ports allowed (80, 443, 8080, 8443)" in error["message"]
+    assert not Webhook.objects.exists()
+
+
+def test_port_zero_is_refused_not_read_as_the_default(api, settings):
+    """``https://host:0/`` was stored and sent to port 443."""
+    settings.SPANPROOF_WEBHOOK_PORTS = frozenset({443})
+    error = _register(api, f"https://{PUBLIC}:0/hook").json()["error"]
+    assert (error["code"], error["details"]) == ("invalid_url", {"field": "url"})
+    assert not Webhook.objects.exists()
+
+
+@pytest.mark.parametrize("url", [f"https://{PUBLIC}/hook", f"https://{PUBLIC}:8443/hook"])
+def test_a_public_receiver_on_an_allowed_port_is_registered(api, url):
+    response = _register(api, url)
+    assert response.status_code == 201, response.json()
+    assert Webhook.objects.get().url == url
+
+
+def test_the_operator_chooses_the_ports(api, settings):
+    settings.SPANPROOF_WEBHOOK_PORTS = frozenset({9443})
+    assert _register(api, f"https://{PUBLIC}:9443/hook").status_code == 201
+    refused = _register(api, f"https://{PUBLIC}/other").json()["error"]
+    assert refused["code"] == "port_not_allowed" and "(9443)" in refused["message"]
+
+
+def test_an_allow_listed_receiver_may_use_any_port(api, settings):
+    """The operator's own network is admitted on any port, as its address is: the
+    local receivers of the tests listen on a random one."""
+    settings.SPANPROOF_WEBHOOK_ALLOWED_NETWORKS = ["10.20.0.0/16"]
+    assert _register(api, "https://10.20.0.7:9000/hook").status_code == 201
+
+
+def test_the_port_is_checked_again_at_delivery(settings, workspace, run_job):
+    """A receiver registered on a port the operator later takes off the list is not
+    sent to: the delivery fails at once, refused, without a connection."""
+    webhook_create(
+        workspace=workspace,
+        url=f"https://{PUBLIC}:8443/hook",
+        secret=SECRET,
+        events=["job.completed"],
+    )
+    settings.SPANPROOF_WEBHOOK_PORTS = frozenset({443})
+    run_job(workspace)
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == "failed"
+    attempt = delivery.attempts.get()
+    assert attempt.error.startswith("refused: ") and "port 8443" in attempt.error

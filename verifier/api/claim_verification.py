@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from verifier import vocabulary
-from verifier.api.envelopes import STATE_CHOICES, VERDICT_CHOICES
+from verifier.api.envelopes import STATE_CHOICES, VERDICT_CHOICES, JudgeSerializer
 from verifier.api.scoping import request_workspace
 from verifier.api.shapes import ShapeSerializer
 from verifier.api.strict_input import StrictSerializer, query_params_check
@@ -120,6 +120,13 @@ class ResultSerializer(ShapeSerializer):
     )
     judge_model = serializers.CharField(
         required=False, allow_null=True, help_text="Null with `verdict`."
+    )
+    judge = JudgeSerializer(
+        required=False,
+        allow_null=True,
+        help_text="The verdict the state rests on, exactly as the claim's envelope gives "
+        "it (`calibrator` included: the reviewer calibrator that answered, or null); null "
+        "with `verdict`.",
     )
     quality = serializers.CharField(required=False, allow_null=True)
     misattributed_to = serializers.ListField(

@@ -91,14 +91,20 @@ def _invalid_message(detail: Any) -> str:
     )
 
 
+# ``details.field`` of a problem with the body as a whole: JSON that does not parse, a
+# body that is not the object the route takes, one too large to read.
+BODY_FIELD = "body"
+
+
 def _invalid_details(detail: Any) -> Any:
     """A validation error's details: DRF's per-field messages, and ``field``, the path of
     the first field in the wrong (``claims[0].external_id``), as every other 400 names
-    its field in ``details.field``."""
+    its field in ``details.field``; ``body`` when the problem is the body as a whole (a
+    list where an object was due, a rule across fields)."""
     found = _first_problem(detail)
-    if not isinstance(detail, dict) or found is None or not found[0] or "field" in detail:
+    if not isinstance(detail, dict) or found is None or "field" in detail:
         return detail
-    return {"field": found[0], **detail}
+    return {"field": found[0] or BODY_FIELD, **detail}
 
 
 def _not_found_message(exc: Http404, context: dict[str, Any]) -> str:
@@ -120,12 +126,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         body = error_body(
             "payload_too_large",
             f"The request body is larger than {limit} bytes.",
-            {"limit": limit},
+            {"field": BODY_FIELD, "limit": limit},
         )
         return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, TooManyFieldsSent):
         return Response(
-            error_body("malformed_request", "The request has too many fields."),
+            error_body(
+                "malformed_request", "The request has too many fields.", {"field": BODY_FIELD}
+            ),
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404):
@@ -140,6 +148,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         elif isinstance(exc, exceptions.NotAuthenticated):
             message = scheme_hint(context.get("request")) or str(exc.detail)
             details = {}
+        elif isinstance(exc, exceptions.ParseError):
+            message = str(exc.detail)
+            details = {"field": BODY_FIELD}
         else:
             message = str(exc.detail)
             details = {}

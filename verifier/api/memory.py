@@ -178,7 +178,9 @@ class MemoryVerifyApi(APIView):
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "transcript" in attrs and "transcript_id" in attrs:
-                raise serializers.ValidationError("Give `transcript` or `transcript_id`, not both.")
+                raise serializers.ValidationError(
+                    {"transcript_id": "Give `transcript` or `transcript_id`, not both."}
+                )
             return attrs
 
     @extend_schema_serializer(component_name="MemoryVerifyResponse")

@@ -40,7 +40,7 @@ def payload_too_large() -> ApiError:
     return ApiError(
         "payload_too_large",
         f"The request body is larger than {limit} bytes.",
-        details={"limit": limit},
+        details={"field": "body", "limit": limit},
     )
 
 

@@ -11,7 +11,8 @@ sent, is refused with a 400 naming it, never ignored or coerced.
 * **JSON types.** A JSON value of another type than its field's (a number where a
   string is expected, a string where a number or a boolean is) is a ``400
   invalid_request`` naming the field; DRF would turn ``5`` into ``"5"`` and ``"1"`` into
-  ``1``. Form and query values are text by nature and are left to the fields.
+  ``1``. Form and query values are text by nature and are left to the fields, but a
+  whole number among them is ASCII digits ("１" is refused, not read as 1).
 * **Query parameters.** ``query_params_check``: a parameter the endpoint does not read
   is a ``400 unknown_field``, one given twice a ``400 duplicate_field`` (which of the two
   would count is not the client's guess to make). A value its field refuses
@@ -103,6 +104,13 @@ def _check_value(field: Any, value: Any, path: str, *, typed: bool) -> None:
         if isinstance(value, Mapping):
             _check_object(field, value, path, typed=typed)
         return
+    if not typed and isinstance(field, serializers.IntegerField) and isinstance(value, str):
+        # a form's whole number is ASCII digits, as a query's is (``ascii_integers``)
+        digits = value.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
+            raise serializers.ValidationError(
+                {path: ["A valid integer (ASCII digits) is required."]}
+            )
     expected = _expected(field) if typed else None
     if expected is None:
         return

@@ -16,15 +16,19 @@ from verifier.models import (
     MatchKind,
     SourceVersion,
     Trace,
-    Verdict,
     VerificationJob,
     Workspace,
 )
 from verifier.scoring.quality import quality_class
-from verifier.selectors.envelopes import active_binding, claims_for_envelopes, latest_verdict
+from verifier.selectors.envelopes import (
+    active_binding,
+    claims_for_envelopes,
+    judge_item,
+    latest_verdict,
+    served_verdict_of,
+)
 from verifier.selectors.permalinks import binding_permalink
 from verifier.states import StateReason, reason_description
-from verifier.vocabulary import verdict_confidence
 
 # A quote that did not bind in its cited source is looked up in this many other sources
 # of the workspace (the ones that contain it are named: a misattribution).
@@ -152,21 +156,15 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
     }
 
 
-def _confidence(verdict: Verdict | None) -> float | None:
-    if verdict is None:
-        return None
-    value = verdict_confidence(
-        verdict.label, float(verdict.confidence), by_person=verdict.reviewer_id is not None
-    )
-    return round(value, 4) if value is not None else None
-
-
 def claim_result(claim: Claim) -> dict[str, Any]:
     """One verified claim as the API, the CLI and the console report it (best loaded by
     ``claims_for_envelopes``). ``ResultSerializer`` (``verifier.api.claim_verification``)
     declares exactly these keys and those of ``verification_results``' rows."""
     binding = active_binding(claim)
     verdict = latest_verdict(claim)
+    # The envelope's judge, serialized by the one function that serializes it everywhere
+    # (its calibrator included); the flat keys below are read from it.
+    judge = judge_item(served_verdict_of(verdict)) if verdict is not None else None
     # The stored reason's words, as the claim's envelope and the console give them;
     # for a quote not bound, followed by where the quote is, when it is anywhere.
     reason_text = reason_description(claim.state_reason)
@@ -185,10 +183,11 @@ def claim_result(claim: Claim) -> dict[str, Any]:
         "reason": claim.state_reason,
         "reason_text": reason_text,
         # The envelope's rule: no confidence for a verdict that gave no answer.
-        "verdict": verdict.label if verdict is not None else None,
-        "confidence": _confidence(verdict),
+        "verdict": judge["verdict"] if judge is not None else None,
+        "confidence": judge["confidence"] if judge is not None else None,
         "verdict_id": verdict.pk if verdict is not None else None,
-        "judge_model": verdict.judge_model if verdict is not None else None,
+        "judge_model": judge["model"] if judge is not None else None,
+        "judge": judge,
         # The class as the quality report counts it: capped by the state.
         "quality": quality_class(claim.state, claim.quality),
         "misattributed_to": misattributed_to,

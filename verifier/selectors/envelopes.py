@@ -166,20 +166,6 @@ def served_claim_of(claim: Claim) -> ServedClaim:
             source_version_id=version.pk,
             source=_served_source(version.source),
         )
-    served_verdict = None
-    if verdict is not None:
-        calibrator = verdict.calibrator if verdict.calibrator_id is not None else None
-        served_verdict = ServedVerdict(
-            id=verdict.pk,
-            judge_model=verdict.judge_model,
-            prompt_version=verdict.prompt_version,
-            confidence=verdict.confidence,
-            label=verdict.label,
-            at=verdict.at,
-            reviewer_id=verdict.reviewer_id,
-            calibrator_id=verdict.calibrator_id,
-            calibrator_version=calibrator.version if calibrator is not None else None,
-        )
     return ServedClaim(
         pk=claim.pk,
         public_id=claim.public_id,
@@ -192,7 +178,24 @@ def served_claim_of(claim: Claim) -> ServedClaim:
         flagged=claim.flagged,
         trust_score=claim.trust_score,
         binding=served_binding,
-        verdict=served_verdict,
+        verdict=served_verdict_of(verdict) if verdict is not None else None,
+    )
+
+
+def served_verdict_of(verdict: Verdict) -> ServedVerdict:
+    """``verdict`` (with its calibrator loaded: :func:`claims_for_envelopes`) as the read
+    model :func:`judge_item` reads."""
+    calibrator = verdict.calibrator if verdict.calibrator_id is not None else None
+    return ServedVerdict(
+        id=verdict.pk,
+        judge_model=verdict.judge_model,
+        prompt_version=verdict.prompt_version,
+        confidence=verdict.confidence,
+        label=verdict.label,
+        at=verdict.at,
+        reviewer_id=verdict.reviewer_id,
+        calibrator_id=verdict.calibrator_id,
+        calibrator_version=calibrator.version if calibrator is not None else None,
     )
 
 
@@ -225,8 +228,10 @@ def _rounded(confidence: float | None) -> float | None:
 
 
 def judge_item(verdict: ServedVerdict) -> dict[str, Any]:
-    """The latest verdict: who judged, what it answered (``verdict``, a code of
-    :data:`verifier.vocabulary.VERDICTS`) and how sure it was of that answer. A verdict
+    """The one serialization of a claim's judge, wherever it is served (the envelope,
+    ``/retrieve``, claims/verify's rows): the verdict the state rests on, who judged,
+    what it answered (``verdict``, a code of :data:`verifier.vocabulary.VERDICTS`) and
+    how sure it was of that answer. A verdict
     that gave no answer (abstained, coverage_gap, withdrawn) has ``confidence`` null: a
     stored 1.0 on an abstention is the judge's certainty that it cannot decide, which a
     reader would take for certainty about the claim. Neither has a reviewer's decision: a

@@ -90,13 +90,25 @@ def memory_transcript_import(
 ) -> TranscriptWrite:
     """Store JSON/JSONL turns as a transcript source version (a no-op when unchanged).
 
-    Raises ``TranscriptInputError`` for bad input."""
-    transcript = parse_transcript(data)
+    Raises ``TranscriptInputError`` for bad input, ``details.field`` naming the field
+    (``transcript`` when the problem is the transcript as a whole)."""
+    try:
+        transcript = parse_transcript(data)
+    except TranscriptInputError as exc:
+        if "field" not in exc.details:
+            exc.details = {"field": "transcript", **exc.details}
+        raise
     ref = ref.strip() or f"{TRANSCRIPT_REF_PREFIX}{text_sha256(transcript.text)[:16]}"
     if len(ref) > 200:
-        raise TranscriptInputError("invalid_ref", "`ref` has more than 200 characters.")
+        raise TranscriptInputError(
+            "invalid_ref", "`ref` has more than 200 characters.", {"field": "ref"}
+        )
     if not _storable(ref) or not _storable(title):
-        raise TranscriptInputError("invalid_ref", "`ref` and `title` must be valid text.")
+        raise TranscriptInputError(
+            "invalid_ref",
+            "`ref` and `title` must be valid text.",
+            {"field": "ref" if not _storable(ref) else "title"},
+        )
     try:
         write = source_upsert(
             workspace=workspace,
@@ -125,18 +137,25 @@ def memory_transcript_import(
 
 def _validate(agent: Any, message: Any) -> tuple[str, str]:
     if not isinstance(agent, str) or not agent.strip():
-        raise TranscriptInputError("invalid_agent", "`agent` must be the agent's speaker name.")
+        raise TranscriptInputError(
+            "invalid_agent", "`agent` must be the agent's speaker name.", {"field": "agent"}
+        )
     if len(agent) > MAX_AGENT_CHARS:
         raise TranscriptInputError(
-            "invalid_agent", f"`agent` has more than {MAX_AGENT_CHARS} characters."
+            "invalid_agent",
+            f"`agent` has more than {MAX_AGENT_CHARS} characters.",
+            {"field": "agent"},
         )
     if not isinstance(message, str) or not message.strip():
-        raise TranscriptInputError("empty_message", "`message` is empty: nothing to verify.")
+        raise TranscriptInputError(
+            "empty_message", "`message` is empty: nothing to verify.", {"field": "message"}
+        )
     if len(message) > MAX_MESSAGE_CHARS or not _storable(message) or not _storable(agent):
         raise TranscriptInputError(
             "invalid_message",
             f"`message` and `agent` must be valid Unicode text without NUL "
             f"(`message` at most {MAX_MESSAGE_CHARS} characters).",
+            {"field": "agent" if not _storable(agent) else "message"},
         )
     return " ".join(agent.split()), message
 
@@ -296,6 +315,7 @@ def memory_verify(
             "no_transcript",
             "A memory check needs the transcript to check the agent's claims against: "
             "paste or upload its turns, or give a stored transcript.",
+            {"field": "transcript"},
         )
     steps = TraceSteps()
     if transcript is None and transcript_data is not None:

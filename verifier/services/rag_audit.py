@@ -33,6 +33,7 @@ from verifier.rag import (
     AuditResult,
     Chunk,
     ClaimAudit,
+    RagInputError,
     audit_answer,
     parse_chunks,
     validate_answer,
@@ -178,12 +179,20 @@ def rag_audit_run(
     """Parse, audit (outside the transaction: judging may take a while) and store, with
     the call's trace (one, written with the audit).
 
-    Raises ``verifier.rag.RagInputError`` for bad input.
+    Raises ``verifier.rag.RagInputError`` for bad input, ``details.field`` naming the
+    field (``chunks[i]`` for one chunk, ``chunks`` for all of them).
     """
     steps = TraceSteps()
     with steps.step("parse") as detail:
         validate_answer(answer)
-        parsed = parse_chunks(chunks)
+        try:
+            parsed = parse_chunks(chunks)
+        except RagInputError as exc:
+            if "field" not in exc.details:
+                index = exc.details.get("index")
+                field = f"chunks[{index}]" if isinstance(index, int) else "chunks"
+                exc.details = {"field": field, **exc.details}
+            raise
         detail["chunks"] = len(parsed)
     with steps.step("audit") as detail:
         result = audit_answer(

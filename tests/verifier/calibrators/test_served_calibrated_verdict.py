@@ -1,7 +1,8 @@
 """A claim a reviewer calibrator decided is served with the verdict its state rests on,
 and says that the calibrator gave it: the envelope's ``judge.calibrator`` (its id and
 version) wherever the envelope is served — ``GET /connect/v1/claims/{id}``, the claim
-list, ``POST /connect/v1/retrieve`` — and the console's claim page. The verdicts are
+list, ``POST /connect/v1/retrieve``, claims/verify's result rows — and the console's
+claim page. The verdicts are
 recorded as the judging service records them: the judge's own answer (abstained), then
 the calibrator's (entailed), pointing at its row."""
 
@@ -23,11 +24,11 @@ SPAN = "The Oakum Street bridge was rebuilt after the flood of 1910 and reopened
 TEXT = "After the 1910 flood, the Oakum Street bridge was back in service in under twelve months."
 
 
-def _judged(workspace, row: JudgeCalibrator | None):
+def _judged(workspace, row: JudgeCalibrator | None, **kw):
     """A published claim with a fresh exact binding: the judge abstained and, with
     ``row``, the calibrator then said entailed (the judging service's two verdicts)."""
     source = make_source(workspace, text=SPAN)
-    claim = make_claim(source, TEXT, published=True, embedding=embed_text(TEXT))
+    claim = make_claim(source, TEXT, published=True, embedding=embed_text(TEXT), **kw)
     binding = make_binding(claim, SPAN)
     common = {
         "claim": claim,
@@ -56,7 +57,7 @@ def _judged(workspace, row: JudgeCalibrator | None):
 @pytest.fixture
 def calibrated(reviewed):
     row = judge_calibrator_fit(workspace=reviewed.workspace).row
-    return row, _judged(reviewed.workspace, row)
+    return row, _judged(reviewed.workspace, row, external_id="app-calibrated")
 
 
 def test_the_envelope_shows_the_calibrators_verdict_and_names_it(reviewed, calibrated):
@@ -91,11 +92,38 @@ def test_the_envelope_shows_the_calibrators_verdict_and_names_it(reviewed, calib
     assert envelope["judge"] == own["judge"]
 
 
+def _verify_row(workspace, claim) -> dict:
+    """The claims/verify row of ``claim`` sent again under its external id (reused)."""
+    sent = {"text": claim.text, "source": claim.source.ref, "external_id": claim.external_id}
+    response = client_for(workspace).post(
+        "/connect/v1/claims/verify", {"claims": [sent]}, content_type="application/json"
+    )
+    assert response.status_code == 200, response.content
+    (row,) = response.json()["results"]
+    assert row["reused"] is True
+    return row
+
+
+def test_a_claims_verify_row_names_the_calibrator_as_the_envelope_does(reviewed, calibrated):
+    row, claim = calibrated
+    own = client_for(reviewed.workspace, scope="read")
+    judge = own.get(f"/connect/v1/claims/{claim.public_id}").json()["judge"]
+    assert judge["calibrator"] == {"id": row.pk, "version": row.version}
+    verified = _verify_row(reviewed.workspace, claim)
+    assert verified["judge"] == judge
+    assert (verified["verdict"], verified["confidence"], verified["judge_model"]) == (
+        judge["verdict"],
+        judge["confidence"],
+        judge["model"],
+    )
+
+
 def test_a_judges_own_verdict_names_no_calibrator(workspace):
-    claim = _judged(workspace, None)
+    claim = _judged(workspace, None, external_id="app-own")
     own = client_for(workspace, scope="read").get(f"/connect/v1/claims/{claim.public_id}").json()
     assert (own["state"], own["judge"]["verdict"]) == ("unverified", "abstained")
     assert own["judge"]["calibrator"] is None
+    assert _verify_row(workspace, claim)["judge"] == own["judge"]
 
 
 def test_the_claim_page_says_the_calibrator_decided(reviewed, calibrated):
