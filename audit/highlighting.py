@@ -99,6 +99,9 @@ _NAMES: Final = {
 class DiffSegment:
     op: DiffOp
     text: str
+    # A removed run and the added run right after it that read the same: they differ only
+    # in how accented characters are encoded (composed or decomposed; the same NFC form).
+    recoded: bool = False
 
     @property
     def blank(self) -> bool:
@@ -227,6 +230,22 @@ def diff_segments(old: str, new: str) -> list[DiffSegment]:
             push("equal", a_lines[i1:i2])
         else:
             words("".join(a_lines[i1:i2]), "".join(b_lines[j1:j2]))
+    return _mark_recoded(out)
+
+
+def _mark_recoded(out: list[DiffSegment]) -> list[DiffSegment]:
+    """Flag each delete + insert pair whose texts differ only in Unicode normalization
+    (both sides look the same on the page, so the diff must say why they are a change)."""
+    for i in range(len(out) - 1):
+        removed, added = out[i], out[i + 1]
+        if (
+            removed.op == "delete"
+            and added.op == "insert"
+            and unicodedata.normalize("NFC", removed.text)
+            == unicodedata.normalize("NFC", added.text)
+        ):
+            out[i] = DiffSegment("delete", removed.text, recoded=True)
+            out[i + 1] = DiffSegment("insert", added.text, recoded=True)
     return out
 
 
@@ -364,3 +383,23 @@ def span_ends(text: str, words: int = SPAN_END_WORDS) -> SpanEnds:
     if len(parts) <= 2 * words:
         return SpanEnds(" ".join(parts), "", True)
     return SpanEnds(" ".join(parts[:words]), " ".join(parts[-words:]), False)
+
+
+# --- a long quote cut short, its characters kept -------------------------------------
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` user-perceived characters, "…" last when cut.
+
+    Unlike Django's ``truncatechars`` (which returns the NFC form), the characters kept
+    are exactly the text's: a decomposed "é" stays decomposed, so a quote shown cut short
+    is still the stored quote's beginning, character for character. A cut never falls
+    inside a user-perceived character (an emoji sequence, a letter with its marks)."""
+    if limit <= 0:
+        return ""
+    if len(text) <= limit:
+        return text
+    clusters = _clusters(text)
+    if len(clusters) <= limit:
+        return text
+    return "".join(clusters[: limit - 1]) + "…"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -93,8 +93,13 @@ def _render_source(request: MemberRequest, source: Any, version: Any) -> HttpRes
 @role_required()
 def source_detail(request: MemberRequest, source_id: int) -> HttpResponse:
     source = selectors.audit_source_get(workspace=request.workspace, source_id=source_id)
-    number = request.GET.get("v", "")
-    version = selectors.source_version_get(source=source, number=decimal_int(number, max_digits=9))
+    number = request.GET.get("v", "").strip()
+    parsed = decimal_int(number, max_digits=9)
+    if number and parsed is None:
+        # ``?v=`` that names no version number is not found, as ``?v=99`` is: never the
+        # current version shown as if it were the one asked for.
+        raise Http404("No such version of this source.")
+    version = selectors.source_version_get(source=source, number=parsed)
     return _render_source(request, source, version)
 
 

@@ -80,6 +80,28 @@ class SourceView:
     later_at: int | None = None
 
 
+def _claim_not_here(*, source: Source, version: SourceVersion, public_id: str) -> str:
+    """Why ``?claim=<public_id>`` focuses nothing in ``version``: the claim has no span
+    bound in it (naming the version of this source that holds its active span, if one
+    does), or this workspace has no such claim."""
+    elsewhere = (
+        EvidenceBinding.objects.filter(
+            claim__public_id=public_id,
+            claim__workspace_id=source.workspace_id,
+            source_version__source=source,
+            is_active=True,
+        )
+        .values_list("source_version__number", flat=True)
+        .first()
+    )
+    if elsewhere is not None:
+        return (
+            f"Claim “{public_id}” has no span bound in v{version.number}: its span is "
+            f"bound in v{elsewhere}. No span is focused."
+        )
+    return f"No claim “{public_id}” has a span bound in v{version.number}: no span is focused."
+
+
 def _dominant_state(states: list[str]) -> str:
     for state in STATE_ATTENTION:
         if state in states:
@@ -119,6 +141,8 @@ def source_view(
             focus_range = (pinned[0].start, pinned[0].end)
     notice = ""
     named = f"v{version.number}"
+    if focus.claim and not pinned:
+        notice = _claim_not_here(source=source, version=version, public_id=focus.claim)
     if not focus.claim and focus.span:
         if focus.start is None:
             notice = (
