@@ -36,7 +36,10 @@ class RuleSetForm(forms.Form):
     """Edits a copy of ``base``; ``definition()`` gives the validated result."""
 
     name = forms.CharField(max_length=100)
-    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    # as long as a reviewer's note; it is shown in the version history and the activity log
+    note = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
     default_policy = forms.ChoiceField(choices=[(p, p) for p in POLICY_NAMES])
     # One of the workspace's packs ("" = all packs): a preview never makes a pack.
     domain_pack = forms.ChoiceField(

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -63,12 +63,24 @@ def _render(
     )
 
 
-def _member(request: MemberRequest, membership_id: int) -> Membership:
-    return get_object_or_404(
-        Membership.objects.select_related("user", "workspace"),
-        pk=membership_id,
-        workspace=request.workspace,
+def _member(request: MemberRequest, membership_id: int) -> Membership | None:
+    return (
+        Membership.objects.select_related("user", "workspace")
+        .filter(pk=membership_id, workspace=request.workspace)
+        .first()
     )
+
+
+def _gone(request: MemberRequest) -> HttpResponse:
+    """A member taken out since the page was drawn (by another admin, or by this same
+    form sent twice), or another workspace's (the same answer): the members page as it is
+    now, saying so, rather than a "not found" page that blames the link."""
+    messages.error(
+        request,
+        "No such member in this workspace: another admin may have taken them out since "
+        "this page was drawn. Nothing changed; the list below is as it is now.",
+    )
+    return _render(request, status=404)
 
 
 @require_GET
@@ -100,6 +112,8 @@ def member_new(request: MemberRequest) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
     membership = _member(request, membership_id)
+    if membership is None:
+        return _gone(request)
     form = RoleForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose one of the roles.")
@@ -146,6 +160,8 @@ def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
 @role_required(*ADMIN_ROLES)
 def member_out(request: MemberRequest, membership_id: int) -> HttpResponse:
     membership = _member(request, membership_id)
+    if membership is None:
+        return _gone(request)
     asked = ask_first(
         request,
         question=f"Take {membership.user.get_username()} out of {request.workspace.name}? "

@@ -93,7 +93,12 @@ def quality(request: MemberRequest) -> HttpResponse:
     )
     now = selectors.quality_jobs_states_now(job_ids=[job.pk for job in page])
     jobs = [
-        {"job": job, "q": selectors.quality_summary(job.quality_report), "now": now[job.pk]}
+        {
+            "job": job,
+            "q": selectors.quality_summary(job.quality_report),
+            "now": now[job.pk],
+            "now_total": sum(now[job.pk].values()),
+        }
         for job in page
     ]
     runs = Paginator(selectors.validator_runs(workspace=workspace), JOBS_PAGE_SIZE).get_page(

@@ -95,6 +95,21 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
                         "active. Review its impact, then activate it for a domain pack or "
                         "all packs.",
                     )
+                    if (
+                        parent is not None
+                        and parent.name == draft.name
+                        and draft.version > parent.version + 1
+                    ):
+                        # Started from an older version (a second tab, another admin):
+                        # the versions between do not carry over, and the comparison
+                        # below is with the version started from.
+                        messages.warning(
+                            request,
+                            f"{rule_selectors.rule_set_label(draft)} was made from version "
+                            f"{parent.version}, not from version {draft.version - 1} saved "
+                            "since: it does not carry the changes of the versions between. "
+                            "Compare them before activating it.",
+                        )
                     # the activate form on the version's page starts at the previewed target
                     target = urlencode(
                         {"domain_pack": data["domain_pack"], "policy": data["policy"]}
@@ -118,8 +133,10 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
                 {"impact": impact, "form": form, "oob": True},
             )
     else:
-        # A tuned copy of the built-in gets its own name, so versions read "Acme rules v2".
-        initial = {} if parent else {"name": f"{CORE_V1.name} tuned"}
+        # A tuned copy of a built-in (from the Rules page's link, or from its row in the
+        # version history) gets its own name, so versions read "Acme rules v2".
+        built_in = parent is None or parent.workspace_id is None
+        initial = {"name": f"{base.name} tuned"} if built_in else {}
         form = RuleSetForm(base=base, packs=packs, initial=initial)
     return render(
         request,
@@ -154,9 +171,14 @@ def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
             "packs": rule_selectors.rule_set_domain_packs(workspace=workspace),
             "policies": POLICY_NAMES,
             "target_pack": request.GET.get("domain_pack", "").strip(),
-            "target_policy": request.GET.get("policy", definition.default_policy),
+            "target_policy": _policy_or(request.GET.get("policy", ""), definition.default_policy),
         },
     )
+
+
+def _policy_or(policy: str, default: str) -> str:
+    """``policy`` when it names one, else ``default``: the select never opens on none."""
+    return policy if policy in POLICY_NAMES else default
 
 
 def _pack_choice(data: Any) -> tuple[str, bool]:
@@ -183,7 +205,13 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
         )
     except InvalidRuleSet as exc:
         messages.error(request, "; ".join(exc.errors))
-        return redirect("audit:rule-set-detail", pk=rule_set.pk)
+        detail = reverse("audit:rule-set-detail", args=[rule_set.pk])
+        if pack not in rule_selectors.rule_set_domain_packs(workspace=request.workspace):
+            return redirect(detail)  # a new pack refused: the message names it
+        # back to the version's page with the pack and policy just tried still chosen:
+        # "Preview it again" is one click, never a silent switch to all packs
+        target = urlencode({"domain_pack": pack, "policy": request.POST.get("policy", "")})
+        return redirect(f"{detail}?{target}")
     messages.success(
         request,
         f"Activated {rule_selectors.rule_set_label(rule_set)} for "

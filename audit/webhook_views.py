@@ -39,11 +39,20 @@ class WebhookForm(forms.Form):
     secret = forms.CharField(
         min_length=16,
         max_length=128,
+        # Kept as typed: a stripped secret would sign every delivery with another secret
+        # than the receiver's copy; outer blanks are refused instead (``webhook_create``).
+        strip=False,
         label="Secret (16 to 128 characters)",
         widget=forms.PasswordInput(render_value=False),
         help_text="Signs every delivery (HMAC-SHA256 in X-Spanproof-Signature); keep a "
         "copy for the receiver: it is not shown again.",
     )
+
+    def clean_secret(self) -> str:
+        secret: str = self.cleaned_data["secret"]
+        if not secret.strip():  # outer blanks are ``webhook_create``'s refusal
+            raise forms.ValidationError("This field is required.")
+        return secret
 
 
 def _render(

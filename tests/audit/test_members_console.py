@@ -189,3 +189,26 @@ def test_admin_lists_page_by_fifty(admin_client_ws, workspace, page, make):
     assert "Page 1 of 2" in first and 'rel="next"' in first
     second = admin_client_ws.get(page, {"page": "2"}).content.decode()
     assert "Page 2 of 2" in second
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [("remove", {"confirmed": "1"}), ("role", {"role": "auditor"})],
+)
+def test_a_member_taken_out_since_the_page_was_drawn_is_said_on_the_members_page(
+    admin_client_ws, workspace, action, data
+):
+    """A second tab, another admin, or "Take out" sent twice: the member is gone. The
+    answer is the members page saying so and that nothing changed, not a "not found"
+    page that blames a mistyped link."""
+    rosa = make_user("rosa", workspace=workspace, role="reviewer")
+    membership = rosa.memberships.get()
+    first = admin_client_ws.post(f"/audit/members/{membership.pk}/remove/", {"confirmed": "1"})
+    assert first.status_code == 302
+    again = admin_client_ws.post(f"/audit/members/{membership.pk}/{action}/", data)
+    assert again.status_code == 404
+    page = again.content.decode()
+    assert "No such member in this workspace" in page and "Nothing changed" in page
+    assert 'id="members"' in page or "Add a member" in page
+    assert "may be mistyped" not in page

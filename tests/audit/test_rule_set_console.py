@@ -375,3 +375,107 @@ def test_every_id_the_form_points_to_for_help_is_on_the_page(admin_client_ws):
     ids = set(re.findall(r'\bid="([^"]+)"', page))
     missing = {ref for refs in described for ref in refs.split() if ref not in ids}
     assert described and not missing, missing
+
+
+# --- admin walk: what the pages say against what they do ---------------------------------
+
+
+@pytest.mark.django_db
+def test_a_new_version_from_the_built_ins_row_is_named_as_its_own(admin_client_ws):
+    """The version history's "New version from this" on the built-in's row offered the
+    name "Core v1": saved, the workspace's own copy read "Core v1" beside the built-in
+    "Core v1 (built-in)". Both links to the built-in now offer "Core v1 tuned"."""
+    builtin = rule_set_builtin_ensure()
+    for url in (NEW, f"{NEW}?from={builtin.pk}"):
+        html = admin_client_ws.get(url).content.decode()
+        assert re.search(r'name="name" value="Core v1 tuned"', html), url
+
+
+@pytest.mark.django_db
+def test_a_version_of_the_workspace_keeps_its_name_when_copied(admin_client_ws, workspace):
+    delta = rule_set_create(
+        workspace=workspace, definition=replace(CORE_V1, name="Delta rules", display_name="")
+    )
+    html = admin_client_ws.get(f"{NEW}?from={delta.pk}").content.decode()
+    assert re.search(r'name="name" value="Delta rules"', html)
+
+
+@pytest.mark.django_db
+def test_a_refused_activation_keeps_the_pack_and_policy_it_tried(
+    admin_client_ws, workspace, source
+):
+    """Refused (another admin's activation since the preview), the version's page opened
+    on "all packs" and the default policy: the admin's next "Activate…" targeted another
+    pack than the one they had previewed. It keeps the pack and policy tried."""
+    delta = rule_set_create(
+        workspace=workspace, definition=replace(CORE_V1, name="Delta rules", display_name="")
+    )
+    pack = source.domain_pack
+    assert pack, "the fixture's source has a pack"
+    url = reverse("audit:rule-set-activate", args=[delta.pk])
+    stale = {"domain_pack": pack, "policy": "strict", "confirm": "1", "previewed_against": "999"}
+    response = admin_client_ws.post(url, stale)
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?domain_pack={pack}&policy=strict")
+    page = admin_client_ws.get(response["Location"]).content.decode()
+    assert "Preview it again" in page
+    assert re.search(rf'<option value="{pack}"[^>]* selected', page)
+    assert re.search(r"<option selected>strict</option>", page)
+
+
+@pytest.mark.django_db
+def test_an_unknown_policy_in_the_address_opens_on_the_default(admin_client_ws, workspace):
+    delta = rule_set_create(
+        workspace=workspace, definition=replace(CORE_V1, name="Delta rules", display_name="")
+    )
+    page = admin_client_ws.get(
+        reverse("audit:rule-set-detail", args=[delta.pk]) + "?policy=bogus"
+    ).content.decode()
+    assert "<option selected>balanced</option>" in page
+
+
+@pytest.mark.django_db
+def test_the_comparison_names_settings_in_the_forms_words(admin_client_ws, workspace):
+    """The rows read "logical_structure · weight" and "strict · min overall score": raw
+    keys, where the form that sets them says "Logical structure weight" and
+    "strict: supported at ≥"."""
+    delta = rule_set_create(
+        workspace=workspace,
+        definition=replace(CORE_V1, name="Delta rules", display_name="", default_policy="strict"),
+    )
+    page = admin_client_ws.get(reverse("audit:rule-set-detail", args=[delta.pk])).content.decode()
+    assert "Logical structure · weight" in page
+    assert "Evidence grounding · passing threshold" in page
+    assert "strict · supported at ≥" in page and "lenient · weak at ≥" in page
+    assert "logical_structure" not in page.split("Definition JSON")[0]
+    assert "min overall score" not in page
+
+
+@pytest.mark.django_db
+def test_a_note_longer_than_a_reviewers_is_a_form_error(admin_client_ws):
+    """A 200,000-character note was stored and copied into the activity log."""
+    response = admin_client_ws.post(NEW, _form_data(name="Noted", note="n" * 2001, action="save"))
+    assert response.status_code == 200
+    assert "at most 2000 characters" in response.content.decode()
+    assert not RuleSet.objects.filter(name="Noted").exists()
+
+
+@pytest.mark.django_db
+def test_saving_from_an_older_version_says_the_newer_ones_do_not_carry_over(
+    admin_client_ws, workspace
+):
+    """Two tabs open "New version from Delta rules v1"; one saves v2 (strict 0.9), the
+    other then saves v3 (lenient changed): v3 silently dropped v2's change, and its page
+    compared it with v1 only. The save says so."""
+    v1 = rule_set_create(
+        workspace=workspace, definition=replace(CORE_V1, name="Delta rules", display_name="")
+    )
+    url = f"{NEW}?from={v1.pk}"
+    base = _form_data(name="Delta rules", action="save")
+    first = admin_client_ws.post(url, {**base, "strict_min_overall_score": "0.9"}, follow=True)
+    assert "Saved Delta rules v2" in first.content.decode()
+    assert "does not carry" not in first.content.decode()
+    second = admin_client_ws.post(url, {**base, "lenient_weak_threshold": "0.2"}, follow=True)
+    page = second.content.decode()
+    assert "Saved Delta rules v3" in page
+    assert "was made from version 1, not from version 2 saved since" in page

@@ -258,3 +258,23 @@ def test_the_ingest_job_page_labels_factors_as_the_quality_page_does(admin_clien
     table = html.split("Trust score factors")[1].split("</table>")[0]
     for code, label in TRUST_FACTOR_LABELS.items():
         assert f">{label}</td>" in table and f">{code}<" not in table
+
+
+def test_a_job_with_no_claims_now_says_none_not_a_blank_cell(auditor_client, workspace, source):
+    """ "Claims now" was an empty list, a blank cell, for a job none of whose claims
+    are left; a job with claims lists them by state."""
+    empty = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(0, 0, 0, None)
+    )
+    full = IngestJob.objects.create(
+        workspace=workspace, status="succeeded", quality_report=_report(1, 0, 0, 0)
+    )
+    claim = make_claim(source, ingest_job=full)
+    html = auditor_client.get(reverse("audit:quality")).content.decode()
+
+    def claims_now(job: IngestJob) -> str:
+        row = html.split(f'id="job-{job.pk}"')[1].split("</tr>")[0]
+        return re.search(r'<td class="states-now">(.*?)</td>', row, re.S).group(1).strip()
+
+    assert claims_now(empty) == "none"
+    assert f"1 {claim.state}</a>" in claims_now(full)

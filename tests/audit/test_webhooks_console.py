@@ -88,3 +88,27 @@ def test_the_page_is_for_admins(reviewer_client, auditor_client):
         assert client.get(PAGE).status_code == 403
         assert client.post("/audit/webhooks/new/", FORM).status_code == 403
     assert not Webhook.objects.exists()
+
+
+@pytest.mark.parametrize("secret", ["  s3cret-for-the-console", "s3cret-for-the-console\t"])
+def test_a_secret_with_outer_blanks_is_refused_not_trimmed(admin_client_ws, secret):
+    """Trimmed, the stored secret would sign every delivery with other bytes than the copy
+    the admin gave the receiver: every signature would fail there, and nothing said why."""
+    response = admin_client_ws.post("/audit/webhooks/new/", {**FORM, "secret": secret})
+    assert response.status_code == 422
+    assert "The secret begins or ends with a blank" in response.content.decode()
+    assert not Webhook.objects.exists()
+
+
+def test_a_secret_is_stored_exactly_as_typed(admin_client_ws, workspace):
+    secret = "inner spaces stay: a b c"
+    response = admin_client_ws.post("/audit/webhooks/new/", {**FORM, "secret": secret})
+    assert response.status_code == 302
+    assert Webhook.objects.get(workspace=workspace).secret == secret
+
+
+def test_a_blank_secret_is_required(admin_client_ws):
+    response = admin_client_ws.post("/audit/webhooks/new/", {**FORM, "secret": " " * 20})
+    assert response.status_code == 422
+    assert "This field is required." in response.content.decode()
+    assert not Webhook.objects.exists()

@@ -209,7 +209,8 @@ class WebhookCreateApi(APIView):
     @extend_schema_serializer(component_name="WebhookCreateRequest")
     class InputSerializer(StrictSerializer):
         url = serializers.URLField(max_length=500)
-        secret = serializers.CharField(min_length=16, max_length=128)
+        # kept as sent: ``webhook_create`` refuses outer blanks rather than trimming them
+        secret = serializers.CharField(min_length=16, max_length=128, trim_whitespace=False)
         events = serializers.ListField(
             child=serializers.ChoiceField(choices=[e.value for e in WebhookEvent]),
             allow_empty=False,

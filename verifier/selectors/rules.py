@@ -225,21 +225,21 @@ def rule_set_diff(a: RuleSetDefinition, b: RuleSetDefinition) -> list[dict[str, 
 
     add("Default policy", a.default_policy, b.default_policy)
     for key in DIMENSIONS:
-        add(f"{key} · weight", a.dimension(key).weight, b.dimension(key).weight)
+        # the words of the form that sets them ("Logical structure weight"), not the key
+        title = key.replace("_", " ").capitalize()
+        add(f"{title} · weight", a.dimension(key).weight, b.dimension(key).weight)
         add(
-            f"{key} · passing threshold",
+            f"{title} · passing threshold",
             a.dimension(key).passing_threshold,
             b.dimension(key).passing_threshold,
         )
     for name in ("strict", "balanced", "lenient"):
         add(
-            f"{name} · min overall score",
+            f"{name} · supported at ≥",
             a.policy(name).min_overall_score,
             b.policy(name).min_overall_score,
         )
-        add(
-            f"{name} · weak threshold", a.policy(name).weak_threshold, b.policy(name).weak_threshold
-        )
+        add(f"{name} · weak at ≥", a.policy(name).weak_threshold, b.policy(name).weak_threshold)
     return rows
 
 

@@ -95,6 +95,14 @@ def webhook_create(
         )
     if len(secret) < 16:
         raise WebhookInputError("weak_secret", "The secret needs at least 16 characters.")
+    if secret != secret.strip():
+        # Trimmed, it would sign every delivery with other bytes than the receiver's copy.
+        raise WebhookInputError(
+            "invalid_secret",
+            "The secret begins or ends with a blank (a space, a tab or a line break): "
+            "remove it, so that the receiver's copy is exactly the secret that signs.",
+            {"field": "secret"},
+        )
     if not 0 <= threshold <= 100:
         raise WebhookInputError("invalid_threshold", "threshold is a trust score 0–100.")
     try:

@@ -89,3 +89,16 @@ def test_a_missing_object_is_a_404_that_says_what_is_missing(workspace):
     claim = api.get("/connect/v1/claims/claim:nosuchclaim").json()["error"]
     assert claim["code"] == "not_found" and claim["message"] != "Not found."
     assert "matches the given query" not in claim["message"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("secret", ["  " + SECRET, SECRET + "\n"])
+def test_a_secret_with_outer_blanks_is_refused_not_trimmed(workspace, secret):
+    """The API kept the secret trimmed: every delivery would have been signed with other
+    bytes than the receiver's copy. It is refused, as in the console, naming the field."""
+    body = {"url": "https://hooks.example.com/in", "secret": secret, "events": ["job.completed"]}
+    response = client_for(workspace, "admin").post(HOOKS, body, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_secret" and error["details"]["field"] == "secret"
+    assert not Webhook.objects.exists()
