@@ -19,7 +19,13 @@ from audit.confirmation import ask_first
 from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.engine import get_judge
 from verifier.http import MemberRequest
-from verifier.models import CalibratorStatus, JudgeCalibrator
+from verifier.judges.reviewer_calibrator import (
+    MIN_OVERRULES,
+    OVERRULE_LABELS,
+    may_overrule,
+    overrule_figures,
+)
+from verifier.models import CalibratorChangeJob, CalibratorStatus, JudgeCalibrator
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors import calibrators as calibrator_selectors
@@ -102,11 +108,28 @@ def calibrator_detail(request: MemberRequest, pk: int) -> HttpResponse:
             "new_decisions": calibrator_selectors.calibrator_new_decisions(
                 workspace=request.workspace, judge_model=model_id, prompt_version=version
             ),
+            "overrule": overrule_rows(row),
+            "min_overrules": MIN_OVERRULES,
             "params_json": json.dumps(row.params, indent=2),
             "job": calibrator_selectors.calibrator_change_job_latest(calibrator=row),
             "deactivate_question": DEACTIVATE_QUESTION.format(row=row),
         },
     )
+
+
+def overrule_rows(row: JudgeCalibrator) -> list[dict[str, object]]:
+    """Per answer the judge decides (in the page's words): the calibrator's out-of-fold
+    overrule figures (``reviewer_calibrator.overrule_figures``; empty for one fitted
+    before they were recorded) and whether it sends such a claim back to the queue."""
+    figures = row.params.get("figures") or {}
+    return [
+        {
+            "judge_said": "supported" if label == "entailed" else "contradicted",
+            "figures": overrule_figures(figures, label),
+            "may_overrule": may_overrule(figures, label),
+        }
+        for label in OVERRULE_LABELS
+    ]
 
 
 @require_POST
@@ -132,13 +155,23 @@ def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
             # the flip list again, against the calibrator in force now, to confirm or not
             row = calibrator_selectors.calibrator_get(workspace=workspace, pk=pk)
             return _confirmation(request, row)
-        messages.success(
-            request,
-            f"Activated {row}: new verdicts of {row.judge_model} pass through it; its answers "
-            f"are being applied to the {job.total} claim{pluralize(job.total)} it may decide.",
-        )
+        messages.success(request, activation_message(row, job))
         return redirect("audit:calibrator-detail", pk=row.pk)
     return _confirmation(request, row)
+
+
+def activation_message(row: JudgeCalibrator, job: CalibratorChangeJob) -> str:
+    """What an admin is told on confirming: the claims the background change reads (the
+    job's ``total``, the claims in scope, as its panel counts them), not a number of
+    claims it decides — how many get its answer and change state is known once the job
+    has read them (the panel's "verdicts appended" and "changed state", the flip list's
+    two counts)."""
+    return (
+        f"Activated {row}: new verdicts of {row.judge_model} pass through it. The "
+        f"{job.total} claim{pluralize(job.total)} in its scope {pluralize(job.total, 'is,are')} "
+        "being read again in the background; its page shows how many get its answer and "
+        "change state, as the flip list did."
+    )
 
 
 def _confirmation(request: MemberRequest, row: JudgeCalibrator) -> HttpResponse:
@@ -153,7 +186,14 @@ def _confirmation(request: MemberRequest, row: JudgeCalibrator) -> HttpResponse:
     return render(
         request,
         "audit/calibrator_confirm.html",
-        {"calibrator": row, "plan": preview.plan, "preview": preview, "shown": FLIPS_SHOWN},
+        {
+            "calibrator": row,
+            "plan": preview.plan,
+            "preview": preview,
+            "shown": FLIPS_SHOWN,
+            # read but left as they are: no fresh bound span, or judged last by another model
+            "unread": preview.read - (preview.plan.scanned if preview.plan else 0),
+        },
     )
 
 

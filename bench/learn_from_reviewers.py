@@ -9,7 +9,8 @@ at random (fixed seed per draw); k rows of the first half play the reviewers' de
 (``verifier.judges.reviewer_calibrator``) is fitted on the judge's reading of them, and
 the judge + calibrator is measured on the second half, each claim's answer combined as
 the judging service does (``combine``: the calibrator decides where the judge did not,
-and never overrules a judge that decided — a disagreement is an abstention): balanced
+and never overrules a judge that decided — a disagreement is an abstention, and only
+where the calibrator's out-of-fold figures earned it, ``Calibrator.may_overrule``): balanced
 accuracy of entailed-vs-rest, precision of ``entailed``, abstention (the share neither
 entailed nor contradicted at the state policy's confidence floor). k = 0 is the plain
 judge. A k larger than the half is capped (the k used is printed). Mean and spread
@@ -20,6 +21,10 @@ Prints one JSON object. The calibrator's floor is the judges' own precision floo
 own decisions (its "supported" calls and its "contradicted" calls, each against gold) is
 reported per k on the out-of-sample half, with the number of draws where a side fell
 below the floor. ``entailed_precision`` is the combined judge + calibrator figure.
+``overrules``: the out-of-sample claims the judge decided that the calibrator sends back
+to the queue (share of the half), with ``overrule_precision`` (gold sides with the
+calibrator); ``ungated_overrules`` and ``ungated_overrule_precision`` are the same for
+every disagreement (what a calibrator did before overruling had to be earned).
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ from verifier.judges.nli.devdata import EvalRow, load_eval_rows
 from verifier.judges.reading import judge_reading
 from verifier.judges.reviewer_calibrator import (
     CONFIDENCE_Z,
+    DECIDING_LABELS,
+    DECISION_LABEL,
     NotEnoughDecisions,
     combine,
     fit_calibrator,
@@ -93,6 +100,10 @@ def simulate(
             "decided_by_calibrator": [],
             "calibrator_supported_precision": [],
             "calibrator_contradicted_precision": [],
+            "overrules": [],
+            "overrule_precision": [],
+            "ungated_overrules": [],
+            "ungated_overrule_precision": [],
             "k_used": [],
         }
         below_floor = 0
@@ -108,6 +119,8 @@ def simulate(
             decided = 0
             sup_precision: float | None = None
             con_precision: float | None = None
+            gated: list[bool] = []  # per overrule: gold sides with the calibrator
+            ungated: list[bool] = []
             if taken:
                 gold_taken = [rows[i].gold == "SUPPORT" for i in taken]
                 try:
@@ -130,9 +143,24 @@ def simulate(
                         for p in (sup_precision, con_precision)
                     )
                     final = [
-                        combine(labels[i], d, judge_confidence=confidences[i])
+                        combine(
+                            labels[i],
+                            d,
+                            judge_confidence=confidences[i],
+                            overrule=calibrator.may_overrule(labels[i]),
+                        )
                         for i, d in zip(test, decisions, strict=True)
                     ]
+                    for i, d in zip(test, decisions, strict=True):
+                        judged = combine(labels[i], None, judge_confidence=confidences[i])
+                        if d is None or judged not in DECIDING_LABELS:
+                            continue  # no decision, or the judge did not decide
+                        if DECISION_LABEL[d] == judged:
+                            continue  # it agrees with the judge
+                        right = (rows[i].gold == "SUPPORT") == (d == "supported")
+                        ungated.append(right)
+                        if calibrator.may_overrule(labels[i]):
+                            gated.append(right)
                 except NotEnoughDecisions:
                     pass
             result = measure(final, [rows[i].gold for i in test])
@@ -141,6 +169,12 @@ def simulate(
             for key in ("balanced_accuracy", "entailed_precision", "abstention"):
                 figures[key].append(result[key])
             figures["decided_by_calibrator"].append(decided / max(len(test), 1))
+            figures["overrules"].append(len(gated) / max(len(test), 1))
+            figures["overrule_precision"].append(float(np.mean(gated)) if gated else None)
+            figures["ungated_overrules"].append(len(ungated) / max(len(test), 1))
+            figures["ungated_overrule_precision"].append(
+                float(np.mean(ungated)) if ungated else None
+            )
             figures["k_used"].append(len(taken))
         out[str(k)] = {key: summarize(vals) for key, vals in figures.items()} | {
             "calibrator_calls": calls,

@@ -15,6 +15,7 @@ from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
 from verifier.api.strict_input import list_filters
 from verifier.engine import get_judge
+from verifier.judges.reviewer_calibrator import OVERRULE_LABELS, may_overrule, overrule_figures
 from verifier.models import CalibratorStatus, JudgeCalibrator
 from verifier.selectors.calibrators import calibrator_list, calibrator_use_refusal
 
@@ -26,6 +27,23 @@ class SideSerializer(serializers.Serializer[Any]):
     )
     precision = serializers.FloatField(allow_null=True)
     recall = serializers.FloatField(allow_null=True)
+
+
+@extend_schema_serializer(component_name="CalibratorOverrule")
+class OverruleSerializer(serializers.Serializer[Any]):
+    judge_decided = serializers.IntegerField(
+        allow_null=True, help_text="Decisions, out of fold, where the judge decided this answer."
+    )
+    disagreed = serializers.IntegerField(
+        allow_null=True, help_text="Of those, where the calibrator decided the other way."
+    )
+    sided_with_calibrator = serializers.IntegerField(
+        allow_null=True, help_text="Of those, where the reviewers sided with the calibrator."
+    )
+    precision = serializers.FloatField(allow_null=True)
+    may_overrule = serializers.BooleanField(
+        help_text="Whether it sends a claim the judge decided so back to the queue."
+    )
 
 
 @extend_schema_serializer(component_name="CalibratorCurvePoint")
@@ -51,6 +69,10 @@ class CalibratorSerializer(serializers.Serializer[Any]):
     contradicted = SideSerializer()
     judge_alone = CurvePointSerializer(help_text="The judge alone on the same decisions.")
     with_calibrator = CurvePointSerializer()
+    overrule_entailed = OverruleSerializer(
+        help_text="Overruling the judge's decided entailed (null figures: not measured)."
+    )
+    overrule_contradicted = OverruleSerializer()
     can_decide = serializers.BooleanField(
         help_text=(
             "Its supported precision reaches the floor in force and, for the configured "
@@ -96,6 +118,14 @@ def calibrator_document(
         "with_calibrator": {
             "abstention": row.cv_abstention,
             "entailed_precision": row.cv_entailed_precision,
+        },
+        **{
+            f"overrule_{label}": {
+                key: overrule_figures(params.get("figures") or {}, label).get(key)
+                for key in ("judge_decided", "disagreed", "sided_with_calibrator", "precision")
+            }
+            | {"may_overrule": may_overrule(params.get("figures") or {}, label)}
+            for label in OVERRULE_LABELS
         },
         "can_decide": not refusal,
         "refusal": refusal,

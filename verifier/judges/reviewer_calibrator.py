@@ -20,9 +20,22 @@ the half next to its own decisions.
 How a decision meets the judge's answer (``combine``, ``calibrated_answers``): where the
 judge did not decide (it abstained, or leaned below the state policy's confidence floor)
 the calibrator's decision is the answer; where the judge decided, the calibrator never
-overrules it: an agreeing decision changes nothing, an opposite one turns the answer into
-an abstention marked ``judge_reviewers_disagree`` (a person decides). A judge that gave
-no answer (a coverage gap, no evidence) is never decided for.
+overrules it: an agreeing decision changes nothing, and an opposite one turns the answer
+into an abstention marked ``judge_reviewers_disagree`` (a person decides) only where the
+calibrator has earned it (``may_overrule``); otherwise the judge's answer stands. A judge
+that gave no answer (a coverage gap, no evidence) is never decided for.
+
+Earning an overrule (``cv_overrule`` in the figures): the thresholds are chosen on all the
+decisions, most of which the judge may have left open, so their precision says nothing
+about sending back a claim the judge *decided*. Per answer of the judge (``entailed``,
+``contradicted``), the out-of-fold figures count the decisions where the judge decided
+that answer, how often the calibrator decided the other way (``disagreed``) and how
+often the reviewers sided with it there (``sided_with_calibrator``). The calibrator may
+overrule that answer only where it disagreed on at least ``MIN_OVERRULES`` decisions and
+the reviewers sided with it on at least the floor's share of them. A calibrator fitted on
+a narrow set of decisions (reviewers who decided mostly claims the judge left open) has
+no such evidence, so it decides where the judge abstained and leaves the judge's
+decisions alone; a stored calibrator without these figures never overrules.
 The model is a standardised logistic regression (scikit-learn) whose coefficients are
 kept as plain numbers (``as_json`` / ``from_json``), so a stored calibrator is an
 immutable, readable row and predicting needs numpy only. No Django imports.
@@ -45,6 +58,12 @@ from verifier.states import DEFAULT_POLICY, JUDGE_REVIEWERS_DISAGREE_NOTE
 MIN_DECISIONS = 20  # fewer human decisions than this: nothing to learn from
 MIN_PER_CLASS = 5  # and at least this many of each answer
 MIN_CALLS = 5  # a threshold that decides fewer out-of-fold rows than this says nothing
+# A calibrator may overrule an answer the judge decided (send the claim back to the queue:
+# "the judge and the reviewers disagree") only where, out of fold, it decided the other way
+# on at least this many decisions where the judge gave that answer, the reviewers siding
+# with it on at least the floor's share of them. Fewer: it never overrules that answer.
+MIN_OVERRULES = 10
+OVERRULE_LABELS = ("entailed", "contradicted")  # the judge's deciding answers
 FOLDS = 5
 REGULARIZATION_C = 0.5
 GRID = tuple(round(0.01 * i, 2) for i in range(1, 100))
@@ -86,6 +105,12 @@ class Calibrator:
                 out.append(None)
         return out
 
+    def may_overrule(self, judge_label: str) -> bool:
+        """Whether a decision against the judge's decided ``judge_label`` sends the claim
+        back to the queue (module docstring: earning an overrule). False for a stored
+        calibrator fitted before these figures existed."""
+        return may_overrule(self.figures, judge_label)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "feature_names": list(self.feature_names),
@@ -116,6 +141,19 @@ class Calibrator:
 
 def _optional(value: Any) -> float | None:
     return None if value is None else float(value)
+
+
+def overrule_figures(figures: Mapping[str, Any], judge_label: str) -> dict[str, Any]:
+    """The out-of-fold overrule figures of the judge's decided ``judge_label`` (empty for
+    a calibrator fitted before they were recorded)."""
+    side = (figures.get("cv_overrule") or {}).get(judge_label)
+    return dict(side) if isinstance(side, Mapping) else {}
+
+
+def may_overrule(figures: Mapping[str, Any], judge_label: str) -> bool:
+    """Whether figures ``figures`` let a calibrator overrule the judge's decided
+    ``judge_label`` (only an explicit ``may_overrule: true`` does)."""
+    return overrule_figures(figures, judge_label).get("may_overrule") is True
 
 
 class NotEnoughDecisions(ValueError):
@@ -236,8 +274,18 @@ def fit_calibrator(
         )
     x, mean, scale = _standardize(rows)
     model = _model(seed).fit(x, labels)
+    overrule = _overrule_figures(
+        rows, labels, feature_names, oof, sup_t, con_t, floor=floor, decided_floor=decided_floor
+    )
     curve = _curve_point(
-        rows, labels, feature_names, oof, sup_t, con_t, decided_floor=decided_floor
+        rows,
+        labels,
+        feature_names,
+        oof,
+        sup_t,
+        con_t,
+        decided_floor=decided_floor,
+        overrule=overrule,
     )
 
     return Calibrator(
@@ -258,6 +306,7 @@ def fit_calibrator(
             "cv_contradicted": con_figures,
             "folds": min(FOLDS, n_sup, n_not),
             "confidence_z": z,
+            "cv_overrule": overrule,
             **curve,
         },
     )
@@ -285,14 +334,16 @@ def combine(
     *,
     judge_confidence: float = 1.0,
     floor: float = DEFAULT_POLICY.confidence_floor,
+    overrule: bool = False,
 ) -> str:
     """The answer that decides a claim, from the judge's answer and the calibrator's
     decision: ``entailed`` or ``contradicted`` when one decides, else what the judge
     said without deciding (``abstained`` for a lean below ``floor``; a coverage gap stays
     one). Where the judge decided, its answer stands unless the calibrator decides the
-    other way (then ``abstained``: the judge and the reviewers disagree, a person
-    decides); where it did not, the calibrator's decision, if it makes one. A judge that
-    gave no answer (a coverage gap) is never decided for."""
+    other way and ``overrule`` (it may overrule that answer: ``Calibrator.may_overrule``)
+    — then ``abstained``: the judge and the reviewers disagree, a person decides; where
+    it did not, the calibrator's decision, if it makes one. A judge that gave no answer
+    (a coverage gap) is never decided for."""
     decided = judge_decided(judge_label, judge_confidence, floor=floor)
     if decision is None or judge_label not in READABLE_LABELS:
         if decided or judge_label not in DECIDING_LABELS:
@@ -300,7 +351,7 @@ def combine(
         return "abstained"
     decided_as = DECISION_LABEL[decision]
     if decided:
-        return judge_label if judge_label == decided_as else "abstained"
+        return "abstained" if (judge_label != decided_as and overrule) else judge_label
     return decided_as
 
 
@@ -324,7 +375,8 @@ def calibrated_answers(
 ) -> list[CalibratedAnswer | None]:
     """Per item (``rows`` the judge's reading, ``results`` its answers): the answer the
     calibrator records, or None where the judge's answer stands (``combine``: no
-    decision, a coverage gap, or a decided judge the calibrator agrees with).
+    decision, a coverage gap, a decided judge the calibrator agrees with, or one it has
+    not earned overruling: ``Calibrator.may_overrule``).
 
     A decision's confidence is the calibrator's cross-validated precision on that side
     (at least its floor, so above ``decided_floor``, the state policy's); a
@@ -348,7 +400,11 @@ def calibrated_answers(
         results, calibrator.decisions(rows), calibrator.probabilities(rows), strict=True
     ):
         label = combine(
-            result.label, decision, judge_confidence=result.confidence, floor=decided_floor
+            result.label,
+            decision,
+            judge_confidence=result.confidence,
+            floor=decided_floor,
+            overrule=calibrator.may_overrule(result.label),
         )
         decided = judge_decided(result.label, result.confidence, floor=decided_floor)
         if (
@@ -395,29 +451,81 @@ def _curve_point(
     con_t: float | None,
     *,
     decided_floor: float,
+    overrule: Mapping[str, Any],
 ) -> dict[str, Any]:
     """Abstention and ``entailed`` precision on the decisions: the judge alone, and the
-    judge with the calibrator's out-of-fold decisions at the chosen thresholds."""
+    judge with the calibrator's out-of-fold decisions at the chosen thresholds (where it
+    may overrule the judge: ``overrule``, the figures of ``_overrule_figures``)."""
     answers = _judge_answers(rows, names)
     if answers is None:
         return {}
-
-    def decision(p: float) -> str | None:
-        if sup_t is not None and p >= sup_t:
-            return "supported"
-        if con_t is not None and p <= con_t:
-            return "contradicted"
-        return None
-
+    allowed = {lab: may_overrule({"cv_overrule": overrule}, lab) for lab in OVERRULE_LABELS}
     plain = [combine(lab, None, judge_confidence=c, floor=decided_floor) for lab, c in answers]
     calibrated = [
-        combine(lab, decision(float(p)), judge_confidence=c, floor=decided_floor)
+        combine(
+            lab,
+            _decision(float(p), sup_t, con_t),
+            judge_confidence=c,
+            floor=decided_floor,
+            overrule=allowed.get(lab, False),
+        )
         for (lab, c), p in zip(answers, oof, strict=True)
     ]
     return {
         "cv_judge": _abstention_precision(plain, labels),
         "cv_calibrated": _abstention_precision(calibrated, labels),
     }
+
+
+def _decision(p: float, sup_t: float | None, con_t: float | None) -> str | None:
+    if sup_t is not None and p >= sup_t:
+        return "supported"
+    if con_t is not None and p <= con_t:
+        return "contradicted"
+    return None
+
+
+def _overrule_figures(
+    rows: np.ndarray,
+    labels: np.ndarray,
+    names: Sequence[str],
+    oof: np.ndarray,
+    sup_t: float | None,
+    con_t: float | None,
+    *,
+    floor: float,
+    decided_floor: float,
+) -> dict[str, Any]:
+    """Per answer the judge decided (``entailed``, ``contradicted``), out of fold: on how
+    many decisions it gave that answer (``judge_decided``), how often the calibrator at
+    the chosen thresholds decided the other way (``disagreed``), how often the reviewers
+    sided with it there (``sided_with_calibrator``, ``precision``), and whether that earns
+    overruling the answer (``may_overrule``: ``MIN_OVERRULES`` disagreements at least,
+    ``precision`` at least ``floor``). Empty where the reading has no answer columns (no
+    overrule then)."""
+    answers = _judge_answers(rows, names)
+    if answers is None:
+        return {}
+    out: dict[str, Any] = {"min_cases": MIN_OVERRULES, "floor": floor}
+    for judge_label in OVERRULE_LABELS:
+        against = "contradicted" if judge_label == "entailed" else "supported"
+        decided = disagreed = sided = 0
+        for (lab, conf), p, supported in zip(answers, oof, labels, strict=True):
+            if lab != judge_label or not judge_decided(lab, conf, floor=decided_floor):
+                continue
+            decided += 1
+            if _decision(float(p), sup_t, con_t) != against:
+                continue
+            disagreed += 1
+            sided += int(bool(supported) == (against == "supported"))
+        out[judge_label] = {
+            "judge_decided": decided,
+            "disagreed": disagreed,
+            "sided_with_calibrator": sided,
+            "precision": round(sided / disagreed, 4) if disagreed else None,
+            "may_overrule": disagreed >= MIN_OVERRULES and sided >= floor * disagreed,
+        }
+    return out
 
 
 def _abstention_precision(final: Sequence[str], supported: np.ndarray) -> dict[str, Any]:

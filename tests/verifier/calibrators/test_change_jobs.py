@@ -149,7 +149,9 @@ def test_the_activation_page_reads_the_latest_claims_of_a_large_scope_and_says_s
     total = in_scope.count()
     assert total > 12
     assert 'id="preview-partial"' in body
-    assert f"the latest 12 of the {total} it may decide" in body
+    assert (
+        f"{total} claims of this workspace are in its scope; this list read the latest 12" in body
+    )
     latest = set(in_scope.order_by("-pk").values_list("public_id", flat=True)[:12])
     listed = set(re.findall(r"/audit/claims/(claim:[0-9a-z]{12})/", body))
     assert listed and listed <= latest

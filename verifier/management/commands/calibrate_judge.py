@@ -9,6 +9,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from verifier.judges.reviewer_calibrator import (
+    MIN_OVERRULES,
+    OVERRULE_LABELS,
+    may_overrule,
+    overrule_figures,
+)
 from verifier.models import Workspace
 from verifier.selectors.calibrators import supported_floor_refusal
 from verifier.services.judge_calibrators import (
@@ -68,6 +74,12 @@ class Command(BaseCommand):
             "cv_contradicted": figures.get("cv_contradicted") or {},
             "cv_judge": figures.get("cv_judge") or {},
             "cv_calibrated": figures.get("cv_calibrated") or {},
+            "cv_overrule": {
+                label: overrule_figures(figures, label)
+                | {"may_overrule": may_overrule(figures, label)}
+                for label in OVERRULE_LABELS
+            },
+            "min_overrules": MIN_OVERRULES,
             "activatable": not _refusal(fit),
             "refusal": _refusal(fit),
         }
@@ -110,6 +122,20 @@ class Command(BaseCommand):
             write(
                 f"  {label}: abstains on {_percent(cv.get('abstention'))} of these decisions, "
                 f"entailed precision {_percent(cv.get('entailed_precision'))}"
+            )
+        for label, cv in p["cv_overrule"].items():
+            said = "supported" if label == "entailed" else "contradicted"
+            verdict = (
+                "it sends such claims back to the queue (the judge and the reviewers disagree)"
+                if cv["may_overrule"]
+                else "the judge's answer stands (it overrules only where it disagreed on "
+                f"{p['min_overrules']}+ of them and reviewers sided with it at the floor)"
+            )
+            write(
+                f"  where the judge decided {said}: out of fold it disagreed on "
+                f"{cv.get('disagreed', 0)} of {cv.get('judge_decided', 0)}, reviewers sided "
+                f"with it on {cv.get('sided_with_calibrator', 0)} "
+                f"({_percent(cv.get('precision'))}); {verdict}"
             )
         write(
             "  can be activated" if p["activatable"] else f"  cannot be activated: {p['refusal']}"
