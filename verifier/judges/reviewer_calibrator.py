@@ -95,15 +95,10 @@ class Calibrator:
 
     def decisions(self, rows: np.ndarray) -> list[str | None]:
         """``"supported"``, ``"contradicted"`` or None (the judge's answer stands)."""
-        out: list[str | None] = []
-        for p in self.probabilities(rows):
-            if self.supported_threshold is not None and p >= self.supported_threshold:
-                out.append("supported")
-            elif self.contradicted_threshold is not None and p <= self.contradicted_threshold:
-                out.append("contradicted")
-            else:
-                out.append(None)
-        return out
+        return [
+            _decision(float(p), self.supported_threshold, self.contradicted_threshold)
+            for p in self.probabilities(rows)
+        ]
 
     def may_overrule(self, judge_label: str) -> bool:
         """Whether a decision against the judge's decided ``judge_label`` sends the claim
@@ -478,6 +473,8 @@ def _curve_point(
 
 
 def _decision(p: float, sup_t: float | None, con_t: float | None) -> str | None:
+    """The decision at P(supported) ``p`` with thresholds ``sup_t`` / ``con_t`` (None:
+    that side never decides): ``"supported"``, ``"contradicted"`` or None."""
     if sup_t is not None and p >= sup_t:
         return "supported"
     if con_t is not None and p <= con_t:
