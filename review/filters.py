@@ -87,8 +87,10 @@ FILTER_KEYS = (
 )
 # The filters that read what the judge (or a reviewer) found: blind review, which hides
 # that until the reviewer decides, neither offers nor applies them, and leaves them out
-# of the links it makes. Without the state filter the queue is the default one.
-BLIND_HIDDEN_KEYS = ("state", "reason", "confidence_min", "confidence_max")
+# of the links it makes. Without the state filter the queue is the default one. The
+# judge model is one: it reads the verdict the state rests on, whose answer blind review
+# hides.
+BLIND_HIDDEN_KEYS = ("state", "reason", "judge_model", "confidence_min", "confidence_max")
 CONFIDENCE_RANGE = "a percentage from 0 to 100, as the Judge's confidence column shows it"
 
 

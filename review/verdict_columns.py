@@ -34,7 +34,7 @@ from django.db.models import (
 from django.db.models.functions import Round
 
 from verifier.models import Claim, EvidenceBinding, Verdict
-from verifier.states import WITHDRAWN
+from verifier.states import NO_BOUND_EVIDENCE_NOTE, WITHDRAWN
 from verifier.vocabulary import ANSWER_VERDICTS
 
 if TYPE_CHECKING:
@@ -120,12 +120,15 @@ def with_judge_model_in_force(
 ) -> QuerySet[WithAnnotations[Claim, VerdictInForceColumns]]:
     """``queryset`` annotated with ``judge_model_in_force``: the judge model of the
     verdict the claim's state rests on (``human:<username>`` for a reviewer's decision,
-    the calibrated judge for a reviewer calibrator's answer); NULL without one. After
-    an undo it is the judge's again, as the queue's Judge column says."""
+    the calibrated judge for a reviewer calibrator's answer); NULL without one, and for
+    the abstention recorded for a claim with no bound span (``judge_not_asked``: no
+    model was asked, and the Judge column names none). After an undo it is the judge's
+    again, as the queue's Judge column says."""
     if "judge_model_in_force" not in queryset.query.annotations:
-        queryset = _with_in_force_id(queryset).annotate(
-            judge_model_in_force=Subquery(_in_force("judge_model")[:1])
+        asked = _in_force("judge_model").exclude(
+            reviewer__isnull=True, label="abstained", note=NO_BOUND_EVIDENCE_NOTE
         )
+        queryset = _with_in_force_id(queryset).annotate(judge_model_in_force=Subquery(asked[:1]))
     return cast("QuerySet[WithAnnotations[Claim, VerdictInForceColumns]]", queryset)
 
 

@@ -53,6 +53,9 @@ ANSWERS: Final = {"entailed": "supports", "contradicted": "contradicts"}
 # A reviewer's undo (``review.services.review_undo``): "undo: withdraws verdict 47 (entailed)".
 _UNDO_RE: Final = re.compile(r"^undo: withdraws verdict (\d+) \(([a-z_]+)\)$")
 HUMAN_JUDGE_PREFIX: Final = "human:"  # a person's verdict's judge id: "human:<username>"
+# Who answered, where a claim with no bound span got the verifier's own abstention
+# (``verifier.states.judge_not_asked``): no model saw it, so none is named.
+JUDGE_NOT_ASKED: Final = "not asked (nothing is bound)"
 
 
 def judge_in_words(

@@ -930,6 +930,40 @@ def explanation(kind: str, code: object) -> str:
     return term(kind, code).explanation
 
 
+# The re-check's words where a span bound to one version (``{old}``) is checked against
+# another chosen one (``{new}``), the source diff page's: neither need be the current
+# version, nor ``{new}`` the later one, so :data:`RECHECKS`' words would not be true.
+_RECHECKS_BETWEEN: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
+    {
+        "fresh": ("Span holds in {new}", "The quote is still at the span's offsets in {new}."),
+        "hash_mismatch": (
+            "{new} has other text",
+            "The span is bound to {old}, and {new} has other text (another SHA-256), so the "
+            "span must be checked again.",
+        ),
+        "offsets_out_of_range": (
+            "Offsets outside {new}",
+            "The span's offsets lie outside the text of {new}.",
+        ),
+        "span_lost": (
+            "Quote not at its offsets in {new}",
+            "The text of {new} at the span's offsets no longer matches the quote.",
+        ),
+    }
+)
+
+
+def recheck_between(code: object, *, bound: str, against: str) -> Term:
+    """The words of re-check ``code`` for a span bound to version ``bound`` (its name,
+    "v2") checked against version ``against``; an unknown code reads as ``term`` reads it."""
+    found = term("recheck", code)
+    words = _RECHECKS_BETWEEN.get(found.code)
+    if words is None:
+        return found
+    label_words, explanation_words = (w.format(old=bound, new=against) for w in words)
+    return Term(found.code, label_words, explanation_words)
+
+
 def confidence_percent(value: float | None) -> str:
     """A confidence in [0, 1] as the console shows it everywhere: "84 %" ("–" for none)."""
     if value is None:

@@ -15,6 +15,8 @@ from verifier.binding.recheck import recheck
 from verifier.binding.spans import BoundSpan
 from verifier.domain_packs import RAG_CHUNK_REF_PREFIX
 from verifier.models import EvidenceBinding, Source, SourceVersion, Workspace
+from verifier.selectors.claim_filters import text_contains
+from verifier.vocabulary import Term, recheck_between
 
 
 def audit_source_list(
@@ -26,7 +28,7 @@ def audit_source_list(
     if not include_rag_chunks:
         sources = sources.exclude(ref__startswith=RAG_CHUNK_REF_PREFIX)
     if q:
-        sources = sources.filter(Q(ref__icontains=q) | Q(title__icontains=q))
+        sources = sources.filter(Q(text_contains("ref", q)) | Q(text_contains("title", q)))
     return sources.order_by("ref")
 
 
@@ -62,6 +64,8 @@ class StaleBinding:
     binding: EvidenceBinding
     status: str
     still_at_offsets: bool
+    # the status in words true of the two versions compared (not of the current one)
+    words: Term
 
 
 def source_version_diff(
@@ -88,5 +92,6 @@ def source_version_diff(
             continue
         in_range = 0 <= b.start < b.end <= len(new.text)
         still = in_range and span_matches(b.quote, new.text[b.start : b.end], b.match)  # type: ignore[arg-type]
-        stale.append(StaleBinding(b, status, still))
+        words = recheck_between(status, bound=f"v{old.number}", against=f"v{new.number}")
+        stale.append(StaleBinding(b, status, still, words))
     return diff, stale

@@ -32,7 +32,12 @@ from review.selectors.cursor import (
 )
 from review.selectors.workspace import review_domain_packs
 from review.verdict_columns import verdict_in_force_sql
-from review.verdict_words import confidence_in_words, judge_in_words, note_in_words
+from review.verdict_words import (
+    JUDGE_NOT_ASKED,
+    confidence_in_words,
+    judge_in_words,
+    note_in_words,
+)
 from verifier import vocabulary
 from verifier.models import Claim, ClaimOrigin, JudgeCalibrator, Workspace
 from verifier.selectors.counts import RowCount, row_counts
@@ -40,6 +45,7 @@ from verifier.selectors.paging import CURSOR_KEYS, KeysetPage, keyset_window
 from verifier.states import (
     StateReason,
     human_verdict_in_force,
+    judge_not_asked,
     reason_description,
     verdict_judges_active,
 )
@@ -239,6 +245,21 @@ WHERE c."workspace_id" = %s AND c."id" = ANY(%s)
 """
 
 
+def _judge_cell(deciding: JudgedRow | None, *, blind: bool) -> str:
+    """The Judge cell: who gave the verdict the state rests on ("" without one). The
+    abstention recorded for a claim with no bound span names no model: none was asked.
+    Blind review does not say that a reviewer calibrator answered (it answers only
+    where it decides or disagrees with the judge: that would tell the answer)."""
+    if deciding is None:
+        return ""
+    if deciding.reviewer_id is None and judge_not_asked(deciding.label, deciding.note):
+        return JUDGE_NOT_ASKED
+    return judge_in_words(
+        deciding.judge_model,
+        calibrator_version=None if blind else deciding.calibrator_version,
+    )
+
+
 def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueRow:
     """The row of ``columns`` (one result of :data:`_QUEUE_ROWS_SQL`) with its cells;
     ``blind``: the reviewer's blind review (the Judge cell names the model alone)."""
@@ -268,17 +289,8 @@ def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueR
         created_iso=timezone.localtime(created_at).isoformat(),
         lease_holder=(columns["lease_reviewer"] or "") if live else "",
         # Who the state stands on now, as the why: after an undo the judge again, not
-        # the reviewer whose decision the latest (withdrawn) verdict takes back. Blind
-        # review does not say that a reviewer calibrator answered (it answers only
-        # where it decides or disagrees with the judge: that would tell the answer).
-        judge=(
-            judge_in_words(
-                deciding.judge_model,
-                calibrator_version=None if blind else deciding.calibrator_version,
-            )
-            if deciding is not None
-            else ""
-        ),
+        # the reviewer whose decision the latest (withdrawn) verdict takes back.
+        judge=_judge_cell(deciding, blind=blind),
         why=why_of(reason=columns["state_reason"], verdict=deciding),
     )
 
@@ -436,6 +448,7 @@ def review_queue_page(
             any_reason_pressed=True,
             domain_packs=domain_packs,
             error=filterset.error_message(),
+            blind_ignored=tuple(filterset.blind_ignored),
         )
     cleaned = filterset.form.cleaned_data
     current_reason: str = cleaned.get("reason") or ""

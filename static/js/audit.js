@@ -51,8 +51,36 @@
       if (status) status.textContent = "Showing the span [" + start + ", " + end + ").";
     }
 
+    /* Each bound span's extent, [first character, last + 1), from the highlights that
+     * carry its binding (overlaps cut a span into several highlights). */
+    var extents = {};
+    marks.forEach(function (m) {
+      (m.dataset.bindings || "").split(" ").forEach(function (key) {
+        if (!key) return;
+        var s = Number(m.dataset.start), e = Number(m.dataset.end), x = extents[key];
+        if (!x) extents[key] = [s, e];
+        else { x[0] = Math.min(x[0], s); x[1] = Math.max(x[1], e); }
+      });
+    });
+
+    function isBoundSpan(start, end) {
+      return Object.keys(extents).some(function (key) {
+        return extents[key][0] === start && extents[key][1] === end;
+      });
+    }
+
+    /* The span a highlight belongs to: the one that starts there, else the first. */
+    function spanAt(mark) {
+      var keys = (mark.dataset.bindings || "").split(" ").filter(function (k) { return extents[k]; });
+      var at = Number(mark.dataset.start);
+      var key = keys.filter(function (k) { return extents[k][0] === at; })[0] || keys[0];
+      return key ? extents[key] : [at, Number(mark.dataset.end)];
+    }
+
+    /* Only a span bound in this version is shown and announced: a range that merely
+     * holds highlights (#175-233 around two spans) is no span. */
     function focusSpan(start, end) {
-      var hit = marks.filter(function (m) {
+      var hit = !isBoundSpan(start, end) ? [] : marks.filter(function (m) {
         return Number(m.dataset.start) >= start && Number(m.dataset.end) <= end;
       });
       if (!hit.length) {
@@ -94,7 +122,7 @@
           showMarks(served, at, Number(served[served.length - 1].dataset.end));
           return;
         }
-        if (mark) { focusSpan(Number(mark.dataset.start), Number(mark.dataset.end)); return; }
+        if (mark) { var span = spanAt(mark); focusSpan(span[0], span[1]); return; }
         if (!inWindow(at, at + 1)) openSpan(at, null);
       } else {
         var focused = textBox.querySelector("mark.span.focus");

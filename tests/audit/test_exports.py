@@ -133,7 +133,7 @@ def test_an_excluded_claim_carries_the_persons_reason_in_the_list_the_exports_an
     one = api.get(f"/connect/v1/claims/{excluded.public_id}").json()
     assert (one["state"], one["exclusion_reason"]) == ("excluded", "Cites a retracted report")
     page = auditor_client.get(reverse("audit:claim-list")).content.decode()
-    assert "<q>Cites a retracted report</q>" in page
+    assert '<q dir="auto">Cites a retracted report</q>' in page
 
 
 @pytest.mark.parametrize(
