@@ -3,13 +3,18 @@ one, with a copy-paste ``curl`` example per endpoint family and the link to the 
 
 Making a key is Post/Redirect/Get: the POST keeps the new secret in the session and
 redirects to the keys page, which takes it out of the session as it shows it. Reloading
-that page shows no secret and makes no key; the secret never travels in a URL."""
+that page shows no secret and makes no key; the secret never travels in a URL. A double
+click sends the POST twice and the browser shows the second answer: the second finds the
+name taken by the key the first made, whose secret is still in the session, and sends the
+keys page that shows it, where it would otherwise show "name taken" and leave the
+secret for a later visit."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -82,20 +87,46 @@ def api_key_new(request: MemberRequest) -> HttpResponse:
     if not form.is_valid():
         return _render(request, form=form, status=422)
     try:
-        created = api_key_create(
-            workspace=request.workspace,
-            name=form.cleaned_data["name"].strip(),
-            scope=form.cleaned_data["scope"],
-        )
+        # The secret is stored in the session with the key, in one commit: a second click's
+        # request waits for this one's key (``api_key_create`` queues them on the
+        # workspace), then finds the name taken and reads the session for the secret.
+        with transaction.atomic():
+            created = api_key_create(
+                workspace=request.workspace,
+                name=form.cleaned_data["name"].strip(),
+                scope=form.cleaned_data["scope"],
+            )
+            request.session[NEW_KEY_SESSION_KEY] = {
+                "workspace": request.workspace.slug,
+                "name": created.api_key.name,
+                "scope": created.api_key.scope,
+                "raw_key": created.raw_key,
+            }
+            request.session.save()
     except ApiKeyInputError as error:
+        if error.code == "name_taken" and _made_by_a_first_click(request, form.cleaned_data):
+            messages.info(request, "“Make key” was sent twice: one key was made, shown below.")
+            return redirect("audit:api-keys")
         form.add_error("name", error.message)
         return _render(request, form=form, status=422)
-    request.session[NEW_KEY_SESSION_KEY] = {
-        "workspace": request.workspace.slug,
-        "name": created.api_key.name,
-        "raw_key": created.raw_key,
-    }
     return redirect("audit:api-keys")
+
+
+def _made_by_a_first_click(request: MemberRequest, data: dict[str, str]) -> bool:
+    """Whether the key whose name this POST finds taken is the one this session's previous
+    "Make key" just made, its secret not shown yet (a double click: the first answer was
+    dropped by the browser). Read from the session store, not this request's copy, which
+    was loaded before the first request saved the secret; kept in this request's copy so
+    the keys page it is sent to shows the secret, once."""
+    stored = type(request.session)(request.session.session_key).load()
+    new_key = stored.get(NEW_KEY_SESSION_KEY)
+    if not isinstance(new_key, dict) or new_key.get("workspace") != request.workspace.slug:
+        return False
+    name, scope = data["name"].strip(), data["scope"]
+    if str(new_key.get("name", "")).casefold() != name.casefold() or new_key.get("scope") != scope:
+        return False
+    request.session[NEW_KEY_SESSION_KEY] = new_key
+    return True
 
 
 @require_POST

@@ -13,6 +13,7 @@ from verifier.scoring.rulesets import (
     RuleSetDefinition,
     validate_definition,
 )
+from verifier.vocabulary import label
 
 
 class _Bounds(TypedDict):
@@ -29,7 +30,7 @@ def _unit_field(label: str) -> forms.FloatField:
 
 
 def _title(key: str) -> str:
-    return key.replace("_", " ").capitalize()
+    return label("dimension", key)  # the one vocabulary's words, as on the Rules page
 
 
 class RuleSetForm(forms.Form):

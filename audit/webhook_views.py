@@ -19,12 +19,13 @@ from verifier.models import WebhookEvent
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.webhooks import webhook_get, webhook_list
 from verifier.services.webhooks import WebhookInputError, webhook_create, webhook_turn_off
+from verifier.vocabulary import choices, label
 
 
 class WebhookForm(forms.Form):
     url = forms.URLField(max_length=500, label="URL (https)", assume_scheme="https")
     events = forms.MultipleChoiceField(
-        choices=WebhookEvent.choices,
+        choices=choices("webhook_event"),
         widget=forms.CheckboxSelectMultiple,
         label="Events",
         initial=[WebhookEvent.JOB_COMPLETED],
@@ -34,7 +35,8 @@ class WebhookForm(forms.Form):
         max_value=100,
         initial=90,
         label="Quality threshold (0–100)",
-        help_text="job.quality_below_threshold fires when a job's trust score is below it.",
+        help_text=f"“{label('webhook_event', WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD)}” is "
+        "sent when a job's trust score is below it.",
     )
     secret = forms.CharField(
         min_length=16,

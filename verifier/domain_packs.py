@@ -25,6 +25,43 @@ TRANSCRIPT_REF_PREFIX: Final = "transcript:"
 RAG_CHUNK_REF_PREFIX: Final = "rag-chunk:"
 
 
+# The console's own words for "no pack" (all packs, the default) and for the default
+# pack, as the pages write them ("all packs (default)", "every pack", "all domain
+# packs", a trace's "all"): a new pack under one of these names would sit beside the words
+# that mean every pack, or the default one, and read as them. Compared after case folding
+# and with runs of blanks as one space (``_read_as``); "general" itself is the default
+# pack, not a word for it, and stays a name.
+_CONSOLE_WORDS: Final = frozenset(
+    {
+        "all",
+        "all packs",
+        "all packs (default)",
+        "all domain packs",
+        "all domain packs (default)",
+        "every pack",
+        "every domain pack",
+        "any pack",
+        "any domain pack",
+        "no pack",
+        "no domain pack",
+        "none",
+        "default",
+        "(default)",
+        "default pack",
+        "default domain pack",
+        "the default pack",
+        "general pack",
+        "general (default)",
+        "inherited from all packs",
+    }
+)
+
+
+def _read_as(name: str) -> str:
+    """How ``name`` reads: case folded, with every run of blanks one space."""
+    return " ".join(name.split()).casefold()
+
+
 def domain_pack_problem(name: str, known: Iterable[str]) -> str | None:
     """Why ``name`` cannot name a new domain pack beside the ``known`` ones, or None.
     A name already known is always fine (it is that pack)."""
@@ -41,10 +78,18 @@ def domain_pack_problem(name: str, known: Iterable[str]) -> str | None:
     problem = identifier_problem(name)
     if problem is not None:
         return f"The new domain pack name {problem}: a pack name must read as what it is."
-    same = sorted(k for k in known if k.casefold() == name.casefold())
+    if _read_as(name) in _CONSOLE_WORDS:
+        return (
+            f"“{name}” is how the console names all packs or the default one: a pack "
+            "under that name would read as them. Choose a name that reads differently."
+        )
+    # the default pack is a name whether or not a source or rule set uses it yet
+    same = sorted(
+        k for k in {*known, DEFAULT_DOMAIN_PACK} if k != name and _read_as(k) == _read_as(name)
+    )
     if same:
         return (
             f"“{name}” differs from the existing domain pack “{same[0]}” only in letter "
-            f"case: choose “{same[0]}”, or a name that reads differently."
+            f"case or spacing: choose “{same[0]}”, or a name that reads differently."
         )
     return None

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from verifier.scoring.rulesets import CORE_V1
 from verifier.scoring.trust import TRUST_FACTOR_LABELS
 from verifier.states import REASON_DESCRIPTIONS, ClaimState, StateReason
 
@@ -256,6 +257,45 @@ FACTORS: Final = _table(
     tuple(
         (code, text, _FACTOR_EXPLANATIONS.get(code, ""))
         for code, text in TRUST_FACTOR_LABELS.items()
+    )
+)
+
+# The six quality dimensions a rule set weighs (``verifier.scoring.rulesets``): the Rules
+# page, the rule-set form and its comparisons read these words, never the keys. The
+# explanation is the built-in rule set's description of the dimension.
+_DIMENSION_LABELS: Final[Mapping[str, str]] = {
+    "logical_structure": "Logical structure",
+    "evidence_grounding": "Evidence grounding",
+    "counterargument_coverage": "Counterargument coverage",
+    "scope_calibration": "Scope calibration",
+    "assumption_transparency": "Assumption transparency",
+    "internal_consistency": "Internal consistency",
+}
+DIMENSIONS: Final = _table(
+    tuple((dim.key, _DIMENSION_LABELS[dim.key], dim.description) for dim in CORE_V1.dimensions)
+)
+
+# The events a webhook can be sent (``verifier.models.WebhookEvent``): the codes are what a
+# receiver finds in a delivery's ``event`` field; the webhooks page shows these words.
+WEBHOOK_EVENTS: Final = _table(
+    (
+        (
+            "job.completed",
+            "Ingest job finished",
+            "An ingest job finished; the delivery carries its report.",
+        ),
+        (
+            "job.quality_below_threshold",
+            "Trust score below the threshold",
+            "An ingest job that added claims finished with a trust score below the "
+            "webhook's threshold.",
+        ),
+        (
+            "verification.completed",
+            "Verification finished",
+            "A background verification job finished; the delivery carries its counts and "
+            "where to read its results.",
+        ),
     )
 )
 
@@ -859,6 +899,8 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "operation": OPERATIONS,
         "exclusion": EXCLUSIONS,
         "factor": FACTORS,
+        "dimension": DIMENSIONS,
+        "webhook_event": WEBHOOK_EVENTS,
         "outcome": OUTCOMES,
         "memory_reason": MEMORY_REASONS,
         "level": LEVELS,
@@ -885,6 +927,8 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "operation": "What a trace records",
         "exclusion": "Why a trace left a claim out",
         "factor": "A job's trust score factors",
+        "dimension": "The quality dimensions a rule set weighs",
+        "webhook_event": "The events a webhook is sent",
         "outcome": "Outcomes of memory checks, answer audits and relations",
         "memory_reason": "Why a memory check could not be checked",
         "level": "Which check decided a relation",

@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -15,7 +16,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.factories import make_workspace
-from verifier.models import ApiKey
+from verifier.models import ApiKey, Workspace
 from verifier.selectors.workspaces import api_key_authenticate
 from verifier.services.workspaces import ApiKeyInputError, api_key_create, api_key_revoke
 
@@ -180,3 +181,77 @@ def test_revoking_a_key_another_admin_revoked_says_so(admin_client_ws, workspace
     again = admin_client_ws.post(url, {"confirmed": "1"}, follow=True).content.decode()
     assert "nightly was already revoked; nothing changed." in again
     assert "Revoked nightly" not in again
+
+
+def test_a_double_click_shows_the_secret_of_the_key_the_first_click_made(admin_client_ws):
+    """The browser shows the second POST's answer: it is the keys page with the secret of
+    the key the first one made, not "name taken" with the secret left for a later visit."""
+    first = admin_client_ws.post(NEW, {"name": "ci", "scope": "read"})
+    assert first.status_code == 302  # the browser drops this answer
+    second = admin_client_ws.post(NEW, {"name": "ci", "scope": "read"}, follow=True)
+    assert second.status_code == 200
+    page = second.content.decode()
+    raw = _secret(page)
+    assert raw is not None and "already has a key named" not in page
+    assert "sent twice: one key was made" in page
+    key = api_key_authenticate(raw_key=raw)
+    assert key is not None and key.name == "ci"
+    assert ApiKey.objects.count() == 1
+    assert _secret(admin_client_ws.get(KEYS).content.decode()) is None  # shown once
+    third = admin_client_ws.post(NEW, {"name": "ci", "scope": "read"})
+    assert third.status_code == 422  # once shown, the name is simply taken
+
+
+def _waiting_locks() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_click_whose_requests_overlap_shows_the_secret(admin_user, workspace):
+    """Both POSTs in flight at once, as a double click on a slow answer sends them: the
+    second waits for the first one's key and must then find its secret in the session."""
+    from django.test import Client
+
+    first_tab = Client()
+    first_tab.force_login(admin_user)
+    second_tab = Client()
+    second_tab.cookies = first_tab.cookies  # one browser, one session
+    answers: dict[str, Any] = {}
+    errors: list[BaseException] = []
+
+    def post(name: str, client: Client) -> None:
+        try:
+            answers[name] = client.post(NEW, {"name": "ci", "scope": "read"})
+        except BaseException as exc:  # surfaced below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    def wait_for(blocked: int) -> None:
+        deadline = time.monotonic() + 10
+        while _waiting_locks() < blocked and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    threads = [
+        threading.Thread(target=post, args=("first", first_tab)),
+        threading.Thread(target=post, args=("second", second_tab)),
+    ]
+    with transaction.atomic():  # holds both requests on the workspace's row
+        Workspace.objects.select_for_update().get(pk=workspace.pk)
+        threads[0].start()
+        wait_for(1)
+        threads[1].start()
+        wait_for(2)
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors, errors
+    assert answers["first"].status_code == 302
+    assert answers["second"].status_code == 302, answers["second"].content.decode()[-2000:]
+    page = second_tab.get(KEYS).content.decode()
+    raw = _secret(page)
+    assert raw is not None
+    assert api_key_authenticate(raw_key=raw) is not None
+    assert ApiKey.objects.count() == 1

@@ -14,6 +14,7 @@ from typing import Any, Final
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
+from verifier import vocabulary
 from verifier.models import (
     Claim,
     ClaimStateChoices,
@@ -226,7 +227,7 @@ def rule_set_diff(a: RuleSetDefinition, b: RuleSetDefinition) -> list[dict[str, 
     add("Default policy", a.default_policy, b.default_policy)
     for key in DIMENSIONS:
         # the words of the form that sets them ("Logical structure weight"), not the key
-        title = key.replace("_", " ").capitalize()
+        title = vocabulary.label("dimension", key)
         add(f"{title} · weight", a.dimension(key).weight, b.dimension(key).weight)
         add(
             f"{title} · passing threshold",
