@@ -74,13 +74,38 @@ def reclaim_dead_leases(sender: Any = None, **kwargs: Any) -> None:
     finally:
         connection.close()
     for kind, report in reports.items():
-        if report.requeued or report.failed:
-            logger.warning(
-                "%s jobs left by a dead worker: re-enqueued %s, failed %s",
-                kind,
-                report.requeued,
-                report.failed,
-            )
+        summary = reclaim_summary(kind, report)
+        if summary:
+            logger.warning("%s", summary)
+
+
+def reclaim_summary(kind: str, report: Any) -> str:
+    """What a starting worker did with the ``kind`` jobs it took back
+    (``verifier.services.job_reclaim``), each count in words; "" when nothing. A
+    ``report`` is a watchdog's: ``requeued`` (every job sent again), ``resent`` (those of
+    them that were waiting with no worker: their message was lost, or still waits behind
+    others), ``failed``."""
+    resent = len(report.resent)
+    silent = len(report.requeued) - resent
+    failed = len(report.failed)
+    parts = []
+    if silent:
+        parts.append(f"{_jobs(silent)} whose worker died or went silent sent to the workers again")
+    if resent:
+        parts.append(
+            f"{_jobs(resent)} still waiting for a worker sent again (the message may have "
+            "been lost)"
+        )
+    if failed:
+        parts.append(f"{_jobs(failed)} failed: too many of their workers went silent")
+    if not parts:
+        return ""
+    ids = ", ".join(f"#{pk}" for pk in sorted([*report.requeued, *report.failed]))
+    return f"worker start, {kind} jobs: {'; '.join(parts)} ({ids})"
+
+
+def _jobs(count: int) -> str:
+    return f"{count} job" if count == 1 else f"{count} jobs"
 
 
 @worker_shutdown.connect

@@ -48,8 +48,13 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class WatchReport:
+    """``requeued``: every job enqueued again; ``resent``: those of them that were still
+    waiting for a worker (no lease taken: sent again, uncounted), the rest had a worker
+    that went silent; ``failed``: given up after too many silent workers."""
+
     requeued: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    resent: list[int] = field(default_factory=list)
 
 
 def ingest_jobs_watch(*, now: datetime | None = None) -> WatchReport:
@@ -62,6 +67,7 @@ def ingest_jobs_watch(*, now: datetime | None = None) -> WatchReport:
                 IngestJob.objects.filter(pk=job.pk).update(heartbeat_at=now)
                 _enqueue(job.pk, stage)
                 report.requeued.append(job.pk)
+                report.resent.append(job.pk)
                 continue
             attempts = job.stage_attempts + 1
             if attempts >= settings.SPANPROOF_JOB_MAX_ATTEMPTS:

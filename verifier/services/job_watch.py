@@ -29,8 +29,13 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class WatchReport:
+    """``requeued``: every job enqueued again; ``resent``: those of them that were still
+    waiting for a worker (no lease taken: sent again, uncounted), the rest had a worker
+    that went silent; ``failed``: given up after too many silent workers."""
+
     requeued: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    resent: list[int] = field(default_factory=list)
 
 
 def jobs_watch(
@@ -49,6 +54,7 @@ def jobs_watch(
                 rows.filter(pk=pk).update(heartbeat_at=now)
                 task_enqueue_on_commit(task, pk)
                 report.requeued.append(pk)
+                report.resent.append(pk)
                 continue
             attempts = job.attempts + 1
             if attempts >= settings.SPANPROOF_JOB_MAX_ATTEMPTS:

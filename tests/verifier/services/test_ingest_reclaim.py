@@ -3,6 +3,7 @@ held (``worker_ready`` → ``services.job_reclaim``), never one a live worker ru
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import uuid
@@ -13,9 +14,10 @@ from celery.signals import worker_ready
 from django.utils import timezone
 
 from config.celery import reclaim_dead_leases
-from tests.verifier.pipeline.conftest import unstarted_job
+from tests.verifier.pipeline.conftest import DOC_A, unstarted_job
 from verifier.models import IngestItem, IngestJob, IngestStage, IngestStatus
 from verifier.services.ingest import ingest_stage_run
+from verifier.services.ingest_create import SourceUpload, ingest_job_create
 from verifier.services.job_heartbeat import _host_tag, new_runner, runner_died_here
 from verifier.services.job_reclaim import ingest_jobs_reclaim_dead_here, queued_grace
 
@@ -197,3 +199,31 @@ def test_a_lost_queued_job_runs_to_its_end_when_a_worker_starts(workspace):
 
     job.refresh_from_db()
     assert job.status == IngestStatus.SUCCEEDED, job.errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_start_log_line_counts_each_kind_of_job_sent_again(workspace, dead_runner):
+    abandoned = unstarted_job(workspace)
+    ingest_stage_run(job_id=abandoned.pk, stage=IngestStage.EXTRACT)
+    _leased(abandoned, dead_runner)
+    lost = ingest_job_create(
+        workspace=workspace, sources=[SourceUpload(ref="source:c", text=DOC_A)], start=False
+    )
+    _waiting_since(lost, queued_grace().total_seconds() + 5)
+
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("config.celery")
+    logger.addHandler(handler)  # on the logger itself: the stages may configure logging
+    try:
+        reclaim_dead_leases()  # what a starting worker runs (tasks eager: the stages run)
+    finally:
+        logger.removeHandler(handler)
+
+    lines = [r.getMessage() for r in records]
+    assert lines == [
+        "worker start, ingest jobs: 1 job whose worker died or went silent sent to the "
+        "workers again; 1 job still waiting for a worker sent again (the message may have "
+        f"been lost) (#{abandoned.pk}, #{lost.pk})"
+    ]

@@ -9,12 +9,20 @@ Files are read as the console reads uploads (``verifier.upload_text``: UTF-8, or
 text, two files under one ref) stops the command before anything is stored, with one
 line naming the file and a non-zero exit. The exit is non-zero too when the job ends
 failed or cancelled; Ctrl-C stops watching and says what becomes of the job.
+
+The stages run here share the job with any Celery worker on the same database (a
+console started on the same data folder): a worker's watchdog or start-up may send a
+stage of it again, and a worker's shard then takes part or all of the stage. When the
+run here stops with the job still open and no failure of its own, the workers hold the
+rest: the command says so and follows the job to its end as ``--queue`` does. An
+exception that ends the run here is shown as the command's error.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -150,7 +158,9 @@ class Command(BaseCommand):
         except IngestInputError as exc:
             raise CommandError(_input_error(exc, paths)) from exc
         self.stderr.write(f"Job #{job.pk}: {len(uploads)} source(s)")
-        worker = None if options["queue"] else self._run_in_thread(job)
+        self._verbosity = int(options["verbosity"])
+        self._workers_hold_it = bool(options["queue"])
+        worker = None if options["queue"] else _RunHere(job)
         if options["queue"]:
             with transaction.atomic():
                 ingest_job_start(job=job)
@@ -160,7 +170,7 @@ class Command(BaseCommand):
             self.stderr.write("")
             where = (
                 "the Celery workers go on with it"
-                if options["queue"]
+                if self._workers_hold_it
                 else "the Celery workers take it over once its heartbeat is stale"
             )
             raise CommandError(
@@ -208,7 +218,7 @@ class Command(BaseCommand):
                 self.stderr.write("The database is back.")
             return
 
-    def _watch(self, job: IngestJob, worker: threading.Thread | None) -> None:
+    def _watch(self, job: IngestJob, worker: _RunHere | None) -> None:
         while True:
             self._refresh(job)
             self.stderr.write(_bar(job), ending="")
@@ -216,31 +226,72 @@ class Command(BaseCommand):
             if ingest_job_is_finished(job) and (worker is None or not worker.is_alive()):
                 break
             if worker is not None and not worker.is_alive():
-                # The stages ran here and stopped with the job still open (its last
-                # stage failed, or the run raised): waiting would never end.
-                self.stderr.write("")
-                for error in job.errors or []:
-                    self.stderr.write(f"error: {error['stage']} {error['item']}: {error['error']}")
-                raise CommandError(
-                    f"job #{job.pk} stopped here while still {job.status}: the Celery "
-                    "workers run it again once its heartbeat is stale (its page shows it)."
-                )
+                self._run_here_stopped(job, worker)
+                worker = None  # the Celery workers hold the job: follow it to its end
+                self._workers_hold_it = True
             time.sleep(POLL_SECONDS)
         self.stderr.write("")
 
-    def _run_in_thread(self, job: IngestJob) -> threading.Thread:
+    def _run_here_stopped(self, job: IngestJob, worker: _RunHere) -> None:
+        """The run here ended with the job still open. Its own exception, or a failed
+        item of the stage it stopped at (the store stage's failure keeps the job
+        running), is a ``CommandError`` naming it; otherwise the Celery workers took
+        the rest of the job (they hold an item of its stage, or their watchdog sent
+        the stage again and took its lease) and the command goes on watching."""
+        self.stderr.write("")
+        where = (
+            f"the Celery workers run it again once its heartbeat is stale "
+            f"(its page, /ingest/jobs/{job.pk}/, shows it)"
+        )
+        if worker.error is not None:
+            if self._verbosity > 1:
+                self.stderr.write(worker.traceback.rstrip())
+            raise CommandError(
+                f"job #{job.pk}: the run here failed: {_one_line(worker.error)}. "
+                f"The job is still {job.status}; {where}."
+            )
+        failed = [e for e in job.errors or [] if e["stage"] == (job.stage or "")]
+        if failed:
+            for error in job.errors or []:
+                self.stderr.write(f"error: {error['stage']} {error['item']}: {error['error']}")
+            raise CommandError(f"job #{job.pk} stopped here while still {job.status}: {where}.")
+        self.stderr.write(
+            f"job #{job.pk}: the Celery workers took over its {job.stage or 'first'} stage "
+            f"(a worker on the same database runs it); following it here until it ends "
+            f"(Ctrl-C stops watching, the job goes on; its page: /ingest/jobs/{job.pk}/)."
+        )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+class _RunHere:
+    """The job's stages run in this process: a thread runs the Celery tasks eagerly and
+    keeps the exception that ended it (``error``, ``traceback``) for the command to
+    show, instead of letting the thread print it and vanish."""
+
+    def __init__(self, job: IngestJob) -> None:
         from config.celery import app
 
         app.conf.task_always_eager = True
         app.conf.task_eager_propagates = True
+        self.error: BaseException | None = None
+        self.traceback = ""
+        self._job = job
+        self._thread = threading.Thread(target=self._run, name=f"ingest-job-{job.pk}", daemon=True)
+        self._thread.start()
 
-        def run() -> None:
-            try:
-                with transaction.atomic():
-                    ingest_job_start(job=job)
-            finally:
-                connection.close()
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
 
-        thread = threading.Thread(target=run, name=f"ingest-job-{job.pk}", daemon=True)
-        thread.start()
-        return thread
+    def _run(self) -> None:
+        try:
+            with transaction.atomic():
+                ingest_job_start(job=self._job)
+        except BaseException as exc:  # shown by the command (``_run_here_stopped``)
+            self.error = exc
+            self.traceback = traceback.format_exc()
+        finally:
+            connection.close()
