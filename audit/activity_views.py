@@ -12,6 +12,7 @@ from verifier.models import ActivityAction
 from verifier.permissions import role_required
 from verifier.selectors import counts
 from verifier.selectors.activity import activity_action_filter, activity_page
+from verifier.vocabulary import ALL_PACKS
 
 
 @require_GET
@@ -30,5 +31,6 @@ def activity(request: MemberRequest) -> HttpResponse:
             # a kind the log does not have (a hand-edited or old address): said, not hidden
             "unknown_action": asked if asked and not action else "",
             "count_cap": f"{counts.COUNT_CAP:,}",
+            "all_packs": ALL_PACKS,
         },
     )

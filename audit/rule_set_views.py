@@ -24,6 +24,7 @@ from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
 from verifier.selectors import rules as rule_selectors
 from verifier.untrusted_input import decimal_int
+from verifier.vocabulary import ALL_PACKS
 
 
 @require_GET
@@ -45,6 +46,7 @@ def rules(request: MemberRequest) -> HttpResponse:
             "core": CORE_V1,
             "rule_sets": rule_sets,
             "page": activations,
+            "all_packs": ALL_PACKS,
         },
     )
 
@@ -93,7 +95,7 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
                         request,
                         f"Saved {rule_selectors.rule_set_label(draft)} as a draft: it is not "
                         "active. Review its impact, then activate it for a domain pack or "
-                        "all packs.",
+                        f"{ALL_PACKS}.",
                     )
                     if (
                         parent is not None
@@ -215,7 +217,7 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
     messages.success(
         request,
         f"Activated {rule_selectors.rule_set_label(rule_set)} for "
-        f"{activation.domain_pack or 'all domain packs'} with the {activation.policy} policy; "
+        f"{activation.domain_pack or ALL_PACKS} with the {activation.policy} policy; "
         "the claims it covers are classed again under it in the background.",
     )
     return redirect(reverse("audit:rules"))
@@ -261,6 +263,7 @@ def _confirm_or_activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
             "new_pack": domain_pack not in packs,
             "pack_problem": domain_pack_problem(domain_pack, packs),
             "create_pack": create,
+            "all_packs": ALL_PACKS,
         },
     )
 

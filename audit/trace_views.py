@@ -15,6 +15,7 @@ from verifier.http import MemberRequest
 from verifier.permissions import role_required
 from verifier.selectors import counts
 from verifier.selectors import traces as trace_selectors
+from verifier.vocabulary import ALL_PACKS
 
 
 @require_GET
@@ -22,7 +23,9 @@ from verifier.selectors import traces as trace_selectors
 def trace_list(request: MemberRequest) -> HttpResponse:
     page = trace_selectors.trace_page(workspace=request.workspace, params=request.GET)
     return render(
-        request, "audit/trace_list.html", {"page": page, "count_cap": f"{counts.COUNT_CAP:,}"}
+        request,
+        "audit/trace_list.html",
+        {"page": page, "count_cap": f"{counts.COUNT_CAP:,}", "all_packs": ALL_PACKS},
     )
 
 
@@ -62,5 +65,6 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
             else "",
             "document_json": json.dumps(document, indent=2, ensure_ascii=False, default=str),
             "export_url": f"/connect/v1/traces/{trace.trace_id}/export?format=json",
+            "all_packs": ALL_PACKS,
         },
     )

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from review.models import ReviewAssignment, ReviewGuidelines, ReviewLease, ReviewNote
+from review.verdict_words import JUDGE_NOT_ASKED
 from verifier.models import (
     Claim,
     EvidenceBinding,
@@ -29,6 +30,7 @@ from verifier.models import (
     Verdict,
 )
 from verifier.selectors.claims import claim_in_workspace_or_404
+from verifier.states import judge_not_asked
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -199,8 +201,15 @@ def _history(
 
 def pane_verdicts(claim: PaneClaim) -> list[Verdict]:
     """The claim's verdicts, newest first, each with ``judged_quote`` and
-    ``calibrator_version`` (:data:`VERDICT_EXTRAS`)."""
-    return _history(claim, claim.pane_verdicts, Verdict, "reviewer", tuple(VERDICT_EXTRAS))
+    ``calibrator_version`` (:data:`VERDICT_EXTRAS`), and ``not_asked_words``: for the
+    abstention recorded where nothing is bound (no model was asked, so none is named),
+    :data:`~review.verdict_words.JUDGE_NOT_ASKED`, as the queue's Judge column says it;
+    else ""."""
+    verdicts = _history(claim, claim.pane_verdicts, Verdict, "reviewer", tuple(VERDICT_EXTRAS))
+    for v in verdicts:
+        not_asked = v.reviewer_id is None and judge_not_asked(v.label, v.note)
+        v.not_asked_words = JUDGE_NOT_ASKED if not_asked else ""
+    return verdicts
 
 
 def pane_events(claim: PaneClaim) -> list[StateEvent]:

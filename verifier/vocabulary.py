@@ -827,6 +827,12 @@ WORKER_COUNTS: Final = _table(
     )
 )
 
+# The one phrase for "no domain pack chosen": a rule set activated with no pack is in force
+# for every pack without one of its own, and a trace with no pack looked across them all.
+# Every page and message says it this way (``verifier.domain_packs`` keeps a new pack from
+# taking it as a name).
+ALL_PACKS: Final = "all packs"
+
 # Words the console uses, for the glossary (not codes).
 WORDS: Final = _table(
     (
@@ -885,6 +891,12 @@ WORDS: Final = _table(
             "trust score",
             "Trust score",
             "0 to 100: how much the evidence behind a claim or a job can be trusted.",
+        ),
+        (
+            ALL_PACKS,
+            ALL_PACKS.capitalize(),
+            f"No domain pack chosen: a rule set activated for {ALL_PACKS} is in force for every "
+            "pack without one of its own, and a request with no pack looks across every pack.",
         ),
     )
 )

@@ -260,7 +260,7 @@ def test_the_built_in_has_one_name_on_every_page(admin_client_ws, workspace):
     assert set(_core_mentions(rules)) == {name}
     assert ">Delta rules v1</a>" in rules
 
-    assert f"Activated {name} for all domain packs with the strict policy; " in rules
+    assert f"Activated {name} for all packs with the strict policy; " in rules
     pages = {
         "compare": reverse("audit:rule-set-diff"),
         "compare a version": reverse("audit:rule-set-diff") + f"?a={builtin.pk}&b={delta.pk}",
