@@ -32,6 +32,10 @@ EXAMPLES: Final[tuple[CurlExample, ...]] = (
         "Traces",
         "Why a response held what it held: the trace a retrieval's trace_ref points at, "
         "and its export for an audit file.",
+        'TRACE_ID=$(curl -s -X POST "$SPANPROOF/connect/v1/retrieve" \\\n'
+        '  -H "Authorization: Bearer $SPANPROOF_KEY" -H "Content-Type: application/json" \\\n'
+        '  -d \'{"query": "where does sediment settle?"}\' \\\n'
+        "  | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"trace_id\"])')\n"
         'curl -s "$SPANPROOF/connect/v1/traces/$TRACE_ID/export?format=json" \\\n'
         '  -H "Authorization: Bearer $SPANPROOF_KEY"',
     ),

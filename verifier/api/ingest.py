@@ -191,8 +191,8 @@ class WebhookListItemSerializer(WebhookSerializer):
 
 
 class WebhookCreateApi(APIView):
-    """Register a webhook for job.completed and/or job.quality_below_threshold (POST), or
-    list the workspace's webhooks, newest first (GET)."""
+    """Register a webhook for job.completed, job.quality_below_threshold and/or
+    verification.completed (POST), or list the workspace's webhooks, newest first (GET)."""
 
     # Webhooks send workspace data to outside addresses: admin keys and console admins.
     required_scopes = {"POST": ApiScope.ADMIN, "GET": ApiScope.ADMIN}
@@ -217,7 +217,16 @@ class WebhookCreateApi(APIView):
         )
         threshold = serializers.IntegerField(min_value=0, max_value=100, default=90)
 
-    @extend_schema(request=InputSerializer, responses={201: WebhookSerializer})
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: WebhookSerializer,
+            409: OpenApiResponse(
+                description="webhook_exists: an active webhook already sends these events "
+                "to this URL at this threshold (`details.webhook_id` names it)"
+            ),
+        },
+    )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

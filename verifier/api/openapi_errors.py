@@ -5,7 +5,9 @@ Every error the API answers has one body, ``{"error": {"code", "message", "detai
 (``verifier.api.errors``), the ``Error`` component. Each operation lists the error
 statuses it can answer with that body: 401, 403 and 429 for every one (all are
 authenticated and rate-limited), 400 for one that takes input (a body or query
-parameters), 404 for one with an id in its path; the statuses a view declares itself
+parameters) and for every ``GET`` (each reads its query string strictly: a parameter it
+does not read is a ``400 unknown_field``, even where it reads none but ``format``), 404
+for one with an id in its path; the statuses a view declares itself
 (a 409, a 503, a 400 with its codes) keep their description and get the body too.
 """
 
@@ -57,10 +59,10 @@ DESCRIPTIONS = {
 METHODS = ("get", "put", "post", "patch", "delete")
 
 
-def _statuses(operation: dict[str, Any]) -> list[str]:
+def _statuses(method: str, operation: dict[str, Any]) -> list[str]:
     where = {p.get("in") for p in operation.get("parameters", [])}
     statuses = ["401", "403", "429"]
-    if "requestBody" in operation or "query" in where:
+    if "requestBody" in operation or "query" in where or method == "get":
         statuses.append("400")
     if "path" in where:
         statuses.append("404")
@@ -78,7 +80,7 @@ def error_responses_add(
             if operation is None:
                 continue
             responses = operation.setdefault("responses", {})
-            for status in _statuses(operation):
+            for status in _statuses(method, operation):
                 responses.setdefault(status, {"description": DESCRIPTIONS[status]})
             for status, response in responses.items():
                 if str(status)[0] in "45" and "content" not in response:

@@ -45,7 +45,8 @@ def test_every_operation_lists_the_errors_it_can_answer_with_the_error_body():
         responses = operation["responses"]
         where = {p["in"] for p in operation.get("parameters", [])}
         expected = {"401", "403", "429"}
-        if "requestBody" in operation or "query" in where:
+        # every GET reads its query string strictly (``?foo=1`` is a 400 unknown_field)
+        if "requestBody" in operation or "query" in where or method == "get":
             expected.add("400")
         if "path" in where:
             expected.add("404")
@@ -60,6 +61,7 @@ def test_every_operation_lists_the_errors_it_can_answer_with_the_error_body():
     assert conflicts == {
         ("/connect/v1/sources", "post"),
         ("/connect/v1/ingest-jobs", "post"),
+        ("/connect/v1/webhooks", "post"),
         ("/connect/v1/claims/verify", "post"),
         ("/connect/v1/memory/transcripts", "post"),
         ("/connect/v1/ingest-jobs/{job_id}/cancel", "post"),
@@ -100,3 +102,30 @@ def test_worker_verify_documents_the_body_it_answers(api, delta):
     assert set(answer) == set(WorkerVerifyResponseSerializer().fields)
     assert answer["evidence"]
     assert set(answer["evidence"][0]) == set(WorkerEvidenceSerializer().fields)
+
+
+@pytest.mark.django_db
+def test_a_get_that_reads_no_parameter_answers_the_400_its_schema_lists(api, delta):
+    """``GET /connect/v1/workspace`` reads no query parameter but ``format``: another is a
+    400 unknown_field, a status its operation must list (docs/api.md, "Conventions")."""
+    response = api.get("/connect/v1/workspace?foo=1")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "unknown_field"
+    operation = _schema()["paths"]["/connect/v1/workspace"]["get"]
+    assert "400" in operation["responses"]
+
+
+@pytest.mark.django_db
+def test_registering_a_webhook_twice_answers_the_409_its_schema_lists(api):
+    body = {
+        "url": "https://93.184.216.40/spanproof",
+        "secret": "s" * 20,
+        "events": ["verification.completed"],
+    }
+    first = api.post("/connect/v1/webhooks", body, content_type="application/json")
+    assert first.status_code == 201, first.content[:300]
+    again = api.post("/connect/v1/webhooks", body, content_type="application/json")
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "webhook_exists"
+    responses = _schema()["paths"]["/connect/v1/webhooks"]["post"]["responses"]
+    assert "webhook_exists" in responses["409"]["description"]
