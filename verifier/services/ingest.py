@@ -21,7 +21,8 @@ pending item, runs it, marks it, and claims again until none is left:
 
 A failure is recorded on its item and in ``job.errors`` and never loses the rest. The
 shard that finds every item done or failed advances the job to the next stage exactly
-once (a conditional UPDATE on ``job.stage``) and enqueues it on commit. After the last
+once (under the job's row lock, while the job is still at the stage: decided by the
+items, whoever holds the lease) and enqueues it on commit. After the last
 stage the shard that finds its every item done finishes the job (the stage's
 ``finish``, under the job's row lock), so a job is never seen finished while one of its
 items is still open; a failed item of the last stage keeps the job running, and a new
@@ -40,7 +41,11 @@ Liveness: the shards of a stage share the job's lease token (``job.runner``, set
 the first shard to open the stage) and beat ``job.heartbeat_at`` and their item leases
 from a background thread (``services.job_heartbeat``). ``services.ingest_watch``
 re-enqueues a stage whose heartbeat went silent (every shard gone); it resets the
-token, so a shard presumed dead stops between items.
+token, so a shard presumed dead stops between items. Such a shard may still have been
+running an item, which the re-sent shards found held and left: it moves the job on when
+that item was the stage's last, and sends the stage again when items are still pending
+(a serial stage's re-sent shard leaves while the turn is held), so the job never waits
+a stale period for the next watchdog round.
 """
 
 from __future__ import annotations
@@ -197,27 +202,19 @@ def _list_items(job: IngestJob, stage: str) -> None:
         _write_progress(job.pk, stage)
 
 
-def _advance(job: IngestJob, stage: str) -> str | None:
+def _advance(job: IngestJob, stage: str, *, hand_over: bool = False) -> str | None:
     """Move the job past ``stage`` — exactly once, whichever shard gets here first —
-    and enqueue the next stage on commit; past the last one, finish the job."""
+    and enqueue the next stage on commit; past the last one, finish the job.
+
+    Decided under the job's row lock by the items, not by whose lease the job is: the
+    job must still run at ``stage`` and no item of it be open (pending or running).
+    A shard whose lease was reset while it ran an item (the watchdog re-sent the stage,
+    and the re-sent shards left, that item held) thus still moves the job on when it
+    finishes the stage's last item. ``hand_over``: this shard stops between items
+    because the lease is no longer its own; when items it may have kept the re-sent
+    shards from (a serial stage's turn) are still pending, it sends the stage again on
+    commit, and those shards join the current lease."""
     following = next_stage(stage)
-    if following is None:
-        _finish(job, stage)
-        return None
-    with transaction.atomic():
-        moved = IngestJob.objects.filter(
-            pk=job.pk, status=IngestStatus.RUNNING, stage=stage
-        ).update(stage=following, runner="", heartbeat_at=timezone.now(), stage_attempts=0)
-        if moved:
-            _enqueue(job.pk, following)
-    return following if moved else None
-
-
-def _finish(job: IngestJob, stage: str) -> None:
-    """Close the job after its last stage, when that stage's items are all done: under
-    the job's row lock, so two shards never both finish it and none while an item is
-    open. A failed item leaves the job running for a new delivery to retry."""
-    finish = _registry()[stage].finish
     with transaction.atomic():
         locked = (
             IngestJob.objects.select_for_update()
@@ -225,19 +222,40 @@ def _finish(job: IngestJob, stage: str) -> None:
             .first()
         )
         if locked is None:
-            return
+            return None  # cancelled, failed, finished, or another shard moved it on
         items = IngestItem.objects.filter(job_id=job.pk, stage=stage)
-        if items.exclude(status=IngestItemStatus.DONE).exists():
-            return
-        if finish is not None:
-            finish(locked)
+        if items.filter(status__in=OPEN_STATUSES).exists():
+            # another shard still runs one (or a dead one's lease waits to expire)
+            if hand_over and items.filter(status=IngestItemStatus.PENDING).exists():
+                _enqueue(job.pk, stage)
+                logger.info(
+                    "ingest job %s: a shard whose lease was taken over handed the %s "
+                    "items left to new shards",
+                    job.pk,
+                    stage,
+                )
+            return None
+        if following is None:
+            _finish(locked, stage)
+            return None
+        IngestJob.objects.filter(pk=job.pk).update(
+            stage=following, runner="", heartbeat_at=timezone.now(), stage_attempts=0
+        )
+        _enqueue(job.pk, following)
+    return following
 
 
-def _advance_if_finished(job: IngestJob, stage: str) -> str | None:
-    open_items = IngestItem.objects.filter(job_id=job.pk, stage=stage, status__in=OPEN_STATUSES)
-    if open_items.exists():
-        return None  # another shard still runs one (or a dead one's lease waits to expire)
-    return _advance(job, stage)
+def _finish(job: IngestJob, stage: str) -> None:
+    """Close the job after its last stage, when that stage's items are all done. Call
+    in the transaction that holds the job's row lock (``_advance``), so two shards never
+    both finish it and none while an item is open. A failed item leaves the job running
+    for a new delivery to retry."""
+    finish = _registry()[stage].finish
+    items = IngestItem.objects.filter(job_id=job.pk, stage=stage)
+    if items.exclude(status=IngestItemStatus.DONE).exists():
+        return
+    if finish is not None:
+        finish(job)
 
 
 # Leases a shard of this process could not hand back (the database was gone): the next
@@ -327,7 +345,13 @@ def _run_items(job: IngestJob, stage: str, *, shard: str | None = None) -> str |
         ingest_job_fail(job=job, stage=stage, exc=exc)
         return None
     _retry_failed_if_stuck(job, stage)
-    while _still_ours(job):
+    ran_any = False
+    while True:
+        if not _still_ours(job):
+            # Re-leased (presumed dead), or no longer running: claim nothing more. The
+            # item just finished may have been the stage's last, or have held up the
+            # re-sent shards: move the job on, or hand the items left over.
+            return _advance(job, stage, hand_over=ran_any)
         if spec.own_transactions:
             ran = _run_leased_item(job, stage, spec, shard)
         elif spec.serial:
@@ -336,9 +360,8 @@ def _run_items(job: IngestJob, stage: str, *, shard: str | None = None) -> str |
             ran = _run_locked_item(job, stage, spec)
         if not ran:
             break
-    if not _still_ours(job):
-        return None
-    return _advance_if_finished(job, stage)
+        ran_any = True
+    return _advance(job, stage)
 
 
 def _retry_failed_if_stuck(job: IngestJob, stage: str) -> None:
@@ -346,7 +369,13 @@ def _retry_failed_if_stuck(job: IngestJob, stage: str) -> None:
     could not advance (the store stage, whose failure keeps the job running): a new
     delivery runs its failed items again."""
     with transaction.atomic():
-        IngestJob.objects.select_for_update().filter(pk=job.pk).first()
+        locked = (
+            IngestJob.objects.select_for_update()
+            .filter(pk=job.pk, status=IngestStatus.RUNNING, stage=stage)
+            .first()
+        )
+        if locked is None:
+            return  # moved on meanwhile: a finished stage never runs again
         items = IngestItem.objects.filter(job_id=job.pk, stage=stage)
         if items.filter(status__in=OPEN_STATUSES).exists():
             return
