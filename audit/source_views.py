@@ -144,11 +144,17 @@ def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
     if not errors and len(chosen) == 2:
         old = selectors.source_version_get(source=source, number=chosen["from"])
         new = selectors.source_version_get(source=source, number=chosen["to"])
-        diff, stale = selectors.source_version_diff(source=source, old=old, new=new)
+        diff, rechecked = selectors.source_version_diff(source=source, old=old, new=new)
         summary = diff_summary(
             old.text, new.text, old_name=f"v{old.number}", new_name=f"v{new.number}"
         )
         context.update(
-            {"old": old, "new": new, "diff": diff, "stale": stale, "diff_summary": summary}
+            {
+                "old": old,
+                "new": new,
+                "diff": diff,
+                "rechecked": rechecked,
+                "diff_summary": summary,
+            }
         )
     return render(request, "audit/source_diff.html", context)

@@ -10,12 +10,19 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from audit.highlighting import diff_segments
-from verifier.binding import span_matches
-from verifier.binding.recheck import recheck
-from verifier.binding.spans import BoundSpan
+from verifier.binding import (
+    OCCURRENCES_COUNTED,
+    Binding,
+    BoundSpan,
+    bind,
+    occurrences,
+    recheck,
+    source_index,
+)
 from verifier.domain_packs import RAG_CHUNK_REF_PREFIX
 from verifier.models import EvidenceBinding, Source, SourceVersion, Workspace
 from verifier.selectors.claim_filters import text_contains
+from verifier.selectors.permalinks import span_permalink
 from verifier.vocabulary import Term, recheck_between
 
 
@@ -61,37 +68,89 @@ def source_version_get(
 
 @dataclass
 class StaleBinding:
+    """An active span bound to the "from" version whose quote is not at its offsets in
+    the "to" version: the span changed there, moved, or lies past its end."""
+
     binding: EvidenceBinding
+    # ``span_lost`` or ``offsets_out_of_range``: the re-check of the span's offsets
     status: str
-    still_at_offsets: bool
     # the status in words true of the two versions compared (not of the current one)
     words: Term
+    # where the binding layer's ``bind`` finds the quote in the "to" version, if anywhere
+    now: Binding | None
+    # how many times it occurs there that way (``occurrences``; None for fuzzy or not found)
+    now_occurrences: int | None
+    now_permalink: str
+
+    @property
+    def now_places_capped(self) -> bool:
+        """Whether the quote occurs at least as often as ``occurrences`` counts."""
+        return (self.now_occurrences or 0) >= OCCURRENCES_COUNTED
+
+
+@dataclass
+class VersionRecheck:
+    """The active spans bound to the "from" version, re-checked in the "to" version's text
+    by the binding layer's rule (``recheck``), apart from the hash: a span whose words
+    are still at its offsets ``held``, the others are ``lost``. Their claims are
+    selected with them (one query)."""
+
+    lost: list[StaleBinding]
+    held: list[EvidenceBinding]
+    # the words for a span that holds (``recheck_between("fresh")``)
+    held_words: Term
+
+    @property
+    def total(self) -> int:
+        return len(self.lost) + len(self.held)
 
 
 def source_version_diff(
     *, source: Source, old: SourceVersion, new: SourceVersion
-) -> tuple[list[Any], list[StaleBinding]]:
+) -> tuple[list[Any], VersionRecheck]:
     """Word diff old → new, and the active bindings on ``old`` re-checked against ``new``."""
     diff = diff_segments(old.text, new.text)
-    stale: list[StaleBinding] = []
+    bound, against = f"v{old.number}", f"v{new.number}"
     bindings = (
         EvidenceBinding.objects.filter(source_version=old, is_active=True)
         .select_related("claim")
         .order_by("start", "id")
     )
+    lost: list[StaleBinding] = []
+    held: list[EvidenceBinding] = []
+    index = None
     for b in bindings:
+        # Checked as if bound to ``new``: every span's hash differs from ``new``'s (it is
+        # bound to ``old``), so the question is only whether its words are still there.
         span = BoundSpan(
             quote=b.quote,
             start=b.start,
             end=b.end,
             match=b.match,  # type: ignore[arg-type]
-            source_hash=b.source_hash,
+            source_hash=new.sha256,
         )
         status = recheck(span, new.text, new.sha256)
         if status == "fresh":
+            held.append(b)
             continue
-        in_range = 0 <= b.start < b.end <= len(new.text)
-        still = in_range and span_matches(b.quote, new.text[b.start : b.end], b.match)  # type: ignore[arg-type]
-        words = recheck_between(status, bound=f"v{old.number}", against=f"v{new.number}")
-        stale.append(StaleBinding(b, status, still, words))
-    return diff, stale
+        if index is None:
+            index = source_index(new.text, new.sha256)
+        found = bind(b.quote, new.text, index=index)
+        lost.append(
+            StaleBinding(
+                binding=b,
+                status=status,
+                words=recheck_between(status, bound=bound, against=against),
+                now=found,
+                now_occurrences=None
+                if found is None
+                else occurrences(b.quote, new.text, found, index=index),
+                now_permalink=""
+                if found is None
+                else span_permalink(
+                    source_id=source.pk, sha256=new.sha256, start=found.start, end=found.end
+                ),
+            )
+        )
+    held_words = recheck_between("fresh", bound=bound, against=against)
+    return diff, VersionRecheck(lost=lost, held=held, held_words=held_words)

@@ -82,7 +82,7 @@ def test_diff_shows_changes_and_claims_whose_bindings_went_stale(auditor_client,
     assert "<del>settles</del>" in html and "<ins>drifts</ins>" in html
     assert stale.public_id in html
     # in words, never the raw re-check code (auditor walk M5)
-    assert "v2 has other text" in html and "hash_mismatch" not in html
+    assert "Quote not at its offsets in v2" in html and "span_lost" not in html
 
 
 def test_diff_with_a_single_version_is_an_empty_state(auditor_client, source):
