@@ -94,13 +94,24 @@ def job_heartbeat(
     def beat() -> None:
         try:
             while not stop.wait(interval):
-                model._default_manager.filter(pk=pk, runner=runner).update(
-                    heartbeat_at=timezone.now()
-                )
-                if also is not None:
-                    also()
-        except Exception:  # a beat that fails is a silence the watchdog will see
-            logger.exception("%s %s: heartbeat failed", model.__name__, pk)
+                try:
+                    model._default_manager.filter(pk=pk, runner=runner).update(
+                        heartbeat_at=timezone.now()
+                    )
+                    if also is not None:
+                        also()
+                except Exception:
+                    # One failed beat (the database restarting, a dropped connection) is
+                    # not a dead worker: the next beat tries again on a fresh connection.
+                    # Only a silence longer than the stale period is, which the
+                    # watchdog sees (and counts against the job).
+                    logger.warning(
+                        "%s %s: a heartbeat failed; trying again at the next beat",
+                        model.__name__,
+                        pk,
+                        exc_info=True,
+                    )
+                    connection.close()
         finally:
             connection.close()
 
