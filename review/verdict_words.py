@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Final
 
 from verifier.states import NO_BOUND_EVIDENCE_NOTE
+from verifier.vocabulary import JUDGE_NOT_ASKED as JUDGE_NOT_ASKED
 from verifier.vocabulary import confidence_percent, label
 
 # code -> sentence; "{detail}" is the note's text after the code.
@@ -53,9 +54,6 @@ ANSWERS: Final = {"entailed": "supports", "contradicted": "contradicts"}
 # A reviewer's undo (``review.services.review_undo``): "undo: withdraws verdict 47 (entailed)".
 _UNDO_RE: Final = re.compile(r"^undo: withdraws verdict (\d+) \(([a-z_]+)\)$")
 HUMAN_JUDGE_PREFIX: Final = "human:"  # a person's verdict's judge id: "human:<username>"
-# Who answered, where a claim with no bound span got the verifier's own abstention
-# (``verifier.states.judge_not_asked``): no model saw it, so none is named.
-JUDGE_NOT_ASKED: Final = "not asked (nothing is bound)"
 
 
 def judge_in_words(

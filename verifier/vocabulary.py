@@ -833,6 +833,10 @@ WORKER_COUNTS: Final = _table(
 # taking it as a name).
 ALL_PACKS: Final = "all packs"
 
+# Who answered, where a claim with no bound span got the verifier's own abstention
+# (``verifier.states.judge_not_asked``): no model saw it, so none is named.
+JUDGE_NOT_ASKED: Final = "not asked (nothing is bound)"
+
 # Words the console uses, for the glossary (not codes).
 WORDS: Final = _table(
     (

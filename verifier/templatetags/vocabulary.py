@@ -19,6 +19,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from verifier import vocabulary
+from verifier.states import judge_not_asked
 
 register = template.Library()
 
@@ -55,6 +56,27 @@ def answer_percent(verdict: Any, label_code: str = "") -> str:
         by_person=_field(verdict, "reviewer_id") is not None,
     )
     return vocabulary.confidence_percent(value)
+
+
+@register.filter
+def not_asked(verdict: Any) -> bool:
+    """Whether ``verdict`` is the abstention recorded where nothing is bound (no model
+    was asked: ``verifier.states.judge_not_asked``); its judge is then said as
+    :data:`verifier.vocabulary.JUDGE_NOT_ASKED` (``{% if v|not_asked %}``)."""
+    if _field(verdict, "reviewer_id") is not None:
+        return False
+    return judge_not_asked(str(_field(verdict, "label") or ""), str(_field(verdict, "note") or ""))
+
+
+@register.filter
+def pack_or_all(domain_pack: str | None) -> str:
+    """A domain pack's name, or :data:`verifier.vocabulary.ALL_PACKS` for none."""
+    return domain_pack or vocabulary.ALL_PACKS
+
+
+@register.simple_tag
+def judge_not_asked_words() -> str:
+    return vocabulary.JUDGE_NOT_ASKED
 
 
 @register.filter
