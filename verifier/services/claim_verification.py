@@ -33,7 +33,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -477,6 +477,16 @@ def verification_job_create(
 
 # Claim problems named in the message of a batch that has no claim to verify.
 REFUSAL_PROBLEMS_SHOWN = 5
+# The field of a claim each item problem is about (``details.field`` of the refusal).
+PROBLEM_FIELDS: Final = {
+    "empty_text": "text",
+    "text_too_long": "text",
+    "invalid_text": "text",
+    "invalid_external_id": "external_id",
+    "external_id_conflict": "external_id",
+    "unknown_source": "source",
+    "invalid_quote": "quote",
+}
 
 
 def _refuse_if_nothing_accepted(batch: SubmittedBatch) -> None:
@@ -492,14 +502,23 @@ def _refuse_if_nothing_accepted(batch: SubmittedBatch) -> None:
     ]
     shown = "; ".join(problems[:REFUSAL_PROBLEMS_SHOWN])
     more = len(problems) - REFUSAL_PROBLEMS_SHOWN
+    first = next((i for i in batch.items if i.error), None)
+    code = (first.error or {}).get("code", "") if first is not None else ""
+    about = PROBLEM_FIELDS.get(code)
     raise ClaimVerifyInputError(
         "no_claim_accepted",
         f"No claim could be verified — {shown}" + (f"; and {more} more." if more > 0 else "."),
         {
+            # the first field in the wrong, as every 400 names it
+            "field": (
+                f"claims[{first.index}]" + (f".{about}" if about else "")
+                if first is not None
+                else "claims"
+            ),
             "errors": [
                 {"index": i.index, "external_id": i.external_id or None, **(i.error or {})}
                 for i in batch.items
-            ]
+            ],
         },
     )
 

@@ -333,6 +333,8 @@ def test_a_job_with_no_acceptable_claim_is_refused_and_stores_nothing(api, works
     )
     assert [e["code"] for e in error["details"]["errors"]] == ["unknown_source", "empty_text"]
     assert [e["index"] for e in error["details"]["errors"]] == [0, 1]
+    # the first field in the wrong, as every 400 names it
+    assert error["details"]["field"] == "claims[0].source"
     assert not VerificationJob.objects.exists() and not Claim.objects.exists()
     assert not Source.objects.filter(workspace=workspace, ref="source:fresh").exists()
 
