@@ -20,7 +20,7 @@ class Command(BaseCommand):
             choices=ApiScope.values,
             default=ApiScope.WRITE.value,
             help="read: GET endpoints, retrieve, graph; write (default): also sources, ingest "
-            "jobs, claim verification, RAG audits, memory; admin: also webhooks and rules",
+            "jobs, claim verification, RAG audits, memory; admin: also webhooks",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
