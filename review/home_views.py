@@ -23,7 +23,10 @@ def home(request: SignedInRequest) -> HttpResponse:
     role = membership.role if membership else None
     context: dict[str, object] = {"memberships": membership_list(user=request.user)}
     if workspace is not None and role is not None:
-        context["state_counts"] = claim_state_counts(workspace=workspace)
+        state_counts = claim_state_counts(workspace=workspace)
+        context["state_counts"] = state_counts
+        # A new workspace: its next actions are all zero, so say where to start instead.
+        context["workspace_is_empty"] = not any(state_counts.values())
         context["next_actions"] = review_home_actions(
             workspace=workspace, user=request.user, role=role
         )

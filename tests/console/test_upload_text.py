@@ -43,8 +43,9 @@ FORMS: dict[str, tuple[Build, int, str, str, str | None]] = {
     "ingest": (
         _ingest,
         MAX_FILE_BYTES,
-        "up.txt is larger than 5 MB.",
-        "up.txt is not UTF-8 text.",
+        "up.txt is larger than 5 MB: split it into smaller files.",
+        "up.txt is not UTF-8 text: upload plain text, Markdown or HTML (save a PDF or Word "
+        "document as text first).",
         "up.txt contains a NUL character: it is not a text file.",
     ),
     "verify": (

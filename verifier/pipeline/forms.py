@@ -13,6 +13,11 @@ from verifier.upload_text import uploaded_text
 
 MAX_FILE_BYTES: Final = 5_000_000
 UNTITLED_PASTE: Final = "Pasted text"
+FORMAT_LABELS: Final = {"text": "Plain text", "markdown": "Markdown", "html": "HTML"}
+FILES_HELP: Final = (
+    "Plain text (.txt), Markdown (.md) or HTML (.html) files, UTF-8, up to 5 MB each; each "
+    "file is read by its extension. A PDF or Word document: save it as text first."
+)
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -51,7 +56,11 @@ class MultipleFileField(forms.FileField):
 
 
 class IngestUploadForm(forms.Form):
-    label = forms.CharField(max_length=200, required=False)
+    label = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Optional: names the job in the list of recent jobs.",
+    )
     title = forms.CharField(
         max_length=300,
         required=False,
@@ -61,14 +70,22 @@ class IngestUploadForm(forms.Form):
     text = forms.CharField(
         required=False, strip=False, widget=forms.Textarea(attrs={"rows": 8}), label="Paste text"
     )
-    format = forms.ChoiceField(choices=[(f, f) for f in FORMATS], initial="text")
+    format = forms.ChoiceField(
+        choices=[(f, FORMAT_LABELS.get(f, f)) for f in FORMATS],
+        initial="text",
+        label="Format of the pasted text",
+    )
     domain_pack = forms.CharField(
         max_length=64,
         required=False,
         help_text="Blank: general for a new source; a source already stored keeps its own.",
     )
     # the metaclass takes declared fields off the class; the stubs see BaseForm.files
-    files = MultipleFileField(required=False, label="Or upload files")  # type: ignore[assignment]
+    files = MultipleFileField(  # type: ignore[assignment]
+        required=False,
+        label="Or upload files",
+        help_text=FILES_HELP,
+    )
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -104,8 +121,9 @@ class IngestUploadForm(forms.Form):
             text = uploaded_text(
                 upload,
                 max_bytes=MAX_FILE_BYTES,
-                too_large=f"{upload.name} is larger than 5 MB.",
-                not_utf8=f"{upload.name} is not UTF-8 text.",
+                too_large=f"{upload.name} is larger than 5 MB: split it into smaller files.",
+                not_utf8=f"{upload.name} is not UTF-8 text: upload plain text, Markdown or "
+                "HTML (save a PDF or Word document as text first).",
                 has_nul=f"{upload.name} contains a NUL character: it is not a text file.",
             )
             blank = blank_text_problem(text)

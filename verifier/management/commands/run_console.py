@@ -31,6 +31,23 @@ from verifier.web_server import gunicorn_command, web_threads, web_workers
 POLL_SECONDS = 0.5
 
 
+def first_sign_in_hint(addr: str) -> str | None:
+    """Started without the demo on a database with no user yet: how to get the first
+    sign-in (nothing in the console can make it). ``None`` once any user exists."""
+    from django.contrib.auth import get_user_model
+
+    if get_user_model().objects.exists():
+        return None
+    return (
+        "No one can sign in yet. Create the first admin in another shell (with the same "
+        "SPANPROOF_DATA, if you set it):\n"
+        "  .venv/bin/python manage.py createsuperuser\n"
+        f"then sign in at http://{addr}/ and follow the home page: it links to the Django "
+        "admin to add a workspace and make yourself its admin; the console's Members page "
+        "adds the rest of the team."
+    )
+
+
 class Command(BaseCommand):
     help = "Run the Spanproof console with a Celery worker on the embedded defaults."
 
@@ -130,6 +147,9 @@ class Command(BaseCommand):
                     f"(ready in {time.monotonic() - started:.1f}s; Ctrl-C stops everything)\n"
                 )
             )
+            hint = first_sign_in_hint(options["addr"]) if options["no_demo"] else None
+            if hint is not None:
+                self.stdout.write(self.style.WARNING(hint))
             while True:
                 supervisor.poll()
                 time.sleep(POLL_SECONDS)
