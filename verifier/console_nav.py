@@ -3,7 +3,9 @@ navigation and the home page.
 
 Review (decide what the judge could not), Audit (read what is stored and served), Check
 (verify things you bring) and Admin (feed and configure the workspace). Each entry names
-the roles that may use it; a group with no entry for a role is not shown to it.
+the roles that may use it; a group with no entry for a role is not shown to it. A page
+every role may open but whose form needs write (Ingest) is named, for a role that may
+only read (an auditor), by what it reads there (``read_only``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from verifier.models import Role
+from verifier.models import ApiScope, Role
+from verifier.permissions import role_scope, scope_allows
 
 ALL: Final = (Role.REVIEWER, Role.AUDITOR, Role.ADMIN)
 ADMIN: Final = (Role.ADMIN,)
@@ -23,6 +26,9 @@ class EntryPoint:
     path: str
     roles: tuple[str, ...]
     description: str
+    # (label, description) for a role without the write scope, where what the page offers
+    # it is only a list to read; None where the entry reads the same for every role.
+    read_only: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,11 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
         "Feed and configure the workspace.",
         (
             EntryPoint(
-                "Ingest", "/ingest/", ALL, "Upload sources and claims; follow each job's stages."
+                "Ingest",
+                "/ingest/",
+                ALL,
+                "Upload sources and claims; follow each job's stages.",
+                read_only=("Ingest jobs", "Follow each ingest job's stages and errors."),
             ),
             EntryPoint("Rule sets", "/audit/rules/", ADMIN, "Rule sets: preview, then activate."),
             EntryPoint(
@@ -167,19 +177,25 @@ def nav_groups_for(role: str | None, path: str = "") -> list[dict[str, object]]:
     if role is None:
         return []
     current = _current(path)
+    reads_only = not scope_allows(role_scope(role), ApiScope.WRITE)
     groups = []
     for group in NAV_GROUPS:
-        entries = [
-            {
-                "label": e.label,
-                "path": e.path,
-                "description": e.description,
-                "current": e.path == current,
-                "group": group.label,
-            }
-            for e in group.entries
-            if role in e.roles
-        ]
+        entries = []
+        for e in group.entries:
+            if role not in e.roles:
+                continue
+            label, description = (
+                e.read_only if reads_only and e.read_only else (e.label, e.description)
+            )
+            entries.append(
+                {
+                    "label": label,
+                    "path": e.path,
+                    "description": description,
+                    "current": e.path == current,
+                    "group": group.label,
+                }
+            )
         if entries:
             groups.append(
                 {

@@ -827,6 +827,71 @@ WORKER_COUNTS: Final = _table(
     )
 )
 
+# A member's role in a workspace (``verifier.models.Role``, whose labels are these): the
+# members page, its form, the header and the activity log read these words.
+ROLES: Final = _table(
+    (
+        (
+            "reviewer",
+            "Reviewer",
+            "Decides the claims in the review queue and may add work (sources, ingest jobs, "
+            "checks); the admin pages are closed to a reviewer.",
+        ),
+        (
+            "auditor",
+            "Auditor",
+            "Reads what the workspace holds and served, and exports it (lists, audit packs); "
+            "decides, adds and changes nothing.",
+        ),
+        (
+            "admin",
+            "Admin",
+            "Everything a reviewer may do, and manages members, API keys, webhooks, rule sets "
+            "and calibrators.",
+        ),
+    )
+)
+
+# What an API key may do (``verifier.models.ApiScope``, whose labels are these); each scope
+# includes the ones before it.
+API_KEY_SCOPES: Final = _table(
+    (
+        (
+            "read",
+            "Read",
+            "GET endpoints, retrieval and graph queries: the key reads, it changes nothing.",
+        ),
+        (
+            "write",
+            "Write",
+            "Also adds work: sources, ingest jobs, claim verification, RAG audits and memory "
+            "checks.",
+        ),
+        ("admin", "Admin", "Also manages webhooks."),
+    )
+)
+
+# A rule set's policies (``verifier.scoring.rulesets``): how high a claim's overall quality
+# score must be for it to be classed supported or weak. The thresholds are each rule set's
+# own; the explanation gives the built-in rule set's.
+_POLICY_WORDS: Final[Mapping[str, tuple[str, str]]] = {
+    "strict": ("Strict", "The most demanding policy"),
+    "balanced": ("Balanced", "The middle policy"),
+    "lenient": ("Lenient", "The least demanding policy"),
+}
+POLICIES: Final = _table(
+    tuple(
+        (
+            pol.name,
+            _POLICY_WORDS[pol.name][0],
+            f"{_POLICY_WORDS[pol.name][1]}: in the built-in {CORE_V1.name} a claim "
+            f"is supported at an overall score of {pol.min_overall_score:g} or more and weak "
+            f"at {pol.weak_threshold:g} or more.",
+        )
+        for pol in CORE_V1.policies
+    )
+)
+
 # The one phrase for "no domain pack chosen": a rule set activated with no pack is in force
 # for every pack without one of its own, and a trace with no pack looked across them all.
 # Every page and message says it this way (``verifier.domain_packs`` keeps a new pack from
@@ -931,6 +996,9 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "worker_adjustment": WORKER_ADJUSTMENTS,
         "worker_reconciliation": WORKER_RECONCILIATIONS,
         "worker_count": WORKER_COUNTS,
+        "role": ROLES,
+        "api_key_scope": API_KEY_SCOPES,
+        "policy": POLICIES,
     }
 )
 KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
@@ -959,6 +1027,9 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "worker_adjustment": "What raised or lowered an evidence item's rank",
         "worker_reconciliation": "Why the claim worker's gates changed the verdict",
         "worker_count": "The claim worker's evidence counts",
+        "role": "A member's role in a workspace",
+        "api_key_scope": "What an API key may do",
+        "policy": "A rule set's policies",
     }
 )
 

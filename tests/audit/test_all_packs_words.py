@@ -54,7 +54,8 @@ def test_activating_for_no_pack_says_all_packs_on_every_page(admin_client_ws, so
     assert "<td>all packs</td><td>Core v1 (built-in)</td><td>strict</td>" in done
 
     activity = admin_client_ws.get(reverse("audit:activity")).content.decode()
-    assert "for all packs, policy strict" in _says_all_packs_one_way(activity)
+    # the policy in the vocabulary's words (``tests/audit/test_activity_words.py``)
+    assert "for all packs, policy Strict" in _says_all_packs_one_way(activity)
 
 
 def test_nothing_activated_says_all_packs_use_the_built_in(admin_client_ws):

@@ -48,7 +48,8 @@ def test_nav_and_home_list_each_roles_entry_points(workspace, role, expected):
     assert ("/audit/calibrators/" in links) is expected
     home = html.split('id="entry-points"')[1].split("</main>")[0]
     assert re.findall(r'<a href="([^"]+)"', home)[: len(links)] == links
-    assert "Upload sources and claims" in home
+    # an auditor cannot ingest: the entry offers it the job list it can read
+    assert ("Upload sources and claims" in home) is (role != "auditor")
 
 
 @pytest.mark.parametrize("role", ["reviewer", "auditor", "admin"])
@@ -63,7 +64,35 @@ def test_nav_is_grouped_by_what_a_person_came_to_do(workspace, role):
     assert groups["Audit"] == ["Claims", "Sources", "Traces", "Quality", "Activity"]
     assert groups["Check"] == ["Verify claims", "RAG answers", "Memory", "Worker"]
     admin = ["Ingest", "Rule sets", "Calibrators", "API keys", "Members", "Webhooks", "API docs"]
-    assert groups["Admin"] == (admin if role == "admin" else ["Ingest", "API docs"])
+    ingest = "Ingest jobs" if role == "auditor" else "Ingest"
+    assert groups["Admin"] == (admin if role == "admin" else [ingest, "API docs"])
+
+
+@pytest.mark.parametrize(
+    ("role", "entry", "title", "heading"),
+    [
+        ("auditor", "Ingest jobs", "Ingest jobs", "Ingest jobs"),
+        ("reviewer", "Ingest", "Ingest", "Ingest sources"),
+        ("admin", "Ingest", "Ingest", "Ingest sources"),
+    ],
+)
+def test_the_ingest_entry_and_page_are_named_for_what_the_role_can_do_there(
+    workspace, role, entry, title, heading
+):
+    """An auditor cannot ingest (the page's form needs write): the menu, the home page and
+    the page itself name it the job list the auditor can read, not an upload."""
+    client = Client()
+    client.force_login(make_user(f"i-{role}", workspace=workspace, role=role))
+    page = client.get("/ingest/").content.decode()
+    nav = page.split('<nav aria-label="Main">')[1].split("</nav>")[0]
+    assert f'<a href="/ingest/" aria-current="page">{entry}</a>' in nav
+    assert f"<title>{title} · Spanproof</title>" in page
+    assert f"<h1>{heading}</h1>" in page
+    assert ('id="ingest-form"' in page) is (role != "auditor")
+    home = client.get("/").content.decode().split('id="entry-points"')[1]
+    assert f'<a href="/ingest/">{entry}</a>' in home
+    if role == "auditor":
+        assert "ingest job&#x27;s stages and errors." in home
 
 
 def test_home_shows_each_roles_next_action_with_counts(workspace, source):

@@ -6,13 +6,16 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+from verifier.vocabulary import API_KEY_SCOPES, ROLES
+
 API_KEY_PREFIX = "sp_"
 
 
 class Role(models.TextChoices):
-    REVIEWER = "reviewer", "Reviewer"
-    AUDITOR = "auditor", "Auditor"
-    ADMIN = "admin", "Admin"
+    # the labels are the one vocabulary's (``verifier.vocabulary.ROLES``)
+    REVIEWER = "reviewer", ROLES["reviewer"].label
+    AUDITOR = "auditor", ROLES["auditor"].label
+    ADMIN = "admin", ROLES["admin"].label
 
 
 class ApiScope(models.TextChoices):
@@ -20,9 +23,9 @@ class ApiScope(models.TextChoices):
 
     Console members hold the scope of their role (see ``verifier.permissions``)."""
 
-    READ = "read", "Read"
-    WRITE = "write", "Write"
-    ADMIN = "admin", "Admin"
+    READ = "read", API_KEY_SCOPES["read"].label  # ``verifier.vocabulary.API_KEY_SCOPES``
+    WRITE = "write", API_KEY_SCOPES["write"].label
+    ADMIN = "admin", API_KEY_SCOPES["admin"].label
 
 
 class Workspace(models.Model):
