@@ -41,6 +41,7 @@ from review.selectors.item import review_item_change, review_item_detail, review
 from review.selectors.leases import review_out_of_reach
 from review.selectors.queue import (
     review_claims_by_public_ids,
+    review_queue_empty_why,
     review_queue_filtered,
     review_queue_page,
 )
@@ -122,7 +123,16 @@ def _queue_context(
     queue_page = review_queue_page(
         workspace=request.workspace, reviewer=request.user, params=request.GET, blind=blind
     )
+    filter_qs = _filter_qs(request)
+    listed = bool(queue_page.page.object_list)
     return {
+        # An empty queue with no filter says why: nothing uploaded yet, jobs on their way,
+        # or everything decided.
+        "empty_why": (
+            review_queue_empty_why(workspace=request.workspace)
+            if not listed and not filter_qs and not queue_page.error
+            else None
+        ),
         "filter_bar": filter_bar_html(
             queue_page.filter,
             key=filter_bar_key(request.GET, queue_page.domain_packs, blind=blind),
@@ -136,7 +146,7 @@ def _queue_context(
         "count_cap": f"{counts.COUNT_CAP:,}",
         "all_reasons_query": queue_page.all_reasons_query,
         "any_reason_pressed": queue_page.any_reason_pressed,
-        "filter_qs": _filter_qs(request),
+        "filter_qs": filter_qs,
         # The page's own query (filter and cursor): a refused bulk action shows it again.
         # In blind review without the judge-derived filters (a link would tell them).
         "page_qs": (without_blind_hidden(request.GET) if blind else request.GET).urlencode(),

@@ -39,7 +39,14 @@ from review.verdict_words import (
     note_in_words,
 )
 from verifier import vocabulary
-from verifier.models import Claim, ClaimOrigin, JudgeCalibrator, Workspace
+from verifier.models import (
+    Claim,
+    ClaimOrigin,
+    IngestJob,
+    IngestStatus,
+    JudgeCalibrator,
+    Workspace,
+)
 from verifier.selectors.counts import RowCount, row_counts
 from verifier.selectors.paging import CURSOR_KEYS, KeysetPage, keyset_window
 from verifier.states import (
@@ -529,3 +536,22 @@ def review_claims_by_public_ids(*, workspace: Workspace, public_ids: list[str]) 
     """The workspace's claims among ``public_ids`` (others' and unknown ids are dropped),
     in creation order: the queue's selection for a bulk action."""
     return list(Claim.objects.filter(workspace=workspace, public_id__in=public_ids).order_by("id"))
+
+
+@dataclass(frozen=True)
+class QueueEmptyWhy:
+    """Why a queue with no filter lists nothing: what the empty state says."""
+
+    any_claims: bool  # the workspace has claims at all (else nothing was uploaded yet)
+    jobs_running: int  # ingest jobs queued or running: claims may still come
+
+
+def review_queue_empty_why(*, workspace: Workspace) -> QueueEmptyWhy:
+    """For the empty queue with no filter: whether anything was uploaded yet, and how
+    many ingest jobs are still on their way (two bounded queries)."""
+    return QueueEmptyWhy(
+        any_claims=Claim.objects.filter(workspace=workspace).exists(),
+        jobs_running=IngestJob.objects.filter(
+            workspace=workspace, status__in=(IngestStatus.QUEUED, IngestStatus.RUNNING)
+        ).count(),
+    )
