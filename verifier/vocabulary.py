@@ -827,6 +827,55 @@ WORKER_COUNTS: Final = _table(
     )
 )
 
+# Where an ingest job is (``verifier.models.IngestStatus``, whose labels are these): the
+# job pages, the job list and the command's progress read these words.
+INGEST_STATUSES: Final = _table(
+    (
+        ("queued", "Queued", "Waiting for a worker to take its first stage."),
+        ("running", "Running", "A worker runs its stages, one after the other."),
+        ("succeeded", "Succeeded", "Every stage ran; its claims are published."),
+        (
+            "degraded",
+            "Degraded",
+            "Finished, but part of the verification did not happen (the judge was "
+            "unreachable, say): its warnings say how many claims and why.",
+        ),
+        ("failed", "Failed", "Stopped by an error it could not get past; its errors say which."),
+        (
+            "cancelled",
+            "Cancelled",
+            "Stopped by a person; what it had stored stays, the claims it had not judged are "
+            "excluded.",
+        ),
+    )
+)
+
+# The stages of an ingest job, in the order they run (``verifier.models.IngestStage``,
+# whose labels are these).
+INGEST_STAGES: Final = _table(
+    (
+        ("extract", "Extract", "Claims are taken from the uploaded sources, or read as sent."),
+        ("relate", "Relate", "Entities and relations between the claims are proposed."),
+        ("group", "Group", "Near-duplicate claims are grouped under the earliest one."),
+        ("embed", "Embed", "Each claim gets the sentence embedding search reads."),
+        (
+            "validate",
+            "Validate",
+            "Each claim's quote is bound in its source and the judge reads the span.",
+        ),
+        (
+            "remediate",
+            "Remediate",
+            "One repair pass for claims left weak or unsupported.",
+        ),
+        (
+            "store",
+            "Store",
+            "The relations are verified and the claims published, with the quality report.",
+        ),
+    )
+)
+
 # A member's role in a workspace (``verifier.models.Role``, whose labels are these): the
 # members page, its form, the header and the activity log read these words.
 ROLES: Final = _table(
@@ -998,6 +1047,8 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "worker_count": WORKER_COUNTS,
         "role": ROLES,
         "api_key_scope": API_KEY_SCOPES,
+        "ingest_status": INGEST_STATUSES,
+        "ingest_stage": INGEST_STAGES,
         "policy": POLICIES,
     }
 )
@@ -1028,6 +1079,8 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "worker_reconciliation": "Why the claim worker's gates changed the verdict",
         "worker_count": "The claim worker's evidence counts",
         "role": "A member's role in a workspace",
+        "ingest_status": "Where an ingest job is",
+        "ingest_stage": "The stages of an ingest job",
         "api_key_scope": "What an API key may do",
         "policy": "A rule set's policies",
     }

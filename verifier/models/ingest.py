@@ -6,27 +6,30 @@ from django.conf import settings
 from django.db import models
 
 from verifier.models.workspaces import Workspace
+from verifier.vocabulary import INGEST_STAGES, INGEST_STATUSES
 
 
 class IngestStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
+    # the labels are the one vocabulary's (``verifier.vocabulary.INGEST_STATUSES``)
+    QUEUED = "queued", INGEST_STATUSES["queued"].label
+    RUNNING = "running", INGEST_STATUSES["running"].label
+    SUCCEEDED = "succeeded", INGEST_STATUSES["succeeded"].label
     # Finished, but part of the verification did not happen (e.g. the judge was
     # unreachable, so claims carry coverage gaps); ``warnings`` says how many and why.
-    DEGRADED = "degraded", "Degraded"
-    FAILED = "failed", "Failed"
-    CANCELLED = "cancelled", "Cancelled"
+    DEGRADED = "degraded", INGEST_STATUSES["degraded"].label
+    FAILED = "failed", INGEST_STATUSES["failed"].label
+    CANCELLED = "cancelled", INGEST_STATUSES["cancelled"].label
 
 
 class IngestStage(models.TextChoices):
-    EXTRACT = "extract", "Extract"
-    RELATE = "relate", "Relate"
-    GROUP = "group", "Group"
-    EMBED = "embed", "Embed"
-    VALIDATE = "validate", "Validate"
-    REMEDIATE = "remediate", "Remediate"
-    STORE = "store", "Store"
+    # the labels are the one vocabulary's (``verifier.vocabulary.INGEST_STAGES``)
+    EXTRACT = "extract", INGEST_STAGES["extract"].label
+    RELATE = "relate", INGEST_STAGES["relate"].label
+    GROUP = "group", INGEST_STAGES["group"].label
+    EMBED = "embed", INGEST_STAGES["embed"].label
+    VALIDATE = "validate", INGEST_STAGES["validate"].label
+    REMEDIATE = "remediate", INGEST_STAGES["remediate"].label
+    STORE = "store", INGEST_STAGES["store"].label
 
 
 # The order the pipeline runs the stages in (``services.ingest`` enqueues each next one;
@@ -90,9 +93,9 @@ class IngestItemStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     RUNNING = "running", "Running"
     DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    FAILED = "failed", INGEST_STATUSES["failed"].label
     # the job was cancelled before the item ran or finished (``ingest_job_cancel``)
-    CANCELLED = "cancelled", "Cancelled"
+    CANCELLED = "cancelled", INGEST_STATUSES["cancelled"].label
 
 
 class IngestItem(models.Model):

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import html
+
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.verifier.pipeline.conftest import DOC_A
-from verifier.models import IngestJob
+from verifier import vocabulary
+from verifier.models import IngestJob, IngestStage, IngestStatus
 
 
 def test_upload_form_starts_a_job_and_progress_polls_until_done(
@@ -131,3 +134,23 @@ def test_an_uploaded_file_with_a_bom_keeps_it_in_the_text_not_in_the_claim(
     binding = claim.bindings.get(is_active=True)
     assert (binding.start, binding.end) == (1, 1 + len(claim.text))
     assert binding.quote == claim.text == version.text[binding.start : binding.end]
+
+
+def test_the_job_page_names_statuses_stages_and_states_in_words(
+    reviewer_client, django_capture_on_commit_callbacks
+):
+    """It showed the codes ("succeeded", "validate", "supported"); now the vocabulary's
+    words, each stage's explanation on hover (one table, which the model's choices read)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        reviewer_client.post("/ingest/", {"text": DOC_A, "format": "text"})
+    job = IngestJob.objects.get()
+    page = reviewer_client.get(f"/ingest/jobs/{job.pk}/").content.decode()
+    assert f'title="{html.escape(vocabulary.explanation("ingest_status", job.status))}">' in page
+    assert f">{vocabulary.label('ingest_status', job.status)}</strong>" in page
+    validate = vocabulary.term("ingest_stage", "validate")
+    assert f'<th scope="row" title="{html.escape(validate.explanation)}">Validate</th>' in page
+    assert '<span class="label">Supported</span>' in page or "Unverified</span>" in page
+    listing = reviewer_client.get("/ingest/").content.decode()
+    assert f"<td>{vocabulary.label('ingest_status', job.status)}</td>" in listing
+    assert IngestStatus.SUCCEEDED.label == vocabulary.label("ingest_status", "succeeded")
+    assert IngestStage.REMEDIATE.label == vocabulary.label("ingest_stage", "remediate")
