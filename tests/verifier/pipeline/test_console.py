@@ -150,6 +150,9 @@ def test_the_job_page_names_statuses_stages_and_states_in_words(
     validate = vocabulary.term("ingest_stage", "validate")
     assert f'<th scope="row" title="{html.escape(validate.explanation)}">Validate</th>' in page
     assert '<span class="label">Supported</span>' in page or "Unverified</span>" in page
+    # the G2 gate says what it holds the job to
+    assert "G2 quality gate" in page
+    assert "(at least 90 % supported, at most 2 % unsupported)" in page
     listing = reviewer_client.get("/ingest/").content.decode()
     assert f"<td>{vocabulary.label('ingest_status', job.status)}</td>" in listing
     assert IngestStatus.SUCCEEDED.label == vocabulary.label("ingest_status", "succeeded")
