@@ -224,9 +224,10 @@ def relations_bulk(request: MemberRequest) -> HttpResponse:
         relations=chosen, reviewer=request.user, accept=DECISIONS[decision]
     )
     verb = "Accepted" if DECISIONS[decision] else "Rejected"
-    messages.success(request, f"{verb} {outcome.decided} relation(s).")
+    messages.success(request, f"{verb} {vocabulary.counted(outcome.decided, 'relation')}.")
     if outcome.skipped:
         messages.warning(
-            request, f"Skipped {outcome.skipped} relation(s) someone decided meanwhile."
+            request,
+            f"Skipped {vocabulary.counted(outcome.skipped, 'relation')} someone decided meanwhile.",
         )
     return redirect(back)

@@ -216,7 +216,9 @@ def bulk(request: MemberRequest) -> HttpResponse:
         who = dict(review_assignees(workspace=workspace)).get(form.assignee_id or -1)
         messages.success(
             request,
-            f"Assigned {count} claim(s) to {who}." if who else f"Unassigned {count} claim(s).",
+            f"Assigned {vocabulary.counted(count, 'claim')} to {who}."
+            if who
+            else f"Unassigned {vocabulary.counted(count, 'claim')}.",
         )
         return redirect(queue_url)
     if not form.cleaned_data["confirm"]:
@@ -240,10 +242,12 @@ def bulk(request: MemberRequest) -> HttpResponse:
         outcome = review_bulk_exclude(
             claims=claims, reviewer=request.user, reason=form.cleaned_data["reason"], seen=seen
         )
-        messages.success(request, f"Excluded {len(outcome.done)} claim(s).")
+        messages.success(request, f"Excluded {vocabulary.counted(len(outcome.done), 'claim')}.")
     else:
         outcome = review_bulk_rejudge(claims=claims, reviewer=request.user, seen=seen)
-        messages.success(request, f"Sent {len(outcome.done)} claim(s) back to the judge.")
+        messages.success(
+            request, f"Sent {vocabulary.counted(len(outcome.done), 'claim')} back to the judge."
+        )
     _report_held(request, outcome)
     return redirect(queue_url)
 
@@ -253,15 +257,16 @@ def _report_held(request: MemberRequest, outcome: BulkOutcome) -> None:
         listed = ", ".join(claim.public_id for claim in outcome.changed)
         messages.warning(
             request,
-            f"Skipped {len(outcome.changed)} claim(s) that changed after you confirmed the "
-            f"selection (someone decided or changed them): {listed}. Open them to see what "
-            "they are now.",
+            f"Skipped {vocabulary.counted(len(outcome.changed), 'claim')} that changed after "
+            f"you confirmed the selection (someone decided or changed them): {listed}. "
+            "Open them to see what they are now.",
         )
     if outcome.held:
         listed = ", ".join(f"{claim.public_id} ({holder})" for claim, holder in outcome.held)
         messages.warning(
             request,
-            f"Skipped {len(outcome.held)} claim(s) another reviewer is working on: {listed}.",
+            f"Skipped {vocabulary.counted(len(outcome.held), 'claim')} another reviewer is "
+            f"working on: {listed}.",
         )
 
 

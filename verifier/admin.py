@@ -3,7 +3,7 @@ from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
-from verifier import models
+from verifier import models, vocabulary
 from verifier.http import SignedInRequest
 from verifier.services.claim_state import claim_exclude, claim_restore
 
@@ -94,7 +94,9 @@ class ClaimAdmin(NoDeleteWithHistoryAdmin):
             claims = list(queryset.select_for_update().exclude(state="excluded"))
             for claim in claims:
                 claim_exclude(claim=claim, reason=reason, actor=request.user)
-        self.message_user(request, f"Excluded {len(claims)} claim(s).", messages.SUCCESS)
+        self.message_user(
+            request, f"Excluded {vocabulary.counted(len(claims), 'claim')}.", messages.SUCCESS
+        )
 
     @admin.action(description="Restore the selected excluded claims")
     def restore_claims(self, request: SignedInRequest, queryset: QuerySet[models.Claim]) -> None:
@@ -102,7 +104,9 @@ class ClaimAdmin(NoDeleteWithHistoryAdmin):
             claims = list(queryset.select_for_update().filter(state="excluded"))
             for claim in claims:
                 claim_restore(claim=claim, actor=request.user)
-        self.message_user(request, f"Restored {len(claims)} claim(s).", messages.SUCCESS)
+        self.message_user(
+            request, f"Restored {vocabulary.counted(len(claims), 'claim')}.", messages.SUCCESS
+        )
 
 
 @admin.register(models.EvidenceBinding)

@@ -1148,6 +1148,13 @@ def recheck_between(code: object, *, bound: str, against: str) -> Term:
     return Term(found.code, label_words, explanation_words)
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``n`` and its noun as a person writes them: "1 claim", "5 claims" (``plural`` where
+    it is not the noun and an "s"). Console messages say counts this way, never
+    "claim(s)"."""
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
 def confidence_percent(value: float | None) -> str:
     """A confidence in [0, 1] as the console shows it everywhere: "84 %" ("–" for none)."""
     if value is None:

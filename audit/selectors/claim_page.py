@@ -230,7 +230,7 @@ def _check_verdicts(verdicts: list[Verdict]) -> LiveCheck:
             if confidence is not None
             else ""
         )
-        + f"; {len(verdicts)} verdict(s) recorded.",
+        + f"; {vocabulary.counted(len(verdicts), 'verdict')} recorded.",
         [
             Comparison(
                 "Judging verdict",
@@ -263,7 +263,9 @@ def _check_traces(traces: list[TraceClaim]) -> LiveCheck:
         + (
             "; every exclusion carries a reason."
             if not unexplained
-            else f"; {len(unexplained)} exclusion(s) have no reason."
+            else f"; {vocabulary.counted(len(unexplained), 'exclusion')} "
+            + ("has" if len(unexplained) == 1 else "have")
+            + " no reason."
         ),
         [Comparison("Exclusions without a reason", "0", str(len(unexplained)), not unexplained)],
     )

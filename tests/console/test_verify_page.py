@@ -42,7 +42,7 @@ def test_pasted_jsonl_is_verified_and_each_row_links_to_its_audit_page(reviewer_
     assert f'href="/audit/claims/{claim.public_id}/"' in html
     assert "The cited span entails the claim." in html
     assert "unknown_source" in html and "Not accepted" in html
-    assert "Verified 1 claim(s)." in html
+    assert "Verified 1 claim." in html
 
 
 def test_csv_upload_with_a_default_cited_source(reviewer_client, harbour):

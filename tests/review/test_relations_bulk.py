@@ -64,7 +64,7 @@ def test_bulk_reject_of_a_selection_asks_first_then_decides_each(
         assert (last.level, last.label, last.reviewer) == ("reviewer", "reject", reviewer)
     assert ClaimRelation.objects.filter(needs_review=True).count() == 3
     page = reviewer_client.get(done["Location"]).content.decode()
-    assert "Rejected 3 relation(s)." in page
+    assert "Rejected 3 relations." in page
 
 
 def test_bulk_accept_of_the_whole_filter(reviewer_client, flagged):

@@ -275,7 +275,7 @@ def test_a_bulk_action_leaves_a_claim_decided_after_its_confirmation_alone(
     a.refresh_from_db(), b.refresh_from_db()
     assert (a.state, a.state_reason) == ("contradicted", "human_contradicted")
     assert a.verdicts.count() == verdicts and not a.exclusion_reason
-    assert "Skipped 1 claim(s) that changed after you confirmed the selection" in body
+    assert "Skipped 1 claim that changed after you confirmed the selection" in body
     assert a.public_id in body
     if action == "exclude":
         assert b.state == "excluded"

@@ -32,8 +32,8 @@ def test_bulk_exclude_skips_a_claim_leased_to_another_reviewer(reviewer_client, 
     response = reviewer_client.post("/review/bulk/", data, follow=True)
     assert response.status_code == 200
     body = response.content.decode()
-    assert "Excluded 1 claim(s)." in body
-    assert f"Skipped 1 claim(s) another reviewer is working on: {theirs.public_id} (otto)" in body
+    assert "Excluded 1 claim." in body
+    assert f"Skipped 1 claim another reviewer is working on: {theirs.public_id} (otto)" in body
     mine.refresh_from_db(), theirs.refresh_from_db()
     assert mine.state == "excluded"
     assert theirs.state == "unverified" and not theirs.exclusion_reason
@@ -51,7 +51,7 @@ def test_bulk_rejudge_skips_a_claim_leased_to_another_reviewer(reviewer_client, 
         **bulk_seen(mine, theirs),
     }
     body = reviewer_client.post("/review/bulk/", data, follow=True).content.decode()
-    assert "Sent 1 claim(s) back to the judge." in body
+    assert "Sent 1 claim back to the judge." in body
     assert theirs.public_id in body and "Skipped 1" in body
     assert Verdict.objects.filter(claim=mine).count() == before[mine.pk] + 1
     assert Verdict.objects.filter(claim=theirs).count() == before[theirs.pk]

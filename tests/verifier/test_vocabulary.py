@@ -90,3 +90,13 @@ def test_inferred_is_worded_for_every_way_a_claim_gets_there():
     text = vocabulary.explanation("state", "inferred")
     assert "reviewer" in text and "earlier system" in text
     assert not text.startswith("The judge found")
+
+
+def test_counts_are_written_as_a_person_writes_them():
+    """Console messages said "1 claim(s)"; a count now agrees with its noun."""
+    from verifier.vocabulary import counted
+
+    assert counted(1, "claim") == "1 claim"
+    assert counted(0, "claim") == "0 claims"
+    assert counted(1200, "relation") == "1,200 relations"
+    assert counted(2, "failed item") == "2 failed items"

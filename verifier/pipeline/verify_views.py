@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from verifier import vocabulary
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
 from verifier.pipeline.verify_forms import ClaimVerifyForm
@@ -55,7 +56,7 @@ def verify(request: MemberRequest) -> HttpResponse:
             else:
                 if inline:
                     verification_job_run(job_id=job.pk)
-                    messages.success(request, f"Verified {job.total} claim(s).")
+                    messages.success(request, f"Verified {vocabulary.counted(job.total, 'claim')}.")
                 else:
                     messages.success(request, f"Verification job #{job.pk} queued.")
                 return redirect("verify:job", job_id=job.pk)

@@ -21,6 +21,7 @@ from typing import Any, Final
 from django.db import connection, transaction
 from django.utils import timezone
 
+from verifier import vocabulary
 from verifier.engine import get_judge
 from verifier.models import (
     Claim,
@@ -163,7 +164,8 @@ def job_warnings(*, job: IngestJob) -> list[dict[str, Any]]:
         {
             "code": "coverage_gaps",
             "message": (
-                f"{gaps} claim(s) were not judged (coverage gaps); most common cause: {top[:200]}"
+                f"{vocabulary.counted(gaps, 'claim')} {'was' if gaps == 1 else 'were'} not "
+                f"judged (coverage gaps); most common cause: {top[:200]}"
             ),
             "count": gaps,
             "causes": [

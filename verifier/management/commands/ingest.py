@@ -29,6 +29,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import InterfaceError, OperationalError, connection, transaction
 
+from verifier import vocabulary
 from verifier.models import IngestJob
 from verifier.selectors.ingest import ingest_job_is_finished, job_progress_rows
 from verifier.selectors.workspaces import workspace_get
@@ -157,7 +158,7 @@ class Command(BaseCommand):
             )
         except IngestInputError as exc:
             raise CommandError(_input_error(exc, paths)) from exc
-        self.stderr.write(f"Job #{job.pk}: {len(uploads)} source(s)")
+        self.stderr.write(f"Job #{job.pk}: {vocabulary.counted(len(uploads), 'source')}")
         self._verbosity = int(options["verbosity"])
         self._workers_hold_it = bool(options["queue"])
         worker = None if options["queue"] else _RunHere(job)
@@ -183,7 +184,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"job #{job.pk} {job.status}: {report.get('claims', 0)} claims, "
             f"trust score {trust}, G2 {'pass' if quality.get('g2', {}).get('passed') else 'fail'}, "
-            f"{len(job.errors)} failed item(s)"
+            f"{vocabulary.counted(len(job.errors), 'failed item')}"
         )
         for warning in job.warnings or []:
             self.stdout.write(f"warning: {warning['message']}")

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from verifier import vocabulary
 from verifier.selectors.claim_verification import verification_results
 from verifier.selectors.workspaces import workspace_get
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
@@ -91,7 +92,7 @@ class Command(BaseCommand):
             )
         except ClaimVerifyInputError as exc:
             raise CommandError(exc.message) from exc
-        self.stderr.write(f"Verification job #{job.pk}: {len(claims)} claim(s)")
+        self.stderr.write(f"Verification job #{job.pk}: {vocabulary.counted(len(claims), 'claim')}")
         self._bar(0, job.total)
         job = verification_job_run(job_id=job.pk, on_progress=self._bar)
         self.stderr.write("")
@@ -103,7 +104,8 @@ class Command(BaseCommand):
             self.stdout.write(lines, ending="")
         failed = sum(1 for row in results if failing(row))
         self.stderr.write(
-            f"{len(results)} claim(s): {len(results) - failed} supported, {failed} not"
+            f"{vocabulary.counted(len(results), 'claim')}: {len(results) - failed} supported, "
+            f"{failed} not"
         )
         if failed:
             sys.exit(1)
