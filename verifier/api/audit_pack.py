@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from verifier.api.authentication import ApiKeyUser
 from verifier.api.claims import ClaimFilterSerializer
-from verifier.api.errors import ApiError
+from verifier.api.errors import BODY_FIELD, ApiError
 from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_actor, request_workspace
 from verifier.api.strict_input import StrictSerializer, ascii_integers, query_params_check
@@ -81,7 +81,7 @@ def pack_scope(serializer_class: type[AuditPackScopeSerializer], data: Any) -> P
             "invalid_scope",
             f"The body must be a JSON object (the pack's scope and its argument), "
             f"not {type(data).__name__ if data is not None else 'null'}.",
-            {"field": "body"},
+            {"field": BODY_FIELD},
         )
     serializer = serializer_class(data=data)
     if isinstance(data, QueryDict):  # a body's job is a JSON number (StrictSerializer)

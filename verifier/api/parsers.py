@@ -23,7 +23,7 @@ from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from verifier.api.errors import ApiError
+from verifier.api.errors import BODY_FIELD, ApiError
 from verifier.untrusted_input import (
     MAX_JSON_DEPTH,
     DuplicateKey,
@@ -40,7 +40,7 @@ def payload_too_large() -> ApiError:
     return ApiError(
         "payload_too_large",
         f"The request body is larger than {limit} bytes.",
-        details={"field": "body", "limit": limit},
+        details={"field": BODY_FIELD, "limit": limit},
     )
 
 
