@@ -831,7 +831,7 @@ WORKER_COUNTS: Final = _table(
 # job pages, the job list and the command's progress read these words.
 INGEST_STATUSES: Final = _table(
     (
-        ("queued", "Queued", "Waiting for a worker to take its first stage."),
+        ("queued", "Queued", "Not taken by a worker yet: its first stage is still to start."),
         ("running", "Running", "A worker runs its stages, one after the other."),
         ("succeeded", "Succeeded", "Every stage ran; its claims are published."),
         (

@@ -85,7 +85,7 @@ def test_a_job_with_nothing_validated_shows_trust_and_g2_as_unknown(reviewer_cli
         workspace=workspace, status="succeeded", quality_report={"quality": empty, "trust": trust}
     )
     html = reviewer_client.get(f"/ingest/jobs/{job.pk}/").content.decode()
-    g2 = html.split("<dt>G2</dt>", 1)[1].split("</dd>", 1)[0]
+    g2 = html.split("G2 quality gate", 1)[1].split("</dd>", 1)[0].split("<dd>", 1)[1]
     score = html.split("<dt>Trust score</dt>", 1)[1].split("</dd>", 1)[0]
     assert "unknown" in g2 and "fail" not in g2
     assert "unknown" in score and "0" not in score

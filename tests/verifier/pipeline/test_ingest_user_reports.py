@@ -267,5 +267,6 @@ def test_an_empty_file_is_one_error_naming_it(reviewer_client, with_good_file):
     assert "пусто.txt is empty." in html
     assert "Paste some text or choose at least one file." not in html
     assert "The submitted file is empty." not in html
-    assert 'aria-invalid="true" aria-describedby="id_files_error"' in html
+    # the field's help (which files it takes) and its error both describe it
+    assert 'aria-invalid="true" aria-describedby="id_files_helptext id_files_error"' in html
     assert not IngestJob.objects.exists()
