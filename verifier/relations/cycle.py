@@ -71,6 +71,27 @@ class RelationDecision:
         return self.level in (vog.LEVEL_REJECTED, vog.LEVEL_PARTIAL)
 
 
+def candidate_components(
+    *,
+    from_ref: Any,
+    to_ref: Any,
+    confidence: float,
+    relation_type: str,
+    neighbours: Mapping[Any, set[Any] | frozenset[Any]],
+) -> srmkg.Components:
+    """The SR-MKG components of a relation ``from_ref`` → ``to_ref`` in the graph of
+    ``neighbours`` (each endpoint's neighbours, the other endpoint left out; missing →
+    isolated): what the cycle scores, and what a reviewer's decision logs when the
+    automatic one was not logged."""
+    empty: frozenset[Any] = frozenset()
+    return srmkg.components(
+        base_confidence=confidence,
+        relation_type=relation_type,
+        neighbours_a=neighbours.get(from_ref, empty) - {to_ref},
+        neighbours_b=neighbours.get(to_ref, empty) - {from_ref},
+    )
+
+
 def verify_relations(
     candidates: Sequence[RelationCandidate],
     neighbours: Mapping[Any, set[Any] | frozenset[Any]],
@@ -80,14 +101,14 @@ def verify_relations(
 ) -> list[RelationDecision]:
     """Decisions for ``candidates`` in input order. ``neighbours`` maps an endpoint to
     its neighbour set in the graph the candidates would join (missing → isolated)."""
-    empty: frozenset[Any] = frozenset()
     scored: list[tuple[RelationCandidate, srmkg.Components, float, srmkg.Decision]] = []
     for c in candidates:
-        parts = srmkg.components(
-            base_confidence=c.confidence,
+        parts = candidate_components(
+            from_ref=c.from_ref,
+            to_ref=c.to_ref,
+            confidence=c.confidence,
             relation_type=c.relation_type,
-            neighbours_a=neighbours.get(c.from_ref, empty) - {c.to_ref},
-            neighbours_b=neighbours.get(c.to_ref, empty) - {c.from_ref},
+            neighbours=neighbours,
         )
         value = srmkg.score(parts, settings, calibration)
         scored.append((c, parts, value, srmkg.decide(value, settings)))

@@ -39,10 +39,9 @@ from verifier.models import (
 )
 from verifier.relations import calibration as calibration_core
 from verifier.relations.chunks import ChunkLike, verify_chunks
-from verifier.relations.cycle import RelationCandidate, verify_relations
+from verifier.relations.cycle import RelationCandidate, candidate_components, verify_relations
 from verifier.relations.cycle import RelationDecision as Decision
 from verifier.relations.srmkg import COMPONENTS
-from verifier.relations.srmkg import components as srmkg_components
 from verifier.relations.srmkg import score as srmkg_score
 from verifier.selectors.relation_verification import (
     WITHDRAWN,
@@ -319,12 +318,12 @@ def _components_now(row: ClaimRelation) -> RelationDecision:
     for a reviewer's decision on a relation whose automatic decision was not logged
     (``srmkg_log_decisions`` off): the same components the cycle computes."""
     workspace = row.workspace
-    neighbours = _neighbours(workspace, {row.from_claim_id, row.to_claim_id})
-    parts = srmkg_components(
-        base_confidence=row.confidence,
+    parts = candidate_components(
+        from_ref=row.from_claim_id,
+        to_ref=row.to_claim_id,
+        confidence=row.confidence,
         relation_type=row.kind,
-        neighbours_a=neighbours.get(row.from_claim_id, set()) - {row.to_claim_id},
-        neighbours_b=neighbours.get(row.to_claim_id, set()) - {row.from_claim_id},
+        neighbours=_neighbours(workspace, {row.from_claim_id, row.to_claim_id}),
     )
     calibration = srmkg_calibration_active(workspace=workspace)
     value = row.verification_score
