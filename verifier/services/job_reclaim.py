@@ -46,8 +46,10 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -91,6 +93,17 @@ def queued_grace() -> timedelta:
     sends it again: :data:`QUEUED_GRACE_SECONDS`, or the stale period when that is
     shorter (the watchdog sends it then anyway)."""
     return min(timedelta(seconds=QUEUED_GRACE_SECONDS), stale_after())
+
+
+def _waiting_past_grace(rows: QuerySet[Any], *, now: datetime) -> QuerySet[Any]:
+    """Of ``rows`` (jobs not finished), those with no lease heard from (their heartbeat,
+    or their creation) longer ago than :func:`queued_grace`: their message may be lost."""
+    waiting: QuerySet[Any] = (
+        rows.filter(runner="")
+        .annotate(beat=Coalesce("heartbeat_at", "created_at"))
+        .filter(beat__lt=now - queued_grace())
+    )
+    return waiting
 
 
 def _silent(now: datetime) -> datetime:
@@ -139,12 +152,9 @@ def ingest_jobs_reclaim_dead_here(*, now: datetime | None = None) -> ingest_watc
             for job in jobs
             if runner_died_here(job.runner) and not _stage_held_elsewhere(job, now=now)
         ]
-        waiting = (
-            IngestJob.objects.filter(status__in=ACTIVE_STATUSES, runner="")
-            .annotate(beat=Coalesce("heartbeat_at", "created_at"))
-            .filter(beat__lt=now - queued_grace())
-            .select_for_update(skip_locked=True, of=("self",))
-        )
+        waiting = _waiting_past_grace(
+            IngestJob.objects.filter(status__in=ACTIVE_STATUSES), now=now
+        ).select_for_update(skip_locked=True, of=("self",))
         lost = [job.pk for job in waiting if not _stage_held_elsewhere(job, now=now)]
         IngestJob.objects.filter(pk__in=abandoned + lost).update(heartbeat_at=silent)
         return ingest_watch.ingest_jobs_watch(now=now)
@@ -168,9 +178,7 @@ def leased_jobs_reclaim_dead_here(
         )
         dead = [pk for pk, runner in held if runner_died_here(runner)]
         lost = (
-            rows.filter(status__in=UNFINISHED, runner="")  # type: ignore[misc]
-            .annotate(beat=Coalesce("heartbeat_at", "created_at"))
-            .filter(beat__lt=now - queued_grace())
+            _waiting_past_grace(rows.filter(status__in=UNFINISHED), now=now)  # type: ignore[misc]
             .select_for_update(skip_locked=True)
             .values_list("pk", flat=True)
         )
