@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from verifier.untrusted_input import identifier_problem
+from verifier.vocabulary import ALL_PACKS
 
 MAX_DOMAIN_PACK_CHARS: Final = 64
 DEFAULT_DOMAIN_PACK: Final = "general"
@@ -25,17 +26,17 @@ TRANSCRIPT_REF_PREFIX: Final = "transcript:"
 RAG_CHUNK_REF_PREFIX: Final = "rag-chunk:"
 
 
-# The console's own words for "no pack" (all packs, the default) and for the default
-# pack, as the pages write them ("all packs (default)", "every pack", "all domain
-# packs", a trace's "all"): a new pack under one of these names would sit beside the words
+# The console's own words for "no pack" (``vocabulary.ALL_PACKS``, the default) and for
+# the default pack, with the wordings pages used before it and their near variants: a
+# new pack under one of these names would sit beside the words
 # that mean every pack, or the default one, and read as them. Compared after case folding
 # and with runs of blanks as one space (``_read_as``); "general" itself is the default
 # pack, not a word for it, and stays a name.
 _CONSOLE_WORDS: Final = frozenset(
     {
         "all",
-        "all packs",
-        "all packs (default)",
+        ALL_PACKS,
+        f"{ALL_PACKS} (default)",
         "all domain packs",
         "all domain packs (default)",
         "every pack",
