@@ -29,14 +29,14 @@ from verifier.services.relation_verify import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def waiting(workspace):
-    """A relation the graph check rejected (isolated claims), waiting for review."""
+def _rejected(workspace, first: str, second: str) -> ClaimRelation:
+    """A relation between two new claims that the graph check rejected (isolated
+    claims), waiting for review."""
     src = make_source(workspace)
     r = ClaimRelation.objects.create(
         workspace=workspace,
-        from_claim=make_claim(src, text="Sediment settles where the current slows."),
-        to_claim=make_claim(src, text="Salt marsh grasses trap silt at high tide."),
+        from_claim=make_claim(src, text=first),
+        to_claim=make_claim(src, text=second),
         kind="supports",
         confidence=0.6,
     )
@@ -48,6 +48,16 @@ def waiting(workspace):
         True,
     )
     return r
+
+
+@pytest.fixture
+def waiting(workspace):
+    """A relation the graph check rejected (isolated claims), waiting for review."""
+    return _rejected(
+        workspace,
+        "Sediment settles where the current slows.",
+        "Salt marsh grasses trap silt at high tide.",
+    )
 
 
 @pytest.fixture
@@ -302,20 +312,8 @@ def test_calibration_ignores_a_withdrawn_decision_of_a_deleted_relation(workspac
 def unlogged(workspace, settings):
     """A relation the graph check rejected with decision logging turned off: no log row."""
     settings.SPANPROOF_RELATION_VERIFICATION = {"srmkg_log_decisions": False}
-    src = make_source(workspace)
-    r = ClaimRelation.objects.create(
-        workspace=workspace,
-        from_claim=make_claim(src, text="Tides carry fine silt upstream."),
-        to_claim=make_claim(src, text="Fine silt settles in the upper estuary."),
-        kind="supports",
-        confidence=0.6,
-    )
-    relations_verify(workspace=workspace, relations=[r], judge=None)
-    r.refresh_from_db()
-    assert (r.verification, r.verification_level, r.needs_review) == (
-        "rejected",
-        "srmkg_reject",
-        True,
+    r = _rejected(
+        workspace, "Tides carry fine silt upstream.", "Fine silt settles in the upper estuary."
     )
     assert not r.decisions.exists()
     return r
