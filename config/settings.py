@@ -307,6 +307,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DriftCategoryEnum": "verifier.memory.DRIFT_CATEGORIES",
         "JudgeVerdictEnum": "verifier.api.envelopes.VERDICT_CHOICES",
+        "StateReasonEnum": "verifier.api.audit_pack.STATE_REASON_CHOICES",
     },
     # drf-spectacular's enum hook, then every operation's error answers (the Error body).
     "POSTPROCESSING_HOOKS": [

@@ -45,6 +45,9 @@ ZIP = "application/zip"
 PYTHON = "text/x-python"
 # The checker's SHA-256 (hex) on GET /connect/v1/audit-pack/checker.
 CHECKER_SHA256_HEADER = "X-Spanproof-Checker-SHA256"
+# Why a claim has its state, a filter of a pack's scope: one enum in the schema however
+# many components name it (SPECTACULAR_SETTINGS' ENUM_NAME_OVERRIDES).
+STATE_REASON_CHOICES = [r.value for r in StateReason]
 
 
 @extend_schema_serializer(component_name="AuditPackScope")
@@ -56,7 +59,7 @@ class AuditPackScopeSerializer(ClaimFilterSerializer):
     ``parse_scope``'s rule, which the console and ``manage.py audit_pack`` share."""
 
     scope = serializers.ChoiceField(choices=list(SCOPE_KINDS), default="claims")
-    reason = serializers.ChoiceField(choices=[r.value for r in StateReason], required=False)
+    reason = serializers.ChoiceField(choices=STATE_REASON_CHOICES, required=False)
     quality = serializers.ChoiceField(choices=list(QUALITY_CLASSES), required=False)
     q = serializers.CharField(required=False, help_text="Text the claims contain.")
     trace = serializers.CharField(required=False, help_text="Trace id (scope=trace).")
@@ -218,7 +221,11 @@ class AuditPackDownloadApi(APIView):
 class AuditPackJobSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=AuditPackJobStatus.choices)
-    scope = serializers.JSONField()
+    # The fields the job was made with, each of its JSON type as a job's body sends it
+    # (``job`` an integer id, as every job read gives one), not the strings it is kept as.
+    scope = AuditPackScopeSerializer(
+        help_text="The pack's scope and its argument, as a job's body names them."
+    )
     total = serializers.IntegerField()
     done = serializers.IntegerField()
     percent = serializers.IntegerField()

@@ -143,7 +143,11 @@ class ResultSerializer(ShapeSerializer):
 class VerificationJobSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
     status = serializers.CharField()
-    policy = serializers.CharField()
+    policy = serializers.CharField(
+        allow_null=True,
+        help_text="The policy the request named; null when it named none (each claim's "
+        "domain pack is then scored under the policy its active rule set was activated with).",
+    )
     total = serializers.IntegerField(help_text="Claims to verify (per-claim errors excluded).")
     done = serializers.IntegerField()
     error = serializers.CharField()
@@ -154,6 +158,12 @@ class VerificationJobSerializer(serializers.Serializer[Any]):
 
     def get_url(self, job: VerificationJob) -> str:
         return f"/connect/v1/claims/verify/jobs/{job.pk}"
+
+    def to_representation(self, instance: VerificationJob) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        # stored blank when the request named none; the job's trace records it as null too
+        data["policy"] = data["policy"] or None
+        return data
 
 
 def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
