@@ -42,10 +42,12 @@ def claim_list(request: MemberRequest) -> HttpResponse:
         )
     )
     query = request.GET.copy()
-    for key in ("page", "after", "before"):
+    for key in ("page", "after", "before", "excel"):
         query.pop(key, None)
     if "reason" in filters:
         query["reason"] = filters["reason"]
+    excel_query = query.copy()
+    excel_query["excel"] = "1"
     return render(
         request,
         "audit/claim_list.html",
@@ -57,15 +59,26 @@ def claim_list(request: MemberRequest) -> HttpResponse:
             "states": ClaimStateChoices.values,
             "reasons": list(queue_reason_order()),
             "export_query": query.urlencode(),
+            "excel_export_query": excel_query.urlencode(),
             "export_notes": exports.header_notes(),
             "count_cap": f"{counts.COUNT_CAP:,}",
         },
     )
 
 
+# ``?excel=1`` on the CSV export: a UTF-8 byte-order mark first, so Excel reads the text
+# as UTF-8 (``exports.EXCEL_BOM``); without it the CSV is plain UTF-8 for programs.
+_EXCEL_VALUES = {"": False, "0": False, "1": True}
+
+
 def _stream(request: MemberRequest, kind: str) -> HttpResponseBase:
     filters = selectors.audit_claim_filters(request.GET)
     errors = selectors.audit_claim_filter_errors(filters)
+    excel = _EXCEL_VALUES.get(request.GET.get("excel", "").strip())
+    if kind == "csv" and excel is None:
+        errors["excel"] = (
+            "use excel=1 for a CSV that Excel opens with its accents intact, or leave it out."
+        )
     if errors:
         return HttpResponseBadRequest(
             "".join(f"{key}: {message}\n" for key, message in errors.items()),
@@ -80,9 +93,10 @@ def _stream(request: MemberRequest, kind: str) -> HttpResponseBase:
         )
     else:
         response = StreamingHttpResponse(
-            exports.csv_lines(rows), content_type="text/csv; charset=utf-8"
+            exports.csv_lines(rows, excel=bool(excel)), content_type="text/csv; charset=utf-8"
         )
-    response["Content-Disposition"] = f'attachment; filename="claims-{stamp}.{kind}"'
+    name = f"claims-{stamp}-excel" if kind == "csv" and excel else f"claims-{stamp}"
+    response["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
     response["Cache-Control"] = "no-store"
     # What the codes mean: the glossary (the claim list shows the same notes).
     response["Link"] = f'<{reverse("glossary")}>; rel="describedby"'

@@ -144,7 +144,13 @@ def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
     if not errors and len(chosen) == 2:
         old = selectors.source_version_get(source=source, number=chosen["from"])
         new = selectors.source_version_get(source=source, number=chosen["to"])
-        diff, rechecked = selectors.source_version_diff(source=source, old=old, new=new)
+        diff, rechecked = selectors.source_version_diff(
+            source=source,
+            old=old,
+            new=new,
+            lost_page=_digits(request.GET.get("lost_page")),
+            held_page=_digits(request.GET.get("held_page")),
+        )
         summary = diff_summary(
             old.text, new.text, old_name=f"v{old.number}", new_name=f"v{new.number}"
         )

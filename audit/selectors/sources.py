@@ -4,23 +4,26 @@ between two versions (the span permalink into a version is ``verifier.selectors.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from audit.highlighting import diff_segments
+from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.binding import (
     OCCURRENCES_COUNTED,
     Binding,
     BoundSpan,
+    RecheckStatus,
     bind,
     occurrences,
     recheck,
     source_index,
 )
 from verifier.domain_packs import RAG_CHUNK_REF_PREFIX
-from verifier.models import EvidenceBinding, Source, SourceVersion, Workspace
+from verifier.models import Claim, EvidenceBinding, Source, SourceVersion, Workspace
 from verifier.selectors.claim_filters import text_contains
 from verifier.selectors.permalinks import span_permalink
 from verifier.vocabulary import Term, recheck_between
@@ -92,33 +95,57 @@ class StaleBinding:
 class VersionRecheck:
     """The active spans bound to the "from" version, re-checked in the "to" version's text
     by the binding layer's rule (``recheck``), apart from the hash: a span whose words
-    are still at its offsets ``held``, the others are ``lost``. Their claims are
-    selected with them (one query)."""
+    are still at its offsets ``held``, the others ``lost``. Each list is paged on its own
+    (``DIFF_SPANS_PAGE_SIZE`` rows); only the rows on the pages shown have their claims
+    read (one query for both pages) and, for a span that no longer holds, the quote
+    searched for in the "to" version."""
 
+    # the rows shown, with the pages they are on (the links to the others, the counts)
     lost: list[StaleBinding]
+    lost_page: Page[tuple[EvidenceBinding, RecheckStatus]]
     held: list[EvidenceBinding]
+    held_page: Page[EvidenceBinding]
     # the words for a span that holds (``recheck_between("fresh")``)
     held_words: Term
 
     @property
+    def lost_count(self) -> int:
+        return self.lost_page.paginator.count
+
+    @property
+    def held_count(self) -> int:
+        return self.held_page.paginator.count
+
+    @property
     def total(self) -> int:
-        return len(self.lost) + len(self.held)
+        return self.lost_count + self.held_count
+
+
+# Rows a page of each of the diff's two span lists (no longer hold / unchanged).
+DIFF_SPANS_PAGE_SIZE: Final = CONSOLE_PAGE_SIZE
 
 
 def source_version_diff(
-    *, source: Source, old: SourceVersion, new: SourceVersion
+    *,
+    source: Source,
+    old: SourceVersion,
+    new: SourceVersion,
+    lost_page: int | None = None,
+    held_page: int | None = None,
 ) -> tuple[list[Any], VersionRecheck]:
-    """Word diff old → new, and the active bindings on ``old`` re-checked against ``new``."""
+    """Word diff old → new, and the active bindings on ``old`` re-checked against ``new``,
+    each of the two lists at the page asked for (out of range: the nearest page)."""
     diff = diff_segments(old.text, new.text)
     bound, against = f"v{old.number}", f"v{new.number}"
+    # Every span is re-checked (a string comparison) to split the two lists and count
+    # them; the claims are read for the rows shown only.
     bindings = (
         EvidenceBinding.objects.filter(source_version=old, is_active=True)
-        .select_related("claim")
+        .only("id", "claim_id", "quote", "start", "end", "match")
         .order_by("start", "id")
     )
-    lost: list[StaleBinding] = []
-    held: list[EvidenceBinding] = []
-    index = None
+    lost_rows: list[tuple[EvidenceBinding, RecheckStatus]] = []
+    held_rows: list[EvidenceBinding] = []
     for b in bindings:
         # Checked as if bound to ``new``: every span's hash differs from ``new``'s (it is
         # bound to ``old``), so the question is only whether its words are still there.
@@ -131,8 +158,21 @@ def source_version_diff(
         )
         status = recheck(span, new.text, new.sha256)
         if status == "fresh":
-            held.append(b)
-            continue
+            held_rows.append(b)
+        else:
+            lost_rows.append((b, status))
+    lost_rows_page = Paginator(lost_rows, DIFF_SPANS_PAGE_SIZE).get_page(lost_page)
+    held_rows_page = Paginator(held_rows, DIFF_SPANS_PAGE_SIZE).get_page(held_page)
+    shown = [b for b, _status in lost_rows_page] + list(held_rows_page)
+    if shown:
+        claims = Claim.objects.only("public_id", "text", "state").in_bulk(
+            {b.claim_id for b in shown}
+        )
+        for b in shown:
+            b.claim = claims[b.claim_id]
+    index = None
+    lost: list[StaleBinding] = []
+    for b, status in lost_rows_page:
         if index is None:
             index = source_index(new.text, new.sha256)
         found = bind(b.quote, new.text, index=index)
@@ -153,4 +193,10 @@ def source_version_diff(
             )
         )
     held_words = recheck_between("fresh", bound=bound, against=against)
-    return diff, VersionRecheck(lost=lost, held=held, held_words=held_words)
+    return diff, VersionRecheck(
+        lost=lost,
+        lost_page=lost_rows_page,
+        held=list(held_rows_page),
+        held_page=held_rows_page,
+        held_words=held_words,
+    )

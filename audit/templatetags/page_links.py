@@ -2,7 +2,9 @@
 numbered list: every parameter of this page kept, keys and values (all of a repeated
 key's values) percent-encoded, with ``page`` set to the number asked for. Used by
 ``templates/partials/pagination.html``, so a key holding ``&``, ``=``, ``#`` or a space
-cannot break the link or smuggle in another parameter."""
+cannot break the link or smuggle in another parameter. ``key=`` names another page
+parameter, for a page that shows two lists paged on their own (the source diff's
+``lost_page`` and ``held_page``)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ register = template.Library()
 
 
 @register.simple_tag
-def page_query(params: QueryDict, number: int) -> str:
+def page_query(params: QueryDict, number: int, key: str = "page") -> str:
     query = params.copy()
-    query.pop("page", None)
-    query["page"] = str(number)
+    query.pop(key, None)
+    query[key] = str(number)
     return query.urlencode()

@@ -570,6 +570,21 @@ def _short(text: str, limit: int = 60) -> str:
     return json.dumps(text[:limit] + ("…" if len(text) > limit else ""), ensure_ascii=False)
 
 
+def first_difference(quote: str, found: str) -> tuple[int, str, str]:
+    """Where an exact quote and the text at its offsets first part (a character index into
+    the span), and both shown from a few characters before that point, so that a change
+    past the cut of ``_short`` is seen."""
+    shorter = min(len(quote), len(found))
+    at = next((i for i in range(shorter) if quote[i] != found[i]), shorter)
+    lead = max(0, at - 20)
+
+    def window(text: str) -> str:
+        shown = _short(text[lead:], 50)
+        return shown if lead == 0 else '"…' + shown[1:]
+
+    return at, window(quote), window(found)
+
+
 def jsonl_split(text: str) -> list[str]:
     """The lines of a JSONL file, split where the writer ends them: at ``\n`` only. JSON
     keeps U+2028, U+2029 and NEL (U+0085) unescaped inside a string, and
@@ -994,6 +1009,14 @@ def _check_claim(
                 end,
                 _short(version["_text"][start:end]),
             )
+            if b.get("match") == "exact":
+                at, quoted, found = first_difference(
+                    str(b.get("quote")), version["_text"][start:end]
+                )
+                message += (
+                    f"; they first differ at character {at} of the span (offset "
+                    f"{start + at}): the quote reads {quoted}, the text {found}"
+                )
         report.add("spans", where, message)
 
     # The history: events chain from the initial state to the recorded state.
