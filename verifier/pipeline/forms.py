@@ -87,6 +87,12 @@ class IngestUploadForm(forms.Form):
         help_text=FILES_HELP,
     )
 
+    def clean_text(self) -> str:
+        # A browser sends a textarea's line ends as CRLF whatever was pasted (the HTML
+        # form submission rule), so the pasted text is read with LF: the same text as a
+        # .txt file is then the same version (one SHA-256, the same offsets), not another.
+        return str(self.cleaned_data.get("text") or "").replace("\r\n", "\n")
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data

@@ -9,6 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from verifier.pipeline.forms import IngestUploadForm
+from verifier.services.ingest_create import ref_for_text
 from verifier.upload_text import decode_text
 
 TEXT = "The lighthouse at Halden Point was built in 1871.\r\nCafé sign — €5."
@@ -43,3 +44,19 @@ def test_the_ingest_form_reads_a_utf16_file_with_its_mark():
     assert form.is_valid(), form.errors
     [source] = form.cleaned_data["uploads"]
     assert source.text == TEXT and source.title == "notes.txt"
+
+
+def test_pasted_text_is_read_with_the_line_ends_it_had_not_the_browsers_crlf():
+    # A browser submits a textarea's line ends as CRLF; the same text uploaded as a file
+    # with LF must be the same text (one hash, one version, the same offsets).
+    text = "The light was automated in 1987.\nIts keeper left that year.\n"
+    pasted = IngestUploadForm({"format": "text", "text": text.replace("\n", "\r\n")})
+    uploaded = IngestUploadForm(
+        {"format": "text"}, {"files": [SimpleUploadedFile("light.txt", text.encode())]}
+    )
+    assert pasted.is_valid(), pasted.errors
+    assert uploaded.is_valid(), uploaded.errors
+    [paste] = pasted.cleaned_data["uploads"]
+    [upload] = uploaded.cleaned_data["uploads"]
+    assert paste.text == upload.text == text
+    assert paste.ref == ref_for_text(text)
