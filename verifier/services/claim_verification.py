@@ -76,6 +76,7 @@ from verifier.services.verification_webhooks import verification_webhooks_queue
 from verifier.states import StateReason
 from verifier.trace_caller import caller_document
 from verifier.untrusted_input import identifier_refusal
+from verifier.vocabulary import counted
 
 MAX_CLAIMS_PER_BATCH = 1000
 # Batches up to this size are verified inline (when the caller waits); larger ones,
@@ -572,7 +573,7 @@ def _verification_job_chunks(
     steps = TraceSteps()
     trace = DoorTrace(
         operation="claims_verify",
-        query=f"verification job #{job.pk}: {len(job.items)} claim(s)",
+        query=f"verification job #{job.pk}: {counted(len(job.items), 'claim')}",
         request={"job": job.pk, "claims_total": len(job.items), "policy": job.policy or None},
         judge={"model": judge.model_id, "family": judge.family},
         caller=job.caller,

@@ -566,6 +566,8 @@ def test_an_inline_call_names_its_trace_and_a_job_names_its_once_it_ended(
     trace = api.get(f"/connect/v1/traces/{ended['trace_id']}").json()
     assert trace["operation"] == "claims_verify"
     assert trace["document"]["request"]["job"] == queued["job"]["id"]
+    # its count agrees with its noun (it read "1 claim(s)")
+    assert trace["query"] == f"verification job #{queued['job']['id']}: 1 claim"
 
 
 PIER_V1 = "The pier is 300 metres long. It opened in 1901 after two years of work."
