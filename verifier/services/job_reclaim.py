@@ -111,17 +111,46 @@ def _silent(now: datetime) -> datetime:
     return now - stale_after() - timedelta(seconds=1)
 
 
+class _StageHeld(Exception):
+    """Raised to roll back the savepoint of :func:`_stage_held_elsewhere` (and its row
+    locks) when a live shard holds the stage."""
+
+
 def _stage_held_elsewhere(job: IngestJob, *, now: datetime) -> bool:
-    """Whether another live shard holds an item of the job's current stage."""
-    items = IngestItem.objects.filter(job_id=job.pk, stage=job.stage)
-    leased = items.filter(
-        status=IngestItemStatus.RUNNING, heartbeat_at__gte=now - stale_after()
-    ).values_list("runner", flat=True)
-    if any(not runner_died_here(runner) for runner in leased):
+    """Whether another live shard holds an item of the job's current stage: an open item
+    whose row another transaction holds locked, or one leased (running, heard from within
+    the stale period) to a shard that is not a dead process of this host.
+
+    Decided on the rows themselves, locked here (``SKIP LOCKED``: a row another
+    transaction holds counts as held): a shard takes an item's lease under that row's
+    lock (``services.ingest._run_leased_item``). Not held, the rows stay locked until the
+    caller's transaction ends, so no shard can take a lease between this answer and the
+    watchdog acting on it (read first and locked after, a lease taken in between was
+    missed and a live stage re-sent and counted as a silent one). Held, the locks are
+    let go at once (a savepoint rolled back), so the live shards go on taking the pending
+    items instead of finding them all locked and stopping. Call inside a transaction."""
+    try:
+        with transaction.atomic():
+            items = IngestItem.objects.filter(
+                job_id=job.pk, stage=job.stage, status__in=OPEN_STATUSES
+            )
+            locked = list(
+                items.select_for_update(skip_locked=True).values_list(
+                    "status", "runner", "heartbeat_at"
+                )
+            )
+            fresh = now - stale_after()
+            if len(locked) < items.count() or any(
+                status == IngestItemStatus.RUNNING
+                and heartbeat_at is not None
+                and heartbeat_at >= fresh
+                and not runner_died_here(runner)
+                for status, runner, heartbeat_at in locked
+            ):
+                raise _StageHeld
+    except _StageHeld:
         return True
-    open_items = items.filter(status__in=OPEN_STATUSES)
-    free = open_items.select_for_update(skip_locked=True).values_list("pk", flat=True)
-    return len(list(free)) < open_items.count()
+    return False
 
 
 def ingest_jobs_reclaim_dead_here(*, now: datetime | None = None) -> ingest_watch.WatchReport:
