@@ -14,7 +14,8 @@ DEFAULT_THREADS = 4
 # Long enough for a console upload or a synchronous verification on a slow judge.
 WORKER_TIMEOUT_S = 120
 # Each worker loads the query embedder and freezes the garbage collector's view of
-# what it loaded before its first request (verifier/gunicorn_hooks.py).
+# what it loaded before its first request, and its worker class (gthread answering a
+# request too large to read with the API's JSON error body) is set there too.
 HOOKS = "python:verifier.gunicorn_hooks"
 
 
@@ -41,8 +42,6 @@ def gunicorn_command(*, python: str, addr: str, workers: int, threads: int) -> l
         addr,
         "--workers",
         str(workers),
-        "--worker-class",
-        "gthread",
         "--threads",
         str(threads),
         "--timeout",

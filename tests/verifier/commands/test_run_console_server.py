@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import socket
 import subprocess
@@ -14,7 +16,9 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.db import connection
+from gunicorn.workers.gthread import ThreadWorker
 
+from verifier import gunicorn_hooks
 from verifier.web_server import gunicorn_command
 
 
@@ -24,7 +28,11 @@ def test_run_console_starts_gunicorn_with_threads() -> None:
     assert argv[argv.index("--bind") + 1] == "127.0.0.1:8123"
     assert argv[argv.index("--workers") + 1] == "3"
     assert argv[argv.index("--threads") + 1] == "5"
-    assert argv[argv.index("--worker-class") + 1] == "gthread"
+    # the worker class is the config module's (one place, which a gunicorn of one's own
+    # reads with --config too): gthread, answering a too-large request with JSON
+    assert "--worker-class" not in argv
+    assert gunicorn_hooks.worker_class == "verifier.gunicorn_hooks.ThreadWorker"
+    assert issubclass(gunicorn_hooks.ThreadWorker, ThreadWorker)  # gthread
     assert "runserver" not in argv
 
 
@@ -85,9 +93,39 @@ def test_gunicorn_serves_healthz_and_static_files() -> None:
         status, css = _get(f"http://{addr}/static/css/console.css")
         assert status == 200
         assert css == (settings.BASE_DIR / "static/css/console.css").read_bytes()
+        _assert_too_large_requests_get_the_json_error_body(addr)
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def _ask(addr: str, path: str, headers: dict[str, str]) -> tuple[int, str, dict]:
+    host, port = addr.split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        assert response.getheader("X-Request-ID")
+        return response.status, response.getheader("Content-Type", ""), json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def _assert_too_large_requests_get_the_json_error_body(addr: str) -> None:
+    """What gunicorn refuses before the app sees it — a request line over its limit, a
+    header over its limit — is answered with the API's JSON error body, not gunicorn's
+    HTML page (``verifier.gunicorn_hooks.ThreadWorker``)."""
+    over = gunicorn_hooks.limit_request_line + 10
+    for path in ("/connect/v1/claims/" + "c" * over, "/review/?q=" + "x" * over):
+        status, kind, body = _ask(addr, path, {"Authorization": "Bearer nothing"})
+        assert (status, kind) == (414, "application/json"), body
+        assert body["error"]["code"] == "uri_too_long"
+        assert body["error"]["details"]["field"] == "path"
+    big = {"X-Big": "y" * (gunicorn_hooks.limit_request_field_size + 10)}
+    status, kind, body = _ask(addr, "/worker/verify", big)
+    assert (status, kind) == (431, "application/json"), body
+    assert set(body["error"]) == {"code", "message", "details"}
+    assert body["error"]["code"] == "request_header_fields_too_large"
 
 
 def test_workers_load_the_hooks_module() -> None:
