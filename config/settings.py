@@ -475,6 +475,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {
         "client_errors_in_one_line": {"()": "verifier.log_filters.ClientErrorsInOneLine"},
+        "database_unreachable_in_one_line": {"()": "verifier.outage.DatabaseUnreachableInOneLine"},
         "request_id": {"()": "verifier.request_id.RequestIdLogFilter"},
     },
     # "[request <id>] " before what is logged while answering a request (X-Request-ID)
@@ -482,7 +483,11 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["client_errors_in_one_line", "request_id"],
+            "filters": [
+                "client_errors_in_one_line",
+                "database_unreachable_in_one_line",
+                "request_id",
+            ],
             "formatter": "request_id",
         }
     },
