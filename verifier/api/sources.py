@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
 from verifier.api.strict_input import StrictSerializer, list_filters, query_values
-from verifier.models import Source, SourceVersion
+from verifier.models import IngestJob, Source, SourceVersion
 from verifier.selectors.sources import (
     SOURCE_KINDS,
     VERSIONS_LISTED,
@@ -27,7 +27,7 @@ from verifier.selectors.sources import (
     source_version_get,
     source_versions_listed,
 )
-from verifier.services.sources import source_upsert_and_rebind
+from verifier.services.ingest_create import source_upsert_queue_rebind
 
 
 class SourceVersionSerializer(serializers.Serializer[Any]):
@@ -89,6 +89,16 @@ class SourceListItemSerializer(SourceSerializer):
         return reverse("api-source", kwargs={"ref": source.ref})
 
 
+@extend_schema_serializer(component_name="SourceRebindJob")
+class SourceRebindJobSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="pk")
+    status = serializers.CharField()
+    url = serializers.SerializerMethodField(help_text="The job: GET it for its progress.")
+
+    def get_url(self, job: IngestJob) -> str:
+        return reverse("api-ingest-job", kwargs={"job_id": job.pk})
+
+
 class SourceFilterSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(
         choices=SOURCE_KINDS,
@@ -105,9 +115,10 @@ class SourceFilterSerializer(serializers.Serializer[Any]):
 
 class SourceUpsertApi(APIView):
     """``POST``: create a source, or append a new immutable version when its text changed
-    (identical text is a no-op that returns the current version); a new version binds
-    the source's earlier claims again where their words still are, judges and scores
-    them, as re-ingesting does. A source's domain pack is set when it is made: another
+    (identical text is a no-op that returns the current version); a new version queues
+    an ingest job (``rebind_job``) that binds the source's earlier claims again where
+    their words still are, judges and scores them, as re-ingesting does; until it has
+    run they are unverified (stale_source). A source's domain pack is set when it is made: another
     one for an existing source is a 409 ``domain_pack_conflict`` and nothing is written.
 
     ``GET``: the workspace's sources, newest first, cursor-paginated: documents unless
@@ -159,6 +170,12 @@ class SourceUpsertApi(APIView):
         version = SourceVersionSerializer()
         created_source = serializers.BooleanField()
         created_version = serializers.BooleanField()
+        rebind_job = SourceRebindJobSerializer(
+            allow_null=True,
+            help_text="The ingest job that judges the source's earlier claims again in the "
+            "new version (queued; GET its url for progress). Null when no version was added "
+            "to an existing source.",
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -175,8 +192,11 @@ class SourceUpsertApi(APIView):
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        write = source_upsert_and_rebind(
-            workspace=workspace, door_name="sources API", **data.validated_data
+        write = source_upsert_queue_rebind(
+            workspace=workspace,
+            door_name="sources API",
+            actor=request.user,
+            **data.validated_data,
         )
         return Response(
             self.OutputSerializer(write).data,

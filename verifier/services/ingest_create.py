@@ -7,6 +7,7 @@ claims, and the first stage is enqueued only after the transaction commits.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import unicodedata
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ from verifier.errors import ApplicationError
 from verifier.models import IngestJob, Source, Workspace
 from verifier.services.ingest import ingest_job_start
 from verifier.services.ingest_input import source_text
-from verifier.services.sources import SourceInputError, source_upsert
+from verifier.services.sources import SourceInputError, SourceWrite, source_upsert
 
 MAX_SOURCES_PER_JOB: Final = 1000
 MAX_CLAIMS_PER_JOB: Final = 50_000
@@ -251,3 +252,61 @@ def ingest_job_create(
     if start:
         ingest_job_start(job=job)
     return job
+
+
+@transaction.atomic
+def source_upsert_queue_rebind(
+    *,
+    workspace: Workspace,
+    ref: str,
+    text: str,
+    title: str = "",
+    citation: str = "",
+    domain_pack: str = "",
+    door_name: str,
+    actor: User | AnonymousUser | None = None,
+) -> SourceWrite:
+    """``source_upsert`` of a document, and when it added a version to an existing
+    source, an ingest job queued on commit whose one item binds the source's earlier
+    claims in that version again where their words still are, judges and scores them
+    (the ``rebind`` item, ``services.ingest_extract``; ``rebind_job`` of the answer).
+
+    For a door that answers within a request (``POST /connect/v1/sources``): judging the
+    claims of a source is minutes of work for a large one (500 claims: ~95 s with the
+    default judge on 2 cores, longer with a remote one), past the web worker's timeout,
+    which would roll the version back too. Until the job has run, the earlier claims are
+    ``unverified`` (``stale_source``), as ``source_upsert`` leaves them; the job is the
+    pipeline's, so it survives a worker's death, shows on the console's job page and is
+    retried like an upload. ``door_name`` names the door in the job's label and in the
+    state events' cause."""
+    write = source_upsert(
+        workspace=workspace,
+        ref=ref,
+        text=text,
+        title=title,
+        citation=citation,
+        domain_pack=domain_pack,
+    )
+    if not write.created_version or write.created_source:
+        return write
+    job = IngestJob.objects.create(
+        workspace=workspace,
+        created_by=actor if isinstance(actor, get_user_model()) else None,
+        label=f"{door_name}: new version v{write.version.number} of {write.source.ref}"[:200],
+        payload={
+            "sources": [
+                {
+                    "ref": write.source.ref,
+                    "version_id": write.version.pk,
+                    "sha256": write.version.sha256,
+                    "created_version": True,
+                    "created_source": False,
+                }
+            ],
+            "claims": [],
+            "extract": False,
+            "door": door_name,
+        },
+    )
+    ingest_job_start(job=job)
+    return dataclasses.replace(write, rebind_job=job)

@@ -117,7 +117,12 @@ def _rebind_earlier_claims(job: IngestJob, version_id: int) -> None:
     version = SourceVersion.objects.select_related("source").get(
         pk=version_id, source__workspace=job.workspace
     )
-    why = f"ingest job #{job.pk}: new version v{version.number}"
+    door = job.payload.get("door")  # the door that queued the job, when not an upload
+    why = (
+        f"{door}: new version v{version.number} (ingest job #{job.pk})"
+        if door
+        else f"ingest job #{job.pk}: new version v{version.number}"
+    )
     source_claims_rebind(version=version, why=why, exclude_ingest_job_id=job.pk)
 
 

@@ -5,10 +5,11 @@ the claims bound to them at once (a supported one becomes ``unverified`` /
 ``stale_source``). ``source_claims_rebind`` then binds the source's claims again in the
 new version where their words still are as they were, judges and scores them, so an
 unchanged sentence keeps a current claim: ingest runs it as a job's ``rebind`` item, and
-the doors that write a document's version during a request (``POST
-/connect/v1/sources``, the inline sources of claims/verify) through
-``source_upsert_and_rebind``, in the version's own transaction. One rule, at every
-door that writes documents."""
+the inline sources of claims/verify, which judge within the request anyway, through
+``source_upsert_and_rebind``, in the version's own transaction; ``POST
+/connect/v1/sources`` as an ingest job of its own, queued on commit
+(``services.ingest_create.source_upsert_queue_rebind``: a large source's claims take
+minutes to judge). One rule, at every door that writes documents."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from verifier.domain_packs import (
 )
 from verifier.errors import ApplicationError
 from verifier.judges import Judge
-from verifier.models import Claim, Source, SourceVersion, Workspace, text_sha256
+from verifier.models import Claim, IngestJob, Source, SourceVersion, Workspace, text_sha256
 from verifier.selectors.rules import rule_set_domain_packs
 from verifier.selectors.sources import SourceKind, source_kind
 from verifier.services.binding import claims_rebind_superseded
@@ -114,6 +115,9 @@ class SourceWrite:
     version: SourceVersion
     created_source: bool
     created_version: bool
+    # the job that judges the source's earlier claims again in the new version, when a
+    # door queues it (``services.ingest_create.source_upsert_queue_rebind``)
+    rebind_job: IngestJob | None = None
 
 
 def _validate_text(text: str) -> None:

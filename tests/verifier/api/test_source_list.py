@@ -133,17 +133,24 @@ PIER_V1 = "The pier is 300 metres long. It opened in 1901 after two years of wor
 PIER_V2 = "The pier is 300 metres long. It was painted green in 2001."
 
 
-def test_a_new_version_binds_the_claims_whose_words_it_still_has(api):
-    """The document door keeps claims as ingest does (``source_claims_rebind``): an
-    unchanged quote is bound in the new version, judged and scored again; a claim
-    whose words went stays stale, for a reviewer."""
+def test_a_new_version_binds_the_claims_whose_words_it_still_has(
+    api, django_capture_on_commit_callbacks
+):
+    """The document door keeps claims as ingest does (``source_claims_rebind``, in an
+    ingest job it queues): an unchanged quote is bound in the new version, judged and
+    scored again; a claim whose words went stays stale, for a reviewer."""
     assert _post(api, URL, {"ref": "source:pier", "text": PIER_V1}).status_code == 201
     kept, gone = "The pier is 300 metres long.", "It opened in 1901 after two years of work."
     claims = [{"text": q, "source": "source:pier", "quote": q} for q in (kept, gone)]
     rows = _post(api, "/connect/v1/claims/verify", {"claims": claims}).json()["results"]
     assert [r["state"] for r in rows] == ["supported", "supported"]
 
-    assert _post(api, URL, {"ref": "source:pier", "text": PIER_V2}).status_code == 201
+    with django_capture_on_commit_callbacks(execute=True):  # the worker runs the job
+        answer = _post(api, URL, {"ref": "source:pier", "text": PIER_V2})
+    assert answer.status_code == 201
+    job = answer.json()["rebind_job"]
+    assert job["status"] == "queued" and job["url"] == f"/connect/v1/ingest-jobs/{job['id']}"
+    assert api.get(job["url"]).json()["status"] == "succeeded"
     current = api.get("/connect/v1/sources/source:pier").json()["current_version"]
     first, second = (api.get(f"/connect/v1/claims/{r['claim_id']}").json() for r in rows)
     assert (first["state"], first["reason"]) == ("supported", "entailed")
