@@ -41,7 +41,7 @@ class RuleSetForm(forms.Form):
     note = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
-    default_policy = forms.ChoiceField(choices=[(p, p) for p in POLICY_NAMES])
+    default_policy = forms.ChoiceField(choices=[(p, label("policy", p)) for p in POLICY_NAMES])
     # One of the workspace's packs ("" = all packs): a preview never makes a pack.
     domain_pack = forms.ChoiceField(
         required=False,
@@ -49,7 +49,8 @@ class RuleSetForm(forms.Form):
         help_text="Domain pack to preview and activate for.",
     )
     policy = forms.ChoiceField(
-        choices=[(p, p) for p in POLICY_NAMES], help_text="Policy to preview and activate."
+        choices=[(p, label("policy", p)) for p in POLICY_NAMES],
+        help_text="Policy to preview and activate.",
     )
 
     def __init__(
@@ -61,8 +62,9 @@ class RuleSetForm(forms.Form):
             self.fields[f"weight_{key}"] = _unit_field(f"{_title(key)} weight")
             self.fields[f"threshold_{key}"] = _unit_field(f"{_title(key)} passing threshold")
         for name in POLICY_NAMES:
-            self.fields[f"{name}_min_overall_score"] = _unit_field(f"{name}: supported at ≥")
-            self.fields[f"{name}_weak_threshold"] = _unit_field(f"{name}: weak at ≥")
+            words = label("policy", name)
+            self.fields[f"{name}_min_overall_score"] = _unit_field(f"{words}: supported at ≥")
+            self.fields[f"{name}_weak_threshold"] = _unit_field(f"{words}: weak at ≥")
         cast(forms.ChoiceField, self.fields["domain_pack"]).choices = [
             (p, p or "all packs") for p in packs or [""]
         ]
@@ -137,6 +139,17 @@ class RuleSetForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self.errors:
+            return data
+        for name in POLICY_NAMES:
+            # said beside the field in the form's words, not as the validator's field names
+            supported, weak = data[f"{name}_min_overall_score"], data[f"{name}_weak_threshold"]
+            if weak > supported:
+                self.add_error(
+                    f"{name}_weak_threshold",
+                    f"Above “supported at ≥” ({supported:g}): a claim cannot be weak at a "
+                    "higher score than supported.",
+                )
         if self.errors:
             return data
         definition = self._build(data)

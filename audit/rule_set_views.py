@@ -24,7 +24,7 @@ from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.scoring.rulesets import CORE_V1, POLICY_NAMES, InvalidRuleSet, to_dict
 from verifier.selectors import rules as rule_selectors
 from verifier.untrusted_input import decimal_int
-from verifier.vocabulary import ALL_PACKS
+from verifier.vocabulary import ALL_PACKS, label
 
 
 @require_GET
@@ -161,6 +161,9 @@ def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
     rule_set = rule_selectors.rule_set_get(workspace=workspace, pk=pk)
     definition = rule_selectors.rule_set_definition(rule_set)
     parent_def = rule_selectors.rule_set_definition(rule_set.parent) if rule_set.parent else CORE_V1
+    packs = rule_selectors.rule_set_domain_packs(workspace=workspace)
+    # a new pack's name refused on the confirmation page comes back typed, to correct
+    new_pack = request.GET.get("new_domain_pack", "").strip()[:64]
     return render(
         request,
         "audit/rule_set_detail.html",
@@ -170,7 +173,8 @@ def rule_set_detail(request: MemberRequest, pk: int) -> HttpResponse:
             "definition_json": json.dumps(to_dict(definition), indent=2),
             "diff": rule_selectors.rule_set_diff(parent_def, definition),
             "compared_to": rule_selectors.rule_set_label(rule_set.parent or CORE_V1),
-            "packs": rule_selectors.rule_set_domain_packs(workspace=workspace),
+            "packs": packs,
+            "new_pack": new_pack if new_pack not in packs else "",
             "policies": POLICY_NAMES,
             "target_pack": request.GET.get("domain_pack", "").strip(),
             "target_policy": _policy_or(request.GET.get("policy", ""), definition.default_policy),
@@ -209,7 +213,11 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
         messages.error(request, "; ".join(exc.errors))
         detail = reverse("audit:rule-set-detail", args=[rule_set.pk])
         if pack not in rule_selectors.rule_set_domain_packs(workspace=request.workspace):
-            return redirect(detail)  # a new pack refused: the message names it
+            # a new pack refused: the message names it, and the name comes back typed
+            retry = urlencode(
+                {"policy": request.POST.get("policy", ""), "new_domain_pack": pack[:64]}
+            )
+            return redirect(f"{detail}?{retry}")
         # back to the version's page with the pack and policy just tried still chosen:
         # "Preview it again" is one click, never a silent switch to all packs
         target = urlencode({"domain_pack": pack, "policy": request.POST.get("policy", "")})
@@ -217,8 +225,8 @@ def _activate(request: MemberRequest, rule_set: Any) -> HttpResponse:
     messages.success(
         request,
         f"Activated {rule_selectors.rule_set_label(rule_set)} for "
-        f"{activation.domain_pack or ALL_PACKS} with the {activation.policy} policy; "
-        "the claims it covers are classed again under it in the background.",
+        f"{activation.domain_pack or ALL_PACKS} with the {label('policy', activation.policy)} "
+        "policy; the claims it covers are classed again under it in the background.",
     )
     return redirect(reverse("audit:rules"))
 

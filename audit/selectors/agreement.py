@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from verifier import vocabulary
 from verifier.models import Workspace
 from verifier.scoring.agreement import Agreement, cohen_kappa
 from verifier.selectors.calibrators import CurvePoint, calibrator_curve
@@ -149,7 +150,11 @@ def reviewer_agreement(*, workspace: Workspace) -> ReviewerAgreement:
         overall=_row("all decisions", ((h, j) for h, j, _, _ in rows)),
         by_judge_model=[_row(model, pairs) for model, pairs in sorted(by_model.items())],
         by_reason=[
-            _row(reason.replace("_", " ") or "unknown", pairs, reason_description(reason))
+            _row(
+                vocabulary.label("reason", reason) if reason else "unknown",
+                pairs,
+                reason_description(reason),
+            )
             for reason, pairs in sorted(by_reason.items())
         ],
         between_reviewers=cohen_kappa(

@@ -42,16 +42,16 @@ def test_the_phrase_is_the_vocabularys_and_no_pack_may_take_it():
 def test_activating_for_no_pack_says_all_packs_on_every_page(admin_client_ws, source):
     url = reverse("audit:rule-set-builtin-activate")
     confirm = admin_client_ws.post(url, {"policy": "strict", "domain_pack": ""}).content.decode()
-    assert "For all packs with the strict policy." in _says_all_packs_one_way(confirm)
+    assert "For all packs with the Strict policy." in _says_all_packs_one_way(confirm)
 
     done = admin_client_ws.post(
         url, {"policy": "strict", "domain_pack": "", "confirm": "1"}, follow=True
     ).content.decode()
     text = _says_all_packs_one_way(done)  # the Rules page, with the flash
-    assert "Activated Core v1 (built-in) for all packs with the strict policy;" in text
+    assert "Activated Core v1 (built-in) for all packs with the Strict policy;" in text
     assert '<th scope="row">all packs (default)</th>' in done
     assert "(inherited from all packs)" in text  # the source's pack, "general"
-    assert "<td>all packs</td><td>Core v1 (built-in)</td><td>strict</td>" in done
+    assert "<td>all packs</td><td>Core v1 (built-in)</td><td>Strict</td>" in done
 
     activity = admin_client_ws.get(reverse("audit:activity")).content.decode()
     # the policy in the vocabulary's words (``tests/audit/test_activity_words.py``)

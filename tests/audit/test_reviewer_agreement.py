@@ -52,9 +52,11 @@ def test_the_quality_page_shows_agreement_and_the_curve(workspace, auditor_clien
     assert overall.agreement.kappa == 0.4
     assert [(r.label, r.decisions) for r in agreement.by_judge_model] == [(HEURISTIC, 50)]
     by_reason = {r.label: r for r in agreement.by_reason}
-    assert by_reason["abstained"].judge_no_answer == 20
-    assert by_reason["entailed"].agreement.kappa == 0.0  # judge says supported to all 20
-    assert by_reason["contradicted"].agreement.kappa is None  # all agree, one answer
+    assert by_reason["Judge undecided"].judge_no_answer == 20
+    assert (
+        by_reason["Span supports it (judge)"].agreement.kappa == 0.0
+    )  # judge says supported to all 20
+    assert by_reason["Contradicted by the span"].agreement.kappa is None  # all agree, one answer
     between = agreement.between_reviewers
     assert (between.pairs, between.agreed, between.kappa) == (4, 3, 0.5)
     (points,) = agreement.curves.values()

@@ -277,4 +277,4 @@ def test_a_job_with_no_claims_now_says_none_not_a_blank_cell(auditor_client, wor
         return re.search(r'<td class="states-now">(.*?)</td>', row, re.S).group(1).strip()
 
     assert claims_now(empty) == "none"
-    assert f"1 {claim.state}</a>" in claims_now(full)
+    assert f"1 {claim.get_state_display()}</a>" in claims_now(full)  # the state's word

@@ -52,7 +52,14 @@ def test_an_empty_workspace_points_its_admin_to_the_first_upload(
     assert 'href="/ingest/"' in html.split('id="workspace-empty"')[1].split("</div>")[0]
     reviewer_html = reviewer_client.get("/").content.decode()
     assert 'id="workspace-empty"' in reviewer_html
-    assert "until an admin uploads sources" in reviewer_html
+    # a reviewer may upload: told so, not to wait for an admin; an auditor waits
+    empty = reviewer_html.split('id="workspace-empty"')[1].split("</div>")[0]
+    assert "until an admin" not in empty and 'href="/ingest/">upload them' in empty
+    auditor = make_user("aldo", workspace=source.workspace, role="auditor")
+    auditor_client = Client()
+    auditor_client.force_login(auditor)
+    auditor_html = auditor_client.get("/").content.decode()
+    assert "until a reviewer or an admin uploads sources" in auditor_html
     make_claim(source)
     assert 'id="workspace-empty"' not in admin_client_ws.get("/").content.decode()
 
