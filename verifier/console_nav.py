@@ -86,6 +86,10 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 "/verify/",
                 ALL,
                 "Check claims you already have against the sources they cite.",
+                read_only=(
+                    "Verifications",
+                    "Claims checked against the sources they cite, batch by batch.",
+                ),
             ),
             EntryPoint(
                 "RAG answers",
@@ -102,6 +106,11 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 ALL,
                 "Verify one free-text claim against the whole corpus, with the evidence that "
                 "decided.",
+                read_only=(
+                    "Claim worker",
+                    "Where a reviewer or an admin verifies one free-text claim against the "
+                    "corpus; its results are on Traces and Claims.",
+                ),
             ),
         ),
     ),
