@@ -448,7 +448,9 @@ def test_the_comparison_names_settings_in_the_forms_words(admin_client_ws, works
     page = admin_client_ws.get(reverse("audit:rule-set-detail", args=[delta.pk])).content.decode()
     assert "Logical structure · weight" in page
     assert "Evidence grounding · passing threshold" in page
-    assert "strict · supported at ≥" in page and "lenient · weak at ≥" in page
+    assert "Strict · supported at ≥" in page and "Lenient · weak at ≥" in page
+    # the default policy in the same words (it read "strict")
+    assert "strict" not in page.split("Definition JSON")[0].split("Default policy")[1][:200]
     assert "logical_structure" not in page.split("Definition JSON")[0]
     assert "min overall score" not in page
 

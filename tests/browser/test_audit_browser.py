@@ -157,7 +157,7 @@ def test_rule_set_edit_preview_flip_list_then_activate(browser_login, live_serve
     page.goto(f"{live_server.url}/audit/rules/")
     page.get_by_role("link", name="New version from Core v1").click()
     page.get_by_label("Name").fill("Delta strict")
-    page.get_by_label("balanced: supported at ≥").fill("0.99")
+    page.get_by_label("Balanced: supported at ≥").fill("0.99")
     page.get_by_label("balanced: weak at ≥").fill("0.95")
     page.get_by_role("button", name="Preview impact").click()
     flips = page.locator("#flip-list")

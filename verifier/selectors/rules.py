@@ -224,7 +224,8 @@ def rule_set_diff(a: RuleSetDefinition, b: RuleSetDefinition) -> list[dict[str, 
     def add(label: str, left: Any, right: Any) -> None:
         rows.append({"label": label, "a": left, "b": right, "changed": left != right})
 
-    add("Default policy", a.default_policy, b.default_policy)
+    policy = vocabulary.label  # a policy in the form's words ("Strict"), not its code
+    add("Default policy", policy("policy", a.default_policy), policy("policy", b.default_policy))
     for key in DIMENSIONS:
         # the words of the form that sets them ("Logical structure weight"), not the key
         title = vocabulary.label("dimension", key)
@@ -235,12 +236,13 @@ def rule_set_diff(a: RuleSetDefinition, b: RuleSetDefinition) -> list[dict[str, 
             b.dimension(key).passing_threshold,
         )
     for name in ("strict", "balanced", "lenient"):
+        words = policy("policy", name)
         add(
-            f"{name} · supported at ≥",
+            f"{words} · supported at ≥",
             a.policy(name).min_overall_score,
             b.policy(name).min_overall_score,
         )
-        add(f"{name} · weak at ≥", a.policy(name).weak_threshold, b.policy(name).weak_threshold)
+        add(f"{words} · weak at ≥", a.policy(name).weak_threshold, b.policy(name).weak_threshold)
     return rows
 
 
