@@ -54,6 +54,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Final, Literal, Protocol, TypeVar
 
+from verifier.binding.elision import quote_elision
+
 
 class ClaimState(StrEnum):
     SUPPORTED = "supported"
@@ -168,6 +170,38 @@ def reason_description(reason: StateReason | str) -> str:
         return REASON_DESCRIPTIONS[StateReason(reason)]
     except ValueError:
         return str(reason)
+
+
+# Said after ``no_evidence``'s words when the quote the claim came with has an elision
+# marker (:func:`verifier.binding.elision.quote_elision`): why it did not bind.
+ELISION_JOINS_WORDS: Final = (
+    "The quote joins passages with an ellipsis (“{marker}”); a span must be one "
+    "continuous passage of the source: quote one passage, or send each passage as its "
+    "own claim."
+)
+ELISION_AT_END_WORDS: Final = (
+    "The quote {where} with an ellipsis (“{marker}”), which is not the source's text: "
+    "quote the passage without it."
+)
+
+
+def reason_in_words(reason: StateReason | str, *, quote: str | None = None) -> str:
+    """The reason a claim has its state, in words, as every door says it (the API's
+    ``reason_text``, the console's claim page, the review queue): its description and,
+    for a claim with nothing bound (``no_evidence``) whose ``quote`` (the one it came
+    with) leaves words out with an ellipsis, why that quote did not bind. The reason
+    itself is unchanged."""
+    words = reason_description(reason)
+    if str(reason) != StateReason.NO_EVIDENCE or not quote:
+        return words
+    elision = quote_elision(quote)
+    if elision is None:
+        return words
+    if elision.joins:
+        return f"{words} {ELISION_JOINS_WORDS.format(marker=elision.marker)}"
+    words_before = any(ch.isalnum() for ch in quote[: elision.start])
+    where = "ends" if words_before else "starts"
+    return f"{words} {ELISION_AT_END_WORDS.format(where=where, marker=elision.marker)}"
 
 
 def queue_reason_codes(reason: StateReason | str) -> tuple[str, ...]:

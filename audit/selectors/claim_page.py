@@ -25,7 +25,13 @@ from verifier.selectors.claims import claim_in_workspace_or_404
 from verifier.selectors.permalinks import binding_permalink
 from verifier.selectors.rules import ActiveRules, rule_set_active
 from verifier.state_policy import state_policy
-from verifier.states import StateDecision, StateInputs, human_verdict_in_force, resolve_state
+from verifier.states import (
+    StateDecision,
+    StateInputs,
+    human_verdict_in_force,
+    reason_in_words,
+    resolve_state,
+)
 
 TRACES_ON_CLAIM_PAGE: Final = 50
 
@@ -68,6 +74,11 @@ class ClaimAudit:
     permalinks: dict[int, str]
     # The active span in its context, for the top of the page.
     span_context: SpanContext | None = None
+
+    @property
+    def reason_text(self) -> str:
+        """Why the claim has its state, in the API's ``reason_text`` words."""
+        return reason_in_words(self.claim.state_reason, quote=self.claim.submitted_quote)
 
 
 SPAN_CONTEXT_CHARS: Final = 240

@@ -28,7 +28,7 @@ from verifier.selectors.envelopes import (
     served_verdict_of,
 )
 from verifier.selectors.permalinks import binding_permalink
-from verifier.states import StateReason, reason_description
+from verifier.states import StateReason, reason_in_words
 
 # A quote that did not bind in its cited source is looked up in this many other sources
 # of the workspace (the ones that contain it are named: a misattribution).
@@ -167,7 +167,7 @@ def claim_result(claim: Claim) -> dict[str, Any]:
     judge = judge_item(served_verdict_of(verdict)) if verdict is not None else None
     # The stored reason's words, as the claim's envelope and the console give them;
     # for a quote not bound, followed by where the quote is, when it is anywhere.
-    reason_text = reason_description(claim.state_reason)
+    reason_text = reason_in_words(claim.state_reason, quote=claim.submitted_quote)
     misattributed_to: list[str] = []
     if binding is None and claim.submitted_quote:
         misattributed_to = _found_elsewhere(claim)

@@ -48,7 +48,7 @@ from verifier.selectors.retrieval import (
 from verifier.states import (
     human_verdict_in_force,
     judge_not_asked,
-    reason_description,
+    reason_in_words,
     verdict_judges_active,
 )
 from verifier.vocabulary import verdict_confidence
@@ -288,7 +288,7 @@ def claim_list_item(*, claim: Claim) -> dict[str, Any]:
     return {
         **claim_envelope(claim=claim),
         "reason": claim.state_reason,
-        "reason_text": reason_description(claim.state_reason),
+        "reason_text": reason_in_words(claim.state_reason, quote=claim.submitted_quote),
         "exclusion_reason": claim.exclusion_reason or None,
         "submitted_quote": submitted_quote_shown(claim),
     }
