@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from audit import selectors
+from audit.selectors.trace_seeds import trace_seed_rows
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
 from verifier.selectors import counts
@@ -44,7 +45,10 @@ def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
             "trace": trace,
             "policy": policy,
             "policy_json": json.dumps(policy, indent=2, default=str),
-            "seeds": document.get("seeds") or document.get("seed_claims") or [],
+            "seeds": trace_seed_rows(
+                workspace=request.workspace,
+                seeds=document.get("seeds") or document.get("seed_claims") or [],
+            ),
             "expansion": document.get("expansion") or document.get("graph_expansion"),
             "expansion_json": json.dumps(
                 document.get("expansion") or document.get("graph_expansion"),
