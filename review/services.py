@@ -404,8 +404,10 @@ def review_lease_next(
     queryset: QuerySet[Claim],
     filters: Mapping[str, Any] | None = None,
     skip: Iterable[int] = (),
+    blind: bool = False,
 ) -> ReviewLease | None:
-    """Lease the next claim of ``queryset`` in the queue order.
+    """Lease the next claim of ``queryset`` in the queue order (in blind review,
+    ``blind``, oldest first: the risk order would tell the judge's answer).
 
     ``queryset``: the queue's claims by the current filter, prepared by the caller
     (``review_queue_filtered``); ``filters``: that filter's values, recorded in the
@@ -431,7 +433,9 @@ def review_lease_next(
             if passed_over:
                 candidate_claims = candidate_claims.exclude(pk__in=passed_over)
             # One range scan of the queue index, in queue order.
-            candidates = review_queue_ordered_ids(queryset=candidate_claims, limit=LEASE_CANDIDATES)
+            candidates = review_queue_ordered_ids(
+                queryset=candidate_claims, limit=LEASE_CANDIDATES, blind=blind
+            )
             if not candidates:
                 return None
             in_order = Case(
@@ -450,7 +454,11 @@ def review_lease_next(
                 continue
             # A lease committed after the candidates were read is only visible to a
             # new statement: re-check under the row lock before taking it.
-            reason = f"next by risk: {claim.state_reason}{described}"
+            reason = (
+                f"next oldest (blind review){described}"
+                if blind
+                else f"next by risk: {claim.state_reason}{described}"
+            )
             lease = review_lease_claim(claim=claim, reviewer=reviewer, served_reason=reason)
             if lease is not None:
                 return lease

@@ -37,8 +37,13 @@ from review.forms import (
     NoteForm,
 )
 from review.selectors.home import review_progress
-from review.selectors.item import review_item_change, review_item_detail, review_item_get
-from review.selectors.leases import review_out_of_reach
+from review.selectors.item import (
+    review_item_change,
+    review_item_detail,
+    review_item_get,
+    review_undoable_note,
+)
+from review.selectors.leases import review_held_by_others_among, review_out_of_reach
 from review.selectors.queue import (
     review_claims_by_public_ids,
     review_queue_empty_why,
@@ -222,6 +227,8 @@ def bulk(request: MemberRequest) -> HttpResponse:
         )
         return redirect(queue_url)
     if not form.cleaned_data["confirm"]:
+        # another reviewer's item: the action will skip it (said before confirming)
+        held = review_held_by_others_among(claims=claims, reviewer=request.user)
         return render(
             request,
             "review/bulk_confirm.html",
@@ -229,6 +236,8 @@ def bulk(request: MemberRequest) -> HttpResponse:
                 "claims": claims,
                 # each claim's item version: what changes after this page is left alone
                 "seen": [(c.public_id, review_item_change(claim=c).version) for c in claims],
+                "rows": [(c, held.get(c.public_id, "")) for c in claims],
+                "held_count": len(held),
                 "action": action,
                 "action_label": dict(BULK_ACTIONS)[action],
                 "reason": form.cleaned_data.get("reason", ""),
@@ -297,6 +306,13 @@ def _trail_note(request: MemberRequest, public_id: str) -> str | None:
     return previous
 
 
+def _trail_serve(request: MemberRequest, public_id: str) -> None:
+    """Put the item "next" serves last on the trail (moved there if it is on it already),
+    so that ``k`` from it opens the item served before it."""
+    trail = [kept for kept in request.session.get(TRAIL_KEY, []) if kept != public_id]
+    request.session[TRAIL_KEY] = [*trail, public_id][-TRAIL_LENGTH:]
+
+
 def _countdown(expires_at: datetime) -> str:
     """Time left on a lease as m:ss (the page's script keeps counting down)."""
     seconds = max(0, int((expires_at - timezone.now()).total_seconds()))
@@ -306,12 +322,14 @@ def _countdown(expires_at: datetime) -> str:
 def _offers(request: MemberRequest) -> dict[str, str]:
     """What the flash after an action offers to take back: Undo of the decision just made
     (``review_decided``), Restore of the claim just excluded (``review_excluded``: its id
-    and the item version it has now)."""
+    and the item version it has now); and the note of the decision just undone, for the
+    note field (``review_undone_note``)."""
     restore, restore_version = getattr(request, "review_excluded", ("", ""))
     return {
         "undo_previous": getattr(request, "review_decided", ""),
         "restore_previous": restore,
         "restore_version": restore_version,
+        "undone_note": getattr(request, "review_undone_note", ""),
     }
 
 
@@ -377,7 +395,9 @@ def _render_item(
         "stale": stale,
         "flash": flash,
         "previous_url": _item_url(previous, filter_qs) if previous else "",
-        "decision_form": forms.get("decision") or DecisionForm(),
+        # After an undo the note field holds the undone decision's note again.
+        "decision_form": forms.get("decision")
+        or DecisionForm(initial={"note": offers.get("undone_note", "")}),
         # A refused decision's note, where no decision form shows it again (another
         # reviewer holds the item): the reviewer copies it instead of typing it again.
         "unsent_note": _unsent_note(forms.get("decision")) if held_by_other else "",
@@ -439,6 +459,7 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
         queryset=selection.claims,
         filters=selection.filters,
         skip=skipped + ([current.pk] if current is not None else []),
+        blind=request.membership.blind_review,
     )
     filter_qs = _filter_qs(request)
     if current is not None:
@@ -465,6 +486,9 @@ def _advance(request: MemberRequest, *, current: Claim | None, flash: str = "") 
             return push_url(response, queue_url)
         messages.info(request, done)
         return redirect(queue_url)
+    # Served going forward: k from it goes back to the item just left, even where it
+    # was opened before (a claim sent back to the judge and served again).
+    _trail_serve(request, lease.claim.public_id)
     if request.htmx:
         # The pane query loads the claim itself: no separate fetch.
         return _render_item(request, lease.claim, flash=flash)
@@ -595,12 +619,16 @@ def rejudge(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
 @require_POST
 @_item_action(ItemActionForm, advance=False)
 def undo(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
-    """Take back my own recent decision on this item (a new verdict; history kept)."""
+    """Take back my own recent decision on this item (a new verdict; history kept); its
+    note is offered again in the note field (``review_undone_note``)."""
+    note = review_undoable_note(claim=claim, reviewer=request.user)
     result = review_undo(claim=claim, reviewer=request.user)
+    request.review_undone_note = note  # type: ignore[attr-defined]
     claim.refresh_from_db()
     return (
         f"Undone: your decision on {claim.public_id} is withdrawn; now "
         f"{vocabulary.label('state', result.state)} ({vocabulary.label('reason', result.reason)})."
+        + (" Its note is back in the note field." if note else "")
     )
 
 

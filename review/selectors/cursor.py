@@ -1,5 +1,6 @@
 """The queue's order as a keyset: a claim's sort key, and the keys of one page of it,
-read from the index ``claim_queue_keyset`` (migration 0016)."""
+read from the index ``claim_queue_keyset`` (migration 0016); and blind review's order,
+oldest first (:class:`BlindCursor`), which tells nothing of what the judge answered."""
 
 from __future__ import annotations
 
@@ -45,6 +46,34 @@ class QueueCursor:
         return None if at is None else cls(rank, dependents, at, pk)
 
 
+@dataclass(frozen=True)
+class BlindCursor:
+    """A position in blind review's order, oldest first: ``(created_at, id)``.
+
+    The risk order leads with the queue rank, the rank of the claim's reason: what the
+    judge answered (a contradiction first, then a disagreement, ...). Listed and served
+    in that order, a blind reviewer would read the judge's answer from a claim's place
+    (the first rows are the contradictions). Blind review lists and serves oldest first
+    instead: nothing in the order, nor in this key, comes from a verdict."""
+
+    created_at: datetime
+    id: int
+
+    @property
+    def token(self) -> str:
+        return f"{micros_of(self.created_at)}.{self.id}"
+
+    @classmethod
+    def parse(cls, token: str | None) -> BlindCursor | None:
+        """The cursor in ``token``; None for a missing or malformed one."""
+        parts = int_parts(token, 2)
+        if parts is None:
+            return None
+        micros, pk = parts
+        at = datetime_of(micros)
+        return None if at is None else cls(at, pk)
+
+
 # A blind cursor token longer than this is no token of ours (one is ~120 characters).
 BLIND_TOKEN_MAX_CHARS = 400
 
@@ -55,15 +84,16 @@ def _blind_fernet(secret: str) -> Fernet:
     return Fernet(base64.urlsafe_b64encode(key.digest()))
 
 
-def blind_cursor_token(cursor: QueueCursor) -> str:
+def blind_cursor_token(cursor: BlindCursor) -> str:
     """``cursor`` sealed for blind review's page links: its token encrypted (Fernet,
-    keyed by ``SECRET_KEY``). The plain token leads with the claim's queue rank, which
-    tells its reason (the judge's answer) that blind review hides; the sealed one tells
-    nothing, and the server reads the same position back (:func:`blind_cursor_parse`)."""
+    keyed by ``SECRET_KEY``), so a link tells nothing of the claim next to the page
+    (its row id included), and a risk-order token (whose queue rank would tell the
+    judge's answer) is never one of blind review's. The server reads the same position
+    back (:func:`blind_cursor_parse`)."""
     return _blind_fernet(settings.SECRET_KEY).encrypt(cursor.token.encode()).decode("ascii")
 
 
-def blind_cursor_parse(token: str | None) -> QueueCursor | None:
+def blind_cursor_parse(token: str | None) -> BlindCursor | None:
     """The cursor sealed in ``token`` by :func:`blind_cursor_token`; None for a missing,
     malformed or foreign one (a plain token included: the page is then the first)."""
     if not token or len(token) > BLIND_TOKEN_MAX_CHARS:
@@ -72,7 +102,7 @@ def blind_cursor_parse(token: str | None) -> QueueCursor | None:
         plain = _blind_fernet(settings.SECRET_KEY).decrypt(token.encode("ascii"))
     except (InvalidToken, UnicodeError, ValueError):
         return None
-    return QueueCursor.parse(plain.decode("ascii", errors="replace"))
+    return BlindCursor.parse(plain.decode("ascii", errors="replace"))
 
 
 # The queue order as SQL, matching the index ``claim_queue_keyset`` (migration 0016):
@@ -124,6 +154,50 @@ def review_queue_keyset(
     return keys[::-1] if backward else keys
 
 
-def review_queue_ordered_ids(*, queryset: QuerySet[Claim], limit: int) -> list[int]:
-    """Primary keys of the first ``limit`` claims of ``queryset`` in queue order."""
+# Blind review's order as SQL: oldest first, as the index ``claim_ws_created``
+# (workspace, created_at, id) reads it.
+_BLIND_KEY = ('"verifier_claim"."created_at"', '"verifier_claim"."id"')
+
+
+def review_blind_queue_keyset(
+    queryset: QuerySet[Claim],
+    *,
+    limit: int,
+    after: BlindCursor | None = None,
+    before: BlindCursor | None = None,
+    offset: int = 0,
+) -> list[BlindCursor]:
+    """:func:`review_queue_keyset` in blind review's order (:class:`BlindCursor`):
+    the keys of up to ``limit`` claims of ``queryset`` oldest first, after ``after``
+    (or the last ones before ``before``, still oldest first). A claim's key never
+    changes, so paging shows every claim the filter keeps once."""
+    queryset = queryset.order_by()
+    columns = ", ".join(_BLIND_KEY)
+    cursor = after or before
+    if cursor is not None:
+        op = ">" if before is None else "<"
+        queryset = queryset.filter(
+            RawSQL(
+                f"({columns}) {op} (%s, %s)",
+                [cursor.created_at, cursor.id],
+                output_field=BooleanField(),
+            )
+        )
+    backward = before is not None
+    order = [RawSQL(key, []).desc() if backward else RawSQL(key, []).asc() for key in _BLIND_KEY]
+    rows = queryset.order_by(*order).values_list("created_at", "id")
+    keys = [
+        BlindCursor(created_at=created_at, id=pk)
+        for created_at, pk in rows[offset : offset + limit]
+    ]
+    return keys[::-1] if backward else keys
+
+
+def review_queue_ordered_ids(
+    *, queryset: QuerySet[Claim], limit: int, blind: bool = False
+) -> list[int]:
+    """Primary keys of the first ``limit`` claims of ``queryset`` in queue order (in
+    blind review, ``blind``, oldest first: :class:`BlindCursor`)."""
+    if blind:
+        return [key.id for key in review_blind_queue_keyset(queryset, limit=limit)]
     return [key.id for key in review_queue_keyset(queryset, limit=limit)]

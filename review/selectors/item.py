@@ -241,7 +241,7 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         active_quote=binding.quote if binding is not None else None,
         judged_quote=judged_quotes.get,
     )
-    why = why_of(reason=claim.state_reason, verdict=deciding)
+    why = why_of(reason=claim.state_reason, verdict=deciding, quote=claim.submitted_quote)
     return ReviewItem(
         claim=claim,
         version=version,
@@ -306,6 +306,15 @@ def review_undo_seconds() -> int:
     """How long after deciding a reviewer may undo the decision
     (``SPANPROOF_REVIEW_UNDO_SECONDS``, 5 minutes by default)."""
     return int(settings.SPANPROOF_REVIEW_UNDO_SECONDS)
+
+
+def review_undoable_note(*, claim: Claim, reviewer: User) -> str:
+    """The note of the reviewer's decision an undo would take back now ("" when there
+    is none, or it has no note): the item shown after the undo offers it again in the
+    note field, so deciding again does not mean typing it again."""
+    verdicts = list(claim.verdicts.filter(reviewer__isnull=False).latest_first())
+    standing = _undoable(verdicts, reviewer)
+    return standing.note if standing is not None else ""
 
 
 def _undoable(verdicts: list[Verdict], reviewer: User) -> Verdict | None:

@@ -33,6 +33,15 @@ def review_held_by_others(*, reviewer: User) -> Q:
     return Q(review_lease__expires_at__gt=timezone.now()) & ~Q(review_lease__reviewer=reviewer)
 
 
+def review_held_by_others_among(*, claims: Sequence[Claim], reviewer: User) -> dict[str, str]:
+    """Of ``claims``, those under a live lease of another reviewer: public id → the
+    holder's username (what a bulk action will skip, said on its confirmation page)."""
+    rows = ReviewLease.objects.filter(
+        claim__in=[c.pk for c in claims], expires_at__gt=timezone.now()
+    ).exclude(reviewer=reviewer)
+    return dict(rows.values_list("claim__public_id", "reviewer__username"))
+
+
 def review_decided_by(*, reviewer: User) -> Q:
     """Claims whose state rests on a reviewer's decision that ``reviewer`` took part in:
     "next" never serves them to that reviewer, whatever the filter. The reason is

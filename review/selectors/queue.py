@@ -25,9 +25,11 @@ from review.filters import (
 )
 from review.queue_reasons import HUMAN_DECISION_REASONS, queue_reason_values
 from review.selectors.cursor import (
+    BlindCursor,
     QueueCursor,
     blind_cursor_parse,
     blind_cursor_token,
+    review_blind_queue_keyset,
     review_queue_keyset,
 )
 from review.selectors.workspace import review_domain_packs
@@ -48,12 +50,13 @@ from verifier.models import (
     Workspace,
 )
 from verifier.selectors.counts import RowCount, row_counts
-from verifier.selectors.paging import CURSOR_KEYS, KeysetPage, keyset_window
+from verifier.selectors.paging import CURSOR_KEYS, KeysetPage, KeysetWindow, keyset_window
 from verifier.states import (
     StateReason,
     human_verdict_in_force,
     judge_not_asked,
     reason_description,
+    reason_in_words,
     verdict_judges_active,
 )
 
@@ -86,13 +89,21 @@ class QueueWhy:
 
 
 def review_why(
-    *, reason: str, label: str | None, note: str, confidence: float | None, human: bool
+    *,
+    reason: str,
+    label: str | None,
+    note: str,
+    confidence: float | None,
+    human: bool,
+    quote: str = "",
 ) -> QueueWhy:
+    """``quote``: the one the claim came with (``reason_in_words`` says why it did not
+    bind when an ellipsis is why)."""
     if reason == StateReason.EXCLUDED:
         # A person took the claim out of use: the judge's old reason no longer applies.
         return QueueWhy(reason=reason_description(reason), decisive="", confidence="")
     return QueueWhy(
-        reason=reason_description(reason),
+        reason=reason_in_words(reason, quote=quote),
         decisive=note_in_words(note),
         confidence=confidence_in_words(label, confidence, human=human, note=note),
     )
@@ -168,10 +179,12 @@ class JudgedRow(NamedTuple):
     calibrator_version: int | None = None
 
 
-def why_of(*, reason: str, verdict: _Judged | None) -> QueueWhy:
-    """:func:`review_why` of the verdict that decides the state (None: not judged)."""
+def why_of(*, reason: str, verdict: _Judged | None, quote: str = "") -> QueueWhy:
+    """:func:`review_why` of the verdict that decides the state (None: not judged) and
+    the quote the claim came with."""
     return review_why(
         reason=reason,
+        quote=quote,
         label=verdict.label if verdict else None,
         note=verdict.note if verdict else "",
         confidence=verdict.confidence if verdict else None,
@@ -190,6 +203,7 @@ class QueueRow:
     text: str
     state: str
     state_reason: str
+    submitted_quote: str
     origin: str
     created_at: datetime
     dependents: int
@@ -230,7 +244,8 @@ class QueueRow:
 # keeps the planner from flattening it), one index lookup per row: a plain join on the
 # subquery's id made the planner hash the whole verdict table.
 _QUEUE_ROWS_SQL = f"""
-SELECT c."id" AS "pk", c."public_id", c."text", c."state", c."state_reason", c."origin",
+SELECT c."id" AS "pk", c."public_id", c."text", c."state", c."state_reason",
+       c."submitted_quote", c."origin",
        c."created_at", c."dependents", s."ref" AS "source_ref",
        l."expires_at" AS "lease_expires_at", u."username" AS "lease_reviewer",
        v."judge_model" AS "verdict_judge_model", v."confidence" AS "verdict_confidence",
@@ -255,21 +270,20 @@ WHERE c."workspace_id" = %s AND c."id" = ANY(%s)
 def _judge_cell(deciding: JudgedRow | None, *, blind: bool) -> str:
     """The Judge cell: who gave the verdict the state rests on ("" without one). The
     abstention recorded for a claim with no bound span names no model: none was asked.
-    Blind review does not say that a reviewer calibrator answered (it answers only
-    where it decides or disagrees with the judge: that would tell the answer)."""
-    if deciding is None:
+    Blind review says nothing (its queue has no Judge column): who answered can tell
+    the answer (a reviewer calibrator answers only where it decides or disagrees with
+    the judge; a memory check names the judge only where the judge decided, else its
+    rules; "not asked" and no verdict at all tell the reason)."""
+    if deciding is None or blind:
         return ""
     if deciding.reviewer_id is None and judge_not_asked(deciding.label, deciding.note):
         return JUDGE_NOT_ASKED
-    return judge_in_words(
-        deciding.judge_model,
-        calibrator_version=None if blind else deciding.calibrator_version,
-    )
+    return judge_in_words(deciding.judge_model, calibrator_version=deciding.calibrator_version)
 
 
 def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueRow:
     """The row of ``columns`` (one result of :data:`_QUEUE_ROWS_SQL`) with its cells;
-    ``blind``: the reviewer's blind review (the Judge cell names the model alone)."""
+    ``blind``: the reviewer's blind review (the Judge cell is empty)."""
     text: str = columns["text"]
     created_at: datetime = columns["created_at"]
     expires_at: datetime | None = columns["lease_expires_at"]
@@ -298,7 +312,9 @@ def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueR
         # Who the state stands on now, as the why: after an undo the judge again, not
         # the reviewer whose decision the latest (withdrawn) verdict takes back.
         judge=_judge_cell(deciding, blind=blind),
-        why=why_of(reason=columns["state_reason"], verdict=deciding),
+        why=why_of(
+            reason=columns["state_reason"], verdict=deciding, quote=columns["submitted_quote"]
+        ),
     )
 
 
@@ -425,7 +441,8 @@ def review_queue_page(
     left out.
 
     Keyset paging: ``after=`` / ``before=`` hold the sort key of the row next to the
-    page (:class:`QueueCursor`), so every page is one short index range scan. The chips
+    page (:class:`QueueCursor`; in blind review, oldest first, :class:`BlindCursor`, sealed
+    in the links), so every page is one short index range scan. The chips
     count the same filter without its reason (the queue's reasons, then any other
     reason the filter holds claims of, so they add up to its count), the page its own
     filter, and "left" its claims no reviewer has decided, all in one query that counts
@@ -483,14 +500,31 @@ def review_queue_page(
     ) -> list[QueueCursor]:
         return review_queue_keyset(claims, limit=limit, after=after, before=before, offset=offset)
 
-    # Blind review's page links carry the cursor sealed: its plain token leads with the
-    # queue rank, which tells the reason (the judge's answer) the page hides.
-    window = keyset_window(
-        params,
-        page_size=page_size,
-        parse=blind_cursor_parse if blind else QueueCursor.parse,
-        fetch=fetch,
-        token=blind_cursor_token if blind else (lambda key: key.token),
+    def fetch_blind(
+        limit: int, after: BlindCursor | None, before: BlindCursor | None, offset: int
+    ) -> list[BlindCursor]:
+        return review_blind_queue_keyset(
+            claims, limit=limit, after=after, before=before, offset=offset
+        )
+
+    # Blind review lists oldest first (the risk order would tell the judge's answer by
+    # a claim's place), its page links carrying the cursor sealed.
+    window: KeysetWindow[QueueCursor] | KeysetWindow[BlindCursor] = (
+        keyset_window(
+            params,
+            page_size=page_size,
+            parse=blind_cursor_parse,
+            fetch=fetch_blind,
+            token=blind_cursor_token,
+        )
+        if blind
+        else keyset_window(
+            params,
+            page_size=page_size,
+            parse=QueueCursor.parse,
+            fetch=fetch,
+            token=lambda key: key.token,
+        )
     )
     pks = [key.id for key in window.keys]
     rows = review_queue_rows(workspace=workspace, pks=pks, now=timezone.now(), blind=blind)

@@ -354,11 +354,12 @@
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && document.getElementById("review-item")) window.location.reload();
   });
-  /* The note typed with a decision outlives a session that ended mid-review (the server
-   * sends the page to the sign-in page, which comes back here) and a refused request the
-   * reviewer reloads after: it is kept for this tab (sessionStorage, by claim) while the
-   * decision is on its way, dropped once the item answers, and put back into the empty
-   * note field the next time this claim's page loads. */
+  /* The note typed with a decision outlives a reload of the page mid-form, a session
+   * that ended mid-review (the server sends the page to the sign-in page, which comes
+   * back here) and a refused request the reviewer reloads after: it is kept for this tab
+   * (sessionStorage, by claim) as it is typed and while the decision is on its way,
+   * dropped once the decision is taken, and put back into the empty note field the next
+   * time this claim's page loads (kept until then, so a second reload keeps it too). */
   var DRAFT_PREFIX = "spanproof:decision-note:";
   var pendingDraft = null;
 
@@ -388,6 +389,12 @@
     pendingDraft = DRAFT_PREFIX + item.getAttribute("data-claim");
     draftStore(pendingDraft, note.value);
   });
+  document.addEventListener("input", function (event) {
+    var note = event.target;
+    var item = document.getElementById("review-item");
+    if (!note || note.id !== "decision-note" || !item) return;
+    draftStore(DRAFT_PREFIX + item.getAttribute("data-claim"), note.value);
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     // Dropped only once the decision was taken: a refusal (409, 422) is swapped in as
     // a page, which htmx calls successful, and a session that ended answers 200 with
@@ -403,9 +410,11 @@
     var item = document.getElementById("review-item");
     var note = document.getElementById("decision-note");
     if (!item || !note) return;
-    var kept = draftTake(DRAFT_PREFIX + item.getAttribute("data-claim"));
+    var key = DRAFT_PREFIX + item.getAttribute("data-claim");
+    var kept = draftTake(key);
     if (kept && !note.value) {
       note.value = kept;
+      draftStore(key, kept); // still unsaved: a further reload keeps it too
       say("The note you typed before, not yet saved, is back in the note field.");
     }
   }
