@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from django import forms
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,6 +18,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.highlighting import Segment, Span, segments
+from audit.paging import CONSOLE_PAGE_SIZE
 from verifier import vocabulary
 from verifier.http import MemberRequest
 from verifier.memory import IN_SCOPE, TranscriptInputError
@@ -33,7 +35,6 @@ from verifier.services.memory import MAX_MESSAGE_CHARS, memory_verify
 from verifier.untrusted_input import decimal_int
 from verifier.upload_text import uploaded_text
 
-RECENT_CHECKS: Final = 30
 # At most this many checks of one message are listed on a check's page.
 MAX_MESSAGE_CHECKS: Final = 100
 # An ``inconclusive:insufficient`` check whose reason is one of these is headed by the
@@ -92,14 +93,31 @@ def memory_index(request: MemberRequest) -> HttpResponse:
                     actor=request.user,
                 )
             except TranscriptInputError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(_error_field(form, exc.details), exc.message)
             else:
                 return redirect(_check_url(write.checks[0].pk, [c.pk for c in write.checks]))
         status = 400
-    checks = [_row(c) for c in memory_check_list(workspace=workspace)[:RECENT_CHECKS]]
-    return render(
-        request, "audit/memory_index.html", {"form": form, "checks": checks}, status=status
+    # every check, newest first, a page at a time (the form's error page shows page 1)
+    page = Paginator(memory_check_list(workspace=workspace), CONSOLE_PAGE_SIZE).get_page(
+        request.GET.get("page")
     )
+    checks = [_row(c) for c in page]
+    return render(
+        request,
+        "audit/memory_index.html",
+        {"form": form, "checks": checks, "page": page},
+        status=status,
+    )
+
+
+def _error_field(form: MemoryVerifyForm, details: dict[str, Any]) -> str | None:
+    """The form field a refusal's ``details.field`` names (``transcript[2].text`` is the
+    transcript: its file when one was uploaded), so the message stands beside the field
+    and the field points at it; ``None`` (the whole form) for any other."""
+    name = str(details.get("field", "")).split("[", 1)[0].split(".", 1)[0]
+    if name == "transcript" and form.cleaned_data.get("transcript_file"):
+        return "transcript_file"
+    return name if name in ("agent", "message", "transcript") else None
 
 
 def _check_url(check_id: int, message_checks: list[int]) -> str:
@@ -166,7 +184,7 @@ def _marked(segs: list[Segment], base: str) -> list[dict[str, str]]:
     """Segments as {text, css, title}: drift evidence over the claim/match highlight."""
     out = []
     for seg in segs:
-        drift = [str(k) for k in seg.keys if k != base]
+        drift = [vocabulary.label("drift", k) for k in seg.keys if k != base]
         css = "m-drift" if drift else f"m-{base}" if seg.keys else ""
         out.append({"text": seg.text, "css": css, "title": ", ".join(drift)})
     return out

@@ -7,11 +7,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from django import forms
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.highlighting import Segment, Span, segments
+from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.http import MemberRequest
 from verifier.models import ClaimOrigin
 from verifier.permissions import role_required
@@ -20,7 +22,6 @@ from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
 from verifier.services.rag_audit import rag_audit_run
 from verifier.upload_text import uploaded_text
 
-RECENT_AUDITS: Final = 20
 MAX_UPLOAD_BYTES: Final = 4 * MAX_CHUNKS_TOTAL_CHARS
 
 
@@ -45,6 +46,16 @@ class RagAuditForm(forms.Form):
             too_large=f"The {name} file is larger than {limit} bytes.",
             not_utf8=f"The {name} file is not UTF-8 text.",
         )
+
+    def error_field(self, details: dict[str, Any]) -> str | None:
+        """The field a refusal's ``details.field`` names (``chunks[1].id`` and ``chunks
+        line 2.id`` are the chunks: their file when one was uploaded), so the message
+        stands beside it; ``None`` (the whole form) for any other."""
+        name = str(details.get("field", "")).split("[", 1)[0].split(" ", 1)[0]
+        name = name.split(".", 1)[0]
+        if name not in ("answer", "chunks"):
+            return None
+        return f"{name}_file" if self.cleaned_data.get(f"{name}_file") else name
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -159,12 +170,15 @@ def rag_audit_index(request: MemberRequest) -> HttpResponse:
                     actor=request.user,
                 )
             except RagInputError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(form.error_field(exc.details), exc.message)
             else:
                 return redirect("audit-rag:detail", audit_id=write.audit.pk)
         status = 400
-    audits = rag_audit_list(workspace=request.workspace)[:RECENT_AUDITS]
-    return render(request, "audit/rag_index.html", {"form": form, "audits": audits}, status=status)
+    # every audit, newest first, a page at a time (the form's error page shows page 1)
+    page = Paginator(rag_audit_list(workspace=request.workspace), CONSOLE_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "audit/rag_index.html", {"form": form, "page": page}, status=status)
 
 
 @require_GET

@@ -81,12 +81,17 @@ def relations(request: MemberRequest) -> HttpResponse:
     return _render(request)
 
 
-def _render(request: MemberRequest, *, status: int = 200, error: str = "") -> HttpResponse:
+def _render(
+    request: MemberRequest, *, status: int = 200, error: str = "", params: QueryDict | None = None
+) -> HttpResponse:
+    """The page; ``params`` are the filter it shows (the query string, or a refused bulk
+    form's own fields, so a refusal keeps the filter the reviewer was working in)."""
     workspace = request.workspace
-    days = _days(request.GET.get("days"))
-    filters = _filters(request.GET)
+    params = request.GET if params is None else params
+    days = _days(params.get("days"))
+    filters = _filters(params)
     rows = relations_for_review(workspace=workspace, **filters)
-    page = Paginator(rows, CONSOLE_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(rows, CONSOLE_PAGE_SIZE).get_page(params.get("page"))
     membership = request.membership
     can_decide = membership is not None and membership.role in DECIDER_ROLES
     return render(
@@ -190,20 +195,28 @@ def relations_bulk(request: MemberRequest) -> HttpResponse:
     )
     decision = request.POST.get("decision", "")
     if decision not in DECISIONS:
-        return _render(request, status=422, error="Choose accept or reject.")
+        return _render(request, params=request.POST, status=422, error="Choose accept or reject.")
     rows = relations_for_review(workspace=workspace, **filters)
     whole_filter = request.POST.get("scope") == "filter"
     if not whole_filter:
         ids = [n for i in request.POST.getlist("relations") if (n := decimal_int(i)) is not None]
         if not ids:
-            return _render(request, status=422, error="Select at least one relation.")
+            return _render(
+                request, params=request.POST, status=422, error="Select at least one relation."
+            )
         rows = rows.filter(pk__in=ids)
     chosen = list(rows[: RELATION_BULK_MAX + 1])
     if not chosen:
-        return _render(request, status=422, error="No relation waiting for review matches.")
+        return _render(
+            request,
+            params=request.POST,
+            status=422,
+            error="No relation waiting for review matches.",
+        )
     if len(chosen) > RELATION_BULK_MAX:
         return _render(
             request,
+            params=request.POST,
             status=422,
             error=f"More than {RELATION_BULK_MAX} relations match; narrow the filter.",
         )

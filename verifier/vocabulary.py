@@ -338,6 +338,13 @@ OUTCOMES: Final = _table(
         ("supported", "Supported", "A chunk states the claim."),
         ("partial", "Partly supported", "A chunk states part of the claim; the rest is not."),
         ("unsupported", "Unsupported", "No chunk states the claim."),
+        ("contradicted", "Contradicted", "A chunk states the opposite of the claim."),
+        ("faithful", "Faithful", "Every claim of the answer is supported by the chunks."),
+        (
+            "unfaithful",
+            "Unfaithful",
+            "At least one claim of the answer is unsupported by the chunks or contradicted.",
+        ),
         ("pending", "Waiting", "Not verified yet."),
         ("accepted", "Accepted", "The relation feeds graph expansion."),
         ("rejected", "Rejected", "The relation is kept out of graph expansion."),
@@ -363,6 +370,54 @@ MEMORY_REASONS: Final = _table(
             "coverage_incomplete",
             "Not enough transcript",
             "Turns are missing from the transcript where the claim would be found.",
+        ),
+    )
+)
+
+# The kinds of memory claim (``MemoryCheck.claim_type``, verifier/memory/detection.py).
+MEMORY_LANES: Final = _table(
+    (
+        (
+            "verbatim",
+            "Verbatim",
+            'The agent quotes its own words: "I said \'…\'", "My exact words were".',
+        ),
+        ("summarized", "Summarized", 'The agent sums up what it said: "I mentioned that…".'),
+        ("implicit", "Implicit", 'An allusion such as "as discussed": not checked.'),
+        ("undeclared", "Undeclared", 'No explicit "I said" claim: not checked.'),
+    )
+)
+
+# The material drift a memory check finds between a claim and the turn (its categories,
+# verifier/memory/drift.py ``DRIFT_CATEGORIES``).
+DRIFT_CATEGORIES: Final = _table(
+    (
+        ("temporal_shift", "Time changed", "The claim gives another time or day than the turn."),
+        (
+            "confidence_shift",
+            "Certainty changed",
+            "The claim is surer or less sure than the turn: a hedge dropped or certainty added.",
+        ),
+        (
+            "scope_shift",
+            "Scope changed",
+            "The claim covers more or less than the turn: another quantity or deliverable.",
+        ),
+        (
+            "conditionality_removed",
+            "Condition dropped",
+            "The turn said it held only under a condition; the claim leaves the condition out.",
+        ),
+        (
+            "precision_added",
+            "Detail added",
+            "The claim is more precise than the turn: a clock time, a timeframe or a number "
+            "the turn did not give.",
+        ),
+        (
+            "actor_shift",
+            "Speaker changed",
+            "The claim swaps who said it, or to whom, from the turn.",
         ),
     )
 )
@@ -1033,6 +1088,8 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "webhook_event": WEBHOOK_EVENTS,
         "outcome": OUTCOMES,
         "memory_reason": MEMORY_REASONS,
+        "memory_lane": MEMORY_LANES,
+        "drift": DRIFT_CATEGORIES,
         "level": LEVELS,
         "worker_verdict": WORKER_VERDICTS,
         "segment": SEGMENTS,
@@ -1066,6 +1123,8 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "webhook_event": "The events a webhook is sent",
         "outcome": "Outcomes of memory checks, answer audits and relations",
         "memory_reason": "Why a memory check could not be checked",
+        "memory_lane": "The kinds of memory claim",
+        "drift": "How a memory claim drifted from what was said",
         "level": "Which check decided a relation",
         "worker_verdict": "The claim worker's verdict on a claim",
         "segment": "A part of a claim in the claim worker's breakdown",
