@@ -50,9 +50,11 @@ class Chunk:
 
 def validate_answer(answer: Any) -> str:
     if not isinstance(answer, str):
-        raise RagInputError("invalid_answer", "`answer` must be a string.")
+        raise RagInputError("invalid_answer", "`answer` must be a string.", {"field": "answer"})
     if not answer.strip():
-        raise RagInputError("empty_answer", "`answer` is empty: there is nothing to audit.")
+        raise RagInputError(
+            "empty_answer", "`answer` is empty: there is nothing to audit.", {"field": "answer"}
+        )
     if len(answer) > MAX_ANSWER_CHARS:
         raise RagInputError(
             "payload_too_large",

@@ -100,6 +100,13 @@ def test_empty_answer(answer):
     with pytest.raises(RagInputError) as err:
         validate_answer(answer)
     assert err.value.code == "empty_answer"
+    assert err.value.details == {"field": "answer"}  # the console puts it beside the field
+
+
+def test_an_answer_that_is_no_string_names_its_field():
+    with pytest.raises(RagInputError) as err:
+        validate_answer(["not", "text"])
+    assert (err.value.code, err.value.details) == ("invalid_answer", {"field": "answer"})
 
 
 def test_oversized_answer():
