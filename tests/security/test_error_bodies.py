@@ -103,7 +103,7 @@ def test_a_nul_byte_in_a_console_upload_is_a_form_error(reviewer_client):
 
     upload = SimpleUploadedFile("notes.txt", b"The delta \x00 gains land.", "text/plain")
     response = reviewer_client.post("/ingest/", {"format": "text", "files": [upload]})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert b"NUL character" in response.content
     assert not Source.objects.exists() and not IngestJob.objects.exists()
 

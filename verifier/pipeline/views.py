@@ -14,6 +14,7 @@ from verifier.http import MemberRequest
 from verifier.permissions import DECIDER_ROLES, role_required
 from verifier.pipeline.forms import IngestUploadForm
 from verifier.selectors.ingest import (
+    ingest_cancel_exclusion,
     ingest_job_get,
     ingest_job_is_finished,
     ingest_job_list,
@@ -30,12 +31,16 @@ HTMX_STOP_POLLING = 286
 
 
 def _job_context(job: Any) -> dict[str, Any]:
+    exclusion = ingest_cancel_exclusion(job)
     return {
         "job": job,
         "rows": job_progress_rows(job),
         "finished": ingest_job_is_finished(job),
         "states_now": ingest_job_state_counts(job),
         "waiting_since": job_waiting_since(job),
+        "cancel_exclusion": exclusion,
+        # the page polls until a cancelled job's exclusion of its claims is done
+        "excluding": exclusion is not None and not exclusion["completed"],
     }
 
 
@@ -44,7 +49,9 @@ def _job_context(job: Any) -> dict[str, Any]:
 def upload(request: MemberRequest) -> HttpResponse:
     workspace = request.workspace
     form = IngestUploadForm()
+    status = 200
     if request.method == "POST":  # role_required refused it without the write scope
+        status = 400  # unless the job is made: a refused form answers 400, as every form does
         form = IngestUploadForm(request.POST, request.FILES)
         if form.is_valid():
             try:
@@ -63,7 +70,7 @@ def upload(request: MemberRequest) -> HttpResponse:
     page = Paginator(ingest_job_list(workspace=workspace), JOBS_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    return render(request, "ingest/upload.html", {"form": form, "page": page})
+    return render(request, "ingest/upload.html", {"form": form, "page": page}, status=status)
 
 
 @require_GET
@@ -73,7 +80,7 @@ def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
     context = _job_context(job)
     if request.htmx:
         response = render(request, "ingest/partials/_job_progress_poll.html", context)
-        if context["finished"]:
+        if context["finished"] and not context["excluding"]:
             response.status_code = HTMX_STOP_POLLING
         return response
     return render(request, "ingest/job.html", context)
@@ -86,8 +93,9 @@ def job_cancel(request: MemberRequest, job_id: int) -> HttpResponse:
     if ingest_job_cancel(job=job, actor=request.user):
         messages.success(
             request,
-            f"Job #{job.pk} cancelled. Claims it had not judged yet are excluded, with "
-            "that reason; the claims it judged keep their states.",
+            f"Job #{job.pk} cancelled. The claims it had not judged yet are being excluded "
+            "with that reason, in the background (this page says when it is done); the "
+            "claims it judged keep their states.",
         )
     else:
         messages.error(request, f"Job #{job.pk} is already {job.status}.")

@@ -52,7 +52,8 @@ def test_running_job_keeps_polling_and_can_be_cancelled(reviewer_client):
 
 def test_empty_form_shows_an_error_and_auditors_cannot_upload(reviewer_client, auditor_client):
     response = reviewer_client.post("/ingest/", {"text": "", "format": "text"})
-    assert response.status_code == 200 and b"Paste some text" in response.content
+    # refused, as every console form refuses: a 400 with the form and its error
+    assert response.status_code == 400 and b"Paste some text" in response.content
     assert auditor_client.get("/ingest/").status_code == 200
     assert auditor_client.post("/ingest/", {"text": DOC_A, "format": "text"}).status_code == 403
     assert not IngestJob.objects.exists()
@@ -95,7 +96,7 @@ def test_an_unknown_format_is_the_fields_own_error(reviewer_client):
     """It was a KeyError in the form's clean (the field had failed, so it was not in
     cleaned_data): a 500."""
     response = reviewer_client.post("/ingest/", {"text": "Some text.", "format": "exe"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert b"Select a valid choice. exe is not one of the available choices." in response.content
     assert not IngestJob.objects.exists()
 

@@ -131,7 +131,7 @@ def test_the_form_shows_the_collision_as_its_error(reviewer_client):
     first = SimpleUploadedFile("Report.txt", RU_A.encode())
     second = SimpleUploadedFile("report.txt", RU_B.encode())
     response = reviewer_client.post("/ingest/", {"format": "text", "files": [first, second]})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "would both be stored as the source" in response.content.decode()
     assert not Source.objects.exists()
 
@@ -263,7 +263,7 @@ def test_an_empty_file_is_one_error_naming_it(reviewer_client, with_good_file):
         files.append(SimpleUploadedFile("good.txt", RU_A.encode()))
     response = reviewer_client.post("/ingest/", {"format": "text", "files": files})
     html = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "пусто.txt is empty." in html
     assert "Paste some text or choose at least one file." not in html
     assert "The submitted file is empty." not in html

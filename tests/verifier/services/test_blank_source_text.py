@@ -93,14 +93,14 @@ def test_inline_sources_of_claims_verify_are_refused(api, workspace):
 
 def test_the_console_upload_says_so_on_the_field(admin_client_ws, workspace):
     pasted = admin_client_ws.post("/ingest/", {"text": "\u200b", "format": "text"})
-    assert pasted.status_code == 200
+    assert pasted.status_code == 400
     assert pasted.context["form"].errors["text"] == [
         "The pasted text has no visible character, only whitespace and invisible "
         "characters such as U+200B ZERO WIDTH SPACE: paste text with something to read."
     ]
     blank_file = SimpleUploadedFile("blank.txt", " \u200b\n".encode(), "text/plain")
     uploaded = admin_client_ws.post("/ingest/", {"files": [blank_file], "format": "text"})
-    assert uploaded.status_code == 200
+    assert uploaded.status_code == 400
     assert any(
         "blank.txt: the text has no visible" in e for e in uploaded.context["form"].errors["files"]
     )
