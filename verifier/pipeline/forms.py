@@ -15,7 +15,8 @@ MAX_FILE_BYTES: Final = 5_000_000
 UNTITLED_PASTE: Final = "Pasted text"
 FORMAT_LABELS: Final = {"text": "Plain text", "markdown": "Markdown", "html": "HTML"}
 FILES_HELP: Final = (
-    "Plain text (.txt), Markdown (.md) or HTML (.html) files, UTF-8, up to 5 MB each; each "
+    "Plain text (.txt), Markdown (.md) or HTML (.html) files, UTF-8 (or UTF-16 or UTF-32 "
+    "with a byte-order mark), up to 5 MB each; each "
     "file is read by its extension. A PDF or Word document: save it as text first."
 )
 

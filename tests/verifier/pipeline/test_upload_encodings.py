@@ -60,3 +60,10 @@ def test_pasted_text_is_read_with_the_line_ends_it_had_not_the_browsers_crlf():
     [upload] = uploaded.cleaned_data["uploads"]
     assert paste.text == upload.text == text
     assert paste.ref == ref_for_text(text)
+
+
+def test_the_files_help_names_the_encodings_the_form_reads():
+    # it said "UTF-8" while a marked UTF-16 file is read (above)
+    from verifier.pipeline.forms import FILES_HELP
+
+    assert "UTF-16 or UTF-32 with a byte-order mark" in FILES_HELP
