@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from django.test import Client
@@ -8,6 +9,13 @@ from django.test import Client
 from tests.factories import make_source, make_user, make_workspace
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# One intra-op thread for torch (read when torch is first imported, which is later: no app
+# imports it at start-up). On a 2-core machine shared with other work, torch's pool of two
+# stalls on the busy core: encoding the 80 claims of a calibrator workspace took 4-5 s of
+# wall time with two threads and 1.1-1.4 s with one, with the same vectors (max difference
+# 0.0). Tests that size the pool set it themselves (tests/verifier/pipeline/
+# test_worker_threads.py); SPANPROOF_WORKER_THREADS still decides in a worker.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture(scope="session")
@@ -21,6 +29,26 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     if settings.DATABASE_OWNER:
         connections["default"].close()
         connections["default"].settings_dict.update(settings.DATABASE_OWNER)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashing() -> Iterator[None]:
+    """Every test user gets a password (``make_user``), and Django's PBKDF2 spends a
+    million iterations on each: about half a CPU second, so a list paged by fifty cost
+    half a minute to fill. Tests hash with MD5 instead (sign-in still checks the password
+    for real); the production hashers stay listed after it, so a stored PBKDF2 hash still
+    verifies. Only this process: a server started as a subprocess keeps the settings'
+    hashers and would not know an MD5 hash (none of them signs in with a password)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    with override_settings(
+        PASSWORD_HASHERS=[
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            *settings.PASSWORD_HASHERS,
+        ]
+    ):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -171,11 +171,19 @@ def test_served_claims_of_nothing():
 
 @pytest.mark.parametrize("threads", [0, embeddings.QUERY_THREADS])
 def test_single_query_torch_embedding_is_the_batch_embedding(monkeypatch, threads):
+    import torch
+
     monkeypatch.setattr(embeddings, "QUERY_THREADS", threads)
     texts = ["Sediment settles where the current slows.", "", "x", "Ünïcødé ✓ 東京 " * 40]
-    for text in texts:
-        single = embeddings.embed_text_torch(text)
-        batch = embeddings.embed_texts([text])[0]
+    # the batch path at another thread count than the query's (the tests run torch with
+    # one thread, tests/conftest.py): the case where the two paths' counts differ
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1 if threads == 0 else threads + 1)
+    try:
+        pairs = [(embeddings.embed_text_torch(t), embeddings.embed_texts([t])[0]) for t in texts]
+    finally:
+        torch.set_num_threads(previous)
+    for single, batch in pairs:
         assert single.dtype == batch.dtype == np.float32
         assert single.shape == batch.shape == (embeddings.EMBEDDING_DIMENSIONS,)
         if threads == 0:  # the process's thread count on both paths: bit-identical
