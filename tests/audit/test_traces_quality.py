@@ -278,3 +278,21 @@ def test_a_job_with_no_claims_now_says_none_not_a_blank_cell(auditor_client, wor
 
     assert claims_now(empty) == "none"
     assert f"1 {claim.get_state_display()}</a>" in claims_now(full)  # the state's word
+
+
+def test_the_benchmark_runs_pager_keeps_the_jobs_page(auditor_client, workspace):
+    """Its links were "?runs_page=N" alone, so paging the runs sent the jobs list back to
+    its first page."""
+    from audit.quality_views import JOBS_PAGE_SIZE
+
+    for n in range(JOBS_PAGE_SIZE + 1):
+        IngestJob.objects.create(workspace=workspace, status="succeeded", quality_report=None)
+        ValidatorRun.objects.create(
+            workspace=make_workspace(f"bench-2026061{n:02d}"),
+            fixture="planted.json",
+            judge_model="heuristic",
+            metrics={"claims": 40},
+        )
+    html = auditor_client.get(reverse("audit:quality") + "?page=2").content.decode()
+    nav = html.split('aria-label="Benchmark pages"')[1].split("</nav>")[0]
+    assert 'href="?page=2&amp;runs_page=2#runs-h"' in nav
