@@ -192,3 +192,15 @@ def test_a_number_jsonb_cannot_hold_is_a_form_error(reviewer_client, harbour, me
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Claim.objects.exists() and not VerificationJob.objects.exists()
+
+
+def test_policies_read_in_words_in_the_form_and_the_jobs_list(reviewer_client, workspace):
+    """The policy select read "active (balanced)", "strict"; the jobs list "strict": codes,
+    where the rule-set pages name them "Balanced", "Strict"."""
+    VerificationJob.objects.create(workspace=workspace, items=[], policy="strict")
+    VerificationJob.objects.create(workspace=workspace, items=[], policy="")
+    page = reviewer_client.get("/verify/").content.decode()
+    assert '<option value="" selected>Active (Balanced)</option>' in page
+    assert '<option value="strict">Strict</option>' in page
+    rows = page.split("<tbody>")[1].split("</tbody>")[0]
+    assert "<td>Strict</td>" in rows and "<td>Active</td>" in rows and ">strict<" not in rows

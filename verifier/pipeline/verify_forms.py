@@ -16,6 +16,7 @@ from verifier.services.claim_verification import (
     ClaimVerifyInputError,
 )
 from verifier.upload_text import uploaded_text
+from verifier.vocabulary import label
 
 
 class ClaimVerifyForm(forms.Form):
@@ -48,9 +49,10 @@ class ClaimVerifyForm(forms.Form):
         field = cast("forms.ModelChoiceField[Source]", self.fields["source"])
         field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")
         active = rule_set_active(workspace=workspace, domain_pack="general")
+        # policies in the vocabulary's words ("Strict"), as the rule-set pages name them
         cast(forms.ChoiceField, self.fields["policy"]).choices = [
-            ("", f"active ({active.policy})")
-        ] + [(p.name, p.name) for p in active.definition.policies]
+            ("", f"Active ({label('policy', active.policy)})")
+        ] + [(p.name, label("policy", p.name)) for p in active.definition.policies]
 
     def clean(self) -> dict[str, Any]:
         super().clean()
