@@ -103,7 +103,7 @@ def test_a_calibrator_of_an_earlier_reading_cannot_be_activated(reviewed, client
     listing = client.get(reverse("audit:calibrators")).content.decode()
     assert "learned from an earlier reading of the judge" in listing
     detail = client.get(reverse("audit:calibrator-detail", args=[stale.pk])).content.decode()
-    assert "Learned from reading 1 of the judge" in detail
+    assert "Learned from version 1 of how the judge reads a claim" in detail
     assert "a new calibrator must be fitted" in detail and "Activate…" not in detail
     page = client.post(
         reverse("audit:calibrator-activate", args=[stale.pk]), {"confirm": "1"}, follow=True
