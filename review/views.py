@@ -38,6 +38,7 @@ from review.forms import (
 )
 from review.selectors.home import review_progress
 from review.selectors.item import (
+    review_decided_by_me,
     review_item_change,
     review_item_detail,
     review_item_get,
@@ -389,7 +390,7 @@ def _render_item(
         "can_skip": _is_decider(request),
         "lease_left": _countdown(detail.lease.expires_at) if detail.lease else "",
         "held_by_other": held_by_other,
-        "blind": membership.blind_review and not detail.decided_by_me,
+        "blind": _blind(request, claim, decided_by_me=detail.decided_by_me),
         "blind_review": membership.blind_review,
         "error": error,
         "stale": stale,
@@ -582,13 +583,24 @@ def exclude(request: MemberRequest, claim: Claim, form: ExcludeForm) -> str:
     return f"{claim.public_id} excluded."
 
 
+def _blind(request: MemberRequest, claim: Claim, *, decided_by_me: bool | None = None) -> bool:
+    """Whether blind review hides what the judge and others found on ``claim`` from this
+    reviewer, on the item page and in every flash about it: their blind review is on and
+    they made no decision on it that an undo did not take back (one they undid is none,
+    so the item is blind again until they decide it again). ``decided_by_me``: the item
+    pane's, where read; else it is read here (:func:`review_decided_by_me`, the same
+    rule)."""
+    if not request.membership.blind_review:
+        return False
+    if decided_by_me is None:
+        decided_by_me = review_decided_by_me(claim=claim, reviewer=request.user)
+    return not decided_by_me
+
+
 def _now_in_words(request: MemberRequest, claim: Claim, state: str, reason: str) -> str:
-    """ "now <state> (<reason>)" after an action, or "" in blind review before the
-    reviewer decided on the claim (the flash would tell what the page hides)."""
-    if (
-        request.membership.blind_review
-        and not claim.verdicts.filter(reviewer=request.user).exists()
-    ):
+    """ "now <state> (<reason>)" after an action, or "" where blind review hides it
+    (:func:`_blind`: the flash would tell what the page hides)."""
+    if _blind(request, claim):
         return ""
     return f"now {vocabulary.label('state', state)} ({vocabulary.label('reason', reason)})"
 
@@ -625,9 +637,12 @@ def undo(request: MemberRequest, claim: Claim, form: ItemActionForm) -> str:
     result = review_undo(claim=claim, reviewer=request.user)
     request.review_undone_note = note  # type: ignore[attr-defined]
     claim.refresh_from_db()
+    # In blind review the undone decision is none: the state the judge's answer (or
+    # another reviewer's decision) gives the claim again stays hidden, as on the item.
+    now = _now_in_words(request, claim, result.state, result.reason)
     return (
-        f"Undone: your decision on {claim.public_id} is withdrawn; now "
-        f"{vocabulary.label('state', result.state)} ({vocabulary.label('reason', result.reason)})."
+        f"Undone: your decision on {claim.public_id} is withdrawn; "
+        + (f"{now}." if now else "its state and verdicts are hidden again until you decide.")
         + (" Its note is back in the note field." if note else "")
     )
 

@@ -35,7 +35,7 @@ from verifier.models import (
 )
 from verifier.selectors.claim_state import binding_recheck
 from verifier.selectors.claims import claim_in_workspace_or_404
-from verifier.states import human_verdict_in_force
+from verifier.states import WITHDRAWN, human_verdict_in_force
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -135,6 +135,8 @@ class ReviewItem:
     events: list[StateEvent]
     notes: list[ReviewNote]
     lease: ReviewLease | None
+    # The reviewer made a decision on the claim that no undo took back (:func:`decided_by`):
+    # what ends blind review's hiding on the item.
     decided_by_me: bool
     change: ItemChange
     window: tuple[int, int] = (0, 0)
@@ -253,7 +255,7 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         events=events,
         notes=item_pane.pane_notes(claim),
         lease=item_pane.pane_lease(claim),
-        decided_by_me=any(v.reviewer_id == reviewer.pk for v in verdicts),
+        decided_by_me=decided_by(verdicts, reviewer),
         change=_change_of(verdicts, events),
         window=window,
         text_length=len(version.text) if version is not None else 0,
@@ -300,6 +302,31 @@ def _decision_in_words(verdict: Verdict) -> str:
     who = verdict.reviewer.get_username() if verdict.reviewer is not None else "a reviewer"
     when = timezone.localtime(verdict.at).strftime("%Y-%m-%d %H:%M")
     return f"{who}'s decision of {when}"
+
+
+def decided_by(verdicts: Sequence[Verdict], reviewer: User) -> bool:
+    """Whether ``reviewer`` has a decision on the claim that no undo took back, from the
+    claim's ``verdicts`` (newest first, as read). A withdrawal takes back the decision
+    that stood just before it (:func:`~verifier.states.human_verdict_in_force` of the
+    verdicts older than it, the state writer's rule), so a decision made and undone is
+    none: in blind review the reviewer decides the item again without its answer shown."""
+    human = [v for v in verdicts if v.reviewer_id is not None]
+    withdrawn = {
+        taken.pk
+        for at, verdict in enumerate(human)
+        if verdict.label == WITHDRAWN
+        and (taken := human_verdict_in_force(human[at + 1 :])) is not None
+    }
+    return any(
+        v.reviewer_id == reviewer.pk and v.label != WITHDRAWN and v.pk not in withdrawn
+        for v in human
+    )
+
+
+def review_decided_by_me(*, claim: Claim, reviewer: User) -> bool:
+    """:func:`decided_by` of the claim's verdicts (one query): what the item pane's
+    ``decided_by_me`` says, for a flash that is written before the pane is read."""
+    return decided_by(list(claim.verdicts.filter(reviewer__isnull=False).latest_first()), reviewer)
 
 
 def review_undo_seconds() -> int:
