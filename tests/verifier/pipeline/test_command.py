@@ -25,6 +25,19 @@ def test_ingest_command_runs_a_job_with_a_progress_bar(tmp_path, settings):
     assert Claim.objects.filter(ingest_job=job, published=True).count() == 7
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_summary_counts_one_claim_as_one_claim(tmp_path):
+    """It read "succeeded: 1 claims"."""
+    from tests.factories import make_workspace
+
+    make_workspace("one")
+    (tmp_path / "light.md").write_text("The Tarn Point light was automated in 1987.\n")
+    out = io.StringIO()
+    call_command("ingest", str(tmp_path), "--workspace", "one", stdout=out, stderr=io.StringIO())
+    assert Claim.objects.filter(published=True).count() == 1
+    assert "succeeded: 1 claim, " in out.getvalue()
+
+
 def test_ingest_command_rejects_a_missing_workspace(db, tmp_path):
     with pytest.raises(CommandError):
         call_command("ingest", str(tmp_path), "--workspace", "nope")

@@ -182,7 +182,7 @@ class Command(BaseCommand):
         trust = (report.get("trust") or {}).get("score")
         quality = report.get("quality") or {}
         self.stdout.write(
-            f"job #{job.pk} {job.status}: {report.get('claims', 0)} claims, "
+            f"job #{job.pk} {job.status}: {vocabulary.counted(report.get('claims', 0), 'claim')}, "
             f"trust score {trust}, G2 {'pass' if quality.get('g2', {}).get('passed') else 'fail'}, "
             f"{vocabulary.counted(len(job.errors), 'failed item')}"
         )
