@@ -15,7 +15,8 @@ from verifier.api.pagination import IdCursorPagination
 from verifier.api.scoping import request_workspace
 from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.models import ApiScope, IngestJob, WebhookEvent
-from verifier.selectors.ingest import ingest_job_get, ingest_job_list
+from verifier.models.ingest import STAGE_ORDER
+from verifier.selectors.ingest import ingest_cancel_exclusion, ingest_job_get, ingest_job_list
 from verifier.selectors.webhooks import webhook_get, webhook_list
 from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import (
@@ -56,11 +57,21 @@ class IngestJobSerializer(serializers.Serializer[Any]):
         "silent (the job fails after SPANPROOF_JOB_MAX_ATTEMPTS)."
     )
 
+    cancel_exclusion = serializers.SerializerMethodField(
+        help_text="A cancelled job's claims that no judge read are excluded in the "
+        "background after the cancel answers: {excluded: how many so far, completed}. "
+        "Null unless the job was cancelled."
+    )
+
     def get_progress(self, job: IngestJob) -> dict[str, dict[str, int]]:
         return {
             stage: {k: entry.get(k, 0) for k in ("done", "total", "failed")}
             for stage, entry in (job.progress or {}).items()
+            if stage in STAGE_ORDER
         }
+
+    def get_cancel_exclusion(self, job: IngestJob) -> dict[str, Any] | None:
+        return ingest_cancel_exclusion(job)
 
 
 class IngestJobCreateApi(APIView):
@@ -144,7 +155,8 @@ class IngestJobCancelApi(APIView):
     to run (extraction, binding, judging, …) do not run. The source versions the job's
     upload made are stored already (versions are immutable: a new version, uploaded
     again, is how a text is replaced) and stay; claims it judged keep their states, and
-    those it stored but never judged are excluded with the reason (``ingest_job_cancel``)."""
+    those it stored but never judged are excluded with the reason, in the background
+    once this answers (``cancel_exclusion`` says how far; ``ingest_job_cancel``)."""
 
     @extend_schema(
         request=None,

@@ -12,11 +12,13 @@ from verifier.services.calibrator_change_jobs import (
 )
 from verifier.services.claim_verification import verification_job_run
 from verifier.services.enqueue import (
+    EXCLUDE_CANCELLED_CLAIMS,
     RECLASS_CLAIMS,
     RUN_AUDIT_PACK_JOB,
     RUN_CALIBRATOR_CHANGE_JOB,
     RUN_VERIFICATION_JOB,
 )
+from verifier.services.ingest import ingest_job_cancelled_claims_exclude
 from verifier.services.ingest_watch import ingest_jobs_watch
 from verifier.services.judge_calibrators import judge_calibrators_fit_due
 from verifier.services.quality_reclass import claims_reclass
@@ -68,13 +70,21 @@ def run_verification_job(job_id: int) -> str:
     return verification_job_run(job_id=job_id).status
 
 
+# --- ingest jobs ------------------------------------------------------------------------
+@shared_task(name=EXCLUDE_CANCELLED_CLAIMS)
+def exclude_cancelled_claims(job_id: int) -> int:
+    """Exclude a cancelled ingest job's claims never judged, in batches; safe to rerun
+    (``services.ingest.ingest_job_cancelled_claims_exclude``)."""
+    return ingest_job_cancelled_claims_exclude(job_id=job_id)
+
+
 # --- ingest job watchdog ---------------------------------------------------------------
 @shared_task(name="verifier.pipeline.tasks.watch_ingest_jobs")
 def watch_ingest_jobs() -> dict[str, list[int]]:
     """Beat task: re-enqueue stages whose worker went silent; fail jobs that keep losing
     them (``services.ingest_watch``)."""
     report = ingest_jobs_watch()
-    return {"requeued": report.requeued, "failed": report.failed}
+    return {"requeued": report.requeued, "failed": report.failed, "excluding": report.excluding}
 
 
 @shared_task(name="verifier.pipeline.tasks.watch_verification_jobs")

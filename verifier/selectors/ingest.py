@@ -14,6 +14,7 @@ from django.http import Http404
 
 from verifier.models import (
     Claim,
+    ClaimOrigin,
     ClaimRelation,
     ClaimStateChoices,
     EvidenceBinding,
@@ -180,7 +181,18 @@ def contradicted_count(job: IngestJob) -> int:
 
 
 def job_progress_rows(job: IngestJob) -> list[dict[str, Any]]:
-    """One row per stage in pipeline order: done/total/failed and a whole percent."""
+    """One row per stage in pipeline order: done/total/failed and a whole percent.
+
+    The stage a cancelled job stopped at is ``cancelled`` (its items still open were
+    not run); for extraction, ``extracted`` also counts the claims it had made: an
+    item (a file) counts as done only once the whole file is, so a big file cancelled
+    mid-way reads "0 / 1" beside the thousands of claims the job already holds."""
+    stopped_at = (job.stage or STAGE_ORDER[0]) if job.status == IngestStatus.CANCELLED else None
+    extracted = (
+        job_claims(job).filter(origin=ClaimOrigin.EXTRACTED).count()
+        if stopped_at == STAGE_ORDER[0]
+        else None
+    )
     rows = []
     for stage in STAGE_ORDER:
         entry = (job.progress or {}).get(stage) or {}
@@ -194,6 +206,8 @@ def job_progress_rows(job: IngestJob) -> list[dict[str, Any]]:
                 "failed": entry.get("failed", 0),
                 "percent": percent,
                 "current": job.stage == stage and not ingest_job_is_finished(job),
+                "cancelled": stage == stopped_at,
+                "extracted": extracted if stage == stopped_at else None,
             }
         )
     return rows
@@ -224,6 +238,39 @@ def ingest_jobs_stalled(*, now: datetime) -> QuerySet[IngestJob]:
         .annotate(beat=Coalesce("heartbeat_at", "created_at"))
         .filter(beat__lt=cutoff)
     )
+
+
+# ``progress[CANCEL_EXCLUSION]`` of a cancelled job: {excluded, completed, actor_id,
+# beat_at}, how far the background exclusion of its unjudged claims went
+# (``services.ingest.ingest_job_cancelled_claims_exclude`` writes it).
+CANCEL_EXCLUSION: Final = "cancel_exclusion"
+
+
+def ingest_cancel_exclusions_stalled(*, now: datetime) -> list[IngestJob]:
+    """Cancelled jobs whose exclusion of their unjudged claims is unfinished and has not
+    moved for ``SPANPROOF_JOB_STALE_SECONDS`` (its worker died, or its message was lost):
+    the watchdog sends it again."""
+    cutoff = now - timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
+    jobs = IngestJob.objects.filter(
+        status=IngestStatus.CANCELLED, **{f"progress__{CANCEL_EXCLUSION}__completed": False}
+    ).only("pk", "progress", "finished_at")
+    stalled = []
+    for job in jobs:
+        beat = (job.progress or {}).get(CANCEL_EXCLUSION, {}).get("beat_at")
+        at = datetime.fromisoformat(beat) if beat else job.finished_at
+        if at is None or at < cutoff:
+            stalled.append(job)
+    return stalled
+
+
+def ingest_cancel_exclusion(job: IngestJob) -> dict[str, Any] | None:
+    """How far a cancelled job's exclusion of its unjudged claims went: ``{excluded,
+    completed}``, or None when the job was not cancelled (or was cancelled before the
+    exclusion ran in the background, all at once)."""
+    entry = (job.progress or {}).get(CANCEL_EXCLUSION)
+    if job.status != IngestStatus.CANCELLED or not entry:
+        return None
+    return {"excluded": int(entry.get("excluded", 0)), "completed": bool(entry.get("completed"))}
 
 
 def job_notices(*, job: IngestJob) -> list[dict[str, str]]:

@@ -24,6 +24,7 @@ RUN_AUDIT_PACK_JOB: Final = "verifier.pipeline.tasks.run_audit_pack_job"
 RUN_CALIBRATOR_CHANGE_JOB: Final = "verifier.pipeline.tasks.run_calibrator_change_job"
 DELIVER_WEBHOOK: Final = "verifier.pipeline.webhooks.deliver_webhook"
 RECLASS_CLAIMS: Final = "verifier.pipeline.tasks.reclass_claims"
+EXCLUDE_CANCELLED_CLAIMS: Final = "verifier.pipeline.tasks.exclude_cancelled_claims"
 WORKER_CLAIM_VERIFY: Final = "verifier.pipeline.worker_tasks.worker_claim_verify"
 
 

@@ -64,9 +64,14 @@ from django.utils import timezone
 
 from verifier.models import Claim, IngestItem, IngestItemStatus, IngestJob, IngestStatus
 from verifier.models.ingest import STAGE_ORDER
+from verifier.selectors.ingest import CANCEL_EXCLUSION
 from verifier.services import ingest_stages
 from verifier.services.claim_state import claims_state_refresh
-from verifier.services.enqueue import ingest_stage_task_name, task_enqueue_on_commit
+from verifier.services.enqueue import (
+    EXCLUDE_CANCELLED_CLAIMS,
+    ingest_stage_task_name,
+    task_enqueue_on_commit,
+)
 from verifier.services.ingest_stage_spec import StageSpec
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner, stale_after
 from verifier.states import ClaimState, StateReason
@@ -566,14 +571,31 @@ def ingest_job_cancel(*, job: IngestJob, actor: User | None = None) -> bool:
     The job's claims that no judge has read yet (``not_judged``: extracted or imported,
     the job stopped before validating them) are then excluded, with the reason and a
     state event, rather than left waiting in the review queue for a verdict nothing
-    will give (``ingest_job_cancelled_claims_exclude``). Claims the job already judged
-    keep their verdicts and states. Returns whether this call cancelled the job."""
+    will give. A big job has thousands of them, so that is done in the background
+    (``ingest_job_cancelled_claims_exclude``, enqueued once this commits): the cancel
+    itself is one short transaction. ``progress[CANCEL_EXCLUSION]`` says how far the
+    exclusion went; the watchdog sends it again when its worker went silent. Claims
+    the job already judged keep their verdicts and states. Returns whether this call
+    cancelled the job."""
     now = timezone.now()
     with transaction.atomic():
-        cancelled = IngestJob.objects.filter(pk=job.pk, status__in=ACTIVE_STATUSES).update(
-            status=IngestStatus.CANCELLED, finished_at=now
+        locked = (
+            IngestJob.objects.select_for_update()
+            .filter(pk=job.pk, status__in=ACTIVE_STATUSES)
+            .only("progress")
+            .first()
         )
-        if cancelled:
+        if locked is not None:
+            progress = locked.progress or {}
+            progress[CANCEL_EXCLUSION] = {
+                "excluded": 0,
+                "completed": False,
+                "actor_id": actor.pk if actor is not None else None,
+                "beat_at": now.isoformat(),
+            }
+            IngestJob.objects.filter(pk=job.pk).update(
+                status=IngestStatus.CANCELLED, finished_at=now, progress=progress
+            )
             open_items = list(
                 IngestItem.objects.select_for_update(skip_locked=True)
                 .filter(job_id=job.pk, status__in=OPEN_STATUSES)
@@ -582,38 +604,64 @@ def ingest_job_cancel(*, job: IngestJob, actor: User | None = None) -> bool:
             IngestItem.objects.filter(pk__in=open_items, status__in=OPEN_STATUSES).update(
                 status=IngestItemStatus.CANCELLED, runner="", finished_at=now
             )
-    if cancelled:
-        # After the job's own commit, not inside it: a validation item still running
-        # holds its claims' row locks and needs the job's row to mark itself done; it
-        # finishes first, and the claims it judged are no longer ``not_judged`` here.
-        excluded = ingest_job_cancelled_claims_exclude(job=job, actor=actor)
-        if excluded:
-            logger.info("ingest job %s cancelled: %s claims not judged excluded", job.pk, excluded)
+            ingest_job_cancelled_claims_exclude_enqueue(job_id=job.pk)
     job.refresh_from_db()
-    return bool(cancelled)
+    return locked is not None
+
+
+def ingest_job_cancelled_claims_exclude_enqueue(*, job_id: int) -> None:
+    """Send the exclusion of a cancelled job's claims once the surrounding transaction
+    commits (the cancel's, or the watchdog's)."""
+    task_enqueue_on_commit(EXCLUDE_CANCELLED_CLAIMS, job_id)
 
 
 def cancelled_exclusion_reason(job_id: int) -> str:
     return f"ingest job #{job_id} was cancelled before this claim was judged"
 
 
-def ingest_job_cancelled_claims_exclude(*, job: IngestJob, actor: User | None = None) -> int:
+def _cancel_exclusion_mark(job_id: int, *, added: int, completed: bool) -> None:
+    """Count ``added`` claims into ``progress[CANCEL_EXCLUSION]`` and beat it, under the
+    job's row lock (a stage item still finishing rewrites ``progress`` under it too)."""
+    locked = IngestJob.objects.select_for_update().only("progress").get(pk=job_id)
+    progress = locked.progress or {}
+    entry = dict(progress.get(CANCEL_EXCLUSION) or {})
+    entry["excluded"] = int(entry.get("excluded", 0)) + added
+    entry["completed"] = completed
+    entry["beat_at"] = timezone.now().isoformat()
+    progress[CANCEL_EXCLUSION] = entry
+    IngestJob.objects.filter(pk=job_id).update(progress=progress)
+
+
+def ingest_job_cancelled_claims_exclude(*, job_id: int) -> int:
     """Exclude the cancelled job's claims that were never judged (``not_judged``), batch
-    by batch, each claim with the reason and a state event (reversible: a reviewer may
-    restore one, and it is then unverified, not judged, in the queue). Returns how many.
-    Extraction creates no claim for a job once it is cancelled
-    (``services.ingest_extract``), so none appears after this."""
-    reason = cancelled_exclusion_reason(job.pk)
+    by batch (``CANCEL_EXCLUDE_BATCH``), each claim with the reason and a state event
+    naming who cancelled (reversible: a reviewer may restore one, and it is then
+    unverified, not judged, in the queue). Returns how many this run excluded.
+
+    Safe to rerun: each batch commits its claims and its count in
+    ``progress[CANCEL_EXCLUSION]`` together, so a run killed mid-way leaves the rest
+    for the next one (the watchdog's, ``ingest_cancel_exclusions_watch``), and a run
+    after the last batch finds nothing. A job not cancelled, or whose exclusion is
+    complete, is left alone. Extraction creates no claim for a job once it is
+    cancelled (``services.ingest_extract``), so none appears after this."""
+    job = IngestJob.objects.filter(pk=job_id, status=IngestStatus.CANCELLED).first()
+    entry = ((job.progress or {}).get(CANCEL_EXCLUSION) if job is not None else None) or {}
+    if not entry or entry.get("completed"):
+        return 0
+    actor = User.objects.filter(pk=entry["actor_id"]).first() if entry.get("actor_id") else None
+    reason = cancelled_exclusion_reason(job_id)
     total = 0
     after = 0
     while True:
+        # Claims first, then the job's row (``_cancel_exclusion_mark``): the order a
+        # validation item still running takes them, so neither waits on the other.
         with transaction.atomic():
             # FOR UPDATE re-reads a row a validation item held: one it judged meanwhile
             # no longer matches and is left as judged.
             ids = list(
                 Claim.objects.select_for_update()
                 .filter(
-                    ingest_job_id=job.pk,
+                    ingest_job_id=job_id,
                     pk__gt=after,
                     published=False,
                     exclusion_reason="",
@@ -623,14 +671,21 @@ def ingest_job_cancelled_claims_exclude(*, job: IngestJob, actor: User | None = 
                 .order_by("pk")
                 .values_list("pk", flat=True)[:CANCEL_EXCLUDE_BATCH]
             )
-            if not ids:
-                return total
-            Claim.objects.filter(pk__in=ids).update(exclusion_reason=reason)
-            claims = list(Claim.objects.filter(pk__in=ids).defer("embedding"))
-            claims_state_refresh(
-                claims=claims, causes={pk: f"excluded: {reason}"[:200] for pk in ids}, actor=actor
-            )
+            if ids:
+                Claim.objects.filter(pk__in=ids).update(exclusion_reason=reason)
+                claims = list(Claim.objects.filter(pk__in=ids).defer("embedding"))
+                claims_state_refresh(
+                    claims=claims,
+                    causes={pk: f"excluded: {reason}"[:200] for pk in ids},
+                    actor=actor,
+                )
+            completed = len(ids) < CANCEL_EXCLUDE_BATCH
+            _cancel_exclusion_mark(job_id, added=len(ids), completed=completed)
         total += len(ids)
+        if completed:
+            if total:
+                logger.info("ingest job %s cancelled: %s claims not judged excluded", job_id, total)
+            return total
         after = ids[-1]
 
 

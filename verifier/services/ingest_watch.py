@@ -19,6 +19,11 @@ looks at active jobs whose heartbeat is older than
   message lost before it started) is enqueued once more per stale period, uncounted:
   waiting in a long queue is not a failure.
 
+The same round sends again the exclusion of a cancelled job's unjudged claims
+(``services.ingest.ingest_job_cancelled_claims_exclude``) that has not moved for the
+stale period: its worker died mid-way, or its message was lost; it goes on from the
+claims still unjudged.
+
 Re-running a stage is safe: done items are skipped (``IngestItem``), an item that runs in
 one transaction is claimed under a row lock, a leased one is taken over only once its
 lease is silent, and every item is idempotent.
@@ -36,11 +41,16 @@ from django.utils import timezone
 
 from verifier.models import IngestJob, IngestStatus
 from verifier.models.ingest import STAGE_ORDER
-from verifier.selectors.ingest import ingest_jobs_stalled
+from verifier.selectors.ingest import (
+    CANCEL_EXCLUSION,
+    ingest_cancel_exclusions_stalled,
+    ingest_jobs_stalled,
+)
 from verifier.services.ingest import (
     WorkerSilent,
     _enqueue,
     _record_error,
+    ingest_job_cancelled_claims_exclude_enqueue,
 )
 
 logger = logging.getLogger(__name__)
@@ -55,11 +65,41 @@ class WatchReport:
     requeued: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     resent: list[int] = field(default_factory=list)
+    excluding: list[int] = field(default_factory=list)
+
+
+def ingest_cancel_exclusions_watch(*, now: datetime, report: WatchReport) -> None:
+    """Send again the exclusion of a cancelled job's unjudged claims that stopped
+    before it finished (``services.ingest.ingest_job_cancelled_claims_exclude``: a
+    worker killed mid-way, a message lost): it goes on from the claims still unjudged.
+    Its beat is moved to now, so it is sent once per stale period."""
+    for job in ingest_cancel_exclusions_stalled(now=now):
+        with transaction.atomic():
+            locked = (
+                IngestJob.objects.select_for_update(skip_locked=True)
+                .filter(pk=job.pk, status=IngestStatus.CANCELLED)
+                .only("progress")
+                .first()
+            )
+            progress = (locked.progress if locked is not None else None) or {}
+            entry = progress.get(CANCEL_EXCLUSION)
+            if not entry or entry.get("completed"):
+                continue
+            entry["beat_at"] = now.isoformat()
+            IngestJob.objects.filter(pk=job.pk).update(progress=progress)
+            ingest_job_cancelled_claims_exclude_enqueue(job_id=job.pk)
+        report.excluding.append(job.pk)
+        logger.warning(
+            "ingest job %s: the exclusion of its unjudged claims after the cancel stopped "
+            "before it finished; sent again",
+            job.pk,
+        )
 
 
 def ingest_jobs_watch(*, now: datetime | None = None) -> WatchReport:
     now = now or timezone.now()
     report = WatchReport()
+    ingest_cancel_exclusions_watch(now=now, report=report)
     with transaction.atomic():
         for job in ingest_jobs_stalled(now=now).select_for_update(skip_locked=True, of=("self",)):
             stage = job.stage or STAGE_ORDER[0]

@@ -1,7 +1,7 @@
 """Cancelling an ingest job leaves no claim waiting for a verdict nothing will give:
 the claims it created but never judged are excluded with the reason (and a state
-event); the claims it judged keep their states; an extractor that finishes after the
-cancel creates no claim."""
+event), in the background once the cancel commits; the claims it judged keep their
+states; an extractor that finishes after the cancel creates no claim."""
 
 from __future__ import annotations
 
@@ -38,13 +38,25 @@ def _run_until(job: IngestJob, last: str) -> None:
         stage = following
 
 
-def test_cancel_after_extraction_excludes_the_claims_never_judged(workspace):
+@pytest.fixture
+def cancel(django_capture_on_commit_callbacks):
+    """Cancel as the console does, and run what the cancel enqueued on commit (the
+    exclusion, eager as a worker would run it)."""
+
+    def run(job: IngestJob) -> bool:
+        with django_capture_on_commit_callbacks(execute=True):
+            return ingest_job_cancel(job=job)
+
+    return run
+
+
+def test_cancel_after_extraction_excludes_the_claims_never_judged(workspace, cancel):
     job = _job(workspace, DOC_A)
     _run_until(job, "extract")
     created = list(Claim.objects.filter(ingest_job=job))
     assert created and all(c.state_reason == "not_judged" for c in created)
 
-    assert ingest_job_cancel(job=job)
+    assert cancel(job)
 
     reason = cancelled_exclusion_reason(job.pk)
     claims = Claim.objects.filter(ingest_job=job)
@@ -57,13 +69,13 @@ def test_cancel_after_extraction_excludes_the_claims_never_judged(workspace):
     assert all(reason in e.cause for e in events)
 
 
-def test_cancel_after_validation_keeps_the_judged_claims_states(workspace):
+def test_cancel_after_validation_keeps_the_judged_claims_states(workspace, cancel):
     job = _job(workspace, DOC_A, DOC_B)
     _run_until(job, "validate")
     judged = dict(Claim.objects.filter(ingest_job=job).values_list("pk", "state"))
     assert judged and "excluded" not in judged.values()
 
-    assert ingest_job_cancel(job=job)
+    assert cancel(job)
 
     assert dict(Claim.objects.filter(ingest_job=job).values_list("pk", "state")) == judged
     job.refresh_from_db()
@@ -80,10 +92,10 @@ def test_an_extractor_that_finishes_after_the_cancel_creates_no_claim(workspace)
     assert not Claim.objects.filter(ingest_job=job).exists()
 
 
-def test_cancelling_twice_excludes_nothing_more(workspace):
+def test_cancelling_twice_excludes_nothing_more(workspace, cancel):
     job = _job(workspace, DOC_A)
     _run_until(job, "extract")
-    assert ingest_job_cancel(job=job)
+    assert cancel(job)
     before = StateEvent.objects.filter(claim__ingest_job=job).count()
-    assert not ingest_job_cancel(job=job)
+    assert not cancel(job)
     assert StateEvent.objects.filter(claim__ingest_job=job).count() == before
