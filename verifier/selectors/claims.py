@@ -28,9 +28,10 @@ def claims_state_counts(claims: QuerySet[Claim]) -> dict[str, int]:
     """How many of ``claims`` are in each of the five states now (every state listed, 0
     when none): the one definition of the per-state counts that the home page, the job
     and quality reports, the rule-set preview and the exports (one row per claim, its
-    ``state``) all show. One query."""
+    ``state``) all show. One query: ``count(*)``, not ``count(id)``, so a workspace's
+    counts are an index-only scan of ``claim_ws_state`` (the id is not in that index)."""
     counts = _no_states()
-    for row in claims.order_by().values("state").annotate(n=Count("id")):
+    for row in claims.order_by().values("state").annotate(n=Count("*")):
         counts[row["state"]] = row["n"]
     return counts
 
@@ -41,7 +42,7 @@ def claims_state_counts_by(
     """``claims_state_counts`` of each group of ``claims`` by ``field`` (say, the ingest
     job), for the groups ``keys``: one query for all of them."""
     out = {key: _no_states() for key in keys}
-    rows = claims.order_by().values(field, "state").annotate(n=Count("id"))
+    rows = claims.order_by().values(field, "state").annotate(n=Count("*"))
     for row in rows:
         if row[field] in out:
             out[row[field]][row["state"]] = row["n"]
