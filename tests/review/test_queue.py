@@ -118,6 +118,27 @@ def test_filters(reviewer_client, reviewer, workspace, make_queue_claim):
     assert _row_ids(reviewer_client.get("/review/?mine=true")) == [a.public_id]
 
 
+def test_mine_is_my_assignments_and_my_live_lease_read_by_their_ids(
+    reviewer_client, reviewer, workspace, make_queue_claim
+):
+    """ "Assigned to me" read as an OR across two outer joins made PostgreSQL read every
+    queued claim (436 ms at 100,000 claims); it reads the two sets of ids instead."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from review.models import ReviewAssignment
+
+    assigned = make_queue_claim("abstained", text="Tides rise twice a day at the pier.")
+    leased = make_queue_claim("abstained", text="Dunes move inland each winter.")
+    make_queue_claim("abstained", text="Reefs shelter the bay from swell.")
+    ReviewAssignment.objects.create(claim=assigned, assignee=reviewer, assigned_by=reviewer)
+    reviewer_client.post("/review/start/?q=Dunes")  # "next" leases it
+    with CaptureQueriesContext(connection) as queries:
+        listed = _row_ids(reviewer_client.get("/review/?mine=true"))
+    assert set(listed) == {assigned.public_id, leased.public_id}
+    assert not [q for q in queries if 'LEFT OUTER JOIN "review_reviewlease"' in q["sql"]]
+
+
 def test_inferred_only_by_filter(reviewer_client, source):
     from tests.factories import make_claim
     from verifier.services.claim_state import claim_state_refresh
