@@ -9,6 +9,7 @@ from django import forms
 from verifier.models import Source, Workspace
 from verifier.pipeline.forms import MAX_FILE_BYTES
 from verifier.selectors.rules import rule_set_active
+from verifier.selectors.sources import source_documents
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
 from verifier.services.claim_verification import (
     MAX_CLAIMS_PER_BATCH,
@@ -47,7 +48,7 @@ class ClaimVerifyForm(forms.Form):
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = cast("forms.ModelChoiceField[Source]", self.fields["source"])
-        field.queryset = Source.objects.filter(workspace=workspace).order_by("ref")
+        field.queryset = source_documents(workspace=workspace)
         active = rule_set_active(workspace=workspace, domain_pack="general")
         # policies in the vocabulary's words ("Strict"), as the rule-set pages name them
         cast(forms.ChoiceField, self.fields["policy"]).choices = [

@@ -38,6 +38,18 @@ def source_list(*, workspace: Workspace) -> QuerySet[Source]:
     return Source.objects.filter(workspace=workspace)
 
 
+def _documents(qs: QuerySet[Source]) -> QuerySet[Source]:
+    """``qs``'s documents (``source_kind``'s rule): neither a RAG chunk nor a transcript."""
+    return qs.exclude(_RAG_CHUNK).filter(~_has_transcript())
+
+
+def source_documents(*, workspace: Workspace) -> QuerySet[Source]:
+    """The workspace's documents by ref: what a claim may cite (a RAG audit's chunks and
+    a memory check's transcripts are sources too, thousands of them in a busy workspace,
+    and no claim cites one)."""
+    return _documents(source_list(workspace=workspace)).order_by("ref")
+
+
 def source_list_paged(
     *,
     workspace: Workspace,
@@ -56,7 +68,7 @@ def source_list_paged(
     elif kind == "rag_chunk":
         qs = qs.filter(_RAG_CHUNK).filter(~_has_transcript())
     else:
-        qs = qs.exclude(_RAG_CHUNK).filter(~_has_transcript())
+        qs = _documents(qs)
     if domain_pack:
         qs = qs.filter(domain_pack=domain_pack)
     if prefix:
