@@ -108,7 +108,7 @@ def test_quality_page_shows_scores_g2_unknowns_trend_and_queue_links(auditor_cli
         metrics={"claims": 40, "recall": {"all": {"recall_strict": 1.0}}, "false_flag_rate": 0.145},
     )
     html = auditor_client.get(reverse("audit:quality")).content.decode()
-    assert "<polyline" in html and 'role="img"' in html
+    assert "<polyline" in html and 'role="group"' in html
     assert f"/review/?ingest_job={good.pk}&amp;job={good.pk}&amp;reason=coverage_gap" in html
     assert f"/audit/claims/?job={bad.pk}&amp;quality=unsupported" in html
     assert "unknown" in html  # bad job's coverage gaps were not recorded

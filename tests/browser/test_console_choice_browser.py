@@ -141,7 +141,7 @@ def test_htmx_swaps_and_the_api_docs_run_under_the_csp_offline(browser_page, liv
     login_browser(page, live_server, reviewer)
     page.goto(live_server.url + "/review/")
     page.locator('a[data-reason="abstained"]').click()  # an htmx swap of the results
-    expect(page.locator('a[data-reason="abstained"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('a[data-reason="abstained"]')).to_have_attribute("aria-current", "true")
     page.wait_for_load_state("networkidle")
     assert violations == []
 

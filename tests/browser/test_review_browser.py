@@ -68,10 +68,10 @@ def test_queue_chip_start_select_span_press_s_next_loads(browser_page, live_serv
     page.goto(f"{live_server.url}/review/")
     expect(page.locator(f'tr[data-claim="{gap.public_id}"]')).to_be_visible()
     chip = page.locator('a[data-reason="no_evidence"]')
-    expect(chip).to_have_attribute("aria-pressed", "false")
+    expect(chip).to_have_attribute("aria-current", "false")
     chip.click()
     expect(page).to_have_url(re.compile(r"reason=no_evidence"))
-    expect(page.locator('a[data-reason="no_evidence"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('a[data-reason="no_evidence"]')).to_have_attribute("aria-current", "true")
     expect(page.locator(f'tr[data-claim="{gap.public_id}"]')).to_have_count(0)
     expect(page.locator("tr[data-claim]")).to_have_count(2)
 

@@ -14,9 +14,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _region(page: str, role: str) -> str | None:
-    found = re.search(
-        rf'<ul class="messages" role="{role}" id="messages-{role}">(.*?)</ul>', page, re.S
-    )
+    region = rf'<div role="{role}" id="messages-{role}"><ul class="messages">(.*?)</ul></div>'
+    found = re.search(region, page, re.S)
     return None if found is None else found.group(1)
 
 

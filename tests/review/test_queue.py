@@ -76,15 +76,15 @@ def test_reason_chips_count_and_filter(reviewer_client, make_queue_claim):
     gap = make_queue_claim("coverage_gap")
     page = reviewer_client.get("/review/").content.decode()
     assert re.search(
-        r'data-reason="abstained" aria-pressed="false">Judge undecided <span class="n">2', page
+        r'data-reason="abstained" aria-current="false">Judge undecided <span class="n">2', page
     )
     response = reviewer_client.get("/review/?reason=coverage_gap")
     assert _row_ids(response) == [gap.public_id]
     body = response.content.decode()
-    assert 'data-reason="coverage_gap" aria-pressed="true"' in body
+    assert 'data-reason="coverage_gap" aria-current="true"' in body
     # chips keep counting every reason under the other filters
     assert re.search(
-        r'data-reason="abstained" aria-pressed="false">Judge undecided <span class="n">2', body
+        r'data-reason="abstained" aria-current="false">Judge undecided <span class="n">2', body
     )
 
 

@@ -218,7 +218,7 @@ def test_an_invalid_filter_lists_nothing_and_says_why(reviewer_client, workspace
     # a reason given by its label, as the chip shows it, is that reason
     body = _get(reviewer_client, "reason=Judge+undecided")
     assert len(_rows(body)) == 3
-    assert 'data-reason="abstained" aria-pressed="true"' in body
+    assert 'data-reason="abstained" aria-current="true"' in body
 
 
 def test_start_reviewing_refuses_an_invalid_filter_with_the_same_message(

@@ -65,7 +65,7 @@ def test_a_reason_moved_in_settings_is_ranked_chipped_and_filtered(
     assert (later.state_reason, later.queue_rank) == ("not_judged", 1)
 
     body = reviewer_client.get("/review/?reason=not_judged").content.decode()
-    assert 'data-reason="not_judged" aria-pressed="true"' in body
+    assert 'data-reason="not_judged" aria-current="true"' in body
     assert re.search(r'data-reason="not_judged"[^>]*>Not judged yet <span class="n">3', body)
     listed = set(re.findall(r"claim:[0-9a-z]{12}", body))
     assert {c.public_id for c in [*waiting, later]} <= listed
