@@ -16,7 +16,7 @@ from django.db.models.expressions import RawSQL
 from django.utils.crypto import salted_hmac
 
 from verifier.models import Claim
-from verifier.selectors.paging import datetime_of, int_parts, micros_of
+from verifier.selectors.paging import NewestFirstCursor, datetime_of, int_parts, micros_of
 
 
 @dataclass(frozen=True)
@@ -46,32 +46,15 @@ class QueueCursor:
         return None if at is None else cls(rank, dependents, at, pk)
 
 
-@dataclass(frozen=True)
-class BlindCursor:
-    """A position in blind review's order, oldest first: ``(created_at, id)``.
-
-    The risk order leads with the queue rank, the rank of the claim's reason: what the
-    judge answered (a contradiction first, then a disagreement, ...). Listed and served
-    in that order, a blind reviewer would read the judge's answer from a claim's place
-    (the first rows are the contradictions). Blind review lists and serves oldest first
-    instead: nothing in the order, nor in this key, comes from a verdict."""
-
-    created_at: datetime
-    id: int
-
-    @property
-    def token(self) -> str:
-        return f"{micros_of(self.created_at)}.{self.id}"
-
-    @classmethod
-    def parse(cls, token: str | None) -> BlindCursor | None:
-        """The cursor in ``token``; None for a missing or malformed one."""
-        parts = int_parts(token, 2)
-        if parts is None:
-            return None
-        micros, pk = parts
-        at = datetime_of(micros)
-        return None if at is None else cls(at, pk)
+# A position in blind review's order, oldest first: ``(created_at, id)``, the key (and
+# token) of every list ordered by creation, read the other way round.
+#
+# The risk order leads with the queue rank, the rank of the claim's reason: what the
+# judge answered (a contradiction first, then a disagreement, ...). Listed and served in
+# that order, a blind reviewer would read the judge's answer from a claim's place (the
+# first rows are the contradictions). Blind review lists and serves oldest first
+# instead: nothing in the order, nor in this key, comes from a verdict.
+BlindCursor = NewestFirstCursor
 
 
 # A blind cursor token longer than this is no token of ours (one is ~120 characters).
