@@ -30,6 +30,6 @@ def test_turning_off_a_webhook_asks_first(browser_login, live_server, settings):
     assert hook.is_active
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Turn off the webhook to http://127.0.0.1:9/h").click()
-    expect(page.get_by_role("status").or_(page.locator(".messages"))).to_contain_text("turned off")
+    expect(page.get_by_role("status")).to_contain_text("turned off")
     hook.refresh_from_db()
     assert not hook.is_active
