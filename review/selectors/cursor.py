@@ -5,9 +5,11 @@ oldest first (:class:`BlindCursor`), which tells nothing of what the judge answe
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
@@ -17,6 +19,9 @@ from django.utils.crypto import salted_hmac
 
 from verifier.models import Claim
 from verifier.selectors.paging import NewestFirstCursor, datetime_of, int_parts, micros_of
+
+# A cursor type of one of the keyset orders below.
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -115,25 +120,51 @@ def review_queue_keyset(
     whose key changes between two pages (its reason, a new relation) moves in the
     order, so it may show on two pages or on none; every other claim shows once.
     """
+    return _keyset(
+        queryset,
+        key=_QUEUE_KEY,
+        bound=lambda c: [c.rank, -c.dependents, c.created_at, c.id],
+        fields=("queue_rank", "dependents", "created_at", "id"),
+        make=QueueCursor,
+        limit=limit,
+        after=after,
+        before=before,
+        offset=offset,
+    )
+
+
+def _keyset(
+    queryset: QuerySet[Claim],
+    *,
+    key: tuple[str, ...],
+    bound: Callable[[K], list[Any]],
+    fields: tuple[str, ...],
+    make: Callable[..., K],
+    limit: int,
+    after: K | None,
+    before: K | None,
+    offset: int,
+) -> list[K]:
+    """Up to ``limit`` cursors (``make`` of each row's ``fields``) of ``queryset`` in the
+    order of the SQL expressions ``key``, after ``after`` (or the last ones before
+    ``before``, still in that order): a row comparison of ``key`` with the cursor's
+    ``bound`` values, so no page reads the rows before it."""
     queryset = queryset.order_by()
-    columns = ", ".join(_QUEUE_KEY)
     cursor = after or before
     if cursor is not None:
         op = ">" if before is None else "<"
+        marks = ", ".join(["%s"] * len(key))
         queryset = queryset.filter(
             RawSQL(
-                f"({columns}) {op} (%s, %s, %s, %s)",
-                [cursor.rank, -cursor.dependents, cursor.created_at, cursor.id],
+                f"({', '.join(key)}) {op} ({marks})",
+                bound(cursor),
                 output_field=BooleanField(),
             )
         )
     backward = before is not None
-    order = [RawSQL(key, []).desc() if backward else RawSQL(key, []).asc() for key in _QUEUE_KEY]
-    rows = queryset.order_by(*order).values_list("queue_rank", "dependents", "created_at", "id")
-    keys = [
-        QueueCursor(rank=rank, dependents=dependents, created_at=created_at, id=pk)
-        for rank, dependents, created_at, pk in rows[offset : offset + limit]
-    ]
+    order = [RawSQL(k, []).desc() if backward else RawSQL(k, []).asc() for k in key]
+    rows = queryset.order_by(*order).values_list(*fields)
+    keys = [make(*row) for row in rows[offset : offset + limit]]
     return keys[::-1] if backward else keys
 
 
@@ -154,26 +185,17 @@ def review_blind_queue_keyset(
     the keys of up to ``limit`` claims of ``queryset`` oldest first, after ``after``
     (or the last ones before ``before``, still oldest first). A claim's key never
     changes, so paging shows every claim the filter keeps once."""
-    queryset = queryset.order_by()
-    columns = ", ".join(_BLIND_KEY)
-    cursor = after or before
-    if cursor is not None:
-        op = ">" if before is None else "<"
-        queryset = queryset.filter(
-            RawSQL(
-                f"({columns}) {op} (%s, %s)",
-                [cursor.created_at, cursor.id],
-                output_field=BooleanField(),
-            )
-        )
-    backward = before is not None
-    order = [RawSQL(key, []).desc() if backward else RawSQL(key, []).asc() for key in _BLIND_KEY]
-    rows = queryset.order_by(*order).values_list("created_at", "id")
-    keys = [
-        BlindCursor(created_at=created_at, id=pk)
-        for created_at, pk in rows[offset : offset + limit]
-    ]
-    return keys[::-1] if backward else keys
+    return _keyset(
+        queryset,
+        key=_BLIND_KEY,
+        bound=lambda c: [c.created_at, c.id],
+        fields=("created_at", "id"),
+        make=BlindCursor,
+        limit=limit,
+        after=after,
+        before=before,
+        offset=offset,
+    )
 
 
 def review_queue_ordered_ids(
