@@ -23,8 +23,12 @@ again against the current version (``verification_unfinished``). Concurrent subm
 of the same external id are serialised by a transaction-scoped advisory lock per id.
 
 Inline sources are documents: a changed text is a new version, in which the source's
-earlier claims whose words it still has are bound again, judged and scored
-(``source_upsert_and_rebind``, the rule of every door that writes documents).
+earlier claims whose words it still has are bound again, judged and scored by an ingest
+job queued on commit (``source_upsert_queue_rebind``, as ``POST /connect/v1/sources``
+does): judging a large source's claims inside the request could outlast the web worker,
+whose timeout would roll the batch back. Until the job has run they are ``unverified``
+(``stale_source``); a claim of this batch among them is verified now, against the new
+version, and the job finds it current.
 """
 
 from __future__ import annotations
@@ -61,9 +65,10 @@ from verifier.selectors.claim_verification import (
 from verifier.selectors.rules import rule_set_active
 from verifier.selectors.traces import claims_bound_spans
 from verifier.services.enqueue import RUN_VERIFICATION_JOB, task_enqueue_on_commit
+from verifier.services.ingest_create import source_upsert_queue_rebind
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
-from verifier.services.sources import SourceInputError, source_upsert_and_rebind
+from verifier.services.sources import SourceInputError
 from verifier.services.traces import (
     DoorTrace,
     TracedClaim,
@@ -179,21 +184,24 @@ def _text_problem(text: str) -> dict[str, str] | None:
     return None
 
 
-def _upsert_sources(workspace: Workspace, sources: Sequence[SourceSubmission]) -> None:
-    """Store the inline sources as documents: a changed text is a new version, in which
-    the source's earlier claims are bound again where their words still are
-    (``source_upsert_and_rebind``, as every door that writes documents does)."""
+def _upsert_sources(
+    workspace: Workspace, sources: Sequence[SourceSubmission], actor: User | None
+) -> None:
+    """Store the inline sources as documents: a changed text is a new version, whose
+    ingest job binds the source's earlier claims again where their words still are
+    (``source_upsert_queue_rebind``, module docstring)."""
     refs = [s.ref for s in sources]
     if len(set(refs)) != len(refs):
         raise ClaimVerifyInputError("duplicate_source_ref", "Each inline source needs its own ref.")
     for index, spec in enumerate(sources):
         try:
-            source_upsert_and_rebind(
+            source_upsert_queue_rebind(
                 workspace=workspace,
                 ref=spec.ref,
                 text=spec.text,
                 title=spec.title,
                 door_name="claims/verify",
+                actor=actor,
             )
         except SourceInputError as exc:
             details: dict[str, Any] = {"index": index}
@@ -259,7 +267,7 @@ def claims_submit(
             "too_many_claims",
             f"{len(claims)} claims in one call; the limit is {MAX_CLAIMS_PER_BATCH}.",
         )
-    _upsert_sources(workspace, sources)
+    _upsert_sources(workspace, sources, actor)
     resolved = _resolve_sources(workspace, (c.source for c in claims))
     _check_policy(workspace, policy, resolved.values())
     external_ids = {c.external_id for c in claims if c.external_id}

@@ -4,12 +4,11 @@ A new version of a document supersedes the earlier ones: ``source_upsert`` re-re
 the claims bound to them at once (a supported one becomes ``unverified`` /
 ``stale_source``). ``source_claims_rebind`` then binds the source's claims again in the
 new version where their words still are as they were, judges and scores them, so an
-unchanged sentence keeps a current claim: ingest runs it as a job's ``rebind`` item, and
-the inline sources of claims/verify, which judge within the request anyway, through
-``source_upsert_and_rebind``, in the version's own transaction; ``POST
-/connect/v1/sources`` as an ingest job of its own, queued on commit
-(``services.ingest_create.source_upsert_queue_rebind``: a large source's claims take
-minutes to judge). One rule, at every door that writes documents."""
+unchanged sentence keeps a current claim: ingest runs it as a job's ``rebind`` item;
+``POST /connect/v1/sources`` and the inline sources of claims/verify as an ingest job of
+its own, queued on commit (``services.ingest_create.source_upsert_queue_rebind``: a
+large source's claims take minutes to judge, past a web worker's timeout). One rule, at
+every door that writes documents."""
 
 from __future__ import annotations
 
@@ -265,36 +264,3 @@ def source_claims_rebind(
     claims_judge(claims=rebound, judge=judge, cause=why, vectors=claim_vectors(rebound))
     claims_classify(workspace=rebound[0].workspace, claims=rebound)
     return rebound
-
-
-@transaction.atomic
-def source_upsert_and_rebind(
-    *,
-    workspace: Workspace,
-    ref: str,
-    text: str,
-    title: str = "",
-    citation: str = "",
-    domain_pack: str = "",
-    door_name: str,
-    judge: Judge | None = None,
-) -> SourceWrite:
-    """``source_upsert`` of a document, and when it added a version to an existing
-    source, ``source_claims_rebind`` of that version in the same transaction, so the
-    claims whose words it still has stay current (module docstring). ``door_name``
-    (``sources API``, ``claims/verify``) is named in the state events' cause."""
-    write = source_upsert(
-        workspace=workspace,
-        ref=ref,
-        text=text,
-        title=title,
-        citation=citation,
-        domain_pack=domain_pack,
-    )
-    if write.created_version and not write.created_source:
-        source_claims_rebind(
-            version=write.version,
-            why=f"{door_name}: new version v{write.version.number}",
-            judge=judge,
-        )
-    return write

@@ -11,6 +11,8 @@ from verifier.models import (
     Claim,
     ClaimOrigin,
     EvidenceBinding,
+    IngestJob,
+    IngestStatus,
     Source,
     StateEvent,
     Verdict,
@@ -589,6 +591,40 @@ def test_a_new_version_sent_inline_keeps_the_claims_whose_quote_it_still_has(api
     assert (row["state"], row["reason"]) == ("supported", "entailed")
     assert row["span"]["source_version"] == 2
     assert row["verdict_id"] != before["verdict_id"]  # judged again, in the new version
+
+
+def test_a_new_inline_version_queues_the_earlier_claims_rejudging(
+    api, django_capture_on_commit_callbacks
+):
+    """The earlier claims of a source a batch sends a new version of are judged again by
+    an ingest job queued on commit, not within the request (a large source's claims take
+    minutes to judge, past the web worker's timeout, whose kill rolled the batch back)."""
+    quote = "The pier is 300 metres long."
+    earlier = {"text": quote, "source": "source:pier", "quote": quote, "external_id": "e-1"}
+    first = post(api, {"sources": [{"ref": "source:pier", "text": PIER_V1}], "claims": [earlier]})
+    (before,) = first.json()["results"]
+    other = {"text": "The pier was painted green in 2001.", "source": "source:pier"}
+
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        answer = post(
+            api, {"sources": [{"ref": "source:pier", "text": PIER_V2}], "claims": [other]}
+        )
+    assert answer.status_code == 200, answer.content
+    stored = Claim.objects.get(public_id=before["claim_id"])
+    assert (stored.state, stored.state_reason) == ("unverified", "stale_source")
+    job = IngestJob.objects.get(workspace=stored.workspace)
+    assert job.label == "claims/verify: new version v2 of source:pier"
+    assert job.status == IngestStatus.QUEUED
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for send in queued:  # the worker runs the job (tasks eager)
+            send()
+    job.refresh_from_db()
+    assert job.status == IngestStatus.SUCCEEDED, job.errors
+    row = api.get(f"/connect/v1/claims/{before['claim_id']}").json()
+    assert (row["state"], row["reason"]) == ("supported", "entailed")
+    bound = EvidenceBinding.objects.get(claim=stored, is_active=True)
+    assert bound.source_version.number == 2
 
 
 def test_a_resent_claim_whose_source_changed_is_verified_again_not_reused_stale(api):
