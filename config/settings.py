@@ -200,6 +200,13 @@ _prepare_threshold = env.str("SPANPROOF_DB_PREPARE_THRESHOLD", "5").strip()
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
     env.int("SPANPROOF_DB_PREPARE_THRESHOLD", 5) if _prepare_threshold else None
 )
+# How long opening a connection may take before it fails (libpq's ``connect_timeout``,
+# the whole handshake): without it a database host that drops packets held each request
+# for the kernel's TCP retries (~2 min), past the web worker's timeout, instead of a 503.
+# A ``connect_timeout`` in DATABASE_URL's query string wins.
+DATABASES["default"]["OPTIONS"].setdefault(
+    "connect_timeout", env.int("SPANPROOF_DB_CONNECT_TIMEOUT", 10)
+)
 DATABASE_RUNTIME_USER: str = DATABASES["default"].get("USER") or ""
 DATABASES["default"]["TEST"] = {"NAME": env.str("SPANPROOF_TEST_DB", "test_spanproof")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
