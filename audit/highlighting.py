@@ -209,19 +209,32 @@ def diff_segments(old: str, new: str) -> list[DiffSegment]:
         else:
             out.append(DiffSegment(op, chunk))
 
-    def words(a_text: str, b_text: str) -> None:
-        a, b = _tokens(a_text), _tokens(b_text)
-        if max(len(a), len(b)) > WORD_DIFF_MAX_TOKENS:
+    def words(a_whole: str, b_whole: str) -> None:
+        # The block's shared beginning and end are equal as they are: only what lies
+        # between is compared word by word (one word changed in a 5 MB text with no
+        # line break is that word, not the whole text removed and added).
+        head, tail = _shared_ends(a_whole, b_whole)
+        push("equal", [a_whole[:head]])
+        a_text = a_whole[head : len(a_whole) - tail]
+        b_text = b_whole[head : len(b_whole) - tail]
+        # more words than that is more tokens: no need to cut a long text into them
+        many = any(
+            len(t.split(maxsplit=WORD_DIFF_MAX_TOKENS)) > WORD_DIFF_MAX_TOKENS
+            for t in (a_text, b_text)
+        )
+        a, b = ([], []) if many else (_tokens(a_text), _tokens(b_text))
+        if many or max(len(a), len(b)) > WORD_DIFF_MAX_TOKENS:
             push("delete", [a_text])
             push("insert", [b_text])
-            return
-        matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                push("equal", a[i1:i2])
-            else:
-                push("delete", a[i1:i2])
-                push("insert", b[j1:j2])
+        else:
+            matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+                if tag == "equal":
+                    push("equal", a[i1:i2])
+                else:
+                    push("delete", a[i1:i2])
+                    push("insert", b[j1:j2])
+        push("equal", [a_whole[len(a_whole) - tail :]])
 
     a_lines, b_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     lines = difflib.SequenceMatcher(a=a_lines, b=b_lines, autojunk=False)
@@ -247,6 +260,176 @@ def _mark_recoded(out: list[DiffSegment]) -> list[DiffSegment]:
             out[i] = DiffSegment("delete", removed.text, recoded=True)
             out[i + 1] = DiffSegment("insert", added.text, recoded=True)
     return out
+
+
+# --- a changed block's shared beginning and end ---------------------------------------
+
+# Characters compared at once while finding where two texts start (or stop) differing.
+_SHARED_STEP: Final = 4096
+# How far back from where they differ a cut may move to land right after whitespace;
+# with no whitespace that near, nothing is cut off (the whole block is compared).
+_SHARED_CUT_REACH: Final = 1000
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i : i + _SHARED_STEP] == b[i : i + _SHARED_STEP]:
+        i += _SHARED_STEP
+    i = min(i, n)
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _shared_suffix(a: str, b: str, limit: int) -> int:
+    la, lb, i = len(a), len(b), 0
+    while i + _SHARED_STEP <= limit and (
+        a[la - i - _SHARED_STEP : la - i] == b[lb - i - _SHARED_STEP : lb - i]
+    ):
+        i += _SHARED_STEP
+    while i < limit and a[la - 1 - i] == b[lb - 1 - i]:
+        i += 1
+    return i
+
+
+def _breaks_after_space(text: str, at: int) -> bool:
+    """Whether ``text`` may be cut at ``at`` without splitting a word, a run of whitespace
+    or a user-perceived character: at either end, or right after whitespace and before a
+    character that is not whitespace and starts a user-perceived character of its own
+    (not a combining mark, a zero-width joiner, an emoji modifier)."""
+    if at <= 0 or at >= len(text):
+        return True
+    if not text[at - 1].isspace() or text[at].isspace():
+        return False
+    cluster = _CLUSTER.match(text, at - 1)
+    return cluster is not None and cluster.end() == at
+
+
+def _shared_ends(a: str, b: str) -> tuple[int, int]:
+    """(head, tail): how many characters ``a`` and ``b`` share at their beginning and at
+    their end, each cut back to where :func:`_breaks_after_space` allows in both texts;
+    ``head + tail`` never exceeds the shorter text."""
+    shared = _shared_prefix(a, b)
+    head = next(
+        (
+            c
+            for c in range(shared, max(0, shared - _SHARED_CUT_REACH) - 1, -1)
+            if _breaks_after_space(a, c) and _breaks_after_space(b, c)
+        ),
+        0,
+    )
+    shared = _shared_suffix(a, b, min(len(a), len(b)) - head)
+    tail = next(
+        (
+            t
+            for t in range(shared, max(0, shared - _SHARED_CUT_REACH) - 1, -1)
+            if _breaks_after_space(a, len(a) - t) and _breaks_after_space(b, len(b) - t)
+        ),
+        0,
+    )
+    return head, tail
+
+
+# --- a long diff as pages --------------------------------------------------------------
+
+# Unchanged characters shown either side of a change; a longer unchanged run is cut to
+# them, with a note of how many characters are left out.
+DIFF_CONTEXT_CHARS: Final = 300
+# A removed or added run longer than this shows its first and last halves of it.
+DIFF_RUN_SHOWN_CHARS: Final = 4000
+# About this many characters of text on one page of a diff: a page ends at the first
+# unchanged run left out after it has this many (two 5,000,000-character versions would
+# otherwise be a page of 10 MB, which a browser takes half a minute to lay out).
+DIFF_PAGE_CHARS: Final = 60_000
+_CUT_WORDS: Final = {"equal": "unchanged", "delete": "removed", "insert": "added"}
+
+
+@dataclass(frozen=True)
+class DiffCut:
+    """``chars`` characters of unchanged, removed or added text (``within``) that the
+    page leaves out."""
+
+    within: DiffOp
+    chars: int
+    op: Literal["cut"] = "cut"
+
+    @property
+    def words(self) -> str:
+        plural = "" if self.chars == 1 else "s"
+        return f"{self.chars:,} {_CUT_WORDS[self.within]} character{plural} not shown"
+
+
+def _cut_near(text: str, at: int) -> int:
+    """A place near ``at`` to cut ``text`` that splits no user-perceived character: right
+    after whitespace when there is some within 200 characters before, else between two
+    user-perceived characters."""
+    for c in range(at, max(0, at - 200) - 1, -1):
+        if _breaks_after_space(text, c):
+            return c
+    # No whitespace near: the user-perceived character boundary closest after ``at``,
+    # read from a little before it (the first match there may start mid-character).
+    start = max(0, at - 32)
+    found = [m.end() for m in _CLUSTER.finditer(text, start, min(len(text), at + 32))]
+    return next((end for end in found[1 if start else 0 :] if end >= at), at)
+
+
+def _shown(
+    segments: Sequence[DiffSegment], *, context: int, run_shown: int
+) -> list[DiffSegment | DiffCut]:
+    out: list[DiffSegment | DiffCut] = []
+    last = len(segments) - 1
+    for i, seg in enumerate(segments):
+        text = seg.text
+        if seg.op == "equal":
+            keep_head = context if i > 0 else 0
+            keep_tail = context if i < last else 0
+        else:
+            keep_head = keep_tail = run_shown // 2
+        # cut only where it leaves out more than it adds (a note, and a page break)
+        if len(text) <= keep_head + keep_tail + max(context, 1):
+            out.append(seg)
+            continue
+        head, tail = _cut_near(text, keep_head), _cut_near(text, len(text) - keep_tail)
+        if not head < tail:
+            out.append(seg)
+            continue
+        if head:
+            out.append(DiffSegment(seg.op, text[:head], recoded=seg.recoded))
+        out.append(DiffCut(seg.op, tail - head))
+        if tail < len(text):
+            out.append(DiffSegment(seg.op, text[tail:], recoded=seg.recoded))
+    return out
+
+
+def diff_pages(
+    segments: Sequence[DiffSegment],
+    *,
+    context: int = DIFF_CONTEXT_CHARS,
+    run_shown: int = DIFF_RUN_SHOWN_CHARS,
+    page_chars: int = DIFF_PAGE_CHARS,
+) -> list[list[DiffSegment | DiffCut]]:
+    """:func:`diff_segments` as the pages of a diff page: every change, with
+    ``context`` characters of unchanged text either side (the rest of an unchanged run
+    is a :class:`DiffCut`), a removed or added run over ``run_shown`` characters cut to
+    its two ends, and a new page at the first unchanged run left out after
+    ``page_chars`` characters of text (or after any unchanged run past twice that).
+    No pages when the texts are the same."""
+    if all(seg.op == "equal" for seg in segments):
+        return []
+    pages: list[list[DiffSegment | DiffCut]] = [[]]
+    size = 0
+    for piece in _shown(segments, context=context, run_shown=run_shown):
+        pages[-1].append(piece)
+        if isinstance(piece, DiffSegment):
+            size += len(piece.text)
+        cut_here = isinstance(piece, DiffCut) and piece.within == "equal"
+        if (cut_here and size >= page_chars) or (piece.op == "equal" and size >= 2 * page_chars):
+            pages.append([])
+            size = 0
+    if not pages[-1]:
+        pages.pop()
+    return pages
 
 
 # --- windows of long texts ----------------------------------------------------------

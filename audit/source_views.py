@@ -11,7 +11,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from audit import selectors
-from audit.highlighting import diff_summary
+from audit.highlighting import (
+    DIFF_CONTEXT_CHARS,
+    DIFF_PAGE_CHARS,
+    DIFF_RUN_SHOWN_CHARS,
+    diff_pages,
+    diff_summary,
+)
 from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
@@ -154,11 +160,20 @@ def source_diff(request: MemberRequest, source_id: int) -> HttpResponse:
         summary = diff_summary(
             old.text, new.text, old_name=f"v{old.number}", new_name=f"v{new.number}"
         )
+        # Every change with a little unchanged text around it, a page at a time: the
+        # whole text of two long versions would be a page of megabytes.
+        pages = Paginator(diff_pages(diff), 1).get_page(_digits(request.GET.get("diff_page")))
+        shown = pages.object_list[0] if pages.object_list else []
         context.update(
             {
                 "old": old,
                 "new": new,
-                "diff": diff,
+                "diff": shown,
+                "diff_page": pages,
+                "diff_cut": any(piece.op == "cut" for piece in shown),
+                "diff_context": f"{DIFF_CONTEXT_CHARS:,}",
+                "diff_run_shown": f"{DIFF_RUN_SHOWN_CHARS:,}",
+                "diff_page_chars": f"{DIFF_PAGE_CHARS:,}",
                 "rechecked": rechecked,
                 "diff_summary": summary,
             }

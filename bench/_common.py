@@ -34,12 +34,13 @@ BENCH_SECRET_KEY = "bench-only-" + "x" * 50
 
 def bench_database_url(name: str, *, fresh: bool = False) -> str:
     """``DATABASE_URL`` when set; else database ``name`` on the embedded cluster under
-    ``var/pgdata`` (started if needed), created if missing — dropped first when ``fresh``."""
+    ``var/pgdata`` (``$SPANPROOF_DATA/pgdata`` when set, as for the console; started if
+    needed), created if missing — dropped first when ``fresh``."""
     if os.environ.get("DATABASE_URL"):
         return os.environ["DATABASE_URL"]
-    from config.embedded_postgres import ensure_embedded_postgres
+    from config.embedded_postgres import data_root, ensure_embedded_postgres
 
-    info = ensure_embedded_postgres(ROOT / "var" / "pgdata")
+    info = ensure_embedded_postgres(data_root(ROOT) / "pgdata")
     import psycopg
 
     with psycopg.connect(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from django import forms
+from django.conf import settings
 
 from verifier.services.ingest_create import SourceUpload, ref_for_text
 from verifier.services.ingest_input import FORMATS, format_for_filename
@@ -104,6 +105,13 @@ class IngestUploadForm(forms.Form):
                 raise forms.ValidationError("Paste some text or choose at least one file.")
             return data
         pasted = data.get("text") or ""
+        if len(pasted) > settings.SOURCE_TEXT_MAX_CHARS:  # what every other door allows
+            self.add_error(
+                "text",
+                f"The pasted text is {len(pasted):,} characters long; a source holds at most "
+                f"{settings.SOURCE_TEXT_MAX_CHARS:,} characters: split it into smaller texts.",
+            )
+            return data
         blank = blank_text_problem(pasted) if pasted.strip() else None
         if blank is not None:  # a zero-width space, say: the rule every door applies
             self.add_error("text", f"The pasted text {blank}: paste text with something to read.")
