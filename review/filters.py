@@ -21,6 +21,7 @@ from review.queue_reasons import (
 from review.verdict_columns import with_answer_percent_in_force, with_judge_model_in_force
 from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
+from verifier.selectors.text_search import text_search
 from verifier.state_policy import queue_rank
 from verifier.states import StateReason
 
@@ -366,15 +367,13 @@ class ReviewQueueFilter(django_filters.FilterSet):
         return queryset.filter(pk__in=mine)
 
     def filter_search(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
-        value = value.strip()
-        if not value:
+        """The claim's text, its source's ref or title by the search rule (case, accents,
+        Unicode form, whitespace runs folded: ``verifier.selectors.text_search``), or its
+        id exactly."""
+        match = text_search(value, "text_folded", "source__ref_folded", "source__title_folded")
+        if match is None:
             return queryset
-        return queryset.filter(
-            Q(text__icontains=value)
-            | Q(public_id=value)
-            | Q(source__ref__icontains=value)
-            | Q(source__title__icontains=value)
-        )
+        return queryset.filter(match | Q(public_id=value.strip()))
 
 
 def without_blind_hidden(params: QueryDict) -> QueryDict:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 
 from audit.highlighting import diff_segments
@@ -24,21 +24,23 @@ from verifier.binding import (
 )
 from verifier.domain_packs import RAG_CHUNK_REF_PREFIX
 from verifier.models import Claim, EvidenceBinding, Source, SourceVersion, Workspace
-from verifier.selectors.claim_filters import text_contains
 from verifier.selectors.permalinks import span_permalink
+from verifier.selectors.text_search import text_search
 from verifier.vocabulary import Term, recheck_between
 
 
 def audit_source_list(
     *, workspace: Workspace, q: str = "", include_rag_chunks: bool = False
 ) -> QuerySet[Source]:
-    """The workspace's sources by ref; ``q`` searches ref and title. RAG-audit chunks
-    (``rag-chunk:`` sources, one per audited chunk) are left out unless asked for."""
+    """The workspace's sources by ref; ``q`` searches ref and title (the search rule:
+    ``verifier.selectors.text_search``). RAG-audit chunks (``rag-chunk:`` sources, one
+    per audited chunk) are left out unless asked for."""
     sources = Source.objects.filter(workspace=workspace)
     if not include_rag_chunks:
         sources = sources.exclude(ref__startswith=RAG_CHUNK_REF_PREFIX)
-    if q:
-        sources = sources.filter(Q(text_contains("ref", q)) | Q(text_contains("title", q)))
+    match = text_search(q, "ref_folded", "title_folded")
+    if match is not None:
+        sources = sources.filter(match)
     return sources.order_by("ref")
 
 

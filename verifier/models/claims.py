@@ -7,7 +7,7 @@ from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
 from verifier.embeddings import EMBEDDING_DIMENSIONS
-from verifier.models.sources import Source
+from verifier.models.sources import Source, search_folded
 from verifier.models.workspaces import Workspace
 from verifier.state_policy import queue_rank_default
 from verifier.states import StateReason
@@ -56,6 +56,8 @@ class Claim(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="claims")
     public_id = models.CharField(max_length=40, unique=True, default=new_claim_public_id)
     text = models.TextField()
+    # What the console's searches compare (verifier.selectors.text_search).
+    text_folded = search_folded("text")
     original_text = models.TextField(
         blank=True, help_text="The text as first extracted or imported, kept when remediated."
     )

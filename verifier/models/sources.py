@@ -3,12 +3,29 @@ from __future__ import annotations
 import hashlib
 
 from django.db import models
+from django.db.models.expressions import RawSQL
 
 from verifier.models.workspaces import Workspace
+from verifier.text.search_fold import search_fold_sql
 
 
 def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def search_folded(column: str) -> models.GeneratedField:
+    """``column`` folded by the text-search rule (``verifier.text.search_fold``), stored:
+    PostgreSQL writes it on every insert and every change of ``column``, whoever writes
+    the row (a service, a COPY, a bulk update), so a search compares the query against it
+    without folding every row again (``bench/claim_search.py``). The rule's SQL is in the
+    migration as text: a change of the rule is a schema change (``makemigrations``)."""
+    return models.GeneratedField(
+        expression=RawSQL(search_fold_sql(f'"{column}"'), ()),
+        output_field=models.TextField(),
+        db_persist=True,
+        help_text=f"The {column} as the console's searches compare it (case, accents, "
+        "Unicode form and whitespace runs folded).",
+    )
 
 
 class Source(models.Model):
@@ -20,6 +37,8 @@ class Source(models.Model):
     citation = models.CharField(max_length=500, blank=True)
     domain_pack = models.CharField(max_length=64, blank=True, default="general")
     created_at = models.DateTimeField(auto_now_add=True)
+    ref_folded = search_folded("ref")
+    title_folded = search_folded("title")
 
     class Meta:
         ordering = ["ref"]

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 
-from django.db.models import F, Func, QuerySet, TextField
-from django.db.models.lookups import IContains
+from django.db.models import QuerySet
 
 from verifier.audit_pack.scope import CLAIM_FILTER_KEYS
 from verifier.models import Claim, Workspace
 from verifier.selectors.claims import quality_class_filter
+from verifier.selectors.text_search import text_search
 from verifier.untrusted_input import decimal_int
-
-
-class _Nfc(Func):
-    """PostgreSQL's ``normalize(text, NFC)``: the stored text composed, for comparing only."""
-
-    function = "normalize"
-    template = "%(function)s(%(expressions)s, NFC)"
-    output_field = TextField()
-
-
-def text_contains(field: str, query: str) -> IContains:
-    """``field`` contains ``query``, case ignored, both sides composed (NFC): a decomposed
-    "O\u0308do\u0308n" finds the composed "Ödön" and the other way round. The stored text is
-    never changed; only the comparison is normalized."""
-    return IContains(_Nfc(F(field)), unicodedata.normalize("NFC", query))
 
 
 def claim_filters(params: Mapping[str, str]) -> dict[str, str]:
@@ -51,5 +35,8 @@ def claim_filter_list(*, workspace: Workspace, filters: Mapping[str, str]) -> Qu
         # The class as the reports count it: capped by the claim's state.
         claims = claims.filter(quality_class_filter(filters["quality"]))
     if filters.get("q"):
-        claims = claims.filter(text_contains("text", filters["q"]))
+        # the search rule (case, accents, Unicode form, whitespace runs folded)
+        match = text_search(filters["q"], "text_folded")
+        if match is not None:
+            claims = claims.filter(match)
     return claims.order_by("-created_at", "-id")

@@ -20,6 +20,7 @@ from verifier.models import (
     Workspace,
 )
 from verifier.relations.srmkg import Calibration, VerificationSettings
+from verifier.selectors.text_search import text_search
 
 
 def relation_settings_get(*, workspace: Workspace) -> VerificationSettings:
@@ -128,21 +129,18 @@ def relations_for_review(
     *, workspace: Workspace, level: str = "", kind: str = "", q: str = ""
 ) -> QuerySet[ClaimRelation]:
     """Rejected relations and relations accepted past the VoG cap, newest first; narrowed
-    to a decision ``level``, a relation ``kind`` and claims whose text or id contains
-    ``q`` when given."""
+    to a decision ``level``, a relation ``kind`` and, given ``q``, relations either of whose
+    claims contains it by the search rule or is the claim of that id."""
     rows = ClaimRelation.objects.filter(workspace=workspace, needs_review=True)
     if level:
         rows = rows.filter(verification_level=level)
     if kind:
         rows = rows.filter(kind=kind)
-    q = q.strip()
-    if q:
-        rows = rows.filter(
-            Q(from_claim__text__icontains=q)
-            | Q(to_claim__text__icontains=q)
-            | Q(from_claim__public_id=q)
-            | Q(to_claim__public_id=q)
-        )
+    # either claim's text by the search rule (verifier.selectors.text_search), or its id
+    match = text_search(q, "from_claim__text_folded", "to_claim__text_folded")
+    if match is not None:
+        q = q.strip()
+        rows = rows.filter(match | Q(from_claim__public_id=q) | Q(to_claim__public_id=q))
     return rows.select_related("from_claim", "to_claim").order_by("-created_at", "-pk")
 
 

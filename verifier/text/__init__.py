@@ -9,7 +9,9 @@ One source for the words every reader of text needs, so that a list is changed o
 * ``abbreviations`` — the abbreviations a ``.`` does not end a sentence after;
 * ``sentences`` — the two sentence splitters (evidence offsets, extractor blocks);
 * ``words`` — the word and name patterns each reader cuts text with, named;
-* ``synonyms`` — the judge's and the memory verifier's synonym groups.
+* ``synonyms`` — the judge's and the memory verifier's synonym groups;
+* ``search_fold`` — the one rule text searches match by (case, accents, Unicode form,
+  whitespace runs), in Python and as PostgreSQL's SQL.
 
 Callers import the module they need (``from verifier.text.stopwords import STOPWORDS``).
 """
