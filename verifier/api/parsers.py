@@ -10,6 +10,15 @@ multipart) refuses a key or value holding a NUL or a lone surrogate (``invalid_t
 with where it was): PostgreSQL stores neither, and a lone surrogate cannot even be
 written into the error body that would echo it. All answer 400 with the API's JSON error body
 (``verifier.untrusted_input`` holds the rules).
+
+A body is read in the charset its ``Content-Type`` names, and only a text encoding is one:
+``charset=zlib`` (or ``bz2``, ``base64``, ``rot13``) names a bytes-to-bytes codec, which
+would decompress the body after its size was checked (a small request growing without
+bound) or fail as a server error; it is a ``400 malformed_request``, as a charset that
+does not decode the body is. A form body's names and values must be text in that
+charset too, raw or percent-escaped: Django's reader puts U+FFFD in place of bytes that
+do not decode (or reads the whole body as Latin-1), so the text stored would not be the
+text sent; such a field is ``invalid_text`` naming it.
 """
 
 from __future__ import annotations
@@ -18,8 +27,10 @@ import codecs
 import sys
 from collections.abc import Mapping
 from typing import IO, Any
+from urllib.parse import unquote
 
 from django.conf import settings
+from django.http import QueryDict
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -29,6 +40,7 @@ from verifier.untrusted_input import (
     DuplicateKey,
     JsonTooDeep,
     loads_bounded,
+    printable,
     unstorable_location,
 )
 
@@ -54,6 +66,19 @@ def refuse_unstorable(data: Any) -> None:
         )
 
 
+def _text_encoding(parser_context: Mapping[str, Any] | None) -> str:
+    """The charset the ``Content-Type`` names (else ``DEFAULT_CHARSET``) when it is a text
+    encoding; ``ParseError`` otherwise. ``str.encode`` refuses the bytes-to-bytes codecs
+    (``zlib``, ``bz2``, ``base64``) that ``codecs.decode`` would run on the body."""
+    encoding = str((parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET)
+    try:
+        "".encode(encoding)
+    except (LookupError, UnicodeError) as exc:
+        message = f'Unsupported charset "{encoding}" in request Content-Type header.'
+        raise ParseError(message) from exc
+    return encoding
+
+
 def _parse_problem(exc: ValueError) -> str:
     """What the JSON decoder said, in the client's terms: an integer of more digits than
     Python converts says so, without the interpreter's advice to raise its limit."""
@@ -76,7 +101,7 @@ class BoundedJSONParser(parsers.JSONParser):
         raw = stream.read() if limit is None else stream.read(limit + 1)
         if limit is not None and len(raw) > limit:
             raise payload_too_large()
-        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        encoding = _text_encoding(parser_context)
         try:
             text = codecs.decode(raw, encoding)
             data = loads_bounded(text, what="the request body", finite=True, unique_keys=True)
@@ -91,6 +116,24 @@ class BoundedJSONParser(parsers.JSONParser):
         return data
 
 
+def _undecodable_form_field(raw: bytes, encoding: str) -> str | None:
+    """Where a form body is not text in ``encoding``: ``body`` when its bytes are not, else
+    the name of the first field whose name or value, percent-escapes decoded, is not;
+    None when every field reads as text."""
+    try:
+        body = raw.decode(encoding)
+    except UnicodeError:
+        return BODY_FIELD
+    for pair in body.split("&"):
+        name, _, value = (part.replace("+", " ") for part in pair.partition("="))
+        try:
+            unquote(name, encoding, errors="strict")
+            unquote(value, encoding, errors="strict")
+        except UnicodeError:
+            return printable(unquote(name, encoding, errors="replace"))
+    return None
+
+
 class CheckedFormParser(parsers.FormParser):
     def parse(
         self,
@@ -98,7 +141,19 @@ class CheckedFormParser(parsers.FormParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        data = super().parse(stream, media_type, parser_context)
+        encoding = _text_encoding(parser_context)
+        raw = stream.read()
+        try:
+            data = QueryDict(raw, encoding=encoding)
+        except UnicodeError as exc:  # a text encoding that cannot read it (punycode, idna)
+            raise ParseError(f"The form body is not {encoding} text.") from exc
+        where = _undecodable_form_field(raw, encoding)
+        if where is not None:
+            raise ApiError(
+                "invalid_text",
+                f"{where} is not {encoding} text (bytes that do not decode); it cannot be stored.",
+                details={"field": where},
+            )
         refuse_unstorable(dict(data.lists()))
         return data
 
@@ -110,7 +165,11 @@ class CheckedMultiPartParser(parsers.MultiPartParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        parsed = super().parse(stream, media_type, parser_context)
+        try:
+            parsed = super().parse(stream, media_type, parser_context)
+        except UnicodeError as exc:  # a text encoding that cannot read it (punycode, idna)
+            encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+            raise ParseError(f"The multipart body is not {encoding} text.") from exc
         refuse_unstorable(dict(parsed.data.lists()))
         # every file of every field (values() would give only the last file of a field)
         refuse_unstorable([f.name for _, files in parsed.files.lists() for f in files])

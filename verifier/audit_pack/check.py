@@ -230,7 +230,8 @@ def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
 # --- the span rules (Spanproof's Layer-1 re-check) ----------------------------------------
 # A quote matches the text at its offsets under its match kind: exact (equal), normalized
 # (equal after folding whitespace, case, quote styles, dashes, NBSP, zero-width and
-# compatibility characters) or fuzzy (similarity of the folded strings >= the floor).
+# compatibility characters and the order of combining marks) or fuzzy (similarity of the
+# folded strings >= the floor).
 
 _SINGLE_QUOTES = "\u2018\u2019\u201a\u201b\u2032\u2035\u2039\u203a\u02bc\u02bb\u02bd\uff07\u00b4"
 _DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\uff02\u301d\u301e\u301f"
@@ -278,9 +279,28 @@ def _fold_char(ch: str) -> str:
     return out
 
 
+def _canonical_order(text: str) -> str:
+    """``text`` with each run of combining marks stably sorted by combining class (as NFD
+    orders them), so a letter's marks compare the same in whatever order they came."""
+    out: list[str] = []
+    run: list[str] = []
+    for ch in text:
+        if unicodedata.combining(ch):
+            run.append(ch)
+            continue
+        if run:
+            out.extend(sorted(run, key=unicodedata.combining))
+            run = []
+        out.append(ch)
+    out.extend(sorted(run, key=unicodedata.combining))
+    return "".join(out)
+
+
 def fold(text: str) -> str:
-    """The string the matcher compares: folded, whitespace runs collapsed, stripped."""
-    return _SPACES.sub(" ", "".join(_fold_char(ch) for ch in text)).strip(" ")
+    """The string the matcher compares: folded, whitespace runs collapsed, stripped,
+    combining marks in canonical order."""
+    folded = _SPACES.sub(" ", "".join(_fold_char(ch) for ch in text)).strip(" ")
+    return folded if folded.isascii() else _canonical_order(folded)
 
 
 def normalize(text: str) -> str:

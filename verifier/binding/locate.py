@@ -232,7 +232,8 @@ def _score_window(
     # the folded text may start after a hyphen ("non-toxic") or a mark.
     text, orig_of = index.text, index.offsets.orig_of
     edges_a = [a for a in {a for a, _ in tokens} if starts_word(text, orig_of(ws + a), len(text))]
-    edges_b = [b for b in {b for _, b in tokens} if ends_word(text, 0, orig_of(ws + b - 1) + 1)]
+    end_of = index.offsets.end_of
+    edges_b = [b for b in {b for _, b in tokens} if ends_word(text, 0, end_of(ws + b - 1))]
     if not edges_a or not edges_b:
         return None
     starts = sorted(a for a in edges_a if abs(a - ds) <= reach) or [min(edges_a)]
