@@ -269,7 +269,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["verifier.api.permissions.ScopePermission"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "verifier.api.openapi_requests.RequestRulesAutoSchema",
     "EXCEPTION_HANDLER": "verifier.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         "verifier.api.throttling.ApiKeyRateThrottle",
@@ -317,6 +317,7 @@ SPECTACULAR_SETTINGS = {
         "StateReasonEnum": "verifier.api.audit_pack.STATE_REASON_CHOICES",
     },
     # drf-spectacular's enum hook, then every operation's error answers (the Error body).
+        "StateEnum": "verifier.api.envelopes.STATE_CHOICES",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "verifier.api.openapi_errors.error_responses_add",

@@ -15,7 +15,12 @@ from django.http import FileResponse, HttpResponse, QueryDict, StreamingHttpResp
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,7 +32,13 @@ from verifier.api.errors import BODY_FIELD, ApiError
 from verifier.api.negotiation import IgnoreFormatParam
 from verifier.api.scoping import request_actor, request_workspace
 from verifier.api.strict_input import StrictSerializer, ascii_integers, query_params_check
-from verifier.audit_pack.scope import SCOPE_KINDS, AuditPackError, PackScope, parse_scope
+from verifier.audit_pack.scope import (
+    CLAIM_FILTER_KEYS,
+    SCOPE_KINDS,
+    AuditPackError,
+    PackScope,
+    parse_scope,
+)
 from verifier.audit_pack.signing import SigningKeyUnavailable
 from verifier.audit_pack.writer import checker_bytes, checker_sha256
 from verifier.models import ApiScope, AuditPackJob, AuditPackJobStatus
@@ -50,6 +61,23 @@ CHECKER_SHA256_HEADER = "X-Spanproof-Checker-SHA256"
 STATE_REASON_CHOICES = [r.value for r in StateReason]
 
 
+# What each scope reads besides ``scope`` (``parse_scope``): another field is refused by
+# name, not left out of the pack without a word (``?scope=trace&trace=…&state=supported``
+# would export the whole trace, its caller believing it filtered).
+SCOPE_READS: dict[str, tuple[str, ...]] = {
+    "claims": CLAIM_FILTER_KEYS,
+    "source": ("source",),
+    "trace": ("trace",),
+    "ingest_job": ("job",),
+    "verification_job": ("job",),
+}
+
+
+@extend_schema_field(OpenApiTypes.UUID)
+class TraceIdField(serializers.CharField):
+    """A trace's id: a UUID, as ``parse_scope`` reads it (and says so when it is not)."""
+
+
 @extend_schema_serializer(component_name="AuditPackScope")
 class AuditPackScopeSerializer(ClaimFilterSerializer):
     """What a pack holds: ``scope`` (default ``claims``) and its argument. ``state``,
@@ -62,7 +90,7 @@ class AuditPackScopeSerializer(ClaimFilterSerializer):
     reason = serializers.ChoiceField(choices=STATE_REASON_CHOICES, required=False)
     quality = serializers.ChoiceField(choices=list(QUALITY_CLASSES), required=False)
     q = serializers.CharField(required=False, help_text="Text the claims contain.")
-    trace = serializers.CharField(required=False, help_text="Trace id (scope=trace).")
+    trace = TraceIdField(required=False, help_text="Trace id (scope=trace).")
 
 
 @extend_schema_serializer(component_name="AuditPackJobRequest")
@@ -102,6 +130,18 @@ def pack_scope(serializer_class: type[AuditPackScopeSerializer], data: Any) -> P
         raise AuditPackError(
             "invalid_scope", f"{field}: {' '.join(messages)}", {"field": field, "errors": errors}
         )
+    kind = serializer.validated_data["scope"]
+    reads = SCOPE_READS[kind]
+    for key in serializer.validated_data:
+        if key != "scope" and key not in reads:
+            what = kind.replace("_", " ")
+            article = "An" if what[0] in "aeiou" else "A"
+            raise AuditPackError(
+                "invalid_scope",
+                f"{article} {what} pack does not read {key!r} (it reads "
+                f"{', '.join(reads)}); leave it out.",
+                {"field": key},
+            )
     return parse_scope({key: str(value) for key, value in serializer.validated_data.items()})
 
 

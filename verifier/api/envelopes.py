@@ -12,6 +12,7 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from verifier import vocabulary
@@ -119,8 +120,16 @@ class ClaimListItemSerializer(EnvelopeSerializer):
     )
 
 
+@extend_schema_field(
+    # the states it takes, as ``validate_include`` holds them (its message lists them all)
+    {"type": "array", "items": {"type": "string", "enum": STATE_CHOICES}}
+)
+class StateListField(serializers.ListField):
+    pass
+
+
 class VerificationPolicySerializer(serializers.Serializer[Any]):
-    include = serializers.ListField(
+    include = StateListField(
         child=serializers.CharField(max_length=16),
         required=False,
         allow_empty=False,

@@ -192,7 +192,16 @@ class MemoryVerifyApi(APIView):
             allow_null=True, help_text="The check's trace (GET /connect/v1/traces/{id})."
         )
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            404: OpenApiResponse(
+                description="not_found: no transcript with that `transcript_id` in this "
+                "workspace; nothing is stored."
+            ),
+        },
+    )
     def post(self, request: Request) -> Response:
         workspace = request_workspace(request)
         data = self.InputSerializer(data=request.data)

@@ -8,15 +8,20 @@ A cursor the API did not give out is the client's mistake, not a missing page: D
 answer (404 ``not_found``) would say the resource is gone, so a cursor that does not
 decode, or decodes to a position that is not a whole number (a NUL, text, a sign) or
 is beyond any id, is a 400 ``invalid_cursor`` in the API's error body, before it can
-reach the query."""
+reach the query.
+
+The schema says so too: ``cursor`` is never empty (``?cursor=`` is a ``400 empty_field``,
+``query_params_check``) and ``page_size`` is at least 1, so a client generated from it, or a
+fuzzer, does not take either for a valid request."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from verifier.api.errors import ApiError
 
@@ -56,6 +61,23 @@ class IdCursorPagination(CursorPagination):
         ):
             raise invalid_cursor()
         return cursor
+
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.cursor_query_param:
+                parameter["schema"]["minLength"] = 1
+                parameter["description"] = (
+                    "The `next` or `previous` link's cursor, as it came (another is a 400 "
+                    "invalid_cursor); leave it out for the first page."
+                )
+            elif parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["minimum"] = 1
+                parameter["description"] = (
+                    f"Rows per page, default {self.page_size}; a larger one than "
+                    f"{self.max_page_size} is served as {self.max_page_size}."
+                )
+        return parameters
 
     def get_page_size(self, request: Request) -> int | None:
         raw = request.query_params.get(self.page_size_query_param)
