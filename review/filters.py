@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -374,6 +374,36 @@ class ReviewQueueFilter(django_filters.FilterSet):
         if match is None:
             return queryset
         return queryset.filter(match | Q(public_id=value.strip()))
+
+
+def filter_in_words(values: Mapping[str, Any]) -> str:
+    """A queue filter's cleaned ``values`` (``ReviewQueueFilter``'s form) as a reviewer
+    reads them: each set field by its label and its value's label ("Reason: Judge
+    undecided, Whose: Mine"), the default state (the queue itself) left out; "" for the
+    default queue. Never a code (``mine=True``, ``reason=abstained``)."""
+    said = []
+    for name, value in values.items():
+        if value in (None, "", []) or (name == "state" and value == "queue"):
+            continue
+        declared = ReviewQueueFilter.base_filters.get(name)
+        if declared is None:
+            continue
+        if name == "mine":
+            if not value:
+                continue
+            shown = "Mine"
+        elif name == "reason":
+            shown = vocabulary.label("reason", value)
+        elif isinstance(declared, django_filters.ChoiceFilter):
+            shown = str(dict(declared.extra.get("choices") or []).get(value, value))
+        elif name in ("confidence_min", "confidence_max"):
+            shown = f"{value:g} %"
+        elif name in ("q", "source", "judge_model"):
+            shown = f"“{value}”"
+        else:
+            shown = str(value)
+        said.append(f"{str(declared.label).removesuffix(' (%)')}: {shown}")
+    return ", ".join(said)
 
 
 def without_blind_hidden(params: QueryDict) -> QueryDict:

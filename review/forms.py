@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from verifier.untrusted_input import decimal_int
 
@@ -106,3 +108,44 @@ class GuidelinesForm(forms.Form):
         label="Guidelines (markdown)",
         widget=forms.Textarea(attrs={"rows": 16}),
     )
+
+
+class DecisionFilterForm(forms.Form):
+    """The Decisions page's filter: a day (today when blank) and one reviewer or admin
+    of the workspace (everyone when blank), by user name."""
+
+    day = forms.DateField(
+        required=False,
+        label="Day",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": "Enter a day as a date, such as 2026-06-10."},
+    )
+    reviewer = forms.ChoiceField(required=False, label="Reviewer")
+
+    def __init__(self, *args: Any, reviewers: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["reviewer"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", "Everyone"), *((name, name) for name in reviewers)]
+        field.error_messages["invalid_choice"] = (
+            "No reviewer or admin of this workspace is called that: choose one from the list."
+        )
+
+    def clean_day(self) -> date | None:
+        """A day from 1970 up to today: no decision is older, none is made later."""
+        day: date | None = self.cleaned_data.get("day")
+        if day is not None and not date(1970, 1, 1) <= day <= timezone.localdate():
+            raise forms.ValidationError(
+                "Enter a day from 1970-01-01 up to today: no decision is made later."
+            )
+        return day
+
+    def full_clean(self) -> None:
+        """A field with an error says so to assistive technology (``aria-invalid``,
+        described by the error printed beside it)."""
+        super().full_clean()
+        for name in self.errors:
+            if name in self.fields:
+                self.fields[name].widget.attrs.update(
+                    {"aria-invalid": "true", "aria-describedby": f"{self[name].auto_id}_error"}
+                )

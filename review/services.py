@@ -18,7 +18,9 @@ from django.db import transaction
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils import timezone
 
+from review.filters import filter_in_words
 from review.models import ReviewLease, ReviewNote
+from verifier import vocabulary
 from verifier.errors import ApplicationError
 from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
 from verifier.selectors.claim_state import claim_binding_check, current_version
@@ -357,6 +359,37 @@ def review_lease_release(*, claim: Claim, reviewer: User) -> None:
 
 
 @transaction.atomic
+def review_lease_break(*, claim: Claim) -> str | None:
+    """End whoever's live lease on ``claim`` (an admin frees an item a reviewer left
+    mid-way, rather than everyone waiting out the lease): the holder's user name, or
+    None when no live lease was held. Nothing the holder decided is touched; a decision
+    they send later is checked against the item's version as any other."""
+    lease = (
+        ReviewLease.objects.select_for_update()
+        .filter(claim=claim, expires_at__gt=timezone.now())
+        .select_related("reviewer")
+        .first()
+    )
+    if lease is None:
+        return None
+    holder = lease.reviewer.get_username()
+    lease.delete()
+    return holder
+
+
+@transaction.atomic
+def review_hand_back(*, claim: Claim, reviewer: User) -> bool:
+    """Give an item back: the reviewer's lease on ``claim`` is released and, where the
+    claim is assigned to them, the assignment is taken off (someone else's assignment
+    is left alone). Whether an assignment of theirs was taken off."""
+    from review.models import ReviewAssignment
+
+    review_lease_release(claim=claim, reviewer=reviewer)
+    removed, _ = ReviewAssignment.objects.filter(claim=claim, assignee=reviewer).delete()
+    return removed > 0
+
+
+@transaction.atomic
 def review_lease_take(*, claim: Claim, reviewer: User, served_reason: str) -> ReviewLease | None:
     """Move the reviewer to ``claim`` (one item at a time): their other leases in its
     workspace are released and this one is leased, unless another reviewer holds it
@@ -393,8 +426,10 @@ def review_lease_claim(*, claim: Claim, reviewer: User, served_reason: str) -> R
 
 
 def _describe_filters(filters: Mapping[str, Any]) -> str:
-    parts = [f"{key}={value}" for key, value in filters.items() if value not in (None, "", [])]
-    return "; filter " + ", ".join(parts) if parts else ""
+    """The filter an item was served by, in words (the item page shows it): "; by the
+    filter Reason: Judge undecided, Whose: Mine"; "" for the default queue."""
+    said = filter_in_words(filters)
+    return f"; by the filter {said}" if said else ""
 
 
 def review_lease_next(
@@ -457,7 +492,7 @@ def review_lease_next(
             reason = (
                 f"next oldest (blind review){described}"
                 if blind
-                else f"next by risk: {claim.state_reason}{described}"
+                else f"next by risk: {vocabulary.label('reason', claim.state_reason)}{described}"
             )
             lease = review_lease_claim(claim=claim, reviewer=reviewer, served_reason=reason)
             if lease is not None:

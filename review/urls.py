@@ -1,6 +1,6 @@
 from django.urls import path
 
-from review import relation_views, views
+from review import decision_views, relation_views, views
 
 app_name = "review"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("start/", views.start, name="start"),
     path("bulk/", views.bulk, name="bulk"),
     path("blind/", views.blind_toggle, name="blind"),
+    path("decisions/", decision_views.decisions, name="decisions"),
     path("guidelines/", views.guidelines, name="guidelines"),
     path("guidelines/edit/", views.guidelines_edit, name="guidelines-edit"),
     path("relations/", relation_views.relations, name="relations"),
@@ -24,4 +25,5 @@ urlpatterns = [
     path("item/<str:public_id>/undo/", views.undo, name="undo"),
     path("item/<str:public_id>/skip/", views.skip, name="skip"),
     path("item/<str:public_id>/release/", views.release, name="release"),
+    path("item/<str:public_id>/release-hold/", views.release_hold, name="release-hold"),
 ]

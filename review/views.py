@@ -44,7 +44,11 @@ from review.selectors.item import (
     review_item_get,
     review_undoable_note,
 )
-from review.selectors.leases import review_held_by_others_among, review_out_of_reach
+from review.selectors.leases import (
+    review_assigned_to,
+    review_held_by_others_among,
+    review_out_of_reach,
+)
 from review.selectors.queue import (
     review_claims_by_public_ids,
     review_queue_empty_why,
@@ -65,6 +69,8 @@ from review.services import (
     review_decide,
     review_exclude,
     review_guidelines_set,
+    review_hand_back,
+    review_lease_break,
     review_lease_next,
     review_lease_release,
     review_lease_take,
@@ -390,6 +396,10 @@ def _render_item(
         "can_skip": _is_decider(request),
         "lease_left": _countdown(detail.lease.expires_at) if detail.lease else "",
         "held_by_other": held_by_other,
+        # "Hand back" beside "Stop reviewing": the item is assigned to this reviewer.
+        "assigned_to_me": detail.assignee == reviewer.get_username(),
+        # An admin may free an item another reviewer left mid-way.
+        "can_release_hold": held_by_other and membership.role in ADMIN_ROLES,
         "blind": _blind(request, claim, decided_by_me=detail.decided_by_me),
         "blind_review": membership.blind_review,
         "error": error,
@@ -717,9 +727,46 @@ def skip(request: MemberRequest, public_id: str) -> HttpResponse:
 @role_required(*DECIDER_ROLES)
 @require_POST
 def release(request: MemberRequest, public_id: str) -> HttpResponse:
-    """Stop reviewing: give the item back to the queue."""
+    """Stop reviewing: give the item back to the queue. With ``hand_back`` (the item's
+    "Hand back" where it is assigned to you) the assignment is taken off too; without
+    it the item stays assigned to you, and the flash says so."""
     claim = review_item_get(workspace=request.workspace, public_id=public_id)
-    review_lease_release(claim=claim, reviewer=request.user)
-    messages.info(request, f"Stopped reviewing: {claim.public_id} is back in the queue for anyone.")
+    if request.POST.get("hand_back") == "1":
+        if review_hand_back(claim=claim, reviewer=request.user):
+            said = (
+                f"Handed back: {claim.public_id} is no longer assigned to you; it is back in "
+                "the queue for anyone."
+            )
+        else:
+            said = (
+                f"Stopped reviewing: {claim.public_id} is back in the queue for anyone (it was "
+                "not assigned to you, so no assignment changed)."
+            )
+        messages.info(request, said)
+    else:
+        review_lease_release(claim=claim, reviewer=request.user)
+        messages.info(
+            request,
+            f"Stopped reviewing {claim.public_id}: it stays assigned to you (Hand back on the "
+            "item unassigns it)."
+            if review_assigned_to(claim=claim, reviewer=request.user)
+            else f"Stopped reviewing: {claim.public_id} is back in the queue for anyone.",
+        )
     filter_qs = _filter_qs(request)
     return redirect(reverse("review:queue") + (f"?{filter_qs}" if filter_qs else ""))
+
+
+@role_required(*ADMIN_ROLES)
+@require_POST
+def release_hold(request: MemberRequest, public_id: str) -> HttpResponse:
+    """An admin ends another reviewer's hold on an item (they left it mid-way), so that
+    anyone can review it now; the item page says whose hold ended."""
+    claim = review_item_get(workspace=request.workspace, public_id=public_id)
+    holder = review_lease_break(claim=claim)
+    flash = (
+        f"Released {holder}'s hold on {claim.public_id}: anyone may review it now."
+        if holder
+        else f"Nobody holds {claim.public_id} any more: anyone may review it now."
+    )
+    _flash_after_redirect(request, public_id=claim.public_id, flash=flash)
+    return redirect(_item_url(claim.public_id, _filter_qs(request)))

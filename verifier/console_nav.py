@@ -45,6 +45,13 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
         (
             EntryPoint("Queue", "/review/", ALL, "Triage the claims the judge could not decide."),
             EntryPoint(
+                "Decisions",
+                "/review/decisions/",
+                ALL,
+                "Who decided which claim today (or any day), whether it stands, and each "
+                "reviewer's progress.",
+            ),
+            EntryPoint(
                 "Relations",
                 "/review/relations/",
                 ALL,

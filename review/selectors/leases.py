@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from review.models import ReviewLease
+from review.models import ReviewAssignment, ReviewLease
 from review.queue_reasons import HUMAN_DECISION_REASONS
 from verifier.models import Claim, Verdict
 
@@ -26,6 +26,11 @@ def review_lease_live(*, claim: Claim) -> ReviewLease | None:
         .select_related("reviewer")
         .first()
     )
+
+
+def review_assigned_to(*, claim: Claim, reviewer: User) -> bool:
+    """Whether ``claim`` is assigned to ``reviewer``."""
+    return ReviewAssignment.objects.filter(claim=claim, assignee=reviewer).exists()
 
 
 def review_held_by_others(*, reviewer: User) -> Q:

@@ -32,7 +32,7 @@ def test_next_serves_the_riskiest_and_records_why(workspace, reviewer, make_queu
     gap = make_queue_claim("coverage_gap")
     lease = lease_next(workspace=workspace, reviewer=reviewer, filters={})
     assert lease.claim == gap
-    assert lease.served_reason.startswith("next by risk: coverage_gap")
+    assert lease.served_reason.startswith("next by risk: No answer from the judge")
     assert lease.expires_at > timezone.now()
 
 
@@ -41,7 +41,7 @@ def test_next_follows_the_filter_and_says_so(workspace, reviewer, make_queue_cla
     make_queue_claim("coverage_gap")
     lease = lease_next(workspace=workspace, reviewer=reviewer, filters={"reason": "abstained"})
     assert lease.claim == abstained
-    assert "reason=abstained" in lease.served_reason
+    assert "by the filter Reason: Judge undecided" in lease.served_reason
 
 
 def test_next_serves_only_from_the_prepared_queryset(workspace, reviewer, make_queue_claim):
@@ -51,7 +51,7 @@ def test_next_serves_only_from_the_prepared_queryset(workspace, reviewer, make_q
         workspace=workspace, reviewer=reviewer, queryset=Claim.objects.filter(pk=abstained.pk)
     )
     assert lease.claim == abstained
-    assert lease.served_reason == "next by risk: abstained"
+    assert lease.served_reason == "next by risk: Judge undecided"
 
 
 def test_an_invalid_filter_serves_nothing_and_frees_the_held_item(

@@ -25,7 +25,7 @@ def test_start_reviewing_serves_the_next_item(reviewer_client, make_queue_claim)
     page = reviewer_client.get(response["Location"])
     assert page.status_code == 200
     body = page.content.decode()
-    assert "Leased to you" in body and "next by risk: coverage_gap" in body
+    assert "Leased to you" in body and "next by risk: No answer from the judge" in body
 
 
 def test_item_highlights_the_bound_span_escaped(reviewer_client, workspace):

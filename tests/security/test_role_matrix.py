@@ -431,6 +431,8 @@ TABLE: tuple[Route, ...] = (
     ),
     # Blind review is the member's own preference: any role.
     Route("review:blind", "console", {"POST": Op(R, 302)}),
+    # Who decided what: every member reads it (blind review hides others' answers).
+    Route("review:decisions", "console", {"GET": Op(R, 200)}),
     Route("review:item", "console", {"GET": Op(R, 200)}, args=_claim),
     Route(
         "review:decide",
@@ -476,6 +478,8 @@ TABLE: tuple[Route, ...] = (
         {"POST": Op(A, 302, body=lambda w: {"text": "# Guidelines"})},
     ),
     Route("review:release", "console", {"POST": Op(W, 302)}, args=_claim),
+    # An admin frees an item another reviewer left mid-way (nobody holds it here: 302).
+    Route("review:release-hold", "console", {"POST": Op(A, 302)}, args=_claim),
     # --- console: audit -----------------------------------------------------------------
     Route("audit:claim-list", "console", {"GET": Op(R, 200)}),
     Route("audit:claim-export-jsonl", "console", {"GET": Op(R, 200)}),

@@ -60,7 +60,7 @@ def test_nav_is_grouped_by_what_a_person_came_to_do(workspace, role):
     client.force_login(user)
     groups = _groups(client.get("/").content.decode())
     assert list(groups) == ["Review", "Audit", "Check", "Admin"]
-    assert groups["Review"] == ["Queue", "Relations"]
+    assert groups["Review"] == ["Queue", "Decisions", "Relations"]
     assert groups["Audit"] == ["Claims", "Sources", "Traces", "Quality", "Activity"]
     # an auditor only reads there: the entries name what it reads, as the pages do
     check = ["Verifications", "RAG answers", "Memory", "Claim worker"]

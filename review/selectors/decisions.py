@@ -1,0 +1,233 @@
+"""The team's review decisions (the Decisions page): who decided which claim on a day,
+whether each decision still stands (or an undo took it back, or someone decided again),
+and each reviewer's day beside the others' — what a lead reads to know who did what,
+and where a reviewer finds the claim someone else decided this morning.
+
+A decision's standing follows the state writer's rule
+(:func:`verifier.states.human_verdict_in_force`): each withdrawal takes back the latest
+decision before it that no earlier withdrawal took back. A viewer in blind review sees
+who decided which claim, but not what they decided, on a claim they have not decided
+themselves (:func:`review.selectors.item.decided_by`, the item page's rule).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, F, Max, Q, QuerySet
+from django.utils import timezone
+
+from audit.paging import CONSOLE_PAGE_SIZE
+from review.filters import queue_undecided
+from review.models import ReviewAssignment, ReviewLease
+from review.selectors.item import decided_by
+from verifier import vocabulary
+from verifier.models import Claim, Membership, Verdict, Workspace
+from verifier.permissions import DECIDER_ROLES
+from verifier.states import HUMAN_DECISION_LABELS, WITHDRAWN, human_verdict_in_force
+from verifier.templatetags.vocabulary import utc
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def review_day_bounds(day: date) -> tuple[datetime, datetime]:
+    """The first instant of ``day`` and of the day after, in the console's time zone (the
+    midnight a reviewer's own "decided today" counts from)."""
+    start = timezone.make_aware(datetime.combine(day, datetime.min.time()))
+    return start, start + timedelta(days=1)
+
+
+def review_today() -> date:
+    return timezone.localdate()
+
+
+@dataclass(frozen=True)
+class TeamMemberDay:
+    """One reviewer's (or admin's) day: decisions net of their undos, as their own
+    progress line counts them; the claims still in the queue that are theirs (assigned
+    to them or under their live lease, as "Yours" counts them); what they hold now."""
+
+    user_id: int
+    username: str
+    role: str
+    decided: int
+    undone: int
+    last_decision_at: datetime | None
+    queue_left: int
+    holding: str  # the public id of the claim under their live lease, "" for none
+    holding_until: datetime | None
+
+
+def review_team_day(*, workspace: Workspace, day: date) -> list[TeamMemberDay]:
+    """Every reviewer and admin of the workspace with their ``day`` (five queries,
+    whatever the team's size)."""
+    start, end = review_day_bounds(day)
+    members = list(
+        Membership.objects.filter(workspace=workspace, role__in=DECIDER_ROLES)
+        .order_by("user__username")
+        .values_list("user_id", "user__username", "role")
+    )
+    decided = Q(label__in=HUMAN_DECISION_LABELS)
+    counted = {
+        row["reviewer_id"]: row
+        for row in Verdict.objects.filter(
+            claim__workspace=workspace, reviewer__isnull=False, at__gte=start, at__lt=end
+        )
+        .values("reviewer_id")
+        .annotate(
+            decided=Count("id", filter=decided),
+            undone=Count("id", filter=Q(label=WITHDRAWN)),
+            last_at=Max("at", filter=decided),
+        )
+    }
+    now = timezone.now()
+    queue = queue_undecided(Claim.objects.filter(workspace=workspace))
+    live = ReviewLease.objects.filter(claim__in=queue, expires_at__gt=now)
+    # "Yours" on the home page: assigned to them, or the queue item they hold a lease on.
+    theirs: dict[int, int] = defaultdict(int)
+    for assigned in (
+        ReviewAssignment.objects.filter(claim__in=queue)
+        .values("assignee_id")
+        .annotate(n=Count("id"))
+    ):
+        theirs[assigned["assignee_id"]] += assigned["n"]
+    for held in (
+        live.exclude(claim__review_assignment__assignee=F("reviewer"))
+        .values("reviewer_id")
+        .annotate(n=Count("id"))
+    ):
+        theirs[held["reviewer_id"]] += held["n"]
+    holding = {
+        lease.reviewer_id: lease
+        for lease in ReviewLease.objects.filter(
+            claim__workspace=workspace, expires_at__gt=now
+        ).select_related("claim")
+    }
+    out = []
+    for user_id, username, role in members:
+        row = counted.get(user_id, {})
+        lease = holding.get(user_id)
+        out.append(
+            TeamMemberDay(
+                user_id=user_id,
+                username=username,
+                role=role,
+                decided=max(0, row.get("decided", 0) - row.get("undone", 0)),
+                undone=row.get("undone", 0),
+                last_decision_at=row.get("last_at"),
+                queue_left=theirs[user_id],
+                holding=lease.claim.public_id if lease is not None else "",
+                holding_until=lease.expires_at if lease is not None else None,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    """One decision (or undo) of the list, with what became of it in words."""
+
+    verdict: Verdict  # with its claim and reviewer
+    answer: str  # the decision as the console labels it ("Supports"), or "Undo"
+    standing: str  # "Stands.", "Undone at 2026-06-10 12:04 UTC.", "Replaced by omar's decision …"
+    stands: bool
+    hidden: bool  # blind review hides its answer, its note and the claim's state
+
+
+@dataclass(frozen=True)
+class DecisionList:
+    page: Page[Verdict]
+    rows: list[DecisionRow]
+
+
+def _decisions(*, workspace: Workspace, day: date, reviewer_id: int | None) -> QuerySet[Verdict]:
+    start, end = review_day_bounds(day)
+    verdicts = Verdict.objects.filter(
+        claim__workspace=workspace, reviewer__isnull=False, at__gte=start, at__lt=end
+    )
+    if reviewer_id is not None:
+        verdicts = verdicts.filter(reviewer_id=reviewer_id)
+    return verdicts.select_related("claim", "reviewer").order_by("-at", "-id")
+
+
+def review_decision_list(
+    *,
+    workspace: Workspace,
+    day: date,
+    reviewer_id: int | None,
+    viewer: User,
+    blind: bool,
+    page_number: str | None,
+) -> DecisionList:
+    """The ``day``'s decisions and undos, newest first, of one reviewer
+    (``reviewer_id``) or everyone, in pages of 50; each with its standing now (three
+    queries: the count, the page, the page's claims' decisions)."""
+    page = Paginator(
+        _decisions(workspace=workspace, day=day, reviewer_id=reviewer_id), CONSOLE_PAGE_SIZE
+    ).get_page(page_number)
+    verdicts: list[Verdict] = list(page.object_list)
+    history: dict[int, list[Verdict]] = defaultdict(list)
+    for verdict in (
+        Verdict.objects.filter(claim_id__in={v.claim_id for v in verdicts}, reviewer__isnull=False)
+        .select_related("reviewer")
+        .latest_first()
+    ):
+        history[verdict.claim_id].append(verdict)
+    rows = []
+    for verdict in verdicts:
+        human = history[verdict.claim_id]
+        hidden = blind and not decided_by(human, viewer)
+        answer, standing, stands = _standing(verdict, human, hidden=hidden)
+        rows.append(
+            DecisionRow(
+                verdict=verdict, answer=answer, standing=standing, stands=stands, hidden=hidden
+            )
+        )
+    return DecisionList(page=page, rows=rows)
+
+
+def _standing(verdict: Verdict, human: list[Verdict], *, hidden: bool) -> tuple[str, str, bool]:
+    """(answer, what became of it, whether it decides the claim now) of ``verdict``
+    among its claim's ``human`` verdicts (newest first)."""
+    taken_by: dict[int, Verdict] = {}  # a withdrawn decision's id → its undo
+    withdraws: dict[int, Verdict] = {}  # an undo's id → the decision it took back
+    for at, later in enumerate(human):
+        if later.label != WITHDRAWN:
+            continue
+        taken = human_verdict_in_force(human[at + 1 :])
+        if taken is not None:
+            taken_by[taken.pk] = later
+            withdraws[later.pk] = taken
+
+    def said(decision: Verdict) -> str:
+        return "" if hidden else f" ({vocabulary.label('verdict', decision.label)})"
+
+    if verdict.label == WITHDRAWN:
+        taken = withdraws.get(verdict.pk)
+        if taken is None:
+            return "Undo", "Withdrew no decision.", False
+        return (
+            "Undo",
+            f"Withdrew their decision of {utc(taken.at)}{said(taken)}.",
+            False,
+        )
+    answer = "hidden (blind review)" if hidden else vocabulary.label("verdict", verdict.label)
+    undo = taken_by.get(verdict.pk)
+    if undo is not None:
+        return answer, f"Undone at {utc(undo.at)}.", False
+    in_force = human_verdict_in_force(human)
+    if in_force is not None and in_force.pk == verdict.pk:
+        return answer, "Stands.", True
+    if in_force is not None:
+        who = in_force.reviewer.get_username() if in_force.reviewer else "someone"
+        return (
+            answer,
+            f"Replaced by {who}'s decision of {utc(in_force.at)}{said(in_force)}.",
+            False,
+        )
+    return answer, "No longer decides the claim.", False
