@@ -315,9 +315,9 @@ SPECTACULAR_SETTINGS = {
         "DriftCategoryEnum": "verifier.memory.DRIFT_CATEGORIES",
         "JudgeVerdictEnum": "verifier.api.envelopes.VERDICT_CHOICES",
         "StateReasonEnum": "verifier.api.audit_pack.STATE_REASON_CHOICES",
+        "StateEnum": "verifier.api.envelopes.STATE_CHOICES",
     },
     # drf-spectacular's enum hook, then every operation's error answers (the Error body).
-        "StateEnum": "verifier.api.envelopes.STATE_CHOICES",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "verifier.api.openapi_errors.error_responses_add",
