@@ -136,6 +136,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "verifier.middleware.WorkspaceMiddleware",
+    # A request from a page of another workspace than the session's (switched in another tab).
+    "verifier.page_workspace.PageWorkspaceMiddleware",
     # Who calls: the member here, the API key once DRF has authenticated it (traces).
     "verifier.trace_caller.CallerMiddleware",
     # Inside the workspace: an empty 405 gets the API's JSON error or the console's page.

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from verifier import vocabulary
@@ -43,6 +44,13 @@ def workspace_switch(request: HttpRequest) -> HttpResponse:
     slug = request.POST.get("workspace", "")
     if membership_get(user=request.user, slug=slug) is not None:
         request.session[SESSION_WORKSPACE_KEY] = slug
+    # "Switch back" on a page refused for showing another workspace (verifier.page_workspace)
+    # returns to that page: an address of this site only.
+    back = request.GET.get("next", "")
+    if back.startswith("/") and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
     return redirect("home")
 
 

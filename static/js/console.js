@@ -54,22 +54,48 @@
     if (said.textContent !== text) said.textContent = text;
   }
 
-  // A 400 page that says what was refused (a NUL character in a field: the input
-  // guard's page) is read for its words: nothing was swapped, so what was typed is here.
+  // What to do after a refusal the page said in its own words (#refusal-message).
+  var AFTER_REFUSAL = {
+    400: " Nothing was saved; what you typed is still on this page: take the character " +
+      "out and send it again.",
+    // a role that no longer allows the action, a form whose security token expired
+    403: " Copy what you typed if you need it, then reload the page.",
+    // a page of another workspace than the current one (verifier/page_workspace.py)
+    412: " What you typed is still on this page.",
+  };
+
+  // A page that says what was refused (a NUL character in a field: the input guard's
+  // page; a role that reads only; an expired form; the workspace changed in another
+  // tab) is read for its words: nothing was swapped, so what was typed is here. Its
+  // way out (#refusal-actions: switch back to the page's workspace) comes with them.
   function refusal(xhr) {
-    if (!xhr || xhr.status !== 400 || !xhr.responseText) return null;
+    if (!xhr || !(xhr.status in AFTER_REFUSAL) || !xhr.responseText) return null;
     var type = xhr.getResponseHeader("Content-Type") || "";
     if (type.indexOf("text/html") !== 0) return null;
     var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
     var said = page.getElementById("refusal-message");
     if (!said || !said.textContent.trim()) return null;
-    return said.textContent.trim() + " Nothing was saved; what you typed is still on this " +
-      "page: take the character out and send it again.";
+    var text = said.textContent.trim().replace(/\s+/g, " ");
+    if (xhr.status === 403) text = "Your last action was refused. " + text;
+    if (xhr.status !== 400 && !/nothing was (done|saved)/i.test(text)) text += " Nothing was saved.";
+    return {
+      text: text + AFTER_REFUSAL[xhr.status],
+      actions: page.getElementById("refusal-actions"),
+    };
+  }
+
+  function offer(actions) {
+    var box = document.getElementById("request-error");
+    var old = document.getElementById("refusal-actions");
+    if (old) old.remove();
+    if (box && actions) box.insertBefore(document.importNode(actions, true), box.lastChild);
   }
 
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
-    show(refusal(xhr) || describe(xhr ? xhr.status : 0));
+    var refused = refusal(xhr);
+    show(refused ? refused.text : describe(xhr ? xhr.status : 0));
+    offer(refused && refused.actions);
   });
   document.addEventListener("htmx:sendError", function () {
     show(describe(0));
@@ -80,6 +106,45 @@
       var box = document.getElementById("request-error");
       if (box) box.remove();
     }
+  });
+
+  // A form sent without htmx (a bulk action's confirmation, Start reviewing, a new API
+  // key) is sent once: a second click or Enter while the next page loads sent it again,
+  // and the second answer ("Excluded 0 claims; skipped 3 that changed after you
+  // confirmed") replaced the first. It also says which workspace its page shows, as
+  // htmx's header does (verifier/page_workspace.py). A form restored by Back is sent
+  // again normally.
+  var PAGE_WORKSPACE_FIELD = "spanproof_page_workspace";
+
+  function sentOnce(form) {
+    return form instanceof HTMLFormElement && (form.getAttribute("method") || "").toLowerCase() === "post" &&
+      !form.hasAttribute("target");
+  }
+
+  window.addEventListener("submit", function (event) {
+    if (sentOnce(event.target) && event.target.hasAttribute("data-sent")) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+  window.addEventListener("submit", function (event) {
+    var form = event.target;
+    // htmx sends its forms itself (and drops a second request while one is on its way)
+    if (event.defaultPrevented || !sentOnce(form)) return;
+    form.setAttribute("data-sent", "");
+    var workspace = document.body.getAttribute("data-workspace");
+    if (workspace && !form.querySelector('input[name="' + PAGE_WORKSPACE_FIELD + '"]')) {
+      var field = document.createElement("input");
+      field.type = "hidden";
+      field.name = PAGE_WORKSPACE_FIELD;
+      field.value = workspace;
+      form.appendChild(field);
+    }
+  });
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form[data-sent]").forEach(function (form) {
+      form.removeAttribute("data-sent");
+    });
   });
 
   // A poll's out-of-band swap into a live region (the ingest job's status line) that

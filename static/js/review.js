@@ -241,6 +241,12 @@
 
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    /* A key held down repeats: each repeat acted on the item loaded in place meanwhile,
+     * so holding s decided one claim after another, unseen. One press, one action. */
+    if (event.repeat && KEYS[event.key]) {
+      event.preventDefault();
+      return;
+    }
     var target = event.target;
     var tag = target && target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
@@ -338,13 +344,41 @@
       }
     }
   });
-  /* Lease expiry as a countdown (m:ss); at 0 the lease is gone: say so. */
+  /* One action on the item at a time: each answers with the item to show next, so a
+   * second one sent before the first answered (d, then j at once) acted too, and its
+   * answer replaced the first's, flash and Undo with it ("Skipped" for a claim just
+   * decided). A second one waits: it is not sent, and the status line says why. */
+  var itemRequest = null;
+  var ITEM_BUSY = "Your last action on this item is still being sent: wait for its answer, then go on.";
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "review-item") return;
+    /* (an answer whose afterRequest never came is no longer on its way) */
+    if (itemRequest && itemRequest.readyState !== 4) {
+      event.preventDefault();
+      say(ITEM_BUSY);
+      return;
+    }
+    itemRequest = event.detail.xhr || null;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "review-item") itemRequest = null;
+  });
+
+  /* Lease expiry as a countdown (m:ss). At 0 the lease is gone: the claim can still be
+   * decided here while no other reviewer takes it (a decision needs no lease; another
+   * reviewer's live lease refuses it), and the status line says so once. */
+  var LEASE_EXPIRED = "Your lease on this claim has expired: another reviewer may be served it now. " +
+    "You can still decide it while nobody else is reviewing it; press j for the next item.";
   function tickCountdowns() {
     document.querySelectorAll("time[data-countdown]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - Date.now()) / 1000));
-      el.textContent = left > 0
-        ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")
-        : "0:00 — the lease expired; reload to take it again";
+      el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      if (left === 0 && !el.hasAttribute("data-expired")) {
+        el.setAttribute("data-expired", "");
+        say(LEASE_EXPIRED);
+      }
     });
   }
   window.setInterval(tickCountdowns, 1000);
@@ -359,9 +393,19 @@
    * back here) and a refused request the reviewer reloads after: it is kept for this tab
    * (sessionStorage, by claim) as it is typed and while the decision is on its way,
    * dropped once the decision is taken, and put back into the empty note field the next
-   * time this claim's page loads (kept until then, so a second reload keeps it too). */
-  var DRAFT_PREFIX = "spanproof:decision-note:";
+   * time this claim's page loads (kept until then, so a second reload keeps it too).
+   * What was typed into the Note and Exclude forms is kept the same way from when it is
+   * sent (a session that ended, a refusal), and its form opens again with it. */
+  var DRAFT_FIELDS = {
+    "decision-note": "The note you typed before, not yet saved, is back in the note field.",
+    "note-text": "The note you were adding, not yet saved, is back in its form.",
+    "exclude-reason": "The reason you gave to exclude this claim, not yet saved, is back in its form.",
+  };
   var pendingDraft = null;
+
+  function draftKey(fieldId, item) {
+    return "spanproof:" + fieldId + ":" + item.getAttribute("data-claim");
+  }
 
   function draftStore(key, value) {
     try {
@@ -382,18 +426,21 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    var form = elt && elt.closest ? elt.closest("#decide-form") : null;
+    var form = elt && elt.closest ? elt.closest("form") : null;
     var item = document.getElementById("review-item");
-    var note = document.getElementById("decision-note");
-    if (!form || !item || !note) return;
-    pendingDraft = DRAFT_PREFIX + item.getAttribute("data-claim");
-    draftStore(pendingDraft, note.value);
+    if (!form || !item) return;
+    var field = Object.keys(DRAFT_FIELDS).map(function (id) {
+      return form.querySelector("#" + id);
+    }).filter(Boolean)[0];
+    if (!field) return;
+    pendingDraft = draftKey(field.id, item);
+    draftStore(pendingDraft, field.value);
   });
   document.addEventListener("input", function (event) {
     var note = event.target;
     var item = document.getElementById("review-item");
     if (!note || note.id !== "decision-note" || !item) return;
-    draftStore(DRAFT_PREFIX + item.getAttribute("data-claim"), note.value);
+    draftStore(draftKey("decision-note", item), note.value);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     // Dropped only once the decision was taken: a refusal (409, 422) is swapped in as
@@ -408,15 +455,19 @@
 
   function restoreDraft() {
     var item = document.getElementById("review-item");
-    var note = document.getElementById("decision-note");
-    if (!item || !note) return;
-    var key = DRAFT_PREFIX + item.getAttribute("data-claim");
-    var kept = draftTake(key);
-    if (kept && !note.value) {
-      note.value = kept;
+    if (!item) return;
+    Object.keys(DRAFT_FIELDS).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (!field) return;
+      var key = draftKey(id, item);
+      var kept = draftTake(key);
+      if (!kept || field.value) return;
+      field.value = kept;
       draftStore(key, kept); // still unsaved: a further reload keeps it too
-      say("The note you typed before, not yet saved, is back in the note field.");
-    }
+      var dialog = field.closest("dialog");
+      if (dialog && !anyDialogOpen()) openDialog(dialog.id);
+      say(DRAFT_FIELDS[id]);
+    });
   }
 
   function start() {
