@@ -8,14 +8,20 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from audit import selectors
-from audit.selectors.trace_seeds import trace_seed_rows
+from audit.selectors.trace_page import (
+    CLAIMS_PAGE_KEY,
+    SPANS_PAGE_KEY,
+    STEPS_PAGE_KEY,
+    trace_page,
+)
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
 from verifier.selectors import counts
 from verifier.selectors import traces as trace_selectors
+from verifier.untrusted_input import decimal_int
 from verifier.vocabulary import ALL_PACKS
 
 
@@ -33,42 +39,35 @@ def trace_list(request: MemberRequest) -> HttpResponse:
 @require_GET
 @role_required()
 def trace_detail(request: MemberRequest, trace_id: Any) -> HttpResponse:
-    trace = trace_selectors.trace_get(workspace=request.workspace, trace_id=str(trace_id))
-    document = trace.document or {}
-    considered = trace_selectors.trace_considered(trace=trace)
-    policy = trace_selectors.trace_policy(document)
-    steps, total_ms = trace_selectors.trace_steps(document)
+    params = request.GET
+    shown = trace_page(
+        workspace=request.workspace,
+        trace_id=str(trace_id),
+        steps_page=decimal_int(params.get(STEPS_PAGE_KEY), max_digits=9),
+        spans_page=decimal_int(params.get(SPANS_PAGE_KEY), max_digits=9),
+        claims_page=decimal_int(params.get(CLAIMS_PAGE_KEY), max_digits=9),
+    )
+    trace = shown.trace
     return render(
         request,
         "audit/trace_detail.html",
         {
             "trace": trace,
-            "policy": policy,
-            "policy_json": json.dumps(policy, indent=2, default=str),
-            "seeds": trace_seed_rows(
-                workspace=request.workspace,
-                seeds=document.get("seeds") or document.get("seed_claims") or [],
-            ),
-            "expansion": document.get("expansion") or document.get("graph_expansion"),
-            "expansion_json": json.dumps(
-                document.get("expansion") or document.get("graph_expansion"),
-                indent=2,
-                default=str,
-            ),
-            "considered": considered,
-            "included": sum(1 for c in considered if c.included),
-            "steps": steps,
-            "total_ms": total_ms,
-            "judge": document.get("judge"),
-            "caller": document.get("caller"),
-            "spans": selectors.trace_span_rows(
-                workspace=request.workspace, spans=document.get("spans") or []
-            ),
-            "request_json": json.dumps(document.get("request"), indent=2, ensure_ascii=False)
-            if document.get("request")
+            "lists": shown,
+            "policy": shown.policy,
+            "policy_json": json.dumps(shown.policy, indent=2, default=str),
+            "seeds": shown.seeds,
+            "expansion": shown.expansion,
+            "expansion_json": json.dumps(shown.expansion, indent=2, default=str),
+            "judge": shown.judge,
+            "caller": shown.caller,
+            "request_json": json.dumps(shown.request, indent=2, ensure_ascii=False)
+            if shown.request
             else "",
-            "document_json": json.dumps(document, indent=2, ensure_ascii=False, default=str),
-            "export_url": f"/connect/v1/traces/{trace.trace_id}/export?format=json",
+            # The whole document, one link away: session-authenticated for members (the
+            # API takes a console session as it takes a key), drawn by the browser.
+            "document_url": reverse("api-trace", args=[trace.trace_id]),
+            "export_url": reverse("api-trace-export", args=[trace.trace_id]) + "?format=json",
             "all_packs": ALL_PACKS,
         },
     )

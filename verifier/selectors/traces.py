@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, QueryDict
 
-from verifier.models import Claim, EvidenceBinding, Trace, TraceClaim, Workspace
+from verifier.models import Claim, EvidenceBinding, Trace, Workspace
 from verifier.selectors.counts import row_counts
 from verifier.selectors.paging import KeysetPage, NewestFirstCursor, keyset_page, newest_first
 
@@ -113,13 +113,6 @@ def trace_get(*, workspace: Workspace, trace_id: str) -> Trace:
     if trace is None:
         raise Http404(TRACE_NOT_FOUND)
     return trace
-
-
-def trace_considered(*, trace: Trace) -> list[TraceClaim]:
-    """The claims the trace considered: included first, then by exclusion reason."""
-    return list(
-        trace.considered.select_related("claim").order_by("-included", "exclusion_reason", "id")
-    )
 
 
 def trace_policy(document: Mapping[str, Any]) -> Any:
