@@ -20,7 +20,10 @@
    (``identifier_problem``), whichever door it came through. A title, which may be in
    any script, keeps the invisible characters writing needs (joiners, direction marks)
    and refuses only the bidirectional overrides, embeddings and isolates that reorder
-   what is shown around them (``display_text_problem``).
+   what is shown around them (``display_text_problem``). A source ref is one ref however
+   its letters were encoded: it is stored and looked up in Unicode's composed form
+   (NFC, ``canonical_ref``), so ``café`` typed as U+00E9 and as ``e`` + U+0301, which
+   a person cannot tell apart, name the same source at every door.
 4. **Numbers are ASCII digits.** A number read from a query string or a form field
    (a page, a version, an id) is a run of ASCII digits of bounded length
    (``decimal_int``): ``str.isdigit`` also accepts "²" and "٣", which ``int`` refuses
@@ -153,6 +156,14 @@ def identifier_refusal(what: str, text: str) -> str | None:
     if problem is None:
         return None
     return f"The {what} {problem}: it is shown to people and must read as what it is."
+
+
+def canonical_ref(ref: str) -> str:
+    """``ref`` in the form it is stored and looked up in (rule 3): Unicode NFC, so the
+    composed and decomposed spellings of one ref (``é`` as U+00E9 or as ``e`` + U+0301)
+    are one ref. Nothing else changes: no case folding, no trimming, and a ref already
+    in NFC (every ASCII one) is returned as it is."""
+    return ref if ref.isascii() else unicodedata.normalize("NFC", ref)
 
 
 def printable(text: str) -> str:

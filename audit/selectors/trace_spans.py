@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from verifier.models import Claim, SourceVersion, Workspace
 from verifier.selectors.permalinks import span_permalink
+from verifier.untrusted_input import canonical_ref
 
 
 def _offsets(span: dict[str, Any]) -> tuple[int, int] | None:
@@ -54,7 +55,8 @@ def trace_span_rows(*, workspace: Workspace, spans: Sequence[Any]) -> list[dict[
             for ref, sha256, number, source_id in found:
                 versions[(ref, sha256)] = numbers[(ref, number)] = (source_id, sha256)
     for row in rows:
-        ref = str(row.get("source_ref") or "")
+        # the stored ref's form: a trace recorded before migration 0041 may hold another
+        ref = canonical_ref(str(row.get("source_ref") or ""))
         version_number = row.get("source_version")
         hit = versions.get((ref, str(row.get("source_hash") or ""))) or (
             numbers.get((ref, version_number)) if isinstance(version_number, int) else None

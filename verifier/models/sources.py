@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
 from django.db.models.expressions import RawSQL
 
 from verifier.models.workspaces import Workspace
 from verifier.text.search_fold import search_fold_sql
+from verifier.untrusted_input import canonical_ref
 
 
 def text_sha256(text: str) -> str:
@@ -28,9 +30,37 @@ def search_folded(column: str) -> models.GeneratedField:
     )
 
 
+if TYPE_CHECKING:  # CharField cannot be subscripted at run time
+    from django.db.models.expressions import Combinable
+
+    _CharField = models.CharField[str | int | Combinable, str]
+else:
+    _CharField = models.CharField
+
+
+class SourceRefField(_CharField):
+    """A source's ref, written and compared in its one form (``canonical_ref``: NFC):
+    a save stores it so, and an ``exact`` or ``in`` lookup (``ref=``, ``ref__in=``,
+    ``source__ref=``) brings the ref asked for to it, so every door that finds a source
+    by its ref finds it whichever Unicode form the ref came in (migration 0041 brought
+    the refs stored before to it). A pattern lookup (``startswith``) is left as given:
+    its caller brings the pattern to the form."""
+
+    def get_prep_value(self, value: Any) -> Any:
+        value = super().get_prep_value(value)
+        return canonical_ref(value) if isinstance(value, str) else value
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+        value = getattr(model_instance, self.attname)
+        if isinstance(value, str):
+            value = canonical_ref(value)
+            setattr(model_instance, self.attname, value)  # the instance reads as stored
+        return value
+
+
 class Source(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="sources")
-    ref = models.CharField(
+    ref = SourceRefField(
         max_length=200, help_text="Stable reference, e.g. source:nicomachean_ethics"
     )
     title = models.CharField(max_length=300)

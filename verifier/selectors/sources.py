@@ -10,6 +10,7 @@ from django.http import Http404
 
 from verifier.domain_packs import RAG_CHUNK_REF_PREFIX, RAG_DOMAIN_PACK
 from verifier.models import MemoryTranscript, Source, SourceVersion, Workspace
+from verifier.untrusted_input import canonical_ref
 
 # Which door writes a source's versions: documents (the sources API, ingest, inline
 # sources of claims/verify, fixtures), memory transcripts, RAG chunks.
@@ -72,7 +73,9 @@ def source_list_paged(
     if domain_pack:
         qs = qs.filter(domain_pack=domain_pack)
     if prefix:
-        qs = qs.filter(Q(ref__startswith=prefix) | Q(title__istartswith=prefix))
+        # refs are stored in NFC (``canonical_ref``), and a pattern lookup is not brought
+        # to it by the field
+        qs = qs.filter(Q(ref__startswith=canonical_ref(prefix)) | Q(title__istartswith=prefix))
     current = SourceVersion.objects.filter(source_id=OuterRef("pk")).order_by("-number")
     return qs.annotate(
         kind=Value(kind, output_field=CharField()),
@@ -83,6 +86,8 @@ def source_list_paged(
 
 
 def source_get(*, workspace: Workspace, ref: str) -> Source:
+    """The source ``ref`` names, in whichever Unicode form it is asked for (the ref
+    field's lookup brings it to the stored NFC form); 404 when there is none."""
     source = source_list(workspace=workspace).filter(ref=ref).first()
     if source is None:
         raise Http404("No such source in this workspace.")

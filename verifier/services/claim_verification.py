@@ -80,7 +80,7 @@ from verifier.services.verification import claims_verify
 from verifier.services.verification_webhooks import verification_webhooks_queue
 from verifier.states import StateReason
 from verifier.trace_caller import caller_document
-from verifier.untrusted_input import identifier_refusal
+from verifier.untrusted_input import canonical_ref, identifier_refusal
 from verifier.vocabulary import counted
 
 MAX_CLAIMS_PER_BATCH = 1000
@@ -190,7 +190,7 @@ def _upsert_sources(
     """Store the inline sources as documents: a changed text is a new version, whose
     ingest job binds the source's earlier claims again where their words still are
     (``source_upsert_queue_rebind``, module docstring)."""
-    refs = [s.ref for s in sources]
+    refs = [canonical_ref(s.ref) for s in sources]  # one ref in either Unicode form
     if len(set(refs)) != len(refs):
         raise ClaimVerifyInputError("duplicate_source_ref", "Each inline source needs its own ref.")
     for index, spec in enumerate(sources):
@@ -218,7 +218,8 @@ def _upsert_sources(
 def _resolve_sources(workspace: Workspace, names: Iterable[str]) -> dict[str, Source]:
     """Cited source by its ref, in this workspace only. Never by the row's id: the API
     shows no ids, so "12" meant another source's ref, and binding it to whatever row has
-    id 12 (a memory transcript, a RAG chunk) answered about a source nobody cited."""
+    id 12 (a memory transcript, a RAG chunk) answered about a source nobody cited. Keyed
+    by the stored ref, in its one form (``canonical_ref``): look a cited ref up in it so."""
     return {s.ref: s for s in Source.objects.filter(workspace=workspace, ref__in=set(names))}
 
 
@@ -281,7 +282,7 @@ def claims_submit(
     for index, spec in enumerate(claims):
         item = SubmittedItem(index=index, external_id=spec.external_id)
         items.append(item)
-        source = resolved.get(spec.source)
+        source = resolved.get(canonical_ref(spec.source))
         problem = _text_problem(spec.text)
         if problem is None and spec.external_id:
             refused = identifier_refusal("external id", spec.external_id)

@@ -23,6 +23,7 @@ from verifier.models import IngestJob, Source, Workspace
 from verifier.services.ingest import ingest_job_start
 from verifier.services.ingest_input import source_text
 from verifier.services.sources import SourceInputError, SourceWrite, source_upsert
+from verifier.untrusted_input import canonical_ref
 
 MAX_SOURCES_PER_JOB: Final = 1000
 MAX_CLAIMS_PER_JOB: Final = 50_000
@@ -120,7 +121,7 @@ def ref_for_text(text: str) -> str:
 
 def _upload_ref(upload: SourceUpload) -> str:
     if upload.ref.strip():
-        return upload.ref.strip()
+        return canonical_ref(upload.ref.strip())  # as it is stored: one ref in either form
     if upload.title.strip():
         return ref_for_title(upload.title)
     return ref_for_text(upload.text)
@@ -187,6 +188,9 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
 
 
 def _plan_claims(workspace: Workspace, claims: Sequence[ClaimUpload], plan: _Plan) -> None:
+    # each cited ref in its stored form (``canonical_ref``), in the payload too: the
+    # import stage looks the sources up by it
+    claims = [dataclasses.replace(c, source_ref=canonical_ref(c.source_ref)) for c in claims]
     refs = {c.source_ref for c in claims}
     known = set(
         Source.objects.filter(workspace=workspace, ref__in=refs).values_list("ref", flat=True)

@@ -32,6 +32,7 @@ from verifier.engine import get_extractor
 from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.models import Claim, ClaimOrigin, IngestJob, IngestStatus, Source, SourceVersion
 from verifier.services.sources import source_claims_rebind
+from verifier.untrusted_input import canonical_ref
 
 IMPORT_BATCH: Final = 500
 
@@ -132,7 +133,7 @@ def _import_claims(job: IngestJob, first: int, last: int) -> None:
     sources = {s.ref: s for s in Source.objects.filter(workspace=job.workspace, ref__in=refs)}
     by_source: dict[int, list[Claim]] = {}
     for row in rows:
-        source = sources[row["source_ref"]]
+        source = sources[canonical_ref(row["source_ref"])]  # a payload written before 0041
         by_source.setdefault(source.pk, []).append(
             Claim(
                 workspace=job.workspace,

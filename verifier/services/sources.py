@@ -32,7 +32,12 @@ from verifier.services.binding import claims_rebind_superseded
 from verifier.services.claim_state import claims_state_refresh_superseded
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.judging import claim_vectors, claims_judge
-from verifier.untrusted_input import blank_text_problem, display_text_problem, identifier_refusal
+from verifier.untrusted_input import (
+    blank_text_problem,
+    canonical_ref,
+    display_text_problem,
+    identifier_refusal,
+)
 
 
 class SourceInputError(ApplicationError, ValueError):
@@ -57,6 +62,7 @@ class SourceRefInUse(SourceInputError):
 
 # Which door writes a source's versions (``verifier.selectors.sources.SourceKind``).
 SourceDoor = SourceKind
+REF_MAX_CHARS: Final = Source._meta.get_field("ref").max_length or 200
 # Refs made from a text's hash by the memory and RAG doors: a document may not take one.
 _RESERVED_PREFIXES: Final = {
     TRANSCRIPT_REF_PREFIX: "memory transcripts",
@@ -164,6 +170,9 @@ def source_upsert(
 ) -> SourceWrite:
     """Create the source, or a new version when its text changed. Identical text is a no-op.
 
+    ``ref`` is stored in its one form (``canonical_ref``: NFC), so its composed and
+    decomposed spellings are one source.
+
     ``door`` says who writes it: a ref made by one door (a document, a memory transcript,
     a RAG chunk) is refused to the others with ``SourceRefInUse`` before anything is
     written, and a document may not take a ``transcript:`` or ``rag-chunk:`` ref.
@@ -183,6 +192,14 @@ def source_upsert(
     refused = identifier_refusal("ref", ref)
     if refused is not None:
         raise SourceInputError("invalid_ref", refused, {"field": "ref"})
+    ref = canonical_ref(ref)  # one ref however its letters were encoded (rule 3)
+    if len(ref) > REF_MAX_CHARS:  # composing can lengthen one (U+0958 is two characters)
+        raise SourceInputError(
+            "invalid_ref",
+            f"The ref has {len(ref)} characters in Unicode's composed form (NFC), in which "
+            f"it is stored; at most {REF_MAX_CHARS}.",
+            {"field": "ref"},
+        )
     for field, value in (("title", title), ("citation", citation)):
         shown = display_text_problem(value)
         if shown is not None:
