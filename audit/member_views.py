@@ -14,16 +14,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from audit.confirmation import ask_first
 from audit.paging import CONSOLE_PAGE_SIZE
+from review.services import review_member_remove, review_member_role_change
 from verifier.http import MemberRequest
 from verifier.models import Membership, Role
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.workspaces import workspace_members
-from verifier.services.workspaces import (
-    MemberInputError,
-    member_add,
-    member_remove,
-    member_role_change,
-)
+from verifier.services.workspaces import MemberInputError, member_add
 from verifier.untrusted_input import identifier_problem
 
 
@@ -138,7 +134,7 @@ def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
         if asked is not None:
             return asked
     try:
-        member_role_change(membership=membership, role=role)
+        review_member_role_change(membership=membership, role=role)
     except MemberInputError as error:
         messages.error(request, error.message)
         return redirect("audit:members")
@@ -172,7 +168,7 @@ def member_out(request: MemberRequest, membership_id: int) -> HttpResponse:
     if asked is not None:
         return asked
     try:
-        member_remove(membership=membership)
+        review_member_remove(membership=membership)
     except MemberInputError as error:
         messages.error(request, error.message)
         return redirect("audit:members")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
@@ -23,8 +23,10 @@ from review.models import ReviewLease, ReviewNote
 from verifier import vocabulary
 from verifier.errors import ApplicationError
 from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
+from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
+from verifier.services.workspaces import member_remove, member_role_change
 from verifier.state_policy import state_policy
 from verifier.states import StateDecision
 
@@ -66,14 +68,20 @@ class StaleItem(ReviewError):
         message: str | None = None,
         code: str = "stale_item",
     ) -> None:
-        if message is None:
-            who = "you" if change.actor_id == reviewer.pk else change.actor_name
-            what = "decided" if change.human_verdict else "changed"
-            when = f"{change.at.astimezone(UTC):%H:%M} UTC" if change.at else "an earlier time"
-            # the console's answer links to the current item after it (_item.html)
-            message = f"Already {what} by {who} at {when}."
-        super().__init__(message, code=code)
         self.change = change
+        self.reviewer = reviewer
+        self._message = message
+        # the console's answer links to the current item after it (_item.html); the
+        # message leaves out others' answers, as blind review would (``in_words``)
+        super().__init__(self.in_words(hide_answer=True), code=code)
+
+    def in_words(self, *, hide_answer: bool) -> str:
+        """What changed since the page, in words ("Already excluded by ada at 06:45
+        UTC."); ``hide_answer``: leave out another person's or the judge's answer (the
+        reviewer's blind review)."""
+        if self._message is not None:
+            return self._message
+        return self.change.in_words(viewer=self.reviewer, hide_answer=hide_answer)
 
 
 class VersionMissing(StaleItem):
@@ -403,6 +411,13 @@ def review_lease_release_all(*, workspace: Workspace, reviewer: User) -> None:
     ReviewLease.objects.filter(claim__workspace=workspace, reviewer=reviewer).delete()
 
 
+def review_lease_release_signed_out(*, reviewer: User) -> None:
+    """Release every lease of a reviewer who signed out (``review.signals``): nobody is
+    reviewing those items, so others may take them at once instead of reading "X is
+    reviewing this claim" until the leases run out."""
+    ReviewLease.objects.filter(reviewer=reviewer).delete()
+
+
 @transaction.atomic
 def review_lease_claim(*, claim: Claim, reviewer: User, served_reason: str) -> ReviewLease | None:
     """Lease one specific claim; None when another reviewer holds a live lease on it."""
@@ -550,7 +565,6 @@ def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
 
 def _decider_in(workspace: Workspace, user_id: int) -> User:
     from verifier.models import Membership
-    from verifier.permissions import DECIDER_ROLES
 
     membership = (
         Membership.objects.filter(workspace=workspace, user_id=user_id, role__in=DECIDER_ROLES)
@@ -597,3 +611,26 @@ def review_guidelines_set(*, workspace: Workspace, text: str, by: User) -> Revie
         defaults={"text": text, "html": guidelines_html(text) if text else "", "updated_by": by},
     )
     return guidelines
+
+
+# --- members: a role that cannot decide holds no item --------------------------------
+
+
+@transaction.atomic
+def review_member_role_change(*, membership: Membership, role: str) -> Membership:
+    """``member_role_change`` (the workspace keeps an admin); where the new role cannot
+    decide (an auditor), the member's leases in the workspace are released in the same
+    transaction. A lease kept others out ("X is reviewing this claim") for up to the
+    lease's length, though X could no longer decide the item."""
+    changed = member_role_change(membership=membership, role=role)
+    if changed.role not in DECIDER_ROLES:
+        review_lease_release_all(workspace=membership.workspace, reviewer=membership.user)
+    return changed
+
+
+@transaction.atomic
+def review_member_remove(*, membership: Membership) -> None:
+    """``member_remove`` (the workspace keeps an admin), the member's leases in the
+    workspace released in the same transaction: a member taken out reviews nothing."""
+    member_remove(membership=membership)
+    review_lease_release_all(workspace=membership.workspace, reviewer=membership.user)

@@ -444,8 +444,10 @@ def _refused(
     with the form (``forms``) and the reason."""
     if isinstance(exc, StaleItem):
         current = review_item_get(workspace=request.workspace, public_id=claim.public_id)
-        # What was typed with the refused action (a decision's note) stays in its form.
-        return _render_item(request, current, status=409, error=str(exc), stale=True, forms=forms)
+        # What was typed with the refused action (a decision's note) stays in its form;
+        # what changed is said in words, others' answers hidden in blind review.
+        said = exc.in_words(hide_answer=request.membership.blind_review)
+        return _render_item(request, current, status=409, error=said, stale=True, forms=forms)
     if isinstance(exc, LeasedToOther):
         return _render_item(request, claim, status=409, error=str(exc), forms=forms)
     return _render_item(request, claim, status=422, error=str(exc), forms=forms)

@@ -124,7 +124,9 @@ def role_required(
                 return sign_in_again(request)
             membership = getattr(request, "membership", None)
             if membership is None or membership.role not in allowed:
-                raise PermissionDenied("Your role in this workspace does not allow this page.")
+                # a form sent (a decision, a note) is an action, not a page
+                what = "page" if request.method in SAFE_METHODS else "action"
+                raise PermissionDenied(f"Your role in this workspace does not allow this {what}.")
             if request.method not in SAFE_METHODS and not scope_allows(
                 role_scope(membership.role), unsafe_scope
             ):

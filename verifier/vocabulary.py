@@ -996,6 +996,43 @@ POLICIES: Final = _table(
     )
 )
 
+# The claim list's filters (``verifier.audit_pack.scope.CLAIM_FILTER_KEYS``): the fields
+# of the audit console's claim list, and what an audit pack of a filtered list records.
+CLAIM_FILTERS: Final = _table(
+    (
+        ("state", "State", "Claims in this state."),
+        ("reason", "Reason", "Claims that have their state for this reason."),
+        ("source", "Source ref", "Claims that cite the source with this ref."),
+        ("job", "Ingest job", "Claims the ingest job with this number extracted."),
+        (
+            "quality",
+            "Quality",
+            "Claims the rule set in force classes supported, weak or unsupported.",
+        ),
+        ("q", "Text", "Claims whose text holds these words."),
+    )
+)
+
+
+def claim_filters_in_words(filters: Mapping[str, str]) -> str:
+    """A claim list's filters as a person reads them, in the list's order: each by its
+    field's label, a state or a reason by its label ("Reason: Confirmed by a reviewer",
+    not "reason=human_supported"), typed text quoted; "" for none."""
+    said = []
+    for code, found in CLAIM_FILTERS.items():
+        value = str(filters.get(code) or "").strip()
+        if not value:
+            continue
+        if code in ("state", "reason"):
+            shown = label(code, value)
+        elif code in ("source", "q"):
+            shown = f"“{value}”"
+        else:
+            shown = value
+        said.append(f"{found.label}: {shown}")
+    return ", ".join(said)
+
+
 # The one phrase for "no domain pack chosen": a rule set activated with no pack is in force
 # for every pack without one of its own, and a trace with no pack looked across them all.
 # Every page and message says it this way (``verifier.domain_packs`` keeps a new pack from
@@ -1107,6 +1144,7 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "ingest_status": INGEST_STATUSES,
         "ingest_stage": INGEST_STAGES,
         "policy": POLICIES,
+        "claim_filter": CLAIM_FILTERS,
     }
 )
 KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
@@ -1142,6 +1180,7 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "ingest_stage": "The stages of an ingest job",
         "api_key_scope": "What an API key may do",
         "policy": "A rule set's policies",
+        "claim_filter": "The claim list's filters",
     }
 )
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from review.selectors.item import verdict_notes_in_words
+from review.verdict_words import note_in_words
 from verifier import vocabulary
 from verifier.binding import span_matches
 from verifier.models import (
@@ -79,6 +80,14 @@ class ClaimAudit:
     def reason_text(self) -> str:
         """Why the claim has its state, in the API's ``reason_text`` words."""
         return reason_in_words(self.claim.state_reason, quote=self.claim.submitted_quote)
+
+    @property
+    def model_note_words(self) -> str:
+        """The latest model verdict's note in words ("The numbers differ: 2004 vs 1998."),
+        never its code ("number_mismatch: 2004 vs 1998 (span 1)"): the review item's
+        words for it (``note_in_words``); "" without a note."""
+        verdict = self.inputs.model_verdict
+        return note_in_words(verdict.note) if verdict is not None else ""
 
 
 SPAN_CONTEXT_CHARS: Final = 240

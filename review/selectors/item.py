@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from django.conf import settings
@@ -24,6 +24,7 @@ from review.verdict_words import (
     note_in_words,
     undo_note_in_words,
 )
+from verifier import vocabulary
 from verifier.models import (
     Claim,
     EvidenceBinding,
@@ -59,6 +60,55 @@ class ItemChange:
     actor_id: int | None
     actor_name: str
     human_verdict: bool
+    # the latest verdict's label (a decision's or the judge's answer), and the cause of
+    # the state event when that event is the latest change ("" when a verdict is)
+    answer: str = ""
+    cause: str = ""
+
+    def in_words(self, *, viewer: User, hide_answer: bool) -> str:
+        """What changed the item last, by whom and when, as a refusal of a stale page
+        says it: "Already decided by omar at 06:45 UTC, as Supports.", "Already excluded
+        by ada at …", "Already re-judged at …: the judge answered No answer.", never only
+        "changed". With ``hide_answer`` (blind review) another person's or the judge's
+        answer is left out; the viewer's own decision is theirs to read."""
+        mine = self.actor_id is not None and self.actor_id == viewer.pk
+        who = "you" if mine else self.actor_name
+        when = f"{self.at.astimezone(UTC):%H:%M} UTC" if self.at else "an earlier time"
+        answer = vocabulary.label("verdict", self.answer) if self.answer else ""
+        cause = self.cause
+        withdrawn = cause.startswith(UNDO_CAUSE) if cause else self.answer == WITHDRAWN
+        if self.human_verdict and withdrawn:
+            whose = "your" if mine else "their"
+            return f"Already changed by {who} at {when}: {whose} decision was withdrawn."
+        if self.human_verdict:
+            said = f", as {answer}" if answer and (mine or not hide_answer) else ""
+            return f"Already decided by {who} at {when}{said}."
+        judged = f": the judge answered {answer}" if answer and not hide_answer else ""
+        if not cause:  # the judge's verdict is the latest change
+            return f"Already re-judged at {when}{judged}."
+        if cause.startswith(REJUDGE_CAUSE):
+            asked = cause.removeprefix(REJUDGE_CAUSE).strip()
+            asked = "you" if asked == viewer.get_username() else asked
+            return f"Already re-judged at {when}, sent back to the judge by {asked}{judged}."
+        if cause.startswith(EXCLUDED_CAUSE):
+            return f"Already excluded by {who} at {when}."
+        if cause == RESTORED_CAUSE:
+            return f"Already restored by {who} at {when}."
+        if cause.startswith(NEW_VERSION_CAUSE):
+            return f"Already changed at {when}: the cited source has a new version."
+        if cause.startswith(RECHECK_CAUSE):
+            return f"Already changed at {when}: its span was checked against the source again."
+        return f"Already changed by {who} at {when}."
+
+
+# The state events' causes the stale refusal names (written by ``review.services`` and
+# ``verifier.services.claim_state``).
+UNDO_CAUSE: Final = "review: undo by "
+REJUDGE_CAUSE: Final = "re-judge requested by "
+EXCLUDED_CAUSE: Final = "excluded:"
+RESTORED_CAUSE: Final = "restored"
+NEW_VERSION_CAUSE: Final = "new version v"
+RECHECK_CAUSE: Final = "read-time re-check:"
 
 
 def review_item_change(*, claim: Claim) -> ItemChange:
@@ -76,6 +126,7 @@ def review_item_change(*, claim: Claim) -> ItemChange:
             v_at=Subquery(verdicts.values("at")[:1]),
             v_reviewer=Subquery(verdicts.values("reviewer_id")[:1]),
             v_reviewer_name=Subquery(verdicts.values("reviewer__username")[:1]),
+            v_label=Subquery(verdicts.values("label")[:1]),
             e_id=Subquery(events.values("id")[:1]),
             e_at=Subquery(events.values("at")[:1]),
             e_actor=Subquery(events.values("actor_id")[:1]),
@@ -87,6 +138,7 @@ def review_item_change(*, claim: Claim) -> ItemChange:
             "v_at",
             "v_reviewer",
             "v_reviewer_name",
+            "v_label",
             "e_id",
             "e_at",
             "e_actor",
@@ -104,6 +156,7 @@ def review_item_change(*, claim: Claim) -> ItemChange:
             actor_id=row.get("v_reviewer"),
             actor_name=row.get("v_reviewer_name") or "the judge",
             human_verdict=row.get("v_reviewer") is not None,
+            answer=row.get("v_label") or "",
         )
     return ItemChange(
         version=version,
@@ -112,6 +165,8 @@ def review_item_change(*, claim: Claim) -> ItemChange:
         actor_name=row.get("e_actor_name") or "the system",
         # The state event a reviewer's decision appends right after its verdict.
         human_verdict=(row.get("e_cause") or "").startswith("review: "),
+        answer=row.get("v_label") or "",
+        cause=row.get("e_cause") or "",
     )
 
 
@@ -177,6 +232,7 @@ def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
             actor_id=verdict.reviewer_id,
             actor_name=verdict.reviewer.get_username() if verdict.reviewer else "the judge",
             human_verdict=verdict.reviewer_id is not None,
+            answer=verdict.label,
         )
     return ItemChange(
         version=version,
@@ -184,6 +240,8 @@ def _change_of(verdicts: list[Verdict], events: list[StateEvent]) -> ItemChange:
         actor_id=event.actor_id if event else None,
         actor_name=event.actor.get_username() if event and event.actor else "the system",
         human_verdict=bool(event and event.cause.startswith("review: ")),
+        answer=verdict.label if verdict else "",
+        cause=event.cause if event else "",
     )
 
 

@@ -148,3 +148,20 @@ def test_a_job_scope_without_its_id_is_a_message_in_good_english(auditor_client,
     response = auditor_client.post("/audit/pack/", {"scope": scope, "job": ""}, follow=True)
     assert message in response.content.decode()
     assert not AuditPackJob.objects.exists()
+
+
+def test_the_job_page_gives_its_scope_in_words_not_codes(auditor_client, source, packs_dir):
+    """The page said "Claims (reason=human_supported)": the claim list's field labels and
+    the reason's label now, as the claim list shows them."""
+    response = auditor_client.post(
+        "/audit/pack/", {"scope": "claims", "reason": "human_supported", "q": "silt", "job": "7"}
+    )
+    job = AuditPackJob.objects.get()
+    page = auditor_client.get(response["Location"]).content.decode()
+    assert (
+        "<p>Claims (Reason: Confirmed by a reviewer, Ingest job: 7, Text: “silt”): the claims,"
+        in page
+    )
+    assert "reason=" not in page and "human_supported" not in page.split("<form")[0]
+    # what the export reads is still the codes
+    assert job.scope["reason"] == "human_supported"

@@ -37,3 +37,25 @@ def test_the_header_reads_the_reason_once_in_words(auditor_client, workspace):
     assert f'href="/glossary/#reason-contradicted" id="state-reason">{label}</a>' in head
     glossary = auditor_client.get("/glossary/").content.decode()
     assert 'id="reason-contradicted"' in glossary
+
+
+def test_the_latest_model_verdict_gives_its_note_in_words_not_its_code(auditor_client, source):
+    """The judge's note read "number_mismatch: 2004 vs 1998 (span 1)" there, while the
+    review item and the timeline said it in words."""
+    from tests.audit.conftest import QUOTE, judge
+    from tests.factories import make_binding, make_claim
+
+    claim = make_claim(source, "Sediment settles where the current slowed in 2004.")
+    binding = make_binding(claim, QUOTE)
+    judge(
+        claim,
+        label="contradicted",
+        confidence=0.8,
+        binding=binding,
+        note="number_mismatch: 2004 vs 1998 (span 1)",
+    )
+    html = auditor_client.get(f"/audit/claims/{claim.public_id}/").content.decode()
+    line = re.search(r"<dt>Latest model verdict</dt><dd>(.*?)</dd>", html, re.S)
+    assert line is not None
+    assert line.group(1) == "Contradicts, confidence 80\u00a0% · The numbers differ: 2004 vs 1998."
+    assert "number_mismatch" not in html

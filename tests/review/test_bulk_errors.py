@@ -68,3 +68,32 @@ def test_no_rows_selected_is_said_beside_the_button(reviewer_client, make_queue_
         body
     )
     assert 'aria-describedby="bulk-errors">Apply to selection…</button>' in body
+
+
+def test_more_than_the_limit_is_refused_whole_not_cut_short(reviewer_client, make_queue_claim):
+    """250 selected rows were cut to the first 200 without a word ("Exclude 200 claims"):
+    now the action is refused beside the button, naming the limit, and nothing is done
+    (the claims within the first 200 stay as they were, confirmed or not)."""
+    from review.forms import MAX_BULK
+    from tests.review.conftest import bulk_seen
+
+    real = [make_queue_claim("abstained") for _ in range(2)]
+    ids = [c.public_id for c in real] + [f"claim:x{n:05d}" for n in range(248)]
+    assert len(set(ids)) == 250 > MAX_BULK == 200
+    data = {"action": "exclude", "reason": "noise", "claims": ids}
+    for extra in ({}, {**bulk_seen(*real), "confirm": "on"}):
+        response = reviewer_client.post("/review/bulk/", {**data, **extra})
+        assert response.status_code == 422
+        body = response.content.decode()
+        assert (
+            '<span class="form-error" id="bulk-errors" role="alert">A bulk action takes at '
+            "most 200 claims at once; 250 were selected. Nothing was done: select fewer."
+        ) in body
+        assert "Exclude 200 claims" not in body
+        for claim in real:
+            claim.refresh_from_db()
+            assert (claim.state, claim.exclusion_reason) == ("unverified", "")
+    # the same row sent twice is one row: at the limit it is taken
+    twice = [real[0].public_id] * 2 + [f"claim:y{n:05d}" for n in range(199)]
+    response = reviewer_client.post("/review/bulk/", {**data, "claims": twice})
+    assert response.status_code == 200

@@ -59,7 +59,9 @@ def test_a_decision_on_a_stale_item_keeps_the_note_and_says_who_once(
     alert = re.search(r'<p role="alert" class="form-error review-error">(.*?)</p>', body, re.S)
     assert alert
     words = re.sub(r"<[^>]+>", "", alert.group(1))
-    assert re.fullmatch(r"Already decided by omar at \d\d:\d\d UTC\. Open the current item", words)
+    assert re.fullmatch(
+        r"Already decided by omar at \d\d:\d\d UTC, as Supports\. Open the current item", words
+    )
     assert words.lower().count("open the current item") == 1
 
 

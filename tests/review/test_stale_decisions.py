@@ -106,7 +106,7 @@ def test_exclude_restore_and_rejudge_check_the_version(reviewer_client, make_que
         _url(claim, "exclude"), {"reason": "dup", "version": version}, **HX
     )
     assert again.status_code == 409
-    assert "Already changed by you at" in again.content.decode()
+    assert "Already excluded by you at" in again.content.decode()
     restored = reviewer_client.post(_url(claim, "restore"), {"version": version}, **HX)
     assert restored.status_code == 409
     claim.refresh_from_db()

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from verifier.errors import ApplicationError
 from verifier.untrusted_input import decimal_int
+from verifier.vocabulary import claim_filters_in_words
 
 SCOPE_KINDS: Final = ("claims", "source", "trace", "ingest_job", "verification_job")
 # The claim list's filters (the audit console's, ``verifier.selectors.claim_filters``).
@@ -57,7 +58,8 @@ class PackScope:
     @property
     def label(self) -> str:
         if self.kind == "claims":
-            shown = ", ".join(f"{k}={v}" for k, v in sorted(self.filters.items()))
+            # in words: "claims (Reason: Confirmed by a reviewer)", not "reason=human_supported"
+            shown = claim_filters_in_words(self.filters)
             return f"claims ({shown})" if shown else "all claims"
         if self.kind == "source":
             return f"source {self.source}"
