@@ -21,7 +21,11 @@ from review.queue_reasons import (
 from review.verdict_columns import with_answer_percent_in_force, with_judge_model_in_force
 from verifier import vocabulary, widgets
 from verifier.models import Claim, ClaimOrigin, ClaimStateChoices
-from verifier.selectors.text_search import text_search
+from verifier.selectors.text_search import (
+    SEARCH_MAX_CHARS,
+    search_query_validator,
+    text_search,
+)
 from verifier.state_policy import queue_rank
 from verifier.states import StateReason
 
@@ -227,7 +231,14 @@ class ReviewQueueFilter(django_filters.FilterSet):
         label="Whose",
         widget=widgets.Select(choices=[("", "Anyone's"), ("true", "Mine: assigned or in review")]),
     )
-    q = django_filters.CharFilter(method="filter_search", label="Search", widget=widgets.TextInput)
+    q = django_filters.CharFilter(
+        method="filter_search",
+        label="Search",
+        widget=widgets.TextInput,
+        # a search's cost grows with its length (verifier.selectors.text_search)
+        max_length=SEARCH_MAX_CHARS,
+        validators=[search_query_validator],
+    )
 
     class Meta:
         model = Claim

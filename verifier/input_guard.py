@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from verifier.api.errors import error_body
+from verifier.api.parsers import charset_problem
 from verifier.api.paths import is_api_path
 from verifier.untrusted_input import text_problem, unstorable_location
 
@@ -33,6 +34,8 @@ FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data"
 
 # ``details.field`` of a bad character in the request's path: a name, like the others.
 PATH_FIELD: Final = "path"
+# A form whose ``Content-Type`` names a charset that is none (``verifier.api.parsers``).
+CHARSET_FIELD: Final = "charset"
 
 
 def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
@@ -49,6 +52,11 @@ def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
         and request.content_type in FORM_CONTENT_TYPES
         and not is_api_path(request.path)
     ):
+        # before the form is read in it: a codec that is no character set (punycode's
+        # decoder is quadratic) would run on the body of anyone's request
+        charset = (request.content_params or {}).get("charset", "")
+        if charset and charset_problem(charset) is not None:
+            return CHARSET_FIELD, f"is “{charset[:40]}”"
         found = unstorable_location(dict(request.POST.lists()), root="form")
         if found is not None:
             return found
@@ -66,6 +74,8 @@ def where_in_words(where: str) -> str:
     "The query parameter “source”", ``form.note[0]`` "The form field “note”"."""
     if where == PATH_FIELD:
         return "The address"
+    if where == CHARSET_FIELD:
+        return "The form's charset"
     if where.startswith("file name"):
         return "A file name"
     found = _PART.match(where)

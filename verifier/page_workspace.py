@@ -49,7 +49,11 @@ def _page_path(request: HttpRequest) -> str:
             url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
         ):
             parts = urlsplit(url)
-            return urlunsplit(("", "", parts.path or "/", parts.query, ""))
+            path = urlunsplit(("", "", parts.path or "/", parts.query, ""))
+            # a path "//evil.example/…" or "/\evil.example/…" of this site's address
+            # is another site's address once it stands alone (the page's back link)
+            if not path.startswith(("//", "/\\")):
+                return path
     return "/"
 
 

@@ -44,6 +44,7 @@ from verifier.audit_pack.writer import checker_bytes, checker_sha256
 from verifier.models import ApiScope, AuditPackJob, AuditPackJobStatus
 from verifier.scoring.quality import QUALITY_CLASSES
 from verifier.selectors.audit_pack import audit_pack_job_get
+from verifier.selectors.text_search import SEARCH_MAX_CHARS, search_query_validator
 from verifier.services.audit_pack import (
     audit_pack_file,
     audit_pack_job_create,
@@ -89,7 +90,13 @@ class AuditPackScopeSerializer(ClaimFilterSerializer):
     scope = serializers.ChoiceField(choices=list(SCOPE_KINDS), default="claims")
     reason = serializers.ChoiceField(choices=STATE_REASON_CHOICES, required=False)
     quality = serializers.ChoiceField(choices=list(QUALITY_CLASSES), required=False)
-    q = serializers.CharField(required=False, help_text="Text the claims contain.")
+    # a search's cost grows with its length (verifier.selectors.text_search)
+    q = serializers.CharField(
+        required=False,
+        max_length=SEARCH_MAX_CHARS,
+        validators=[search_query_validator],
+        help_text="Text the claims contain.",
+    )
     trace = TraceIdField(required=False, help_text="Trace id (scope=trace).")
 
 

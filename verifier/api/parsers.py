@@ -11,14 +11,15 @@ with where it was): PostgreSQL stores neither, and a lone surrogate cannot even 
 written into the error body that would echo it. All answer 400 with the API's JSON error body
 (``verifier.untrusted_input`` holds the rules).
 
-A body is read in the charset its ``Content-Type`` names, and only a text encoding is one:
+A body is read in the charset its ``Content-Type`` names, and only a character set is one:
 ``charset=zlib`` (or ``bz2``, ``base64``, ``rot13``) names a bytes-to-bytes codec, which
 would decompress the body after its size was checked (a small request growing without
-bound) or fail as a server error; it is a ``400 malformed_request``, as a charset that
-does not decode the body is. A form body's names and values must be text in that
-charset too, raw or percent-escaped: Django's reader puts U+FFFD in place of bytes that
-do not decode (or reads the whole body as Latin-1), so the text stored would not be the
-text sent; such a field is ``invalid_text`` naming it.
+bound) or fail as a server error; ``punycode``, ``idna`` and the escape codecs transform
+text (punycode's decoder takes time quadratic in the body). Each is a ``400
+malformed_request``, as a charset that does not decode the body is. A form body's names
+and values must be text in that charset too, raw or percent-escaped: Django's reader puts
+U+FFFD in place of bytes that do not decode (or reads the whole body as Latin-1), so the
+text stored would not be the text sent; such a field is ``invalid_text`` naming it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import codecs
 import sys
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, Any, Final
 from urllib.parse import unquote
 
 from django.conf import settings
@@ -66,16 +67,35 @@ def refuse_unstorable(data: Any) -> None:
         )
 
 
-def _text_encoding(parser_context: Mapping[str, Any] | None) -> str:
-    """The charset the ``Content-Type`` names (else ``DEFAULT_CHARSET``) when it is a text
-    encoding; ``ParseError`` otherwise. ``str.encode`` refuses the bytes-to-bytes codecs
-    (``zlib``, ``bz2``, ``base64``) that ``codecs.decode`` would run on the body."""
-    encoding = str((parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET)
+# Codecs Python counts as text encodings that are no character set: transforms of text.
+# punycode's decoder is quadratic (a body of 2,000,000 letters took 66 s of CPU, with the
+# interpreter's lock held; a 20 MB one hours), and idna's runs it on each label.
+NOT_CHARSETS: Final = frozenset({"punycode", "idna", "unicode-escape", "raw-unicode-escape"})
+
+
+def charset_problem(encoding: str) -> str | None:
+    """Why ``encoding`` (the charset a ``Content-Type`` names) is not read as one: no such
+    codec, a bytes-to-bytes codec (``zlib``, ``bz2``, ``base64``, which ``str.encode``
+    refuses and ``codecs.decode`` would run on the body), or a text transform
+    (``NOT_CHARSETS``); None for a character set. The console's forms meet the same rule
+    (``verifier.input_guard``)."""
     try:
         "".encode(encoding)
-    except (LookupError, UnicodeError) as exc:
-        message = f'Unsupported charset "{encoding}" in request Content-Type header.'
-        raise ParseError(message) from exc
+        name = codecs.lookup(encoding).name
+    except (LookupError, UnicodeError, ValueError):
+        name = ""
+    if not name or name in NOT_CHARSETS:
+        return f'Unsupported charset "{encoding}" in request Content-Type header.'
+    return None
+
+
+def _text_encoding(parser_context: Mapping[str, Any] | None) -> str:
+    """The charset the ``Content-Type`` names (else ``DEFAULT_CHARSET``) when it is a
+    character set (``charset_problem``); ``ParseError`` otherwise."""
+    encoding = str((parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET)
+    problem = charset_problem(encoding)
+    if problem is not None:
+        raise ParseError(problem)
     return encoding
 
 
@@ -165,10 +185,10 @@ class CheckedMultiPartParser(parsers.MultiPartParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
+        encoding = _text_encoding(parser_context)
         try:
             parsed = super().parse(stream, media_type, parser_context)
-        except UnicodeError as exc:  # a text encoding that cannot read it (punycode, idna)
-            encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        except UnicodeError as exc:  # a character set that cannot read it
             raise ParseError(f"The multipart body is not {encoding} text.") from exc
         refuse_unstorable(dict(parsed.data.lists()))
         # every file of every field (values() would give only the last file of a field)
