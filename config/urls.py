@@ -6,6 +6,7 @@ from django.views.decorators.http import require_http_methods
 from review import home_views
 from verifier import views as verifier_views
 from verifier.pipeline import claim_worker_views
+from verifier.sign_in import SignInForm
 
 urlpatterns = [
     path("", home_views.home, name="home"),
@@ -17,7 +18,9 @@ urlpatterns = [
         "accounts/login/",
         # LoginView would also answer PUT like POST; only the form's methods are served.
         require_http_methods(["GET", "POST"])(
-            auth_views.LoginView.as_view(redirect_authenticated_user=True)
+            auth_views.LoginView.as_view(
+                redirect_authenticated_user=True, authentication_form=SignInForm
+            )
         ),
         name="login",
     ),
