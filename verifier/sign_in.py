@@ -19,5 +19,6 @@ class SignInForm(AuthenticationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["username"]
-        if field.max_length is not None:
-            field.validators.append(MaxLengthValidator(field.max_length))
+        limit = getattr(field, "max_length", None)  # the user model's, set by the form
+        if limit is not None:
+            field.validators.append(MaxLengthValidator(limit))
