@@ -141,6 +141,20 @@
       form.appendChild(field);
     }
   });
+  // Signing out forgets what this tab kept of unsaved drafts (review.js keeps a note or
+  // an exclusion reason in sessionStorage while a session may end under it): the next
+  // person to use the tab would find them put back on the same claim.
+  window.addEventListener("submit", function (event) {
+    if (event.defaultPrevented || !event.target.matches("#sign-out-form")) return;
+    try {
+      for (var i = window.sessionStorage.length - 1; i >= 0; i--) {
+        var key = window.sessionStorage.key(i);
+        if (key && key.indexOf("spanproof:") === 0) window.sessionStorage.removeItem(key);
+      }
+    } catch (e) {
+      /* storage unavailable: nothing was kept */
+    }
+  });
   window.addEventListener("pageshow", function () {
     document.querySelectorAll("form[data-sent]").forEach(function (form) {
       form.removeAttribute("data-sent");

@@ -38,3 +38,30 @@ def test_a_typed_note_survives_a_reload_until_the_decision_is_taken(browser_page
     page.goto(f"{live_server.url}/review/item/{first}/")
     expect(page.locator("#review-item")).to_have_attribute("data-claim", first)
     expect(page.locator("#decision-note")).to_have_value("")
+
+
+def test_signing_out_forgets_the_tabs_drafts(browser_page, live_server):
+    """A draft kept for a session that might end is not kept for the next person to use
+    the tab: signing out clears them (a reload before it still had the note back)."""
+    page = browser_page
+    workspace = make_workspace("draft-sign-out")
+    reviewer = make_user("rita", workspace=workspace, role="reviewer")
+    source = make_source(workspace, ref="source:plain")
+    queue_claim(source, "abstained", text="Abstained claim.")
+    login_browser(page, live_server, reviewer)
+    page.goto(f"{live_server.url}/review/")
+    page.locator("#start-reviewing").click()
+    item_url = page.url
+    page.locator("#decision-note").fill("A private thought about this claim.")
+    page.reload()
+    expect(page.locator("#decision-note")).to_have_value("A private thought about this claim.")
+
+    page.locator("#sign-out-form button").click()
+    expect(page).not_to_have_url(item_url)
+    kept = page.evaluate(
+        "Object.keys(window.sessionStorage).filter(k => k.startsWith('spanproof:'))"
+    )
+    assert kept == []
+    login_browser(page, live_server, reviewer)
+    page.goto(item_url)
+    expect(page.locator("#decision-note")).to_have_value("")
