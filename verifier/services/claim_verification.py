@@ -193,7 +193,9 @@ def _upsert_sources(
     refs = [canonical_ref(s.ref) for s in sources]  # one ref in either Unicode form
     if len(set(refs)) != len(refs):
         raise ClaimVerifyInputError("duplicate_source_ref", "Each inline source needs its own ref.")
-    for index, spec in enumerate(sources):
+    # In the refs' order, as every door storing several sources: two batches sending the
+    # same sources in other orders would each hold a source's row the other waits for.
+    for index, spec in sorted(enumerate(sources), key=lambda pair: refs[pair[0]]):
         try:
             source_upsert_queue_rebind(
                 workspace=workspace,

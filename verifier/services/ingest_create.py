@@ -153,7 +153,13 @@ def _refs(uploads: Sequence[SourceUpload]) -> list[str]:
 
 
 def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: _Plan) -> None:
-    for index, (upload, ref) in enumerate(zip(uploads, _refs(uploads), strict=True)):
+    """Store the uploads in the refs' order, as every door storing several sources does
+    (two jobs uploading the same sources in other orders would each hold a source's row
+    the other waits for: a deadlock), and list them in the plan in the upload's order."""
+    refs = _refs(uploads)
+    stored: dict[int, dict[str, Any]] = {}
+    for index in sorted(range(len(uploads)), key=lambda i: canonical_ref(refs[i])):
+        upload, ref = uploads[index], refs[index]
         try:
             text = source_text(upload.text, upload.format)
             write = source_upsert(
@@ -176,15 +182,14 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
                 details,
                 status_code=getattr(exc, "status_code", 400),
             ) from exc
-        plan.sources.append(
-            {
-                "ref": write.source.ref,
-                "version_id": write.version.pk,
-                "sha256": write.version.sha256,
-                "created_version": write.created_version,
-                "created_source": write.created_source,
-            }
-        )
+        stored[index] = {
+            "ref": write.source.ref,
+            "version_id": write.version.pk,
+            "sha256": write.version.sha256,
+            "created_version": write.created_version,
+            "created_source": write.created_source,
+        }
+    plan.sources.extend(stored[index] for index in range(len(uploads)))
 
 
 def _plan_claims(workspace: Workspace, claims: Sequence[ClaimUpload], plan: _Plan) -> None:

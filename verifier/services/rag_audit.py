@@ -133,7 +133,9 @@ def rag_audit_store(
     not a second one: ``claim_checked_before``)."""
     chunks = list(result.chunks)
     source_ids = {}
-    for chunk in chunks:
+    # In the refs' order, as every door storing several sources: two audits listing the
+    # same chunks in other orders would each hold a chunk's row the other waits for.
+    for chunk in sorted(chunks, key=chunk_ref):
         write = source_upsert(
             workspace=workspace,
             ref=chunk_ref(chunk),
