@@ -133,7 +133,16 @@ def relations_verify(
     by_pk = {str(r.pk): r for r in rels}
     judge_model = getattr(judge, "model_id", "") if judge is not None else ""
     version = calibration.version if calibration is not None else None
+    read = {r.pk: r.verification for r in rels}
     with transaction.atomic():
+        # Only relations still as this cycle read them, under their row locks (in pk
+        # order): the judge was asked outside any transaction, and another cycle over the
+        # same pending relations (two ingest jobs ending together) may have decided them
+        # meanwhile; writing again would log each decision twice for the calibration.
+        current = ClaimRelation.objects.select_for_update().filter(pk__in=read).order_by("pk")
+        still = {pk for pk, now in current.values_list("pk", "verification") if now == read[pk]}
+        decisions = [d for d in decisions if by_pk[d.key].pk in still]
+        rels = [r for r in rels if r.pk in still]
         for d in decisions:
             relation = by_pk[d.key]
             relation.verification = (

@@ -334,3 +334,27 @@ def test_rejected_by_vog_is_the_seeds_chunk_sum(workspace, claims):
     stats = relation_stats_get(workspace=workspace)
     assert stats["rejected_by_vog"] == 1
     assert stats["rejected_by_vog_chunks_and_relations"] == 2
+
+
+def test_a_cycle_writes_only_relations_still_as_it_read_them(workspace, claims):
+    """Two cycles over the same pending relations (two ingest jobs ending together) each
+    read them, ask the judge outside any transaction, then write: the later one finds
+    them decided and writes nothing, so no decision is logged twice for calibration."""
+    bind_all(claims)
+    triangle(workspace, claims)
+    read_before = list(
+        ClaimRelation.objects.filter(workspace=workspace, verification="pending")
+        .select_related("from_claim", "to_claim")
+        .order_by("pk")
+    )
+    first = relations_verify_pending(workspace=workspace, judge=ScriptedJudge())
+    assert first.checked == 3
+    logged = RelationDecision.objects.filter(workspace=workspace).count()
+    decided = list(ClaimRelation.objects.filter(workspace=workspace).values_list("verification"))
+
+    late = relations_verify(workspace=workspace, relations=read_before, judge=ScriptedJudge())
+
+    assert late.checked == 0
+    assert RelationDecision.objects.filter(workspace=workspace).count() == logged
+    now = list(ClaimRelation.objects.filter(workspace=workspace).values_list("verification"))
+    assert now == decided
