@@ -18,7 +18,7 @@ whose vectors are real MiniLM vectors of training-prose sentences plus noise
 workspace show: compare its claims/s with a run into an empty workspace. The
 claim texts are embedded with nothing else running before and after that run
 (embed-only throughput, the mean of the two). Prints JSON: claims/s end to end,
-embed-only claims/s, their ratio (target >= 0.5), seconds per stage, the seconds of
+embed-only claims/s, their ratio (target >= 0.3, the judge issue's), seconds per stage, the seconds of
 the group stage spent on the nearest-earlier-claim search and of the store stage on
 publishing (HNSW inserts), and the WAL written, its full-page images and the
 checkpoints during the job.
@@ -307,7 +307,7 @@ def main() -> None:
             "workspace_fill": fill,
             "load_average_1m_before_after": [round(load_before, 2), round(load_after, 2)],
             "ratio_to_embed_only": round(end_to_end_rate / embed_rate, 3),
-            "target_ratio": 0.5,
+            "target_ratio": 0.3,
             "stage_seconds": stage_seconds,
             "group_search_seconds": round(search_clock.seconds, 2),
             "store_publish_seconds": round(publish_clock.seconds, 2),

@@ -40,6 +40,7 @@ MAX_QUERIES = {
     "/review/": 10,
     "/review/?mine=true": 10,
     "/review/relations/": 11,
+    "/review/decisions/": 12,
     "/audit/sources/": 5,
     "/audit/activity/": 6,
     "/audit/members/": 5,
