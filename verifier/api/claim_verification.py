@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -252,7 +253,9 @@ class ClaimVerifyApi(APIView):
         class VerifySourceInput(serializers.Serializer[Any]):
             ref = serializers.CharField(max_length=200)
             title = serializers.CharField(max_length=300, required=False, allow_blank=True)
-            text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
+            text = serializers.CharField(
+                trim_whitespace=False, max_length=settings.SOURCE_TEXT_MAX_CHARS
+            )
 
         # many=True builds a ListSerializer, which takes max_length; the stubs check the
         # arguments against the child serializer's own.

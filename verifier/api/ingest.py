@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -88,7 +89,9 @@ class IngestJobCreateApi(APIView):
             citation = serializers.CharField(max_length=500, required=False, allow_blank=True)
             domain_pack = serializers.CharField(max_length=64, required=False, allow_blank=True)
             format = serializers.ChoiceField(choices=FORMATS, default="text")
-            text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
+            text = serializers.CharField(
+                trim_whitespace=False, max_length=settings.SOURCE_TEXT_MAX_CHARS
+            )
 
         class ClaimInput(serializers.Serializer[Any]):
             source_ref = serializers.CharField(max_length=200)

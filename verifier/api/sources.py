@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.utils import (
     OpenApiResponse,
@@ -152,7 +153,9 @@ class SourceUpsertApi(APIView):
     @extend_schema_serializer(component_name="SourceUpsertRequest")
     class InputSerializer(StrictSerializer):
         ref = serializers.CharField(max_length=200)
-        text = serializers.CharField(trim_whitespace=False, max_length=5_000_000)
+        text = serializers.CharField(
+            trim_whitespace=False, max_length=settings.SOURCE_TEXT_MAX_CHARS
+        )
         title = serializers.CharField(max_length=300, required=False, allow_blank=True)
         citation = serializers.CharField(max_length=500, required=False, allow_blank=True)
         domain_pack = serializers.CharField(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from django.conf import settings
 from django.db import transaction
 
 from verifier.domain_packs import (
@@ -126,6 +127,14 @@ class SourceWrite:
 
 
 def _validate_text(text: str) -> None:
+    limit = settings.SOURCE_TEXT_MAX_CHARS
+    if len(text) > limit:  # every door's limit, the command line's too
+        raise SourceInputError(
+            "text_too_long",
+            f"The text is {len(text):,} characters long; a source holds at most {limit:,} "
+            "characters: split it into smaller texts.",
+            {"field": "text"},
+        )
     blank = blank_text_problem(text)
     if blank is not None:
         raise SourceInputError(

@@ -41,3 +41,18 @@ def test_the_summary_counts_one_claim_as_one_claim(tmp_path):
 def test_ingest_command_rejects_a_missing_workspace(db, tmp_path):
     with pytest.raises(CommandError):
         call_command("ingest", str(tmp_path), "--workspace", "nope")
+
+
+@pytest.mark.django_db
+def test_a_file_over_the_source_limit_is_refused_naming_it(tmp_path, settings):
+    """The command line had no limit: a text over the one every other door refuses was
+    stored. The rule is the source writer's now, for every door."""
+    from tests.factories import make_workspace
+    from verifier.models import Source
+
+    settings.SOURCE_TEXT_MAX_CHARS = 60
+    make_workspace("big")
+    (tmp_path / "long.txt").write_text("The Tarn Point light was automated in 1987. " * 3)
+    with pytest.raises(CommandError, match="at most 60 characters"):
+        call_command("ingest", str(tmp_path), "--workspace", "big", stdout=io.StringIO())
+    assert not Source.objects.exists() and not IngestJob.objects.exists()
