@@ -19,7 +19,7 @@ from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.utils import timezone
 
 from review.filters import filter_in_words
-from review.models import ReviewLease, ReviewNote
+from review.models import ReviewAssignment, ReviewLease, ReviewNote
 from verifier import vocabulary
 from verifier.errors import ApplicationError
 from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
@@ -390,8 +390,6 @@ def review_hand_back(*, claim: Claim, reviewer: User) -> bool:
     """Give an item back: the reviewer's lease on ``claim`` is released and, where the
     claim is assigned to them, the assignment is taken off (someone else's assignment
     is left alone). Whether an assignment of theirs was taken off."""
-    from review.models import ReviewAssignment
-
     review_lease_release(claim=claim, reviewer=reviewer)
     removed, _ = ReviewAssignment.objects.filter(claim=claim, assignee=reviewer).delete()
     return removed > 0
@@ -582,8 +580,6 @@ def review_bulk_assign(
 ) -> int:
     """Assign the claims to a reviewer or admin of the workspace (``assignee_id`` None:
     unassign them). Returns how many claims it covered."""
-    from review.models import ReviewAssignment
-
     claims = [claim for claim in claims if claim.workspace_id == workspace.pk]
     ids = sorted({claim.pk for claim in claims})
     if assignee_id is None:
@@ -630,7 +626,12 @@ def review_member_role_change(*, membership: Membership, role: str) -> Membershi
 
 @transaction.atomic
 def review_member_remove(*, membership: Membership) -> None:
-    """``member_remove`` (the workspace keeps an admin), the member's leases in the
-    workspace released in the same transaction: a member taken out reviews nothing."""
+    """``member_remove`` (the workspace keeps an admin), the member's leases and
+    assignments in the workspace released in the same transaction: a member taken out
+    reviews nothing, and "Assigned to" names nobody who is no longer here (a role
+    lowered keeps its assignments: an admin may raise it again)."""
     member_remove(membership=membership)
     review_lease_release_all(workspace=membership.workspace, reviewer=membership.user)
+    ReviewAssignment.objects.filter(
+        claim__workspace=membership.workspace, assignee=membership.user
+    ).delete()

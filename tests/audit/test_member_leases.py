@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from review.models import ReviewLease
+from review.models import ReviewAssignment, ReviewLease
 from review.services import review_lease_claim
 from tests.factories import make_source, make_user
 from tests.review.conftest import queue_claim
@@ -62,14 +62,21 @@ def test_a_role_that_still_decides_keeps_the_lease(admin_client_ws, workspace, r
     assert _leased(reviewer) == {here.public_id, there.public_id}
 
 
-def test_a_member_taken_out_holds_nothing_here(admin_client_ws, workspace, reviewer, held):
+def test_a_member_taken_out_holds_nothing_here(
+    admin_client_ws, admin_user, workspace, reviewer, held
+):
     here, there, otto, _ = held
+    for claim in (here, there):
+        ReviewAssignment.objects.create(claim=claim, assignee=reviewer, assigned_by=admin_user)
     rita = Membership.objects.get(workspace=workspace, user=reviewer)
     answer = admin_client_ws.post(f"/audit/members/{rita.pk}/remove/", {"confirmed": "1"})
     assert answer.status_code == 302
     assert not Membership.objects.filter(pk=rita.pk).exists()
     assert _leased(reviewer) == {there.public_id}
     assert review_lease_claim(claim=here, reviewer=otto, served_reason="test") is not None
+    # nor is anything assigned to them here any more (another workspace's stays)
+    assigned = ReviewAssignment.objects.filter(assignee=reviewer)
+    assert list(assigned.values_list("claim__public_id", flat=True)) == [there.public_id]
 
 
 def test_a_refused_change_releases_nothing(admin_client_ws, admin_user, workspace, source):
