@@ -53,6 +53,7 @@ from verifier.judges import Judge
 from verifier.models import (
     Claim,
     ClaimOrigin,
+    IngestJob,
     Source,
     VerificationJob,
     VerificationJobStatus,
@@ -186,18 +187,19 @@ def _text_problem(text: str) -> dict[str, str] | None:
 
 def _upsert_sources(
     workspace: Workspace, sources: Sequence[SourceSubmission], actor: User | None
-) -> None:
+) -> list[IngestJob]:
     """Store the inline sources as documents: a changed text is a new version, whose
     ingest job binds the source's earlier claims again where their words still are
-    (``source_upsert_queue_rebind``, module docstring)."""
+    (``source_upsert_queue_rebind``, module docstring). Returns those jobs."""
     refs = [canonical_ref(s.ref) for s in sources]  # one ref in either Unicode form
     if len(set(refs)) != len(refs):
         raise ClaimVerifyInputError("duplicate_source_ref", "Each inline source needs its own ref.")
+    rebinds: list[IngestJob] = []
     # In the refs' order, as every door storing several sources: two batches sending the
     # same sources in other orders would each hold a source's row the other waits for.
     for index, spec in sorted(enumerate(sources), key=lambda pair: refs[pair[0]]):
         try:
-            source_upsert_queue_rebind(
+            write = source_upsert_queue_rebind(
                 workspace=workspace,
                 ref=spec.ref,
                 text=spec.text,
@@ -205,6 +207,8 @@ def _upsert_sources(
                 door_name="claims/verify",
                 actor=actor,
             )
+            if write.rebind_job is not None:
+                rebinds.append(write.rebind_job)
         except SourceInputError as exc:
             details: dict[str, Any] = {"index": index}
             if refused := exc.details.get("field"):  # the source's field its rule refused
@@ -215,6 +219,18 @@ def _upsert_sources(
                 details,
                 status_code=exc.status_code,
             ) from exc
+    return rebinds
+
+
+def _leave_to_the_batch(rebinds: Sequence[IngestJob], claims: Iterable[Claim]) -> None:
+    """The re-binding jobs of the batch's new versions leave the batch's own claims
+    alone (``exclude_claims`` of their payload): the batch verifies them against the new
+    version itself, and both binding one claim at once deadlocked on its one active
+    span (a ``verify_claims --source-dir`` run with a changed source failed so)."""
+    ids = sorted({c.pk for c in claims if c.pk is not None})
+    for job in rebinds:
+        job.payload = {**job.payload, "exclude_claims": ids}
+        job.save(update_fields=["payload"])
 
 
 def _resolve_sources(workspace: Workspace, names: Iterable[str]) -> dict[str, Source]:
@@ -270,7 +286,7 @@ def claims_submit(
             "too_many_claims",
             f"{len(claims)} claims in one call; the limit is {MAX_CLAIMS_PER_BATCH}.",
         )
-    _upsert_sources(workspace, sources, actor)
+    rebinds = _upsert_sources(workspace, sources, actor)
     resolved = _resolve_sources(workspace, (c.source for c in claims))
     _check_policy(workspace, policy, resolved.values())
     external_ids = {c.external_id for c in claims if c.external_id}
@@ -341,6 +357,7 @@ def claims_submit(
         pending.append(claim)
         item.claim = claim
     Claim.objects.bulk_create(pending)
+    _leave_to_the_batch(rebinds, (item.claim for item in items if item.claim is not None))
     return SubmittedBatch(items=items, policy=policy)
 
 

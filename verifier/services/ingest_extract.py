@@ -124,7 +124,13 @@ def _rebind_earlier_claims(job: IngestJob, version_id: int) -> None:
         if door
         else f"ingest job #{job.pk}: new version v{version.number}"
     )
-    source_claims_rebind(version=version, why=why, exclude_ingest_job_id=job.pk)
+    source_claims_rebind(
+        version=version,
+        why=why,
+        exclude_ingest_job_id=job.pk,
+        # a claims/verify batch's own claims, which it verifies itself (its new version's)
+        exclude_claim_ids=job.payload.get("exclude_claims") or (),
+    )
 
 
 def _import_claims(job: IngestJob, first: int, last: int) -> None:

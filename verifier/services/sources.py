@@ -12,6 +12,7 @@ every door that writes documents."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -270,10 +271,12 @@ def source_claims_rebind(
     version: SourceVersion,
     why: str,
     exclude_ingest_job_id: int | None = None,
+    exclude_claim_ids: Iterable[int] = (),
     judge: Judge | None = None,
 ) -> list[Claim]:
     """Bind the source's claims (not excluded ones; not those of the ingest job
-    ``exclude_ingest_job_id``, which extracted them from this version) in its current
+    ``exclude_ingest_job_id``, which extracted them from this version; not
+    ``exclude_claim_ids``, a claims/verify batch's, which it verifies itself) in its current
     version where their words still are as they were, then judge and score them again
     (``claims_rebind_superseded`` with ``keep_changed``: a claim whose words changed or
     went keeps its span in the earlier version, stale, for a reviewer). Under the
@@ -283,6 +286,8 @@ def source_claims_rebind(
     earlier = Claim.objects.filter(source_id=version.source_id, exclusion_reason="")
     if exclude_ingest_job_id is not None:
         earlier = earlier.exclude(ingest_job_id=exclude_ingest_job_id)
+    if exclude_claim_ids:
+        earlier = earlier.exclude(pk__in=list(exclude_claim_ids))
     claims = list(earlier.select_related("source").defer("embedding").order_by("pk"))
     rebound = claims_rebind_superseded(claims=claims, actor=None, why=why, keep_changed=True)
     if not rebound:

@@ -672,3 +672,35 @@ def test_a_resent_stale_claim_in_a_job_reads_pending_then_verified(
     assert polled["job"]["done"] == 1
     (row,) = polled["results"]
     assert (row["status"], row["reused"], row["reason"]) == ("verified", True, "no_evidence")
+
+
+def test_the_rebinding_job_leaves_the_batchs_own_claims_to_the_batch(
+    api, django_capture_on_commit_callbacks
+):
+    """A batch sent as a job with a changed inline source: the source's re-binding job
+    and the verification job would both bind the batch's claims (a deadlock on the one
+    active span each claim has); the re-binding job leaves them to the batch."""
+    from verifier.pipeline.tasks import run_verification_job
+
+    quote = "The pier is 300 metres long."
+    earlier = {"text": quote, "source": "source:pier", "quote": quote, "external_id": "e-2"}
+    post(api, {"sources": [{"ref": "source:pier", "text": PIER_V1}], "claims": [earlier]})
+    fresh = {"text": "The pier was painted green in 2001.", "source": "source:pier"}
+    batch = {"sources": [{"ref": "source:pier", "text": PIER_V2}], "wait": 0}
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        answer = post(api, {**batch, "claims": [earlier, fresh]}).json()
+    ids = [r["claim_id"] for r in answer["results"]]
+    job = IngestJob.objects.get(label="claims/verify: new version v2 of source:pier")
+    assert job.payload["exclude_claims"] == sorted(
+        Claim.objects.filter(public_id__in=ids).values_list("pk", flat=True)
+    )
+
+    # the re-binding job runs first: it touches neither claim of the batch
+    with django_capture_on_commit_callbacks(execute=True):
+        for send in queued:  # the re-binding job (tasks eager); the verification job waits
+            send()
+    rebinding = StateEvent.objects.filter(claim__public_id__in=ids, cause__contains="ingest job")
+    assert not rebinding.exists(), list(rebinding.values_list("cause", flat=True))
+    run_verification_job.apply(args=[answer["job"]["id"]])
+    rows = api.get(f"{URL}/jobs/{answer['job']['id']}").json()["results"]
+    assert [r["status"] for r in rows] == ["verified", "verified"]
