@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import shlex
+import subprocess
 from io import StringIO
 from pathlib import Path
 
@@ -30,6 +32,10 @@ def test_the_demo_workspace_round_trips_through_the_checker(tmp_path: Path):
     states = {row["state"] for row in jsonl(unzip(out, tmp_path / "demo"), check.CLAIMS_FILE)}
     assert states == {"supported", "inferred", "unverified", "contradicted", "excluded"}
     assert f"key id {report.meta['key_id']}" in printed.getvalue()
+    # the check it prints runs as printed (it named a check.py not in any folder)
+    said = printed.getvalue().split("Check it with: ", 1)[1].split(" (or", 1)[0]
+    ran = subprocess.run(shlex.split(said), capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
 
 
 @pytest.mark.parametrize(

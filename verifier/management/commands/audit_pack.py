@@ -83,5 +83,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Wrote {out} ({out.stat().st_size:,} bytes): {result.claims:,} claims of "
             f"{workspace.slug} ({scope.label}), signed with key id {result.key_id}. "
-            f"Check it with: python3 check.py {out}"
+            f"Check it with: {sys.executable} -m verifier.audit_pack.check {out} (or the "
+            "check.py inside it, with a checker you trust: docs/audit-pack.md)"
         )
