@@ -48,7 +48,7 @@ def judge_batch_size() -> int:
 
 
 def get_judge() -> Judge:
-    """The judge configured by ``settings.SPANPROOF_JUDGE`` (heuristic by default)."""
+    """The judge configured by ``settings.SPANPROOF_JUDGE`` (``heuristic+nli-v2`` by default)."""
     return build_judge(dict(django_settings.SPANPROOF_JUDGE))
 
 
