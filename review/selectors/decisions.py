@@ -152,7 +152,7 @@ def _decisions(*, workspace: Workspace, day: date, reviewer_id: int | None) -> Q
     )
     if reviewer_id is not None:
         verdicts = verdicts.filter(reviewer_id=reviewer_id)
-    return verdicts.select_related("claim", "reviewer").order_by("-at", "-id")
+    return verdicts.select_related("claim", "reviewer").latest_first()
 
 
 def review_decision_list(
