@@ -18,8 +18,8 @@ whose vectors are real MiniLM vectors of training-prose sentences plus noise
 workspace show: compare its claims/s with a run into an empty workspace. The
 claim texts are embedded with nothing else running before and after that run
 (embed-only throughput, the mean of the two). Prints JSON: claims/s end to end,
-embed-only claims/s, their ratio (target >= 0.3, the judge issue's), seconds per stage, the seconds of
-the group stage spent on the nearest-earlier-claim search and of the store stage on
+embed-only claims/s, their ratio (target >= 0.3, the judge issue's), seconds per stage,
+the seconds of the group stage spent on the nearest-earlier-claim search and of the store stage on
 publishing (HNSW inserts), and the WAL written, its full-page images and the
 checkpoints during the job.
 """
