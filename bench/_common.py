@@ -16,6 +16,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -66,6 +67,45 @@ def django_setup(database: str | None = None, *, fresh: bool = False) -> None:
     import django
 
     django.setup()
+
+
+# Words the console benches fill their sources with (``record_sentences``).
+FILLER_WORDS = [
+    "river",
+    "delta",
+    "sediment",
+    "marsh",
+    "tide",
+    "current",
+    "basin",
+    "levee",
+    "channel",
+    "estuary",
+    "silt",
+    "flood",
+    "gauge",
+    "station",
+    "upstream",
+    "survey",
+    "dredging",
+    "wetland",
+    "salinity",
+    "erosion",
+    "shoreline",
+    "plume",
+]
+
+
+def record_sentences(rng: random.Random, count: int, chars: int) -> list[str]:
+    """``count`` distinct sentences of ``chars - 1`` characters or fewer and a full stop
+    ("Record 7: silt tide levee ..."), for a bench's long source."""
+    out = []
+    for i in range(count):
+        words = [f"Record {i}:"]
+        while sum(len(w) + 1 for w in words) < chars:
+            words.append(rng.choice(FILLER_WORDS))
+        out.append(" ".join(words)[: chars - 1] + ".")
+    return out
 
 
 def percentile(samples: list[float], q: float) -> float:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from bench._common import django_setup, print_json
+from bench._common import django_setup, print_json, record_sentences
 
 BENCH_DB = "spanproof_bench_long_source"
 
@@ -48,42 +48,11 @@ STATE_MIX = [
     ("contradicted", "contradicted", "contradicted", 0.9, 0.1),
     ("excluded", "excluded", "entailed", 0.9, 0.05),
 ]
-WORDS = [
-    "river",
-    "delta",
-    "sediment",
-    "marsh",
-    "tide",
-    "current",
-    "basin",
-    "levee",
-    "channel",
-    "estuary",
-    "silt",
-    "flood",
-    "gauge",
-    "station",
-    "upstream",
-    "survey",
-    "dredging",
-    "wetland",
-    "salinity",
-    "erosion",
-    "shoreline",
-    "plume",
-]
 
 
 def _sentences(rng: random.Random) -> list[str]:
     """CLAIMS distinct sentences, padded to about TEXT_BYTES of text in all."""
-    per = TEXT_BYTES // CLAIMS - 1
-    out = []
-    for i in range(CLAIMS):
-        words = [f"Record {i}:"]
-        while sum(len(w) + 1 for w in words) < per - 1:
-            words.append(rng.choice(WORDS))
-        out.append((" ".join(words))[: per - 1] + ".")
-    return out
+    return record_sentences(rng, CLAIMS, TEXT_BYTES // CLAIMS - 1)
 
 
 def _seed(fresh: bool) -> dict:

@@ -36,7 +36,7 @@ from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from bench._common import django_setup, print_json
+from bench._common import django_setup, print_json, record_sentences
 
 BENCH_DB: Final = "spanproof_bench_source_scale"
 WORKSPACE_SLUG: Final = "bench-source-scale"
@@ -52,40 +52,10 @@ STATE_MIX: Final = (
     ("contradicted", "contradicted", "contradicted", 0.9, 0.15),
     ("excluded", "excluded", "entailed", 0.9, 0.05),
 )
-WORDS: Final = [
-    "river",
-    "delta",
-    "sediment",
-    "marsh",
-    "tide",
-    "current",
-    "basin",
-    "levee",
-    "channel",
-    "estuary",
-    "silt",
-    "flood",
-    "gauge",
-    "station",
-    "upstream",
-    "survey",
-    "dredging",
-    "wetland",
-    "salinity",
-    "erosion",
-    "shoreline",
-    "plume",
-]
 
 
 def _sentences(rng: random.Random) -> list[str]:
-    out = []
-    for i in range(SENTENCES):
-        words = [f"Record {i}:"]
-        while sum(len(w) + 1 for w in words) < SENTENCE_CHARS:
-            words.append(rng.choice(WORDS))
-        out.append(" ".join(words)[: SENTENCE_CHARS - 1] + ".")
-    return out
+    return record_sentences(rng, SENTENCES, SENTENCE_CHARS)
 
 
 def _seed(fresh: bool) -> dict[str, Any]:
