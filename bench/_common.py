@@ -13,6 +13,7 @@ and imports from here::
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
@@ -106,6 +107,35 @@ def record_sentences(rng: random.Random, count: int, chars: int) -> list[str]:
             words.append(rng.choice(FILLER_WORDS))
         out.append(" ".join(words)[: chars - 1] + ".")
     return out
+
+
+def page_bench_arguments(description: str, *, rounds: int) -> argparse.Namespace:
+    """The command line of a bench that times console pages on data it builds once:
+    ``--rounds``, ``--fresh`` (build the data again), ``--label`` (before / after)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
+    parser.add_argument("--label", default="", help="a label for this run (before / after)")
+    return parser.parse_args()
+
+
+def page_bench_database(
+    database: str, seed: Callable[[bool], dict[str, Any]], *, fresh: bool
+) -> dict[str, Any]:
+    """Django on the bench ``database``, migrated, with its data built by ``seed``
+    (``fresh``: again; its answer gains ``seed_s``), and the test client let in
+    (``testserver``, ``DEBUG`` off as in production)."""
+    django_setup(database)
+    from django.conf import settings
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    started = time.perf_counter()
+    data = seed(fresh)
+    data["seed_s"] = round(time.perf_counter() - started, 1)
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    settings.DEBUG = False
+    return data
 
 
 def percentile(samples: list[float], q: float) -> float:

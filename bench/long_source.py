@@ -20,7 +20,6 @@ ms over ``--rounds`` × 5.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -30,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from bench._common import django_setup, print_json, record_sentences
+from bench._common import page_bench_arguments, page_bench_database, print_json, record_sentences
 
 BENCH_DB = "spanproof_bench_long_source"
 
@@ -202,25 +201,13 @@ def _span_cut(binding_pks: list[int], rounds: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
-    parser.add_argument("--label", default="", help="a label for this run (before / after)")
-    args = parser.parse_args()
-
-    django_setup(BENCH_DB)
-    from django.conf import settings
+    args = page_bench_arguments(__doc__.splitlines()[0], rounds=5)
+    data = page_bench_database(BENCH_DB, _seed, fresh=args.fresh)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
 
     from review.models import ReviewLease
     from verifier.models import Claim, EvidenceBinding, SourceVersion
-
-    call_command("migrate", verbosity=0, interactive=False)
-    data = _seed(args.fresh)
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    settings.DEBUG = False
 
     version = SourceVersion.objects.get(source__workspace__slug=WORKSPACE_SLUG)
     claims = Claim.objects.filter(workspace__slug=WORKSPACE_SLUG)

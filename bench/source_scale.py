@@ -24,7 +24,6 @@ a streamed export stays near its chunk's worth, a built one grows with the expor
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -36,7 +35,7 @@ from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from bench._common import django_setup, print_json, record_sentences
+from bench._common import page_bench_arguments, page_bench_database, print_json, record_sentences
 
 BENCH_DB: Final = "spanproof_bench_source_scale"
 WORKSPACE_SLUG: Final = "bench-source-scale"
@@ -232,26 +231,12 @@ def _stream(client: Any, url: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
-    parser.add_argument("--label", default="", help="a label for this run (before / after)")
-    args = parser.parse_args()
-
-    django_setup(BENCH_DB)
-    from django.conf import settings
+    args = page_bench_arguments(__doc__.splitlines()[0], rounds=3)
+    data = page_bench_database(BENCH_DB, _seed, fresh=args.fresh)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
 
     from verifier.models import Claim, EvidenceBinding, Source
-
-    call_command("migrate", verbosity=0, interactive=False)
-    started = time.perf_counter()
-    data = _seed(args.fresh)
-    data["seed_s"] = round(time.perf_counter() - started, 1)
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    settings.DEBUG = False
 
     source = Source.objects.get(workspace__slug=WORKSPACE_SLUG)
     stacked = (

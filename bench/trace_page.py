@@ -23,7 +23,6 @@ seconds to lay out). ``json_export``: the whole document as the page's link give
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import statistics
@@ -34,7 +33,7 @@ from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages
 
-from bench._common import django_setup, print_json
+from bench._common import page_bench_arguments, page_bench_database, print_json
 
 BENCH_DB: Final = "spanproof_bench_trace_page"
 WORKSPACE_SLUG: Final = "bench-trace-page"
@@ -148,26 +147,12 @@ def _measure(client: Any, url: str, rounds: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--fresh", action="store_true", help="rebuild the bench data")
-    parser.add_argument("--label", default="", help="a label for this run (before / after)")
-    args = parser.parse_args()
-
-    django_setup(BENCH_DB)
-    from django.conf import settings
+    args = page_bench_arguments(__doc__.splitlines()[0], rounds=5)
+    data = page_bench_database(BENCH_DB, _seed, fresh=args.fresh)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
 
     from verifier.models import Trace, TraceClaim
-
-    call_command("migrate", verbosity=0, interactive=False)
-    started = time.perf_counter()
-    data = _seed(args.fresh)
-    data["seed_s"] = round(time.perf_counter() - started, 1)
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    settings.DEBUG = False
 
     traces = Trace.objects.filter(workspace__slug=WORKSPACE_SLUG)
     many_steps = traces.get(query=STEPS_QUERY)
