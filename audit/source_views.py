@@ -21,17 +21,29 @@ from audit.highlighting import (
 from audit.paging import CONSOLE_PAGE_SIZE
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
+from verifier.selectors.text_search import search_query_error
 from verifier.untrusted_input import decimal_int
 
 
 @require_GET
 @role_required()
 def source_list(request: MemberRequest) -> HttpResponse:
-    q = request.GET.get("q", "").strip()[:200]
+    q = request.GET.get("q", "").strip()
     rag = request.GET.get("rag") == "1"
-    sources = selectors.audit_source_list(workspace=request.workspace, q=q, include_rag_chunks=rag)
-    page = Paginator(sources, CONSOLE_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "audit/source_list.html", {"page": page, "q": q, "rag": rag})
+    # A search too long to run is said next to its field, and nothing is listed (as the
+    # claim list does), never cut short and run as a search nobody typed.
+    q_error = search_query_error(q)
+    page = None
+    if not q_error:
+        sources = selectors.audit_source_list(
+            workspace=request.workspace, q=q, include_rag_chunks=rag
+        )
+        page = Paginator(sources, CONSOLE_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "audit/source_list.html",
+        {"page": page, "q": q, "rag": rag, "q_error": q_error},
+    )
 
 
 def _digits(value: str | None) -> int | None:

@@ -25,6 +25,7 @@ from verifier.selectors.relation_verification import (
     relations_for_review,
     relations_for_review_levels,
 )
+from verifier.selectors.text_search import search_query_error
 from verifier.services.relation_verify import (
     RELATION_BULK_MAX,
     RelationReviewError,
@@ -54,7 +55,7 @@ def _filters(params: QueryDict) -> dict[str, str]:
     return {
         "level": level if level in DecisionLevel.values else "",
         "kind": kind if kind in RelationKind.values else "",
-        "q": params.get("q", "").strip()[:200],
+        "q": params.get("q", "").strip(),
     }
 
 
@@ -90,8 +91,13 @@ def _render(
     params = request.GET if params is None else params
     days = _days(params.get("days"))
     filters = _filters(params)
-    rows = relations_for_review(workspace=workspace, **filters)
-    page = Paginator(rows, CONSOLE_PAGE_SIZE).get_page(params.get("page"))
+    # A search too long to run is said next to its field and nothing is listed (as the
+    # claim list does), never cut short and run as a search nobody typed.
+    q_error = search_query_error(filters["q"])
+    page = None
+    if not q_error:
+        rows = relations_for_review(workspace=workspace, **filters)
+        page = Paginator(rows, CONSOLE_PAGE_SIZE).get_page(params.get("page"))
     membership = request.membership
     can_decide = membership is not None and membership.role in DECIDER_ROLES
     return render(
@@ -102,6 +108,7 @@ def _render(
             "days": days,
             "day_choices": DAY_CHOICES,
             "filters": filters,
+            "q_error": q_error,
             "filter_query": _filter_query(filters),
             # Only the levels a waiting relation has (with how many): one decided by a
             # reviewer, or accepted by the graph check or the judge, never waits here.
@@ -196,6 +203,11 @@ def relations_bulk(request: MemberRequest) -> HttpResponse:
     decision = request.POST.get("decision", "")
     if decision not in DECISIONS:
         return _render(request, params=request.POST, status=422, error="Choose accept or reject.")
+    if search_query_error(filters["q"]):
+        # the page says what is wrong beside the search field
+        return _render(
+            request, params=request.POST, status=400, error="Nothing decided: fix the search."
+        )
     rows = relations_for_review(workspace=workspace, **filters)
     whole_filter = request.POST.get("scope") == "filter"
     if not whole_filter:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
@@ -35,6 +36,21 @@ def search_query_validator(query: str) -> None:
             f"{compared:,}, its ligatures and compatibility characters spelled out.",
             code="max_length",
         )
+
+
+def search_query_error(query: str) -> str:
+    """What a search field says of ``query`` ("" when it may be searched): over
+    ``SEARCH_MAX_CHARS`` characters as typed (stripped) or as compared, by the claim
+    searches' own field rule. For the searches that read ``q`` straight from the request
+    (the source list, the relations review), which list nothing then."""
+    field = forms.CharField(
+        required=False, max_length=SEARCH_MAX_CHARS, validators=[search_query_validator]
+    )
+    try:
+        field.clean(query)
+    except ValidationError as exc:
+        return " ".join(exc.messages)
+    return ""
 
 
 def text_search(query: str, *folded_fields: str) -> Q | None:
