@@ -38,7 +38,7 @@ def test_item_highlights_the_bound_span_escaped(reviewer_client, workspace):
     body = reviewer_client.get(_url(claim)).content.decode()
     assert (
         '<div id="source-text" class="source-text" tabindex="0" data-offset="0" '
-        'data-sentences="0-37 38-44" '
+        'data-sentences="0-37 38-44" role="region" '
         'aria-label="Source text: select a span with the mouse, or a sentence at a time with '
         'the arrow keys" aria-describedby="source-keys">Before &lt;b&gt;bold&lt;/b&gt; &amp; '
         '<mark class="span focus" id="bound-span">the span 😀 here</mark>. After.</div>'
