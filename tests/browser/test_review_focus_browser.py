@@ -18,6 +18,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 
 
+def _settled(page) -> None:
+    """Wait until htmx has settled its last swap: it wires the swapped-in links up in the
+    settle step (20 ms later), and Enter on a link before that loads the page in full
+    instead of swapping the results (a flaky focus failure on a busy machine)."""
+    busy = ".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added"
+    expect(page.locator(busy)).to_have_count(0)
+
+
 def _focused_id(page) -> str:
     return page.evaluate("document.activeElement ? document.activeElement.id : ''")
 
@@ -47,15 +55,18 @@ def test_focus_after_queue_swaps_skip_link_and_item_loads(browser_page, live_ser
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"after="))
     expect(page.locator("#queue-results-title")).to_be_focused()
+    _settled(page)
     page.locator(".pagination a[rel=prev]").focus()
     page.keyboard.press("Enter")
     expect(page.locator("tr[data-claim]")).to_have_count(50)
     expect(page.locator("#queue-results-title")).to_be_focused()
+    _settled(page)
     # A reason chip too.
     page.locator('a[data-reason="contradicted"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator("tr[data-claim]")).to_have_count(1)
     expect(page.locator("#queue-results-title")).to_be_focused()
+    _settled(page)
 
     # Start reviewing is a full page load: the claim's heading has the keyboard.
     page.locator("#start-reviewing").click()
