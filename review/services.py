@@ -28,7 +28,7 @@ from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
 from verifier.services.workspaces import member_remove, member_role_change
 from verifier.state_policy import state_policy
-from verifier.states import StateDecision
+from verifier.states import CAUSE_REJUDGE, CAUSE_UNDO, StateDecision
 
 if TYPE_CHECKING:
     from review.models import ReviewGuidelines
@@ -272,7 +272,7 @@ def review_rejudge(*, claims: Iterable[Claim], reviewer: User) -> int:
     claims = [claim for claim in claims if not claim.exclusion_reason]
     if not claims:
         return 0
-    why = f"re-judge requested by {reviewer.get_username()}"
+    why = f"{CAUSE_REJUDGE}{reviewer.get_username()}"
     claims_rebind_superseded(claims=claims, actor=reviewer, why=why)
     claims_judge(claims=claims, cause=why)
     for claim in claims:
@@ -557,7 +557,7 @@ def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
         reviewer=reviewer,
     )
     return claim_state_refresh(
-        claim=claim, cause=f"review: undo by {reviewer.get_username()}", actor=reviewer
+        claim=claim, cause=f"{CAUSE_UNDO}{reviewer.get_username()}", actor=reviewer
     )
 
 

@@ -491,3 +491,14 @@ def demote_on_recheck(
     ):
         return ClaimState.UNVERIFIED, StateReason.STALE_SOURCE
     return state, None
+
+
+# How the state events' causes that a reader tells apart begin (the review item's
+# stale-item refusal says what changed from them, ``review.selectors.item``): each
+# written once, here, for the services that write those causes and the reader.
+CAUSE_UNDO: Final = "review: undo by "
+CAUSE_REJUDGE: Final = "re-judge requested by "
+CAUSE_EXCLUDED: Final = "excluded:"
+CAUSE_RESTORED: Final = "restored"
+CAUSE_NEW_VERSION: Final = "new version v"
+CAUSE_RECHECK: Final = "read-time re-check:"

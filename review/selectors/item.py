@@ -36,7 +36,16 @@ from verifier.models import (
 )
 from verifier.selectors.claim_state import binding_recheck
 from verifier.selectors.claims import claim_in_workspace_or_404
-from verifier.states import WITHDRAWN, human_verdict_in_force
+from verifier.states import (
+    CAUSE_EXCLUDED,
+    CAUSE_NEW_VERSION,
+    CAUSE_RECHECK,
+    CAUSE_REJUDGE,
+    CAUSE_RESTORED,
+    CAUSE_UNDO,
+    WITHDRAWN,
+    human_verdict_in_force,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -76,7 +85,7 @@ class ItemChange:
         when = f"{self.at.astimezone(UTC):%H:%M} UTC" if self.at else "an earlier time"
         answer = vocabulary.label("verdict", self.answer) if self.answer else ""
         cause = self.cause
-        withdrawn = cause.startswith(UNDO_CAUSE) if cause else self.answer == WITHDRAWN
+        withdrawn = cause.startswith(CAUSE_UNDO) if cause else self.answer == WITHDRAWN
         if self.human_verdict and withdrawn:
             whose = "your" if mine else "their"
             return f"Already changed by {who} at {when}: {whose} decision was withdrawn."
@@ -86,29 +95,19 @@ class ItemChange:
         judged = f": the judge answered {answer}" if answer and not hide_answer else ""
         if not cause:  # the judge's verdict is the latest change
             return f"Already re-judged at {when}{judged}."
-        if cause.startswith(REJUDGE_CAUSE):
-            asked = cause.removeprefix(REJUDGE_CAUSE).strip()
+        if cause.startswith(CAUSE_REJUDGE):
+            asked = cause.removeprefix(CAUSE_REJUDGE).strip()
             asked = "you" if asked == viewer.get_username() else asked
             return f"Already re-judged at {when}, sent back to the judge by {asked}{judged}."
-        if cause.startswith(EXCLUDED_CAUSE):
+        if cause.startswith(CAUSE_EXCLUDED):
             return f"Already excluded by {who} at {when}."
-        if cause == RESTORED_CAUSE:
+        if cause == CAUSE_RESTORED:
             return f"Already restored by {who} at {when}."
-        if cause.startswith(NEW_VERSION_CAUSE):
+        if cause.startswith(CAUSE_NEW_VERSION):
             return f"Already changed at {when}: the cited source has a new version."
-        if cause.startswith(RECHECK_CAUSE):
+        if cause.startswith(CAUSE_RECHECK):
             return f"Already changed at {when}: its span was checked against the source again."
         return f"Already changed by {who} at {when}."
-
-
-# The state events' causes the stale refusal names (written by ``review.services`` and
-# ``verifier.services.claim_state``).
-UNDO_CAUSE: Final = "review: undo by "
-REJUDGE_CAUSE: Final = "re-judge requested by "
-EXCLUDED_CAUSE: Final = "excluded:"
-RESTORED_CAUSE: Final = "restored"
-NEW_VERSION_CAUSE: Final = "new version v"
-RECHECK_CAUSE: Final = "read-time re-check:"
 
 
 def review_item_change(*, claim: Claim) -> ItemChange:

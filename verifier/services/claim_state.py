@@ -35,6 +35,10 @@ from verifier.selectors.claim_state import (
 )
 from verifier.state_policy import queue_rank, queue_reason_order, state_policy
 from verifier.states import (
+    CAUSE_EXCLUDED,
+    CAUSE_NEW_VERSION,
+    CAUSE_RECHECK,
+    CAUSE_RESTORED,
     UNRANKED,
     ClaimState,
     StateDecision,
@@ -245,7 +249,7 @@ def claims_state_refresh_superseded(*, version: SourceVersion, actor: User | Non
         .values_list("claim_id", flat=True)
         .distinct()
     )
-    cause = f"new version v{version.number} of the cited source"
+    cause = f"{CAUSE_NEW_VERSION}{version.number} of the cited source"
     changed = 0
     for first in range(0, len(ids), SUPERSEDED_BATCH):
         states = ClaimStates(ids=ids[first : first + SUPERSEDED_BATCH])
@@ -275,7 +279,7 @@ def claim_recheck_on_read(
     decision = StateDecision(state=new_state, reason=reason or StateReason.STALE_SOURCE)
     with transaction.atomic():
         locked = Claim.objects.select_for_update().get(pk=claim.pk)
-        claim_state_set(claim=locked, decision=decision, cause=f"read-time re-check: {status}")
+        claim_state_set(claim=locked, decision=decision, cause=f"{CAUSE_RECHECK} {status}")
     claim.state, claim.state_reason = locked.state, locked.state_reason
     claim.queue_rank = locked.queue_rank
     return decision
@@ -287,14 +291,16 @@ def claim_exclude(*, claim: Claim, reason: str, actor: User | None = None) -> St
         raise ValueError("An exclusion needs a reason.")
     Claim.objects.filter(pk=claim.pk).update(exclusion_reason=reason.strip()[:300])
     claim.exclusion_reason = reason.strip()[:300]
-    return claim_state_refresh(claim=claim, cause=f"excluded: {reason.strip()}"[:200], actor=actor)
+    return claim_state_refresh(
+        claim=claim, cause=f"{CAUSE_EXCLUDED} {reason.strip()}"[:200], actor=actor
+    )
 
 
 @transaction.atomic
 def claim_restore(*, claim: Claim, actor: User | None = None) -> StateDecision:
     Claim.objects.filter(pk=claim.pk).update(exclusion_reason="")
     claim.exclusion_reason = ""
-    return claim_state_refresh(claim=claim, cause="restored", actor=actor)
+    return claim_state_refresh(claim=claim, cause=CAUSE_RESTORED, actor=actor)
 
 
 def _rank_expression(order: Sequence[str]) -> Case:

@@ -74,7 +74,7 @@ from verifier.services.enqueue import (
 )
 from verifier.services.ingest_stage_spec import StageSpec
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner, stale_after
-from verifier.states import ClaimState, StateReason
+from verifier.states import CAUSE_EXCLUDED, ClaimState, StateReason
 
 logger = logging.getLogger(__name__)
 
@@ -676,7 +676,7 @@ def ingest_job_cancelled_claims_exclude(*, job_id: int) -> int:
                 claims = list(Claim.objects.filter(pk__in=ids).defer("embedding"))
                 claims_state_refresh(
                     claims=claims,
-                    causes={pk: f"excluded: {reason}"[:200] for pk in ids},
+                    causes={pk: f"{CAUSE_EXCLUDED} {reason}"[:200] for pk in ids},
                     actor=actor,
                 )
             completed = len(ids) < CANCEL_EXCLUDE_BATCH
