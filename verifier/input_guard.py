@@ -85,6 +85,25 @@ def where_in_words(where: str) -> str:
     return f"The {kind} “{found.group(2)}”"
 
 
+def same_site_path(request: HttpRequest, url: str) -> str | None:
+    """``url``'s path and query when it is an address of this site; None for another
+    host or scheme, a host this site does not serve, no path, or a path that is another
+    site's address once it stands alone ("//host/…", "/\\host/…")."""
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return None
+    if not url_has_allowed_host_and_scheme(
+        url, allowed_hosts={host}, require_https=request.is_secure()
+    ):
+        return None
+    parts = urlsplit(url)
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    if not path.startswith("/") or path.startswith(("//", "/\\")):
+        return None
+    return path
+
+
 def _page_sent_from(request: HttpRequest) -> str | None:
     """The console page the request was sent from (its ``Referer``, path and query),
     when it is on this site and is not the refused address itself (a form sent to its
@@ -93,18 +112,8 @@ def _page_sent_from(request: HttpRequest) -> str | None:
     referer = request.headers.get("Referer", "")
     if not referer or text_problem(referer) is not None:
         return None
-    try:
-        host = request.get_host()
-    except DisallowedHost:
-        return None
-    if not url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={host}, require_https=request.is_secure()
-    ):
-        return None
-    parts = urlsplit(referer)
-    back = parts.path + (f"?{parts.query}" if parts.query else "")
-    # "//host/..." and "/\\host/..." would leave the site
-    if not back.startswith("/") or back.startswith(("//", "/\\")):
+    back = same_site_path(request, referer)
+    if back is None:
         return None
     # a form sent to its own page leads back there; a refused address does not
     if request.method in ("GET", "HEAD") and back == request.get_full_path():

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from verifier.api.paths import is_api_path
 from verifier.http import WorkspaceRequest
+from verifier.input_guard import same_site_path
 from verifier.selectors.workspaces import membership_get
 
 if TYPE_CHECKING:
@@ -45,15 +45,9 @@ def _page_path(request: HttpRequest) -> str:
     page), as a path of this site; "/" when neither is one."""
     htmx = getattr(request, "htmx", None)
     for url in (htmx.current_url if htmx else None, request.headers.get("Referer")):
-        if url and url_has_allowed_host_and_scheme(
-            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        ):
-            parts = urlsplit(url)
-            path = urlunsplit(("", "", parts.path or "/", parts.query, ""))
-            # a path "//evil.example/…" or "/\evil.example/…" of this site's address
-            # is another site's address once it stands alone (the page's back link)
-            if not path.startswith(("//", "/\\")):
-                return path
+        path = same_site_path(request, url) if url else None
+        if path is not None:
+            return path
     return "/"
 
 
