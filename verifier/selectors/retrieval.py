@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -127,6 +129,21 @@ _SEEDS_BY_VECTOR_SQL = f'SELECT c."id", {_DISTANCE} {_SEEDS_FROM}'
 _SEEDS_BY_VECTOR_PACK_SQL = f'SELECT c."id", {_DISTANCE} {_SEEDS_FROM_PACK}'
 
 
+# The distance expression of a nearest-neighbour statement (``t`` or ``c``), as the one
+# form pgvector's HNSW index answers an ``ORDER BY`` of.
+_INDEXED_DISTANCE = re.compile(r'(\w+\."embedding" <=> %b::vector) AS "distance"')
+
+
+@functools.cache
+def _exact_sql(sql: str) -> str:
+    """``sql`` ordered by its exact distances: ``(a <=> q) + 0`` is the same number, in a
+    form no index answers, so the rows that pass the filter are read and sorted."""
+    exact, count = _INDEXED_DISTANCE.subn(r'(\1) + 0 AS "distance"', sql)
+    if count != 1:
+        raise ValueError("a nearest-neighbour statement has exactly one distance column")
+    return exact
+
+
 def _nearest_rows(
     sql: str,
     pack_sql: str,
@@ -139,19 +156,29 @@ def _nearest_rows(
 ) -> list[RowT]:
     """The rows of a nearest-neighbour statement (``pack_sql`` when ``domain_pack`` is
     given) as ``row`` instances: parameters (query vector, workspace[, pack]), ``limit``
-    written in, the HNSW scan keeping enough candidates for it."""
+    written in, the HNSW scan keeping enough candidates for it.
+
+    The iterative HNSW scan gives up after ``hnsw.max_scan_tuples`` index entries (20,000
+    by default), counting those its filter drops: other workspaces' rows nearer the
+    query, and deleted or rolled-back rows whose entries wait for a vacuum. So fewer rows
+    than ``limit`` may mean the scan stopped, not that there are no more: the statement
+    is then run exact (the workspace's rows read and sorted; a workspace with fewer rows
+    than ``limit`` is small, so that read is too)."""
     ef = _ef_search(limit)
+    statement, params = (
+        (pack_sql, [workspace.pk, domain_pack]) if domain_pack else (sql, [workspace.pk])
+    )
     with _transaction_for_setting(ef is not None), _serving_cursor() as cursor:
         if ef is not None:
             # Read when the scan runs, so a prepared plan honours it.
             cursor.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(ef)])
         query = QueryVector(vector)
         cursor.row_factory = named_row(row)
-        if domain_pack:
-            cursor.execute(_limited(pack_sql, limit), [query, workspace.pk, domain_pack])
-        else:
-            cursor.execute(_limited(sql, limit), [query, workspace.pk])
+        cursor.execute(_limited(statement, limit), [query, *params])
         rows: list[RowT] = cursor.fetchall()
+        if len(rows) < limit:
+            cursor.execute(_limited(_exact_sql(statement), limit), [query, *params])
+            rows = cursor.fetchall()
         return rows
 
 
