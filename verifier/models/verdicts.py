@@ -85,7 +85,16 @@ class Verdict(models.Model):
         get_latest_by = "at"
         # A claim's latest verdict (by -at, -id, as every reader orders them) is the
         # first entry for the claim: no sort of its verdicts (migration 0021).
-        indexes = [models.Index(fields=["claim", *LATEST_FIRST], name="verdict_claim_latest")]
+        # People's decisions of a span of time, newest first (the Decisions page's day):
+        # read from the reviewers' verdicts alone, not every verdict the judges wrote.
+        indexes = [
+            models.Index(fields=["claim", *LATEST_FIRST], name="verdict_claim_latest"),
+            models.Index(
+                fields=list(LATEST_FIRST),
+                name="verdict_human_latest",
+                condition=models.Q(reviewer__isnull=False),
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1),
