@@ -21,7 +21,7 @@ from verifier.permissions import role_required
 from verifier.scoring.quality import quality_class
 from verifier.selectors import counts
 from verifier.selectors.claims import claim_get
-from verifier.services.claim_state import claim_recheck_on_read
+from verifier.services.claim_state import claim_recheck_on_read, claims_recheck_stored
 from verifier.state_policy import queue_reason_order
 
 
@@ -85,6 +85,7 @@ def _stream(request: MemberRequest, kind: str) -> HttpResponseBase:
             content_type="text/plain; charset=utf-8",
         )
     claims = selectors.audit_claim_list(workspace=request.workspace, filters=filters)
+    claims_recheck_stored(claims=claims)  # no export vouches for a span gone stale
     rows = exports.export_rows(claims)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
     if kind == "jsonl":

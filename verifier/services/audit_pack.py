@@ -47,6 +47,7 @@ from verifier.selectors.audit_pack import (
     audit_pack_trace,
     audit_pack_versions,
 )
+from verifier.services.claim_state import claims_recheck_stored
 from verifier.services.enqueue import RUN_AUDIT_PACK_JOB, task_enqueue_on_commit
 from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 from verifier.states import DEFAULT_POLICY, ClaimState
@@ -144,6 +145,14 @@ def _snapshot() -> Iterator[None]:
         with connection.cursor() as cursor:
             cursor.execute(_SNAPSHOT)
         yield
+
+
+def _recheck(*, workspace: Workspace, scope: PackScope) -> None:
+    """The read-time re-check of the scope's claims before the snapshot is taken: a pack
+    records each claim's state as every other door tells it (a supported claim whose
+    span no longer matches its source's current version is demoted first, with its state
+    event, which the pack's history then holds)."""
+    claims_recheck_stored(claims=audit_pack_selection(workspace=workspace, scope=scope).claims)
 
 
 def _state_rules() -> dict[str, Any]:
@@ -264,6 +273,7 @@ def audit_pack_write(
     """Write the scope's pack into ``sink`` (a binary file); returns what it holds."""
     signer = _signer(workspace)
     result = PackResult(0, signer.key_id, {})
+    _recheck(workspace=workspace, scope=scope)
     with _snapshot():
         selection = audit_pack_selection(workspace=workspace, scope=scope)
         writer = PackWriter(sink)
@@ -334,6 +344,7 @@ def _stream(
 ) -> Iterator[bytes]:
     sink = _Chunks()
     result = PackResult(0, signer.key_id, {})
+    _recheck(workspace=workspace, scope=scope)
     with _snapshot():
         selection = audit_pack_selection(workspace=workspace, scope=scope)
         writer = PackWriter(sink)  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from typing import Final
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, IntegerField, QuerySet, Value, When
 
 from verifier.models import Claim, EvidenceBinding, SourceVersion, StateEvent
 from verifier.selectors.claim_state import (
@@ -283,6 +283,32 @@ def claim_recheck_on_read(
     claim.state, claim.state_reason = locked.state, locked.state_reason
     claim.queue_rank = locked.queue_rank
     return decision
+
+
+# Claims re-checked per batch by ``claims_recheck_stored``.
+RECHECK_BATCH: Final = 2000
+
+
+def claims_recheck_stored(*, claims: QuerySet[Claim]) -> int:
+    """The read-time re-check of every supported or inferred claim among ``claims``,
+    for a door that tells their stored states without reading each one through the API
+    (the claims exports, an audit pack): each whose span no longer matches the current
+    version of its source is demoted by ``claim_recheck_on_read``, with its state event,
+    before the door reads it, so no export vouches for text that is not there. Batch by
+    batch (two queries each; a write only per demotion). Returns how many it demoted."""
+    served = (ClaimState.SUPPORTED.value, ClaimState.INFERRED.value)
+    rechecked = claims.filter(state__in=served).defer("embedding").order_by("pk")
+    demoted = last = 0
+    while True:
+        batch = list(rechecked.filter(pk__gt=last)[:RECHECK_BATCH])
+        if not batch:
+            return demoted
+        checks = claims_binding_checks(claims=batch)
+        for claim in batch:
+            check = checks[claim.pk]
+            if check.status != "fresh" and claim_recheck_on_read(claim=claim, check=check):
+                demoted += 1
+        last = batch[-1].pk
 
 
 @transaction.atomic
