@@ -56,6 +56,8 @@ class ClaimListApi(APIView):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(qs, request, view=self) or []
         claims_recheck_on_read(claims=page)
+        if filters.get("state"):  # one the re-check demoted is no longer of that state
+            page = [c for c in page if c.state == filters["state"]]
         data = self.OutputSerializer([claim_list_item(claim=c) for c in page], many=True).data
         return paginator.get_paginated_response(data)
 
