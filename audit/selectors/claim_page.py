@@ -75,6 +75,11 @@ class ClaimAudit:
     permalinks: dict[int, str]
     # The active span in its context, for the top of the page.
     span_context: SpanContext | None = None
+    # The cited version's text no longer hashes to the SHA-256 recorded on the active
+    # binding: it was changed behind the append-only store's back. The state inputs read
+    # the stored hashes, so the state and "Why this state" cannot show it; the page says
+    # it at the top (check 2 has the hashes).
+    cited_text_altered: bool = False
 
     @property
     def reason_text(self) -> str:
@@ -157,12 +162,20 @@ def _check_quote(binding: EvidenceBinding | None) -> LiveCheck:
     )
 
 
-def _check_hash(binding: EvidenceBinding | None, current: SourceVersion | None) -> LiveCheck:
-    title = "The span's version is the current one and its text hashes to the recorded SHA-256"
+def _recomputed_sha256(binding: EvidenceBinding | None) -> str | None:
+    """The SHA-256 of the bound version's text, recomputed now; ``None`` with no binding."""
     if binding is None:
+        return None
+    return hashlib.sha256(binding.source_version.text.encode("utf-8")).hexdigest()
+
+
+def _check_hash(
+    binding: EvidenceBinding | None, current: SourceVersion | None, recomputed: str | None
+) -> LiveCheck:
+    title = "The span's version is the current one and its text hashes to the recorded SHA-256"
+    if binding is None or recomputed is None:
         return LiveCheck(2, title, None, "No evidence span is bound, so no version is cited.")
     version = binding.source_version
-    recomputed = hashlib.sha256(version.text.encode("utf-8")).hexdigest()
     hash_ok = recomputed == binding.source_hash
     # The state writer's rule: the span is current when the current version's text is the
     # text it was bound in (a later version may put the same text back: same SHA-256).
@@ -336,9 +349,10 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
         .order_by("-trace__created_at", "-id")[:TRACES_ON_CLAIM_PAGE]
     )
     rules = rule_set_active(workspace=workspace, domain_pack=claim.source.domain_pack)
+    recomputed = _recomputed_sha256(active)
     checks = [
         _check_quote(active),
-        _check_hash(active, check.version),
+        _check_hash(active, check.version, recomputed),
         _check_verdicts(verdicts),
         _check_traces(traces),
         _check_rules(rules),
@@ -366,4 +380,7 @@ def claim_audit(*, workspace: Workspace, public_id: str) -> ClaimAudit:
         timeline=timeline,
         permalinks=permalinks,
         span_context=_span_context(active),
+        cited_text_altered=(
+            active is not None and recomputed is not None and recomputed != active.source_hash
+        ),
     )

@@ -56,6 +56,33 @@ def test_tampered_source_text_fails_quote_and_hash_checks_visibly(auditor_client
     assert "Pebbles vanish!!" in html  # what was found is shown beside what was expected
 
 
+def test_text_altered_outside_the_quote_is_said_at_the_top_not_only_in_check_2(
+    auditor_client, supported_claim
+):
+    """A word changed outside the quote leaves the quote at its offsets and the stored
+    hashes equal, so the state stays Supported and "Why this state" reads "Span is
+    current": the page says at its top (and beside that line) that the text no longer
+    hashes, instead of leaving it to check 2 further down."""
+    version = supported_claim.source.versions.get()
+    tamper(version, version.text.replace("wet years", "dry years"))
+    html = _page(auditor_client, supported_claim)
+    assert _badges(html)[:2] == ["pass", "fail"]
+    top = html.index('id="cited-text-altered"')
+    assert top < html.index('id="evidence-top"')
+    notice = html[top : html.index("</p>", top)]
+    assert "The cited text was altered." in notice
+    assert f"<code>{supported_claim.source.ref}</code> v1 no longer hashes" in notice
+    assert 'href="#check-2"' in notice
+    why = html[html.index('id="why-h"') : html.index('id="checks-h"')]
+    assert "but its text no longer hashes to the recorded SHA-256" in why
+
+
+def test_an_unaltered_claim_page_says_nothing_about_altered_text(auditor_client, supported_claim):
+    html = _page(auditor_client, supported_claim)
+    assert 'id="cited-text-altered"' not in html
+    assert "no longer hashes" not in html
+
+
 def test_unbound_claim_shows_checks_as_not_applicable(auditor_client, source):
     claim = make_claim(source, "Rivers always flood in spring.")
     html = _page(auditor_client, claim)
