@@ -136,6 +136,16 @@
     function filterClaims(mark) {
       if (!list) return;
       var ids = (mark.dataset.bindings || "").split(" ");
+      var listed = Array.prototype.some.call(list.querySelectorAll("li[data-binding]"), function (li) {
+        return ids.indexOf(li.dataset.binding) !== -1;
+      });
+      if (!listed) {
+        /* Its claims are on another page of the list, or outside the state filter: hiding
+         * every row would show an empty list. Open the span instead: that page pins them. */
+        window.location.assign("?span=" + mark.dataset.start + "-" + mark.dataset.end +
+          "#seg-" + mark.dataset.start);
+        return;
+      }
       var first = null;
       list.querySelectorAll("li[data-binding]").forEach(function (li) {
         var on = ids.indexOf(li.dataset.binding) !== -1;
