@@ -29,7 +29,6 @@ from verifier.selectors.claim_state import current_version, current_versions
 from verifier.services.claim_state import (
     ClaimStates,
     claim_state_refresh,
-    claims_state_refresh,
 )
 from verifier.services.evidence_search import embed_claim_texts, evidence_search
 
@@ -55,6 +54,17 @@ class BindOutcome:
     @property
     def bound(self) -> bool:
         return self.binding is not None
+
+
+def _lock(claims: Sequence[Claim]) -> ClaimStates:
+    """Lock the claims' rows (in id order) before reading or writing their spans: every
+    writer of a claim's span does, first. Two writers of one claim's span (a claims/verify
+    batch binding its claim, a new version's re-binding job, a reviewer) then take turns,
+    and the second reads the span the first wrote; each reading the span first inserts a
+    second active one (the unique constraint ends one writer) or waits for the other's
+    span while holding the claim the other needs next (a deadlock). The states writer
+    refreshes the claims under these locks."""
+    return ClaimStates(claims)
 
 
 def _deactivate(claim: Claim) -> None:
@@ -237,6 +247,7 @@ def claim_bind(
     A failed attempt also deactivates the previous binding: the claim's evidence is
     whatever the latest attempt found, so a stale span never lingers as "active".
     """
+    _lock([claim])
     attempt = _attempt(
         claim=claim, version=current_version(claim), quote=quote, actor=actor, bound_by=bound_by
     )
@@ -261,6 +272,8 @@ def claims_bind(
         return []
     if len({c.pk for c in claims}) != len(claims):
         raise ValueError("claims_bind needs distinct claims")
+    own_states = states is None  # the caller's ``states`` locked the claims already
+    states = _lock(claims) if states is None else states
     versions = current_versions(source_ids={c.source_id for c in claims})
     # Claims that go to evidence search (no quote) are embedded in one batch, not one
     # model call each; ``vectors`` already known (stored embeddings) are reused.
@@ -278,11 +291,9 @@ def claims_bind(
         for c in claims
     ]
     _write(attempts)
-    causes = {a.claim.pk: a.cause for a in attempts}
-    if states is not None:
-        states.refresh(claims=claims, causes=causes, actor=actor)
-    else:
-        claims_state_refresh(claims=claims, causes=causes, actor=actor)
+    states.refresh(claims=claims, causes={a.claim.pk: a.cause for a in attempts}, actor=actor)
+    if own_states:
+        states.flush()
     return [a.outcome for a in attempts]
 
 
@@ -305,6 +316,7 @@ def claims_rebind_superseded(
     are left alone. ``why`` ends each state event's cause (who asked). Returns the claims
     it bound in the current version (for the caller to judge)."""
     claims = list(claims)
+    states = _lock(claims)  # before reading their spans (``_lock``)
     versions = current_versions(source_ids={c.source_id for c in claims})
     active = {
         b.claim_id: b
@@ -340,17 +352,19 @@ def claims_rebind_superseded(
     if not attempts:
         return []
     _write(attempts)
-    claims_state_refresh(
+    states.refresh(
         claims=[a.claim for a in attempts],
         causes={a.claim.pk: a.cause for a in attempts},
         actor=actor,
     )
+    states.flush()
     return [a.claim for a in attempts if a.outcome.bound]
 
 
 @transaction.atomic
 def claim_bind_span(*, claim: Claim, start: int, end: int, actor: User | None) -> EvidenceBinding:
     """A reviewer's selection ``[start, end)`` of the current version, bound exactly."""
+    _lock([claim])
     version = current_version(claim)
     if version is None:
         raise BindingRejected("no_source_version", "The cited source has no version to bind.")

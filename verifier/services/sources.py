@@ -281,8 +281,15 @@ def source_claims_rebind(
     (``claims_rebind_superseded`` with ``keep_changed``: a claim whose words changed or
     went keeps its span in the earlier version, stale, for a reviewer). Under the
     source's row lock, in one transaction: run again, it finds their spans current and
-    does nothing. ``why`` ends each state event's cause. Returns the claims bound again."""
-    Source.objects.select_for_update().filter(pk=version.source_id).first()
+    does nothing. ``why`` ends each state event's cause. Returns the claims bound again.
+
+    The source's lock is FOR NO KEY UPDATE: it still admits one writer of the source at a
+    time, and lets a transaction that updated a claim of the source twice (a claims/verify
+    batch verifying it: bound, then judged) commit while this one waits for that claim's
+    row (``claims_rebind_superseded`` locks its claims first). PostgreSQL checks such a
+    claim's foreign key to its source at commit, FOR KEY SHARE, which FOR UPDATE blocks:
+    each waited for the other (a deadlock)."""
+    Source.objects.select_for_update(no_key=True).filter(pk=version.source_id).first()
     earlier = Claim.objects.filter(source_id=version.source_id, exclusion_reason="")
     if exclude_ingest_job_id is not None:
         earlier = earlier.exclude(ingest_job_id=exclude_ingest_job_id)
