@@ -6,7 +6,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
 from review.models import ReviewLease, ReviewNote
-from review.services import review_member_remove, review_member_role_change
+from review.services import review_member_move, review_member_remove, review_member_role_change
 from verifier.admin import MembershipAdmin
 from verifier.models import Membership
 from verifier.services.workspaces import MemberInputError
@@ -30,8 +30,9 @@ class ReviewNoteAdmin(admin.ModelAdmin):
 
 
 # The Membership admin's saves and deletes go through the Members page's services: a role
-# lowered to one that cannot decide, or a member removed, gives back their review leases
-# in the same transaction, and the workspace keeps an admin. ``verifier`` cannot import
+# lowered to one that cannot decide, a member removed, or a row moved to another workspace
+# or user (the member it was taken out) gives back their review leases in the same
+# transaction, and the workspace keeps an admin. ``verifier`` cannot import
 # ``review``, so the admin registered there is replaced here.
 admin.site.unregister(Membership)
 
@@ -39,6 +40,9 @@ admin.site.unregister(Membership)
 @admin.register(Membership)
 class ReviewMembershipAdmin(MembershipAdmin):
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if change and {"workspace", "user"} & set(form.changed_data):
+            review_member_move(membership=obj)  # saves it
+            return
         if change and "role" in form.changed_data:
             review_member_role_change(membership=obj, role=obj.role)
         super().save_model(request, obj, form, change)

@@ -22,9 +22,18 @@ from review.filters import filter_in_words
 from review.models import ReviewAssignment, ReviewLease, ReviewNote
 from verifier import vocabulary
 from verifier.errors import ApplicationError
-from verifier.models import HUMAN_JUDGE_FAMILY, Claim, Verdict, VerdictLabel, Workspace
+from verifier.models import (
+    HUMAN_JUDGE_FAMILY,
+    ActivityAction,
+    Claim,
+    Membership,
+    Verdict,
+    VerdictLabel,
+    Workspace,
+)
 from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claim_state import claim_binding_check, current_version
+from verifier.services.activity import activity_record
 from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
 from verifier.services.workspaces import member_remove, member_role_change
 from verifier.state_policy import state_policy
@@ -33,7 +42,6 @@ from verifier.states import CAUSE_REJUDGE, CAUSE_UNDO, StateDecision
 if TYPE_CHECKING:
     from review.models import ReviewGuidelines
     from review.selectors.item import ItemChange
-    from verifier.models import Membership
 
 Decision = Literal["supported", "contradicted", "not_stated"]
 # A decision's verdict label: "not_stated" (the source does not say it, nor its opposite)
@@ -401,8 +409,10 @@ def review_lease_take(*, claim: Claim, reviewer: User, served_reason: str) -> Re
     workspace are released and this one is leased, unless another reviewer holds it
     (None). An undo or a restore shows its item again to work on: without this the
     reviewer kept the lease on the item they had left and none on this one."""
+    if not _deciding_in(workspace_id=claim.workspace_id, reviewer=reviewer):
+        return None
     review_lease_release_all(workspace=claim.workspace, reviewer=reviewer)
-    return review_lease_claim(claim=claim, reviewer=reviewer, served_reason=served_reason)
+    return _lease(claim=claim, reviewer=reviewer, served_reason=served_reason)
 
 
 def review_lease_release_all(*, workspace: Workspace, reviewer: User) -> None:
@@ -416,9 +426,32 @@ def review_lease_release_signed_out(*, reviewer: User) -> None:
     ReviewLease.objects.filter(reviewer=reviewer).delete()
 
 
+def _deciding_in(*, workspace_id: int, reviewer: User) -> bool:
+    """Lock the reviewer's membership row of the workspace (FOR NO KEY UPDATE) and tell
+    whether they may decide there. Every lease is taken under that lock, first in its
+    transaction, and every change after which a member no longer reviews the workspace
+    (a role lowered, a member taken out, a row moved: ``review_member_*``) locks the row
+    before it releases their leases there: a lease asked for at that moment waits for the
+    change and then is not taken, or is taken first and released with the others. Not
+    locked, it was written after the release, and kept the item from everyone else
+    ("X is reviewing this claim") for the lease's length."""
+    mine = Membership.objects.select_for_update(no_key=True).filter(
+        workspace_id=workspace_id, user=reviewer, role__in=DECIDER_ROLES
+    )
+    return mine.values_list("pk", flat=True).first() is not None
+
+
 @transaction.atomic
 def review_lease_claim(*, claim: Claim, reviewer: User, served_reason: str) -> ReviewLease | None:
-    """Lease one specific claim; None when another reviewer holds a live lease on it."""
+    """Lease one specific claim; None when another reviewer holds a live lease on it, or
+    the reviewer no longer decides in its workspace."""
+    if not _deciding_in(workspace_id=claim.workspace_id, reviewer=reviewer):
+        return None
+    return _lease(claim=claim, reviewer=reviewer, served_reason=served_reason)
+
+
+def _lease(*, claim: Claim, reviewer: User, served_reason: str) -> ReviewLease | None:
+    """``review_lease_claim`` under the reviewer's membership lock (``_deciding_in``)."""
     Claim.objects.select_for_update().filter(pk=claim.pk).first()
     now = timezone.now()
     lease = ReviewLease.objects.select_for_update().filter(claim=claim).first()
@@ -473,6 +506,8 @@ def review_lease_next(
     passed_over = set(skip)
     for _ in range(LEASE_ATTEMPTS):
         with transaction.atomic():
+            if not _deciding_in(workspace_id=workspace.pk, reviewer=reviewer):
+                return None
             review_lease_release_all(workspace=workspace, reviewer=reviewer)
             candidate_claims = queryset.exclude(review_held_by_others(reviewer=reviewer))
             # Never an item this reviewer decided (a filter such as state=contradicted
@@ -507,7 +542,7 @@ def review_lease_next(
                 if blind
                 else f"next by risk: {vocabulary.label('reason', claim.state_reason)}{described}"
             )
-            lease = review_lease_claim(claim=claim, reviewer=reviewer, served_reason=reason)
+            lease = _lease(claim=claim, reviewer=reviewer, served_reason=reason)
             if lease is not None:
                 return lease
             passed_over.add(claim.pk)
@@ -562,8 +597,6 @@ def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
 
 
 def _decider_in(workspace: Workspace, user_id: int) -> User:
-    from verifier.models import Membership
-
     membership = (
         Membership.objects.filter(workspace=workspace, user_id=user_id, role__in=DECIDER_ROLES)
         .select_related("user")
@@ -635,3 +668,23 @@ def review_member_remove(*, membership: Membership) -> None:
     ReviewAssignment.objects.filter(
         claim__workspace=membership.workspace, assignee=membership.user
     ).delete()
+
+
+@transaction.atomic
+def review_member_move(*, membership: Membership) -> Membership:
+    """The Django admin's change of a membership's workspace or user (``membership``
+    carries the new ones): the member it was (that user in that workspace) is taken out as
+    ``review_member_remove`` takes one out (the workspace keeps an admin; their leases
+    and assignments there released, under their row's lock), and the member it now is
+    is added, under the same row id. Saved as a plain change, the user kept their items
+    in a workspace they no longer belonged to."""
+    before = Membership.objects.select_related("user", "workspace").get(pk=membership.pk)
+    review_member_remove(membership=before)
+    membership.save(force_insert=True)
+    activity_record(
+        workspace=membership.workspace,
+        action=ActivityAction.MEMBER_ADDED,
+        target=membership.user.get_username(),
+        details={"role": membership.role},
+    )
+    return membership

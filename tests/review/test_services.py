@@ -14,7 +14,7 @@ from review.services import (
     review_rejudge_one,
     review_restore,
 )
-from tests.factories import make_claim, make_source
+from tests.factories import make_claim, make_source, make_user
 from tests.review.conftest import QUOTE, seen
 from verifier.models import StateEvent, Verdict
 
@@ -195,7 +195,7 @@ def test_the_services_refuse_a_claim_leased_to_another_reviewer(
 ):
     """The lease is enforced under the row lock, not only by the console views."""
     claim = make_queue_claim("abstained")
-    otto = django_user_model.objects.create_user("otto", password="pw")
+    otto = make_user("otto", workspace=claim.workspace, role="reviewer")  # may hold a lease
     review_lease_claim(claim=claim, reviewer=otto, served_reason="t")
     before = _history(claim)
     with pytest.raises(LeasedToOther, match="otto is reviewing this claim right now"):
