@@ -125,6 +125,9 @@ MIDDLEWARE = [
     "verifier.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Up here with the CSP: refusals answered by the middleware below (the input guard's
+    # 400, an unknown host) carry X-Frame-Options too.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -133,7 +136,6 @@ MIDDLEWARE = [
     "verifier.input_guard.InputGuardMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "verifier.middleware.WorkspaceMiddleware",
     # A request from a page of another workspace than the session's (switched in another tab).

@@ -19,7 +19,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url
 
@@ -81,6 +80,7 @@ from review.services import (
 )
 from verifier import vocabulary
 from verifier.http import MemberRequest
+from verifier.input_guard import same_site_path
 from verifier.models import ApiScope, Claim
 from verifier.permissions import ADMIN_ROLES, DECIDER_ROLES, role_required
 from verifier.selectors import counts
@@ -292,9 +292,7 @@ def _report_held(request: MemberRequest, outcome: BulkOutcome) -> None:
 def blind_toggle(request: MemberRequest) -> HttpResponse:
     membership = request.membership
     review_blind_set(membership=membership, blind=not membership.blind_review)
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        target = reverse("review:queue")
+    target = same_site_path(request, request.POST.get("next", "")) or reverse("review:queue")
     return redirect(target)
 
 

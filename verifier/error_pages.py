@@ -15,11 +15,11 @@ from urllib.parse import urlsplit
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
 from verifier.console_nav import ENTRY_POINTS, entry_containing
+from verifier.input_guard import same_site_path
 
 API_DOCS_PATH = "/connect/v1/docs"
 
@@ -75,17 +75,12 @@ def _page_name(path: str) -> str:
 
 
 def _came_from(request: HttpRequest) -> str | None:
-    """The page the request came from (its ``Referer``), when it is on this site and is
-    not the address itself."""
-    referer = request.headers.get("Referer", "")
-    if not referer or not url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    """The page the request came from (its ``Referer``), when it is on this site (the
+    input guard's rule, ``same_site_path``) and is not the address itself."""
+    came_from = same_site_path(request, request.headers.get("Referer", ""))
+    if came_from is None or urlsplit(came_from).path == request.path:
         return None
-    parts = urlsplit(referer)
-    if parts.path == request.path:
-        return None
-    return parts.path + (f"?{parts.query}" if parts.query else "")
+    return came_from
 
 
 def method_not_allowed_page(request: HttpRequest, allowed: list[str]) -> str:

@@ -20,15 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import HttpResponseClientRedirect
 
+from verifier.input_guard import same_site_path
 from verifier.models import ApiScope, Role
 
 ALL_ROLES = (Role.REVIEWER, Role.AUDITOR, Role.ADMIN)
@@ -62,16 +62,6 @@ def default_scope(method: str) -> str:
 SESSION_ENDED_PARAM = "session_ended"
 
 
-def _same_site_path(request: HttpRequest, url: str | None) -> str | None:
-    """``url``'s path and query when it is an address of this site, else None."""
-    if not url or not url_has_allowed_host_and_scheme(
-        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return None
-    parts = urlsplit(url)
-    return urlunsplit(("", "", parts.path or "/", parts.query, ""))
-
-
 def sign_in_again(request: HttpRequest) -> HttpResponseBase:
     """The answer to a console request whose session is gone (never begun, signed out,
     expired). A page asked for is the page to come back to. A form sent (a decision, a
@@ -82,9 +72,11 @@ def sign_in_again(request: HttpRequest) -> HttpResponseBase:
     htmx = getattr(request, "htmx", None)
     if request.method in SAFE_METHODS and not htmx:
         return redirect_to_login(request.get_full_path())
+    # the input guard's rule for "a page of this site", as every way back reads it
+    page = (htmx.current_url if htmx else None) or ""
     back = (
-        _same_site_path(request, htmx.current_url if htmx else None)
-        or _same_site_path(request, request.headers.get("Referer"))
+        same_site_path(request, page)
+        or same_site_path(request, request.headers.get("Referer", ""))
         or "/"
     )
     login = f"{reverse('login')}?{urlencode({'next': back, SESSION_ENDED_PARAM: '1'})}"

@@ -81,6 +81,13 @@ def scheme_hint(request: Any) -> str | None:
     header = [p for p in raw.replace("\t", " ").split(" ") if p]
     if not header or header[0].casefold() == ApiKeyAuthentication.keyword.casefold():
         return None
+    if len(header) == 1:
+        # No credentials after it: not a scheme but a credential sent bare (a key without
+        # "Bearer "). Never echoed: an error body ends up in logs.
+        return (
+            "The Authorization header holds no scheme; this API reads "
+            "`Authorization: Bearer <key>` (a workspace API key)."
+        )
     return (
         f"The Authorization header uses the {header[0][:20]!r} scheme; this API reads "
         "`Authorization: Bearer <key>` (a workspace API key)."
