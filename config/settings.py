@@ -211,6 +211,19 @@ DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
 DATABASES["default"]["OPTIONS"].setdefault(
     "connect_timeout", env.int("SPANPROOF_DB_CONNECT_TIMEOUT", 10)
 )
+# How long one statement of a web request may run, a wait for a lock included, before
+# PostgreSQL cancels it and the request answers a 503 ``statement_timeout``: without it a
+# request stuck behind a lock held its web worker until gunicorn killed the worker
+# (``verifier.web_server.WORKER_TIMEOUT_S``, 120 s). Only the web processes' connections
+# start with it (config/wsgi.py, config/asgi.py: config/statement_timeout.py); Celery
+# tasks and management commands (migrate, ingest, the benches) run without one. 0 turns
+# it off; a ``statement_timeout`` in DATABASE_URL's ``options`` wins.
+SPANPROOF_DB_STATEMENT_TIMEOUT = env.int("SPANPROOF_DB_STATEMENT_TIMEOUT", 30)
+if SPANPROOF_DB_STATEMENT_TIMEOUT < 0:
+    raise ImproperlyConfigured(
+        f"SPANPROOF_DB_STATEMENT_TIMEOUT={SPANPROOF_DB_STATEMENT_TIMEOUT}: expected seconds "
+        "(a whole number, 0 for no limit)."
+    )
 DATABASE_RUNTIME_USER: str = DATABASES["default"].get("USER") or ""
 DATABASES["default"]["TEST"] = {"NAME": env.str("SPANPROOF_TEST_DB", "test_spanproof")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -16,7 +16,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 
-from verifier.api.errors import error_body
+from config.statement_timeout import (
+    RETRY_AFTER_SECONDS,
+    statement_timeout_message,
+)
+from verifier.api.errors import error_body, statement_timeout_body
 from verifier.api.paths import is_api_path
 from verifier.console_nav import ENTRY_POINTS, entry_containing
 from verifier.input_guard import same_site_path
@@ -45,6 +49,22 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
         return JsonResponse(error_body("not_found", message, {"path": suggested}), status=404)
     message = f"There is no endpoint at {path}; the endpoints are listed at {API_DOCS_PATH}."
     return JsonResponse(error_body("not_found", message), status=404)
+
+
+def statement_timeout_response(request: HttpRequest) -> HttpResponse:
+    """``handler500``'s answer when the database cancelled one of the request's
+    statements (the web requests' statement timeout, ``config/statement_timeout.py``)
+    outside an API view's own handler (a console page, a middleware's query): a 503 with
+    ``Retry-After``, the API's JSON ``statement_timeout`` body under the API's paths, the
+    console's 503 page elsewhere (it needs neither the session nor the database)."""
+    response: HttpResponse
+    if is_api_path(request.path):
+        response = JsonResponse(statement_timeout_body(), status=503)
+    else:
+        page = render_to_string("errors/503.html", {"message": statement_timeout_message()})
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 def _page_above(path: str) -> str:

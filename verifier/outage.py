@@ -20,16 +20,20 @@ from typing import Any, Final
 import psycopg
 from django.db import InterfaceError, OperationalError
 
+from config.statement_timeout import statement_timed_out
+
 UNAVAILABLE_MESSAGE: Final = "The database is unavailable; try again in a moment."
 RETRY_AFTER_SECONDS: Final = 10
 
 
 def database_unreachable(exc: BaseException | None) -> bool:
     """True for a failure to reach or keep a database connection (Django's wrapped
-    errors, or psycopg's own from the prepared cursor), not for a bad query."""
+    errors, or psycopg's own from the prepared cursor), not for a bad query, nor for a
+    statement the database cancelled (an OperationalError too:
+    ``config.statement_timeout``)."""
     return isinstance(
         exc, OperationalError | InterfaceError | psycopg.OperationalError | psycopg.InterfaceError
-    )
+    ) and not statement_timed_out(exc)
 
 
 def check_failure(what: str, exc: BaseException) -> dict[str, Any]:

@@ -11,10 +11,11 @@ from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
+from config.statement_timeout import statement_timed_out
 from verifier import vocabulary
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
-from verifier.error_pages import api_not_found
+from verifier.error_pages import api_not_found, statement_timeout_response
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
 from verifier.permissions import signed_in_required
@@ -86,6 +87,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
     api = is_api_path(request.path)
     # the id in the response's X-Request-ID header and the log (verifier.request_id)
     details = {"request_id": current_request_id()}
+    if statement_timed_out(exc):  # the web requests' statement timeout: a 503 that says so
+        return statement_timeout_response(request)
     if database_unreachable(exc):
         if api:
             response: HttpResponse = JsonResponse(

@@ -3,10 +3,15 @@
 Any ``ApplicationError`` (``verifier.errors``: the services' input errors) that leaves an
 API view becomes that body with its ``status_code`` (400 unless the error class says
 otherwise), so views do not catch and convert them;
-``ApiError`` is the ApplicationError an API view raises itself, with its own status."""
+``ApiError`` is the ApplicationError an API view raises itself, with its own status.
+
+A statement the database cancelled (the web requests' statement timeout,
+``config/statement_timeout.py``) is a 503 ``statement_timeout`` with ``Retry-After``,
+logged with its traceback (which query), not a 500."""
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
@@ -16,8 +21,17 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from config.statement_timeout import (
+    RETRY_AFTER_SECONDS,
+    STATEMENT_TIMEOUT_CODE,
+    statement_timed_out,
+    statement_timeout_message,
+)
 from verifier.api.authentication import scheme_hint
 from verifier.errors import ApplicationError
+from verifier.request_id import current_request_id
+
+logger = logging.getLogger(__name__)
 
 
 class ApiError(ApplicationError):
@@ -118,7 +132,29 @@ def _not_found_message(exc: Http404, context: dict[str, Any]) -> str:
     return f"Nothing is at {path} in this workspace." if path else "Not found."
 
 
+def statement_timeout_body() -> dict[str, Any]:
+    """The error body of a request whose statement the database cancelled."""
+    details = {
+        "timeout_seconds": settings.SPANPROOF_DB_STATEMENT_TIMEOUT,
+        "request_id": current_request_id(),
+    }
+    return error_body(STATEMENT_TIMEOUT_CODE, statement_timeout_message(), details)
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if statement_timed_out(exc):
+        request = context.get("request")
+        logger.warning(
+            "%s %s: the database cancelled a statement (statement timeout %s s); answered 503 %s",
+            getattr(request, "method", "-"),
+            getattr(request, "path", "-"),
+            settings.SPANPROOF_DB_STATEMENT_TIMEOUT,
+            STATEMENT_TIMEOUT_CODE,
+            exc_info=exc,
+        )
+        response = Response(statement_timeout_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
     if isinstance(exc, RequestDataTooBig):
