@@ -18,15 +18,25 @@ that came up meanwhile (a start that timed out while the server was still recove
 and then finished) is logged as up, not started twice. A watched service is left
 running by ``stop``: whoever owns it stops it.
 
+A supervisor that dies itself (``kill -9``, an OOM kill, a closed terminal that took it
+alone) takes its children with it: on Linux each child asks the kernel for
+``PARENT_DEATH_SIGNAL`` (SIGTERM: gunicorn and Celery shut down what they started) when
+its parent goes (``prctl(PR_SET_PDEATHSIG)``). Before, the children lived on, in process
+groups of their own, with nothing to restart them, and the next ``make run`` met them:
+a web server already on the port (the new one failing to bind, restarted for ever) and
+a second worker and beat on the same broker.
+
 Plain Python (no Django), so it is tested with real short-lived processes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +48,31 @@ BACKOFF_MAX_S: Final = 60.0
 STABLE_AFTER_S: Final = 60.0
 STOP_TIMEOUT_S: Final = 15.0
 WATCH_EVERY_S: Final = 2.0
+# What a child gets when the supervisor dies (Linux, ``prctl(PR_SET_PDEATHSIG)``).
+PARENT_DEATH_SIGNAL: Final = signal.SIGTERM
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def _parent_death_signal(parent: int) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the kernel send ``PARENT_DEATH_SIGNAL`` to the child when
+    ``parent`` (the supervisor's process) dies; None where the kernel has no such request
+    (not Linux). The signal is sent when the *thread* that started the child ends: the
+    supervisor starts and restarts its children from the one thread that polls. A
+    parent already gone when the request is made (it died between the fork and here) is
+    caught by comparing the parent's id."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+    def preexec() -> None:  # runs in the child between fork and exec
+        prctl(_PR_SET_PDEATHSIG, int(PARENT_DEATH_SIGNAL), 0, 0, 0)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), PARENT_DEATH_SIGNAL)
+
+    return preexec
 
 
 def _exit_words(code: int) -> str:
@@ -171,6 +206,7 @@ class Supervisor:
             env=dict(child.env) if child.env is not None else None,
             cwd=child.cwd,
             start_new_session=True,  # its own process group: what it forks goes with it
+            preexec_fn=_parent_death_signal(os.getpid()),  # and it goes with the supervisor
         )
         child.started_at = self.clock()
         child.restart_at = None
