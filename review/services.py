@@ -26,6 +26,7 @@ from verifier.models import (
     HUMAN_JUDGE_FAMILY,
     ActivityAction,
     Claim,
+    EvidenceBinding,
     Membership,
     Verdict,
     VerdictLabel,
@@ -195,8 +196,10 @@ def review_decide(
         raise StaleItem(review_item_change(claim=claim), reviewer)
     if claim.exclusion_reason:
         raise ReviewError("This claim is excluded; restore it before deciding.")
+    before: EvidenceBinding | None = None  # the evidence a selected span replaces
     if span is not None:
         _check_selected_span(claim, span, span_text)
+        before = EvidenceBinding.objects.filter(claim=claim, is_active=True).first()
         try:
             claim_bind_span(claim=claim, start=span[0], end=span[1], actor=reviewer)
         except BindingRejected as exc:
@@ -224,6 +227,8 @@ def review_decide(
         confidence=1.0,
         note=note.strip(),
         reviewer=reviewer,
+        bound_selection=span is not None,
+        binding_before=before,
     )
     said = decision.replace("_", " ")  # "not stated", as the history reads it
     result = claim_state_refresh(
@@ -563,9 +568,12 @@ def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
     """Take back the reviewer's own decision on ``claim`` within the undo window: a new
     ``withdrawn`` verdict is appended (nothing is deleted; the history shows both) and the
     state is re-resolved by the one state writer, from the decision before it (another
-    reviewer's, or the judge's verdict). Refused when the decision that stands is not
-    this reviewer's, or is older than the window."""
+    reviewer's, or the judge's verdict). A decision made on a span the reviewer selected
+    is taken back whole: the binding active before it (or none) is the claim's evidence
+    again, unless the claim was bound again since. Refused when the decision that stands
+    is not this reviewer's, or is older than the window."""
     from review.selectors.item import review_undo_seconds
+    from verifier.services.binding import claim_selection_unbind
     from verifier.states import human_verdict_in_force
 
     claim = Claim.objects.select_for_update().get(pk=claim.pk)
@@ -591,6 +599,10 @@ def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
         note=f"undo: withdraws verdict {standing.pk} ({standing.label})",
         reviewer=reviewer,
     )
+    if standing.bound_selection and standing.binding_id is not None:
+        claim_selection_unbind(
+            claim=claim, selection_id=standing.binding_id, restore_id=standing.binding_before_id
+        )
     return claim_state_refresh(
         claim=claim, cause=f"{CAUSE_UNDO}{reviewer.get_username()}", actor=reviewer
     )

@@ -374,11 +374,6 @@ def test_a_rule_set_change_moves_no_state(world, admin_user):
     assert told_everywhere(world) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="review_undo withdraws the decision but keeps the span the reviewer bound with "
-    "it: the claim reads not_judged, not the no_evidence it had (review/services.py)",
-)
 def test_a_decision_on_a_selected_span_and_its_undo(world):
     before = told_everywhere(world)
     assert before["unquoted"] == ("unverified", "no_evidence")

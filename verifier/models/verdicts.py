@@ -76,6 +76,19 @@ class Verdict(models.Model):
         help_text="Set when the workspace's reviewer calibrator gave this answer "
         "(judge_model is the judge it calibrates).",
     )
+    # A reviewer's decision that bound the span they selected (``binding`` is that span)
+    # records the binding it replaced as the claim's evidence (none: nothing was bound):
+    # undoing the decision (``review.services.review_undo``) makes that one active again.
+    bound_selection = models.BooleanField(default=False, db_default=False)
+    # No index: nothing looks verdicts up by it, and bindings are never deleted.
+    binding_before = models.ForeignKey(
+        EvidenceBinding,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
     at = models.DateTimeField(auto_now_add=True)
 
     objects = ClaimHistoryQuerySet.as_manager()

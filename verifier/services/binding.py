@@ -397,3 +397,21 @@ def claim_bind_span(*, claim: Claim, start: int, end: int, actor: User | None) -
     binding.save()
     claim_state_refresh(claim=claim, cause="bind: reviewer selection", actor=actor)
     return binding
+
+
+@transaction.atomic
+def claim_selection_unbind(*, claim: Claim, selection_id: int, restore_id: int | None) -> bool:
+    """Take back the span a reviewer selected with a decision that is being undone
+    (``review.services.review_undo``): the selection ``selection_id`` stops being the
+    claim's evidence and the binding it replaced, ``restore_id`` (None: none was bound),
+    is active again. Nothing changes when the selection is no longer the active binding
+    (the claim was bound again since: that later binding stands). The caller refreshes
+    the state under the same lock, after recording the undo. Returns whether it changed.
+    """
+    _lock([claim])
+    active = EvidenceBinding.objects.filter(claim=claim, is_active=True)
+    if not active.filter(pk=selection_id).update(is_active=False):
+        return False
+    if restore_id is not None:
+        EvidenceBinding.objects.filter(pk=restore_id, claim=claim).update(is_active=True)
+    return True
