@@ -53,8 +53,12 @@ class MemberInputError(ApplicationError):
 def _keep_an_admin(membership: Membership) -> None:
     """Refuse (``last_admin``) a change that would leave the workspace without an admin
     once ``membership`` is no admin; the members' rows are locked first, so two admins
-    demoting each other at once cannot both succeed."""
-    members = Membership.objects.select_for_update().filter(workspace=membership.workspace)
+    demoting each other at once cannot both succeed. They are locked in id order: two
+    changes at once in one workspace, each locking them in the order its scan met them,
+    could each hold a row the other waits for (a deadlock)."""
+    members = (
+        Membership.objects.select_for_update().filter(workspace=membership.workspace).order_by("pk")
+    )
     if not any(m.role == Role.ADMIN and m.pk != membership.pk for m in members):
         raise MemberInputError(
             "last_admin",
