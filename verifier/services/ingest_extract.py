@@ -74,7 +74,7 @@ def _create_missing(source: Source, job: IngestJob, claims: list[Claim]) -> int:
     the job was cancelled or failed: nothing would judge them)."""
     if not _job_still_active(job):
         return 0
-    Source.objects.select_for_update().filter(pk=source.pk).first()
+    Source.objects.select_for_update(no_key=True).filter(pk=source.pk).first()
     existing = set(Claim.objects.filter(source=source).values_list("original_text", flat=True))
     fresh = []
     for claim in claims:

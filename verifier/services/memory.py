@@ -263,7 +263,7 @@ def memory_checks_store(
 ) -> list[MemoryCheck]:
     checks = []
     if row is not None:  # two checks of one message at once: one at a time (the claims)
-        Source.objects.select_for_update().filter(pk=row.source_id).first()
+        Source.objects.select_for_update(no_key=True).filter(pk=row.source_id).first()
     for verdict in verdicts:
         claim = None
         if row is not None and verdict.match is not None and verdict.outcome in CLAIM_OUTCOMES:

@@ -146,7 +146,7 @@ def rag_audit_store(
         )
         source_ids[chunk.id] = write.source.pk
     # two audits of one answer at once would each find no earlier claim: one at a time
-    locked = Source.objects.select_for_update().filter(pk__in=set(source_ids.values()))
+    locked = Source.objects.select_for_update(no_key=True).filter(pk__in=set(source_ids.values()))
     list(locked.order_by("pk").values_list("pk", flat=True))
     audit = RagAudit.objects.create(
         workspace=workspace,

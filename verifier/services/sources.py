@@ -216,7 +216,7 @@ def source_upsert(
             raise SourceInputError(f"invalid_{field}", f"The {field} {shown}.", {"field": field})
     if domain_pack:
         _check_domain_pack(workspace, ref, domain_pack)
-    source, created_source = Source.objects.select_for_update().get_or_create(
+    source, created_source = Source.objects.select_for_update(no_key=True).get_or_create(
         workspace=workspace,
         ref=ref,
         defaults={

@@ -38,6 +38,11 @@ def _jsonl(chunks: list[dict[str, str]]) -> str:
     return "".join(json.dumps(chunk) + "\n" for chunk in chunks)
 
 
+def _locks_rows(sql: str) -> bool:
+    """A row lock that writers of the source take (FOR NO KEY UPDATE, or FOR UPDATE)."""
+    return "FOR UPDATE" in sql or "FOR NO KEY UPDATE" in sql
+
+
 def _meet_after_the_first_source_lock(meet: threading.Barrier) -> Callable[..., Any]:
     """An execute wrapper: once this audit holds its first source's row lock, it waits
     (a while, not for ever) for the other audit to hold one too. Taken in one order, the
@@ -47,7 +52,7 @@ def _meet_after_the_first_source_lock(meet: threading.Barrier) -> Callable[..., 
     def wrapper(execute, sql, params, many, context):
         nonlocal met
         result = execute(sql, params, many, context)
-        if not met and 'FROM "verifier_source"' in sql and "FOR UPDATE" in sql:
+        if not met and 'FROM "verifier_source"' in sql and _locks_rows(sql):
             met = True
             with contextlib.suppress(threading.BrokenBarrierError):
                 meet.wait(WAIT_S)
