@@ -440,8 +440,8 @@ def _deciding_in(*, workspace_id: int, reviewer: User) -> bool:
     change and then is not taken, or is taken first and released with the others. Not
     locked, it was written after the release, and kept the item from everyone else
     ("X is reviewing this claim") for the lease's length."""
-    mine = Membership.objects.select_for_update(no_key=True).filter(
-        workspace_id=workspace_id, user=reviewer, role__in=DECIDER_ROLES
+    mine = Membership.objects.select_for_update(no_key=True, of=("self",)).filter(
+        workspace_id=workspace_id, user=reviewer, user__is_active=True, role__in=DECIDER_ROLES
     )
     return mine.values_list("pk", flat=True).first() is not None
 

@@ -81,3 +81,13 @@ def test_saving_an_active_reviewer_keeps_their_leases(reviewer, make_queue_claim
     reviewer.first_name = "Rita"
     reviewer.save()
     assert ReviewLease.objects.filter(reviewer=reviewer, claim=claim).exists()
+
+
+def test_an_inactive_user_takes_no_lease(workspace, reviewer, make_queue_claim):
+    """The lease services' own check (``_deciding_in``, under the membership row lock):
+    a lease asked for by a user saved inactive meanwhile is not taken."""
+    claim = make_queue_claim("abstained")
+    reviewer.is_active = False
+    reviewer.save(update_fields=["is_active"])
+    assert review_lease_claim(claim=claim, reviewer=reviewer, served_reason="test") is None
+    assert not ReviewLease.objects.filter(claim=claim).exists()
