@@ -4,6 +4,7 @@ request, calls one selector or service, renders."""
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -18,7 +19,7 @@ from verifier.binding import OCCURRENCES_COUNTED
 from verifier.http import MemberRequest
 from verifier.models import ClaimStateChoices
 from verifier.permissions import role_required
-from verifier.scoring.quality import quality_class
+from verifier.scoring.quality import QUALITY_CLASSES, quality_class
 from verifier.selectors import counts
 from verifier.selectors.claims import claim_get
 from verifier.services.claim_state import claim_recheck_on_read, claims_recheck_stored
@@ -46,6 +47,7 @@ def claim_list(request: MemberRequest) -> HttpResponse:
         query.pop(key, None)
     if "reason" in filters:
         query["reason"] = filters["reason"]
+    list_query = selectors.claim_list_query(request.GET)
     excel_query = query.copy()
     excel_query["excel"] = "1"
     return render(
@@ -58,6 +60,11 @@ def claim_list(request: MemberRequest) -> HttpResponse:
             "state": filters.get("state"),
             "states": ClaimStateChoices.values,
             "reasons": list(queue_reason_order()),
+            "qualities": QUALITY_CLASSES,
+            # each claim's link carries the list as it is, for the claim page's way back
+            "claim_link_query": urlencode({selectors.CLAIM_LIST_RETURN_KEY: list_query})
+            if list_query
+            else "",
             "export_query": query.urlencode(),
             "excel_export_query": excel_query.urlencode(),
             "export_notes": exports.header_notes(),
@@ -123,6 +130,7 @@ def claim_detail(request: MemberRequest, public_id: str) -> HttpResponse:
     claim_recheck_on_read(claim=claim_get(workspace=request.workspace, public_id=public_id))
     audit = selectors.claim_audit(workspace=request.workspace, public_id=public_id)
     envelope = exports.envelope_of(audit.claim)
+    list_query = selectors.claim_list_return_query(request.GET)
     return render(
         request,
         "audit/claim_detail.html",
@@ -133,5 +141,6 @@ def claim_detail(request: MemberRequest, public_id: str) -> HttpResponse:
             "failed_checks": sum(1 for c in audit.checks if c.passed is False),
             "quality_class": quality_class(audit.claim.state, audit.claim.quality),
             "occurrences_counted": OCCURRENCES_COUNTED,
+            "list_url": reverse("audit:claim-list") + (f"?{list_query}" if list_query else ""),
         },
     )

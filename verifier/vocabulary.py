@@ -996,6 +996,190 @@ POLICIES: Final = _table(
     )
 )
 
+# The steps a trace times (the trace page's "Steps"): a retrieval's flat timing
+# (``verifier.services.retrieval``: ``<step>_ms``) and the doors' step trees
+# (``verifier.services.traces.TraceSteps``). A numbered step ("chunk 3") reads as its
+# base's label with the number (:func:`term`).
+TRACE_STEPS: Final = _table(
+    (
+        (
+            "seed",
+            "Find the starting claims",
+            "Found the claims the query matches best, or the claim asked for by its id: where "
+            "the answer starts.",
+        ),
+        (
+            "embedding",
+            "Embed the query",
+            "Turned the query into a vector with the embedding model.",
+        ),
+        (
+            "vector_search_and_load",
+            "Vector search",
+            "Found and read the published claims whose vectors are nearest the query's.",
+        ),
+        (
+            "lexical_search",
+            "Word search",
+            "Searched the claims' text for the query's words, as no embedding could be made.",
+        ),
+        ("load", "Read the claims", "Read the claims the search or the expansion added."),
+        (
+            "recheck",
+            "Re-check the spans",
+            "Checked that each claim's bound span is still at its offsets in its source's "
+            "current version, and demoted the claims whose span is not.",
+        ),
+        (
+            "expansion",
+            "Follow relations",
+            "Followed the relations of the starting claims to the claims around them.",
+        ),
+        (
+            "ranking",
+            "Rank and apply the policy",
+            "Put the claims in order and kept those the verification policy serves.",
+        ),
+        (
+            "submit",
+            "Record the claims",
+            "Stored the submitted claims and the sources they cite.",
+        ),
+        (
+            "verify",
+            "Verify",
+            "Checked the claims against their evidence: their bound spans, or for a memory "
+            "check the agent's transcript.",
+        ),
+        (
+            "chunk",
+            "Batch",
+            "One batch of a large verification job's claims, verified on its own; its steps "
+            "are inside it.",
+        ),
+        ("embed", "Embed the claims", "Made embeddings for the claims that had none."),
+        (
+            "bind",
+            "Bind the quotes",
+            "Found each claim's quote in its cited source version, at exact offsets.",
+        ),
+        ("judge", "Judge", "Asked the judge whether each bound span states its claim."),
+        ("state", "Decide the states", "Decided each claim's state from its span and verdicts."),
+        (
+            "classify",
+            "Class by the rule set",
+            "Classed the claims supported, weak or unsupported under the rule set in force.",
+        ),
+        ("parse", "Read the chunks", "Read the answer and the retrieved chunks it was given."),
+        (
+            "audit",
+            "Audit the answer",
+            "Split the answer into claims and checked each against the chunks.",
+        ),
+        ("store", "Store the results", "Wrote what was found to the database."),
+        (
+            "import_transcript",
+            "Import the transcript",
+            "Stored the transcript given with the memory check.",
+        ),
+        (
+            "retrieve_and_rank",
+            "Find and rank evidence",
+            "Searched the workspace for evidence and ranked what it found.",
+        ),
+        (
+            "cache_precheck",
+            "Look for an earlier answer",
+            "Looked for an earlier answer to the same claim that can be reused.",
+        ),
+        (
+            "web_expansion",
+            "Search the web",
+            "Searched the configured web provider for more evidence, as the evidence found "
+            "was not enough.",
+        ),
+        ("verdict", "Reach the verdict", "Weighed the judged evidence into one verdict."),
+        ("store_claim", "Store the claim", "Stored the verified claim with its evidence."),
+    )
+)
+
+# What a trace's step records beside its time (``detail``).
+TRACE_STEP_DETAILS: Final = _table(
+    (
+        ("claims", "Claims", "How many claims the step worked on."),
+        ("sources", "Sources", "How many sources the step worked on."),
+        ("texts", "Texts", "How many texts were embedded."),
+        ("bound", "Bound", "How many of the claims got a span bound."),
+        ("judge", "Judge model", "The judge model the step asked."),
+        ("policy", "Policy", "The rule set's policy the claims were classed under."),
+        ("queries", "Queries", "How many search queries were run."),
+        ("candidates", "Candidates", "How many evidence items the search found."),
+        ("ranked", "Ranked", "How many evidence items were kept after ranking."),
+        ("items", "Items judged", "How many (part of a claim, evidence item) pairs were judged."),
+        ("reason", "Why", "Why an earlier answer was or was not reused."),
+        ("chunks", "Chunks", "How many retrieved chunks were given."),
+        ("verdict", "Verdict", "The answer's verdict."),
+        ("checks", "Checks", "How many memory checks were stored."),
+    )
+)
+
+# Who judged, as a door's trace records it (``judge``).
+TRACE_JUDGE: Final = _table(
+    (
+        ("model", "Model", "The judge model's name."),
+        ("family", "Kind of judge", "The judge's family: heuristic, NLI, cross-encoder or chat."),
+        ("rules", "Rules", "The version of the rules the memory checks apply."),
+        ("prompt_version", "Prompt version", "The version of the prompt the judge was given."),
+    )
+)
+
+# A retrieval's verification policy (``VerificationPolicy.to_dict``), field by field.
+RETRIEVAL_POLICY: Final = _table(
+    (
+        ("include", "States served", "Only claims in these states are served."),
+        (
+            "min_trust_score",
+            "Least trust score",
+            "Claims with a lower trust score (0 to 100) are left out.",
+        ),
+        (
+            "exclude_flagged",
+            "Flagged claims left out",
+            "Whether claims with an open flag are left out.",
+        ),
+        (
+            "require_verified",
+            "Verified claims only",
+            "Whether the caller asked for supported claims only.",
+        ),
+    )
+)
+
+# The quality classes a rule set gives a claim, capped by its state
+# (``verifier.scoring.quality.QUALITY_CLASSES``): the claim list's Quality filter.
+QUALITY_CLASSES: Final = _table(
+    (
+        (
+            "supported",
+            "Supported",
+            "The rule set scores the claim at its policy's supported threshold or more, and "
+            "its state allows it (only a supported claim can be).",
+        ),
+        (
+            "weak",
+            "Weak",
+            "Scored between the policy's weak and supported thresholds, or capped here by its "
+            "state (inferred or unverified).",
+        ),
+        (
+            "unsupported",
+            "Unsupported",
+            "Scored under the policy's weak threshold, or contradicted.",
+        ),
+    )
+)
+
+
 # The claim list's filters (``verifier.audit_pack.scope.CLAIM_FILTER_KEYS``): the fields
 # of the audit console's claim list, and what an audit pack of a filtered list records.
 CLAIM_FILTERS: Final = _table(
@@ -1016,14 +1200,14 @@ CLAIM_FILTERS: Final = _table(
 
 def claim_filters_in_words(filters: Mapping[str, str]) -> str:
     """A claim list's filters as a person reads them, in the list's order: each by its
-    field's label, a state or a reason by its label ("Reason: Confirmed by a reviewer",
-    not "reason=human_supported"), typed text quoted; "" for none."""
+    field's label, a state, a reason or a quality class by its label ("Reason: Confirmed
+    by a reviewer", not "reason=human_supported"), typed text quoted; "" for none."""
     said = []
     for code, found in CLAIM_FILTERS.items():
         value = str(filters.get(code) or "").strip()
         if not value:
             continue
-        if code in ("state", "reason"):
+        if code in ("state", "reason", "quality"):
             shown = label(code, value)
         elif code in ("source", "q"):
             shown = f"“{value}”"
@@ -1145,6 +1329,11 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "ingest_stage": INGEST_STAGES,
         "policy": POLICIES,
         "claim_filter": CLAIM_FILTERS,
+        "quality": QUALITY_CLASSES,
+        "trace_step": TRACE_STEPS,
+        "trace_step_detail": TRACE_STEP_DETAILS,
+        "trace_judge": TRACE_JUDGE,
+        "retrieval_policy": RETRIEVAL_POLICY,
     }
 )
 KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
@@ -1181,16 +1370,28 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "api_key_scope": "What an API key may do",
         "policy": "A rule set's policies",
         "claim_filter": "The claim list's filters",
+        "quality": "A claim's quality class",
+        "trace_step": "The steps a trace times",
+        "trace_step_detail": "What a trace's step records",
+        "trace_judge": "Who judged, in a trace",
+        "retrieval_policy": "A retrieval's verification policy",
     }
 )
 
 
 def term(kind: str, code: object) -> Term:
-    """The term for ``code`` of ``kind``; an unknown code reads as itself."""
+    """The term for ``code`` of ``kind``; a numbered code ("chunk 3") whose base is of
+    ``kind`` reads as the base's label with its number ("Batch 3"); an unknown code reads
+    as itself."""
     text = "" if code is None else str(code)
-    found = KINDS.get(kind, {}).get(text)
+    terms = KINDS.get(kind, {})
+    found = terms.get(text)
     if found is not None:
         return found
+    base, _, number = text.rpartition(" ")
+    numbered = terms.get(base) if number.isdecimal() and number.isascii() else None
+    if numbered is not None:
+        return Term(text, f"{numbered.label} {number}", numbered.explanation)
     return Term(text, text.replace("_", " ").replace(":", ": ").capitalize(), "")
 
 

@@ -5,11 +5,14 @@ others' rows 404. The public names are re-exported here, so views and tests impo
 from audit.selectors.agreement import ReviewerAgreement, reviewer_agreement
 from audit.selectors.claim_list import (
     CLAIM_FILTER_KEYS,
+    CLAIM_LIST_RETURN_KEY,
     audit_claim_filter_errors,
     audit_claim_filters,
     audit_claim_keyset,
     audit_claim_list,
     audit_claim_page,
+    claim_list_query,
+    claim_list_return_query,
 )
 from audit.selectors.claim_page import (
     SPAN_CONTEXT_CHARS,
@@ -51,6 +54,7 @@ from audit.selectors.trace_spans import trace_span_rows
 __all__ = [
     "BENCHMARK_WORKSPACE_PREFIX",
     "CLAIM_FILTER_KEYS",
+    "CLAIM_LIST_RETURN_KEY",
     "SPAN_CLAIMS_PAGE",
     "SPAN_CONTEXT_CHARS",
     "STATE_ATTENTION",
@@ -72,6 +76,8 @@ __all__ = [
     "audit_source_get",
     "audit_source_list",
     "claim_audit",
+    "claim_list_query",
+    "claim_list_return_query",
     "claims_bound_to_earlier_versions",
     "quality_jobs",
     "quality_jobs_states_now",

@@ -20,8 +20,36 @@ from verifier.selectors.paging import (
     keyset_page,
     newest_first,
 )
+from verifier.untrusted_input import text_problem
 
 CLAIM_LIST_PAGE_SIZE: Final = 50
+# The claim list's own parameters: its filters and the place in its pages. A claim's
+# page carries them (``?list=``) so its "Claims" link leads back to the list as it was.
+CLAIM_LIST_PARAMS: Final = (*CLAIM_FILTER_KEYS, "page", "after", "before")
+CLAIM_LIST_RETURN_KEY: Final = "list"
+_MAX_LIST_PARAM_CHARS: Final = 200
+
+
+def claim_list_query(params: Mapping[str, str]) -> str:
+    """The claim list's own parameters of ``params`` (``CLAIM_LIST_PARAMS``, in that
+    order, each once) as a query string; any other key, an empty value, a value too long
+    for a filter or one no form could send is left out. Only a query, never an address:
+    the page that links back puts it after the list's own path."""
+    kept = QueryDict(mutable=True)
+    for key in CLAIM_LIST_PARAMS:
+        value = str(params.get(key) or "").strip()
+        if value and len(value) <= _MAX_LIST_PARAM_CHARS and text_problem(value) is None:
+            kept[key] = value
+    return kept.urlencode()
+
+
+def claim_list_return_query(params: Mapping[str, str]) -> str:
+    """The list query a claim's page was opened with (its ``?list=``, as
+    :func:`claim_list_query` wrote it), read again through that same filter."""
+    carried = str(params.get(CLAIM_LIST_RETURN_KEY) or "")
+    if not carried or len(carried) > 4 * _MAX_LIST_PARAM_CHARS * len(CLAIM_LIST_PARAMS):
+        return ""
+    return claim_list_query(QueryDict(carried))
 
 
 def audit_claim_filters(params: Mapping[str, str]) -> dict[str, str]:

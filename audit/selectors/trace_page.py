@@ -9,6 +9,7 @@ link away (the page links its JSON). The number of queries does not grow with th
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from django.http import Http404
 from audit.paging import CONSOLE_PAGE_SIZE
 from audit.selectors.trace_seeds import TraceSeed, trace_seed_rows
 from audit.selectors.trace_spans import trace_span_rows
+from verifier import vocabulary
 from verifier.models import Trace, TraceClaim, Workspace
 from verifier.selectors.traces import TRACE_NOT_FOUND, TraceStep, trace_policy, trace_steps
 
@@ -62,6 +64,7 @@ class TracePage:
 
     trace: Trace
     policy: Any
+    policy_rows: list[tuple[str, str]]
     seeds: list[TraceSeed]
     expansion: Any
     judge: Any
@@ -118,6 +121,26 @@ def trace_steps_tree(flat: Sequence[FlatStep], start: int, stop: int) -> list[Sh
     return roots
 
 
+def _policy_value(code: str, value: Any) -> str:
+    if code == "include" and isinstance(value, list):
+        return ", ".join(vocabulary.label("state", state) for state in value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float | str):
+        return str(value)
+    return json.dumps(value, default=str)
+
+
+def trace_policy_rows(policy: Any) -> list[tuple[str, str]]:
+    """A recorded verification policy (``VerificationPolicy.to_dict``) as (field code,
+    value in words) rows, in the order it was recorded: the states served by their
+    labels, yes or no for a switch. Empty for a policy that is not a mapping (the page
+    then shows it as recorded)."""
+    if not isinstance(policy, Mapping):
+        return []
+    return [(str(code), _policy_value(str(code), value)) for code, value in policy.items()]
+
+
 def _trace_counted(*, workspace: Workspace, trace_id: str) -> tuple[Trace, int, int]:
     """(the trace, how many claims it considered, how many of them it included), in one
     query; the same 404 as ``trace_get`` for a malformed id, a missing one and another
@@ -161,6 +184,7 @@ def trace_page(
     document: Mapping[str, Any] = trace.document if isinstance(trace.document, Mapping) else {}
     tree, total_ms = trace_steps(document)
     flat = trace_steps_flat(tree)
+    policy = trace_policy(document)
     steps = Paginator(flat, page_size).get_page(steps_page)
     spans = Paginator(
         [span for span in _listed(document.get("spans")) if isinstance(span, dict)], page_size
@@ -173,7 +197,8 @@ def trace_page(
     considered = claims.get_page(claims_page)
     return TracePage(
         trace=trace,
-        policy=trace_policy(document),
+        policy=policy,
+        policy_rows=trace_policy_rows(policy),
         seeds=trace_seed_rows(
             workspace=workspace, seeds=document.get("seeds") or document.get("seed_claims") or []
         ),

@@ -131,10 +131,13 @@ def _spans(page: str) -> list[str]:
 
 
 def _steps_shown(page: str) -> list[tuple[str, str]]:
-    """(name, time or 'continued ...') of each step the page lists, in order."""
+    """(name, time or 'continued ...') of each step the page lists, in order (the name as
+    recorded: the page shows it beside its label)."""
     tree = page[page.index('id="trace-steps"') : page.index('aria-labelledby="asked-h"')]
     return re.findall(
-        r'<span class="step-name">([^<]+)</span> <span class="step-ms">([^<]+)</span>', tree
+        r'<span class="step-name"[^>]*>[^<]+</span> <code class="muted step-code">([^<]+)</code> '
+        r'<span class="step-ms">([^<]+)</span>',
+        tree,
     )
 
 
@@ -234,7 +237,7 @@ def test_a_page_of_steps_inside_a_step_shows_that_step_as_continued(
         if number > 1:  # the page opens inside "verify", shown again without its time
             assert shown[0] == ("verify", "continued from the page before")
             tree = page[page.index('id="trace-steps"') :]
-            verify = tree[tree.index('<span class="step-name">verify</span>') :]
+            verify = tree[tree.index('step-code">verify</code>') :]
             assert verify.index('<ol class="trace-steps">') < verify.index(">bind ")
         names += [name for name, ms in shown if not ms.startswith("continued")]
         following = _link(page, STEPS_NAV, "next")

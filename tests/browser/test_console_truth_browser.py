@@ -92,6 +92,6 @@ def test_a_memory_check_shows_on_the_traces_page_as_a_timed_tree(browser_page, l
     page.locator("table a").first.click()
     page.wait_for_url("**/audit/traces/*/")
     steps = page.locator("#trace-steps > ol > li > .step-name")
-    expect(steps).to_have_text(["import_transcript", "verify", "store"])
+    expect(steps).to_have_text(["Import the transcript", "Verify", "Store the results"])
     expect(page.locator("#trace-steps .step-ms").first).to_contain_text(" ms")
-    expect(page.locator("#trace-judge")).to_contain_text("model")
+    expect(page.locator("#trace-judge")).to_contain_text("Model")

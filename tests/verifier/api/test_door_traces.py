@@ -149,9 +149,12 @@ def test_the_traces_page_shows_each_door_with_its_steps_as_a_tree(api, auditor_c
     tree = html[html.index('id="trace-steps"') :]
     tree = tree[: tree.index("</section>")]
     # The top-level steps, and the verify step's children nested inside it.
-    assert re.search(r'<span class="step-name">submit</span> <span class="step-ms">[\d.]+ ms', tree)
-    verify = tree[tree.index('<span class="step-name">verify</span>') :]
-    assert verify.index('<ol class="trace-steps">') < verify.index(">bind</span>")
+    # (each step by its label, its recorded name beside it)
+    assert re.search(
+        r'>Record the claims</span> <code[^>]*>submit</code> <span class="step-ms">[\d.]+ ms', tree
+    )
+    verify = tree[tree.index('step-code">verify</code>') :]
+    assert verify.index('<ol class="trace-steps">') < verify.index('step-code">bind</code>')
     assert 'id="trace-judge"' in html and 'id="trace-spans"' in html
     claim = Claim.objects.get(origin="api")
     assert claim.public_id in html
@@ -167,7 +170,7 @@ def test_a_retrieve_trace_shows_its_timed_steps_too(api, auditor_client, corpus)
     html = auditor_client.get(f"/audit/traces/{trace_id}/").content.decode()
     tree = html[html.index('id="trace-steps"') :]
     assert re.search(
-        r'<span class="step-name">embedding</span> <span class="step-ms">[\d.]+ ms', tree
+        r'>Embed the query</span> <code[^>]*>embedding</code> <span class="step-ms">[\d.]+ ms', tree
     )
 
 
@@ -186,4 +189,7 @@ def test_a_worker_verify_trace_page_shows_each_steps_detail(corpus, auditor_clie
     assert page.status_code == 200
     tree = page.content.decode()
     tree = tree[tree.index('id="trace-steps"') :]
-    assert f'<small class="muted step-detail">items: {judge["detail"]["items"]}' in tree
+    items = judge["detail"]["items"]
+    assert re.search(
+        rf'<small class="muted step-detail"><span[^>]*>Items judged</span>: {items}<', tree
+    )
