@@ -11,9 +11,18 @@ from django.db import transaction
 
 from verifier.demo.content import CLAIMS, SOURCES, DemoClaim
 from verifier.embeddings import embed_texts
-from verifier.models import Claim, ClaimOrigin, ClaimRelation, RelationKind, Source, Workspace
+from verifier.models import (
+    Claim,
+    ClaimOrigin,
+    ClaimRelation,
+    RelationKind,
+    Source,
+    Trace,
+    Workspace,
+)
 from verifier.services.claim_state import claim_exclude
 from verifier.services.ingest_validate import claims_classify
+from verifier.services.retrieval import context_retrieve
 from verifier.services.sources import source_upsert
 from verifier.services.workspaces import member_add, workspace_create
 
@@ -31,6 +40,9 @@ DEMO_RELATIONS = (
     ("light-automated", "light-electrified", RelationKind.CONTRADICTS),
     ("ann-ivf", "ann-memory", RelationKind.CONTRADICTS),
 )
+# The retrieval the demo asks once, through the real retrieve service, so the Traces page
+# has a trace to walk on a fresh start (its steps, the claims served and left out).
+DEMO_RETRIEVE_QUERY = "How much sediment does the Marrow River carry to its delta?"
 
 
 def demo_public_id(key: str) -> str:
@@ -137,6 +149,13 @@ def _classify(workspace: Workspace) -> None:
             claims_classify(workspace=workspace, claims=claims)
 
 
+def _retrieve_once(workspace: Workspace) -> None:
+    """One retrieval of the demo's claims, as an application asks for context, when the
+    workspace has no retrieval trace yet (a later start adds none)."""
+    if not Trace.objects.filter(workspace=workspace, operation="retrieve").exists():
+        context_retrieve(workspace=workspace, query=DEMO_RETRIEVE_QUERY, depth="deep")
+
+
 def load_demo() -> DemoReport:
     from verifier.services.sentence_index import source_sentences_index
     from verifier.services.verification import claims_verify
@@ -182,6 +201,7 @@ def load_demo() -> DemoReport:
             s.versions.order_by("-number").values_list("pk", flat=True)[0] for s in sources.values()
         ]
     )
+    _retrieve_once(workspace)
     for item in CLAIMS:
         claim = Claim.objects.filter(public_id=demo_public_id(item.key)).first()
         if claim is None:
