@@ -8,7 +8,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from config.statement_timeout import statement_timed_out
@@ -16,6 +15,7 @@ from verifier import vocabulary
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
 from verifier.error_pages import api_not_found, statement_timeout_response
+from verifier.input_guard import same_site_path
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
 from verifier.permissions import signed_in_required
@@ -47,12 +47,8 @@ def workspace_switch(request: HttpRequest) -> HttpResponse:
         request.session[SESSION_WORKSPACE_KEY] = slug
     # "Switch back" on a page refused for showing another workspace (verifier.page_workspace)
     # returns to that page: an address of this site only.
-    back = request.GET.get("next", "")
-    if back.startswith("/") and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(back)
-    return redirect("home")
+    back = same_site_path(request, request.GET.get("next", ""))
+    return redirect(back) if back is not None else redirect("home")
 
 
 @require_GET
