@@ -25,6 +25,9 @@ below the floor. ``entailed_precision`` is the combined judge + calibrator figur
 to the queue (share of the half), with ``overrule_precision`` (gold sides with the
 calibrator); ``ungated_overrules`` and ``ungated_overrule_precision`` are the same for
 every disagreement (what a calibrator did before overruling had to be earned).
+``calibrator_cv_roc_auc``: the ROC AUC of the calibrator's out-of-fold predictions on the
+k decisions it learned from — how well the reading separates the reviewers' answers at
+all, which bounds what it can decide at the floor.
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ def simulate(
             "overrule_precision": [],
             "ungated_overrules": [],
             "ungated_overrule_precision": [],
+            "calibrator_cv_roc_auc": [],
             "k_used": [],
         }
         below_floor = 0
@@ -119,12 +123,14 @@ def simulate(
             decided = 0
             sup_precision: float | None = None
             con_precision: float | None = None
+            cv_auc: float | None = None
             gated: list[bool] = []  # per overrule: gold sides with the calibrator
             ungated: list[bool] = []
             if taken:
                 gold_taken = [rows[i].gold == "SUPPORT" for i in taken]
                 try:
                     calibrator = fit_calibrator(features[taken], gold_taken, names, seed=draw, z=z)
+                    cv_auc = calibrator.figures.get("cv_roc_auc")
                     decisions = calibrator.decisions(features[test])
                     decided = sum(d is not None for d in decisions)
                     gold_test = [rows[i].gold == "SUPPORT" for i in test]
@@ -175,6 +181,7 @@ def simulate(
             figures["ungated_overrule_precision"].append(
                 float(np.mean(ungated)) if ungated else None
             )
+            figures["calibrator_cv_roc_auc"].append(cv_auc)
             figures["k_used"].append(len(taken))
         out[str(k)] = {key: summarize(vals) for key, vals in figures.items()} | {
             "calibrator_calls": calls,
