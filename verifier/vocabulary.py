@@ -1480,3 +1480,27 @@ def header_note(kind: str) -> str:
         f"{t.code} = {t.label}" + (f": {t.explanation}" if t.explanation else "")
         for t in KINDS[kind].values()
     )
+
+
+# What an active ingest job's page says of its worker's heartbeat (``services.job_heartbeat``,
+# ``services.ingest_watch``); not codes of a kind, so not in :data:`KINDS`.
+JOB_LIVENESS: Final = _table(
+    (
+        (
+            "worker_silent",
+            "No word from its worker",
+            "The worker running the job's current stage beats every fifth of "
+            "SPANPROOF_JOB_STALE_SECONDS; once it has missed two beats it is probably gone "
+            "(killed, out of memory, its machine lost). When it has been silent for "
+            "SPANPROOF_JOB_STALE_SECONDS, the watchdog's next round (every "
+            "SPANPROOF_JOB_WATCH_SECONDS) sends the stage to another worker, or fails the job "
+            "after SPANPROOF_JOB_MAX_ATTEMPTS silent workers.",
+        ),
+        (
+            "stage_sent_again",
+            "Stage sent again",
+            "Times the watchdog sent the current stage to another worker because the worker "
+            "running it went silent; the job fails after SPANPROOF_JOB_MAX_ATTEMPTS.",
+        ),
+    )
+)

@@ -10,12 +10,13 @@ live worker is "waiting for a worker" since the later of its own last sign of pr
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
 from django.conf import settings
 from django.db.models import Max
 from django.utils import timezone
 
+from verifier import vocabulary
 from verifier.models import WorkerBeat
 
 WORKER_BEAT_SECONDS: Final = 10
@@ -52,3 +53,33 @@ def job_waiting_since(job: object) -> datetime | None:
         return None
     job_beat = getattr(job, "heartbeat_at", None) or job.created_at  # type: ignore[attr-defined]
     return worker_wait_since(job_beat=job_beat, last_beat=worker_last_beat())
+
+
+# A running stage's worker beats every fifth of SPANPROOF_JOB_STALE_SECONDS
+# (``services.job_heartbeat``); a job row silent for this many beats has lost its worker
+# as far as the page can tell, long before the watchdog's stale period runs out.
+SILENT_AFTER_BEATS: Final = 2
+
+
+def job_worker_silence(job: Any, *, waiting: bool, now: datetime) -> dict[str, Any] | None:
+    """Since when the worker holding ``job``'s stage (``runner``) has not beaten, and by
+    when the watchdog (``services.ingest_watch``) sends the stage to another worker or,
+    after ``SPANPROOF_JOB_MAX_ATTEMPTS`` silent workers, fails the job; None while it
+    beats, before a worker takes the stage, for a finished job, and while no worker is
+    live at all (the waiting-for-a-worker alert says that, and no watchdog runs then)."""
+    if waiting or job.status not in ("queued", "running") or not job.runner:
+        return None
+    since = job.heartbeat_at
+    # the watchdog's stale period (``services.job_heartbeat.stale_after``)
+    stale = timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
+    if since is None or now - since <= stale / 5 * SILENT_AFTER_BEATS:
+        return None
+    by = since + stale + timedelta(seconds=settings.SPANPROOF_JOB_WATCH_SECONDS)
+    return {
+        "since": since,
+        "by": by,
+        # the watchdog's round is late: its beat schedule is not running
+        "overdue": now > by,
+        "fails": job.stage_attempts + 1 >= settings.SPANPROOF_JOB_MAX_ATTEMPTS,
+        "term": vocabulary.JOB_LIVENESS["worker_silent"],
+    }
