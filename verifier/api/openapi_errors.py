@@ -4,11 +4,15 @@ postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``).
 Every error the API answers has one body, ``{"error": {"code", "message", "details"}}``
 (``verifier.api.errors``), the ``Error`` component. Each operation lists the error
 statuses it can answer with that body: 401, 403 and 429 for every one (all are
-authenticated and rate-limited), 400 for one that takes input (a body or query
-parameters) and for every ``GET`` (each reads its query string strictly: a parameter it
-does not read is a ``400 unknown_field``, even where it reads none but ``format``), 404
-for one with an id in its path; the statuses a view declares itself
-(a 409, a 503, a 400 with its codes) keep their description and get the body too.
+authenticated and rate-limited), 503 for every one (each reads the database: an
+unreachable one is a 503 ``unavailable``, ``verifier.outage``, and a statement the
+database cancelled a 503 ``statement_timeout``, ``config.statement_timeout``), 400 for
+one that takes input (a body or query parameters) and for every ``GET`` (each reads its
+query string strictly: a parameter it does not read is a ``400 unknown_field``, even
+where it reads none but ``format``), 404 for one with an id in its path; the statuses a
+view declares itself (a 409, a 503, a 400 with its codes) keep their description and get
+the body too; a view's own 503 gets the database's two 503 answers added to its
+description.
 """
 
 from __future__ import annotations
@@ -43,6 +47,15 @@ ERROR_SCHEMA: dict[str, Any] = {
     "required": ["error"],
 }
 
+# Every operation reads the database, so every one can answer these two (the
+# Retry-After header says when to try again; ``details.request_id`` names the request).
+DATABASE_503 = (
+    "The database is unreachable (unavailable) or cancelled the request's query at its "
+    "statement timeout (statement_timeout, `details.timeout_seconds`). "
+    "Try again after the Retry-After header's seconds; `details.request_id` names the "
+    "request in the server's log."
+)
+
 DESCRIPTIONS = {
     "400": "The request is invalid (invalid_request, unknown_field, duplicate_field, "
     "empty_field, or the operation's own codes); `details.field` names the field when "
@@ -54,6 +67,7 @@ DESCRIPTIONS = {
     "404": "Nothing with that id in the caller's workspace (not_found).",
     "429": "Over a rate limit (throttled): `details.limit` names it, `details.retry_after` "
     "and the Retry-After header say when to try again.",
+    "503": DATABASE_503,
 }
 
 METHODS = ("get", "put", "post", "patch", "delete")
@@ -61,7 +75,7 @@ METHODS = ("get", "put", "post", "patch", "delete")
 
 def _statuses(method: str, operation: dict[str, Any]) -> list[str]:
     where = {p.get("in") for p in operation.get("parameters", [])}
-    statuses = ["401", "403", "429"]
+    statuses = ["401", "403", "429", "503"]
     if "requestBody" in operation or "query" in where or method == "get":
         statuses.append("400")
     if "path" in where:
@@ -80,7 +94,13 @@ def error_responses_add(
             if operation is None:
                 continue
             responses = operation.setdefault("responses", {})
+            own_503 = responses.get("503", responses.get(503))
+            if own_503 is not None and DATABASE_503 not in own_503.get("description", ""):
+                own = own_503.get("description", "").rstrip(".")
+                own_503["description"] = f"{own}. Or: {DATABASE_503}" if own else DATABASE_503
             for status in _statuses(method, operation):
+                if status == "503" and own_503 is not None:
+                    continue
                 responses.setdefault(status, {"description": DESCRIPTIONS[status]})
             for status, response in responses.items():
                 if str(status)[0] in "45" and "content" not in response:
