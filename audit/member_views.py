@@ -158,11 +158,19 @@ def member_out(request: MemberRequest, membership_id: int) -> HttpResponse:
     membership = _member(request, membership_id)
     if membership is None:
         return _gone(request)
+    yourself = membership.user_id == request.user.pk
     asked = ask_first(
         request,
-        question=f"Take {membership.user.get_username()} out of {request.workspace.name}? "
-        "Their decisions and notes stay.",
-        action=f"Take {membership.user.get_username()} out",
+        # the same words as the page's data-confirm (templates/audit/members.html)
+        question=(
+            f"Take yourself out of {request.workspace.name}? You lose access to it at once "
+            "(this page included), and only another admin can add you back. Your decisions "
+            "and notes stay."
+            if yourself
+            else f"Take {membership.user.get_username()} out of {request.workspace.name}? "
+            "Their decisions and notes stay."
+        ),
+        action="Take yourself out" if yourself else f"Take {membership.user.get_username()} out",
         back=reverse("audit:members"),
     )
     if asked is not None:
@@ -172,10 +180,14 @@ def member_out(request: MemberRequest, membership_id: int) -> HttpResponse:
     except MemberInputError as error:
         messages.error(request, error.message)
         return redirect("audit:members")
+    if yourself:
+        messages.success(
+            request,
+            f"You are no longer a member of {request.workspace.name}; your decisions stay.",
+        )
+        return redirect("home")
     messages.success(
         request,
         f"{membership.user.get_username()} is no longer a member; their decisions stay.",
     )
-    if membership.user_id == request.user.pk:
-        return redirect("home")
     return redirect("audit:members")

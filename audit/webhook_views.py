@@ -14,10 +14,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from audit.confirmation import ask_first
 from audit.paging import CONSOLE_PAGE_SIZE
+from audit.selectors import webhook_page_list
 from verifier.http import MemberRequest
 from verifier.models import WebhookEvent
 from verifier.permissions import ADMIN_ROLES, role_required
-from verifier.selectors.webhooks import webhook_get, webhook_list
+from verifier.selectors.webhooks import webhook_get
 from verifier.services.webhooks import WebhookInputError, webhook_create, webhook_turn_off
 from verifier.vocabulary import choices, label
 
@@ -34,7 +35,7 @@ class WebhookForm(forms.Form):
         min_value=0,
         max_value=100,
         initial=90,
-        label="Quality threshold (0–100)",
+        label="Trust score threshold (0–100)",
         help_text=f"“{label('webhook_event', WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD)}” is "
         "sent when a job's trust score is below it.",
     )
@@ -65,7 +66,7 @@ def _render(
         "audit/webhooks.html",
         {
             "page": Paginator(
-                webhook_list(workspace=request.workspace), CONSOLE_PAGE_SIZE
+                webhook_page_list(workspace=request.workspace), CONSOLE_PAGE_SIZE
             ).get_page(request.GET.get("page")),
             "form": form or WebhookForm(),
         },

@@ -299,6 +299,31 @@ WEBHOOK_EVENTS: Final = _table(
     )
 )
 
+# How a webhook's delivery went (``WebhookDelivery.status``, written by
+# ``verifier.services.webhooks``): the webhooks page's "Latest delivery".
+WEBHOOK_DELIVERIES: Final = _table(
+    (
+        ("pending", "Waiting to be sent", "Queued; its first try has not been made yet."),
+        (
+            "retrying",
+            "Failed, trying again",
+            "A try failed (no answer, or an answer other than 2xx); it is tried again "
+            "with backoff.",
+        ),
+        ("delivered", "Delivered", "The receiver answered with a 2xx status."),
+        (
+            "failed",
+            "Failed, given up",
+            "Every try failed, or the URL was refused; it is not tried again.",
+        ),
+        (
+            "cancelled",
+            "Cancelled",
+            "The webhook was turned off before the delivery was made; nothing more is sent.",
+        ),
+    )
+)
+
 # Outcomes of the other front doors: memory checks (seed 002), RAG answer audits
 # (seed 003) and relation review (seed 004).
 OUTCOMES: Final = _table(
@@ -1307,6 +1332,7 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "factor": FACTORS,
         "dimension": DIMENSIONS,
         "webhook_event": WEBHOOK_EVENTS,
+        "webhook_delivery": WEBHOOK_DELIVERIES,
         "outcome": OUTCOMES,
         "memory_reason": MEMORY_REASONS,
         "memory_lane": MEMORY_LANES,
@@ -1348,6 +1374,7 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "factor": "A job's trust score factors",
         "dimension": "The quality dimensions a rule set weighs",
         "webhook_event": "The events a webhook is sent",
+        "webhook_delivery": "How a webhook's delivery went",
         "outcome": "Outcomes of memory checks, answer audits and relations",
         "memory_reason": "Why a memory check could not be checked",
         "memory_lane": "The kinds of memory claim",

@@ -50,6 +50,7 @@ from audit.selectors.sources import (
     source_versions,
 )
 from audit.selectors.trace_spans import trace_span_rows
+from audit.selectors.webhooks import webhook_page_list
 
 __all__ = [
     "BENCHMARK_WORKSPACE_PREFIX",
@@ -91,4 +92,5 @@ __all__ = [
     "trace_span_rows",
     "validator_run_headline",
     "validator_runs",
+    "webhook_page_list",
 ]

@@ -64,7 +64,7 @@ def test_turning_off_keeps_the_webhook_and_its_deliveries(admin_client_ws, works
         f"/audit/webhooks/{hook.pk}/off/", {"confirmed": "1"}, follow=True
     )
     page = response.content.decode()
-    assert "turned off" in page and "delivered" in page
+    assert "turned off" in page and "Delivered" in page
     hook.refresh_from_db()
     assert not hook.is_active and hook.deliveries.count() == 1
     again = admin_client_ws.post(f"/audit/webhooks/{hook.pk}/off/", {"confirmed": "1"}, follow=True)
