@@ -10,6 +10,7 @@ SIGTERM) stops all three and — when it is the embedded one — PostgreSQL.
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
@@ -29,6 +30,21 @@ from verifier.supervisor import Supervisor
 from verifier.web_server import gunicorn_command, web_threads, web_workers
 
 POLL_SECONDS = 0.5
+DEFAULT_HOST = "127.0.0.1"
+
+
+def console_addr(value: str) -> str:
+    """``--addr``: ``host:port``, or a port alone on 127.0.0.1 (as Django's development server takes
+    it). gunicorn read a bare ``8118`` as a host name on port 8000 and failed to bind."""
+    text = value.strip()
+    host, colon, port = text.rpartition(":")
+    if not colon:
+        host, port = DEFAULT_HOST, text
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not host:port or a port (e.g. 127.0.0.1:8080, or 8080)"
+        )
+    return f"{host}:{int(port)}"
 
 
 def first_sign_in_hint(addr: str) -> str | None:
@@ -52,7 +68,12 @@ class Command(BaseCommand):
     help = "Run the Spanproof console with a Celery worker on the embedded defaults."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--addr", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--addr",
+            type=console_addr,
+            default=f"{DEFAULT_HOST}:8000",
+            help="host:port to serve the console on, or a port alone (default: 127.0.0.1:8000)",
+        )
         parser.add_argument("--no-demo", action="store_true", help="Skip loading demo data")
         parser.add_argument(
             "--workers",
