@@ -89,3 +89,38 @@ def test_a_bad_line_names_its_number_and_stores_nothing(tmp_path, workspace):
     with pytest.raises(CommandError, match=r"claims.jsonl:2: not JSON"):
         run(path, sources, workspace)
     assert not Claim.objects.exists()
+
+
+def test_a_file_name_as_source_is_refused_naming_the_refs_the_folder_made(tmp_path, workspace):
+    """A newcomer cites the file ("Harbour.txt"): the refusal says what the folder's
+    files are called, so the next try can work."""
+    path, sources = write_inputs(
+        tmp_path, [{"text": "It is 412 metres long.", "source": "Harbour.txt"}]
+    )
+    with pytest.raises(CommandError) as refused:
+        run(path, sources, workspace)
+    message = str(refused.value)
+    assert "No source with the ref 'Harbour.txt'" in message
+    assert "the files in --source-dir are source:harbour " in message
+    assert not Claim.objects.exists()
+
+
+def test_an_unknown_ref_without_a_folder_says_how_to_name_a_source(tmp_path, workspace):
+    path, _ = write_inputs(tmp_path, [{"text": "It is 412 metres long.", "source": "harbour"}])
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError, match=r"pass --source-dir to store the cited files"):
+        call_command("verify_claims", str(path), workspace=workspace.slug, stdout=out, stderr=err)
+
+
+def test_a_row_citing_an_unknown_ref_gets_the_hint_on_stderr(tmp_path, workspace):
+    path, sources = write_inputs(
+        tmp_path,
+        [
+            {"text": "It is 412 metres long.", "source": "source:harbour"},
+            {"text": "Anything.", "source": "harbour.txt"},
+        ],
+    )
+    code, rows, err = run(path, sources, workspace)
+    assert code == 1
+    assert rows[1]["error"]["code"] == "unknown_source"
+    assert "the files in --source-dir are source:harbour " in err

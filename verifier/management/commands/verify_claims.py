@@ -34,6 +34,7 @@ from verifier.services.ingest_input import format_for_filename, source_text
 
 BAR_WIDTH = 30
 SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm")
+UNKNOWN_REF_FILES_SHOWN = 10
 
 
 def read_claims(path: Path) -> list[ClaimSubmission]:
@@ -62,6 +63,24 @@ def read_sources(folder: Path) -> list[SourceSubmission]:
     ]
 
 
+def unknown_ref_hint(sources: list[SourceSubmission]) -> str:
+    """What a claim's ``source`` must be, said where one named no stored source: the
+    refs the folder's files were stored as, or how to name a file at all."""
+    if sources:
+        refs = ", ".join(s.ref for s in sources[:UNKNOWN_REF_FILES_SHOWN])
+        more = len(sources) - UNKNOWN_REF_FILES_SHOWN
+        return (
+            "A claim's \"source\" is a source's ref: the files in --source-dir are "
+            f"{refs}{f' and {more} more' if more > 0 else ''} "
+            "(source: and the file name without its extension, in lower case)."
+        )
+    return (
+        "A claim's \"source\" is a source's ref (the console's Sources page lists them); "
+        "pass --source-dir to store the cited files first, each as source: and its file "
+        "name without its extension, in lower case."
+    )
+
+
 def failing(row: dict[str, Any]) -> bool:
     return bool(row["status"] != "verified" or row["state"] != "supported")
 
@@ -72,7 +91,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("claims", help="JSONL file, one claim a line")
         parser.add_argument("--workspace", required=True, help="Workspace slug")
-        parser.add_argument("--source-dir", help="Create or version these files as sources")
+        parser.add_argument(
+            "--source-dir",
+            help=(
+                "Create or version this folder's .txt, .md and .html files as sources "
+                "source:<file name without extension, lower case> first"
+            ),
+        )
         parser.add_argument("--policy", default="", help="Policy of the active rule set")
         parser.add_argument("--output", help="Write the JSONL results here, not to stdout")
 
@@ -91,6 +116,9 @@ class Command(BaseCommand):
                 enqueue=False,
             )
         except ClaimVerifyInputError as exc:
+            errors = exc.details.get("errors") or []
+            if any(e.get("code") == "unknown_source" for e in errors):
+                raise CommandError(f"{exc.message} {unknown_ref_hint(sources)}") from exc
             raise CommandError(exc.message) from exc
         self.stderr.write(f"Verification job #{job.pk}: {vocabulary.counted(len(claims), 'claim')}")
         self._bar(0, job.total)
@@ -103,6 +131,8 @@ class Command(BaseCommand):
         else:
             self.stdout.write(lines, ending="")
         failed = sum(1 for row in results if failing(row))
+        if any((row.get("error") or {}).get("code") == "unknown_source" for row in results):
+            self.stderr.write(unknown_ref_hint(sources))
         self.stderr.write(
             f"{vocabulary.counted(len(results), 'claim')}: {len(results) - failed} supported, "
             f"{failed} not"
