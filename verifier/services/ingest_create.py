@@ -12,6 +12,7 @@ import hashlib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any, Final
 
 from django.contrib.auth import get_user_model
@@ -119,11 +120,36 @@ def ref_for_text(text: str) -> str:
     return f"{REF_PREFIX}document-{_name_hash(text)}"
 
 
-def _upload_ref(upload: SourceUpload) -> str:
+def legacy_file_ref(name: str) -> str:
+    """The ref ``manage.py ingest`` and ``verify_claims --source-dir`` gave a file until
+    they named files as the Ingest page does: ``source:`` and the name without its
+    extension, in lower case (``Ferry Times.md`` → ``source:ferry times``)."""
+    return f"{REF_PREFIX}{PurePath(name.strip()).stem.lower()}"
+
+
+def file_ref(*, workspace: Workspace, name: str) -> str:
+    """The ref a file (or a titled upload) named ``name`` is stored under, at every door
+    (the Ingest page, the API's uploads without a ref, ``manage.py ingest``,
+    ``verify_claims --source-dir``): ``ref_for_title(name)``. A file the commands stored
+    under its legacy ref (:func:`legacy_file_ref`), and never under this one, keeps that
+    ref, so uploading it again is a new version of it, not a second source."""
+    ref = ref_for_title(name)
+    legacy = legacy_file_ref(name)
+    if legacy != ref and legacy != REF_PREFIX:
+        stored = set(
+            Source.objects.filter(workspace=workspace, ref__in=[ref, canonical_ref(legacy)])
+            .values_list("ref", flat=True)
+        )
+        if ref not in stored and canonical_ref(legacy) in stored:
+            return canonical_ref(legacy)
+    return ref
+
+
+def _upload_ref(workspace: Workspace, upload: SourceUpload) -> str:
     if upload.ref.strip():
         return canonical_ref(upload.ref.strip())  # as it is stored: one ref in either form
     if upload.title.strip():
-        return ref_for_title(upload.title)
+        return file_ref(workspace=workspace, name=upload.title)
     return ref_for_text(upload.text)
 
 
@@ -131,13 +157,13 @@ def _name_of(index: int, upload: SourceUpload) -> str:
     return f"{upload.title.strip()!r}" if upload.title.strip() else f"sources[{index}]"
 
 
-def _refs(uploads: Sequence[SourceUpload]) -> list[str]:
+def _refs(workspace: Workspace, uploads: Sequence[SourceUpload]) -> list[str]:
     """Each upload's ref; two uploads of one job under one ref are refused, naming
     both: one would silently become a new version of the other."""
     refs: list[str] = []
     first: dict[str, int] = {}
     for index, upload in enumerate(uploads):
-        ref = _upload_ref(upload)
+        ref = _upload_ref(workspace, upload)
         if ref in first:
             other = first[ref]
             raise IngestInputError(
@@ -156,7 +182,7 @@ def _store_sources(workspace: Workspace, uploads: Sequence[SourceUpload], plan: 
     """Store the uploads in the refs' order, as every door storing several sources does
     (two jobs uploading the same sources in other orders would each hold a source's row
     the other waits for: a deadlock), and list them in the plan in the upload's order."""
-    refs = _refs(uploads)
+    refs = _refs(workspace, uploads)
     stored: dict[int, dict[str, Any]] = {}
     for index in sorted(range(len(uploads)), key=lambda i: canonical_ref(refs[i])):
         upload, ref = uploads[index], refs[index]

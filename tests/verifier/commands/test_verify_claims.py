@@ -9,6 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from verifier.models import Claim, ClaimOrigin, Source
+from verifier.services.sources import source_upsert
 
 pytestmark = pytest.mark.django_db
 
@@ -49,10 +50,10 @@ def test_every_claim_supported_exits_0_with_results_in_order(tmp_path, workspace
     path, sources = write_inputs(
         tmp_path,
         [
-            {"text": "It is 412 metres long.", "source": "source:harbour", "external_id": "a"},
+            {"text": "It is 412 metres long.", "source": "source:harbour.txt", "external_id": "a"},
             {
                 "text": "Fishing boats moor on its inner side.",
-                "source": "source:harbour",
+                "source": "source:harbour.txt",
                 "quote": "Fishing boats moor on its inner side.",
             },
         ],
@@ -62,7 +63,7 @@ def test_every_claim_supported_exits_0_with_results_in_order(tmp_path, workspace
     assert [r["index"] for r in rows] == [0, 1]
     assert all(r["state"] == "supported" for r in rows)
     assert "100.0% 2/2" in err
-    assert Source.objects.get(workspace=workspace, ref="source:harbour").title == "Harbour.txt"
+    assert Source.objects.get(workspace=workspace, ref="source:harbour.txt").title == "Harbour.txt"
     assert Claim.objects.filter(origin=ClaimOrigin.API, workspace=workspace).count() == 2
 
 
@@ -70,7 +71,7 @@ def test_an_unsupported_or_invalid_claim_exits_1(tmp_path, workspace):
     path, sources = write_inputs(
         tmp_path,
         [
-            {"text": "It is 412 metres long.", "source": "source:harbour"},
+            {"text": "It is 412 metres long.", "source": "source:harbour.txt"},
             {"text": "Anything.", "source": "source:missing"},
         ],
     )
@@ -101,7 +102,7 @@ def test_a_file_name_as_source_is_refused_naming_the_refs_the_folder_made(tmp_pa
         run(path, sources, workspace)
     message = str(refused.value)
     assert "No source with the ref 'Harbour.txt'" in message
-    assert "the files in --source-dir are source:harbour " in message
+    assert "the files in --source-dir are source:harbour.txt " in message
     assert not Claim.objects.exists()
 
 
@@ -116,11 +117,28 @@ def test_a_row_citing_an_unknown_ref_gets_the_hint_on_stderr(tmp_path, workspace
     path, sources = write_inputs(
         tmp_path,
         [
-            {"text": "It is 412 metres long.", "source": "source:harbour"},
+            {"text": "It is 412 metres long.", "source": "source:harbour.txt"},
             {"text": "Anything.", "source": "harbour.txt"},
         ],
     )
     code, rows, err = run(path, sources, workspace)
     assert code == 1
     assert rows[1]["error"]["code"] == "unknown_source"
-    assert "the files in --source-dir are source:harbour " in err
+    assert "the files in --source-dir are source:harbour.txt " in err
+
+
+def test_a_file_the_commands_stored_under_its_old_ref_gets_a_new_version_of_it(tmp_path, workspace):
+    """Until the commands named files as the Ingest page does, Harbour.txt was stored as
+    source:harbour: the folder's file is a new version of that source, not a second one."""
+    old = source_upsert(
+        workspace=workspace, ref="source:harbour", text="An older text.", title="Harbour.txt"
+    ).source
+    path, sources = write_inputs(
+        tmp_path, [{"text": "It is 412 metres long.", "source": "source:harbour"}]
+    )
+    _code, rows, _ = run(path, sources, workspace)
+    assert rows[0]["state"] == "supported", rows
+    assert list(Source.objects.filter(workspace=workspace).values_list("ref", flat=True)) == [
+        "source:harbour"
+    ]
+    assert old.versions.count() == 2

@@ -68,8 +68,8 @@ def test_utf16_with_a_byte_order_mark_and_crlf_are_read(tmp_path):
     (tmp_path / "crlf.txt").write_bytes(b"The pier opened in 1905.\r\nIt closed in 1960.\r\n")
     out, _ = _ingest(str(tmp_path), "--workspace", "cli")
     assert "succeeded" in out
-    assert Source.objects.get(ref="source:utf16").versions.get().text == DOC_A
-    assert "\r\n" in Source.objects.get(ref="source:crlf").versions.get().text
+    assert Source.objects.get(ref="source:utf16.txt").versions.get().text == DOC_A
+    assert "\r\n" in Source.objects.get(ref="source:crlf.txt").versions.get().text
 
 
 def test_more_files_than_a_job_takes_is_one_line_before_any_is_read(workspace, tmp_path):

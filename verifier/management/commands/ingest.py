@@ -86,8 +86,7 @@ def _read(path: Path) -> str:
 def _upload(path: Path, domain_pack: str) -> SourceUpload:
     return SourceUpload(
         text=_read(path),
-        title=path.name,
-        ref=f"source:{path.stem.lower()}",
+        title=path.name,  # named by it as the Ingest page names an upload (``file_ref``)
         format=format_for_filename(path.name),
         domain_pack=domain_pack,
     )

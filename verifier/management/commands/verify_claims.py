@@ -3,9 +3,10 @@
 Each input line is ``{"text", "source", "quote"?, "external_id"?, "metadata"?}`` (the
 body of ``POST /connect/v1/claims/verify``, one claim a line), or the file is a CSV with
 a header (``verifier.services.claim_lines``). Files in ``--source-dir``
-(text, Markdown, HTML) are created or versioned as sources ``source:<file stem>``
-first. Results go to stdout (or ``--output``) as JSONL, one line per input claim, in
-input order; a progress bar goes to stderr. Exit status 1 when any claim is
+(text, Markdown, HTML) are created or versioned as sources first, each named by its
+file name as the Ingest page names an upload (``file_ref``: ``Harbour.md`` →
+``source:harbour.md``). Results go to stdout (or ``--output``) as JSONL, one line per
+input claim, in input order; a progress bar goes to stderr. Exit status 1 when any claim is
 contradicted, is not supported, or has an error — usable as a CI gate, like
 ``rag_audit``.
 """
@@ -20,6 +21,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from verifier import vocabulary
+from verifier.models import Workspace
 from verifier.selectors.claim_verification import verification_results
 from verifier.selectors.workspaces import workspace_get
 from verifier.services.claim_lines import ClaimLinesError, parse_claim_lines
@@ -30,6 +32,7 @@ from verifier.services.claim_verification import (
     verification_job_create,
     verification_job_run,
 )
+from verifier.services.ingest_create import file_ref
 from verifier.services.ingest_input import format_for_filename, source_text
 
 BAR_WIDTH = 30
@@ -49,12 +52,12 @@ def read_claims(path: Path) -> list[ClaimSubmission]:
         raise CommandError(f"{path}:{exc.line}: {exc.message}") from exc
 
 
-def read_sources(folder: Path) -> list[SourceSubmission]:
+def read_sources(folder: Path, *, workspace: Workspace) -> list[SourceSubmission]:
     if not folder.is_dir():
         raise CommandError(f"No such folder: {folder}")
     return [
         SourceSubmission(
-            ref=f"source:{path.stem.lower()}",
+            ref=file_ref(workspace=workspace, name=path.name),
             title=path.name,
             text=source_text(path.read_text(encoding="utf-8"), format_for_filename(path.name)),
         )
@@ -72,12 +75,12 @@ def unknown_ref_hint(sources: list[SourceSubmission]) -> str:
         return (
             "A claim's \"source\" is a source's ref: the files in --source-dir are "
             f"{refs}{f' and {more} more' if more > 0 else ''} "
-            "(source: and the file name without its extension, in lower case)."
+            "(source: and the file name in lower case, as the Ingest page names an upload)."
         )
     return (
         "A claim's \"source\" is a source's ref (the console's Sources page lists them); "
         "pass --source-dir to store the cited files first, each as source: and its file "
-        "name without its extension, in lower case."
+        "name in lower case (harbour.md is source:harbour.md)."
     )
 
 
@@ -106,7 +109,8 @@ class Command(BaseCommand):
         if workspace is None:
             raise CommandError(f"No workspace with slug {options['workspace']!r}.")
         claims = read_claims(Path(options["claims"]))
-        sources = read_sources(Path(options["source_dir"])) if options["source_dir"] else []
+        folder = options["source_dir"]
+        sources = read_sources(Path(folder), workspace=workspace) if folder else []
         try:
             job = verification_job_create(
                 workspace=workspace,
