@@ -58,14 +58,3 @@ def test_a_retrieval_policy_is_named_by_what_it_serves(auditor_client, workspace
         html, "asked for more"
     )
     assert "<td>serves Supported; verified only</td>" in _row(html, "asked verified only")
-
-
-def test_a_rule_set_policy_is_named_in_words(auditor_client, workspace):
-    """A trace that records the rule set's policy by name lists it by its label."""
-    Trace.objects.create(
-        workspace=workspace,
-        query="checked under strict",
-        document={"version": 1, "operation": "retrieve", "policy": {"name": "strict"}},
-    )
-    html = auditor_client.get(reverse("audit:trace-list")).content.decode()
-    assert "<td>Strict</td>" in _row(html, "checked under strict")

@@ -83,7 +83,7 @@ def lists(reviewer, workspace: Workspace) -> dict[str, Callable[[str, str], tupl
         claim = make_claim(source, text)
         make_claim(source, OTHER_TEXT)
         listed = _listed(
-            r'href="/audit/claims/(claim:[a-z0-9]+)/"', client, "/audit/claims/", query
+            r'href="/audit/claims/(claim:[a-z0-9]+)/(?:\?list=[^"]*)?"', client, "/audit/claims/", query
         )
         return listed, {claim.public_id}
 
@@ -186,5 +186,5 @@ def test_a_query_with_nothing_to_look_for_lists_everything(reviewer, workspace, 
     client = _client(reviewer)
     source = make_source(workspace, ref="source:marrow_delta")
     claims = {make_claim(source, text).public_id for text in ("Gödel.", "Escher.")}
-    pattern = r'href="/audit/claims/(claim:[a-z0-9]+)/"'
+    pattern = r'href="/audit/claims/(claim:[a-z0-9]+)/(?:\?list=[^"]*)?"'
     assert _listed(pattern, client, "/audit/claims/", query) == claims
