@@ -189,9 +189,10 @@ class ClaimVerifyApi(APIView):
     Up to 1,000 claims a call. Batches of up to 100 claims answer inline (200) when
     ``wait`` allows; larger ones, or ``wait: 0``, answer 202 with a job to poll at
     ``job.url`` (a ``verification.completed`` webhook fires when it ends). A claim with
-    an ``external_id`` already stored (same text and source) is not stored again: its
-    stored result comes back with ``reused: true``. Problems of one claim (unknown
-    source, empty text, over 2,000 characters, external id used for another text) are
+    an ``external_id`` already stored (same text and source, and the same ``quote`` or
+    none) is not stored again: its stored result comes back with ``reused: true``.
+    Problems of one claim (unknown source, empty text, over 2,000 characters, external
+    id used for another text, source or quote) are
     that claim's ``error`` and do not fail the batch. A batch none of whose claims can
     be verified answers 200 with an error row each when it is verified inline; as a job
     it is refused as a whole (400 ``no_claim_accepted``, ``details.errors`` one per

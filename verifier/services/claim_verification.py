@@ -334,6 +334,15 @@ def claims_submit(
                     f"External id {spec.external_id!r} was already used with another source "
                     f"({previous.public_id}).",
                 )
+            elif spec.quote is not None and spec.quote != previous.submitted_quote:
+                # a quote sent is checked, never dropped: answering the stored result
+                # would say a quote was verified that no judge read
+                item.error = _error(
+                    "external_id_conflict",
+                    f"External id {spec.external_id!r} was already used with another quote "
+                    f"({previous.public_id}); send the claim under a new external id to "
+                    "verify it with this quote.",
+                )
             else:
                 # Stored earlier: its result is returned as it is, unless its cited
                 # source changed since (``verification_unfinished``: it is verified
