@@ -28,6 +28,12 @@ def view_scope(view: Any, method: str) -> str:
     return declared.get(method.upper(), default_scope(method))
 
 
+def _serves(view: Any, method: str) -> bool:
+    """Whether ``view`` has a handler for ``method`` (else DRF answers 405)."""
+    name = method.lower()
+    return name in getattr(view, "http_method_names", ()) and hasattr(view, name)
+
+
 class ScopePermission(permissions.BasePermission):
     """Authenticated, and holding the scope the view needs for this method (else 403)."""
 
@@ -36,6 +42,10 @@ class ScopePermission(permissions.BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         if not (request.user and request.user.is_authenticated):
             return False
+        if not _serves(view, request.method or "GET"):
+            # a method the route does not serve is a 405 (with Allow) for every caller:
+            # a 403 would tell the client a broader key could do it
+            return True
         needed = view_scope(view, request.method or "GET")
         held = request_scope(request)
         if not scope_allows(held, needed):
