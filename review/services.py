@@ -35,7 +35,8 @@ from verifier.models import (
 from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.activity import activity_record
-from verifier.services.claim_state import claim_exclude, claim_restore, claim_state_refresh
+from verifier.services.claim_state import claim_exclude, claim_state_refresh
+from verifier.services.sources import claim_restore_rebind
 from verifier.services.workspaces import member_remove, member_role_change
 from verifier.state_policy import state_policy
 from verifier.states import CAUSE_REJUDGE, CAUSE_UNDO, StateDecision
@@ -256,7 +257,7 @@ def review_restore(*, claim: Claim, reviewer: User, expected_version: str | None
     claim.refresh_from_db(fields=["exclusion_reason"])
     if not claim.exclusion_reason:
         raise ReviewError("This claim is not excluded.")
-    return claim_restore(claim=claim, actor=reviewer)
+    return claim_restore_rebind(claim=claim, actor=reviewer)
 
 
 def review_note(*, claim: Claim, reviewer: User, text: str) -> ReviewNote:

@@ -5,7 +5,8 @@ from django.http import HttpRequest
 
 from verifier import models, vocabulary
 from verifier.http import SignedInRequest
-from verifier.services.claim_state import claim_exclude, claim_restore
+from verifier.services.claim_state import claim_exclude
+from verifier.services.sources import claim_restore_rebind
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -103,7 +104,7 @@ class ClaimAdmin(NoDeleteWithHistoryAdmin):
         with transaction.atomic():
             claims = list(queryset.select_for_update().filter(state="excluded"))
             for claim in claims:
-                claim_restore(claim=claim, actor=request.user)
+                claim_restore_rebind(claim=claim, actor=request.user)
         self.message_user(
             request, f"Restored {vocabulary.counted(len(claims), 'claim')}.", messages.SUCCESS
         )

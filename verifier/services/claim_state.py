@@ -324,6 +324,9 @@ def claim_exclude(*, claim: Claim, reason: str, actor: User | None = None) -> St
 
 @transaction.atomic
 def claim_restore(*, claim: Claim, actor: User | None = None) -> StateDecision:
+    """Clear the exclusion and re-resolve the state. The doors restore through
+    ``services.sources.claim_restore_rebind``, which also binds and judges again a claim
+    whose span a new version superseded while it was excluded."""
     Claim.objects.filter(pk=claim.pk).update(exclusion_reason="")
     claim.exclusion_reason = ""
     return claim_state_refresh(claim=claim, cause=CAUSE_RESTORED, actor=actor)

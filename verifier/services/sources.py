@@ -12,11 +12,12 @@ every door that writes documents."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from verifier.domain_packs import (
@@ -28,12 +29,14 @@ from verifier.domain_packs import (
 from verifier.errors import ApplicationError
 from verifier.judges import Judge
 from verifier.models import Claim, IngestJob, Source, SourceVersion, Workspace, text_sha256
+from verifier.selectors.claim_state import claim_binding_check
 from verifier.selectors.rules import rule_set_domain_packs
 from verifier.selectors.sources import SourceKind, source_kind
 from verifier.services.binding import claims_rebind_superseded
-from verifier.services.claim_state import claims_state_refresh_superseded
+from verifier.services.claim_state import claim_restore, claims_state_refresh_superseded
 from verifier.services.ingest_validate import claims_classify
 from verifier.services.judging import claim_vectors, claims_judge
+from verifier.states import CAUSE_RESTORED, ClaimState, StateDecision, StateReason
 from verifier.untrusted_input import (
     blank_text_problem,
     canonical_ref,
@@ -296,9 +299,42 @@ def source_claims_rebind(
     if exclude_claim_ids:
         earlier = earlier.exclude(pk__in=list(exclude_claim_ids))
     claims = list(earlier.select_related("source").defer("embedding").order_by("pk"))
-    rebound = claims_rebind_superseded(claims=claims, actor=None, why=why, keep_changed=True)
+    return claims_rebind_judge(claims=claims, why=why, judge=judge)
+
+
+def claims_rebind_judge(
+    *,
+    claims: Sequence[Claim],
+    why: str,
+    actor: User | None = None,
+    judge: Judge | None = None,
+) -> list[Claim]:
+    """The re-binding job's rule for ``claims`` (of one workspace): bind each whose span
+    is in an earlier version of its source again in the current one where its words
+    still are as they were (``claims_rebind_superseded`` with ``keep_changed``), then
+    judge and score the claims bound again. Returns them."""
+    rebound = claims_rebind_superseded(claims=claims, actor=actor, why=why, keep_changed=True)
     if not rebound:
         return []
     claims_judge(claims=rebound, judge=judge, cause=why, vectors=claim_vectors(rebound))
     claims_classify(workspace=rebound[0].workspace, claims=rebound)
     return rebound
+
+
+@transaction.atomic
+def claim_restore_rebind(*, claim: Claim, actor: User | None = None) -> StateDecision:
+    """Restore an excluded claim (``claim_restore``) and, when its span is in an earlier
+    version of its source than the current one (a new version came while it was
+    excluded, and ``source_claims_rebind`` skips excluded claims), bind and judge it in
+    the current version as that job would have (``claims_rebind_judge``): a claim whose
+    words are unchanged is current again, one whose words changed stays stale for a
+    reviewer. Returns the claim's decision as it stands after."""
+    decision = claim_restore(claim=claim, actor=actor)
+    check = claim_binding_check(claim=claim)
+    if check.binding is None or check.version is None:
+        return decision
+    if check.binding.source_version_id == check.version.pk:
+        return decision
+    claims_rebind_judge(claims=[claim], why=CAUSE_RESTORED, actor=actor)
+    claim.refresh_from_db(fields=["state", "state_reason", "queue_rank"])
+    return StateDecision(state=ClaimState(claim.state), reason=StateReason(claim.state_reason))
