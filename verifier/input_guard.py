@@ -10,23 +10,33 @@ the console a 400 page that names the field in words and leads back to the form,
 the browser still holds what was typed (``static/js/error_back.js`` steps back through
 the history; the link's own address is the page the form was sent from). The API's
 parsers apply the same rule to JSON, form and multipart bodies
-(``verifier.api.parsers``). Nothing is stored.
+(``verifier.api.parsers``), and the console's forms meet theirs for bytes that are not
+text in the form's charset (a multipart form is read by their ``StrictMultiPartParser``).
+Nothing is stored.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from io import BytesIO
 from typing import Final
 from urllib.parse import urlsplit
 
-from django.core.exceptions import DisallowedHost
+from django.conf import settings
+from django.core.exceptions import DisallowedHost, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from verifier.api.errors import error_body
-from verifier.api.parsers import charset_problem
+from verifier.api.errors import BODY_FIELD, error_body
+from verifier.api.parsers import (
+    StrictMultiPartParser,
+    UndecodableFormField,
+    charset_problem,
+    undecodable_form_field,
+)
 from verifier.api.paths import is_api_path
 from verifier.untrusted_input import text_problem, unstorable_location
 
@@ -36,11 +46,15 @@ FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data"
 PATH_FIELD: Final = "path"
 # A form whose ``Content-Type`` names a charset that is none (``verifier.api.parsers``).
 CHARSET_FIELD: Final = "charset"
+# A form body whose bytes are not text in its charset, before any field is read out.
+FORM_FIELD: Final = "form"
 
 
 def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
     """``(where, problem)`` for the first unstorable character in the request's path,
-    query string or (outside the API, whose parsers check bodies) form fields."""
+    query string or (outside the API, whose parsers check bodies) form fields, or a form
+    field whose bytes are not text in the form's charset (the API parsers' rule: Django
+    would read them with U+FFFD in their place)."""
     problem = text_problem(request.path)
     if problem is not None:
         return PATH_FIELD, problem
@@ -57,6 +71,16 @@ def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
         charset = (request.content_params or {}).get("charset", "")
         if charset and charset_problem(charset) is not None:
             return CHARSET_FIELD, f"is “{charset[:40]}”"
+        try:
+            multipart_load_strict(request)
+        except UndecodableFormField as exc:
+            return f"form.{exc.name}[{exc.index}]", f"holds bytes that are not {exc.encoding} text"
+        if request.content_type == FORM_CONTENT_TYPES[0]:  # the API's rule for a form body
+            encoding = request.encoding or settings.DEFAULT_CHARSET
+            where = undecodable_form_field(request.body, encoding)
+            if where is not None:
+                part = FORM_FIELD if where == BODY_FIELD else f"form.{where}"
+                return part, f"holds bytes that are not {encoding} text"
         found = unstorable_location(dict(request.POST.lists()), root="form")
         if found is not None:
             return found
@@ -64,6 +88,22 @@ def unstorable_request_part(request: HttpRequest) -> tuple[str, str] | None:
         names = [upload.name or "" for _, uploads in request.FILES.lists() for upload in uploads]
         return unstorable_location(names, root="file name")
     return None
+
+
+def multipart_load_strict(request: HttpRequest) -> None:
+    """Read a multipart request's form as ``request.POST`` and ``request.FILES`` do, with
+    the API's ``StrictMultiPartParser``: a field value whose bytes are not text in the
+    body's charset raises ``UndecodableFormField`` instead of being read with U+FFFD.
+    Nothing to do for another body, or one read already."""
+    if request.content_type != "multipart/form-data" or hasattr(request, "_post"):
+        return
+    data = BytesIO(request._body) if hasattr(request, "_body") else request
+    parser = StrictMultiPartParser(request.META, data, request.upload_handlers, request.encoding)
+    try:
+        request._post, request._files = parser.parse()  # type: ignore[attr-defined]
+    except (MultiPartParserError, TooManyFilesSent):
+        request._mark_post_parse_error()  # type: ignore[attr-defined]
+        raise
 
 
 _PART: Final = re.compile(r"^(query|form)\.(.*?)(\[\d+\])?$")
@@ -76,6 +116,8 @@ def where_in_words(where: str) -> str:
         return "The address"
     if where == CHARSET_FIELD:
         return "The form's charset"
+    if where == FORM_FIELD:
+        return "The form"
     if where.startswith("file name"):
         return "A file name"
     found = _PART.match(where)

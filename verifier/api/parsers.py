@@ -19,7 +19,10 @@ text (punycode's decoder takes time quadratic in the body). Each is a ``400
 malformed_request``, as a charset that does not decode the body is. A form body's names
 and values must be text in that charset too, raw or percent-escaped: Django's reader puts
 U+FFFD in place of bytes that do not decode (or reads the whole body as Latin-1), so the
-text stored would not be the text sent; such a field is ``invalid_text`` naming it.
+text stored would not be the text sent; such a field is ``invalid_text`` naming it. A
+multipart body's field values are read by ``StrictMultiPartParser`` (Django's, reading
+each value's bytes strictly in the charset), here and in the console's forms
+(``verifier.input_guard``): one rule.
 """
 
 from __future__ import annotations
@@ -32,8 +35,12 @@ from urllib.parse import unquote
 
 from django.conf import settings
 from django.http import QueryDict
+from django.http.multipartparser import MultiPartParser as DjangoMultiPartParser
+from django.http.multipartparser import MultiPartParserError
+from django.utils.datastructures import MultiValueDict
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
+from rest_framework.parsers import DataAndFiles
 
 from verifier.api.errors import BODY_FIELD, ApiError
 from verifier.untrusted_input import (
@@ -45,7 +52,15 @@ from verifier.untrusted_input import (
     unstorable_location,
 )
 
-__all__ = ["MAX_JSON_DEPTH", "BoundedJSONParser", "CheckedFormParser", "CheckedMultiPartParser"]
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "BoundedJSONParser",
+    "CheckedFormParser",
+    "CheckedMultiPartParser",
+    "StrictMultiPartParser",
+    "UndecodableFormField",
+    "undecodable_form_field",
+]
 
 
 def payload_too_large() -> ApiError:
@@ -136,7 +151,7 @@ class BoundedJSONParser(parsers.JSONParser):
         return data
 
 
-def _undecodable_form_field(raw: bytes, encoding: str) -> str | None:
+def undecodable_form_field(raw: bytes, encoding: str) -> str | None:
     """Where a form body is not text in ``encoding``: ``body`` when its bytes are not, else
     the name of the first field whose name or value, percent-escapes decoded, is not;
     None when every field reads as text."""
@@ -154,6 +169,79 @@ def _undecodable_form_field(raw: bytes, encoding: str) -> str | None:
     return None
 
 
+def undecodable_text(where: str, encoding: str) -> ApiError:
+    """``invalid_text`` (400) for a form field ``where`` whose bytes are not ``encoding``
+    text."""
+    return ApiError(
+        "invalid_text",
+        f"{where} is not {encoding} text (bytes that do not decode); it cannot be stored.",
+        details={"field": where},
+    )
+
+
+# The charset a multipart body is parsed in by Django: one byte a character, every byte
+# one, so a field value's text gives its bytes back exactly.
+_BYTES_AS_TEXT: Final = "iso-8859-1"
+
+
+class UndecodableFormField(ValueError):
+    """A multipart field ``name`` whose value number ``index`` (0 for the first) is not
+    text in the body's charset ``encoding``."""
+
+    def __init__(self, name: str, index: int, encoding: str) -> None:
+        super().__init__(f"{name}[{index}] is not {encoding} text")
+        self.name, self.index, self.encoding = printable(name), index, encoding
+
+
+class StrictMultiPartParser(DjangoMultiPartParser):
+    """Django's multipart parser, but a field's name and value are read strictly in the
+    body's charset: Django decodes them with ``errors="replace"`` (U+FFFD for bytes that
+    do not decode: the text stored would not be the text sent). Django reads the parts in
+    Latin-1 here, which gives every name's and value's bytes back; each is then decoded
+    in the charset, and one that does not decode raises ``UndecodableFormField``. File
+    names and the names of file fields are read as Django reads them (in the charset,
+    bytes that do not decode replaced), and files as bytes."""
+
+    def __init__(
+        self,
+        META: Mapping[str, Any],
+        input_data: Any,
+        upload_handlers: Any,
+        encoding: str | None = None,
+    ) -> None:
+        self._text_encoding = encoding or settings.DEFAULT_CHARSET
+        super().__init__(META, input_data, upload_handlers, _BYTES_AS_TEXT)
+
+    def _text(self, read: str, errors: str = "strict") -> str:
+        """``read`` (what Django read in Latin-1) read in the body's charset."""
+        return read.encode(_BYTES_AS_TEXT).decode(self._text_encoding, errors)
+
+    def sanitize_file_name(self, file_name: str) -> str | None:
+        return super().sanitize_file_name(self._text(file_name, "replace"))
+
+    def parse(self) -> tuple[QueryDict, MultiValueDict[str, Any]]:
+        post, files = super().parse()
+        uploads: MultiValueDict[str, Any] = MultiValueDict()
+        for read_name, read_uploads in files.lists():
+            name = self._text(read_name, "replace")
+            for upload in read_uploads:
+                upload.field_name = name
+                uploads.appendlist(name, upload)
+        strict = QueryDict(mutable=True, encoding=self._text_encoding)
+        for read_name, values in post.lists():
+            for index, value in enumerate(values):
+                try:
+                    strict.appendlist(self._text(read_name), self._text(value))
+                except UnicodeError:
+                    for _, opened in uploads.lists():
+                        for upload in opened:
+                            upload.close()
+                    name = self._text(read_name, "replace")
+                    raise UndecodableFormField(name, index, self._text_encoding) from None
+        strict._mutable = False
+        return strict, uploads
+
+
 class CheckedFormParser(parsers.FormParser):
     def parse(
         self,
@@ -167,13 +255,9 @@ class CheckedFormParser(parsers.FormParser):
             data = QueryDict(raw, encoding=encoding)
         except UnicodeError as exc:  # a text encoding that cannot read it (punycode, idna)
             raise ParseError(f"The form body is not {encoding} text.") from exc
-        where = _undecodable_form_field(raw, encoding)
+        where = undecodable_form_field(raw, encoding)
         if where is not None:
-            raise ApiError(
-                "invalid_text",
-                f"{where} is not {encoding} text (bytes that do not decode); it cannot be stored.",
-                details={"field": where},
-            )
+            raise undecodable_text(where, encoding)
         refuse_unstorable(dict(data.lists()))
         return data
 
@@ -186,10 +270,20 @@ class CheckedMultiPartParser(parsers.MultiPartParser):
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         encoding = _text_encoding(parser_context)
+        request = (parser_context or {})["request"]
+        meta = request.META.copy()
+        meta["CONTENT_TYPE"] = media_type
         try:
-            parsed = super().parse(stream, media_type, parser_context)
+            data, uploads = StrictMultiPartParser(
+                meta, stream, request.upload_handlers, encoding
+            ).parse()
+        except UndecodableFormField as exc:
+            raise undecodable_text(exc.name, encoding) from exc
+        except MultiPartParserError as exc:
+            raise ParseError(f"Multipart form parse error - {exc}") from exc
         except UnicodeError as exc:  # a character set that cannot read it
             raise ParseError(f"The multipart body is not {encoding} text.") from exc
+        parsed = DataAndFiles(data, uploads)
         refuse_unstorable(dict(parsed.data.lists()))
         # every file of every field (values() would give only the last file of a field)
         refuse_unstorable([f.name for _, files in parsed.files.lists() for f in files])
