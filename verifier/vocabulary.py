@@ -1148,6 +1148,26 @@ TRACE_STEP_DETAILS: Final = _table(
     )
 )
 
+# The policy a claims/verify trace's "classify" step records: one of :data:`POLICIES`,
+# or "active" when the request named none (the rule set in force decides).
+TRACE_STEP_POLICIES: Final[Mapping[str, Term]] = MappingProxyType(
+    {
+        **POLICIES,
+        "active": Term(
+            "active",
+            "The rule set's own",
+            "No policy was asked for: the policy of the rule set in force was used.",
+        ),
+    }
+)
+
+# Which kind words a trace step's detail value, by its ``trace_step_detail`` key (the
+# cache step's ``reason``, the RAG audit's ``verdict``); a key not named here, or a
+# value its kind lacks, reads as recorded.
+TRACE_STEP_DETAIL_VALUES: Final[Mapping[str, str]] = MappingProxyType(
+    {"policy": "trace_step_policy", "reason": "worker_cache", "verdict": "outcome"}
+)
+
 # Who judged, as a door's trace records it (``judge``).
 TRACE_JUDGE: Final = _table(
     (
@@ -1358,6 +1378,7 @@ KINDS: Final[Mapping[str, Mapping[str, Term]]] = MappingProxyType(
         "quality": QUALITY_CLASSES,
         "trace_step": TRACE_STEPS,
         "trace_step_detail": TRACE_STEP_DETAILS,
+        "trace_step_policy": TRACE_STEP_POLICIES,
         "trace_judge": TRACE_JUDGE,
         "retrieval_policy": RETRIEVAL_POLICY,
     }
@@ -1400,6 +1421,7 @@ KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
         "quality": "A claim's quality class",
         "trace_step": "The steps a trace times",
         "trace_step_detail": "What a trace's step records",
+        "trace_step_policy": "The policy a verification's classify step used",
         "trace_judge": "Who judged, in a trace",
         "retrieval_policy": "A retrieval's verification policy",
     }

@@ -35,6 +35,15 @@ def explain(code: object, kind: str) -> str:
 
 
 @register.filter
+def step_detail_term(value: object, key: object) -> vocabulary.Term | None:
+    """The words of a trace step's detail ``value`` recorded under ``key``, where the
+    vocabulary has a kind for that key's values and the value is one of its codes; None
+    otherwise (the value reads as recorded)."""
+    kind = vocabulary.TRACE_STEP_DETAIL_VALUES.get(str(key))
+    return vocabulary.KINDS[kind].get(str(value)) if kind else None
+
+
+@register.filter
 def percent(value: float | None) -> str:
     return vocabulary.confidence_percent(value)
 
