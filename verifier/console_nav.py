@@ -129,7 +129,7 @@ NAV_GROUPS: Final[tuple[NavGroup, ...]] = (
                 "Ingest",
                 "/ingest/",
                 ALL,
-                "Upload sources and claims; follow each job's stages.",
+                "Upload sources to extract and check their claims; follow each job's stages.",
                 read_only=("Ingest jobs", "Follow each ingest job's stages and errors."),
             ),
             EntryPoint("Rule sets", "/audit/rules/", ADMIN, "Rule sets: preview, then activate."),

@@ -49,7 +49,7 @@ def test_nav_and_home_list_each_roles_entry_points(workspace, role, expected):
     home = html.split('id="entry-points"')[1].split("</main>")[0]
     assert re.findall(r'<a href="([^"]+)"', home)[: len(links)] == links
     # an auditor cannot ingest: the entry offers it the job list it can read
-    assert ("Upload sources and claims" in home) is (role != "auditor")
+    assert ("Upload sources to extract and check their claims" in home) is (role != "auditor")
 
 
 @pytest.mark.parametrize("role", ["reviewer", "auditor", "admin"])
