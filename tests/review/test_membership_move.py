@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
 
 from review.models import ReviewAssignment, ReviewLease
@@ -26,10 +25,9 @@ from review.services import (
     review_member_role_change,
 )
 from tests.factories import make_user
+from tests.races import WAIT_S, at_first_statement, run_together, waiting_for
 from tests.review.conftest import queue_claim
 from verifier.models import ActivityAction, Membership, WorkspaceEvent
-
-WAIT_S = 5
 
 
 @pytest.fixture
@@ -109,65 +107,6 @@ def test_the_last_admin_is_not_moved_away_in_the_admin(
     assert (ada.workspace_id, ada.role) == (workspace.pk, "admin")
 
 
-def _after_first(sql_has: str, then: Callable[[], None]) -> Callable[..., Any]:
-    """An execute wrapper that calls ``then`` once, after the first statement with
-    ``sql_has``."""
-    done = False
-
-    def wrapper(execute, sql, params, many, context):
-        nonlocal done
-        result = execute(sql, params, many, context)
-        if not done and sql_has in sql:
-            done = True
-            then()
-        return result
-
-    return wrapper
-
-
-def _around_first(
-    sql_has: str, before: Callable[[], None], after: Callable[[], None]
-) -> Callable[..., Any]:
-    """An execute wrapper that calls ``before`` and ``after`` around the first
-    statement with ``sql_has``."""
-    done = False
-
-    def wrapper(execute, sql, params, many, context):
-        nonlocal done
-        hit = not done and sql_has in sql
-        if hit:
-            done = True
-            before()
-        result = execute(sql, params, many, context)
-        if hit:
-            after()
-        return result
-
-    return wrapper
-
-
-def _run_both(*calls: tuple[Callable[[], Any], Any]) -> list[BaseException]:
-    start = threading.Barrier(len(calls))
-    errors: list[BaseException] = []
-
-    def run(call: Callable[[], Any], wrapper: Any) -> None:
-        try:
-            start.wait(WAIT_S)
-            with connection.execute_wrapper(wrapper):
-                call()
-        except BaseException as exc:  # surfaced by the test
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=pair) for pair in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(6 * WAIT_S)
-    return errors
-
-
 CHANGES: dict[str, Callable[[Membership, Any], Any]] = {
     "lowered": lambda m, _elsewhere: review_member_role_change(membership=m, role="auditor"),
     "removed": lambda m, _elsewhere: review_member_remove(membership=m),
@@ -197,17 +136,18 @@ def test_a_lease_taken_while_the_member_stops_reviewing_is_not_left(
     def lease() -> None:
         review_lease_claim(claim=claim, reviewer=reviewer, served_reason="test")
 
-    errors = _run_both(
+    errors = run_together(
         (
             lower,
-            _after_first(
-                'DELETE FROM "review_reviewlease"', lambda: (released.set(), leased.wait(WAIT_S))
+            at_first_statement(
+                'DELETE FROM "review_reviewlease"',
+                after=lambda: (released.set(), leased.wait(WAIT_S)),
             ),
         ),
         (
             lease,
-            _around_first(
-                'INSERT INTO "review_reviewlease"', lambda: released.wait(WAIT_S), leased.set
+            at_first_statement(
+                'INSERT INTO "review_reviewlease"', before=waiting_for(released), after=leased.set
             ),
         ),
     )

@@ -12,12 +12,10 @@ on the real database, each with its own connection."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any
 
 import pytest
-from django.db import connection
 
+from tests.races import WAIT_S, at_first_statement, run_together, waiting_for
 from verifier.models import Claim, EvidenceBinding, SourceVersion
 from verifier.services.claim_verification import (
     ClaimSubmission,
@@ -26,8 +24,6 @@ from verifier.services.claim_verification import (
     claims_verify_submitted,
 )
 from verifier.services.sources import source_claims_rebind, source_upsert
-
-WAIT_S = 5
 
 REF = "source:tarn"
 SENTENCE = "Tarn Point Light was first lit on 3 November 1858."
@@ -49,56 +45,6 @@ def _batch_claim_and_newer_version(workspace) -> tuple[Claim, SourceVersion]:
     assert claim is not None and claim.pk is not None
     newest = source_upsert(workspace=workspace, ref=REF, text=V3).version
     return claim, newest
-
-
-def _when(
-    sql_has: tuple[str, ...], *, before: Callable[[], None] = lambda: None, after=lambda: None
-) -> Callable[..., Any]:
-    """An execute wrapper that calls ``before`` / ``after`` around the first statement
-    containing all of ``sql_has``."""
-    done = False
-
-    def wrapper(execute, sql, params, many, context):
-        nonlocal done
-        hit = not done and all(part in sql for part in sql_has)
-        if hit:
-            done = True
-            before()
-        result = execute(sql, params, many, context)
-        if hit:
-            after()
-        return result
-
-    return wrapper
-
-
-def _wait(event: threading.Event) -> Callable[[], None]:
-    """Wait for ``event`` a while, not for ever: where the other thread waits for our
-    lock in the database it never sets it."""
-    return lambda: event.wait(WAIT_S) and None
-
-
-def _run_both(first: tuple[Callable[[], Any], Any], second: tuple[Callable[[], Any], Any]):
-    """Each call in its own thread with its execute wrapper; the errors they raised."""
-    start = threading.Barrier(2)
-    errors: list[BaseException] = []
-
-    def run(call: Callable[[], Any], wrapper: Any) -> None:
-        try:
-            start.wait(WAIT_S)
-            with connection.execute_wrapper(wrapper):
-                call()
-        except BaseException as exc:  # surfaced by the test
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=pair) for pair in (first, second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(12 * WAIT_S)
-    return errors
 
 
 def _one_active_span_in(claim: Claim, version: SourceVersion) -> None:
@@ -124,9 +70,19 @@ def test_a_rebind_reading_spans_while_the_batch_binds_its_claim_waits_for_its_sp
     def job() -> None:
         source_claims_rebind(version=newest, why="sources API: new version v3")
 
-    errors = _run_both(
-        (batch, _when(INSERT_SPAN, after=lambda: (batch_bound.set(), job_read.wait(WAIT_S)))),
-        (job, _when(READ_ACTIVE_SPANS, before=_wait(batch_bound), after=job_read.set)),
+    errors = run_together(
+        (
+            batch,
+            at_first_statement(
+                *INSERT_SPAN, after=lambda: (batch_bound.set(), job_read.wait(WAIT_S))
+            ),
+        ),
+        (
+            job,
+            at_first_statement(
+                *READ_ACTIVE_SPANS, before=waiting_for(batch_bound), after=job_read.set
+            ),
+        ),
     )
 
     assert not errors, errors
@@ -147,9 +103,17 @@ def test_a_batch_binding_its_claim_while_a_rebind_binds_it_waits_for_the_rebind(
     def job() -> None:
         source_claims_rebind(version=newest, why="sources API: new version v3")
 
-    errors = _run_both(
-        (batch, _when(LOCK_CLAIMS, before=_wait(job_bound), after=batch_locked.set)),
-        (job, _when(INSERT_SPAN, after=lambda: (job_bound.set(), batch_locked.wait(WAIT_S)))),
+    errors = run_together(
+        (
+            batch,
+            at_first_statement(*LOCK_CLAIMS, before=waiting_for(job_bound), after=batch_locked.set),
+        ),
+        (
+            job,
+            at_first_statement(
+                *INSERT_SPAN, after=lambda: (job_bound.set(), batch_locked.wait(WAIT_S))
+            ),
+        ),
     )
 
     assert not errors, errors
