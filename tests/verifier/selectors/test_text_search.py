@@ -18,6 +18,8 @@ from tests.review.conftest import queue_claim
 from verifier.models import Claim, ClaimRelation, Source, Workspace
 from verifier.text.search_fold import search_fold, search_fold_sql
 
+# a claim's link on the claim list (carrying the list's own filters back: ?list=)
+CLAIM_LINK = r'href="/audit/claims/(claim:[a-z0-9]+)/(?:\?list=[^"]*)?"'
 pytestmark = pytest.mark.django_db
 
 NFC = lambda text: unicodedata.normalize("NFC", text)  # noqa: E731
@@ -82,9 +84,7 @@ def lists(reviewer, workspace: Workspace) -> dict[str, Callable[[str, str], tupl
     def claim_list(text: str, query: str) -> tuple[set, set]:
         claim = make_claim(source, text)
         make_claim(source, OTHER_TEXT)
-        listed = _listed(
-            r'href="/audit/claims/(claim:[a-z0-9]+)/(?:\?list=[^"]*)?"', client, "/audit/claims/", query
-        )
+        listed = _listed(CLAIM_LINK, client, "/audit/claims/", query)
         return listed, {claim.public_id}
 
     def source_list(text: str, query: str) -> tuple[set, set]:
@@ -186,5 +186,5 @@ def test_a_query_with_nothing_to_look_for_lists_everything(reviewer, workspace, 
     client = _client(reviewer)
     source = make_source(workspace, ref="source:marrow_delta")
     claims = {make_claim(source, text).public_id for text in ("Gödel.", "Escher.")}
-    pattern = r'href="/audit/claims/(claim:[a-z0-9]+)/(?:\?list=[^"]*)?"'
+    pattern = CLAIM_LINK
     assert _listed(pattern, client, "/audit/claims/", query) == claims
