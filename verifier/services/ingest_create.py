@@ -137,8 +137,9 @@ def file_ref(*, workspace: Workspace, name: str) -> str:
     legacy = legacy_file_ref(name)
     if legacy != ref and legacy != REF_PREFIX:
         stored = set(
-            Source.objects.filter(workspace=workspace, ref__in=[ref, canonical_ref(legacy)])
-            .values_list("ref", flat=True)
+            Source.objects.filter(
+                workspace=workspace, ref__in=[ref, canonical_ref(legacy)]
+            ).values_list("ref", flat=True)
         )
         if ref not in stored and canonical_ref(legacy) in stored:
             return canonical_ref(legacy)
