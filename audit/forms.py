@@ -105,6 +105,14 @@ class RuleSetForm(forms.Form):
             (_title(key), self[f"weight_{key}"], self[f"threshold_{key}"]) for key in DIMENSIONS
         ]
 
+    def first_weight(self) -> forms.BoundField:
+        """The first weight's field: where "weights sum to …, not 1" links to."""
+        return self[f"weight_{DIMENSIONS[0]}"]
+
+    def invalid_fields(self) -> list[forms.BoundField]:
+        """The fields with an error, in the form's order (the error summary links them)."""
+        return [field for field in self if field.errors]
+
     def policy_rows(self) -> list[tuple[str, Any, Any]]:
         return [
             (name, self[f"{name}_min_overall_score"], self[f"{name}_weak_threshold"])

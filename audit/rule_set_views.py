@@ -133,6 +133,7 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
                 request,
                 "audit/partials/rule_impact.html",
                 {"impact": impact, "form": form, "oob": True},
+                status=_form_status(form),
             )
     else:
         # A tuned copy of a built-in (from the Rules page's link, or from its row in the
@@ -151,7 +152,14 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
             "packs": packs,
             "identical": identical,
         },
+        status=_form_status(form),
     )
+
+
+def _form_status(form: RuleSetForm) -> int:
+    """422 for a form sent back with its errors, as the members, API key and webhook
+    forms answer (htmx swaps a 422 in: base.html's responseHandling)."""
+    return 422 if form.is_bound and form.errors else 200
 
 
 @require_GET

@@ -305,7 +305,7 @@ def test_a_rule_set_name_must_read_as_what_it_is(admin_client_ws, workspace, nam
     refused = admin_client_ws.post(
         NEW, _form_data(name=name, balanced_min_overall_score=0.75, action="save")
     )
-    assert refused.status_code == 200 and says in refused.content.decode()
+    assert refused.status_code == 422 and says in refused.content.decode()
     assert RuleSet.objects.count() == before
 
 
@@ -459,7 +459,7 @@ def test_the_comparison_names_settings_in_the_forms_words(admin_client_ws, works
 def test_a_note_longer_than_a_reviewers_is_a_form_error(admin_client_ws):
     """A 200,000-character note was stored and copied into the activity log."""
     response = admin_client_ws.post(NEW, _form_data(name="Noted", note="n" * 2001, action="save"))
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "at most 2000 characters" in response.content.decode()
     assert not RuleSet.objects.filter(name="Noted").exists()
 

@@ -49,7 +49,7 @@ def test_weights_must_sum_to_one_and_values_stay_in_unit_range(admin_client_ws):
         _form_data(weight_logical_structure=0.5, strict_weak_threshold=1.5, action="preview"),
     )
     html = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "Ensure this value is less than or equal to 1.0" in html
     response = admin_client_ws.post(
         reverse("audit:rule-set-new"), _form_data(weight_logical_structure=0.5, action="save")

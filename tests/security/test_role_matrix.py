@@ -601,7 +601,7 @@ TABLE: tuple[Route, ...] = (
     Route(
         "audit:rule-set-new",
         "console",
-        {"GET": Op(A, 200), "POST": Op(A, 200, body=lambda w: {"action": "preview"})},
+        {"GET": Op(A, 200), "POST": Op(A, 422, body=lambda w: {"action": "preview"})},
     ),
     Route("audit:rule-set-diff", "console", {"GET": Op(A, 200)}),
     # The built-in's activation is confirmed like any version's: its POST answers the
