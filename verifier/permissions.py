@@ -101,6 +101,17 @@ def signed_in_required(
     return wrapped
 
 
+def no_workspace_message(request: HttpRequest) -> str:
+    """The refusal for a signed-in person who is a member of no workspace, in the
+    overview's words: staff can make one there, everyone else asks an admin."""
+    if getattr(request.user, "is_staff", False):
+        return (
+            "You are not a member of any workspace yet. As a staff user you can make one: "
+            "the overview lists the steps."
+        )
+    return "You are not a member of any workspace yet. Ask an admin to add you."
+
+
 def role_required(
     *roles: str, unsafe_scope: str = ApiScope.WRITE
 ) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
@@ -115,7 +126,10 @@ def role_required(
             if not request.user.is_authenticated:
                 return sign_in_again(request)
             membership = getattr(request, "membership", None)
-            if membership is None or membership.role not in allowed:
+            if membership is None:
+                # a member of no workspace has no role to name: say what to do instead
+                raise PermissionDenied(no_workspace_message(request))
+            if membership.role not in allowed:
                 # a form sent (a decision, a note) is an action, not a page
                 what = "page" if request.method in SAFE_METHODS else "action"
                 raise PermissionDenied(f"Your role in this workspace does not allow this {what}.")
