@@ -43,7 +43,8 @@ def test_a_console_role_is_named_by_its_scope_value(auditor_client, workspace):
     )
     assert response.status_code == 403
     assert response.json()["error"]["message"] == (
-        "This operation needs the 'write' scope; this role has 'read'."
+        "This operation needs a role with the write scope, which includes read; "
+        "this role has the read scope."
     )
 
 

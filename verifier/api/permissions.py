@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import permissions
+from rest_framework import permissions, status
 from rest_framework.request import Request
 
 from verifier.api.authentication import ApiKeyUser
+from verifier.api.errors import ApiError
 from verifier.models import ApiScope
-from verifier.permissions import default_scope, role_scope, scope_allows
+from verifier.permissions import SCOPE_ORDER, default_scope, role_scope, scope_allows
+from verifier.vocabulary import label
 
 
 def request_scope(request: Request) -> str | None:
@@ -49,12 +51,39 @@ class ScopePermission(permissions.BasePermission):
         needed = view_scope(view, request.method or "GET")
         held = request_scope(request)
         if not scope_allows(held, needed):
-            # a role's scope is an ApiScope member, whose repr is not its value
-            held_text = repr(ApiScope(held).value) if held else "none"
-            self.message = (
-                f"This operation needs the {ApiScope(needed).value!r} scope; "
-                f"this {'API key' if isinstance(request.user, ApiKeyUser) else 'role'} "
-                f"has {held_text}."
+            # the message in words; the codes, which clients branch on, in details
+            raise ApiError(
+                "permission_denied",
+                scope_refusal_message(
+                    needed=needed, held=held, key=isinstance(request.user, ApiKeyUser)
+                ),
+                status_code=status.HTTP_403_FORBIDDEN,
+                details={
+                    "needed_scope": ApiScope(needed).value,
+                    "held_scope": ApiScope(held).value if held else None,
+                },
             )
-            return False
         return True
+
+
+def _scope_label(scope: str) -> str:
+    """A scope's word on the API keys page ("admin"), not its repr."""
+    return label("api_key_scope", ApiScope(scope).value).lower()
+
+
+def _scope_words(scope: str) -> str:
+    """ "the admin scope, which includes read and write": its word, and those it includes."""
+    below = [_scope_label(s) for s in SCOPE_ORDER[: SCOPE_ORDER.index(ApiScope(scope))]]
+    if not below:
+        return f"the {_scope_label(scope)} scope"
+    return f"the {_scope_label(scope)} scope, which includes {' and '.join(below)}"
+
+
+def scope_refusal_message(*, needed: str, held: str | None, key: bool) -> str:
+    """The 403's message: the scope needed and the one held, in the API keys page's words."""
+    holder = "API key" if key else "role"
+    has = f"has the {_scope_label(held)} scope" if held else "has no scope"
+    return (
+        f"This operation needs {'an' if key else 'a'} {holder} with {_scope_words(needed)}; "
+        f"this {holder} {has}."
+    )

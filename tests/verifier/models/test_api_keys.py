@@ -115,7 +115,8 @@ def test_a_read_key_reads_but_cannot_write(workspace):
     )
     assert response.status_code == 403
     error = response.json()["error"]
-    assert error["code"] == "permission_denied" and "'write'" in error["message"]
+    assert error["code"] == "permission_denied" and "the write scope" in error["message"]
+    assert error["details"] == {"needed_scope": "write", "held_scope": "read"}
 
 
 def test_the_lookup_loads_the_key_and_its_workspace_as_the_orm_does(workspace):
