@@ -55,10 +55,17 @@ def job_waiting_since(job: object) -> datetime | None:
     return worker_wait_since(job_beat=job_beat, last_beat=worker_last_beat())
 
 
-# A running stage's worker beats every fifth of SPANPROOF_JOB_STALE_SECONDS
-# (``services.job_heartbeat``); a job row silent for this many beats has lost its worker
-# as far as the page can tell, long before the watchdog's stale period runs out.
+# A worker holding a job row beats it this many times a SPANPROOF_JOB_STALE_SECONDS
+# (``services.job_heartbeat``), the silence after which the watchdogs count it gone.
+BEATS_PER_STALE_PERIOD: Final = 5
+# A job row silent for this many beats has lost its worker as far as its page can tell,
+# long before the watchdog's stale period runs out.
 SILENT_AFTER_BEATS: Final = 2
+
+
+def stale_after() -> timedelta:
+    """How long a job may go without a heartbeat before its worker counts as gone."""
+    return timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
 
 
 def job_worker_silence(job: Any, *, waiting: bool, now: datetime) -> dict[str, Any] | None:
@@ -70,9 +77,8 @@ def job_worker_silence(job: Any, *, waiting: bool, now: datetime) -> dict[str, A
     if waiting or job.status not in ("queued", "running") or not job.runner:
         return None
     since = job.heartbeat_at
-    # the watchdog's stale period (``services.job_heartbeat.stale_after``)
-    stale = timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
-    if since is None or now - since <= stale / 5 * SILENT_AFTER_BEATS:
+    stale = stale_after()
+    if since is None or now - since <= stale / BEATS_PER_STALE_PERIOD * SILENT_AFTER_BEATS:
         return None
     by = since + stale + timedelta(seconds=settings.SPANPROOF_JOB_WATCH_SECONDS)
     return {

@@ -65,6 +65,7 @@ from django.utils import timezone
 from verifier.models import Claim, IngestItem, IngestItemStatus, IngestJob, IngestStatus
 from verifier.models.ingest import STAGE_ORDER
 from verifier.selectors.ingest import CANCEL_EXCLUSION
+from verifier.selectors.worker_beats import stale_after
 from verifier.services import ingest_stages
 from verifier.services.claim_state import claims_state_refresh
 from verifier.services.enqueue import (
@@ -73,7 +74,7 @@ from verifier.services.enqueue import (
     task_enqueue_on_commit,
 )
 from verifier.services.ingest_stage_spec import StageSpec
-from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner, stale_after
+from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 from verifier.states import CAUSE_EXCLUDED, ClaimState, StateReason
 
 logger = logging.getLogger(__name__)

@@ -2,8 +2,9 @@
 
 While a worker runs a job (or one stage of it) it holds a lease: the job row's
 ``runner`` is a token of its own, and a background thread refreshes the row's
-``heartbeat_at`` every fifth of ``SPANPROOF_JOB_STALE_SECONDS``, on a connection of its
-own, so even one long item (a remote model taking minutes) keeps the job alive. A
+``heartbeat_at`` every fifth of ``SPANPROOF_JOB_STALE_SECONDS`` (``BEATS_PER_STALE_PERIOD``,
+with ``stale_after`` in ``selectors.worker_beats``, which the job pages read too), on a
+connection of its own, so even one long item (a remote model taking minutes) keeps the job alive. A
 worker that dies stops beating; the watchdogs (``services.ingest_watch``) see the
 silence.
 
@@ -23,18 +24,14 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
 
+from verifier.selectors.worker_beats import BEATS_PER_STALE_PERIOD, stale_after
+
 logger = logging.getLogger(__name__)
-
-
-def stale_after() -> timedelta:
-    """How long a job may go without a heartbeat before its worker counts as gone."""
-    return timedelta(seconds=settings.SPANPROOF_JOB_STALE_SECONDS)
 
 
 def _host_tag() -> str:
@@ -88,7 +85,7 @@ def job_heartbeat(
     audit-pack export its progress). ``interval``: seconds between beats, when more
     often than the default fifth of ``SPANPROOF_JOB_STALE_SECONDS``."""
     stop = threading.Event()
-    default = max(settings.SPANPROOF_JOB_STALE_SECONDS / 5, 0.2)
+    default = max(stale_after().total_seconds() / BEATS_PER_STALE_PERIOD, 0.2)
     interval = min(interval, default) if interval is not None else default
 
     def beat() -> None:

@@ -63,11 +63,12 @@ from verifier.models import (
 )
 from verifier.models.jobs import LeasedJob
 from verifier.selectors.jobs import UNFINISHED
+from verifier.selectors.worker_beats import stale_after
 from verifier.services import ingest_watch, job_watch
 from verifier.services.audit_pack_job_watch import audit_pack_jobs_watch
 from verifier.services.calibrator_change_jobs import calibrator_change_jobs_watch
 from verifier.services.ingest import ACTIVE_STATUSES, OPEN_STATUSES
-from verifier.services.job_heartbeat import runner_died_here, stale_after
+from verifier.services.job_heartbeat import runner_died_here
 from verifier.services.verification_job_watch import verification_jobs_watch
 
 logger = logging.getLogger(__name__)
