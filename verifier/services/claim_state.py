@@ -260,6 +260,15 @@ def claims_state_refresh_superseded(*, version: SourceVersion, actor: User | Non
     return changed
 
 
+def _recheck_demotion(state: str, status: str) -> StateDecision | None:
+    """What a re-check whose status is ``status`` makes of a claim in ``state``
+    (``demote_on_recheck``: a demotion, never a promotion); None when it stays."""
+    new_state, reason = demote_on_recheck(ClaimState(state), status)
+    if new_state == ClaimState(state):
+        return None
+    return StateDecision(state=new_state, reason=reason or StateReason.STALE_SOURCE)
+
+
 def claim_recheck_on_read(
     *, claim: Claim, check: BindingCheck | None = None
 ) -> StateDecision | None:
@@ -273,10 +282,9 @@ def claim_recheck_on_read(
         return None
     check = check or claim_binding_check(claim=claim)
     status = check.status if check.status is not None else "none"
-    new_state, reason = demote_on_recheck(ClaimState(claim.state), status)
-    if new_state == ClaimState(claim.state):
+    decision = _recheck_demotion(claim.state, status)
+    if decision is None:
         return None
-    decision = StateDecision(state=new_state, reason=reason or StateReason.STALE_SOURCE)
     with transaction.atomic():
         locked = Claim.objects.select_for_update().get(pk=claim.pk)
         claim_state_set(claim=locked, decision=decision, cause=f"{CAUSE_RECHECK} {status}")
@@ -326,10 +334,9 @@ def _demote_stale(statuses: Mapping[int, str]) -> int:
         if claim.state not in (ClaimState.SUPPORTED, ClaimState.INFERRED):
             continue  # decided otherwise since it was read
         status = statuses[claim.pk]
-        new_state, reason = demote_on_recheck(ClaimState(claim.state), status)
-        if new_state == ClaimState(claim.state):
+        decision = _recheck_demotion(claim.state, status)
+        if decision is None:
             continue
-        decision = StateDecision(state=new_state, reason=reason or StateReason.STALE_SOURCE)
         event = _state_change(claim=claim, decision=decision, cause=f"{CAUSE_RECHECK} {status}")
         if event is not None:
             changed.append(claim)
