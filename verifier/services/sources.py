@@ -29,7 +29,6 @@ from verifier.domain_packs import (
 from verifier.errors import ApplicationError
 from verifier.judges import Judge
 from verifier.models import Claim, IngestJob, Source, SourceVersion, Workspace, text_sha256
-from verifier.selectors.claim_state import claim_binding_check
 from verifier.selectors.rules import rule_set_domain_packs
 from verifier.selectors.sources import SourceKind, source_kind
 from verifier.services.binding import claims_rebind_superseded
@@ -330,10 +329,16 @@ def claim_restore_rebind(*, claim: Claim, actor: User | None = None) -> StateDec
     words are unchanged is current again, one whose words changed stays stale for a
     reviewer. Returns the claim's decision as it stands after."""
     decision = claim_restore(claim=claim, actor=actor)
-    check = claim_binding_check(claim=claim)
-    if check.binding is None or check.version is None:
-        return decision
-    if check.binding.source_version_id == check.version.pk:
+    # ``claims_rebind_superseded``'s rule, read without the version's text: a span whose
+    # hash is the current version's is current
+    bound = claim.bindings.filter(is_active=True).values_list("source_hash", flat=True).first()
+    current = (
+        SourceVersion.objects.filter(source_id=claim.source_id)
+        .order_by("-number")
+        .values_list("sha256", flat=True)
+        .first()
+    )
+    if bound is None or current is None or bound == current:
         return decision
     claims_rebind_judge(claims=[claim], why=CAUSE_RESTORED, actor=actor)
     claim.refresh_from_db(fields=["state", "state_reason", "queue_rank"])
