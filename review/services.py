@@ -24,7 +24,6 @@ from verifier import vocabulary
 from verifier.errors import ApplicationError
 from verifier.models import (
     HUMAN_JUDGE_FAMILY,
-    ActivityAction,
     Claim,
     EvidenceBinding,
     Membership,
@@ -34,10 +33,9 @@ from verifier.models import (
 )
 from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claim_state import claim_binding_check, current_version
-from verifier.services.activity import activity_record
 from verifier.services.claim_state import claim_exclude, claim_state_refresh
 from verifier.services.sources import claim_restore_rebind
-from verifier.services.workspaces import member_remove, member_role_change
+from verifier.services.workspaces import member_added_record, member_remove, member_role_change
 from verifier.state_policy import state_policy
 from verifier.states import CAUSE_REJUDGE, CAUSE_UNDO, StateDecision
 
@@ -694,10 +692,5 @@ def review_member_move(*, membership: Membership) -> Membership:
     before = Membership.objects.select_related("user", "workspace").get(pk=membership.pk)
     review_member_remove(membership=before)
     membership.save(force_insert=True)
-    activity_record(
-        workspace=membership.workspace,
-        action=ActivityAction.MEMBER_ADDED,
-        target=membership.user.get_username(),
-        details={"role": membership.role},
-    )
+    member_added_record(membership=membership)
     return membership

@@ -90,13 +90,19 @@ def member_add(*, workspace: Workspace, username: str, role: str) -> Membership:
             "change their role in the list.",
             {"field": "username"},
         )
-    activity_record(
-        workspace=workspace,
-        action=ActivityAction.MEMBER_ADDED,
-        target=user.get_username(),
-        details={"role": role},
-    )
+    member_added_record(membership=membership)
     return membership
+
+
+def member_added_record(*, membership: Membership) -> None:
+    """The activity log's line for a member added (here, or a row the Django admin moved
+    to another workspace or user: ``review.services.review_member_move``)."""
+    activity_record(
+        workspace=membership.workspace,
+        action=ActivityAction.MEMBER_ADDED,
+        target=membership.user.get_username(),
+        details={"role": membership.role},
+    )
 
 
 @transaction.atomic
