@@ -98,7 +98,8 @@ class Command(BaseCommand):
             "--source-dir",
             help=(
                 "Create or version this folder's .txt, .md and .html files as sources "
-                "source:<file name without extension, lower case> first"
+                "first, each named source:<file name, lower case> as the Ingest page names "
+                "an upload"
             ),
         )
         parser.add_argument("--policy", default="", help="Policy of the active rule set")
