@@ -31,8 +31,12 @@ def _prepared() -> dict[str, tuple[int, int]]:
         return {statement.strip(): (generic, custom) for statement, generic, custom in cursor}
 
 
-def _plans(prefix: str) -> tuple[str, int, int]:
-    found = [(s, *plans) for s, plans in _prepared().items() if s.startswith(prefix)]
+def _plans(prefix: str, *, leaving_out: str = "\0") -> tuple[str, int, int]:
+    found = [
+        (s, *plans)
+        for s, plans in _prepared().items()
+        if s.startswith(prefix) and leaving_out not in s
+    ]
     assert len(found) == 1, f"one prepared statement starting {prefix!r}: {found}"
     return found[0]
 
@@ -65,9 +69,10 @@ def test_the_seeds_statement_is_prepared_and_reuses_one_plan():
     # that costs no more.
     runs = threshold + 8
     for _ in range(runs):
-        # as many as there are: never short, so the exact statement is never needed
         served_seeds_by_vector(workspace=workspace, vector=query, limit=4)
-    statement, generic, custom = _plans("WITH c AS MATERIALIZED")
+    # the HNSW statement; its exact form runs too where the scan came back short (rows
+    # that earlier tests rolled back still fill the index until a vacuum)
+    statement, generic, custom = _plans("WITH c AS MATERIALIZED", leaving_out=") + 0 AS")
     assert custom <= 5 and generic >= 1
     # The limit is written in: a parameter there makes PostgreSQL's generic plan guess a
     # tenth of the table (at 1,000,000 claims it hash-joined whole tables, so the server
