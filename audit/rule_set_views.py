@@ -152,7 +152,8 @@ def rule_set_new(request: MemberRequest) -> HttpResponse:
             "packs": packs,
             "identical": identical,
         },
-        status=_form_status(form),
+        # nothing was stored: the refusal's 409, not a 200 that reads as a save
+        status=services.RuleSetUnchanged.status_code if identical else _form_status(form),
     )
 
 

@@ -31,7 +31,11 @@ from verifier.untrusted_input import identifier_refusal
 
 class RuleSetUnchanged(ApplicationError):
     """A new version would repeat the latest one of its name: nothing is stored;
-    ``rule_set`` is that version, for the console to link to."""
+    ``rule_set`` is that version, for the console to link to. A 409 (a conflict with
+    what is stored, as a repeated webhook's ``webhook_exists``), never a 200: a save
+    that answered 200 would read as one that made a version."""
+
+    status_code = 409
 
     def __init__(self, rule_set: RuleSet) -> None:
         self.rule_set = rule_set

@@ -82,7 +82,8 @@ def test_two_saves_of_a_new_name_at_once_never_500(same_values):
     assert "error" not in outcome, outcome.get("error")
     stored = RuleSet.objects.filter(workspace=workspace, name="Race rules").order_by("version")
     if same_values:
-        assert outcome["response"].status_code == 200
+        # nothing was created: not a 200, a 409 naming the version it repeats
+        assert outcome["response"].status_code == 409
         assert "identical to <a" in outcome["response"].content.decode()
         assert [rs.version for rs in stored] == [1]
     else:
@@ -187,7 +188,7 @@ def test_resubmitting_the_same_definition_is_refused_naming_the_version_it_repea
     for _ in range(2):
         refused = admin_client_ws.post(f"{NEW}?from={v1.pk}", again)
         html = refused.content.decode()
-        assert refused.status_code == 200
+        assert refused.status_code == 409  # nothing was created: not a 200
         assert 'id="identical-version"' in html
         detail = reverse("audit:rule-set-detail", args=[v2.pk])
         assert f'identical to <a href="{detail}">version 2</a> (Delta rules v2)' in html
@@ -209,6 +210,8 @@ def test_the_service_refuses_a_repeat_and_stores_nothing(workspace):
     with pytest.raises(RuleSetUnchanged) as refused:
         rule_set_create(workspace=workspace, definition=tuned, note="a different note")
     assert refused.value.rule_set == stored
+    assert refused.value.status_code == 409  # a conflict with what is stored
+    assert refused.value.details == {"rule_set": stored.pk, "version": 1}
     assert refused.value.message == (
         "This definition is identical to version 1 (Delta rules v1): nothing was saved."
     )
