@@ -63,7 +63,9 @@ DESCRIPTIONS = {
     "401": "No API key, or an unknown, revoked or malformed one (not_authenticated, "
     "authentication_failed); send `Authorization: Bearer <key>`.",
     "403": "The key's scope or the member's role does not allow this operation "
-    "(permission_denied).",
+    "(permission_denied): `details.needed_scope` names the scope the operation needs and "
+    "`details.held_scope` the one the key or role has (null for none), as the scopes' "
+    "codes.",
     "404": "Nothing with that id in the caller's workspace (not_found).",
     "429": "Over a rate limit (throttled): `details.limit` names it, `details.retry_after` "
     "and the Retry-After header say when to try again.",
