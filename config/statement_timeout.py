@@ -32,8 +32,9 @@ import psycopg.errors
 from django.conf import settings
 
 STATEMENT_TIMEOUT_CODE: Final = "statement_timeout"
-# What the answer's Retry-After says: the lock or the load that held the statement is
-# usually gone by then.
+# What Retry-After says on a 503 for the database (a cancelled statement here, an
+# unreachable database in ``verifier.outage``, which imports it): the lock, the load or
+# the restart is usually over by then.
 RETRY_AFTER_SECONDS: Final = 10
 _OPTION: Final = "statement_timeout"
 

@@ -20,10 +20,17 @@ from typing import Any, Final
 import psycopg
 from django.db import InterfaceError, OperationalError
 
-from config.statement_timeout import statement_timed_out
+from config.statement_timeout import RETRY_AFTER_SECONDS, statement_timed_out
+
+__all__ = [
+    "RETRY_AFTER_SECONDS",  # written once, in config.statement_timeout: one Retry-After
+    "UNAVAILABLE_MESSAGE",
+    "DatabaseUnreachableInOneLine",
+    "check_failure",
+    "database_unreachable",
+]
 
 UNAVAILABLE_MESSAGE: Final = "The database is unavailable; try again in a moment."
-RETRY_AFTER_SECONDS: Final = 10
 
 
 def database_unreachable(exc: BaseException | None) -> bool:
