@@ -88,8 +88,10 @@ class ResultSerializer(ShapeSerializer):
     )
     reused = serializers.BooleanField(
         required=False,
-        help_text="Already stored under this external id: its stored result, not verified "
-        "again unless its cited source changed since (stored unverified / stale_source).",
+        help_text="Already stored under this external id, by an earlier call or by an "
+        "earlier item of this one (false only on the item that stored the claim): its stored "
+        "result, not verified again unless its cited source changed since (stored "
+        "unverified / stale_source).",
     )
     text = serializers.CharField(required=False)
     # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
@@ -190,7 +192,9 @@ class ClaimVerifyApi(APIView):
     ``wait`` allows; larger ones, or ``wait: 0``, answer 202 with a job to poll at
     ``job.url`` (a ``verification.completed`` webhook fires when it ends). A claim with
     an ``external_id`` already stored (same text and source, and the same ``quote`` or
-    none) is not stored again: its stored result comes back with ``reused: true``.
+    none) is not stored again: its stored result comes back with ``reused: true``; the
+    same ``external_id`` twice in one batch is stored once, by its first item, and the
+    later items read ``reused: true``.
     Problems of one claim (unknown source, empty text, over 2,000 characters, external
     id used for another text, source or quote) are
     that claim's ``error`` and do not fail the batch. A batch none of whose claims can

@@ -16,11 +16,12 @@ has a problem is refused as a whole (``no_claim_accepted``), never a job that
 "succeeds" with nothing verified.
 
 Idempotency: a claim with an ``external_id`` already stored in the workspace with the
-same text and source is not stored again; its stored result is returned
-(``reused: true``), unless its cited source changed since it was bound (stored
-``unverified`` / ``stale_source``): then the stored claim (its stored quote) is verified
-again against the current version (``verification_unfinished``). Concurrent submissions
-of the same external id are serialised by a transaction-scoped advisory lock per id.
+same text and source, by an earlier call or by an earlier item of the same batch, is not
+stored again; its stored result is returned (``reused: true``), unless its cited source
+changed since it was bound (stored ``unverified`` / ``stale_source``): then the stored
+claim (its stored quote) is verified again against the current version
+(``verification_unfinished``). Concurrent submissions of the same external id are
+serialised by a transaction-scoped advisory lock per id.
 
 Inline sources are documents: a changed text is a new version, in which the source's
 earlier claims whose words it still has are bound again, judged and scored by an ingest
@@ -346,9 +347,11 @@ def claims_submit(
             else:
                 # Stored earlier: its result is returned as it is, unless its cited
                 # source changed since (``verification_unfinished``: it is verified
-                # again). Earlier in this batch (not saved yet): the same new claim
-                # answers both items.
-                item.claim, item.reused = previous, previous.pk is not None
+                # again). Earlier in this batch (not saved yet): the claim that item
+                # stores answers this one too, ``reused`` as well: only the item that
+                # stored a claim reads ``reused: false``, so the rows say how many
+                # claims the call stored.
+                item.claim, item.reused = previous, True
             continue
         claim = Claim(
             workspace=workspace,
