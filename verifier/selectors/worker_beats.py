@@ -17,7 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from verifier import vocabulary
-from verifier.models import WorkerBeat
+from verifier.models import IngestJob, WorkerBeat
 
 WORKER_BEAT_SECONDS: Final = 10
 WORKER_STALE_SECONDS: Final = 30
@@ -69,13 +69,18 @@ def stale_after() -> timedelta:
 
 
 def job_worker_silence(job: Any, *, waiting: bool, now: datetime) -> dict[str, Any] | None:
-    """Since when the worker holding ``job``'s stage (``runner``) has not beaten, and by
-    when the watchdog (``services.ingest_watch``) sends the stage to another worker or,
-    after ``SPANPROOF_JOB_MAX_ATTEMPTS`` silent workers, fails the job; None while it
-    beats, before a worker takes the stage, for a finished job, and while no worker is
-    live at all (the waiting-for-a-worker alert says that, and no watchdog runs then)."""
+    """Since when the worker holding ``job`` (``runner``: an ingest job's stage, or a
+    job that holds a lease, ``models.jobs.LeasedJob``) has not beaten, and by when the
+    watchdog (``services.ingest_watch``, ``services.job_watch``) sends it to another
+    worker or, after ``SPANPROOF_JOB_MAX_ATTEMPTS`` silent workers (an ingest stage's
+    ``stage_attempts``, another job's ``attempts``), fails the job; None while it beats,
+    before a worker takes it, for a finished job, and while no worker is live at all
+    (the waiting-for-a-worker alert says that, and no watchdog runs then). The console's
+    job pages show it with ``partials/_job_worker_silence.html``."""
     if waiting or job.status not in ("queued", "running") or not job.runner:
         return None
+    ingest = isinstance(job, IngestJob)
+    attempts = job.stage_attempts if ingest else job.attempts
     since = job.heartbeat_at
     stale = stale_after()
     if since is None or now - since <= stale / BEATS_PER_STALE_PERIOD * SILENT_AFTER_BEATS:
@@ -86,6 +91,8 @@ def job_worker_silence(job: Any, *, waiting: bool, now: datetime) -> dict[str, A
         "by": by,
         # the watchdog's round is late: its beat schedule is not running
         "overdue": now > by,
-        "fails": job.stage_attempts + 1 >= settings.SPANPROOF_JOB_MAX_ATTEMPTS,
+        "fails": attempts + 1 >= settings.SPANPROOF_JOB_MAX_ATTEMPTS,
+        # what the silent workers are counted for (the watchdog's count)
+        "counted_for": "stage" if ingest else "job",
         "term": vocabulary.JOB_LIVENESS["worker_silent"],
     }
