@@ -106,7 +106,8 @@ def export_rows(claims: QuerySet[Claim]) -> Iterator[ExportRow]:
 
 
 def header_notes() -> list[tuple[str, list[vocabulary.Term], str]]:
-    """(column, the terms of its codes, a note) for the exports' coded columns."""
+    """(column, the terms of its codes, a note) for the exports' coded columns and their
+    time column (its zone)."""
     return [
         ("state", list(vocabulary.STATES.values()), ""),
         ("reason", list(vocabulary.REASONS.values()), ""),
@@ -116,6 +117,12 @@ def header_notes() -> list[tuple[str, list[vocabulary.Term], str]]:
             "judge_confidence",
             [],
             "How sure the judge is of its answer, 0 to 1; empty when it gave no answer.",
+        ),
+        (
+            "judged_at",
+            [],
+            "When the judge answered, in UTC: ISO 8601 ending in Z (UTC), such as "
+            "2026-06-10T12:04:11.000Z.",
         ),
     ]
 

@@ -6,8 +6,8 @@ from datetime import date
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 
+from review.selectors.decisions import review_today
 from verifier.untrusted_input import decimal_int
 
 DECISIONS = [
@@ -123,7 +123,7 @@ class DecisionFilterForm(forms.Form):
 
     day = forms.DateField(
         required=False,
-        label="Day",
+        label="Day (UTC)",
         widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={"invalid": "Enter a day as a date, such as 2026-06-10."},
     )
@@ -139,11 +139,15 @@ class DecisionFilterForm(forms.Form):
         )
 
     def clean_day(self) -> date | None:
-        """A day from 1970 up to today: no decision is older, none is made later."""
+        """A day from 1970 up to today (UTC, the page's day: already tomorrow in Auckland
+        while still today in Los Angeles, so the message names it): no decision is
+        older, none is made later."""
         day: date | None = self.cleaned_data.get("day")
-        if day is not None and not date(1970, 1, 1) <= day <= timezone.localdate():
+        today = review_today()
+        if day is not None and not date(1970, 1, 1) <= day <= today:
             raise forms.ValidationError(
-                "Enter a day from 1970-01-01 up to today: no decision is made later."
+                f"Enter a day from 1970-01-01 up to today, {today.isoformat()} UTC: "
+                "no decision is made later."
             )
         return day
 

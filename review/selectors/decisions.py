@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from django.core.paginator import Page, Paginator
@@ -36,14 +36,16 @@ if TYPE_CHECKING:
 
 
 def review_day_bounds(day: date) -> tuple[datetime, datetime]:
-    """The first instant of ``day`` and of the day after, in the console's time zone (the
-    midnight a reviewer's own "decided today" counts from)."""
-    start = timezone.make_aware(datetime.combine(day, datetime.min.time()))
+    """The first instant of ``day`` and of the day after, a UTC day as the console says
+    (the midnight a reviewer's own "decided today" counts from), whatever zone is
+    active: a team spread over time zones shares one day."""
+    start = datetime.combine(day, time.min, tzinfo=UTC)
     return start, start + timedelta(days=1)
 
 
 def review_today() -> date:
-    return timezone.localdate()
+    """Today's date in UTC (the day the Decisions page opens on, and the last it lists)."""
+    return timezone.now().astimezone(UTC).date()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from review.selectors.decisions import review_day_bounds, review_today
 from review.selectors.queue import (
     review_queue_claims,
     review_queue_default_states,
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ReviewProgress:
-    """A reviewer's own pace: decisions today (since local midnight) and in the last hour,
-    an undone decision taking its own back."""
+    """A reviewer's own pace: decisions today (since midnight UTC, the Decisions page's
+    day) and in the last hour, an undone decision taking its own back."""
 
     today: int
     last_hour: int
@@ -35,7 +36,7 @@ class ReviewProgress:
 
 def review_progress(*, workspace: Workspace, reviewer: User) -> ReviewProgress:
     now = timezone.now()
-    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    midnight, _ = review_day_bounds(review_today())
     hour_ago = now - timedelta(hours=1)
     decided = Q(label__in=HUMAN_DECISION_LABELS)
     withdrawn = Q(label="withdrawn")

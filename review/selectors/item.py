@@ -46,6 +46,7 @@ from verifier.states import (
     WITHDRAWN,
     human_verdict_in_force,
 )
+from verifier.templatetags.vocabulary import utc
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -355,10 +356,9 @@ def verdict_notes_in_words(verdicts: Sequence[Verdict]) -> dict[int, str]:
 
 def _decision_in_words(verdict: Verdict) -> str:
     """A person's verdict as its row in the history reads: "rita's decision of
-    2025-05-02 14:03" (what an undo's note names instead of the verdict's id)."""
+    2025-05-02 14:03 UTC" (what an undo's note names instead of the verdict's id)."""
     who = verdict.reviewer.get_username() if verdict.reviewer is not None else "a reviewer"
-    when = timezone.localtime(verdict.at).strftime("%Y-%m-%d %H:%M")
-    return f"{who}'s decision of {when}"
+    return f"{who}'s decision of {utc(verdict.at)}"
 
 
 def decided_by(verdicts: Sequence[Verdict], reviewer: User) -> bool:

@@ -249,7 +249,7 @@ def test_decision_and_undo_in_the_queue_break_no_csp_rule_and_the_judge_decides_
     expect(why).not_to_contain_text("decided by a person")
     expect(why).not_to_contain_text("withdraws")
     # The undo names the withdrawn decision as its row reads, not by its verdict id.
-    when = timezone.localtime(decision.at).strftime("%Y-%m-%d %H:%M")
+    when = timezone.localtime(decision.at).strftime("%Y-%m-%d %H:%M UTC")
     expect(page.locator("table.verdicts")).to_contain_text(
         f"Undo: withdraws rita's decision of {when} (Supports)."
     )

@@ -129,7 +129,7 @@ def test_after_an_undo_the_item_and_the_queue_say_what_decides_the_state_now(
         )
         text = _text(page)
         # The withdrawn decision in words (its row in the history), not by its verdict id.
-        when = timezone.localtime(decision.at).strftime("%Y-%m-%d %H:%M")
+        when = timezone.localtime(decision.at).strftime("%Y-%m-%d %H:%M UTC")
         assert f"Undo: withdraws rita's decision of {when} (Supports)." in text
         assert f"verdict {decision.pk}" not in text
         assert "(entailed)" not in text and withdrawn.note.endswith("(entailed)")

@@ -113,7 +113,7 @@ def _jobs() -> dict[str, dict[str, Any]]:
 
 def _workers() -> dict[str, Any]:
     """Whether a Celery worker is alive (``verifier.selectors.worker_beats``), and the
-    active jobs waiting for one ("waiting for a worker since HH:MM"). Reported, not
+    active jobs waiting for one ("waiting for a worker since HH:MM UTC"). Reported, not
     counted against the overall status, like the stuck jobs."""
     from django.utils import timezone
 
@@ -124,6 +124,7 @@ def _workers() -> dict[str, Any]:
         worker_last_beat,
         worker_wait_since,
     )
+    from verifier.templatetags.vocabulary import utc
 
     try:
         now = timezone.now()
@@ -138,13 +139,12 @@ def _workers() -> dict[str, Any]:
                 ]:
                     since = worker_wait_since(job_beat=beat or created, last_beat=last, now=now)
                     if since is not None:
-                        local = timezone.localtime(since).strftime("%H:%M")
                         waiting.append(
                             {
                                 "kind": kind,
                                 "id": pk,
                                 "since": since.isoformat(),
-                                "message": f"waiting for a worker since {local}",
+                                "message": f"waiting for a worker since {utc(since, 'time')}",
                             }
                         )
     except Exception as exc:

@@ -2,10 +2,10 @@
 every template (``TEMPLATES[...]["OPTIONS"]["builtins"]``).
 
 ``{{ claim.state|label:"state" }}`` → "Supported"; ``{{ event.at|utc }}`` → "2026-06-10 12:04
-UTC" (every time the console shows says its zone, one way); ``{{ code|explain:"reason" }}`` → its
-one line; ``{{ verdict.confidence|percent }}`` → "84 %"; ``{% state_badge claim.state %}``
-→ the state's badge with its label, its code for the stylesheet and its explanation as a
-tooltip.
+UTC" (every time the console shows says its zone, one way: UTC, whatever zone is
+active); ``{{ code|explain:"reason" }}`` → its one line; ``{{ verdict.confidence|percent }}``
+→ "84 %"; ``{% state_badge claim.state %}`` → the state's badge with its label, its code
+for the stylesheet and its explanation as a tooltip.
 """
 
 from __future__ import annotations
@@ -91,13 +91,18 @@ def judge_not_asked_words() -> str:
 @register.filter
 def utc(value: datetime | None, precision: str = "minutes") -> str:
     """A time as the console shows it everywhere, saying its zone: "2026-06-10 12:04 UTC"
-    (``|utc:"seconds"``: "2026-06-10 12:04:11 UTC"); "" for none (so ``|default`` works)."""
+    (``|utc:"seconds"``: "2026-06-10 12:04:11 UTC"; ``|utc:"time"``: "12:04 UTC", for a
+    time within the hour or so, as a lease's end); "" for none (so ``|default`` works).
+    Always UTC, whatever zone is active: the words say UTC."""
     if not isinstance(value, datetime):
         return ""
     if value.tzinfo is not None:
         value = value.astimezone(UTC)
-    shape = "%Y-%m-%d %H:%M:%S" if precision == "seconds" else "%Y-%m-%d %H:%M"
+    shape = _UTC_SHAPES.get(precision, _UTC_SHAPES["minutes"])
     return f"{value.strftime(shape)} UTC"
+
+
+_UTC_SHAPES = {"minutes": "%Y-%m-%d %H:%M", "seconds": "%Y-%m-%d %H:%M:%S", "time": "%H:%M"}
 
 
 @register.simple_tag

@@ -20,7 +20,7 @@ def _tasks_go_to_a_worker(settings):
 
 
 def _hhmm(moment) -> str:
-    return timezone.localtime(moment).strftime("%H:%M")
+    return timezone.localtime(moment).strftime("%H:%M UTC")
 
 
 @pytest.fixture
