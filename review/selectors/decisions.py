@@ -29,7 +29,7 @@ from verifier import vocabulary
 from verifier.models import Claim, Membership, Verdict, Workspace
 from verifier.permissions import DECIDER_ROLES
 from verifier.states import HUMAN_DECISION_LABELS, WITHDRAWN, human_verdict_in_force
-from verifier.templatetags.vocabulary import utc
+from verifier.time_words import utc_words
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -215,13 +215,13 @@ def _standing(verdict: Verdict, human: list[Verdict], *, hidden: bool) -> tuple[
             return "Undo", "Withdrew no decision.", False
         return (
             "Undo",
-            f"Withdrew their decision of {utc(taken.at)}{said(taken)}.",
+            f"Withdrew their decision of {utc_words(taken.at)}{said(taken)}.",
             False,
         )
     answer = "hidden (blind review)" if hidden else vocabulary.label("verdict", verdict.label)
     undo = taken_by.get(verdict.pk)
     if undo is not None:
-        return answer, f"Undone at {utc(undo.at)}.", False
+        return answer, f"Undone at {utc_words(undo.at)}.", False
     in_force = human_verdict_in_force(human)
     if in_force is not None and in_force.pk == verdict.pk:
         return answer, "Stands.", True
@@ -229,7 +229,7 @@ def _standing(verdict: Verdict, human: list[Verdict], *, hidden: bool) -> tuple[
         who = in_force.reviewer.get_username() if in_force.reviewer else "someone"
         return (
             answer,
-            f"Replaced by {who}'s decision of {utc(in_force.at)}{said(in_force)}.",
+            f"Replaced by {who}'s decision of {utc_words(in_force.at)}{said(in_force)}.",
             False,
         )
     return answer, "No longer decides the claim.", False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from django.conf import settings
@@ -46,7 +46,7 @@ from verifier.states import (
     WITHDRAWN,
     human_verdict_in_force,
 )
-from verifier.templatetags.vocabulary import utc
+from verifier.time_words import utc_words
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -83,7 +83,7 @@ class ItemChange:
         answer is left out; the viewer's own decision is theirs to read."""
         mine = self.actor_id is not None and self.actor_id == viewer.pk
         who = "you" if mine else self.actor_name
-        when = f"{self.at.astimezone(UTC):%H:%M} UTC" if self.at else "an earlier time"
+        when = utc_words(self.at, "time") if self.at else "an earlier time"
         answer = vocabulary.label("verdict", self.answer) if self.answer else ""
         cause = self.cause
         withdrawn = cause.startswith(CAUSE_UNDO) if cause else self.answer == WITHDRAWN
@@ -358,7 +358,7 @@ def _decision_in_words(verdict: Verdict) -> str:
     """A person's verdict as its row in the history reads: "rita's decision of
     2025-05-02 14:03 UTC" (what an undo's note names instead of the verdict's id)."""
     who = verdict.reviewer.get_username() if verdict.reviewer is not None else "a reviewer"
-    return f"{who}'s decision of {utc(verdict.at)}"
+    return f"{who}'s decision of {utc_words(verdict.at)}"
 
 
 def decided_by(verdicts: Sequence[Verdict], reviewer: User) -> bool:

@@ -124,7 +124,7 @@ def _workers() -> dict[str, Any]:
         worker_last_beat,
         worker_wait_since,
     )
-    from verifier.templatetags.vocabulary import utc
+    from verifier.time_words import utc_words
 
     try:
         now = timezone.now()
@@ -144,7 +144,7 @@ def _workers() -> dict[str, Any]:
                                 "kind": kind,
                                 "id": pk,
                                 "since": since.isoformat(),
-                                "message": f"waiting for a worker since {utc(since, 'time')}",
+                                "message": f"waiting for a worker since {utc_words(since, 'time')}",
                             }
                         )
     except Exception as exc:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import Any, Final
 
 from django.db import transaction
@@ -50,6 +50,7 @@ from verifier.selectors.relation_verification import (
     relation_undo_seconds,
     srmkg_calibration_active,
 )
+from verifier.time_words import utc_words
 
 # Rows per UPDATE / INSERT statement (bulk_update's CASE grows with the batch).
 WRITE_BATCH: Final = 500
@@ -311,7 +312,7 @@ def _no_longer_waiting(row: ClaimRelation) -> str:
     (as the claim queue's stale decision does: "Already decided by rita at 06:45 UTC")."""
     outcome = vocabulary.label("outcome", row.verification).lower()
     if row.reviewed_by is not None and row.verification_level == "reviewer":
-        when = f" at {row.reviewed_at.astimezone(UTC):%H:%M} UTC" if row.reviewed_at else ""
+        when = f" at {utc_words(row.reviewed_at, 'time')}" if row.reviewed_at else ""
         return (
             f"Relation {row.pk} was already {outcome} by {row.reviewed_by.get_username()}"
             f"{when}: it is no longer waiting for review."
@@ -427,7 +428,7 @@ def _decided_in_words(decision: RelationDecision) -> str:
     )
     outcome = vocabulary.label("outcome", verification).lower()
     who = decision.reviewer.get_username() if decision.reviewer is not None else "a reviewer"
-    return f"{outcome} by {who} at {decision.created_at.astimezone(UTC):%H:%M} UTC"
+    return f"{outcome} by {who} at {utc_words(decision.created_at, 'time')}"
 
 
 def _state_before(row: ClaimRelation, decision: RelationDecision) -> tuple[str, str] | None:

@@ -11,7 +11,7 @@ for the stylesheet and its explanation as a tooltip.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django import template
@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString
 
 from verifier import vocabulary
 from verifier.states import judge_not_asked
+from verifier.time_words import utc_words
 
 register = template.Library()
 
@@ -90,19 +91,9 @@ def judge_not_asked_words() -> str:
 
 @register.filter
 def utc(value: datetime | None, precision: str = "minutes") -> str:
-    """A time as the console shows it everywhere, saying its zone: "2026-06-10 12:04 UTC"
-    (``|utc:"seconds"``: "2026-06-10 12:04:11 UTC"; ``|utc:"time"``: "12:04 UTC", for a
-    time within the hour or so, as a lease's end); "" for none (so ``|default`` works).
-    Always UTC, whatever zone is active: the words say UTC."""
-    if not isinstance(value, datetime):
-        return ""
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC)
-    shape = _UTC_SHAPES.get(precision, _UTC_SHAPES["minutes"])
-    return f"{value.strftime(shape)} UTC"
-
-
-_UTC_SHAPES = {"minutes": "%Y-%m-%d %H:%M", "seconds": "%Y-%m-%d %H:%M:%S", "time": "%H:%M"}
+    """``{{ at|utc }}``, ``{{ at|utc:"seconds" }}``, ``{{ at|utc:"time" }}``:
+    :func:`verifier.time_words.utc_words`."""
+    return utc_words(value, precision)
 
 
 @register.simple_tag
