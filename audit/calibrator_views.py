@@ -29,6 +29,7 @@ from verifier.models import CalibratorChangeJob, CalibratorStatus, JudgeCalibrat
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors import calibrators as calibrator_selectors
+from verifier.selectors.worker_beats import job_liveness
 from verifier.services import judge_calibrators as calibrator_services
 
 FLIPS_SHOWN: Final = 200  # rows of each flip list on the activation page
@@ -231,9 +232,10 @@ def calibrator_deactivate(request: MemberRequest, pk: int) -> HttpResponse:
 def calibrator_job(request: MemberRequest, job_id: int) -> HttpResponse:
     """How far a calibrator change has brought the claims (polled by htmx)."""
     job = calibrator_selectors.calibrator_change_job_get(workspace=request.workspace, job_id=job_id)
+    context = {"job": job, **job_liveness(job)}
     if request.htmx:
-        response = render(request, "audit/partials/calibrator_job.html", {"job": job})
+        response = render(request, "audit/partials/calibrator_job.html", context)
         if job.finished:
             response.status_code = HTMX_STOP_POLLING
         return response
-    return render(request, "audit/calibrator_job.html", {"job": job})
+    return render(request, "audit/calibrator_job.html", context)

@@ -24,6 +24,7 @@ from verifier.models import ApiScope, AuditPackJobStatus
 from verifier.permissions import role_required
 from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors.audit_pack import audit_pack_job_get, audit_pack_signing_key
+from verifier.selectors.worker_beats import job_liveness
 from verifier.services.audit_pack import audit_pack_job_create
 
 
@@ -64,6 +65,7 @@ def pack_job(request: MemberRequest, job_id: int) -> HttpResponse:
         "checker_sha256": checker_sha256(),
         # a succeeded job whose archive is gone offers to export it again, not a download
         "archive_present": job.status == AuditPackJobStatus.SUCCEEDED and job_archive_present(job),
+        **job_liveness(job),
     }
     if request.htmx:
         response = render(request, "audit/partials/pack_job.html", context)

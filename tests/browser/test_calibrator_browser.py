@@ -42,7 +42,7 @@ def test_an_admin_activates_a_calibrator_and_the_page_follows_the_change(
     expect(page.locator("#main .messages")).to_contain_text("Activated calibrator v1")
     panel = page.locator("#calibrator-job")
     expect(panel).to_contain_text("Queued")
-    expect(panel).to_contain_text("Waiting for a worker since")
+    expect(panel).to_contain_text("Queued at")
     job = CalibratorChangeJob.objects.get(calibrator=row)
 
     calibrator_change_jobs.calibrator_change_job_run(job_id=job.pk)  # a worker runs it

@@ -4,12 +4,10 @@ larger ones run on the Celery workers while the job page shows progress."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from verifier import vocabulary
@@ -23,7 +21,7 @@ from verifier.selectors.claim_verification import (
     verification_job_summary,
     verification_results,
 )
-from verifier.selectors.worker_beats import job_waiting_since, job_worker_silence
+from verifier.selectors.worker_beats import job_liveness
 from verifier.services.claim_verification import (
     INLINE_MAX_CLAIMS,
     ClaimVerifyInputError,
@@ -78,19 +76,13 @@ def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
     workspace = request.workspace
     job = verification_job_get(workspace=workspace, job_id=job_id)
     page = Paginator(job.items, RESULTS_PAGE_SIZE).get_page(request.GET.get("page"))
-    waiting_since = job_waiting_since(job)
     context = {
         "job": job,
         "summary": verification_job_summary(job=job),
         "page": page,
         "results": verification_results(workspace=workspace, items=list(page.object_list)),
         "percent": round(100 * job.done / job.total) if job.total else 100,
-        "waiting_since": waiting_since,
-        # its worker silent while another is alive: the ingest job page's notice
-        "worker_silence": job_worker_silence(
-            job, waiting=waiting_since is not None, now=timezone.now()
-        ),
-        "max_attempts": settings.SPANPROOF_JOB_MAX_ATTEMPTS,
+        **job_liveness(job),
     }
     if request.htmx:
         response = render(request, "verify/partials/_job.html", context)

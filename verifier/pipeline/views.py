@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from verifier import vocabulary
@@ -24,7 +22,7 @@ from verifier.selectors.ingest import (
     ingest_job_state_counts,
     job_progress_rows,
 )
-from verifier.selectors.worker_beats import job_waiting_since, job_worker_silence
+from verifier.selectors.worker_beats import job_liveness
 from verifier.services.ingest import ingest_job_cancel
 from verifier.services.ingest_create import IngestInputError, ingest_job_create
 
@@ -35,18 +33,13 @@ HTMX_STOP_POLLING = 286
 
 def _job_context(job: Any) -> dict[str, Any]:
     exclusion = ingest_cancel_exclusion(job)
-    waiting_since = job_waiting_since(job)
     return {
         "job": job,
         "rows": job_progress_rows(job),
         "finished": ingest_job_is_finished(job),
         "states_now": ingest_job_state_counts(job),
-        "waiting_since": waiting_since,
-        "worker_silence": job_worker_silence(
-            job, waiting=waiting_since is not None, now=timezone.now()
-        ),
+        **job_liveness(job),
         "sent_again": vocabulary.JOB_LIVENESS["stage_sent_again"],
-        "max_attempts": settings.SPANPROOF_JOB_MAX_ATTEMPTS,
         "cancel_exclusion": exclusion,
         # the page polls until a cancelled job's exclusion of its claims is done
         "excluding": exclusion is not None and not exclusion["completed"],

@@ -96,3 +96,19 @@ def job_worker_silence(job: Any, *, waiting: bool, now: datetime) -> dict[str, A
         "counted_for": "stage" if ingest else "job",
         "term": vocabulary.JOB_LIVENESS["worker_silent"],
     }
+
+
+def job_liveness(job: Any) -> dict[str, Any]:
+    """What a job page says of the job's worker, one rule for every job page (ingest,
+    verification, audit pack, calibrator change): ``waiting_since`` (no worker is live:
+    ``partials/_waiting_for_worker.html``), ``worker_silence`` (the worker holding it went
+    silent while another is alive: ``partials/_job_worker_silence.html``) and
+    ``max_attempts`` (the silent workers after which the watchdog fails it)."""
+    waiting_since = job_waiting_since(job)
+    return {
+        "waiting_since": waiting_since,
+        "worker_silence": job_worker_silence(
+            job, waiting=waiting_since is not None, now=timezone.now()
+        ),
+        "max_attempts": settings.SPANPROOF_JOB_MAX_ATTEMPTS,
+    }
