@@ -136,7 +136,8 @@ MIDDLEWARE = [
     "verifier.input_guard.InputGuardMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    # django-htmx's request.htmx; the answer varies on each htmx header read (Back: a page).
+    "verifier.htmx_vary.HtmxVaryMiddleware",
     "verifier.middleware.WorkspaceMiddleware",
     # A request from a page of another workspace than the session's (switched in another tab).
     "verifier.page_workspace.PageWorkspaceMiddleware",

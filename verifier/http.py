@@ -2,7 +2,8 @@
 
 For annotations only: Django still builds plain ``HttpRequest`` objects. The attributes
 are set by ``verifier.middleware.WorkspaceMiddleware`` (``workspace``, ``membership``)
-and django-htmx's ``HtmxMiddleware`` (``htmx``), both in ``settings.MIDDLEWARE``.
+and ``verifier.htmx_vary.HtmxVaryMiddleware`` (``htmx``: django-htmx's details, each
+header read named in the answer's ``Vary``), both in ``settings.MIDDLEWARE``.
 """
 
 from __future__ import annotations
