@@ -22,14 +22,17 @@ It re-checks, and names every mismatch it finds:
    event yet, exported while its job still ran, is in the initial state and has nothing
    to recompute).
 
-Exit status: 0 when everything checks out, 1 when anything does not (the report lists
-each problem), 2 when the pack cannot be read at all. Without ``--public-key``, 0 means
-the pack is intact and consistent with itself, not that the workspace signed it (a forger
-can re-sign a changed pack with a key of their own): the report says "PASSED, but the
-signer was not pinned" and ``--json`` gives ``"signer_pinned": false``. The format is
-documented in ``docs/audit-pack.md`` of Spanproof; this file is the reference for how it
-is checked. Use a copy of this file you trust (``GET /connect/v1/audit-pack/checker``
-serves it, with its SHA-256), not only the one inside the pack you are checking.
+Exit status: 0 when everything checks out, 1 when anything does not (the report lists each
+problem), 2 when the pack cannot be read at all (among them an archive bomb, refused
+before anything is unpacked). A pack is read as hostile input: nothing is written to disk,
+links are not followed, JSON is read strictly, and what it cannot read it says in words.
+Without ``--public-key``, 0 means the pack is intact and consistent with itself, not that
+the workspace signed it (a forger can re-sign a changed pack with a key of their own): the
+report says "PASSED, but the signer was not pinned" and ``--json`` gives
+``"signer_pinned": false``. The format is documented in ``docs/audit-pack.md`` of
+Spanproof; this file is the reference for how it is checked. Use a copy of this file you
+trust (``GET /connect/v1/audit-pack/checker`` serves it, with its SHA-256), not only the
+one inside the pack you are checking.
 """
 
 from __future__ import annotations
@@ -37,12 +40,16 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
+import os
 import re
+import stat
 import sys
 import unicodedata
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +74,81 @@ SIGNATURE_ALGORITHM = "Ed25519"
 
 STATES = ("supported", "inferred", "unverified", "contradicted", "excluded")
 INITIAL_STATE = ("unverified", "not_judged")
+
+
+# --- what a pack may make the checker do ---------------------------------------------------
+# A pack may come from anyone, so reading one is bounded: a zip whose files would expand to
+# more than MAX_EXPANSION times the archive's own size (past EXPANSION_ALLOWED bytes in
+# all) is an archive bomb, refused before anything is unpacked (a pack expands about 3 to
+# 10 times); JSON nested deeper than MAX_JSON_DEPTH (a pack's records are a few levels
+# deep) is not read; and a fuzzy quote is compared only while the quote's and the span's
+# lengths (folded) multiply to at most FUZZY_MAX_PAIR (the comparison's cost).
+MAX_EXPANSION = 100
+EXPANSION_ALLOWED = 64 * 1024 * 1024
+MAX_JSON_DEPTH = 64
+MAX_INT_DIGITS = 100
+FUZZY_MAX_PAIR = 10**9
+# The zip methods a pack may use: the writer's (deflate), or stored / bzip2 / lzma for a
+# pack an auditor re-zipped.
+ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is too large for JSON")
+    return value
+
+
+def _integer(text: str) -> int:
+    # a pack's integers (ids, offsets, sizes) have a few digits; turning a long run of
+    # digits into an int takes time growing with its square on a Python without the
+    # 3.11 digit limit
+    if len(text) > MAX_INT_DIGITS:
+        raise ValueError(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            # readers differ on which copy they keep (Python's json the last, others the
+            # first): a pack never writes a key twice
+            raise ValueError(
+                f"the key {json.dumps(key, ensure_ascii=False)[:80]} appears twice in one object"
+            )
+        out[key] = value
+    return out
+
+
+def loads(data: str | bytes) -> Any:
+    """JSON as the pack writes it, read strictly: no NaN or Infinity, no number too large
+    for a float or longer than MAX_INT_DIGITS digits, no key twice in an object, nesting
+    at most MAX_JSON_DEPTH deep. Anything else is a ValueError (which the checks report as
+    "not JSON"), never a crash."""
+    try:
+        value = json.loads(
+            data,
+            parse_constant=_not_a_number,
+            parse_float=_finite,
+            parse_int=_integer,
+            object_pairs_hook=_unique_keys,
+        )
+    except RecursionError:
+        raise ValueError(f"it is nested more than {MAX_JSON_DEPTH} levels deep") from None
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"it is nested more than {MAX_JSON_DEPTH} levels deep")
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return value
 
 
 def dumps_line(record: Any) -> str:
@@ -332,6 +414,10 @@ def similarity(a: str, b: str) -> float:
     return (1.0 - distance / total) * 100 / 100.0
 
 
+class TooLongToCompare(Exception):
+    """A fuzzy quote and span whose folded lengths multiply past FUZZY_MAX_PAIR."""
+
+
 def span_matches(quote: str, span: str, match: str, fuzzy_floor: float) -> bool:
     if match == "exact":
         return span == quote
@@ -340,20 +426,38 @@ def span_matches(quote: str, span: str, match: str, fuzzy_floor: float) -> bool:
     if match == "normalized":
         return fold(span) == fold(quote) or normalize(span) == normalize(quote)
     if match == "fuzzy":
-        return similarity(fold(quote), fold(span)) >= fuzzy_floor
+        a, b = fold(quote), fold(span)
+        total = len(a) + len(b)
+        # the similarity is at most 2 * min / total: lengths that far apart cannot match
+        if total and 2 * min(len(a), len(b)) / total < fuzzy_floor - 1e-9:
+            return False
+        if len(a) * len(b) > FUZZY_MAX_PAIR:
+            raise TooLongToCompare(f"{len(a)} and {len(b)} characters")
+        return similarity(a, b) >= fuzzy_floor
     return False
 
 
+def whole_number(value: Any) -> bool:
+    """Whether a JSON value is a whole number as the pack writes one (not a boolean, a
+    float such as 48.0, or a string of digits)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def recheck(binding: dict[str, Any], text: str, sha256: str, fuzzy_floor: float) -> str:
-    """``fresh``, ``hash_mismatch``, ``offsets_out_of_range`` or ``span_lost``."""
+    """``fresh``, ``hash_mismatch``, ``offsets_not_numbers``, ``offsets_out_of_range``,
+    ``too_long`` (a fuzzy quote too long to compare) or ``span_lost``."""
     if binding["sha256"] != sha256:
         return "hash_mismatch"
     start, end = binding["start"], binding["end"]
-    if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start < end <= len(text):
+    if not (whole_number(start) and whole_number(end)):
+        return "offsets_not_numbers"
+    if not 0 <= start < end <= len(text):
         return "offsets_out_of_range"
-    if span_matches(binding["quote"], text[start:end], binding["match"], fuzzy_floor):
-        return "fresh"
-    return "span_lost"
+    try:
+        matches = span_matches(binding["quote"], text[start:end], binding["match"], fuzzy_floor)
+    except TooLongToCompare:
+        return "too_long"
+    return "fresh" if matches else "span_lost"
 
 
 # --- the five-state rules ----------------------------------------------------------------
@@ -494,8 +598,31 @@ class PackUnreadable(Exception):
     """The pack cannot be opened or lacks its manifest (exit status 2)."""
 
 
+def _unsafe_name(name: str) -> str | None:
+    """Why a member's name is not a plain path inside the pack (absolute, ``..``, ``.``,
+    an empty part, a backslash or a drive), or None. The writer never makes one; ``unzip``
+    would write such a member outside the folder, or over another file."""
+    parts = name.rstrip("/").split("/")
+    if (
+        name.startswith("/")
+        or "\\" in name
+        or "\x00" in name
+        or re.match(r"[A-Za-z]:", name)
+        or any(part in ("", ".", "..") for part in parts)
+    ):
+        return (
+            "its name is not a plain path inside the pack (absolute, with '..', '.', an "
+            "empty part or a backslash): unzip would write it outside the folder or over "
+            "another file, and no pack has such a name"
+        )
+    return None
+
+
 class Pack:
-    """The files of a pack: a .zip archive or the folder it was unzipped into."""
+    """The files of a pack: a .zip archive or the folder it was unzipped into. Only plain
+    files count: a symbolic link (a zip member, or a file or folder of the unzipped
+    folder) or a member whose name leads outside the pack is named in ``unsafe`` and
+    never followed; a zip that would expand like an archive bomb is refused unread."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -503,33 +630,111 @@ class Pack:
         # names a zip holds more than once: a reader may take either copy (zipfile takes
         # the last, ``unzip -n`` the first), so such a pack proves nothing
         self.repeated: dict[str, int] = {}
+        self.unsafe: dict[str, str] = {}
         if path.is_dir():
-            self.names = sorted(
-                p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()
-            )
+            self.names = sorted(self._folder_files(path))
         elif zipfile.is_zipfile(path):
             self._zip = zipfile.ZipFile(path)
-            listed = [n for n in self._zip.namelist() if not n.endswith("/")]
-            self.names = sorted(set(listed))
-            self.repeated = {n: listed.count(n) for n in self.names if listed.count(n) > 1}
+            self.names = self._zip_files(self._zip, path.stat().st_size)
         else:
             raise PackUnreadable(f"{path} is neither a folder nor a zip archive")
+        self.present = frozenset(self.names)  # one lookup each, however many files
+
+    def _folder_files(self, root: Path) -> list[str]:
+        names = []
+        for folder, dirs, files in os.walk(root):  # never into a linked folder
+            for name in dirs + files:
+                full = Path(folder, name)
+                rel = full.relative_to(root).as_posix()
+                mode = full.lstat().st_mode
+                if stat.S_ISLNK(mode):
+                    self.unsafe[rel] = (
+                        f"is a symbolic link (to {os.readlink(full)!r}), not a file: the "
+                        "checker does not follow it, and no pack holds one"
+                    )
+                elif name in files and stat.S_ISREG(mode):
+                    names.append(rel)
+                elif name in files:
+                    self.unsafe[rel] = "is not a plain file (a device, pipe or socket)"
+        return names
+
+    def _zip_files(self, archive: zipfile.ZipFile, size: int) -> list[str]:
+        infos = archive.infolist()
+        for info in infos:
+            name = info.filename
+            problem = _unsafe_name(name)
+            if problem is not None:
+                self.unsafe[name] = problem
+            elif info.create_system == 3 and stat.S_ISLNK(info.external_attr >> 16):
+                self.unsafe[name] = (
+                    "is a symbolic link, not a file: unzip would make it point elsewhere, "
+                    "and no pack holds one"
+                )
+            if info.flag_bits & 0x1:
+                raise PackUnreadable(f"{name} is encrypted in the zip; a pack never is")
+            if info.compress_type not in ZIP_METHODS:
+                raise PackUnreadable(
+                    f"{name} is compressed with zip method {info.compress_type}, which this "
+                    "checker does not read (a pack uses deflate)"
+                )
+        files = [i for i in infos if not i.is_dir()]
+        total = sum(i.file_size for i in files)
+        if total > EXPANSION_ALLOWED and total > MAX_EXPANSION * size:
+            largest = max(files, key=lambda i: i.file_size)
+            raise PackUnreadable(
+                f"its {_count(len(files), 'file')} would expand to {total:,} bytes from an "
+                f"archive of {size:,} bytes ({total // max(size, 1):,} times; the largest, "
+                f"{largest.filename}, to {largest.file_size:,} bytes). A pack expands about "
+                f"3 to 10 times: more than {MAX_EXPANSION} times, past "
+                f"{EXPANSION_ALLOWED // (1024 * 1024)} MiB, is an archive bomb, not a pack. "
+                "Nothing was unpacked"
+            )
+        counts = Counter(i.filename for i in files)
+        self.repeated = {name: n for name, n in counts.items() if n > 1}
+        return sorted(counts)
+
+    def _open(self, name: str) -> Any:
+        if self._zip is not None:
+            return self._zip.open(name)
+        return (self.path / name).open("rb")
+
+    def _unreadable(self, name: str, exc: Exception) -> PackUnreadable:
+        return PackUnreadable(f"{name} cannot be read from the archive: {exc}")
 
     def read(self, name: str) -> bytes | None:
-        if name not in self.names:
+        if name not in self.present:
             return None
-        if self._zip is not None:
-            return self._zip.read(name)
-        return (self.path / name).read_bytes()
+        try:
+            with self._open(name) as handle:
+                data: bytes = handle.read()
+        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
+            raise self._unreadable(name, exc) from None
+        return data
+
+    def lines(self, name: str) -> Iterator[bytes] | None:
+        """The file's lines, each with its ``\n``, read as they are used; None when the
+        pack has no such file."""
+        if name not in self.present:
+            return None
+        return self._lines(name)
+
+    def _lines(self, name: str) -> Iterator[bytes]:
+        try:
+            with self._open(name) as handle:
+                yield from handle
+        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
+            raise self._unreadable(name, exc) from None
 
     def sha256(self, name: str) -> tuple[str, int]:
         digest = hashlib.sha256()
         size = 0
-        handle = self._zip.open(name) if self._zip is not None else (self.path / name).open("rb")
-        with handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-                size += len(block)
+        try:
+            with self._open(name) as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+                    size += len(block)
+        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
+            raise self._unreadable(name, exc) from None
         return digest.hexdigest(), size
 
 
@@ -613,19 +818,31 @@ def jsonl_split(text: str) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def _jsonl_lines(data: bytes, name: str, report: Report) -> list[tuple[int, Any]]:
-    """``(line number, value)`` of each non-blank line; a line that is not JSON is named
+def _jsonl_rows(lines: Iterable[bytes], name: str, report: Report) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank line of ``lines`` (the file's bytes cut
+    after each ``\n``: in UTF-8 no other byte ends a line, as ``jsonl_split`` says), one
+    at a time; a line that is not UTF-8 or not JSON (as :func:`loads` reads it) is named
     and given as None."""
-    rows: list[tuple[int, Any]] = []
-    for number, line in enumerate(jsonl_split(data.decode("utf-8", "surrogatepass")), 1):
+    for number, raw in enumerate(lines, 1):
+        try:
+            line = raw.removesuffix(b"\n").decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError as exc:
+            report.add("files", f"{name} line {number}", f"is not UTF-8 from byte {exc.start}")
+            yield number, None
+            continue
         if not line.strip():
             continue
         try:
-            rows.append((number, json.loads(line)))
+            yield number, loads(line)
         except ValueError as exc:
             report.add("files", f"{name} line {number}", f"is not JSON: {exc}")
-            rows.append((number, None))
-    return rows
+            yield number, None
+
+
+def _jsonl_lines(data: bytes, name: str, report: Report) -> list[tuple[int, Any]]:
+    """:func:`_jsonl_rows` of a file read whole."""
+    lines = data.split(b"\n")
+    return list(_jsonl_rows(lines[:-1] if lines[-1] == b"" else lines, name, report))
 
 
 def _jsonl(data: bytes, name: str, report: Report) -> list[Any]:
@@ -674,8 +891,8 @@ def _not_a_record(row: Any, kind: str) -> str | None:
 def _check_signature(
     pack: Pack, manifest_bytes: bytes, manifest: dict[str, Any], pinned: str | None, report: Report
 ) -> None:
-    signing = manifest.get("signing") or {}
-    if signing.get("algorithm") != SIGNATURE_ALGORITHM:
+    signing = manifest.get("signing")
+    if not isinstance(signing, dict) or signing.get("algorithm") != SIGNATURE_ALGORITHM:
         report.add("signature", MANIFEST, "names no Ed25519 signing key")
         return
     try:
@@ -731,8 +948,14 @@ def _digests(pack: Pack, intact: bool, report: Report) -> dict[tuple[str, int], 
         return {}
     out = {}
     for row in _jsonl(raw, DIGESTS_FILE, report):
-        if isinstance(row, dict):
-            out[(row.get("file", ""), int(row.get("line") or 0))] = row
+        # only rows of the writer's shape: they say where, and a forged one may say anything
+        if (
+            isinstance(row, dict)
+            and isinstance(row.get("file"), str)
+            and whole_number(row.get("line"))
+            and all(isinstance(row.get(k, ""), str) for k in ("id", "shape", "fields", "chunks"))
+        ):
+            out[(row["file"], row["line"])] = row
     return out
 
 
@@ -750,7 +973,7 @@ def _lines_moved(
     found: list[str] = []
     for number, line in enumerate(lines, 1):
         try:
-            key = record_fingerprint(json.loads(line))
+            key = record_fingerprint(loads(line))
         except ValueError:
             return []
         was = expected.get(key)
@@ -773,7 +996,10 @@ def _where_record_changed(
 ) -> list[str]:
     """What changed in a JSON or JSONL file, by record and field, from its fingerprints."""
     found: list[str] = []
-    text = data.decode("utf-8", "surrogatepass")
+    try:
+        text = data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as exc:
+        return [f"it is not UTF-8 from byte {exc.start}"]
     lines = [text] if name.endswith(".json") else jsonl_split(text)
     expected_lines = sorted(line for (f, line) in digests if f == name)
     if not name.endswith(".json") and len(lines) != len(expected_lines):
@@ -789,7 +1015,7 @@ def _where_record_changed(
             f"({digest['id']})" if digest.get("id") else ""
         )
         try:
-            record = json.loads(line)
+            record = loads(line)
         except ValueError:
             found.append(f"{label} is no longer JSON")
             continue
@@ -860,12 +1086,26 @@ def _where_text_changed(
 
 def _check_files(pack: Pack, manifest: dict[str, Any], report: Report) -> None:
     listed: dict[str, dict[str, Any]] = {}
-    for entry in manifest.get("files") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-            listed[entry["path"]] = entry
+    entries = manifest.get("files")
+    if not isinstance(entries, list):
+        report.add("files", MANIFEST, "has no list of files")
+        entries = []
+    listings = Counter(e.get("path") for e in entries if isinstance(e, dict))
+    for entry in entries:
+        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)):
+            report.add("files", MANIFEST, f"lists {_short(json.dumps(entry))}, which names no file")
+            continue
+        if listings[entry["path"]] > 1 and entry["path"] not in listed:
+            # readers differ on which entry they take: no pack lists a file twice
+            report.add(
+                "files", entry["path"], f"is listed {listings[entry['path']]} times in the manifest"
+            )
+        listed[entry["path"]] = entry
+    for name, problem in sorted(pack.unsafe.items()):
+        report.add("files", name, problem)
     changed = set()
     for name, entry in sorted(listed.items()):
-        if name not in pack.names:
+        if name not in pack.present:
             report.add("files", name, "is listed in the manifest but missing from the pack")
             changed.add(name)
             continue
@@ -884,7 +1124,7 @@ def _check_files(pack: Pack, manifest: dict[str, Any], report: Report) -> None:
     report.counts["files"] = len(listed)
     digests = _digests(pack, DIGESTS_FILE not in changed, report)
     for name in sorted(changed):
-        if name not in pack.names:
+        if name not in pack.present:
             continue
         sha, size = pack.sha256(name)
         entry = listed[name]
@@ -932,7 +1172,7 @@ def _load_sources(pack: Pack, report: Report) -> dict[tuple[str, int], dict[str,
             continue
         try:
             _load_source(pack, row, versions, report)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             report.add(
                 "sources", f"{row.get('source')} v{row.get('version')}", f"is malformed: {exc!r}"
             )
@@ -1014,10 +1254,20 @@ def _check_claim(
                 b.get("version"),
                 str(version.get("sha256"))[:16],
             )
+        elif status == "offsets_not_numbers":
+            message = (
+                f"offsets {json.dumps(start)[:40]} and {json.dumps(end)[:40]} are not whole "
+                "numbers (a pack writes each offset as a JSON integer)"
+            )
         elif status == "offsets_out_of_range":
             message = (
                 f"offsets [{start}, {end}) are outside {b.get('source')} v{b.get('version')} "
                 f"({len(version['_text'])} characters)"
+            )
+        elif status == "too_long":
+            message = (
+                f"cannot be checked: its fuzzy quote and the span at [{start}, {end}) are too "
+                f"long to compare (their lengths multiply past {FUZZY_MAX_PAIR:,})"
             )
         else:
             message = "{} quote {} is not what {} v{} has at [{}, {}): {}".format(
@@ -1132,9 +1382,10 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
     pack = Pack(path)
     manifest_bytes = pack.read(MANIFEST)
     if manifest_bytes is None:
-        raise PackUnreadable(f"{path} has no {MANIFEST}")
+        why = pack.unsafe.get(MANIFEST)
+        raise PackUnreadable(f"{path} has no {MANIFEST}" + (f": it {why}" if why else ""))
     try:
-        manifest = json.loads(manifest_bytes)
+        manifest = loads(manifest_bytes)
     except ValueError as exc:
         raise PackUnreadable(f"{MANIFEST} is not JSON: {exc}") from exc
     if not isinstance(manifest, dict):
@@ -1155,8 +1406,9 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
 
     raw = pack.read(PACK_FILE)
     try:
-        meta = json.loads(raw) if raw is not None else {}
-    except ValueError:
+        meta = loads(raw) if raw is not None else {}
+    except ValueError as exc:
+        report.add("files", PACK_FILE, f"is not JSON: {exc}")
         meta = {}
     if raw is None:
         report.add("files", PACK_FILE, "is missing")
@@ -1179,13 +1431,13 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
     for key, row in versions.items():
         if row.get("current"):
             current[key[0]] = key
-    raw_claims = pack.read(CLAIMS_FILE)
+    raw_claims = pack.lines(CLAIMS_FILE)  # one claim at a time: the file may be large
     if raw_claims is None:
         report.add("files", CLAIMS_FILE, "is missing")
-        raw_claims = b""
+        raw_claims = iter(())
     claims = 0
     bindings = 0
-    for number, claim in _jsonl_lines(raw_claims, CLAIMS_FILE, report):
+    for number, claim in _jsonl_rows(raw_claims, CLAIMS_FILE, report):
         wrong = _not_a_record(claim, "claim")
         if wrong is not None:
             report.add("states", f"{CLAIMS_FILE} line {number}", wrong)
@@ -1196,7 +1448,14 @@ def check_pack(path: Path, *, public_key: str | None = None) -> Report:
         if policy is not None:
             try:
                 bindings += _check_claim(claim, versions, current, policy, report)
-            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            except (
+                KeyError,
+                TypeError,
+                ValueError,
+                AttributeError,
+                IndexError,
+                OverflowError,
+            ) as exc:
                 report.add("states", str(claim.get("id")), f"is malformed: {exc!r}")
     report.counts["claims"] = claims
     report.counts["bindings"] = bindings
@@ -1212,7 +1471,8 @@ def _count(n: int, noun: str) -> str:
 
 def render_report(report: Report) -> str:
     meta = report.meta
-    workspace = meta.get("workspace") or {}
+    workspace = meta.get("workspace")
+    workspace = workspace if isinstance(workspace, dict) else {}
     scope = meta.get("scope") or {}
     lines = [
         f"Spanproof audit pack check: {report.pack}",
@@ -1293,13 +1553,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         report = check_pack(args.pack, public_key=pinned.strip() if pinned else None)
     except (PackUnreadable, OSError, zipfile.BadZipFile) as exc:
-        print(f"Cannot read the pack: {exc}", file=sys.stderr)
+        _emit(sys.stderr, f"Cannot read the pack: {exc}\n")
+        return 2
+    except (RecursionError, MemoryError) as exc:
+        _emit(sys.stderr, f"Cannot check the pack: it is too large or too deep ({exc!r})\n")
         return 2
     if args.json:
-        print(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+        _emit(sys.stdout, json.dumps(report.as_dict(), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(render_report(report))
+        _emit(sys.stdout, render_report(report))
     return 0 if report.ok else 1
+
+
+def _emit(stream: Any, text: str) -> None:
+    """Write ``text`` whatever it holds: a pack's strings may carry a lone surrogate (a
+    JSON ``\\ud800``) or a character the terminal's encoding lacks, shown as an escape."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 if __name__ == "__main__":
