@@ -76,6 +76,14 @@ AGE_CHOICES = [
     ("old", "Older than 30 days"),
 ]
 AGE_DAYS = {"1d": 1, "7d": 7, "30d": 30}
+# Whose claims: mine (assigned to me, or in my review now), or nobody's (assigned to no
+# one: what an admin hands out next). Bookmarks say ``mine=true``.
+WHOSE_MINE = "true"
+WHOSE_NOBODY = "nobody"
+WHOSE_CHOICES = [
+    (WHOSE_MINE, "Mine: assigned or in review"),
+    (WHOSE_NOBODY, "Nobody's: not assigned"),
+]
 # Query-string keys that are part of the filter (kept when moving between items).
 FILTER_KEYS = (
     "state",
@@ -226,10 +234,12 @@ class ReviewQueueFilter(django_filters.FilterSet):
         label="Age",
         widget=widgets.Select,
     )
-    mine = django_filters.BooleanFilter(
+    mine = django_filters.ChoiceFilter(
+        choices=WHOSE_CHOICES,
         method="filter_mine",
+        empty_label="Anyone's",
         label="Whose",
-        widget=widgets.Select(choices=[("", "Anyone's"), ("true", "Mine: assigned or in review")]),
+        widget=widgets.Select,
     )
     q = django_filters.CharFilter(
         method="filter_search",
@@ -358,10 +368,10 @@ class ReviewQueueFilter(django_filters.FilterSet):
             return queryset.filter(created_at__gte=now - timedelta(days=AGE_DAYS[value]))
         return queryset
 
-    def filter_mine(
-        self, queryset: QuerySet[Claim], name: str, value: bool | None
-    ) -> QuerySet[Claim]:
-        if not value or self.reviewer is None:
+    def filter_mine(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
+        if value == WHOSE_NOBODY:
+            return queryset.exclude(pk__in=ReviewAssignment.objects.values("claim_id"))
+        if value != WHOSE_MINE or self.reviewer is None:
             return queryset
         # Assigned to me, or the item I am reviewing right now (my live lease): the two
         # sets of claim ids, each from its own index. An OR across two outer joins read
@@ -400,9 +410,7 @@ def filter_in_words(values: Mapping[str, Any]) -> str:
         if declared is None:
             continue
         if name == "mine":
-            if not value:
-                continue
-            shown = "Mine"
+            shown = "Nobody's" if value == WHOSE_NOBODY else "Mine"
         elif name == "reason":
             shown = vocabulary.label("reason", value)
         elif isinstance(declared, django_filters.ChoiceFilter):
