@@ -630,10 +630,13 @@ def review_bulk_assign(
         ReviewAssignment.objects.filter(claim_id__in=ids).delete()
         return len(ids)
     assignee = _decider_in(workspace, assignee_id)
-    for pk in ids:
-        ReviewAssignment.objects.update_or_create(
-            claim_id=pk, defaults={"assignee": assignee, "assigned_by": by}
-        )
+    # One upsert for the lot (a page of fifty took 200 queries, one by one).
+    ReviewAssignment.objects.bulk_create(
+        [ReviewAssignment(claim_id=pk, assignee=assignee, assigned_by=by) for pk in ids],
+        update_conflicts=True,
+        unique_fields=["claim"],
+        update_fields=["assignee", "assigned_by", "assigned_at"],
+    )
     return len(ids)
 
 
