@@ -341,9 +341,49 @@
       var heading = document.getElementById("queue-results-title");
       if (heading && (lost || (trigger && trigger.closest && trigger.closest(".pagination, .chips")))) {
         heading.focus();
+      } else if (heading && !document.getElementById("queue-filter-error")) {
+        /* A filter field keeps the focus: the live region outside the results says how
+         * many claims the filter now holds (the heading's words), as the focus would. (An
+         * invalid filter's message is an alert of its own.) */
+        var region = document.getElementById("queue-announce");
+        if (region) {
+          region.textContent = "";
+          window.setTimeout(function () { region.textContent = heading.textContent.trim(); }, 100);
+        }
       }
     }
   });
+  /* The queue's "All rows on this page" (in the bulk form) ticks or clears every row's
+   * box at once: assigning a day's work took a press per row. It shows mixed while only
+   * some rows are ticked, and stays hidden without script (the rows are ticked one by one). */
+  function rowBoxes() {
+    return Array.prototype.slice.call(
+      document.querySelectorAll('input[type=checkbox][name=claims][form=bulk-form]'));
+  }
+
+  function syncPageSelect() {
+    var all = document.getElementById("select-page");
+    var control = document.getElementById("select-page-control");
+    if (!all || !control) return;
+    var boxes = rowBoxes();
+    var ticked = boxes.filter(function (box) { return box.checked; }).length;
+    control.hidden = boxes.length === 0;
+    all.checked = boxes.length > 0 && ticked === boxes.length;
+    all.indeterminate = ticked > 0 && ticked < boxes.length;
+  }
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.id === "select-page") {
+      rowBoxes().forEach(function (box) { box.checked = target.checked; });
+    } else if (target.name === "claims" && target.getAttribute("form") === "bulk-form") {
+      syncPageSelect();
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "queue-results") syncPageSelect();
+  });
+
   /* One action on the item at a time: each answers with the item to show next, so a
    * second one sent before the first answered (d, then j at once) acted too, and its
    * answer replaced the first's, flash and Undo with it ("Skipped" for a claim just
@@ -471,6 +511,7 @@
   }
 
   function start() {
+    syncPageSelect();
     restoreDraft();
     settle(document);
     if (!window.location.hash) focusItem();

@@ -30,7 +30,7 @@ def test_queue_shows_my_progress_today_last_hour_and_what_is_left(reviewer_clien
     body = reviewer_client.get("/review/").content.decode()
     progress = re.search(r'id="my-progress"[^>]*>(.*?)</p>', body, re.S).group(1)
     text = " ".join(re.sub(r"<[^>]+>", " ", progress).split())
-    assert text == "You: 2 decided today · 2 in the last hour · 2 left in this filter"
+    assert text == "You: 2 decided today (UTC) · 2 in the last hour · 2 left in this filter"
 
 
 def test_undo_appends_a_withdrawal_and_the_judges_verdict_applies_again(
