@@ -497,7 +497,8 @@ def review_lease_next(
     ``queryset``: the queue's claims by the current filter, prepared by the caller
     (``review_queue_filtered``); ``filters``: that filter's values, recorded in the
     lease's served reason. The first few claims in queue order (not held by another
-    reviewer, not decided by this reviewer, not in ``skip``) are candidates; the first
+    reviewer, not decided by this reviewer, not in ``skip``; claims assigned to another
+    member only when no other claim is left) are candidates; the first
     of them that is not row-locked is claimed with ``SELECT ... ORDER BY ... LIMIT 1 FOR UPDATE SKIP
     LOCKED``, so reviewers asking at once lock different rows. The lease is then
     re-checked under the row lock. The reviewer's previous leases in the workspace are
@@ -519,8 +520,16 @@ def review_lease_next(
             candidate_claims = candidate_claims.exclude(review_decided_by(reviewer=reviewer))
             if passed_over:
                 candidate_claims = candidate_claims.exclude(pk__in=passed_over)
-            # One range scan of the queue index, in queue order.
+            # One range scan of the queue index, in queue order. A claim assigned to
+            # another member is theirs to take first: it is served only when nothing
+            # else is left in the filter (anyone may still open and decide it).
             candidates = review_queue_ordered_ids(
+                queryset=candidate_claims.exclude(
+                    pk__in=ReviewAssignment.objects.exclude(assignee=reviewer).values("claim_id")
+                ),
+                limit=LEASE_CANDIDATES,
+                blind=blind,
+            ) or review_queue_ordered_ids(
                 queryset=candidate_claims, limit=LEASE_CANDIDATES, blind=blind
             )
             if not candidates:
