@@ -222,6 +222,24 @@ def _bound(claim: MemoryClaim, turns: Sequence[Turn]) -> Match | None:
     return best
 
 
+class _MessageVectors:
+    """The embedding function of one message's check: each distinct text (a claim, a
+    unit of a turn) is embedded once, however many claims compare with it. The agent's
+    1,000 turns of a 2,000-turn transcript hold some 3,000 units, and embedding them is
+    nearly all of a check's time (``bench/memory_size.py``): embedded again for every
+    claim, a message of three claims took three times as long as one."""
+
+    def __init__(self, embed: EmbedFn) -> None:
+        self.embed = embed
+        self.vectors: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]
+        if missing:
+            self.vectors.update(zip(missing, self.embed(missing), strict=True))
+        return np.stack([self.vectors[t] for t in texts])
+
+
 class MemoryVerifier:
     """Verifies claims with one judge and one embedding function (both injected)."""
 
@@ -236,7 +254,12 @@ class MemoryVerifier:
     ) -> list[ClaimVerdict]:
         """One verdict per claim of ``message`` (``message_claims``: an undeclared one when
         it has none, and one for each memory-like sentence no marker covers)."""
-        return [self.verify_claim(c, transcript, agent) for c in message_claims(message)]
+        claims = message_claims(message)
+        # one message, one set of vectors: a unit is embedded once, not once per claim
+        verifier = MemoryVerifier(
+            judge=self.judge, embed=_MessageVectors(self.embed), threshold=self.threshold
+        )
+        return [verifier.verify_claim(c, transcript, agent) for c in claims]
 
     def verify_claim(
         self, claim: MemoryClaim, transcript: Transcript | None, agent: str
@@ -304,17 +327,29 @@ class MemoryVerifier:
         else:
             match = _match(best_unit, best_sim)
         similarity = max(best_sim, bound.similarity if bound else 0.0)
-        other_scored = self._scored(claim, units(transcript, others))
-        other_sim = other_scored[0][0] if other_scored else 0.0
+
+        def others_best() -> tuple[float, Unit | None]:
+            # The other speakers' units are embedded only where their similarity decides
+            # something: a "you said" claim, or one the agent's own turns do not match.
+            other_scored = self._scored(claim, units(transcript, others))
+            return other_scored[0] if other_scored else (0.0, None)
+
         if claim.actor == "addressee":
-            return self._addressee(claim, match, similarity, other_sim, others, agent)
+            return self._addressee(
+                claim, match, similarity, lambda: others_best()[0], others, agent
+            )
 
         own_verbatim = match.binder in ("exact", "normalized")
         other_bound = _bound(claim, others) if claim.actor == "self" and not own_verbatim else None
         said_by_other = other_bound is not None and other_bound.binder in ("exact", "normalized")
         if similarity < self.threshold or said_by_other:
+            other_sim, other_unit = others_best()
             if claim.actor == "self" and (said_by_other or other_sim >= self.threshold):
-                other = other_bound if said_by_other else _match(other_scored[0][1], other_sim)
+                if said_by_other:
+                    other = other_bound
+                else:
+                    assert other_unit is not None
+                    other = _match(other_unit, other_sim)
                 assert other is not None
                 report = compare(claim.content, other.compared[1])
                 shift = Finding(
@@ -447,7 +482,7 @@ class MemoryVerifier:
         claim: MemoryClaim,
         match: Match,
         similarity: float,
-        other_sim: float,
+        other_sim: Callable[[], float],
         others: list[Turn],
         agent: str,
     ) -> ClaimVerdict:
@@ -458,7 +493,7 @@ class MemoryVerifier:
         other speaker said it as closely) are drift: ``actor_shift``."""
         other = _bound(claim, others)
         said_by_other = other is not None and other.binder in ("exact", "normalized")
-        if similarity < self.threshold or said_by_other or other_sim >= similarity:
+        if similarity < self.threshold or said_by_other or other_sim() >= similarity:
             return ClaimVerdict(
                 claim,
                 "inconclusive:insufficient",
