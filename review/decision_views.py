@@ -1,6 +1,6 @@
 """The Decisions page: the team's review decisions day by day (who decided which claim,
-and whether it still stands) and each reviewer's day. Every member may read it; blind
-review hides the answers of claims the viewer has not decided."""
+and whether it still stands), each reviewer's day and their week up to it. Every member
+may read it; blind review hides the answers of claims the viewer has not decided."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from review.forms import DecisionFilterForm
-from review.selectors.decisions import review_decision_list, review_team_day, review_today
+from review.selectors.decisions import (
+    WEEK_DAYS,
+    review_decision_list,
+    review_team,
+    review_today,
+)
 from review.selectors.workspace import review_assignees
 from verifier.http import MemberRequest
 from verifier.permissions import role_required
@@ -50,13 +55,16 @@ def decisions(request: MemberRequest) -> HttpResponse:
         blind=request.membership.blind_review,
         page_number=request.GET.get("page"),
     )
+    team = review_team(workspace=workspace, day=day)
     context |= {
         "day": day,
         "reviewer": reviewer,
-        "team": review_team_day(workspace=workspace, day=day),
+        "team": team.day,
+        "week": team.week,
         "page": listed.page,
         "rows": listed.rows,
         "previous_day_query": _day_query(reviewer, day - timedelta(days=1)),
+        "previous_week_query": _day_query(reviewer, day - timedelta(days=WEEK_DAYS)),
         "next_day_query": _day_query(reviewer, day + timedelta(days=1)) if day < today else "",
         "blind": request.membership.blind_review,
     }

@@ -395,7 +395,7 @@ def _render_item(
         "lease_left": _countdown(detail.lease.expires_at) if detail.lease else "",
         "held_by_other": held_by_other,
         # "Hand back" beside "Stop reviewing": the item is assigned to this reviewer.
-        "assigned_to_me": detail.assignee == reviewer.get_username(),
+        "assigned_to_me": detail.assigned_to_me,
         # An admin may free an item another reviewer left mid-way.
         "can_release_hold": held_by_other and membership.role in ADMIN_ROLES,
         "blind": _blind(request, claim, decided_by_me=detail.decided_by_me),

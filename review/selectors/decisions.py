@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Max, Q, QuerySet
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from audit.paging import CONSOLE_PAGE_SIZE
@@ -65,28 +66,143 @@ class TeamMemberDay:
     holding_until: datetime | None
 
 
-def review_team_day(*, workspace: Workspace, day: date) -> list[TeamMemberDay]:
-    """Every reviewer and admin of the workspace with their ``day`` (five queries,
-    whatever the team's size)."""
-    start, end = review_day_bounds(day)
-    members = list(
-        Membership.objects.filter(workspace=workspace, role__in=DECIDER_ROLES)
-        .order_by("user__username")
-        .values_list("user_id", "user__username", "role")
-    )
+def _net_decided(decided: int, undone: int) -> int:
+    """A day's decisions less the undos made that day, as a reviewer's own progress line
+    counts them (the team's day and each day of its week say the same number)."""
+    return max(0, decided - undone)
+
+
+WEEK_DAYS = 7
+
+
+@dataclass(frozen=True)
+class _DayCount:
+    """One person's decisions and undos on one UTC day, and their last decision's time."""
+
+    decided: int = 0
+    undone: int = 0
+    last_at: datetime | None = None
+
+
+_NONE = _DayCount()
+
+
+def _decisions_by_day(
+    *, workspace: Workspace, first: date, last: date
+) -> tuple[dict[int, dict[date, _DayCount]], dict[int, str]]:
+    """Every person's decisions and undos per UTC day from ``first`` to ``last`` (one
+    query, grouped by person and day), and the names of those who made them."""
+    start, _ = review_day_bounds(first)
+    _, end = review_day_bounds(last)
     decided = Q(label__in=HUMAN_DECISION_LABELS)
-    counted = {
-        row["reviewer_id"]: row
-        for row in Verdict.objects.filter(
+    counted: dict[int, dict[date, _DayCount]] = defaultdict(dict)
+    names: dict[int, str] = {}
+    for row in (
+        Verdict.objects.filter(
             claim__workspace=workspace, reviewer__isnull=False, at__gte=start, at__lt=end
         )
-        .values("reviewer_id")
+        # The UTC day, as the day bounds say: a team across zones shares one day.
+        .annotate(day=TruncDate("at", tzinfo=UTC))
+        .values("reviewer_id", "reviewer__username", "day")
         .annotate(
             decided=Count("id", filter=decided),
             undone=Count("id", filter=Q(label=WITHDRAWN)),
             last_at=Max("at", filter=decided),
         )
-    }
+        .order_by()
+    ):
+        counted[row["reviewer_id"]][row["day"]] = _DayCount(
+            row["decided"], row["undone"], row["last_at"]
+        )
+        names[row["reviewer_id"]] = row["reviewer__username"]
+    return counted, names
+
+
+@dataclass(frozen=True)
+class TeamMemberWeek:
+    """One person's week: their decisions on each day (net of that day's undos, as the
+    team's day counts them), the week's sum of those, and the undos of the week."""
+
+    user_id: int
+    username: str
+    per_day: tuple[int, ...]  # one per day of :attr:`TeamWeek.days`, oldest first
+    decided: int
+    undone: int
+
+
+@dataclass(frozen=True)
+class TeamWeek:
+    """The team's decisions over the seven UTC days ending on a day."""
+
+    days: tuple[date, ...]  # oldest first; the last is the day chosen
+    members: list[TeamMemberWeek]
+
+    @property
+    def anyone_decided(self) -> bool:
+        """Whether anybody decided (or undid) anything that week."""
+        return any(member.decided or member.undone for member in self.members)
+
+
+@dataclass(frozen=True)
+class Team:
+    """The Decisions page's team: each reviewer's and admin's day, and their week up to
+    it."""
+
+    day: list[TeamMemberDay]
+    week: TeamWeek
+
+
+def review_team(*, workspace: Workspace, day: date) -> Team:
+    """Every reviewer and admin of the workspace with their ``day``, and everyone's
+    decisions per UTC day over the seven days ending on it (five queries, whatever the
+    team's size or the week's work: no query per day or per person). Someone who decided
+    that week and is no reviewer or admin now is listed in the week too, after them."""
+    members = list(
+        Membership.objects.filter(workspace=workspace, role__in=DECIDER_ROLES)
+        .order_by("user__username")
+        .values_list("user_id", "user__username", "role")
+    )
+    days = tuple(day - timedelta(days=back) for back in range(WEEK_DAYS - 1, -1, -1))
+    counted, names = _decisions_by_day(workspace=workspace, first=days[0], last=day)
+    listed = {user_id for user_id, _, _ in members}
+    former = sorted((name, user_id) for user_id, name in names.items() if user_id not in listed)
+    week = []
+    for user_id, username in [
+        *((user_id, username) for user_id, username, _ in members),
+        *((user_id, name) for name, user_id in former),
+    ]:
+        their = counted.get(user_id, {})
+        per_day = tuple(
+            _net_decided(their.get(each, _NONE).decided, their.get(each, _NONE).undone)
+            for each in days
+        )
+        week.append(
+            TeamMemberWeek(
+                user_id=user_id,
+                username=username,
+                per_day=per_day,
+                decided=sum(per_day),
+                undone=sum(count.undone for count in their.values()),
+            )
+        )
+    return Team(
+        day=_team_day(
+            workspace=workspace,
+            members=members,
+            on_day={user_id: their.get(day, _NONE) for user_id, their in counted.items()},
+        ),
+        week=TeamWeek(days=days, members=week),
+    )
+
+
+def _team_day(
+    *,
+    workspace: Workspace,
+    members: list[tuple[int, str, str]],
+    on_day: dict[int, _DayCount],
+) -> list[TeamMemberDay]:
+    """Each of ``members`` (user id, name, role) with their day's counts ``on_day``, what
+    is theirs in the queue now and what they hold (three queries)."""
     now = timezone.now()
     queue = queue_undecided(Claim.objects.filter(workspace=workspace))
     live = ReviewLease.objects.filter(claim__in=queue, expires_at__gt=now)
@@ -112,16 +228,16 @@ def review_team_day(*, workspace: Workspace, day: date) -> list[TeamMemberDay]:
     }
     out = []
     for user_id, username, role in members:
-        row = counted.get(user_id, {})
+        count = on_day.get(user_id, _NONE)
         lease = holding.get(user_id)
         out.append(
             TeamMemberDay(
                 user_id=user_id,
                 username=username,
                 role=role,
-                decided=max(0, row.get("decided", 0) - row.get("undone", 0)),
-                undone=row.get("undone", 0),
-                last_decision_at=row.get("last_at"),
+                decided=_net_decided(count.decided, count.undone),
+                undone=count.undone,
+                last_decision_at=count.last_at,
                 queue_left=theirs[user_id],
                 holding=lease.claim.public_id if lease is not None else "",
                 holding_until=lease.expires_at if lease is not None else None,

@@ -17,7 +17,7 @@ from django.utils import timezone
 from audit.highlighting import Segment, Span, text_window, window_segments
 from review import item_pane
 from review.models import ReviewLease, ReviewNote
-from review.selectors.queue import QueueWhy, deciding_verdict, why_of
+from review.selectors.queue import QueueWhy, deciding_verdict, person_in_words, why_of
 from review.verdict_words import (
     confidence_in_words,
     judge_in_words,
@@ -199,6 +199,10 @@ class ReviewItem:
     why: QueueWhy | None = None
     guidelines_html: str = ""  # the workspace's guidelines, sanitized when saved
     assignee: str = ""
+    # The assignee as the viewer reads it: "you" for their own (the item's "assigned to
+    # you", and its Hand back), else the user name (:func:`person_in_words`).
+    assignee_words: str = ""
+    assigned_to_me: bool = False
     # The reviewer's own decision that stands on this claim, when it is recent enough to
     # undo (``review.services.review_undo``).
     undoable: Verdict | None = None
@@ -302,6 +306,7 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         judged_quote=judged_quotes.get,
     )
     why = why_of(reason=claim.state_reason, verdict=deciding, quote=claim.submitted_quote)
+    assigned_to_me = bool(claim.pane_assignee) and claim.pane_assignee == reviewer.get_username()
     return ReviewItem(
         claim=claim,
         version=version,
@@ -320,6 +325,8 @@ def review_item_detail(*, claim: Claim, reviewer: User, at: int | None = None) -
         why=why,
         guidelines_html=claim.pane_guidelines or "",
         assignee=claim.pane_assignee or "",
+        assignee_words=person_in_words(claim.pane_assignee, mine=assigned_to_me),
+        assigned_to_me=assigned_to_me,
         undoable=_undoable(verdicts, reviewer),
         decided_by_calibrator=(
             deciding.judge_words  # type: ignore[attr-defined]

@@ -59,6 +59,7 @@ from verifier.states import (
     reason_in_words,
     verdict_judges_active,
 )
+from verifier.time_words import utc_words
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -210,6 +211,7 @@ class QueueRow:
     source_ref: str
     lease_expires_at: datetime | None
     lease_reviewer: str | None
+    lease_reviewer_id: int | None
     # The verdict the state rests on (``review.verdict_columns``: after an undo the
     # judge's again, never the withdrawal); None without one.
     verdict_judge_model: str | None
@@ -219,11 +221,13 @@ class QueueRow:
     verdict_reviewer: int | None
     verdict_calibrator_version: int | None  # a reviewer calibrator's answer: its version
     assignee: str | None  # who the item is assigned to (username); None: nobody
+    assignee_id: int | None
     # derived from the columns above by :func:`review_queue_rows`
     text_short: str  # the text cut to TEXT_SHORT_CHARS
     age: str  # as ``|timesince``
     created_iso: str  # as ``|date:"c"``
-    lease_holder: str  # the live lease's reviewer; "" without one
+    lease_holder: str  # the live lease's reviewer in words (:func:`lease_in_words`); ""
+    assignee_words: str  # the assignee in words (:func:`person_in_words`); "" for nobody
     judge: str  # who gave the verdict the state stands on, in words ("" without one)
     why: QueueWhy
 
@@ -248,10 +252,11 @@ SELECT c."id" AS "pk", c."public_id", c."text", c."state", c."state_reason",
        c."submitted_quote", c."origin",
        c."created_at", c."dependents", s."ref" AS "source_ref",
        l."expires_at" AS "lease_expires_at", u."username" AS "lease_reviewer",
+       l."reviewer_id" AS "lease_reviewer_id",
        v."judge_model" AS "verdict_judge_model", v."confidence" AS "verdict_confidence",
        v."label" AS "verdict_label", v."note" AS "verdict_note",
        v."reviewer_id" AS "verdict_reviewer", jc."version" AS "verdict_calibrator_version",
-       au."username" AS "assignee"
+       au."username" AS "assignee", ra."assignee_id"
 FROM "verifier_claim" c
 JOIN "verifier_source" s ON s."id" = c."source_id"
 LEFT JOIN "review_reviewlease" l ON l."claim_id" = c."id"
@@ -265,6 +270,24 @@ LEFT JOIN LATERAL (
 LEFT JOIN "{JudgeCalibrator._meta.db_table}" jc ON jc."id" = v."calibrator_id"
 WHERE c."workspace_id" = %s AND c."id" = ANY(%s)
 """
+
+
+def person_in_words(username: str | None, *, mine: bool) -> str:
+    """A person as the console names them to the viewer: "you" where it is the viewer
+    (``mine``), else their user name ("" for nobody). The queue's Lease and Assigned to
+    cells and the item's assignee and lease lines say it so."""
+    if not username:
+        return ""
+    return "you" if mine else username
+
+
+def lease_in_words(username: str | None, *, mine: bool, expires_at: datetime | None) -> str:
+    """A live lease's holder (:func:`person_in_words`), the viewer's own with its end:
+    "you (until 14:05 UTC)", what the item page counts down; another's by name."""
+    who = person_in_words(username, mine=mine)
+    if who and mine and expires_at is not None:
+        return f"{who} (until {utc_words(expires_at, 'time')})"
+    return who
 
 
 def _judge_cell(deciding: JudgedRow | None, *, blind: bool) -> str:
@@ -281,9 +304,12 @@ def _judge_cell(deciding: JudgedRow | None, *, blind: bool) -> str:
     return judge_in_words(deciding.judge_model, calibrator_version=deciding.calibrator_version)
 
 
-def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueRow:
+def _queue_row(
+    columns: dict[str, Any], *, now: datetime, blind: bool, viewer_id: int | None
+) -> QueueRow:
     """The row of ``columns`` (one result of :data:`_QUEUE_ROWS_SQL`) with its cells;
-    ``blind``: the reviewer's blind review (the Judge cell is empty)."""
+    ``blind``: the reviewer's blind review (the Judge cell is empty); ``viewer_id``: the
+    user the page is for (their own lease and assignment say "you")."""
     text: str = columns["text"]
     created_at: datetime = columns["created_at"]
     expires_at: datetime | None = columns["lease_expires_at"]
@@ -308,7 +334,19 @@ def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueR
         ),
         age=timesince(created_at, now),
         created_iso=timezone.localtime(created_at).isoformat(),
-        lease_holder=(columns["lease_reviewer"] or "") if live else "",
+        lease_holder=(
+            lease_in_words(
+                columns["lease_reviewer"],
+                mine=viewer_id is not None and columns["lease_reviewer_id"] == viewer_id,
+                expires_at=expires_at,
+            )
+            if live
+            else ""
+        ),
+        assignee_words=person_in_words(
+            columns["assignee"],
+            mine=viewer_id is not None and columns["assignee_id"] == viewer_id,
+        ),
         # Who the state stands on now, as the why: after an undo the judge again, not
         # the reviewer whose decision the latest (withdrawn) verdict takes back.
         judge=_judge_cell(deciding, blind=blind),
@@ -319,13 +357,19 @@ def _queue_row(columns: dict[str, Any], *, now: datetime, blind: bool) -> QueueR
 
 
 def review_queue_rows(
-    *, workspace: Workspace, pks: list[int], now: datetime, blind: bool = False
+    *,
+    workspace: Workspace,
+    pks: list[int],
+    now: datetime,
+    blind: bool = False,
+    viewer: User | None = None,
 ) -> list[QueueRow]:
     """The queue page's rows for ``pks`` (in that order; others' and unknown pks
     dropped): each claim's cells with its source ref, lease holder (live at ``now``)
     and assignee, and the judge model, confidence, label, note, reviewer and reviewer
     calibrator of the verdict its state rests on (one query). ``blind``: the
-    reviewer's blind review."""
+    reviewer's blind review; ``viewer``: who reads the page (their own lease and
+    assignment are "you")."""
     if not pks:
         return []
     with connection.cursor() as cursor:
@@ -334,7 +378,12 @@ def review_queue_rows(
         cursor.execute(_QUEUE_ROWS_SQL, [workspace.pk, list(pks)])
         found: list[dict[str, Any]] = cursor.fetchall()
     by_pk = {columns["pk"]: columns for columns in found}
-    return [_queue_row(by_pk[pk], now=now, blind=blind) for pk in pks if pk in by_pk]
+    viewer_id = viewer.pk if viewer is not None else None
+    return [
+        _queue_row(by_pk[pk], now=now, blind=blind, viewer_id=viewer_id)
+        for pk in pks
+        if pk in by_pk
+    ]
 
 
 def review_queue_filter(
@@ -527,7 +576,9 @@ def review_queue_page(
         )
     )
     pks = [key.id for key in window.keys]
-    rows = review_queue_rows(workspace=workspace, pks=pks, now=timezone.now(), blind=blind)
+    rows = review_queue_rows(
+        workspace=workspace, pks=pks, now=timezone.now(), blind=blind, viewer=reviewer
+    )
     page = KeysetPage(
         object_list=rows,
         number=window.number,

@@ -99,11 +99,12 @@ def test_an_invalid_filter_offers_start_reviewing_disabled_with_the_reason(
     why = _text(re.search(r'id="start-reviewing-why">(.*?)</span>', body, re.S).group(1))
     assert why.startswith("Fix the filter above")
 
-    # a valid filter offers it, enabled
-    valid = _get(reviewer_client, "ingest_job=1")
+    # a valid filter with a claim left offers it, enabled (one with none left offers
+    # no button: tests/review/test_polish_nothing_left.py)
+    valid = _get(reviewer_client, "origin=extracted")
     button = re.search(r'<button[^>]*id="start-reviewing"[^>]*>', valid).group(0)
     assert "disabled" not in button and 'type="submit"' in button
-    assert 'action="/review/start/?ingest_job=1"' in valid
+    assert 'action="/review/start/?origin=extracted"' in valid
     assert 'id="start-reviewing-why"' not in valid
     assert not ReviewLease.objects.exists()
 
