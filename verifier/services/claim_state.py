@@ -393,7 +393,9 @@ def claims_unbound_restate() -> int:
     until 2026-11-28 the local "nothing to judge" abstention (the judge was not asked)
     counted as the judge's answer, and such a claim read "the judge could not decide"
     instead of ``no_evidence`` (``verifier.states.resolve_state``). ``migrate`` runs this;
-    with nothing to change it writes nothing. Returns how many claims it re-resolved."""
+    with nothing to change it writes nothing. Returns how many claims it changed: one
+    whose abstention is the judge's own (a RAG audit's unsupported sentence, judged over
+    the answer's chunks) reads ``abstained`` still and is not counted."""
     done = last = 0
     while True:
         with transaction.atomic():
@@ -405,6 +407,7 @@ def claims_unbound_restate() -> int:
             if not batch:
                 return done
             cause = "state rule: a claim with no span bound reads no_evidence"
-            claims_state_refresh(claims=batch, causes={c.pk: cause for c in batch})
-        done += len(batch)
+            states = ClaimStates(batch)
+            states.refresh(claims=batch, causes={c.pk: cause for c in batch})
+            done += states.flush()
         last = batch[-1].pk
