@@ -37,6 +37,7 @@ urlpatterns = [
     path("verify/", include("verifier.pipeline.verify_urls")),
 ]
 
+handler400 = "verifier.views.bad_request"
 handler403 = "verifier.views.permission_denied"
 handler404 = "verifier.views.page_not_found"
 handler500 = "verifier.views.server_error"

@@ -146,7 +146,7 @@ def same_site_path(request: HttpRequest, url: str) -> str | None:
     return path
 
 
-def _page_sent_from(request: HttpRequest) -> str | None:
+def page_sent_from(request: HttpRequest) -> str | None:
     """The console page the request was sent from (its ``Referer``, path and query),
     when it is on this site and is not the refused address itself (a form sent to its
     own page is refused at the same address: that page is the way back); None
@@ -169,7 +169,7 @@ def refusal(request: HttpRequest, where: str, problem: str) -> HttpResponse:
         message = f"{said} {problem}; it cannot be stored."
         return JsonResponse(error_body("invalid_text", message, {"field": where}), status=400)
     message = f"{where_in_words(where)} {problem}, which cannot be read as text."
-    back = _page_sent_from(request)
+    back = page_sent_from(request)
     context = {
         "message": message,
         # a form's field or a query parameter: what was typed is still in the page before

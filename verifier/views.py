@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -15,7 +17,7 @@ from verifier import vocabulary
 from verifier.api.errors import error_body
 from verifier.api.paths import is_api_path
 from verifier.error_pages import api_not_found, statement_timeout_response
-from verifier.input_guard import same_site_path
+from verifier.input_guard import page_sent_from, same_site_path
 from verifier.middleware import SESSION_WORKSPACE_KEY
 from verifier.outage import RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, database_unreachable
 from verifier.permissions import signed_in_required
@@ -65,6 +67,39 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return render(request, "errors/403.html", {"message": str(exception or "")}, status=403)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a request Django refused before any view read it — more form fields
+    than ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` (a page of 1,000 ticked rows), a body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, another suspicious request. The API answers its JSON
+    error body, the console its 400 page with the cause in words and the way back (it got
+    Django's bare "Bad Request (400)")."""
+    if isinstance(exception, TooManyFieldsSent):
+        code, detail = (
+            "malformed_request",
+            (f"The form sent more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"),
+        )
+        hint = "Choose fewer rows or items at once (or the whole filter, where offered)."
+    elif isinstance(exception, RequestDataTooBig):
+        code, detail = (
+            "payload_too_large",
+            (f"The request is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"),
+        )
+        hint = "Send less at once."
+    else:
+        code, detail, hint = "malformed_request", "The request could not be read", ""
+    if is_api_path(request.path):
+        body = error_body(code, f"{detail}.", {"field": "body"})
+        return JsonResponse(body, status=400)
+    back = page_sent_from(request)
+    context = {
+        "message": f"{detail}. {hint}".strip(),
+        "typed": False,
+        "back": back or "/",
+        "came_from": back is not None,
+    }
+    return HttpResponse(render_to_string("errors/400.html", context), status=400)
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
