@@ -434,6 +434,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "verifier.pipeline.tasks.watch_calibrator_change_jobs",
         "schedule": SPANPROOF_JOB_WATCH_SECONDS,
     },
+    "watch-review-rejudge-jobs": {
+        "task": "review.tasks.watch_review_rejudge_jobs",
+        "schedule": SPANPROOF_JOB_WATCH_SECONDS,
+    },
     "fit-judge-calibrators": {
         "task": "verifier.pipeline.tasks.fit_judge_calibrators",
         "schedule": SPANPROOF_CALIBRATOR_FIT_SECONDS,

@@ -7,6 +7,7 @@ so the same rules apply: nobody makes a claim ``supported`` without a fresh boun
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.utils import timezone
 
 from review.filters import filter_in_words
@@ -27,6 +28,8 @@ from verifier.models import (
     Claim,
     EvidenceBinding,
     Membership,
+    ReviewRejudgeJob,
+    ReviewRejudgeJobStatus,
     Verdict,
     VerdictLabel,
     Workspace,
@@ -34,6 +37,8 @@ from verifier.models import (
 from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.claim_state import claim_exclude, claim_state_refresh
+from verifier.services.enqueue import RUN_REVIEW_REJUDGE_JOB, task_enqueue_on_commit
+from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
 from verifier.services.sources import claim_restore_rebind
 from verifier.services.workspaces import member_added_record, member_remove, member_role_change
 from verifier.state_policy import state_policy
@@ -56,6 +61,11 @@ HUMAN_PROMPT_VERSION = 0  # a person reads the span; there is no prompt
 LEASE_ATTEMPTS = 5
 # How many claims in queue order are candidates for one lease attempt.
 LEASE_CANDIDATES = 16
+# Claims a bulk send-back's job locks, judges and writes per transaction: reviewers wait
+# on one chunk's locks for a moment, never on the whole selection.
+REJUDGE_CHUNK = 20
+
+logger = logging.getLogger(__name__)
 
 
 class ReviewError(ApplicationError, ValueError):
@@ -302,6 +312,8 @@ class BulkOutcome:
     # changed since the confirmation page showed them (decided, excluded, re-judged by
     # someone else): left alone, as the single item's stale check refuses them
     changed: list[Claim] = field(default_factory=list)
+    # a send-back's background job, which judges ``done`` (None: nothing to send)
+    job: ReviewRejudgeJob | None = None
 
 
 def _bulk_partition(
@@ -365,13 +377,136 @@ def review_bulk_exclude(
 def review_bulk_rejudge(
     *, claims: Iterable[Claim], reviewer: User, seen: Mapping[str, str] | None = None
 ) -> BulkOutcome:
-    """Send the claims back to the judge, skipping (and reporting) those another
-    reviewer is holding and those changed since ``seen``."""
+    """Send the claims back to the judge in the background: skip (and report) now those
+    another reviewer is holding and those changed since ``seen``, and record the rest in
+    a job (``outcome.job``) that a worker runs once this commits
+    (:func:`review_rejudge_job_run`), checking each claim again when its chunk runs. The
+    request never waits on the judge (a model loading, an external judge's backend)."""
     with transaction.atomic():
         free, held, changed = _bulk_partition(claims, reviewer, seen)
-    free = [claim for claim in free if not claim.exclusion_reason]
-    review_rejudge(claims=free, reviewer=reviewer)
-    return BulkOutcome(done=free, held=held, changed=changed)
+        free = [claim for claim in free if not claim.exclusion_reason]
+        job = _rejudge_job_create(claims=free, reviewer=reviewer, seen=seen) if free else None
+    return BulkOutcome(done=free, held=held, changed=changed, job=job)
+
+
+def _rejudge_job_create(
+    *, claims: list[Claim], reviewer: User, seen: Mapping[str, str] | None
+) -> ReviewRejudgeJob:
+    """Record a send-back of ``claims`` (one workspace's) asked for by ``reviewer`` and
+    enqueue it once the caller's transaction commits."""
+    workspaces = {claim.workspace_id for claim in claims}
+    if len(workspaces) != 1:
+        raise ReviewError("A send-back to the judge takes the claims of one workspace.")
+    ids = sorted(claim.pk for claim in claims)
+    job = ReviewRejudgeJob.objects.create(
+        workspace_id=workspaces.pop(),
+        created_by=reviewer,
+        claim_ids=ids,
+        seen=None if seen is None else {c.public_id: seen.get(c.public_id, "") for c in claims},
+        total=len(ids),
+    )
+    task_enqueue_on_commit(RUN_REVIEW_REJUDGE_JOB, job.pk)
+    return job
+
+
+@dataclass(frozen=True)
+class RejudgeChunk:
+    """What one chunk of a send-back did: ``judged`` claims the judge read, ``moved`` of
+    them changed state; ``skipped``: the claims left alone and why (``ReviewRejudgeJob``)."""
+
+    judged: int
+    moved: int
+    skipped: list[dict[str, str]]
+
+
+def review_rejudge_chunk(
+    *, ids: list[int], reviewer: User, seen: Mapping[str, str] | None
+) -> RejudgeChunk:
+    """Send the claims ``ids`` back to the judge under their row locks, by the single
+    item's rules: a claim another reviewer holds, one changed since ``seen`` and an
+    excluded one are left alone (and named). The caller holds a transaction."""
+    free, held, changed = _bulk_partition(Claim.objects.filter(pk__in=ids), reviewer, seen)
+    found = {claim.pk for claim in free} | {c.pk for c in changed} | {c.pk for c, _ in held}
+    skipped = [{"claim": c.public_id, "why": "held", "holder": name} for c, name in held]
+    skipped += [{"claim": c.public_id, "why": "changed"} for c in changed]
+    skipped += [{"claim": c.public_id, "why": "excluded"} for c in free if c.exclusion_reason]
+    skipped += [{"claim": f"#{pk}", "why": "gone"} for pk in ids if pk not in found]
+    sent = [claim for claim in free if not claim.exclusion_reason]
+    before = {claim.pk: claim.state for claim in sent}
+    review_rejudge(claims=sent, reviewer=reviewer)
+    after = dict(Claim.objects.filter(pk__in=before).values_list("pk", "state"))
+    moved = sum(1 for pk, state in before.items() if after.get(pk) != state)
+    return RejudgeChunk(judged=len(sent), moved=moved, skipped=skipped)
+
+
+def _rejudge_job_finish(job: ReviewRejudgeJob, status: str, error: str = "") -> None:
+    ReviewRejudgeJob.objects.filter(pk=job.pk, runner=job.runner).update(
+        status=status, error=error[:2000], finished_at=timezone.now(), runner=""
+    )
+
+
+def review_rejudge_job_run(*, job_id: int) -> ReviewRejudgeJob:
+    """Run a send-back to its end, chunk by chunk (``REJUDGE_CHUNK`` claims in id order,
+    each chunk and the job's progress in one transaction). A finished job, or one a live
+    worker holds, is left alone; an interrupted one goes on after ``done_through``."""
+    with transaction.atomic():
+        job = (
+            ReviewRejudgeJob.objects.select_for_update(of=("self",))
+            .select_related("created_by")
+            .get(pk=job_id)
+        )
+        if job.finished or lease_is_live(job.runner, job.heartbeat_at):
+            return job
+        job.status = ReviewRejudgeJobStatus.RUNNING
+        job.started_at = job.started_at or timezone.now()
+        job.runner = new_runner()
+        job.heartbeat_at = timezone.now()
+        job.save(update_fields=["status", "started_at", "runner", "heartbeat_at"])
+    try:
+        with job_heartbeat(model=ReviewRejudgeJob, pk=job.pk, runner=job.runner):
+            _rejudge_job_chunks(job)
+    except Exception as exc:
+        _rejudge_job_finish(job, ReviewRejudgeJobStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        logger.exception("send-back job %s failed", job.pk)
+    job.refresh_from_db()
+    return job
+
+
+def _rejudge_job_chunks(job: ReviewRejudgeJob) -> None:
+    reviewer = job.created_by
+    ours = ReviewRejudgeJob.objects.filter(pk=job.pk, runner=job.runner)
+    ids = [int(pk) for pk in job.claim_ids]
+    while True:
+        with transaction.atomic():
+            current = ours.select_for_update().first()
+            if current is None:  # the watchdog gave the job to another worker
+                return
+            rest = [pk for pk in ids if pk > current.done_through][:REJUDGE_CHUNK]
+            if not rest:
+                _rejudge_job_finish(job, ReviewRejudgeJobStatus.SUCCEEDED)
+                return
+            if (
+                reviewer is None
+                or not Membership.objects.filter(
+                    workspace_id=job.workspace_id, user=reviewer, role__in=DECIDER_ROLES
+                ).exists()
+            ):
+                _rejudge_job_finish(
+                    job,
+                    ReviewRejudgeJobStatus.FAILED,
+                    "the member who sent them back may no longer decide in this workspace: "
+                    "the claims not judged yet were left as they are",
+                )
+                return
+            done = review_rejudge_chunk(ids=rest, reviewer=reviewer, seen=current.seen)
+            ours.update(
+                done=F("done") + len(rest),
+                done_through=rest[-1],
+                judged=F("judged") + done.judged,
+                moved=F("moved") + done.moved,
+                skipped=[*current.skipped, *done.skipped],
+                heartbeat_at=timezone.now(),
+            )
 
 
 def review_lease_release(*, claim: Claim, reviewer: User) -> None:

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.queue, name="queue"),
     path("start/", views.start, name="start"),
     path("bulk/", views.bulk, name="bulk"),
+    path("send-back/<int:job_id>/", views.rejudge_job, name="rejudge-job"),
     path("blind/", views.blind_toggle, name="blind"),
     path("decisions/", decision_views.decisions, name="decisions"),
     path("guidelines/", views.guidelines, name="guidelines"),

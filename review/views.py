@@ -54,6 +54,7 @@ from review.selectors.queue import (
     review_queue_filtered,
     review_queue_page,
 )
+from review.selectors.rejudge_jobs import review_rejudge_job_get, review_rejudge_job_skipped
 from review.selectors.sentences import review_item_sentence_stops
 from review.selectors.workspace import review_assignees, review_guidelines_get
 from review.services import (
@@ -83,7 +84,9 @@ from verifier.http import MemberRequest
 from verifier.input_guard import same_site_path
 from verifier.models import ApiScope, Claim
 from verifier.permissions import ADMIN_ROLES, DECIDER_ROLES, role_required
+from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors import counts
+from verifier.selectors.worker_beats import job_liveness
 from verifier.untrusted_input import decimal_int
 
 if TYPE_CHECKING:
@@ -254,18 +257,46 @@ def bulk(request: MemberRequest) -> HttpResponse:
             },
         )
     seen = {c.public_id: request.POST.get(f"seen:{c.public_id}", "") for c in claims}
+    target = queue_url
     if action == "exclude":
         outcome = review_bulk_exclude(
             claims=claims, reviewer=request.user, reason=form.cleaned_data["reason"], seen=seen
         )
         messages.success(request, f"Excluded {vocabulary.counted(len(outcome.done), 'claim')}.")
     else:
+        # the judge reads them in the background: the job's page follows it
         outcome = review_bulk_rejudge(claims=claims, reviewer=request.user, seen=seen)
         messages.success(
-            request, f"Sent {vocabulary.counted(len(outcome.done), 'claim')} back to the judge."
+            request,
+            f"Sent {vocabulary.counted(len(outcome.done), 'claim')} back to the judge."
+            + (" The judge reads them in the background." if outcome.job else ""),
         )
+        if outcome.job is not None:
+            target = reverse("review:rejudge-job", args=[outcome.job.pk])
+            target += f"?{filter_qs}" if filter_qs else ""
     _report_held(request, outcome)
-    return redirect(queue_url)
+    return redirect(target)
+
+
+@require_GET
+@role_required()
+def rejudge_job(request: MemberRequest, job_id: int) -> HttpResponse:
+    """How far a bulk send-back to the judge has come (polled by htmx)."""
+    job = review_rejudge_job_get(workspace=request.workspace, job_id=job_id)
+    filter_qs = _filter_qs(request)
+    context = {
+        "job": job,
+        "skipped": review_rejudge_job_skipped(job=job),
+        "blind": request.membership.blind_review,
+        "queue_url": reverse("review:queue") + (f"?{filter_qs}" if filter_qs else ""),
+        **job_liveness(job),
+    }
+    if request.htmx:
+        response = render(request, "review/_rejudge_job.html", context)
+        if job.finished:
+            response.status_code = HTMX_STOP_POLLING
+        return response
+    return render(request, "review/rejudge_job.html", context)
 
 
 def _report_held(request: MemberRequest, outcome: BulkOutcome) -> None:

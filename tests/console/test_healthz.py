@@ -13,6 +13,7 @@ def test_healthz_reports_every_dependency(db):
         "verification_jobs",
         "audit_pack_jobs",
         "calibrator_change_jobs",
+        "review_rejudge_jobs",
         "workers",
     }
     assert body["checks"]["database"]["ok"] is True

@@ -92,12 +92,15 @@ def test_a_current_span_is_not_bound_again(source, reviewer):
     assert EvidenceBinding.objects.filter(claim=claim).count() == 1
 
 
-def test_bulk_send_back_binds_the_stale_ones_too(source, reviewer):
+def test_bulk_send_back_binds_the_stale_ones_too(
+    source, reviewer, django_capture_on_commit_callbacks
+):
     first = _supported_claim(source)
     second = _supported_claim(source, "Sediment settles where the river current slows.")
     _new_version(source, "Preface. " + source.versions.get().text)
 
-    outcome = review_bulk_rejudge(claims=[first, second], reviewer=reviewer)
+    with django_capture_on_commit_callbacks(execute=True):  # the job's task, run eagerly
+        outcome = review_bulk_rejudge(claims=[first, second], reviewer=reviewer)
 
     assert len(outcome.done) == 2
     for claim in (first, second):

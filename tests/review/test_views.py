@@ -237,17 +237,18 @@ def test_bulk_actions_need_confirmation(reviewer_client, make_queue_claim):
     assert a.exclusion_reason == "batch import noise"
 
 
-def test_bulk_rejudge(reviewer_client, make_queue_claim):
+def test_bulk_rejudge(reviewer_client, make_queue_claim, django_capture_on_commit_callbacks):
     a = make_queue_claim("abstained")
     before = a.verdicts.count()
     data = {"action": "rejudge", "claims": [a.public_id], "confirm": "on", **bulk_seen(a)}
-    assert reviewer_client.post("/review/bulk/", data).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):  # the job's task, run eagerly
+        assert reviewer_client.post("/review/bulk/", data).status_code == 302
     assert a.verdicts.count() == before + 1
 
 
 @pytest.mark.parametrize("action", ["exclude", "rejudge"])
 def test_a_bulk_action_leaves_a_claim_decided_after_its_confirmation_alone(
-    reviewer_client, client, workspace, make_queue_claim, action
+    reviewer_client, client, workspace, make_queue_claim, action, django_capture_on_commit_callbacks
 ):
     """The confirmation page showed both unverified; otto then decided one. Confirming
     excludes (or re-judges) the other only, and says which one it left and why."""
@@ -268,9 +269,10 @@ def test_a_bulk_action_leaves_a_claim_decided_after_its_confirmation_alone(
     a.refresh_from_db()
     verdicts = a.verdicts.count()
 
-    body = reviewer_client.post(
-        "/review/bulk/", {**data, **shown, "confirm": "on"}, follow=True
-    ).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):  # a send-back's job runs eagerly
+        body = reviewer_client.post(
+            "/review/bulk/", {**data, **shown, "confirm": "on"}, follow=True
+        ).content.decode()
 
     a.refresh_from_db(), b.refresh_from_db()
     assert (a.state, a.state_reason) == ("contradicted", "human_contradicted")

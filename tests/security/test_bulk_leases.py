@@ -41,7 +41,9 @@ def test_bulk_exclude_skips_a_claim_leased_to_another_reviewer(reviewer_client, 
     assert lease.reviewer == otto  # otto's lease is untouched
 
 
-def test_bulk_rejudge_skips_a_claim_leased_to_another_reviewer(reviewer_client, source, workspace):
+def test_bulk_rejudge_skips_a_claim_leased_to_another_reviewer(
+    reviewer_client, source, workspace, django_capture_on_commit_callbacks
+):
     mine, theirs, _ = _two_claims_one_leased_by_otto(source, workspace)
     before = {c.pk: c.verdicts.count() for c in (mine, theirs)}
     data = {
@@ -50,7 +52,8 @@ def test_bulk_rejudge_skips_a_claim_leased_to_another_reviewer(reviewer_client, 
         "confirm": "on",
         **bulk_seen(mine, theirs),
     }
-    body = reviewer_client.post("/review/bulk/", data, follow=True).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):  # the job's task, run eagerly
+        body = reviewer_client.post("/review/bulk/", data, follow=True).content.decode()
     assert "Sent 1 claim back to the judge." in body
     assert theirs.public_id in body and "Skipped 1" in body
     assert Verdict.objects.filter(claim=mine).count() == before[mine.pk] + 1

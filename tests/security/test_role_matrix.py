@@ -41,6 +41,7 @@ from verifier.models import (
     JudgeCalibrator,
     MemoryCheck,
     RagAudit,
+    ReviewRejudgeJob,
     VerificationJob,
 )
 from verifier.scoring.rulesets import CORE_V1
@@ -131,6 +132,11 @@ class World:
                 cause="test",
             ).pk
         )
+
+    @cached_property
+    def rejudge_job_id(self) -> int:
+        """A queued send-back to the judge: its page answers as any job's."""
+        return int(ReviewRejudgeJob.objects.create(workspace=self.workspace, total=0).pk)
 
     @cached_property
     def webhook_id(self) -> int:
@@ -428,6 +434,13 @@ TABLE: tuple[Route, ...] = (
                 },
             )
         },
+    ),
+    # How far a bulk send-back to the judge has come: every member reads it.
+    Route(
+        "review:rejudge-job",
+        "console",
+        {"GET": Op(R, 200)},
+        args=lambda w: {"job_id": w.rejudge_job_id},
     ),
     # Blind review is the member's own preference: any role.
     Route("review:blind", "console", {"POST": Op(R, 302)}),

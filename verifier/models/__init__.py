@@ -34,6 +34,7 @@ from verifier.models.relation_verification import (
     RelationVerificationConfig,
     SrmkgCalibration,
 )
+from verifier.models.review_rejudge import ReviewRejudgeJob, ReviewRejudgeJobStatus
 from verifier.models.rules import RuleSet, RuleSetActivation
 from verifier.models.sentences import SourceSentence
 from verifier.models.sources import (
@@ -97,6 +98,8 @@ __all__ = [
     "RelationKind",
     "RelationVerification",
     "RelationVerificationConfig",
+    "ReviewRejudgeJob",
+    "ReviewRejudgeJobStatus",
     "Role",
     "RuleSet",
     "RuleSetActivation",

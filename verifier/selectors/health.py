@@ -89,12 +89,18 @@ def _stuck(stalled: QuerySet[Any], fields: dict[str, str]) -> dict[str, Any]:
 
 def _jobs() -> dict[str, dict[str, Any]]:
     """Active background jobs whose worker has not beaten for the stale period: ingest
-    jobs, verification batches, audit-pack exports, calibrator changes. Reported, not
-    counted against the overall status: the web process is healthy, and the watchdogs
-    re-enqueue or fail them (``services.ingest_watch``, ``services.job_watch``)."""
+    jobs, verification batches, audit-pack exports, calibrator changes, the review
+    queue's send-backs to the judge. Reported, not counted against the overall status:
+    the web process is healthy, and the watchdogs re-enqueue or fail them
+    (``services.ingest_watch``, ``services.job_watch``)."""
     from django.utils import timezone
 
-    from verifier.models import AuditPackJob, CalibratorChangeJob, VerificationJob
+    from verifier.models import (
+        AuditPackJob,
+        CalibratorChangeJob,
+        ReviewRejudgeJob,
+        VerificationJob,
+    )
     from verifier.selectors.ingest import ingest_jobs_stalled
     from verifier.selectors.jobs import jobs_stalled
 
@@ -108,6 +114,7 @@ def _jobs() -> dict[str, dict[str, Any]]:
         "verification_jobs": _stuck(jobs_stalled(VerificationJob, now=now), leased),
         "audit_pack_jobs": _stuck(jobs_stalled(AuditPackJob, now=now), leased),
         "calibrator_change_jobs": _stuck(jobs_stalled(CalibratorChangeJob, now=now), leased),
+        "review_rejudge_jobs": _stuck(jobs_stalled(ReviewRejudgeJob, now=now), leased),
     }
 
 

@@ -22,6 +22,9 @@ INGEST_STAGE_PREFIX: Final = "verifier.pipeline.stages."
 RUN_VERIFICATION_JOB: Final = "verifier.pipeline.tasks.run_verification_job"
 RUN_AUDIT_PACK_JOB: Final = "verifier.pipeline.tasks.run_audit_pack_job"
 RUN_CALIBRATOR_CHANGE_JOB: Final = "verifier.pipeline.tasks.run_calibrator_change_job"
+# The review console's own tasks live in ``review/tasks.py`` (Celery's autodiscovery):
+# they call the review services, which the verifier never imports.
+RUN_REVIEW_REJUDGE_JOB: Final = "review.tasks.run_review_rejudge_job"
 DELIVER_WEBHOOK: Final = "verifier.pipeline.webhooks.deliver_webhook"
 RECLASS_CLAIMS: Final = "verifier.pipeline.tasks.reclass_claims"
 EXCLUDE_CANCELLED_CLAIMS: Final = "verifier.pipeline.tasks.exclude_cancelled_claims"

@@ -16,9 +16,10 @@ exactly as when the heartbeat had gone stale.
   silent runners. Item leases of a dead process of this host are made silent the same
   way, so the new shards take them over at once (counted, and given up after as many
   attempts);
-- verification batches, audit-pack exports and calibrator changes
-  (:func:`leased_jobs_reclaim_dead_here`, ``services.job_watch``): the job is enqueued
-  again and goes on (counted in ``attempts``), or fails after as many silent workers.
+- verification batches, audit-pack exports, calibrator changes and the review queue's
+  bulk send-backs to the judge (:func:`leased_jobs_reclaim_dead_here`,
+  ``services.job_watch``): the job is enqueued again and goes on (counted in
+  ``attempts``), or fails after as many silent workers.
 
 A job whose message was lost is sent again too: one queued (or between two ingest
 stages) with no lease (``runner`` empty) for longer than :func:`queued_grace` (its
@@ -27,11 +28,11 @@ after the broker handed it the message and before it took the lease. The broker 
 asked whether the message still waits, so such a job may as well be waiting behind
 others: sending it again is harmless, because every job is taken through its lease
 under the row's lock (``verification_job_run``, ``audit_pack_job_run``,
-``calibrator_change_job_run``: a job finished or leased to a live worker is left alone;
-an ingest stage's extra message joins the stage as one more shard, done items skipped,
-and a message for a stage the job has left does nothing). The watchdog's rule for a
-waiting job does it (sent again, uncounted, its heartbeat set to now), so a job is sent
-at most once more per start and per stale period.
+``calibrator_change_job_run``, ``review_rejudge_job_run``: a job finished or leased to a
+live worker is left alone; an ingest stage's extra message joins the stage as one more
+shard, done items skipped, and a message for a stage the job has left does nothing). The
+watchdog's rule for a waiting job does it (sent again, uncounted, its heartbeat set to
+now), so a job is sent at most once more per start and per stale period.
 
 A job that a live worker still runs is left alone: one whose token names a live process
 or another host, one whose row another transaction holds locked, and an ingest stage
@@ -59,6 +60,7 @@ from verifier.models import (
     IngestItem,
     IngestItemStatus,
     IngestJob,
+    ReviewRejudgeJob,
     VerificationJob,
 )
 from verifier.models.jobs import LeasedJob
@@ -69,6 +71,7 @@ from verifier.services.audit_pack_job_watch import audit_pack_jobs_watch
 from verifier.services.calibrator_change_jobs import calibrator_change_jobs_watch
 from verifier.services.ingest import ACTIVE_STATUSES, OPEN_STATUSES
 from verifier.services.job_heartbeat import runner_died_here
+from verifier.services.review_rejudge_job_watch import review_rejudge_jobs_watch
 from verifier.services.verification_job_watch import verification_jobs_watch
 
 logger = logging.getLogger(__name__)
@@ -81,6 +84,7 @@ LEASED_JOBS: tuple[tuple[str, type[LeasedJob], Watch], ...] = (
     ("verification", VerificationJob, verification_jobs_watch),
     ("audit pack", AuditPackJob, audit_pack_jobs_watch),
     ("calibrator change", CalibratorChangeJob, calibrator_change_jobs_watch),
+    ("review send-back", ReviewRejudgeJob, review_rejudge_jobs_watch),
 )
 
 

@@ -1,6 +1,7 @@
 """The watchdog of the background jobs that hold a lease and beat
 (``services.job_heartbeat``): verification batches, audit-pack exports, calibrator
-changes (ingest jobs, run in stages, have their own: ``services.ingest_watch``).
+changes, the review queue's bulk send-backs to the judge (ingest jobs, run in stages,
+have their own: ``services.ingest_watch``).
 
 Every ``SPANPROOF_JOB_WATCH_SECONDS`` a beat task calls :func:`jobs_watch` for one job
 model: a job whose worker went silent for ``SPANPROOF_JOB_STALE_SECONDS`` is enqueued

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 NAMES = (
     enqueue.RUN_VERIFICATION_JOB,
     enqueue.RUN_AUDIT_PACK_JOB,
+    enqueue.RUN_REVIEW_REJUDGE_JOB,
     enqueue.DELIVER_WEBHOOK,
     enqueue.WORKER_CLAIM_VERIFY,
     *(enqueue.ingest_stage_task_name(stage) for stage in IngestStage),
@@ -56,6 +57,8 @@ def test_a_process_that_never_imported_the_pipeline_finds_the_tasks():
         "from verifier.services import enqueue\n"
         "assert not any(m.startswith('verifier.pipeline.') for m in sys.modules), 'imported'\n"
         "print(enqueue.registered_task(enqueue.RUN_VERIFICATION_JOB).name)\n"
+        # the review console's tasks, found by Celery's autodiscovery (review/tasks.py)
+        "print(enqueue.registered_task(enqueue.RUN_REVIEW_REJUDGE_JOB).name)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -67,4 +70,4 @@ def test_a_process_that_never_imported_the_pipeline_finds_the_tasks():
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == enqueue.RUN_VERIFICATION_JOB
+    assert done.stdout.split() == [enqueue.RUN_VERIFICATION_JOB, enqueue.RUN_REVIEW_REJUDGE_JOB]

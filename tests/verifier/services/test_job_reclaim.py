@@ -1,7 +1,7 @@
-"""A restarted worker takes back at once the verification batches, audit-pack exports and
-calibrator changes its killed predecessor on this host held (``worker_ready`` →
-``services.job_reclaim``), under each kind's own watchdog rule; never one a live worker
-or another host holds. (Ingest stages: ``test_ingest_reclaim.py``.)"""
+"""A restarted worker takes back at once the verification batches, audit-pack exports,
+calibrator changes and review send-backs to the judge its killed predecessor on this host
+held (``worker_ready`` → ``services.job_reclaim``), under each kind's own watchdog rule;
+never one a live worker or another host holds. (Ingest stages: ``test_ingest_reclaim.py``.)"""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pytest
 from django.utils import timezone
 
 from config.celery import reclaim_dead_leases
-from tests.factories import make_source
+from review.services import review_bulk_rejudge, review_rejudge_job_run
+from tests.factories import make_source, make_user
+from tests.review.conftest import queue_claim
 from tests.verifier.api.conftest import judged_claim
 from verifier.audit_pack.scope import PackScope
 from verifier.engine import get_judge
@@ -23,6 +25,7 @@ from verifier.models import (
     CalibratorChangeAction,
     CalibratorChangeJob,
     JudgeCalibrator,
+    ReviewRejudgeJob,
     VerificationJob,
 )
 from verifier.models.jobs import LeasedJob
@@ -111,15 +114,25 @@ def _calibrator_change_job(workspace) -> LeasedJob:
     )
 
 
+def _review_rejudge_job(workspace) -> LeasedJob:
+    source = make_source(workspace, ref="source:delta", text=f"{QUOTE} More text.")
+    reviewer = make_user("rita", workspace=workspace, role="reviewer")
+    job = review_bulk_rejudge(claims=[queue_claim(source, "abstained")], reviewer=reviewer).job
+    assert job is not None
+    return job
+
+
 MAKE: dict[str, Callable[..., LeasedJob]] = {
     "verification": _verification_job,
     "audit pack": _audit_pack_job,
     "calibrator change": _calibrator_change_job,
+    "review send-back": _review_rejudge_job,
 }
 MODEL: dict[str, type[LeasedJob]] = {
     "verification": VerificationJob,
     "audit pack": AuditPackJob,
     "calibrator change": CalibratorChangeJob,
+    "review send-back": ReviewRejudgeJob,
 }
 
 
@@ -205,6 +218,7 @@ RUN: dict[str, Callable[..., LeasedJob]] = {
     "verification": verification_job_run,
     "audit pack": audit_pack_job_run,
     "calibrator change": calibrator_change_job_run,
+    "review send-back": review_rejudge_job_run,
 }
 
 
