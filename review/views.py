@@ -54,7 +54,11 @@ from review.selectors.queue import (
     review_queue_filtered,
     review_queue_page,
 )
-from review.selectors.rejudge_jobs import review_rejudge_job_get, review_rejudge_job_skipped
+from review.selectors.rejudge_jobs import (
+    review_rejudge_job_get,
+    review_rejudge_job_skipped,
+    review_rejudge_jobs_under_way,
+)
 from review.selectors.sentences import review_item_sentence_stops
 from review.selectors.workspace import review_assignees, review_guidelines_get
 from review.services import (
@@ -189,6 +193,10 @@ def queue(request: MemberRequest) -> HttpResponse:
     context = _queue_context(request)
     if request.htmx and request.htmx.target == "queue-results":
         return render(request, "review/_queue_results.html", context)
+    # the way back to a send-back to the judge still running (its page is its answer's)
+    context["send_backs"] = review_rejudge_jobs_under_way(
+        workspace=request.workspace, user=request.user
+    )
     return render(request, "review/queue.html", context)
 
 

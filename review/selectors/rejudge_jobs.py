@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from django.http import Http404
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 from verifier import vocabulary
-from verifier.models import ReviewRejudgeJob, Workspace
+from verifier.models import ReviewRejudgeJob, ReviewRejudgeJobStatus, Workspace
 
 # Why a send-back left a claim alone (``ReviewRejudgeJob.skipped``), in the page's words
 # after "Skipped 1 claim" and "Skipped 3 claims"; the order they are listed in.
@@ -40,6 +43,21 @@ def review_rejudge_job_get(*, workspace: Workspace, job_id: int) -> ReviewRejudg
     if job is None:
         raise Http404("No such send-back to the judge in this workspace.")
     return job
+
+
+def review_rejudge_jobs_under_way(
+    *, workspace: Workspace, user: User, limit: int = 5
+) -> list[ReviewRejudgeJob]:
+    """``user``'s send-backs in ``workspace`` still queued or running, newest first: the
+    queue page links to their progress (the job page is otherwise reached only from the
+    answer to the bulk action)."""
+    return list(
+        ReviewRejudgeJob.objects.filter(
+            workspace=workspace,
+            created_by=user,
+            status__in=(ReviewRejudgeJobStatus.QUEUED, ReviewRejudgeJobStatus.RUNNING),
+        ).order_by("-created_at", "-pk")[:limit]
+    )
 
 
 def review_rejudge_job_skipped(*, job: ReviewRejudgeJob) -> list[SkippedGroup]:
