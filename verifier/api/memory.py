@@ -23,7 +23,12 @@ from verifier.api.strict_input import StrictSerializer, query_params_check
 from verifier.memory import DRIFT_CATEGORIES, INSUFFICIENT_REASONS, NON_MATERIAL, OUTCOMES
 from verifier.models import MemoryTranscript
 from verifier.selectors.memory import memory_agent_stats, memory_transcript_get
-from verifier.services.memory import memory_transcript_import, memory_verify
+from verifier.services.memory import (
+    MAX_CLAIMS_PER_MESSAGE,
+    MAX_MESSAGE_CHARS,
+    memory_transcript_import,
+    memory_verify,
+)
 
 _TURN = {
     "type": "object",
@@ -172,7 +177,13 @@ class MemoryVerifyApi(APIView):
     @extend_schema_serializer(component_name="MemoryVerifyRequest")
     class InputSerializer(StrictSerializer):
         agent = serializers.CharField(max_length=100, help_text="The agent's speaker name.")
-        message = serializers.CharField(trim_whitespace=False)
+        message = serializers.CharField(
+            trim_whitespace=False,
+            help_text=f"The agent's message: at most {MAX_MESSAGE_CHARS} characters "
+            f"(400 `invalid_message`) and {MAX_CLAIMS_PER_MESSAGE} claims (400 "
+            "`too_many_claims`, `details.field` `message`, `details.limit`); refused "
+            "before any work, nothing stored.",
+        )
         transcript = TranscriptField(required=False)
         transcript_id = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
 
@@ -196,6 +207,12 @@ class MemoryVerifyApi(APIView):
         request=InputSerializer,
         responses={
             200: OutputSerializer,
+            400: OpenApiResponse(
+                description="Bad input, `details.field` naming it; nothing stored. Among "
+                f"others: `too_many_claims` when `message` makes more than "
+                f"{MAX_CLAIMS_PER_MESSAGE} claims (`details.limit`), `no_transcript`, "
+                "`invalid_message`."
+            ),
             404: OpenApiResponse(
                 description="not_found: no transcript with that `transcript_id` in this "
                 "workspace; nothing is stored."

@@ -33,6 +33,8 @@ from verifier.memory.verify import (
     ClaimVerdict,
     Match,
     MemoryVerifier,
+    MessageVectors,
+    units,
 )
 from verifier.memory.wording import NON_MATERIAL
 
@@ -50,6 +52,7 @@ __all__ = [
     "Match",
     "MemoryClaim",
     "MemoryVerifier",
+    "MessageVectors",
     "Transcript",
     "TranscriptInputError",
     "Turn",
@@ -61,5 +64,6 @@ __all__ = [
     "render",
     "speaker_key",
     "undeclared",
+    "units",
     "wilson_interval",
 ]

@@ -43,7 +43,7 @@ are there.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -222,21 +222,27 @@ def _bound(claim: MemoryClaim, turns: Sequence[Turn]) -> Match | None:
     return best
 
 
-class _MessageVectors:
+class MessageVectors:
     """The embedding function of one message's check: each distinct text (a claim, a
     unit of a turn) is embedded once, however many claims compare with it. The agent's
     1,000 turns of a 2,000-turn transcript hold some 3,000 units, and embedding them is
     nearly all of a check's time (``bench/memory_size.py``): embedded again for every
-    claim, a message of three claims took three times as long as one."""
+    claim, a message of three claims took three times as long as one.
 
-    def __init__(self, embed: EmbedFn) -> None:
+    ``known`` are vectors computed before by the same embedding function (a stored
+    transcript's unit vectors): they are used as they are, never embedded again.
+    ``embedded`` lists the texts this check embedded itself, in order."""
+
+    def __init__(self, embed: EmbedFn, known: Mapping[str, np.ndarray] | None = None) -> None:
         self.embed = embed
-        self.vectors: dict[str, np.ndarray] = {}
+        self.vectors: dict[str, np.ndarray] = dict(known or {})
+        self.embedded: list[str] = []
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]
         if missing:
             self.vectors.update(zip(missing, self.embed(missing), strict=True))
+            self.embedded.extend(missing)
         return np.stack([self.vectors[t] for t in texts])
 
 
@@ -250,14 +256,23 @@ class MemoryVerifier:
 
     # -- public -----------------------------------------------------------------------
     def verify_message(
-        self, message: str, transcript: Transcript | None, agent: str
+        self,
+        message: str,
+        transcript: Transcript | None,
+        agent: str,
+        *,
+        vectors: MessageVectors | None = None,
     ) -> list[ClaimVerdict]:
         """One verdict per claim of ``message`` (``message_claims``: an undeclared one when
-        it has none, and one for each memory-like sentence no marker covers)."""
+        it has none, and one for each memory-like sentence no marker covers). ``vectors``:
+        the message's embedding function, given when it starts with known vectors (a
+        stored transcript's units); by default an empty one over ``self.embed``."""
         claims = message_claims(message)
         # one message, one set of vectors: a unit is embedded once, not once per claim
         verifier = MemoryVerifier(
-            judge=self.judge, embed=_MessageVectors(self.embed), threshold=self.threshold
+            judge=self.judge,
+            embed=vectors if vectors is not None else MessageVectors(self.embed),
+            threshold=self.threshold,
         )
         return [verifier.verify_claim(c, transcript, agent) for c in claims]
 

@@ -24,7 +24,7 @@ from verifier.models.ingest import (
     IngestStage,
     IngestStatus,
 )
-from verifier.models.memory import MemoryCheck, MemoryTranscript
+from verifier.models.memory import MemoryCheck, MemoryTranscript, MemoryUnitVector
 from verifier.models.rag import RagAudit
 from verifier.models.rate_limits import RateCounter
 from verifier.models.relation_verification import (
@@ -92,6 +92,7 @@ __all__ = [
     "Membership",
     "MemoryCheck",
     "MemoryTranscript",
+    "MemoryUnitVector",
     "RagAudit",
     "RateCounter",
     "RelationDecision",

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from pgvector.django import VectorField
 
+from verifier.embeddings import EMBEDDING_DIMENSIONS
 from verifier.models.claims import Claim
 from verifier.models.sources import Source, SourceVersion
 from verifier.models.workspaces import Workspace
@@ -33,6 +35,38 @@ class MemoryTranscript(models.Model):
                 fields=["version", "complete"], name="memorytranscript_unique_version"
             ),
         ]
+
+
+class MemoryUnitVector(models.Model):
+    """The embedding of one sentence unit of a stored transcript (``verifier.memory.units``:
+    a sentence, two adjacent sentences or a whole turn), written once, by the first check
+    that embedded it (``verifier.services.memory``), and read by every later check
+    instead of embedding the unit again. ``embedding_model`` names the model that made
+    it: a check reads only its own model's vectors. A derived cache, not history; the
+    text is the transcript version's text at ``[start, end)``."""
+
+    transcript = models.ForeignKey(
+        MemoryTranscript, on_delete=models.CASCADE, related_name="unit_vectors"
+    )
+    embedding_model = models.CharField(max_length=300)
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["transcript", "embedding_model", "start", "end"],
+                name="memoryunitvector_unique_unit",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(start__gte=0) & models.Q(start__lt=models.F("end")),
+                name="memoryunitvector_offsets_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.transcript_id} [{self.start}, {self.end})"
 
 
 class MemoryCheck(models.Model):

