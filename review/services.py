@@ -38,7 +38,10 @@ from verifier.permissions import DECIDER_ROLES
 from verifier.selectors.claim_state import claim_binding_check, current_version
 from verifier.services.claim_state import claim_exclude, claim_state_refresh
 from verifier.services.enqueue import RUN_REVIEW_REJUDGE_JOB, task_enqueue_on_commit
-from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
+from verifier.services.job_heartbeat import (
+    job_heartbeat,
+    leased_job_take,
+)
 from verifier.services.sources import claim_restore_rebind
 from verifier.services.workspaces import member_added_record, member_remove, member_role_change
 from verifier.state_policy import state_policy
@@ -449,19 +452,9 @@ def review_rejudge_job_run(*, job_id: int) -> ReviewRejudgeJob:
     """Run a send-back to its end, chunk by chunk (``REJUDGE_CHUNK`` claims in id order,
     each chunk and the job's progress in one transaction). A finished job, or one a live
     worker holds, is left alone; an interrupted one goes on after ``done_through``."""
-    with transaction.atomic():
-        job = (
-            ReviewRejudgeJob.objects.select_for_update(of=("self",))
-            .select_related("created_by")
-            .get(pk=job_id)
-        )
-        if job.finished or lease_is_live(job.runner, job.heartbeat_at):
-            return job
-        job.status = ReviewRejudgeJobStatus.RUNNING
-        job.started_at = job.started_at or timezone.now()
-        job.runner = new_runner()
-        job.heartbeat_at = timezone.now()
-        job.save(update_fields=["status", "started_at", "runner", "heartbeat_at"])
+    job, taken = leased_job_take(ReviewRejudgeJob.objects.select_related("created_by"), job_id)
+    if not taken:
+        return job
     try:
         with job_heartbeat(model=ReviewRejudgeJob, pk=job.pk, runner=job.runner):
             _rejudge_job_chunks(job)

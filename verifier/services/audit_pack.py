@@ -49,7 +49,10 @@ from verifier.selectors.audit_pack import (
 )
 from verifier.services.claim_state import claims_recheck_stored
 from verifier.services.enqueue import RUN_AUDIT_PACK_JOB, task_enqueue_on_commit
-from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
+from verifier.services.job_heartbeat import (
+    job_heartbeat,
+    leased_job_take,
+)
 from verifier.states import DEFAULT_POLICY, ClaimState
 
 logger = logging.getLogger(__name__)
@@ -416,16 +419,14 @@ def audit_pack_job_run(*, job_id: int) -> AuditPackJob:
     worker holds, is left alone; an interrupted one starts over."""
     from verifier.audit_pack.scope import parse_scope
 
-    with transaction.atomic():
-        job = AuditPackJob.objects.select_for_update().select_related("workspace").get(pk=job_id)
-        if job.finished or lease_is_live(job.runner, job.heartbeat_at):
-            return job
-        job.status = AuditPackJobStatus.RUNNING
-        job.started_at = timezone.now()
-        job.runner = new_runner()
-        job.heartbeat_at = timezone.now()
-        job.file_name = f"audit-pack-{job.workspace.slug}-{job.pk}.zip"
-        job.save(update_fields=["status", "started_at", "runner", "heartbeat_at", "file_name"])
+    job, taken = leased_job_take(
+        AuditPackJob.objects.select_related("workspace"),
+        job_id,
+        start_over=True,
+        also=lambda job: {"file_name": f"audit-pack-{job.workspace.slug}-{job.pk}.zip"},
+    )
+    if not taken:
+        return job
     ours = AuditPackJob.objects.filter(pk=job.pk, runner=job.runner)
     progress = _Progress()
     path = audit_pack_file(job)

@@ -47,7 +47,10 @@ from verifier.selectors.calibrators import (
 )
 from verifier.services.claim_state import ClaimStates
 from verifier.services.enqueue import RUN_CALIBRATOR_CHANGE_JOB, task_enqueue_on_commit
-from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
+from verifier.services.job_heartbeat import (
+    job_heartbeat,
+    leased_job_take,
+)
 from verifier.services.job_watch import WatchReport, jobs_watch
 from verifier.services.verdicts import verdict_build, verdicts_append
 
@@ -132,19 +135,11 @@ def _finish(job: CalibratorChangeJob, status: CalibratorChangeJobStatus, error: 
 def calibrator_change_job_run(*, job_id: int, judge: Judge | None = None) -> CalibratorChangeJob:
     """Run a queued change to its end, chunk by chunk. A finished job, or one a live
     worker holds, is left alone; an interrupted one goes on after ``done_through``."""
-    with transaction.atomic():
-        job = (
-            CalibratorChangeJob.objects.select_for_update(of=("self",))
-            .select_related("workspace", "created_by")
-            .get(pk=job_id)
-        )
-        if job.finished or lease_is_live(job.runner, job.heartbeat_at):
-            return job
-        job.status = CalibratorChangeJobStatus.RUNNING
-        job.started_at = job.started_at or timezone.now()
-        job.runner = new_runner()
-        job.heartbeat_at = timezone.now()
-        job.save(update_fields=["status", "started_at", "runner", "heartbeat_at"])
+    job, taken = leased_job_take(
+        CalibratorChangeJob.objects.select_related("workspace", "created_by"), job_id
+    )
+    if not taken:
+        return job
     judge = judge or get_judge()
     try:
         with job_heartbeat(model=CalibratorChangeJob, pk=job.pk, runner=job.runner):

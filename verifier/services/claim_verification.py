@@ -69,7 +69,10 @@ from verifier.selectors.traces import claims_bound_spans
 from verifier.services.enqueue import RUN_VERIFICATION_JOB, task_enqueue_on_commit
 from verifier.services.ingest_create import source_upsert_queue_rebind
 from verifier.services.ingest_validate import claims_classify
-from verifier.services.job_heartbeat import job_heartbeat, lease_is_live, new_runner
+from verifier.services.job_heartbeat import (
+    job_heartbeat,
+    leased_job_take,
+)
 from verifier.services.sources import SourceInputError
 from verifier.services.traces import (
     DoorTrace,
@@ -586,15 +589,9 @@ def verification_job_run(
     """Verify a job's claims chunk by chunk (each chunk its own transaction, progress
     saved after each); claims already judged by an earlier, interrupted run are skipped,
     so running a job twice verifies every claim once."""
-    with transaction.atomic():
-        job = VerificationJob.objects.select_for_update().get(pk=job_id)
-        if job.finished or lease_is_live(job.runner, job.heartbeat_at):
-            return job  # done, or a live worker has it (a redelivered message)
-        job.status = VerificationJobStatus.RUNNING
-        job.started_at = job.started_at or timezone.now()
-        job.runner = new_runner()
-        job.heartbeat_at = timezone.now()
-        job.save(update_fields=["status", "started_at", "runner", "heartbeat_at"])
+    job, taken = leased_job_take(VerificationJob.objects.all(), job_id)
+    if not taken:
+        return job  # done, or a live worker has it (a redelivered message)
     try:
         with job_heartbeat(model=VerificationJob, pk=job.pk, runner=job.runner):
             return _verification_job_chunks(job, judge=judge, on_progress=on_progress)

@@ -25,13 +25,18 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from verifier.selectors.worker_beats import BEATS_PER_STALE_PERIOD, stale_after
 
 logger = logging.getLogger(__name__)
+
+LeasedJobT = TypeVar("LeasedJobT", bound=models.Model)
+# A leased job's status while a worker holds it (every job model's ``RUNNING``).
+RUNNING = "running"
 
 
 def _host_tag() -> str:
@@ -69,6 +74,37 @@ def lease_is_live(runner: str, heartbeat_at: datetime | None) -> bool:
     return (
         bool(runner) and heartbeat_at is not None and heartbeat_at > timezone.now() - stale_after()
     )
+
+
+def leased_job_take(
+    queryset: models.QuerySet[LeasedJobT],
+    job_id: int,
+    *,
+    start_over: bool = False,
+    also: Callable[[Any], dict[str, object]] | None = None,
+) -> tuple[LeasedJobT, bool]:
+    """A worker's first step on a leased job (``models.jobs.LeasedJob``), in one
+    transaction under the job row's lock: ``(job, True)`` once this process holds its
+    lease — running, a new runner token, its heartbeat now, ``started_at`` kept from an
+    interrupted run (set anew with ``start_over``: a job that starts from the beginning);
+    ``also(job)`` gives more fields to set with it — or ``(job, False)``, untouched, when
+    the job has finished or a live worker holds it (a redelivered message)."""
+    with transaction.atomic():
+        job: Any = queryset.select_for_update(of=("self",)).get(pk=job_id)
+        if job.finished or lease_is_live(job.runner, job.heartbeat_at):
+            return job, False
+        now = timezone.now()
+        fields = {
+            "status": RUNNING,
+            "started_at": now if start_over or job.started_at is None else job.started_at,
+            "runner": new_runner(),
+            "heartbeat_at": now,
+            **(also(job) if also is not None else {}),
+        }
+        for name, value in fields.items():
+            setattr(job, name, value)
+        job.save(update_fields=list(fields))
+    return job, True
 
 
 @contextmanager
