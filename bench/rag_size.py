@@ -11,10 +11,13 @@ stores anything — with the default judge.
 Prints one JSON object: the seconds, the claims audited, the (claim, chunk) pairs the
 audit compared, seconds per pair, whether every evidence span slices back to its quote
 (``text[start:end] == quote``), and the process's resident memory (MB) before and after.
-The cost grows with claims × chunks × sentences per chunk (``verifier/rag/evidence.py``,
-``best_window``): measured 2026-11-30 on two shared cores, 20 claims × 60 chunks took
-about 2 minutes; the full 20,000-character answer (about 200 claims) through the API
-7 minutes.
+The cost grows with claims × chunk text (``verifier/rag/evidence.py``, ``best_window``,
+which compares in full only the windows that can win). Measured 2026-11-30 on two
+shared cores: ``--answer-chars 4000`` (41 claims) × 60 chunks 6 s, was 60 s when every
+window was compared; the default 60 chunks with ``--answer-chars 20000`` (204 claims)
+34 s, was 7 minutes through the API; ``--answer-chars 20000 --chunks 250`` (1,000,000
+characters of chunks, the limit) 82 s; the same answer with ``--chunks 1000
+--chunk-chars 1000`` 227 s (a second job on the cores), past gunicorn's 120 s.
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ def bind(
     *,
     fuzzy_floor: float = DEFAULT_FUZZY_FLOOR,
     index: SourceIndex | None = None,
+    fuzzy: bool = True,
 ) -> Binding | None:
     """Bind ``quote`` to ``[start, end)`` offsets of ``text``, or ``None``.
 
@@ -52,7 +53,8 @@ def bind(
     (``verifier.binding.boundaries``): an occurrence inside a word is skipped for the
     next one (at most ``MAX_SKIPPED_OCCURRENCES``). A quote with no letter or digit
     binds nowhere.
-    Pass ``index`` (``source_index(text, sha256)``) when binding many quotes.
+    Pass ``index`` (``source_index(text, sha256)``) when binding many quotes;
+    ``fuzzy=False`` stops after the normalized stage (the fuzzy search is the costly one).
     Never raises for ``str`` input.
     """
     if not quote or not has_word_char(quote):
@@ -75,7 +77,8 @@ def bind(
     span = next(_normalized_spans(folded_quote, index), None)
     if span is not None:
         return new_binding(span[0], span[1], "normalized", 1.0)
-
+    if not fuzzy:
+        return None
     return _bind_fuzzy(folded_quote, index, fuzzy_floor)
 
 

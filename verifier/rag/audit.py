@@ -29,7 +29,14 @@ from verifier.rag.chunks import Chunk, validate_answer
 from verifier.rag.claim_audit import ClaimAudit
 from verifier.rag.decompose import AnswerClaim, AnswerSentence, decompose
 from verifier.rag.entities import substitution
-from verifier.rag.evidence import Window, best_window, content_words, greedy_cover
+from verifier.rag.evidence import (
+    ChunkWindows,
+    Window,
+    best_window,
+    chunk_windows,
+    content_words,
+    greedy_cover,
+)
 from verifier.rag.fix import suggested_fix
 from verifier.rag.overclaims import find_overclaims
 from verifier.text.sentences import sentence_spans
@@ -149,13 +156,17 @@ def assess(
     *,
     combos: Sequence[bool],
     batch_size: int | None = None,
+    windows_of: Mapping[str, ChunkWindows] | None = None,
 ) -> list[Assessment]:
     """Judge each claim against its best chunks; then, where no chunk entails it, the
-    multi-chunk cover and the foil reading (if ``combos`` allows it for that claim)."""
+    multi-chunk cover and the foil reading (if ``combos`` allows it for that claim).
+    ``windows_of``: each chunk's ``chunk_windows`` by id, when already built."""
+    if windows_of is None:
+        windows_of = {chunk.id: chunk_windows(chunk.text) for chunk in chunks}
     out = [Assessment(claim) for claim in claims]
     items: list[JudgeItem] = []
     for ci, a in enumerate(out):
-        windows = [best_window(a.claim.text, chunk) for chunk in chunks]
+        windows = [best_window(a.claim.text, chunk, windows_of[chunk.id]) for chunk in chunks]
         cited = set(a.claim.cited)
         ranked = sorted(
             (w for w in windows if w.coverage > 0),
@@ -178,7 +189,7 @@ def assess(
         if stripped:
             by_id = {c.id: c for c in chunks}
             for w in a.windows[:3]:
-                window = best_window(stripped, by_id[w.chunk_id])
+                window = best_window(stripped, by_id[w.chunk_id], windows_of[w.chunk_id])
                 second.append(JudgeItem(f"{ci}|foil|{w.chunk_id}", stripped, (window.quote,)))
     for result in judge_items(judge, second, batch_size=batch_size) if second else []:
         index, rest = result.key.split("|", 1)
@@ -417,12 +428,15 @@ def audit_answer(
     sentences = [
         s for s in decompose(answer) if any(content_words(t.text) for t in (s.whole, *s.atoms))
     ]
+    # every claim reads every chunk's windows: profiled once, kept for this audit only
+    windows_of = {chunk.id: chunk_windows(chunk.text) for chunk in chunks}
     wholes = assess(
         [s.whole for s in sentences],
         chunks,
         judge,
         combos=[not s.splits for s in sentences],
         batch_size=batch_size,
+        windows_of=windows_of,
     )
     pending = [
         atom
@@ -431,7 +445,14 @@ def audit_answer(
         for atom in s.atoms
         if content_words(atom.text)
     ]
-    atoms = assess(pending, chunks, judge, combos=[True] * len(pending), batch_size=batch_size)
+    atoms = assess(
+        pending,
+        chunks,
+        judge,
+        combos=[True] * len(pending),
+        batch_size=batch_size,
+        windows_of=windows_of,
+    )
     by_sentence: dict[int, list[Assessment]] = {}
     for a in atoms:
         by_sentence.setdefault(a.claim.sentence, []).append(a)

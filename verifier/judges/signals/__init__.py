@@ -29,7 +29,16 @@ the rest of the project imports from here.
 """
 
 from verifier.judges.signals.blocker import Blocker
-from verifier.judges.signals.comparison import Comparison, compare
+from verifier.judges.signals.comparison import (
+    Comparison,
+    compare,
+    coverage_ceiling,
+    distinct_content,
+    may_flip,
+    opposed_concepts,
+    stem_matches,
+    word_in,
+)
 from verifier.judges.signals.text_profile import NumberMention, ScopeMarker, TextProfile, profile
 
 __all__ = [
@@ -39,5 +48,11 @@ __all__ = [
     "ScopeMarker",
     "TextProfile",
     "compare",
+    "coverage_ceiling",
+    "distinct_content",
+    "may_flip",
+    "opposed_concepts",
     "profile",
+    "stem_matches",
+    "word_in",
 ]

@@ -7,15 +7,29 @@ blockers of every checker of the package (``numbers``, ``entities``, ``scope``,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from verifier.judges.lexicon import REPORTING_LEMMAS, STANCE_LEMMAS
+from verifier.judges.lexicon import (
+    ANTONYM_PREFIXES,
+    ANTONYMS,
+    REPORTING_LEMMAS,
+    STANCE_LEMMAS,
+    is_antonym,
+)
 from verifier.judges.signals import regions
 from verifier.judges.signals.blocker import Blocker
 from verifier.judges.signals.entities import entity_blockers, kin_blockers
 from verifier.judges.signals.numbers import multiplier_blockers, number_blockers, number_matches
 from verifier.judges.signals.polarity import comparison, polarity_blockers
-from verifier.judges.signals.references import attributes, context_names, pronoun_subject
+from verifier.judges.signals.references import (
+    PRONOUN_SUBJECT_MAX_WORDS,
+    SUBJECT_PRONOUNS,
+    attributes,
+    context_names,
+    pronoun_subject,
+)
 from verifier.judges.signals.regions import claim_region, markers_in_force, relevant_clauses
 from verifier.judges.signals.scope import (
     future_blockers,
@@ -38,34 +52,109 @@ class Comparison:
     resolved: str = ""  # "'It' read as 'Giant kelp'" when a span pronoun stood for the subject
 
 
-def _word_in(claim: TextProfile, i: int, span: TextProfile) -> bool:
+def _stem_match(c: str, s: str) -> bool:
+    """Claim concept ``c`` and span concept ``s`` share a stem ("regulat…")."""
+    return (
+        len(c) >= PREFIX_MATCH_MIN
+        and s.startswith(c[:PREFIX_MATCH_MIN])
+        and (c.startswith(s) or s.startswith(c))
+    )
+
+
+def stem_matches(c: str, concepts: AbstractSet[str]) -> frozenset[str]:
+    """Of ``concepts``, those claim concept ``c`` matches by a shared stem (see
+    ``word_in``): worked out once for a whole text, then passed for each part of it."""
+    if len(c) < PREFIX_MATCH_MIN:
+        return frozenset()
+    return frozenset(s for s in concepts if _stem_match(c, s))
+
+
+def word_in(
+    claim: TextProfile, i: int, span: TextProfile, stems: AbstractSet[str] | None = None
+) -> bool:
+    """The span states claim word ``i`` itself: its concept or lemma, a part of a
+    hyphenated span word, or a word sharing its stem (``stems``: ``stem_matches`` of
+    the word over a superset of the span's concepts, when already worked out)."""
     c = claim.concepts[i]
     if c in span.concept_set or claim.lemmas[i] in span.lemma_set or c in span.part_concepts:
         return True
-    if len(c) >= PREFIX_MATCH_MIN:
-        stem = c[:PREFIX_MATCH_MIN]
-        return any(
-            s.startswith(stem) and (c.startswith(s) or s.startswith(c)) for s in span.concept_set
-        )
-    return False
+    if stems is not None:
+        return not span.concept_set.isdisjoint(stems)
+    return len(c) >= PREFIX_MATCH_MIN and any(_stem_match(c, s) for s in span.concept_set)
 
 
 def _span_positions(claim: TextProfile, i: int, span: TextProfile) -> list[int]:
-    """Span content positions that match claim word ``i`` (the rules of ``_word_in``)."""
+    """Span content positions that match claim word ``i`` (the rules of ``word_in``)."""
     c, lem = claim.concepts[i], claim.lemmas[i]
-    stem = c[:PREFIX_MATCH_MIN] if len(c) >= PREFIX_MATCH_MIN else None
-    out = []
-    for k in span.content:
-        s = span.concepts[k]
-        if (
-            s == c
-            or span.lemmas[k] == lem
-            or (stem and s.startswith(stem) and (c.startswith(s) or s.startswith(c)))
-        ):
-            out.append(k)
+    out = [
+        k
+        for k in span.content
+        if span.concepts[k] == c or span.lemmas[k] == lem or _stem_match(c, span.concepts[k])
+    ]
     if not out and c in span.part_concepts:
         out.append(span.part_concepts[c])  # "confirmed" in "laboratory-confirmed"
     return out
+
+
+def distinct_content(claim: TextProfile) -> list[int]:
+    """The claim's content words, the first of each concept: what coverage counts."""
+    seen: set[str] = set()
+    out = []
+    for i in claim.content:
+        if claim.concepts[i] not in seen:
+            seen.add(claim.concepts[i])
+            out.append(i)
+    return out
+
+
+def direct_matches(claim: TextProfile, span: TextProfile) -> tuple[list[int], list[int]]:
+    """The claim's content words (``distinct_content``) the span states itself
+    (``word_in``), and the rest: the first part of ``compare``'s coverage."""
+    matched: list[int] = []
+    unmatched: list[int] = []
+    for i in distinct_content(claim):
+        (matched if word_in(claim, i, span) else unmatched).append(i)
+    return matched, unmatched
+
+
+def opposed_concepts(c: str, concepts: AbstractSet[str]) -> frozenset[str]:
+    """Of ``concepts``, those that are antonyms of claim concept ``c`` by the antonym
+    table or by a negating prefix on the span's side ("unused" for "used"; ``lemma``
+    keeps a word's first letters, so such a word starts with the prefix)."""
+    table = ANTONYMS.get(c, frozenset()) & concepts
+    return table | {s for s in concepts if s.startswith(ANTONYM_PREFIXES) and is_antonym(c, s)}
+
+
+def may_flip(
+    claim: TextProfile, i: int, span: TextProfile, opposed: AbstractSet[str] | None = None
+) -> bool:
+    """Whether ``polarity`` could read claim word ``i`` as the antonym of a span word
+    (never false when it does): a compound or a word with a negating prefix of its own
+    always may; otherwise a span word must be one of its ``opposed_concepts``
+    (``opposed``: worked out over a superset of the span's concepts)."""
+    c = claim.concepts[i]
+    if "-" in claim.lower[i] or c.startswith(ANTONYM_PREFIXES):
+        return True
+    if opposed is None:
+        opposed = opposed_concepts(c, span.concept_set)
+    return not span.concept_set.isdisjoint(opposed)
+
+
+def coverage_ceiling(
+    claim: TextProfile, span: TextProfile, matched: int, unmatched: Sequence[int], flips: int
+) -> int:
+    """The most claim words ``compare(claim, span)`` (no context) can count as covered,
+    given the ``matched`` words the span states itself, the ``unmatched`` rest and how
+    many of those ``may_flip``: a span subject pronoun may stand for up to
+    ``PRONOUN_SUBJECT_MAX_WORDS`` of them, a shared reporting verb covers the claim's,
+    and each antonym counts."""
+    extra = flips
+    if span.lower_set & SUBJECT_PRONOUNS.keys():
+        extra += PRONOUN_SUBJECT_MAX_WORDS
+    reporting = sum(1 for i in unmatched if claim.lemmas[i] in REPORTING_LEMMAS)
+    if reporting and attributes(claim, REPORTING_LEMMAS) and attributes(span, REPORTING_LEMMAS):
+        extra += reporting
+    return matched + min(extra, len(unmatched))
 
 
 def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparison:
@@ -73,19 +162,8 @@ def compare(claim_text: str, span_text: str, context_text: str = "") -> Comparis
     ``context_text`` (title and the sentence before the span) may only supply names."""
     claim = profile(claim_text)
     span = profile(span_text)
-    matched: list[int] = []
-    unmatched: list[int] = []
-    support: dict[Aligned, list[int]] = {}
-    seen_concepts: set[str] = set()
-    for i in claim.content:
-        if claim.concepts[i] in seen_concepts:
-            continue
-        seen_concepts.add(claim.concepts[i])
-        if _word_in(claim, i, span):
-            matched.append(i)
-            support[("w", i)] = _span_positions(claim, i, span)
-        else:
-            unmatched.append(i)
+    matched, unmatched = direct_matches(claim, span)
+    support: dict[Aligned, list[int]] = {("w", i): _span_positions(claim, i, span) for i in matched}
     for n, c in enumerate(claim.numbers):
         hits = [s.position for s in span.numbers if number_matches(c, s)]
         if hits:
