@@ -66,7 +66,9 @@ class RagAuditApi(APIView):
     """Decompose the answer into atomic claims, bind and judge each against every chunk,
     and return the seed's audit document (plus ``unknown_citations``). Only the chunks
     count as evidence; questions, greetings and offers assert nothing and are not
-    audited. The stored audit is linked from the ``Location`` header (docs/rag-audit.md)."""
+    audited. The stored audit is linked from the ``Location`` header (docs/rag-audit.md).
+    Besides each size limit, the answer's characters times its chunks may be at most
+    2,000,000 (``400 audit_too_large``): the audit's time grows with both."""
 
     @extend_schema_serializer(component_name="RagAuditRequest")
     class InputSerializer(StrictSerializer):

@@ -9,10 +9,12 @@ bound evidence: chunk id, quote, offsets into the chunk and match kind).
 from verifier.rag.audit import AuditResult, audit_answer, overall_verdict
 from verifier.rag.chunks import (
     MAX_ANSWER_CHARS,
+    MAX_ANSWER_TIMES_CHUNKS,
     MAX_CHUNKS,
     MAX_CHUNKS_TOTAL_CHARS,
     Chunk,
     RagInputError,
+    check_audit_size,
     parse_chunks,
     validate_answer,
 )
@@ -21,6 +23,7 @@ from verifier.rag.decompose import AnswerClaim, AnswerSentence, decompose
 
 __all__ = [
     "MAX_ANSWER_CHARS",
+    "MAX_ANSWER_TIMES_CHUNKS",
     "MAX_CHUNKS",
     "MAX_CHUNKS_TOTAL_CHARS",
     "AnswerClaim",
@@ -30,6 +33,7 @@ __all__ = [
     "ClaimAudit",
     "RagInputError",
     "audit_answer",
+    "check_audit_size",
     "decompose",
     "overall_verdict",
     "parse_chunks",

@@ -36,6 +36,12 @@ MAX_CHUNKS = 1000
 MAX_CHUNK_CHARS = 50_000
 MAX_CHUNKS_TOTAL_CHARS = 1_000_000
 MAX_CHUNK_ID_CHARS = 100
+# What one audit answered within a web request may weigh: the answer's characters times
+# its chunks. The audit compares each of the answer's claims with every chunk
+# (``evidence.best_window``), so its time grows with both: on two cores, 20,000
+# characters over 60 chunks (1,200,000) take about 30 s, over 250 chunks 82 s and over
+# 1,000 chunks 227 s, past the web server's 120 s worker timeout (``bench/rag_size.py``).
+MAX_ANSWER_TIMES_CHUNKS = 2_000_000
 
 
 class RagInputError(ApplicationError, ValueError):
@@ -135,6 +141,24 @@ def _from_array(items: Sequence[Any]) -> list[tuple[Chunk, str, dict[str, Any]]]
         details = {"index": index}
         out.append((_chunk_from(obj, f"chunks[{index}]", details), f"item {index}", details))
     return out
+
+
+def check_audit_size(answer: str, chunks: Sequence[Chunk]) -> None:
+    """Refuse an audit too large to answer within a request (``MAX_ANSWER_TIMES_CHUNKS``):
+    a long answer over many chunks, each within its own limit. The ``rag_audit`` command,
+    which no request times out, does not ask."""
+    weight = len(answer) * len(chunks)
+    if weight > MAX_ANSWER_TIMES_CHUNKS:
+        most = MAX_ANSWER_TIMES_CHUNKS // max(len(answer), 1)
+        raise RagInputError(
+            "audit_too_large",
+            f"An answer of {len(answer):,} characters over {len(chunks):,} chunks is too "
+            f"large to audit in one request: the answer's characters times its chunks may "
+            f"be at most {MAX_ANSWER_TIMES_CHUNKS:,} (for this answer, at most {most:,} "
+            "chunks). Send only the chunks the answer cites or draws on, or audit the "
+            "answer in parts.",
+            {"field": "chunks", "limit": MAX_ANSWER_TIMES_CHUNKS, "size": weight},
+        )
 
 
 def parse_chunks(raw: Any) -> list[Chunk]:

@@ -35,6 +35,7 @@ from verifier.rag import (
     ClaimAudit,
     RagInputError,
     audit_answer,
+    check_audit_size,
     parse_chunks,
     validate_answer,
 )
@@ -195,6 +196,7 @@ def rag_audit_run(
                 field = f"chunks[{index}]" if isinstance(index, int) else "chunks"
                 exc.details = {"field": field, **exc.details}
             raise
+        check_audit_size(answer, parsed)
         detail["chunks"] = len(parsed)
     with steps.step("audit") as detail:
         result = audit_answer(
