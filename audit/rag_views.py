@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.highlighting import Segment, Span, segments
 from audit.paging import CONSOLE_PAGE_SIZE
+from review.verdict_words import rag_note_in_words
 from verifier.http import MemberRequest
 from verifier.models import ClaimOrigin
 from verifier.permissions import role_required
@@ -73,6 +74,11 @@ class ClaimRow:
     claim: dict[str, Any]
     start: int  # offsets into the answer, -1 when the span cannot be found
     stored: Any = None  # the claim this answer claim was stored as, when known
+
+    @property
+    def note(self) -> str:
+        """The claim's note in words (the judge's codes worded, as the review console's)."""
+        return rag_note_in_words(self.claim.get("note"))
 
 
 def claim_rows(answer: str, claims: list[dict[str, Any]]) -> list[ClaimRow]:

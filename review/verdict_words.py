@@ -105,6 +105,26 @@ def note_in_words(note: str) -> str:
     return sentence.replace(" ().", ".").replace(" ( ).", ".")
 
 
+# A RAG audit claim's note ("verifier.rag.audit"): parts joined by "; ", where a part the
+# judge's note fills reads "contradicted by c2: number_mismatch: 412 vs 300" or "judge: …".
+_RAG_JUDGE_PART: Final = re.compile(r"^(contradicted by [^:]+|judge): (.+)$", re.DOTALL)
+
+
+def rag_note_in_words(note: str | None) -> str:
+    """A RAG audit claim's note as the console shows it: each part that quotes the
+    judge's note ("contradicted by c2: number_mismatch: 412 metres vs 300 metres") has
+    that note worded as ``note_in_words`` words it ("contradicted by c2: The numbers
+    differ: 412 metres vs 300 metres."); every other part as written. The stored note,
+    which the API returns, keeps its codes."""
+    parts = []
+    for part in (note or "").split("; "):
+        match = _RAG_JUDGE_PART.match(part)
+        if match is not None and note_code(match.group(2)) in NOTE_CODES:
+            part = f"{match.group(1)}: {note_in_words(match.group(2))}"
+        parts.append(part)
+    return "; ".join(parts)
+
+
 def note_code(note: str | None) -> str:
     """The code a verdict note starts with ("negation: ..." → "negation"; "" for none)."""
     match = _CODE_RE.match((note or "").strip())
