@@ -19,8 +19,8 @@ from verifier.models import ReviewRejudgeJob, ReviewRejudgeJobStatus, Workspace
 SKIPPED_WHY: Final[Mapping[str, tuple[str, str]]] = {
     "held": ("another reviewer was working on",) * 2,
     "changed": (
-        "that changed after you confirmed the selection (someone decided or changed it)",
-        "that changed after you confirmed the selection (someone decided or changed them)",
+        "that changed after the selection was confirmed (someone decided or changed it)",
+        "that changed after the selection was confirmed (someone decided or changed them)",
     ),
     "excluded": ("that was excluded (restore it first)", "that were excluded (restore them first)"),
     "gone": ("that no longer exists", "that no longer exist"),

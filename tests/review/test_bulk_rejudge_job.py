@@ -148,7 +148,7 @@ def test_a_claim_decided_or_taken_between_the_request_and_the_run_is_left_alone(
     page = reviewer_client.get(job_url).content.decode()
     assert "Skipped 1 claim another reviewer was working on:" in page
     assert f'<a href="/review/item/{held.public_id}/">{held.public_id}</a> (otto)' in page
-    assert "Skipped 1 claim that changed after you confirmed the selection" in page
+    assert "Skipped 1 claim that changed after the selection was confirmed" in page
 
 
 def test_the_progress_page_polls_until_the_job_ends(
