@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import django_filters
 from django import forms
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from review.models import ReviewAssignment, ReviewLease
@@ -370,7 +370,11 @@ class ReviewQueueFilter(django_filters.FilterSet):
 
     def filter_mine(self, queryset: QuerySet[Claim], name: str, value: str) -> QuerySet[Claim]:
         if value == WHOSE_NOBODY:
-            return queryset.exclude(pk__in=ReviewAssignment.objects.values("claim_id"))
+            # NOT EXISTS, an anti-join: NOT IN over every assignment is rescanned per claim
+            # once the assignments outgrow work_mem
+            return queryset.exclude(
+                Exists(ReviewAssignment.objects.filter(claim_id=OuterRef("pk")))
+            )
         if value != WHOSE_MINE or self.reviewer is None:
             return queryset
         # Assigned to me, or the item I am reviewing right now (my live lease): the two

@@ -633,7 +633,11 @@ def review_lease_next(
     released (one item at a time).
     """
     from review.selectors.cursor import review_queue_ordered_ids
-    from review.selectors.leases import review_decided_by, review_held_by_others
+    from review.selectors.leases import (
+        review_assigned_to_others,
+        review_decided_by,
+        review_held_by_others,
+    )
 
     described = _describe_filters(filters or {})
     passed_over = set(skip)
@@ -652,9 +656,7 @@ def review_lease_next(
             # another member is theirs to take first: it is served only when nothing
             # else is left in the filter (anyone may still open and decide it).
             candidates = review_queue_ordered_ids(
-                queryset=candidate_claims.exclude(
-                    pk__in=ReviewAssignment.objects.exclude(assignee=reviewer).values("claim_id")
-                ),
+                queryset=candidate_claims.exclude(review_assigned_to_others(reviewer=reviewer)),
                 limit=LEASE_CANDIDATES,
                 blind=blind,
             ) or review_queue_ordered_ids(

@@ -33,6 +33,16 @@ def review_assigned_to(*, claim: Claim, reviewer: User) -> bool:
     return ReviewAssignment.objects.filter(claim=claim, assignee=reviewer).exists()
 
 
+def review_assigned_to_others(*, reviewer: User) -> Exists:
+    """Claims assigned to a member other than ``reviewer``, for ``exclude``: NOT EXISTS,
+    an anti-join by the assignment's claim index (``pk__in`` a subquery of every
+    workspace's assignments is NOT IN, which PostgreSQL cannot hash once the assignments
+    outgrow ``work_mem``: it rescans them for each claim, minutes for 300,000)."""
+    return Exists(
+        ReviewAssignment.objects.filter(claim_id=OuterRef("pk")).exclude(assignee=reviewer)
+    )
+
+
 def review_held_by_others(*, reviewer: User) -> Q:
     """Claims under a live lease of another reviewer (expired leases free the claim)."""
     return Q(review_lease__expires_at__gt=timezone.now()) & ~Q(review_lease__reviewer=reviewer)
