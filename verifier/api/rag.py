@@ -68,7 +68,8 @@ class RagAuditApi(APIView):
     count as evidence; questions, greetings and offers assert nothing and are not
     audited. The stored audit is linked from the ``Location`` header (docs/rag-audit.md).
     Besides each size limit, the answer's characters times its chunks may be at most
-    2,000,000 (``400 audit_too_large``): the audit's time grows with both."""
+    2,000,000 and times the chunks' characters at most 10^10 (``400 audit_too_large``):
+    the audit's time grows with both."""
 
     @extend_schema_serializer(component_name="RagAuditRequest")
     class InputSerializer(StrictSerializer):

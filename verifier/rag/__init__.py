@@ -9,6 +9,7 @@ bound evidence: chunk id, quote, offsets into the chunk and match kind).
 from verifier.rag.audit import AuditResult, audit_answer, overall_verdict
 from verifier.rag.chunks import (
     MAX_ANSWER_CHARS,
+    MAX_ANSWER_TIMES_CHUNK_CHARS,
     MAX_ANSWER_TIMES_CHUNKS,
     MAX_CHUNKS,
     MAX_CHUNKS_TOTAL_CHARS,
@@ -24,6 +25,7 @@ from verifier.rag.decompose import AnswerClaim, AnswerSentence, decompose
 __all__ = [
     "MAX_ANSWER_CHARS",
     "MAX_ANSWER_TIMES_CHUNKS",
+    "MAX_ANSWER_TIMES_CHUNK_CHARS",
     "MAX_CHUNKS",
     "MAX_CHUNKS_TOTAL_CHARS",
     "AnswerClaim",

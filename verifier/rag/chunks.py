@@ -42,6 +42,10 @@ MAX_CHUNK_ID_CHARS = 100
 # characters over 60 chunks (1,200,000) take about 30 s, over 250 chunks 82 s and over
 # 1,000 chunks 227 s, past the web server's 120 s worker timeout (``bench/rag_size.py``).
 MAX_ANSWER_TIMES_CHUNKS = 2_000_000
+# ... and the answer's characters times the chunks' characters: each claim reads every
+# chunk's sentences (20,000 characters over 100 chunks of 10,000, 2 × 10^10, took 91 s on
+# two busy cores; the bound halves it).
+MAX_ANSWER_TIMES_CHUNK_CHARS = 10_000_000_000
 
 
 class RagInputError(ApplicationError, ValueError):
@@ -144,21 +148,31 @@ def _from_array(items: Sequence[Any]) -> list[tuple[Chunk, str, dict[str, Any]]]
 
 
 def check_audit_size(answer: str, chunks: Sequence[Chunk]) -> None:
-    """Refuse an audit too large to answer within a request (``MAX_ANSWER_TIMES_CHUNKS``):
-    a long answer over many chunks, each within its own limit. The ``rag_audit`` command,
-    which no request times out, does not ask."""
-    weight = len(answer) * len(chunks)
-    if weight > MAX_ANSWER_TIMES_CHUNKS:
-        most = MAX_ANSWER_TIMES_CHUNKS // max(len(answer), 1)
-        raise RagInputError(
-            "audit_too_large",
-            f"An answer of {len(answer):,} characters over {len(chunks):,} chunks is too "
-            f"large to audit in one request: the answer's characters times its chunks may "
-            f"be at most {MAX_ANSWER_TIMES_CHUNKS:,} (for this answer, at most {most:,} "
-            "chunks). Send only the chunks the answer cites or draws on, or audit the "
-            "answer in parts.",
-            {"field": "chunks", "limit": MAX_ANSWER_TIMES_CHUNKS, "size": weight},
-        )
+    """Refuse an audit too large to answer within a request: the answer's characters
+    times its chunks over ``MAX_ANSWER_TIMES_CHUNKS``, or times the chunks' characters
+    over ``MAX_ANSWER_TIMES_CHUNK_CHARS`` — a long answer over many or long chunks, each
+    within its own limit. The ``rag_audit`` command, which no request times out, does
+    not ask."""
+    length = max(len(answer), 1)
+    chunk_chars = sum(len(chunk.text) for chunk in chunks)
+    if length * len(chunks) > MAX_ANSWER_TIMES_CHUNKS:
+        limit, size = MAX_ANSWER_TIMES_CHUNKS, length * len(chunks)
+        most = f"at most {MAX_ANSWER_TIMES_CHUNKS // length:,} chunks"
+        what = "the answer's characters times its chunks"
+    elif length * chunk_chars > MAX_ANSWER_TIMES_CHUNK_CHARS:
+        limit, size = MAX_ANSWER_TIMES_CHUNK_CHARS, length * chunk_chars
+        most = f"at most {MAX_ANSWER_TIMES_CHUNK_CHARS // length:,} characters of chunks"
+        what = "the answer's characters times the chunks' characters"
+    else:
+        return
+    raise RagInputError(
+        "audit_too_large",
+        f"An answer of {len(answer):,} characters over {len(chunks):,} chunks of "
+        f"{chunk_chars:,} characters is too large to audit in one request: {what} may be "
+        f"at most {limit:,} (for this answer, {most}). Send only the chunks the answer "
+        "cites or draws on, or audit the answer in parts.",
+        {"field": "chunks", "limit": limit, "size": size},
+    )
 
 
 def parse_chunks(raw: Any) -> list[Chunk]:

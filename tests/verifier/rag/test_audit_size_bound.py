@@ -13,7 +13,7 @@ import pytest
 from tests.verifier.api.conftest import client_for
 from verifier.models import RagAudit
 from verifier.rag import Chunk, RagInputError, check_audit_size
-from verifier.rag.chunks import MAX_ANSWER_TIMES_CHUNKS
+from verifier.rag.chunks import MAX_ANSWER_TIMES_CHUNK_CHARS, MAX_ANSWER_TIMES_CHUNKS
 
 
 def _chunks(n: int) -> list[Chunk]:
@@ -32,6 +32,17 @@ def test_the_bound_is_the_answers_characters_times_its_chunks():
         "size": 10_000 * (MAX_ANSWER_TIMES_CHUNKS // 10_000 + 1),
     }
     assert "at most 200 chunks" in refused.value.message
+
+
+def test_the_bound_is_also_the_answers_characters_times_the_chunks_characters():
+    answer = "a" * 20_000
+    most = MAX_ANSWER_TIMES_CHUNK_CHARS // 20_000  # 500,000 characters of chunks
+    check_audit_size(answer, [Chunk(f"c{i}", "x" * (most // 50)) for i in range(50)])
+    with pytest.raises(RagInputError) as refused:
+        check_audit_size(answer, [Chunk(f"c{i}", "x" * (most // 50 + 1)) for i in range(50)])
+    assert refused.value.code == "audit_too_large"
+    assert refused.value.details["limit"] == MAX_ANSWER_TIMES_CHUNK_CHARS
+    assert "at most 500,000 characters of chunks" in refused.value.message
 
 
 @pytest.mark.django_db
