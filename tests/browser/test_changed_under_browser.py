@@ -34,6 +34,9 @@ def _item(page, live_server, name: str, *, note: str = "checked against page 4")
     page.goto(f"{live_server.url}/review/")
     page.locator("#start-reviewing").click()
     expect(page.locator("#review-item")).to_have_attribute("data-claim", claim.public_id)
+    # the item is a page of its own: its keys work once review.js has run, which the
+    # attribute above does not wait for (a key pressed earlier is lost on a busy machine)
+    page.wait_for_load_state("load")
     if note:
         page.fill("#decision-note", note)
     page.locator("#claim-title").focus()
