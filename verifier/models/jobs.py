@@ -22,3 +22,11 @@ class LeasedJob(models.Model):
     class Meta:
         abstract = True
         ordering = ["-created_at", "-id"]
+
+
+def chunked_percent(*, done: int, total: int, succeeded: bool) -> int:
+    """How far a job that reads ``total`` claims in chunks has come, for its progress bar:
+    100 once it succeeded, else the share read so far (0 for none to read)."""
+    if succeeded:
+        return 100
+    return min(100, int(100 * done / total)) if total else 0

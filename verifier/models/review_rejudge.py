@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from verifier.models.jobs import LeasedJob
+from verifier.models.jobs import LeasedJob, chunked_percent
 from verifier.models.workspaces import Workspace
 
 
@@ -76,6 +76,8 @@ class ReviewRejudgeJob(LeasedJob):
 
     @property
     def percent(self) -> int:
-        if self.status == ReviewRejudgeJobStatus.SUCCEEDED:
-            return 100
-        return min(100, int(100 * self.done / self.total)) if self.total else 0
+        return chunked_percent(
+            done=self.done,
+            total=self.total,
+            succeeded=self.status == ReviewRejudgeJobStatus.SUCCEEDED,
+        )
