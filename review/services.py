@@ -45,7 +45,7 @@ from verifier.services.job_heartbeat import (
 from verifier.services.sources import claim_restore_rebind
 from verifier.services.workspaces import member_added_record, member_remove, member_role_change
 from verifier.state_policy import state_policy
-from verifier.states import CAUSE_REJUDGE, CAUSE_UNDO, StateDecision
+from verifier.states import CAUSE_REJUDGE, CAUSE_UNDO, StateDecision, judge_not_asked
 
 if TYPE_CHECKING:
     from review.models import ReviewGuidelines
@@ -277,7 +277,9 @@ def review_note(*, claim: Claim, reviewer: User, text: str) -> ReviewNote:
     return ReviewNote.objects.create(claim=claim, author=reviewer, text=text.strip())
 
 
-def review_rejudge_one(*, claim: Claim, reviewer: User, expected_version: str | None) -> int:
+def review_rejudge_one(
+    *, claim: Claim, reviewer: User, expected_version: str | None
+) -> list[Verdict]:
     """Send one claim back to the judge, refusing a stale page (``StaleItem``)."""
     with transaction.atomic():
         review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
@@ -287,8 +289,8 @@ def review_rejudge_one(*, claim: Claim, reviewer: User, expected_version: str | 
     return review_rejudge(claims=[claim], reviewer=reviewer)
 
 
-def review_rejudge(*, claims: Iterable[Claim], reviewer: User) -> int:
-    """Send claims back to the judge; returns how many were sent. A claim whose span is
+def review_rejudge(*, claims: Iterable[Claim], reviewer: User) -> list[Verdict]:
+    """Send claims back to the judge; returns each sent claim's last verdict. A claim whose span is
     in an earlier version of its source with other text is bound again in the current
     version first (``claims_rebind_superseded``): the judge reads the source as it is."""
     from verifier.services.binding import claims_rebind_superseded
@@ -296,13 +298,13 @@ def review_rejudge(*, claims: Iterable[Claim], reviewer: User) -> int:
 
     claims = [claim for claim in claims if not claim.exclusion_reason]
     if not claims:
-        return 0
+        return []
     why = f"{CAUSE_REJUDGE}{reviewer.get_username()}"
     claims_rebind_superseded(claims=claims, actor=reviewer, why=why)
-    claims_judge(claims=claims, cause=why)
+    verdicts = claims_judge(claims=claims, cause=why)
     for claim in claims:
         review_lease_release(claim=claim, reviewer=reviewer)
-    return len(claims)
+    return verdicts
 
 
 @dataclass(frozen=True)
@@ -414,10 +416,15 @@ def _rejudge_job_create(
 
 @dataclass(frozen=True)
 class RejudgeChunk:
-    """What one chunk of a send-back did: ``judged`` claims the judge read, ``moved`` of
-    them changed state; ``skipped``: the claims left alone and why (``ReviewRejudgeJob``)."""
+    """What one chunk of a send-back did: ``judged`` claims the judge answered,
+    ``unbound`` ones it was not asked about (no span bound), ``unanswered`` ones it gave
+    no usable answer for (a coverage gap: unreachable, malformed, omitted); ``moved`` of
+    the claims sent changed state; ``skipped``: the claims left alone and why
+    (``ReviewRejudgeJob``)."""
 
     judged: int
+    unbound: int
+    unanswered: int
     moved: int
     skipped: list[dict[str, str]]
 
@@ -436,10 +443,18 @@ def review_rejudge_chunk(
     skipped += [{"claim": f"#{pk}", "why": "gone"} for pk in ids if pk not in found]
     sent = [claim for claim in free if not claim.exclusion_reason]
     before = {claim.pk: claim.state for claim in sent}
-    review_rejudge(claims=sent, reviewer=reviewer)
+    verdicts = review_rejudge(claims=sent, reviewer=reviewer)
     after = dict(Claim.objects.filter(pk__in=before).values_list("pk", "state"))
     moved = sum(1 for pk, state in before.items() if after.get(pk) != state)
-    return RejudgeChunk(judged=len(sent), moved=moved, skipped=skipped)
+    unbound = sum(1 for v in verdicts if judge_not_asked(label=v.label, note=v.note))
+    unanswered = sum(1 for v in verdicts if v.label == VerdictLabel.COVERAGE_GAP)
+    return RejudgeChunk(
+        judged=len(verdicts) - unbound - unanswered,
+        unbound=unbound,
+        unanswered=unanswered,
+        moved=moved,
+        skipped=skipped,
+    )
 
 
 def _rejudge_job_finish(job: ReviewRejudgeJob, status: str, error: str = "") -> None:
@@ -496,6 +511,8 @@ def _rejudge_job_chunks(job: ReviewRejudgeJob) -> None:
                 done=F("done") + len(rest),
                 done_through=rest[-1],
                 judged=F("judged") + done.judged,
+                unbound=F("unbound") + done.unbound,
+                unanswered=F("unanswered") + done.unanswered,
                 moved=F("moved") + done.moved,
                 skipped=[*current.skipped, *done.skipped],
                 heartbeat_at=timezone.now(),

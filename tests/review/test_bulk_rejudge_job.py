@@ -253,3 +253,50 @@ def test_claims_of_two_workspaces_are_refused(reviewer, source):
             claims=[queue_claim(source, "abstained"), theirs], reviewer=reviewer
         )
     assert not ReviewRejudgeJob.objects.exists()
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_the_job_counts_apart_claims_not_asked_and_those_the_judge_gave_no_answer_for(
+    reviewer_client, source, settings, django_capture_on_commit_callbacks
+):
+    """A claim with no span bound never reaches the judge, and a judge that cannot be
+    reached answers nothing: neither is counted as judged, and the page says which is
+    which (it read "3 judged" for a judge that was down)."""
+    bound = [queue_claim(source, "abstained", text=f"Claim {n}.") for n in "ab"]
+    unbound = queue_claim(source, "no_evidence", text="Claim c.")
+    with django_capture_on_commit_callbacks(execute=False) as enqueued:
+        job_url = _send_back(reviewer_client, *bound, unbound)["Location"]
+    settings.SPANPROOF_JUDGE = {
+        **settings.SPANPROOF_JUDGE,
+        "backend": "openai",
+        "base_url": f"http://127.0.0.1:{_closed_port()}/v1",
+        "model": "llama-3-judge",
+        "family": "llama",
+        "timeout": 1.0,
+    }
+
+    enqueued[0]()
+
+    job = ReviewRejudgeJob.objects.get()
+    assert (job.status, job.done, job.judged, job.unbound, job.unanswered) == (
+        "succeeded",
+        3,
+        0,
+        1,
+        2,
+    )
+    page = reviewer_client.get(job_url).content.decode()
+    assert (
+        "3 / 3 claims read · 0 judged · 1 not asked (no span bound) · 2 without an answer "
+        "from the judge" in page
+    )
+    assert "The judge gave no usable answer for 2 claims" in page
+    assert "they wait for a reviewer" in page and "Send them back again" in page
+    assert "succeeded, 0 of 3 claims judged, 1 not asked (no span bound), 2 without an " in page

@@ -53,7 +53,14 @@ class ReviewRejudgeJob(LeasedJob):
     total = models.PositiveIntegerField(default=0, help_text="Claims sent back.")
     done = models.PositiveIntegerField(default=0, help_text="Claims read so far.")
     done_through = models.BigIntegerField(default=0, help_text="The last claim (id) finished.")
-    judged = models.PositiveIntegerField(default=0, help_text="Claims the judge read.")
+    judged = models.PositiveIntegerField(default=0, help_text="Claims the judge answered.")
+    unbound = models.PositiveIntegerField(
+        default=0, help_text="Claims with no span bound: the judge was not asked."
+    )
+    unanswered = models.PositiveIntegerField(
+        default=0,
+        help_text="Claims the judge gave no usable answer for (unreachable, malformed, omitted).",
+    )
     moved = models.PositiveIntegerField(default=0, help_text="Claims whose state changed.")
     skipped = models.JSONField(default=list, help_text="The claims left alone, and why.")
 
