@@ -7,10 +7,11 @@ chunks (whole paragraphs, at most ``max_chunk_chars`` each; an overlong paragrap
 at sentence ends) and every chunk is sent on its own.
 
 The model's answer is validated, never trusted: code fences are stripped, unparseable
-JSON, wrong shapes, non-string or empty fields and quotes that do not occur in the input
-are dropped (logged, not fatal). A quote that matches only up to whitespace (a hard line
-break the model wrote as a space) is replaced by the input's own text, so every returned
-quote is a verbatim slice of the input. Identical claims are returned once.
+JSON, wrong shapes, non-string or empty fields, claim texts PostgreSQL cannot store (a NUL
+or a lone surrogate) and quotes that do not occur in the input are dropped (logged, not
+fatal). A quote that matches only up to whitespace (a hard line break the model wrote as
+a space) is replaced by the input's own text, so every returned quote is a verbatim
+slice of the input. Identical claims are returned once.
 
 Transport failures (connection errors, timeouts, HTTP errors, a response that is not a
 chat completion) raise ``ExtractorUnavailable``: the ingest stage records it as that
@@ -30,6 +31,7 @@ from verifier.chat_completions import (
     load_json_answer,
 )
 from verifier.extractors.base import ExtractedClaim
+from verifier.untrusted_input import text_problem
 
 logger = logging.getLogger(__name__)
 
@@ -151,7 +153,8 @@ def locate_quote(quote: str, text: str) -> str | None:
 
 
 def validate_claims(entries: list[Any], text: str) -> tuple[list[ExtractedClaim], int]:
-    """(claims whose fields are strings and whose quote occurs in ``text``, dropped count)."""
+    """(claims whose fields are strings, whose text can be stored (no NUL, no lone
+    surrogate) and whose quote occurs in ``text``, dropped count)."""
     claims: list[ExtractedClaim] = []
     dropped = 0
     for entry in entries:
@@ -164,7 +167,7 @@ def validate_claims(entries: list[Any], text: str) -> tuple[list[ExtractedClaim]
             continue
         claim_text = " ".join(claim_text.split())
         verbatim = locate_quote(quote, text)
-        if not claim_text or verbatim is None:
+        if not claim_text or verbatim is None or text_problem(claim_text) is not None:
             dropped += 1
             continue
         claims.append(ExtractedClaim(text=claim_text, quote=verbatim))
@@ -193,7 +196,7 @@ class OpenAICompatibleExtractor(ChatCompletionsModel):
             )[0]
         except ChatUnavailable as exc:
             raise ExtractorUnavailable(
-                f"extractor {self.model!r} at {self._client.url}: {exc}"
+                f"extractor {self.model!r} at {self._client.shown_url}: {exc}"
             ) from exc
 
     # -- Extractor protocol ----------------------------------------------------------

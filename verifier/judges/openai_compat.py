@@ -4,7 +4,8 @@ llama.cpp server, hosted APIs).
 The model is asked for strict JSON ``{"results": [{"key", "label", "confidence",
 "note"}]}``. Answers are parsed defensively (code fences stripped, the outermost JSON
 object extracted) but not validated here beyond shape: ``judge_items`` turns unknown
-labels, bad confidences, duplicates and omissions into coverage gaps. A response that is
+labels, bad confidences, duplicates and omissions into coverage gaps. A note's NUL and
+lone surrogates (which PostgreSQL cannot store) are escaped. A response that is
 not the protocol at all raises ``JudgeTransportError`` (the whole batch becomes a gap).
 
 Optional self-consistency: ``samples=k`` asks for k answers (``n=k``, topped up with
@@ -35,6 +36,7 @@ from verifier.judges.base import (
     JudgeResult,
     JudgeTransportError,
 )
+from verifier.untrusted_input import printable
 
 PROMPT_VERSION = 1
 DEFAULT_BATCH_SIZE = 10
@@ -97,7 +99,8 @@ def parse_answer(content: str) -> list[JudgeResult]:
                 key=str(entry["key"]),
                 label=label.strip().lower() if isinstance(label, str) else label,  # type: ignore[arg-type]
                 confidence=confidence,  # type: ignore[arg-type]
-                note=str(entry.get("note") or ""),
+                # the note is stored with the verdict: NUL and lone surrogates escaped
+                note=printable(str(entry.get("note") or "")),
             )
         )
     return results
