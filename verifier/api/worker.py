@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 
 from verifier.api.scoping import request_actor, request_workspace
 from verifier.claim_worker.config import TRUST_POLICY_MODES
+from verifier.domain_packs import DEFAULT_DOMAIN_PACK
 from verifier.extractors.base import MAX_CLAIM_CHARS
 from verifier.services.claim_worker_request import (
     MAX_JOB_ID_CHARS,
@@ -113,25 +115,52 @@ class WorkerVerifyApi(APIView):
     subclaim, compute adaptive trust and return the verdict package with diagnostics.
 
     The request is read as seed 001 defines it, leniently: a field it does not name is
-    ignored (unlike the Connect API's bodies, which refuse one)."""
+    ignored (unlike the Connect API's bodies, which refuse one), and an optional field
+    sent as ``null`` (as a client serializes one it leaves unset) or a blank ``domain``
+    takes its default, as the field left out does."""
 
     @extend_schema_serializer(component_name="WorkerVerifyRequest")
     class InputSerializer(serializers.Serializer[Any]):
+        # The seed's optional fields (``room_id``, ``source``) and those with a default
+        # (``domain``, ``top_k``) and the trust policy mode: null reads as not given.
+        NULL_MEANS_DEFAULT = ("room_id", "source", "domain", "top_k", "trust_policy_mode")
+
         job_id = serializers.CharField(max_length=MAX_JOB_ID_CHARS)
         claim = serializers.CharField(max_length=MAX_CLAIM_CHARS)
         room_id = serializers.CharField(
-            required=False, allow_blank=True, default="", max_length=200
+            required=False, allow_blank=True, allow_null=True, default="", max_length=200
         )
         # DRF's metaclass takes declared fields off the class; the stubs see Field's attribute.
-        source = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)  # type: ignore[assignment]
-        domain = serializers.CharField(required=False, default="general", max_length=64)
+        source = serializers.CharField(  # type: ignore[assignment]
+            required=False, allow_blank=True, allow_null=True, default="", max_length=500
+        )
+        domain = serializers.CharField(
+            required=False,
+            allow_blank=True,
+            allow_null=True,
+            default=DEFAULT_DOMAIN_PACK,
+            max_length=64,
+            help_text=f"Blank or null: {DEFAULT_DOMAIN_PACK} (every source).",
+        )
         top_k = serializers.IntegerField(
             required=False, default=TOP_K_DEFAULT, min_value=TOP_K_MIN, max_value=TOP_K_MAX
         )
         # the adaptive trust policy's mode; absent: settings.SPANPROOF_WORKER_TRUST_POLICY_MODE
         trust_policy_mode = serializers.ChoiceField(
-            choices=list(TRUST_POLICY_MODES), required=False
+            choices=list(TRUST_POLICY_MODES), required=False, allow_null=True
         )
+
+        def to_internal_value(self, data: Any) -> dict[str, Any]:
+            if isinstance(data, Mapping):
+                data = {
+                    key: value
+                    for key, value in data.items()
+                    if not (value is None and key in self.NULL_MEANS_DEFAULT)
+                }
+            return dict(super().to_internal_value(data))
+
+        def validate_domain(self, value: str) -> str:
+            return value or DEFAULT_DOMAIN_PACK
 
     @extend_schema(request=InputSerializer, responses={200: WorkerVerifyResponseSerializer})
     def post(self, request: Request) -> Response:

@@ -2,13 +2,16 @@
 
 G2: at least 90% of validated claims supported and at most 2% unsupported.
 Validated claims are the ones the rule set classified: supported + weak +
-unsupported. Percentages are whole numbers computed as ``round(100 * n / total)``
-with exact rational arithmetic and Python's ``round`` (half to even), and the gate
-compares those rounded numbers, so:
+unsupported. The gate compares the exact shares (rational arithmetic), never a
+rounded percentage, so a graph passes only when it clears the bar as published:
 
-* 179/200 supported = 89.5% -> 90 -> passes the 90% floor; 177/200 = 88.5% -> 88.
-* 4/200 unsupported = 2.0% -> 2 -> passes; 5/200 = 2.5% -> 2 -> passes;
-  7/200 = 3.5% -> 4 -> fails; 301/10000 = 3.01% -> 3 -> fails.
+* 180/200 supported = 90% passes; 179/200 = 89.5% fails (it is under 90%).
+* 4/200 unsupported = 2.0% passes; 5/200 = 2.5% and 24/1000 = 2.4% fail.
+
+The reported percentages (``ok_pct``, ``weak_pct``, …) are whole numbers for display,
+``round(100 * n / total)`` with Python's ``round`` (half to even), so a failing graph
+may show "90" supported: its shortfall then states the share it has to two decimals,
+never rounded across the bar ("supported 89.5% < 90%", "unsupported 2.01% > 2%").
 
 An empty job (no validated claims) has no percentages (``None``) and G2 was not
 measured: ``passed`` is ``None`` (unknown — neither pass nor fail; an empty graph has
@@ -26,6 +29,7 @@ validated. So no report, preview or list ever counts an unverified claim as supp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from fractions import Fraction
@@ -96,6 +100,16 @@ def percent(part: int, total: int) -> int | None:
     return round(Fraction(100 * part, total))
 
 
+def _share_words(part: int, total: int, *, round_up: bool) -> str:
+    """``100 * part / total`` in words for a shortfall: whole when it is whole, else to
+    at most two decimals, cut toward the side of the bar it fails on (down for a share
+    that is too small, up for one that is too large), so 89.999% never reads "90%"."""
+    hundredths = Fraction(10_000 * part, total)
+    cut = math.ceil(hundredths) if round_up else math.floor(hundredths)
+    whole, rest = divmod(cut, 100)
+    return f"{whole}" if rest == 0 else f"{whole}.{rest:02d}".rstrip("0")
+
+
 @dataclass(frozen=True)
 class QualityReport:
     counts: QualityCounts
@@ -130,13 +144,16 @@ def quality_report(counts: QualityCounts) -> QualityReport:
     ok_pct = percent(counts.supported, total)
     unsupported_pct = percent(counts.unsupported, total)
     shortfalls: list[str] = []
-    if ok_pct is None or unsupported_pct is None:
+    if total == 0:
         shortfalls.append("no validated claims")
     else:
-        if ok_pct < G2_MIN_SUPPORTED_PCT:
-            shortfalls.append(f"supported {ok_pct}% < {G2_MIN_SUPPORTED_PCT}%")
-        if unsupported_pct > G2_MAX_UNSUPPORTED_PCT:
-            shortfalls.append(f"unsupported {unsupported_pct}% > {G2_MAX_UNSUPPORTED_PCT}%")
+        # Exact shares against the published bar (never a rounded percentage).
+        if 100 * counts.supported < G2_MIN_SUPPORTED_PCT * total:
+            shown = _share_words(counts.supported, total, round_up=False)
+            shortfalls.append(f"supported {shown}% < {G2_MIN_SUPPORTED_PCT}%")
+        if 100 * counts.unsupported > G2_MAX_UNSUPPORTED_PCT * total:
+            shown = _share_words(counts.unsupported, total, round_up=True)
+            shortfalls.append(f"unsupported {shown}% > {G2_MAX_UNSUPPORTED_PCT}%")
     return QualityReport(
         counts=counts,
         total=total,

@@ -57,7 +57,9 @@ TRUST_FACTOR_LABELS: Final[dict[str, str]] = {
 class TrustInputs:
     total_claims: int
     embedded_claims: int
-    verified_claims: int  # claims with a recorded verdict that is not a coverage gap
+    # claims with a recorded verdict that is not a coverage gap, nor the abstention
+    # recorded for a claim with nothing bound (the judge was not asked)
+    verified_claims: int
     orphan_claims: int  # claims with no relation to any other claim
     vector_index_present: bool
     vector_index_used: bool

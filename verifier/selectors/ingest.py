@@ -27,7 +27,7 @@ from verifier.models import (
 from verifier.models.ingest import STAGE_ORDER
 from verifier.scoring.quality import QualityCounts, quality_class
 from verifier.scoring.trust import TrustInputs
-from verifier.states import REMEDIATION_EXCLUSION_REASON, StateReason
+from verifier.states import NO_BOUND_EVIDENCE_NOTE, REMEDIATION_EXCLUSION_REASON, StateReason
 
 CLAIM_INDEX_NAME: Final = "claim_embedding_hnsw"
 
@@ -71,9 +71,10 @@ def claims_in_range(job: IngestJob, key: str) -> QuerySet[Claim]:
 # --- report inputs ------------------------------------------------------------------
 
 
-def _latest_model_label() -> Subquery:
+def _latest_model_label(field: str = "label") -> Subquery:
+    """``field`` of the claim's latest model verdict (a subquery)."""
     latest = Verdict.objects.filter(claim=OuterRef("pk"), reviewer__isnull=True).latest_first()
-    return Subquery(latest.values("label")[:1])
+    return Subquery(latest.values(field)[:1])
 
 
 def ingest_quality_counts(job: IngestJob, *, remediated: bool) -> QualityCounts:
@@ -148,10 +149,14 @@ def ingest_trust_inputs(job: IngestJob, *, high_severity_issues: int) -> TrustIn
             & ~Q(Exists(ClaimRelation.objects.filter(to_claim=OuterRef("pk")))),
         ),
     )
+    # Verified: the judge answered (an abstention included), not a coverage gap and not
+    # the abstention recorded locally for a claim with nothing bound, which no judge read
+    # (``verifier.states.judge_not_asked``): such a claim is not verification coverage.
     verified = (
-        claims.annotate(latest_label=_latest_model_label())
+        claims.annotate(latest_label=_latest_model_label(), latest_note=_latest_model_label("note"))
         .filter(latest_label__isnull=False)
         .exclude(latest_label="coverage_gap")
+        .exclude(latest_label="abstained", latest_note=NO_BOUND_EVIDENCE_NOTE)
         .count()
     )
     present, used = vector_index_status()
