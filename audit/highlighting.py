@@ -586,3 +586,109 @@ def cut_text(text: str, limit: int) -> str:
     if len(clusters) <= limit:
         return text
     return "".join(clusters[: limit - 1]) + "…"
+
+
+# --- characters a reader cannot see, shown -------------------------------------------
+
+# Invisible characters that reorder the text shown around them: the bidirectional
+# embeddings, overrides and isolates ("Trojan Source": ``paid $100`` can be the stored
+# ``\u202e001$ diap``), and the direction marks, which move the punctuation and digits
+# beside them.
+_REORDERING_CHARS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_DIRECTION_MARKS: Final = frozenset("\u200e\u200f\u061c")
+# Zero-width characters that writing needs inside a word of a script that joins its
+# letters (Arabic, Persian, the Indic scripts) or breaks words without spaces (Thai):
+# shown there as they are; beside a Latin letter, a space or an edge of the text they can
+# only hide a difference ("pa\u200did" reads "paid").
+_WORD_JOINERS: Final = frozenset("\u200b\u200c\u200d\u2060")
+_CONTROL_NAMES: Final = {
+    "\r": "carriage return (no line feed after it)",
+    "\x0b": "line tabulation",
+    "\x0c": "form feed",
+    "\x1b": "escape",
+    "\x7f": "delete",
+    "\x85": "next line",
+}
+_UNSEEN_CANDIDATE: Final = regex.compile(r"[\p{Cc}\p{Cf}]")
+_EMOJI: Final = regex.compile(r"\p{Extended_Pictographic}")
+_EMOJI_MODIFIERS: Final = regex.compile(r"[\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]")
+
+
+@dataclass(frozen=True)
+class TextPiece:
+    """A run of a text as a page writes it, character for character. ``code``
+    ("U+202E") when it is one character the page marks, because a reader could not see
+    it or because it would reorder the text shown around it; ``cr`` when it is a carriage
+    return, which a page writes as ``&#13;`` (an HTML parser turns a literal one into a
+    line feed)."""
+
+    text: str
+    code: str = ""
+    name: str = ""
+
+    @property
+    def cr(self) -> bool:
+        return self.text == "\r"
+
+
+def _in_emoji_sequence(text: str, at: int) -> bool:
+    """Whether ``text[at]`` (a joiner, a tag) continues an emoji sequence: after an
+    emoji, its variation selector, skin tone or tags."""
+    i = at - 1
+    while i >= 0 and _EMOJI_MODIFIERS.fullmatch(text[i]):
+        i -= 1
+    return i >= 0 and _EMOJI.fullmatch(text[i]) is not None
+
+
+def _inside_word(text: str, at: int) -> bool:
+    """Whether ``text[at]`` sits between two letters or marks that are not ASCII."""
+    if at <= 0 or at + 1 >= len(text):
+        return False
+    return all(
+        not ch.isascii() and unicodedata.category(ch)[0] in "LM"
+        for ch in (text[at - 1], text[at + 1])
+    )
+
+
+def _unseen_name(text: str, at: int) -> str | None:
+    """What ``text[at]`` is when a page must mark it (None when it is shown as it is)."""
+    ch = text[at]
+    if ch in "\t\n" or (ch == "\r" and text[at + 1 : at + 2] == "\n"):
+        return None
+    if ch in _REORDERING_CHARS or ch in _DIRECTION_MARKS:
+        return unicodedata.name(ch).lower()
+    if unicodedata.category(ch) == "Cc":
+        return _CONTROL_NAMES.get(ch, "control character")
+    if _in_emoji_sequence(text, at) or (ch in _WORD_JOINERS and _inside_word(text, at)):
+        return None
+    return unicodedata.name(ch, "invisible formatting character").lower()
+
+
+def shown_pieces(text: str, *, before: str = "", after: str = "") -> list[TextPiece]:
+    """``text`` as the runs a page writes, their texts joined giving back ``text``:
+    each carriage return a piece of its own (``cr``), and each character a reader could
+    not see or that would reorder what is shown around it (a bidirectional override or
+    isolate, a direction mark, a control character, a lone carriage return, a zero-width
+    space or joiner outside a word of a script that needs it, a byte-order mark) a piece
+    with its code point and name, for the page to mark and isolate; the text itself is
+    never changed. ``before`` and ``after`` are the text around it where ``text`` is part
+    of a longer one (a highlight, a window): a carriage return whose line feed opens
+    ``after`` is no lone one, and a joiner is read with the letters either side."""
+    lead = before[-1:]
+    whole = lead + text + after[:1]
+    first, stop = len(lead), len(lead) + len(text)
+    out: list[TextPiece] = []
+    last = first
+    for found in _UNSEEN_CANDIDATE.finditer(whole, first, stop):
+        at = found.start()
+        name = _unseen_name(whole, at)
+        if name is None and whole[at] != "\r":
+            continue
+        if last < at:
+            out.append(TextPiece(whole[last:at]))
+        ch = whole[at]
+        out.append(TextPiece(ch, f"U+{ord(ch):04X}", name) if name else TextPiece(ch))
+        last = at + 1
+    if last < stop:
+        out.append(TextPiece(whole[last:stop]))
+    return out

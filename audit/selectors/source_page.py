@@ -183,6 +183,10 @@ def source_view(
         rows.append(
             {
                 "text": seg.text,
+                # the characters either side, for how the page shows the text's edges
+                # (a carriage return whose line feed starts the next segment is no lone one)
+                "before": text[max(0, seg.start - 1) : seg.start],
+                "after": text[seg.end : seg.end + 1],
                 "start": seg.start,
                 "end": seg.end,
                 "keys": " ".join(str(k) for k in seg.keys),
