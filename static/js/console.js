@@ -155,9 +155,29 @@
       /* storage unavailable: nothing was kept */
     }
   });
+  // A form whose answer takes a while (a RAG audit, a memory check, a verification: the
+  // judge reads every claim before the page answers) says so once sent, in its status
+  // line, and marks itself busy: the tab's spinner alone read as nothing happening for
+  // the seconds (up to a minute) it takes.
+  window.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !sentOnce(form) || !form.hasAttribute("data-busy")) return;
+    form.setAttribute("aria-busy", "true");
+    form.querySelectorAll('button[type="submit"]').forEach(function (button) {
+      button.setAttribute("aria-disabled", "true");
+    });
+    var status = form.querySelector("[data-busy-status]");
+    if (status) status.textContent = form.getAttribute("data-busy");
+  });
   window.addEventListener("pageshow", function () {
     document.querySelectorAll("form[data-sent]").forEach(function (form) {
       form.removeAttribute("data-sent");
+      form.removeAttribute("aria-busy");
+      form.querySelectorAll('button[aria-disabled="true"]').forEach(function (button) {
+        button.removeAttribute("aria-disabled");
+      });
+      var status = form.querySelector("[data-busy-status]");
+      if (status) status.textContent = "";
     });
   });
 
