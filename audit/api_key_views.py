@@ -28,6 +28,7 @@ from verifier.models import ApiScope
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.workspaces import api_key_list
 from verifier.services.workspaces import ApiKeyInputError, api_key_create, api_key_revoke
+from verifier.vocabulary import api_message_in_words
 
 # The session key holding a new key's secret until the keys page shows it, once.
 NEW_KEY_SESSION_KEY = "api_key_shown_once"
@@ -107,7 +108,7 @@ def api_key_new(request: MemberRequest) -> HttpResponse:
         if error.code == "name_taken" and _made_by_a_first_click(request, form.cleaned_data):
             messages.info(request, "“Make key” was sent twice: one key was made, shown below.")
             return redirect("audit:api-keys")
-        form.add_error("name", error.message)
+        form.add_error("name", api_message_in_words(error.message))
         return _render(request, form=form, status=422)
     return redirect("audit:api-keys")
 

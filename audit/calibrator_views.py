@@ -31,6 +31,7 @@ from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors import calibrators as calibrator_selectors
 from verifier.selectors.worker_beats import job_liveness
 from verifier.services import judge_calibrators as calibrator_services
+from verifier.vocabulary import api_message_in_words
 
 FLIPS_SHOWN: Final = 200  # rows of each flip list on the activation page
 # Asked before deactivating (in the browser and, without script, on a page of its own).
@@ -150,7 +151,7 @@ def calibrator_activate(request: MemberRequest, pk: int) -> HttpResponse:
                 previewed_against=request.POST.get("previewed_against"),
             )
         except calibrator_services.CalibratorRefused as exc:
-            messages.error(request, exc.message)
+            messages.error(request, api_message_in_words(exc.message))
             if exc.code != calibrator_services.STALE_PREVIEW:
                 return redirect("audit:calibrator-detail", pk=row.pk)
             # the flip list again, against the calibrator in force now, to confirm or not
@@ -216,7 +217,7 @@ def calibrator_deactivate(request: MemberRequest, pk: int) -> HttpResponse:
     try:
         job = calibrator_services.judge_calibrator_deactivate(calibrator=row, actor=request.user)
     except calibrator_services.CalibratorRefused as exc:
-        messages.error(request, exc.message)
+        messages.error(request, api_message_in_words(exc.message))
         return redirect("audit:calibrator-detail", pk=row.pk)
     restored = (
         f"the judge's answer is being given back to the claims it decided (of {job.total} in scope)"

@@ -21,6 +21,7 @@ from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.workspaces import workspace_members
 from verifier.services.workspaces import MemberInputError, member_add
 from verifier.untrusted_input import identifier_problem
+from verifier.vocabulary import api_message_in_words
 
 
 class MemberAddForm(forms.Form):
@@ -94,7 +95,7 @@ def member_new(request: MemberRequest) -> HttpResponse:
     try:
         added = member_add(workspace=request.workspace, **form.cleaned_data)
     except MemberInputError as error:
-        form.add_error(error.details.get("field"), error.message)
+        form.add_error(error.details.get("field"), api_message_in_words(error.message))
         return _render(request, form=form, status=422)
     messages.success(
         request,
@@ -136,7 +137,7 @@ def member_role(request: MemberRequest, membership_id: int) -> HttpResponse:
     try:
         review_member_role_change(membership=membership, role=role)
     except MemberInputError as error:
-        messages.error(request, error.message)
+        messages.error(request, api_message_in_words(error.message))
         return redirect("audit:members")
     if membership.user_id == request.user.pk and membership.role not in ADMIN_ROLES:
         # Demoted yourself: the members page is no longer yours to open.
@@ -178,7 +179,7 @@ def member_out(request: MemberRequest, membership_id: int) -> HttpResponse:
     try:
         review_member_remove(membership=membership)
     except MemberInputError as error:
-        messages.error(request, error.message)
+        messages.error(request, api_message_in_words(error.message))
         return redirect("audit:members")
     if yourself:
         messages.success(

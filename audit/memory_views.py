@@ -34,6 +34,7 @@ from verifier.selectors.memory import (
 from verifier.services.memory import MAX_MESSAGE_CHARS, memory_verify
 from verifier.untrusted_input import decimal_int
 from verifier.upload_text import uploaded_text
+from verifier.vocabulary import api_message_in_words
 
 # At most this many checks of one message are listed on a check's page.
 MAX_MESSAGE_CHECKS: Final = 100
@@ -93,7 +94,7 @@ def memory_index(request: MemberRequest) -> HttpResponse:
                     actor=request.user,
                 )
             except TranscriptInputError as exc:
-                form.add_error(_error_field(form, exc.details), exc.message)
+                form.add_error(_error_field(form, exc.details), api_message_in_words(exc.message))
             else:
                 return redirect(_check_url(write.checks[0].pk, [c.pk for c in write.checks]))
         status = 400

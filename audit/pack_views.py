@@ -26,6 +26,7 @@ from verifier.pipeline.views import HTMX_STOP_POLLING
 from verifier.selectors.audit_pack import audit_pack_job_get, audit_pack_signing_key
 from verifier.selectors.worker_beats import job_liveness
 from verifier.services.audit_pack import audit_pack_job_create
+from verifier.vocabulary import api_message_in_words
 
 
 @require_POST
@@ -42,7 +43,7 @@ def pack_create(request: MemberRequest) -> HttpResponse:
     try:
         scope = pack_scope(AuditPackScopeSerializer, fields)
     except AuditPackError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, api_message_in_words(exc.message))
         return redirect("audit:claim-list")
     job = audit_pack_job_create(
         workspace=request.workspace,

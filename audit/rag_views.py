@@ -22,6 +22,7 @@ from verifier.rag import MAX_ANSWER_CHARS, MAX_CHUNKS_TOTAL_CHARS, RagInputError
 from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
 from verifier.services.rag_audit import rag_audit_run
 from verifier.upload_text import uploaded_text
+from verifier.vocabulary import api_message_in_words
 
 MAX_UPLOAD_BYTES: Final = 4 * MAX_CHUNKS_TOTAL_CHARS
 
@@ -176,7 +177,7 @@ def rag_audit_index(request: MemberRequest) -> HttpResponse:
                     actor=request.user,
                 )
             except RagInputError as exc:
-                form.add_error(form.error_field(exc.details), exc.message)
+                form.add_error(form.error_field(exc.details), api_message_in_words(exc.message))
             else:
                 return redirect("audit-rag:detail", audit_id=write.audit.pk)
         status = 400

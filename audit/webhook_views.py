@@ -20,7 +20,7 @@ from verifier.models import WebhookEvent
 from verifier.permissions import ADMIN_ROLES, role_required
 from verifier.selectors.webhooks import webhook_get
 from verifier.services.webhooks import WebhookInputError, webhook_create, webhook_turn_off
-from verifier.vocabulary import choices, label
+from verifier.vocabulary import api_message_in_words, choices, label
 
 
 class WebhookForm(forms.Form):
@@ -89,7 +89,7 @@ def webhook_new(request: MemberRequest) -> HttpResponse:
     try:
         hook = webhook_create(workspace=request.workspace, **form.cleaned_data)
     except WebhookInputError as error:
-        form.add_error(error.details.get("field"), error.message)
+        form.add_error(error.details.get("field"), api_message_in_words(error.message))
         return _render(request, form=form, status=422)
     messages.success(request, f"Webhook to {hook.url} added.")
     return redirect("audit:webhooks")

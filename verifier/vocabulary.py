@@ -15,6 +15,7 @@ Pure Python (no Django): the pure cores' rule applies (``tests/test_import_contr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -1501,6 +1502,20 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     it is not the noun and an "s"). Console messages say counts this way, never
     "claim(s)"."""
     return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
+_API_FIELD = re.compile(r"`([^`\n]+)`")
+# A bare run of five digits or more (a limit, a size): not inside a word, an id or quotes
+_BIG_NUMBER = re.compile(r"(?<![\w.#'\"])(\d{5,})(?![\w.'\"])")
+
+
+def api_message_in_words(message: str) -> str:
+    """An API error's message as the console shows it beside a form: the field names the
+    API writes in backticks quoted as a person writes them (“message”), and a large
+    number with its thousands separated ("200,000 characters"), as every console number
+    is."""
+    quoted = _API_FIELD.sub(lambda m: f"\u201c{m.group(1)}\u201d", message)
+    return _BIG_NUMBER.sub(lambda m: f"{int(m.group(1)):,}", quoted)
 
 
 def confidence_percent(value: float | None) -> str:

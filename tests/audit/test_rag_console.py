@@ -118,5 +118,5 @@ def test_a_numeric_chunk_id_is_a_form_error(reviewer_client, workspace):
     chunks = json.dumps([{"id": 2, "text": C1}])
     response = reviewer_client.post("/audit/rag/", {"answer": ANSWER, "chunks": chunks})
     assert response.status_code == 400
-    assert b"chunks[0]: `id` must be a string, not a number." in response.content
+    assert "chunks[0]: \u201cid\u201d must be a string, not a number." in response.content.decode()
     assert not RagAudit.objects.filter(workspace=workspace).exists()

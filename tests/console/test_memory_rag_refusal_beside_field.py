@@ -46,3 +46,24 @@ def test_a_bad_chunk_is_the_chunks_fields_error(reviewer_client):
     assert 'id="id_chunks_error"' in html
     tag = _field_tag(html, "chunks")
     assert 'aria-invalid="true"' in tag and "id_chunks_error" in tag
+
+
+def test_a_refusal_reads_as_console_words_not_the_apis_markup(reviewer_client):
+    """The API writes field names in backticks and numbers bare ("`message` makes 25
+    claims", "at most 20000"); beside a form they read as a person writes them."""
+    many = " ".join(f"I said the tower is {n} metres tall." for n in range(10, 35))
+    response = reviewer_client.post(
+        "/audit/memory/", {"agent": "assistant", "message": many, "transcript": ""}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "\u201cmessage\u201d makes 25 claims" in html and "`" not in html.split("<main")[1]
+
+    response = reviewer_client.post(
+        "/audit/rag/",
+        {"answer": "The sky is blue [c1]. " * 10_000, "chunks": '{"id": "c1", "text": "x"}'},
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "\u201canswer\u201d has 220,000 characters; at most 20,000 are allowed." in html
+    assert "20000" not in html
