@@ -135,10 +135,23 @@ class MemoryClaim:
     start: int
     end: int
     marker_start: int
+    # where the claim's words end in the message, marker included: past ``end`` when the
+    # marker follows the quote ('"X," I said'); -1 when that is ``end``
+    marker_end: int = -1
+
+    @property
+    def covers(self) -> tuple[int, int]:
+        """``[start, end)`` of the whole claim in the message: marker and content."""
+        return self.marker_start, max(self.end, self.marker_end)
 
     @property
     def in_scope(self) -> bool:
         return self.lane in IN_SCOPE
+
+
+# A clause joined after the content ("I said that I'd send it, and you said 'ok'"): the
+# conjunction is not part of what was said.
+_TRAILING_JOIN = re.compile(r"(?:[\s,;:]+(?:and|but|or|then|while|so))+\s*$", re.IGNORECASE)
 
 
 def _content(match: re.Match[str]) -> tuple[str, int, int] | None:
@@ -146,6 +159,8 @@ def _content(match: re.Match[str]) -> tuple[str, int, int] | None:
         value = match.groupdict().get(group)
         if value is not None:
             start = match.start(group)
+            if group == "r":
+                value = _TRAILING_JOIN.sub("", value)
             stripped = value.rstrip(" ,;:")
             lead = len(stripped) - len(stripped.lstrip())
             text = stripped.strip()
@@ -164,13 +179,22 @@ def detect_claims(message: str) -> list[MemoryClaim]:
         while (match := pattern.search(message, pos)) is not None:
             s, e = match.span()
             pos = s + 1
-            if any(s < te and ts < e for ts, te in taken):
-                continue
+            overlapping = [ts for ts, te in taken if s < te and ts < e]
+            if overlapping:
+                # A claim taken already further on ("I said that I'd send it, and you
+                # said 'ok'"): this one ends where that one begins, if it still matches.
+                if min(overlapping) <= s:
+                    continue
+                shorter = pattern.match(message, s, min(overlapping))
+                if shorter is None:
+                    continue
+                match = shorter
+                e = match.end()
             content = _content(match)
             if content is None:
                 continue
             text, cs, ce = content
-            found.append(MemoryClaim(lane, actor, text, cs, ce, s))
+            found.append(MemoryClaim(lane, actor, text, cs, ce, s, e))
             taken.append((s, e))
     return sorted(found, key=lambda c: c.marker_start)
 
@@ -191,7 +215,7 @@ def message_claims(message: str) -> list[MemoryClaim]:
     claims = detect_claims(message)
     if not claims:
         return [undeclared(message)]
-    covered = sorted((c.marker_start, c.end) for c in claims)
+    covered = sorted(c.covers for c in claims)
     for start, end in sentence_spans(message):
         for piece_start, piece_end in _uncovered(start, end, covered):
             piece = message[piece_start:piece_end]

@@ -11,6 +11,9 @@ from typing import Any, Final
 
 MIN_CLAIMS_FOR_RATES: Final = 10
 Z_95: Final = 1.959963984540054
+# The reason an explicit claim was not checked because it is out of scope (its words are
+# the addressee's): counted with the implicit and undeclared claims, not evaluated.
+OUT_OF_SCOPE: Final = "out_of_scope"
 
 OUTCOMES: Final = (
     "supported:exact",
@@ -54,11 +57,14 @@ def _rate(k: int, n: int) -> Rate:
 
 
 def agent_stats(rows: Iterable[Sequence[Any]]) -> dict[str, Any]:
-    """Aggregates over ``(claim_type, outcome, drift_categories)`` rows of one agent
-    (the categories may be left out: then only a drift outcome counts as drift).
+    """Aggregates over ``(claim_type, outcome, drift_categories, reason)`` rows of one
+    agent (the categories may be left out: then only a drift outcome counts as drift; the
+    reason too).
 
-    Evaluated claims are the explicit ones (verbatim, summarized); implicit and undeclared
-    claims are counted apart as out of scope. Over the evaluated claims, as the seed
+    Evaluated claims are the explicit ones (verbatim, summarized) the verifier checked;
+    implicit and undeclared claims, and explicit ones out of scope all the same (a "you
+    said" claim about the addressee's own words: reason ``out_of_scope``), are counted
+    apart as out of scope. Over the evaluated claims, as the seed
     defines them: ``drift_rate`` = claims with drift detected (an ``unsupported:drift``
     outcome, or drift categories on any other outcome: drift found in an incomplete
     transcript or in one of two disagreeing statements), ``support_rate`` = supported
@@ -72,7 +78,8 @@ def agent_stats(rows: Iterable[Sequence[Any]]) -> dict[str, Any]:
     for row in rows:
         claim_type, outcome = row[0], row[1]
         categories = row[2] if len(row) > 2 else ()
-        if claim_type not in ("verbatim", "summarized"):
+        reason = row[3] if len(row) > 3 else ""
+        if claim_type not in ("verbatim", "summarized") or reason == OUT_OF_SCOPE:
             out_of_scope += 1
             continue
         by_type[claim_type] = by_type.get(claim_type, 0) + 1

@@ -16,8 +16,11 @@ the Layer-2 judge entails it. Outcomes, in order:
    of scope → ``inconclusive:insufficient``, reason ``out_of_scope``;
 3. best own unit below ``MATCH_THRESHOLD``: another speaker said it → ``unsupported:drift``
    with ``actor_shift``; coverage incomplete → ``inconclusive:insufficient``; else
-   ``unsupported:no_match``; the content is verbatim in another speaker's turn but not in
-   the agent's → ``unsupported:drift`` with ``actor_shift`` too;
+   ``unsupported:no_match`` — unless one of the agent's units is the claim but for
+   material drift (``_drifted_statement``: "the draft" → "the final report", which
+   MiniLM puts far apart) → ``unsupported:drift``; the content is verbatim in another
+   speaker's turn but not in the agent's → ``unsupported:drift`` with ``actor_shift``
+   too;
 4. two statements of the agent (in two turns, or two sentences of one turn) both match
    and disagree — one supports the claim, the other differs from it materially, and they
    differ materially from each other (any drift category) → ``inconclusive:conflict``;
@@ -42,15 +45,18 @@ are there.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
 from verifier.binding import bind
 from verifier.judges import Judge, JudgeItem, JudgeResult, judge_items
+from verifier.memory import wording
 from verifier.memory.detection import MemoryClaim, message_claims
 from verifier.memory.drift import DRIFT_CATEGORIES, DriftReport, Finding, compare
 from verifier.memory.transcript import Transcript, Turn, speaker_key
@@ -61,6 +67,12 @@ from verifier.text.sentences import sentence_spans
 MATCH_THRESHOLD: Final = 0.6
 EXACT_FUZZY_FLOOR: Final = 0.9
 CONFLICT_MARGIN: Final = 0.1
+# A claim below the threshold still matches a unit of the agent's that it equals but for
+# material drift (``_drifted_statement``): the units nearest in characters looked at, the
+# words that must be left once the drift spans are cut out, and how alike they must be.
+DRIFT_CANDIDATES: Final = 5
+DRIFT_RESIDUE_MIN_WORDS: Final = 3
+DRIFT_RESIDUE_FLOOR: Final = 0.9
 # Two statements disagree when they differ by any material drift category.
 CONFLICT_CATEGORIES: Final = frozenset(DRIFT_CATEGORIES)
 # Why a claim could not be checked (``inconclusive:insufficient`` only; ``""`` on every
@@ -382,6 +394,23 @@ class MemoryVerifier:
                     drift_categories=("actor_shift",),
                     note=f"{other.speaker} said it, not {agent}",
                 )
+            drifted = _drifted_statement(claim, [unit for _, unit in scored])
+            if drifted is not None:
+                # The agent's statement is there, but for the words that drifted: the
+                # seed's "transcript exists but differs materially", not "no match".
+                found, report = drifted
+                return ClaimVerdict(
+                    claim,
+                    "unsupported:drift",
+                    found.similarity,
+                    found,
+                    report,
+                    drift_categories=report.categories,
+                    note=(
+                        f"{agent}'s turn {found.turn} says it but for the drift "
+                        f"(embedding similarity {round(best_sim, 4)})"
+                    ),
+                )
             return ClaimVerdict(
                 claim,
                 "unsupported:no_match",
@@ -567,6 +596,49 @@ class MemoryVerifier:
             if between & CONFLICT_CATEGORIES:
                 found.append(_match(unit, sim))
         return tuple(found)
+
+
+def _residue(text: str, spans: Sequence[tuple[int, int] | None]) -> list[str]:
+    """The canonical words of ``text`` outside ``spans`` (fillers dropped, tense and
+    synonyms folded): what is left of a statement once its drifted words are cut out."""
+    cut = [s for s in spans if s is not None]
+    return [
+        wording.canonical(t.text)
+        for t in wording.drop_fillers(wording.tokens(text))
+        if not any(s < t.end and t.start < e for s, e in cut)
+    ]
+
+
+def _drifted_statement(
+    claim: MemoryClaim, own_units: Sequence[Unit]
+) -> tuple[Match, DriftReport] | None:
+    """The agent's unit that is the claim but for material drift, when MiniLM puts it
+    below the threshold: a swapped deliverable is a swapped meaning to an embedding ("I
+    will send the final report this week." against "I will send the draft this week.":
+    cosine 0.28), yet the seed's own example of scope shift. Among the
+    ``DRIFT_CANDIDATES`` units nearest in characters, the first whose drift report has
+    material categories and whose words outside the drift spans are the claim's (at
+    least ``DRIFT_RESIDUE_MIN_WORDS`` of them, a ``DRIFT_RESIDUE_FLOOR`` ratio) is the
+    match; its similarity is the character similarity of claim and unit."""
+    if not own_units:
+        return None
+    texts = [u.text for u in own_units]
+    nearest = process.extract(
+        claim.content, texts, scorer=fuzz.ratio, processor=str.lower, limit=DRIFT_CANDIDATES
+    )
+    for _, ratio, index in nearest:
+        unit = own_units[index]
+        report = compare(claim.content, unit.text)
+        if not report.categories:
+            continue
+        claim_rest = _residue(claim.content, [f.claim_span for f in report.findings])
+        unit_rest = _residue(unit.text, [f.source_span for f in report.findings])
+        if min(len(claim_rest), len(unit_rest)) < DRIFT_RESIDUE_MIN_WORDS:
+            continue
+        matcher = difflib.SequenceMatcher(a=claim_rest, b=unit_rest, autojunk=False)
+        if matcher.ratio() >= DRIFT_RESIDUE_FLOOR:
+            return _match(unit, ratio / 100.0), report
+    return None
 
 
 def _with_finding(report: DriftReport, finding: Finding, *, first: bool = False) -> DriftReport:

@@ -42,6 +42,9 @@ from verifier.rag.overclaims import find_overclaims
 from verifier.text.sentences import sentence_spans
 
 SINGLE_CANDIDATES = 6  # chunks judged per claim, by coverage of the claim's words
+# a supported claim: other passages judged too, as well covering as an entailing one, so
+# that ``supported_by`` names every chunk that supports it (repeated passages are free)
+SUPPORT_EXTRA_JUDGED = 24
 PARTIAL_MIN_COVERAGE = 0.5  # best chunk backs at least this share of the claim's words
 PARTIAL_MIN_WORDS = 2
 CONTRADICTION_MIN_CONFIDENCE = 0.5
@@ -165,6 +168,7 @@ def assess(
         windows_of = {chunk.id: chunk_windows(chunk.text) for chunk in chunks}
     out = [Assessment(claim) for claim in claims]
     items: list[JudgeItem] = []
+    ranked_of: list[list[Window]] = []
     for ci, a in enumerate(out):
         windows = [best_window(a.claim.text, chunk, windows_of[chunk.id]) for chunk in chunks]
         cited = set(a.claim.cited)
@@ -172,11 +176,13 @@ def assess(
             (w for w in windows if w.coverage > 0),
             key=lambda w: (-w.coverage, w.chunk_id not in cited, len(w.quote)),
         )
+        ranked_of.append(ranked)
         a.windows = ranked[:SINGLE_CANDIDATES]
         items += [JudgeItem(f"{ci}|{w.chunk_id}", a.claim.text, (w.quote,)) for w in a.windows]
     for result in judge_items(judge, items, batch_size=batch_size) if items else []:
         index, chunk_id = result.key.split("|", 1)
         out[int(index)].results[chunk_id] = result
+    _judge_other_supporters(out, ranked_of, judge, batch_size)
 
     second: list[JudgeItem] = []
     for ci, a in enumerate(out):
@@ -199,6 +205,46 @@ def assess(
         else:
             a.foil_results[rest.split("|", 1)[1]] = result
     return out
+
+
+def _judge_other_supporters(
+    out: Sequence[Assessment],
+    ranked_of: Sequence[Sequence[Window]],
+    judge: Judge,
+    batch_size: int | None,
+) -> None:
+    """Seed 003: ``supported_by`` lists *every* chunk id that supports a claim. A claim a
+    judged chunk entails (and none contradicts: it is ``contradicted`` whatever else the
+    chunks say) is also judged against the chunks past ``SINGLE_CANDIDATES``
+    whose best window covers its words as well as the least-covering entailing one; a
+    window whose words were judged
+    already (the same passage in several chunks) takes that answer without a call, and
+    at most ``SUPPORT_EXTRA_JUDGED`` new passages are judged per claim."""
+    items: list[JudgeItem] = []
+    same_as: dict[tuple[int, str], str] = {}  # (claim, chunk) -> the chunk judged alike
+    for ci, a in enumerate(out):
+        entailing = a.entailing()
+        if not entailing or a.contradicting():
+            continue  # not supported, or contradicted whatever else the chunks say
+        floor = min(w.coverage for w in entailing)
+        rest = [w for w in ranked_of[ci][SINGLE_CANDIDATES:] if w.coverage >= floor]
+        judged = {w.quote: w.chunk_id for w in a.windows}
+        added = 0
+        for w in rest:
+            if w.quote in judged:
+                same_as[(ci, w.chunk_id)] = judged[w.quote]
+            elif added < SUPPORT_EXTRA_JUDGED:
+                judged[w.quote] = w.chunk_id
+                items.append(JudgeItem(f"{ci}|{w.chunk_id}", a.claim.text, (w.quote,)))
+                added += 1
+            else:
+                continue
+            a.windows.append(w)
+    for result in judge_items(judge, items, batch_size=batch_size) if items else []:
+        index, chunk_id = result.key.split("|", 1)
+        out[int(index)].results[chunk_id] = result
+    for (ci, chunk_id), alike in same_as.items():
+        out[ci].results[chunk_id] = replace(out[ci].results[alike], key=f"{ci}|{chunk_id}")
 
 
 def _citation_note(claim: AnswerClaim, supported_by: Sequence[str], known: set[str]) -> str:
@@ -375,13 +421,16 @@ def _not_supported(a: Assessment, chunks: Mapping[str, Chunk], chunk_words: set[
         )
     numbers = _invented_note(invented) if invented else ""
     if comparison.coverage >= PARTIAL_MIN_COVERAGE and matched >= PARTIAL_MIN_WORDS:
+        # the cited chunk that partly backs it is named as such, never also as a chunk
+        # that "does not back it"
+        others = tuple(c for c in claim.cited if c != best.chunk_id)
         note = _join(
             f"partly backed by {best.chunk_id}",
             numbers,
             f"not backed: {missing}" if missing else "",
             over,
             "" if over or missing or numbers else f"judge: {judge_note}",
-            citation,
+            _citation_note(replace(claim, cited=others), (), known),
         )
         return ClaimAudit(
             claim,

@@ -62,7 +62,7 @@ def memory_agent_stats(*, workspace: Workspace, agent: str) -> dict[str, Any] | 
         return None
     rows = list(
         memory_check_list(workspace=workspace, agent=agent).values_list(
-            "claim_type", "outcome", "drift_categories"
+            "claim_type", "outcome", "drift_categories", "result__reason"
         )
     )
     if not rows:

@@ -237,3 +237,17 @@ def test_the_same_check_again_finds_its_claim_instead_of_storing_a_second(api, w
     changed = [*TURNS, {"speaker": "user", "text": "Thanks."}]
     other = post(api, VERIFY, {**body, "transcript": changed}).json()["claims"][0]
     assert other["claim_id"] != first["claim_id"]
+
+
+@pytest.mark.django_db
+def test_a_you_said_claim_about_the_users_words_is_out_of_the_agents_stats(api):
+    """An agent that quoted itself exactly ten times and the user correctly ten times
+    read 0.5 support and 0.5 coverage: the "you said" claims, out of scope, counted as
+    evaluated ones."""
+    own = 'I said "I\'ll try to send the draft this week if nothing comes up."'
+    theirs = 'You said "Can you get me the report?"'
+    for message in [own] * 10 + [theirs] * 10:
+        post(api, VERIFY, {"agent": "agent", "message": message, "transcript": TURNS})
+    stats = api.get("/connect/v1/memory/agents/agent/stats").json()
+    assert (stats["evaluated_claims"], stats["out_of_scope_claims"]) == (10, 10)
+    assert stats["support_rate"]["value"] == 1.0 and stats["coverage_rate"]["value"] == 1.0
