@@ -21,16 +21,23 @@ agree with the judge, and with each other (Cohen's κ with its counts,
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
 
 from verifier import vocabulary
-from verifier.models import Workspace
+from verifier.models import Verdict, Workspace
 from verifier.scoring.agreement import Agreement, cohen_kappa
 from verifier.selectors.calibrators import CurvePoint, calibrator_curve
-from verifier.states import HUMAN_DECISION_LABELS, NOT_STATED, reason_description
+from verifier.states import (
+    HUMAN_DECISION_LABELS,
+    NOT_STATED,
+    WITHDRAWN,
+    human_verdict_in_force,
+    reason_description,
+)
 
 # The judge's answers, and a reviewer's (``not_stated`` is a reviewer's alone).
 ANSWER = {"entailed": "supported", "contradicted": "contradicted"}
@@ -38,26 +45,21 @@ HUMAN_ANSWER = {**ANSWER, NOT_STATED: "not stated"}
 # The decision labels as an SQL list: ('entailed', 'contradicted', 'not_stated').
 _DECISION_LABELS_SQL = "(" + ", ".join(f"'{label}'" for label in HUMAN_DECISION_LABELS) + ")"
 
-# A reviewer's decision ``v`` that the same reviewer undid: a withdrawal follows it with
-# no other decision of theirs in between (an undo withdraws one's own last decision).
-_NOT_WITHDRAWN = f"""NOT EXISTS (
-        SELECT 1 FROM "verifier_verdict" w
-        WHERE w."claim_id" = v."claim_id" AND w."reviewer_id" = v."reviewer_id"
-          AND w."label" = 'withdrawn' AND (w."at", w."id") > (v."at", v."id")
-          AND NOT EXISTS (
-              SELECT 1 FROM "verifier_verdict" x
-              WHERE x."claim_id" = v."claim_id" AND x."reviewer_id" = v."reviewer_id"
-                AND x."label" IN {_DECISION_LABELS_SQL}
-                AND (x."at", x."id") > (v."at", v."id") AND (x."at", x."id") < (w."at", w."id")
-          )
-      )"""
+# A reviewer's decision ``v`` that an undo took back (``_withdrawn_decision_ids``, the
+# state writer's rule), passed in as an array.
+_NOT_WITHDRAWN = """NOT (v."id" = ANY(%s::bigint[]))"""
 
 # Per claim: its first human decision still in force, the judge's answer before it, the
-# reason before it.
+# reason before it. A decision made on a span the reviewer selected bound that span
+# first, and the binding re-resolved the claim (``claim_bind_span``): the reason before
+# such a decision is the one before the selected span was bound (``selected_at``), not the
+# one the reviewer's own selection left for a moment.
 _HUMAN_JUDGE_SQL = f"""
 WITH human AS (
-    SELECT DISTINCT ON (v."claim_id") v."claim_id", v."id", v."label", v."at"
+    SELECT DISTINCT ON (v."claim_id") v."claim_id", v."id", v."label", v."at",
+           CASE WHEN v."bound_selection" THEN b."created_at" END AS "selected_at"
     FROM "verifier_verdict" v JOIN "verifier_claim" c ON c."id" = v."claim_id"
+    LEFT JOIN "verifier_evidencebinding" b ON b."id" = v."binding_id"
     WHERE c."workspace_id" = %s AND v."reviewer_id" IS NOT NULL
       AND v."label" IN {_DECISION_LABELS_SQL} AND {_NOT_WITHDRAWN}
     ORDER BY v."claim_id", v."at", v."id"
@@ -73,6 +75,7 @@ LEFT JOIN LATERAL (
 LEFT JOIN LATERAL (
     SELECT se."reason" FROM "verifier_stateevent" se
     WHERE se."claim_id" = h."claim_id" AND se."at" <= h."at"
+      AND (h."selected_at" IS NULL OR se."at" < h."selected_at")
     ORDER BY se."at" DESC, se."id" DESC LIMIT 1
 ) e ON TRUE
 """
@@ -130,12 +133,39 @@ def _row(label: str, pairs: Iterable[tuple[str, str | None]], hint: str = "") ->
     )
 
 
+def _withdrawn_decision_ids(workspace: Workspace) -> list[int]:
+    """The workspace's human decisions that an undo took back, by the state writer's rule
+    (:func:`verifier.states.human_verdict_in_force`): each withdrawal takes back the
+    latest decision before it that no earlier withdrawal took back — so two undos in a
+    row take back a reviewer's last two decisions. Read for the claims with an undo only
+    (one query)."""
+    undone = Verdict.objects.filter(
+        claim__workspace=workspace, reviewer__isnull=False, label=WITHDRAWN
+    ).values("claim_id")
+    by_claim: dict[int, list[Verdict]] = defaultdict(list)
+    for verdict in (
+        Verdict.objects.filter(claim_id__in=undone, reviewer__isnull=False)
+        .only("pk", "claim_id", "label", "at")
+        .latest_first_by_claim()
+    ):
+        by_claim[verdict.claim_id].append(verdict)
+    taken_back: list[int] = []
+    for human in by_claim.values():  # newest first
+        for at, verdict in enumerate(human):
+            if verdict.label == WITHDRAWN:
+                taken = human_verdict_in_force(human[at + 1 :])
+                if taken is not None:
+                    taken_back.append(taken.pk)
+    return taken_back
+
+
 def reviewer_agreement(*, workspace: Workspace) -> ReviewerAgreement:
-    """The Quality page's agreement section for ``workspace`` (three queries)."""
+    """The Quality page's agreement section for ``workspace`` (four queries)."""
+    withdrawn = _withdrawn_decision_ids(workspace)
     with connection.cursor() as cursor:
-        cursor.execute(_HUMAN_JUDGE_SQL, [workspace.pk])
+        cursor.execute(_HUMAN_JUDGE_SQL, [workspace.pk, withdrawn])
         decided = cursor.fetchall()
-        cursor.execute(_REVIEWER_PAIRS_SQL, [workspace.pk])
+        cursor.execute(_REVIEWER_PAIRS_SQL, [workspace.pk, withdrawn])
         reviewer_pairs = cursor.fetchall()
     rows = [
         (HUMAN_ANSWER[human], ANSWER.get(judge or ""), model or "no judge verdict", reason or "")
