@@ -4,6 +4,7 @@ of Django so workers, benches and tests can use it."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -52,7 +53,8 @@ def chat_endpoint_options(
     config: Mapping[str, Any], *, what: str, prefix: str, error: type[ValueError]
 ) -> dict[str, Any]:
     """``base_url``, ``model``, ``api_key``, ``family`` and ``timeout`` of a chat-completions
-    backend, checked: the first two are required, the timeout is a positive number."""
+    backend, checked: the first two are required, the timeout is a positive, finite number
+    of seconds (unset or 0: the backend's default)."""
     missing = [k for k in ("base_url", "model") if not str(config.get(k) or "").strip()]
     if missing:
         raise error(
@@ -62,9 +64,16 @@ def chat_endpoint_options(
     try:
         timeout = float(config.get("timeout") or 0) or None
     except (TypeError, ValueError) as exc:
-        raise error(f"{what} timeout {config.get('timeout')!r}: {exc}") from exc
-    if timeout is not None and timeout < 0:
-        raise error(f"{what} timeout must be positive, got {timeout:g}")
+        raise error(
+            f"{prefix}TIMEOUT={config.get('timeout')!r}: the {what} timeout is not a number ({exc})"
+        ) from exc
+    # nan or inf would be taken, and then every request fails (a timeout of nan seconds
+    # is no timeout the HTTP client can keep): refused here, like a negative one.
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise error(
+            f"{prefix}TIMEOUT={config.get('timeout')!r}: the {what} timeout must be a "
+            "positive, finite number of seconds"
+        )
     return {
         "base_url": str(config["base_url"]).strip(),
         "model": str(config["model"]).strip(),

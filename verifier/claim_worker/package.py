@@ -259,6 +259,23 @@ def _analysis_counts(
     }
 
 
+JUDGE_NO_ANSWER = "judge_no_answer"
+JUDGE_NOTE_SHOWN_CHARS = 300
+
+
+def judge_gap_reasons(evidence_trust: Sequence[TrustEvidence]) -> list[str]:
+    """``judge_no_answer: <n> of <m> stances: <why>`` when the judge gave no answer for
+    some stances (coverage gaps: it was unreachable, answered an error or garbage, or
+    left items out), ``<why>`` the first gap's note; else nothing. With every stance a
+    gap, the verdict is UNVERIFIABLE for want of a judge, not of evidence."""
+    stances = [s for e in evidence_trust for _i, s in sorted(e.stances.items())]
+    gaps = [s for s in stances if s.label == "coverage_gap"]
+    if not gaps:
+        return []
+    why = gaps[0].note[:JUDGE_NOTE_SHOWN_CHARS] or "no note"
+    return [f"{JUDGE_NO_ANSWER}: {len(gaps)} of {len(stances)} stances: {why}"]
+
+
 def verdict_package(
     *,
     features: ClaimFeatures,
@@ -298,7 +315,7 @@ def verdict_package(
         "claim_breakdown": _claim_breakdown(subclaims, reading, adaptive),
         "evidence_map": _evidence_map(subclaims, reading, evidence_trust),
         "proposed_verdict": verdict_mod.proposed_verdict(reading.statuses),
-        "reconciliation_reasons": list(reconciled.reasons),
+        "reconciliation_reasons": [*reconciled.reasons, *judge_gap_reasons(evidence_trust)],
         "claim_strictness": round(reading.strictness, 4),
         "analysis_counts": _analysis_counts(reading, ranked, evidence_trust, adaptive),
     }

@@ -48,6 +48,8 @@ WEAK_GUARD_TOP_TRUST = 0.50
 class Stance:
     label: str  # entailed | contradicted | abstained | coverage_gap (the judge's)
     confidence: float
+    # the judge's note; for a coverage gap, why it gave no answer ("transport_error: …")
+    note: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from verifier.models import (
     ClaimStateChoices,
     EvidenceBinding,
     IngestJob,
+    IngestStage,
     IngestStatus,
     SourceVersion,
     Verdict,
@@ -278,14 +279,30 @@ def ingest_cancel_exclusion(job: IngestJob) -> dict[str, Any] | None:
     return {"excluded": int(entry.get("excluded", 0)), "completed": bool(entry.get("completed"))}
 
 
+def extract_failures(job: IngestJob) -> dict[int, str]:
+    """The job's source versions whose extraction failed (the extractor raised: it was
+    unreachable, answered an error or garbage), by version id, each with its error as
+    recorded in ``job.errors``."""
+    failed = {}
+    for entry in job.errors or []:
+        stage, item = entry.get("stage"), str(entry.get("item", ""))
+        if stage == IngestStage.EXTRACT and item.startswith("version:"):
+            pk = item.removeprefix("version:")
+            if pk.isdigit():
+                failed[int(pk)] = str(entry.get("error", ""))
+    return failed
+
+
 def job_notices(*, job: IngestJob) -> list[dict[str, str]]:
     """What a person should know about a job that is no failure: each source version
     the job extracted from that ends with no claim at all (the job made none from it,
     and none of the source's earlier claims is bound in it): the extractor read no
     sentence of it as a statement (a text of questions or headings, or in a script the
-    offline extractor cannot split into sentences)."""
+    offline extractor cannot split into sentences). A version whose extraction failed
+    is not one: the extractor read nothing of it, and ``job.errors`` says why."""
     if not job.payload.get("extract", True):
         return []
+    failed = extract_failures(job)
     version_ids = [s["version_id"] for s in job.payload.get("sources", [])]
     versions = SourceVersion.objects.filter(pk__in=version_ids).values_list(
         "pk", "source_id", "source__ref"
@@ -303,5 +320,5 @@ def job_notices(*, job: IngestJob) -> list[dict[str, str]]:
             "message": f"No claims were found in {ref}: no sentence reads as a statement.",
         }
         for pk, source_id, ref in sorted(versions, key=lambda row: row[2])
-        if pk not in bound and source_id not in claimed
+        if pk not in bound and source_id not in claimed and pk not in failed
     ]

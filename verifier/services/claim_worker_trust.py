@@ -47,7 +47,9 @@ def judge_and_trust(judge: Judge, subclaims: Sequence[str], found: Found, mode: 
             semantic=r.candidate.sem_raw,
             stances={
                 i: trust_mod.Stance(
-                    results[stance_key(i, j)].label, float(results[stance_key(i, j)].confidence)
+                    results[stance_key(i, j)].label,
+                    float(results[stance_key(i, j)].confidence),
+                    results[stance_key(i, j)].note,
                 )
                 for i in range(len(subclaims))
             },

@@ -53,7 +53,11 @@ from verifier.services.claim_worker_storage import (
 )
 from verifier.services.claim_worker_trace import worker_trace, worker_trace_record
 from verifier.services.claim_worker_trust import Judged, judge_and_trust
-from verifier.services.claim_worker_web_expansion import web_expand, web_expansion_provider
+from verifier.services.claim_worker_web_expansion import (
+    WEB_STOPPED_TRUST_SUFFICIENT,
+    web_expand,
+    web_expansion_provider,
+)
 from verifier.services.traces import DoorTrace, TraceSteps
 
 
@@ -166,10 +170,20 @@ def _answered_from_cache(call: _Call, check: CacheCheck, judged: Judged) -> dict
 
 
 def _web_expanded(call: _Call, judged: Judged) -> tuple[Judged, dict[str, Any]]:
-    """Web expansion while trust is insufficient (off unless a provider is configured)."""
+    """Web expansion while trust is insufficient (off unless a provider is configured:
+    ``enabled`` false). With a provider and trust already sufficient, nothing is searched:
+    ``enabled`` true, ``stopped`` ``trust_sufficient``."""
     config, provider = web_expansion_provider()
-    if provider is None or judged.adaptive.sufficient:
+    if provider is None:
         return judged, {"enabled": False, "queries": [], "ingested": [], "errors": []}
+    if judged.adaptive.sufficient:
+        return judged, {
+            "enabled": True,
+            "queries": [],
+            "ingested": [],
+            "errors": [],
+            "stopped": WEB_STOPPED_TRUST_SUFFICIENT,
+        }
     call.timer.start()
     with call.steps.step("web_expansion"):
         expanded = web_expand(

@@ -6,13 +6,17 @@ once trust is sufficient."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from verifier.claim_worker.web import SearchHit, SearchProvider, canonical_url, select_urls
 from verifier.claim_worker.web import search_queries as web_search_queries
 from verifier.models import Workspace
 from verifier.services import claim_worker_web
 from verifier.services.claim_worker_trust import Judged
+
+# ``web_expansion.stopped``: why web expansion ended
+WEB_STOPPED_TRUST_SUFFICIENT: Final = "trust_sufficient"
+WEB_STOPPED_QUERIES_EXHAUSTED: Final = "queries_exhausted"
 
 
 def _query_ingest(
@@ -69,7 +73,9 @@ def web_expand(
 ) -> tuple[Judged, dict[str, Any]]:
     """Expand while trust is insufficient: after each query that ingested a page,
     ``rejudge()`` (search, rank, judge, trust again). Returns the last judgement and the
-    response's ``web_expansion``."""
+    response's ``web_expansion``, whose ``stopped`` says why it stopped:
+    ``trust_sufficient``, or ``queries_exhausted`` (every query ran, trust still
+    insufficient)."""
     web: dict[str, Any] = {"enabled": True, "queries": [], "ingested": [], "errors": []}
     processed: set[str] = set()
     for query in web_search_queries(text, subclaims, config.max_queries):
@@ -77,6 +83,8 @@ def web_expand(
             continue
         judged = rejudge()
         if judged.adaptive.sufficient:
-            web["stopped"] = "trust_sufficient"
+            web["stopped"] = WEB_STOPPED_TRUST_SUFFICIENT
             break
+    else:
+        web["stopped"] = WEB_STOPPED_QUERIES_EXHAUSTED
     return judged, web

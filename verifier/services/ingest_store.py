@@ -2,7 +2,8 @@
 (``verifier.services.sentence_index``); then, once that item is marked done, compute
 and persist the quality report and trust score, mark the job succeeded — or
 ``degraded`` when claims were left with coverage gaps (the judge was unreachable,
-crashed or omitted them), with a warning that gives their count and causes — and queue
+crashed or omitted them), with a warning that gives their count and causes, or when
+extraction failed on every source (a warning that gives the first error) — and queue
 its webhooks.
 
 Claims become visible to retrieval only here (``published``); retrieval still applies
@@ -15,6 +16,7 @@ from running to succeeded, so a redelivered store task sends nothing twice.
 
 from __future__ import annotations
 
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
@@ -39,6 +41,7 @@ from verifier.selectors.claims import claims_state_counts
 from verifier.selectors.envelopes import iso_millis
 from verifier.selectors.ingest import (
     contradicted_count,
+    extract_failures,
     ingest_coverage_gap_causes,
     ingest_quality_counts,
     ingest_trust_inputs,
@@ -152,15 +155,43 @@ def _analyze_filled_tables() -> None:
 COVERAGE_GAP_CAUSES_SHOWN: Final = 5
 
 
+def _extraction_warnings(job: IngestJob) -> list[dict[str, Any]]:
+    """The job was to extract claims from its sources and the extractor failed on every
+    one (it was unreachable or answered an error): the job read none of its text. A job
+    whose extraction failed on some sources only goes on with the rest (``job.errors``
+    lists the others)."""
+    sources = job.payload.get("sources", []) if job.payload.get("extract", True) else []
+    failed = extract_failures(job)
+    if not sources or len(failed) < len(sources):
+        return []
+    first = failed[min(failed)]
+    return [
+        {
+            "code": "extraction_failed",
+            "message": (
+                f"0 of {vocabulary.counted(len(sources), 'source')} extracted: {first[:200]}"
+            ),
+            "count": len(failed),
+            "causes": [
+                {"cause": cause[:300], "count": count}
+                for cause, count in Counter(failed.values()).most_common(COVERAGE_GAP_CAUSES_SHOWN)
+            ],
+        }
+    ]
+
+
 def job_warnings(*, job: IngestJob) -> list[dict[str, Any]]:
-    """What keeps a finished job from being a plain success: claims the judge never
-    judged (coverage gaps). Empty when verification covered every claim."""
+    """What keeps a finished job from being a plain success: an extraction that failed
+    on every source (nothing of the text was read), and claims the judge never judged
+    (coverage gaps). Empty when both went through."""
+    warnings = _extraction_warnings(job)
     causes = ingest_coverage_gap_causes(job)
     gaps = sum(causes.values())
     if not gaps:
-        return []
+        return warnings
     top = next(iter(causes))
     return [
+        *warnings,
         {
             "code": "coverage_gaps",
             "message": (
@@ -172,7 +203,7 @@ def job_warnings(*, job: IngestJob) -> list[dict[str, Any]]:
                 {"cause": cause[:300], "count": count}
                 for cause, count in list(causes.items())[:COVERAGE_GAP_CAUSES_SHOWN]
             ],
-        }
+        },
     ]
 
 
@@ -197,7 +228,7 @@ def ingest_job_store(*, job: IngestJob) -> None:
 
 def ingest_job_finish(*, job: IngestJob) -> bool:
     """Report and finish a job whose every item is done: ``succeeded``, or ``degraded``
-    with its coverage-gap warnings, and its webhooks queued. Called inside the
+    with its warnings (``job_warnings``), and its webhooks queued. Called inside the
     transaction that holds the job's row lock and found the last stage's items all done
     (``services.ingest``), so a job is never seen finished with an item still open; only
     the call that moves the job from running finishes it (True)."""

@@ -28,6 +28,7 @@ from django.utils import timezone
 from verifier import embeddings
 from verifier.errors import ApplicationError
 from verifier.models import ClaimStateChoices, Workspace
+from verifier.request_id import NO_REQUEST, current_request_id
 from verifier.retrieval_ranking import (
     Considered,
     VerificationPolicy,
@@ -127,6 +128,14 @@ def served_claim_check(claim: sel.ServedClaim) -> BindingCheck:
 # --- the serving run ----------------------------------------------------------------------
 
 
+def serve_request_id() -> str:
+    """The id of the HTTP request being answered (its ``X-Request-ID``, the id the server
+    log names), so a retrieval's answer and trace match the log; outside a request (a
+    task, a command, a test calling the service) a fresh ``req_<hex>``."""
+    current = current_request_id()
+    return current if current != NO_REQUEST else f"req_{uuid.uuid4().hex}"
+
+
 @dataclass
 class ServeRun:
     """One retrieve/graph call, accumulated into the response and the trace."""
@@ -139,7 +148,7 @@ class ServeRun:
     max_claims: int
     depth: str
     trace_id: uuid.UUID = field(default_factory=uuid.uuid4)
-    request_id: str = field(default_factory=lambda: f"req_{uuid.uuid4().hex}")
+    request_id: str = field(default_factory=serve_request_id)
     degraded_code: str | None = None
     considered: dict[int, Considered[sel.ServedClaim]] = field(default_factory=dict)
     seeds: list[Considered[sel.ServedClaim]] = field(default_factory=list)

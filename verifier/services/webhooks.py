@@ -161,12 +161,34 @@ def webhook_turn_off(*, webhook: Webhook) -> Webhook:
     return webhook
 
 
-def _events_for(webhook: Webhook, trust: int | None) -> list[str]:
+def quality_failures(report: dict[str, Any], threshold: int) -> list[dict[str, str]]:
+    """Why a job's quality report is a quality failure for a webhook at ``threshold``:
+    its trust score is below the threshold (``trust_below_threshold``), and/or it failed
+    the G2 gate (``g2_failed``, seed 000: "quality failures are pushed to you"). Empty for
+    a job that added no claims (re-ingesting identical text): it has nothing to score."""
+    if not report.get("claims"):
+        return []
+    failures = []
+    trust = (report.get("trust") or {}).get("score")
+    if trust is not None and trust < threshold:
+        failures.append(
+            {
+                "code": "trust_below_threshold",
+                "message": f"The trust score {trust} is below the threshold {threshold}.",
+            }
+        )
+    g2 = (report.get("quality") or {}).get("g2") or {}
+    if g2.get("passed") is False:
+        shortfalls = "; ".join(str(s) for s in g2.get("shortfalls") or []) or "not met"
+        failures.append({"code": "g2_failed", "message": f"The G2 gate failed: {shortfalls}."})
+    return failures
+
+
+def _events_for(webhook: Webhook, failures: list[dict[str, str]]) -> list[str]:
     events = []
     if WebhookEvent.JOB_COMPLETED in webhook.events:
         events.append(WebhookEvent.JOB_COMPLETED.value)
-    below = trust is not None and trust < webhook.threshold
-    if WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD in webhook.events and below:
+    if WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD in webhook.events and failures:
         events.append(WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD.value)
     return events
 
@@ -174,13 +196,13 @@ def _events_for(webhook: Webhook, trust: int | None) -> list[str]:
 def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[WebhookDelivery]:
     """Create the job's deliveries and send each in its own task after commit.
 
-    ``job.quality_below_threshold`` fires when the job's trust score is below the
-    webhook's threshold (the payload carries the G2 result too) — except for a job that
-    added no claims (re-ingesting identical text), which has nothing to score."""
-    trust = (report.get("trust") or {}).get("score") if report.get("claims") else None
+    ``job.quality_below_threshold`` fires when the job's report is a quality failure
+    (:func:`quality_failures`: its trust score is below the webhook's threshold, or it
+    failed G2); its payload's ``quality_failures`` says which."""
     deliveries = []
     for webhook in Webhook.objects.filter(workspace=job.workspace, is_active=True):
-        for event in _events_for(webhook, trust):
+        failures = quality_failures(report, webhook.threshold)
+        for event in _events_for(webhook, failures):
             payload = {
                 "event": event,
                 "job": {
@@ -192,6 +214,8 @@ def webhook_deliveries_queue(*, job: IngestJob, report: dict[str, Any]) -> list[
                 "threshold": webhook.threshold,
                 "report": report,
             }
+            if event == WebhookEvent.JOB_QUALITY_BELOW_THRESHOLD:
+                payload["quality_failures"] = failures
             deliveries.append(
                 WebhookDelivery.objects.create(webhook=webhook, event=event, payload=payload)
             )
