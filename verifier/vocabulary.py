@@ -287,9 +287,9 @@ WEBHOOK_EVENTS: Final = _table(
         ),
         (
             "job.quality_below_threshold",
-            "Trust score below the threshold",
+            "Quality below the bar",
             "An ingest job that added claims finished with a trust score below the "
-            "webhook's threshold.",
+            "webhook's threshold, or failed the G2 gate.",
         ),
         (
             "verification.completed",

@@ -57,7 +57,7 @@ def test_the_webhooks_page_names_the_events_in_words(admin_client_ws, workspace,
     )
     page = admin_client_ws.get(reverse("audit:webhooks")).content.decode()
     row = page.split('<table id="webhooks">')[1].split("</table>")[0]
-    assert "<td>Ingest job finished; Trust score below the threshold</td>" in row
+    assert "<td>Ingest job finished; Quality below the bar</td>" in row
     assert "job.completed" not in row and "job.quality_below_threshold" not in row
     form = page.split('id="webhook-form"')[1]
     assert "Verification finished</label>" in form and "verification.completed</label>" not in form

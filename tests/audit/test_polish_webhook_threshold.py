@@ -43,5 +43,5 @@ def test_the_threshold_shows_only_where_the_below_threshold_event_is_sent(
     page = admin_client_ws.get(PAGE).content.decode()
     done = _threshold_cell(page, "http://127.0.0.1:9/done")
     assert "90" not in done and "—" in done
-    assert "none: not subscribed to “Trust score below the threshold”" in done
+    assert "none: not subscribed to “Quality below the bar”" in done
     assert _threshold_cell(page, "http://127.0.0.1:9/low") == "below 75"

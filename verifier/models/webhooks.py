@@ -17,7 +17,11 @@ class Webhook(models.Model):
     secret = models.CharField(max_length=128)
     events = models.JSONField(default=list)
     threshold = models.PositiveSmallIntegerField(
-        default=90, help_text="job.quality_below_threshold fires when the trust score is below."
+        default=90,
+        help_text=(
+            "job.quality_below_threshold fires when the trust score is below, or the job "
+            "failed the G2 gate."
+        ),
     )
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
