@@ -215,6 +215,17 @@ class ReviewItem:
     decided_by_calibrator: str = ""
 
     @property
+    def shown_segments(self) -> list[tuple[Segment, str, str]]:
+        """The window's segments, each with the source's character either side of it:
+        how the page writes a text's edges (``audit/partials/exact_text.html``: a carriage
+        return whose line feed starts the next segment is no lone one)."""
+        text = self.version.text if self.version is not None else ""
+        return [
+            (seg, text[max(0, seg.start - 1) : seg.start], text[seg.end : seg.end + 1])
+            for seg in self.segments
+        ]
+
+    @property
     def earlier_at(self) -> int | None:
         start, end = self.window
         return max(0, start - (end - start)) if start > 0 else None
