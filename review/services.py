@@ -280,13 +280,17 @@ def review_note(*, claim: Claim, reviewer: User, text: str) -> ReviewNote:
 def review_rejudge_one(
     *, claim: Claim, reviewer: User, expected_version: str | None
 ) -> list[Verdict]:
-    """Send one claim back to the judge, refusing a stale page (``StaleItem``)."""
+    """Send one claim back to the judge, refusing a stale page (``StaleItem``). Checked
+    and judged under the claim's row lock, in one transaction: checked in one of its own,
+    two sends of one page at once (a double click, two reviewers) both passed the check
+    and the judge's answer was appended twice, and an exclusion made between the check
+    and the judging had its excluded claim judged."""
     with transaction.atomic():
         review_version_check(claim=claim, reviewer=reviewer, expected_version=expected_version)
         claim.refresh_from_db(fields=["exclusion_reason"])
         if claim.exclusion_reason:
             raise ReviewError("Restore the claim first.")
-    return review_rejudge(claims=[claim], reviewer=reviewer)
+        return review_rejudge(claims=[claim], reviewer=reviewer)
 
 
 def review_rejudge(*, claims: Iterable[Claim], reviewer: User) -> list[Verdict]:
@@ -764,8 +768,15 @@ def review_undo(*, claim: Claim, reviewer: User) -> StateDecision:
 
 
 def _decider_in(workspace: Workspace, user_id: int) -> User:
+    """The assignee, a reviewer or admin of ``workspace``, their membership row locked
+    (FOR NO KEY UPDATE, as a lease locks it) until the assignment commits: a member taken
+    out meanwhile (``review_member_remove``, which deletes the row and then their
+    assignments) waits for it and takes its assignments out too, or is gone before and
+    refused here. Unlocked, the assignment was written after that removal and named a
+    member who is no longer here."""
     membership = (
-        Membership.objects.filter(workspace=workspace, user_id=user_id, role__in=DECIDER_ROLES)
+        Membership.objects.select_for_update(no_key=True, of=("self",))
+        .filter(workspace=workspace, user_id=user_id, role__in=DECIDER_ROLES)
         .select_related("user")
         .first()
     )

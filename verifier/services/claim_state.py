@@ -274,23 +274,79 @@ def claim_recheck_on_read(
 ) -> StateDecision | None:
     """Read-time re-check: demote a supported/inferred claim whose span went stale.
 
-    Returns the new decision when the claim was demoted, else None. Never promotes.
+    Returns the claim's decision when it is lower than the state it was read in
+    (demoted now, or since it was read), else None. Never promotes.
     Only a demotion writes (in a transaction of its own, nested in the caller's); a
     check that leaves the state as it is costs no savepoint.
+
+    A demotion is decided again under the claim's row lock, from the row and its span as
+    they are then: ``claim`` and ``check`` were read before, and meanwhile the source's
+    re-binding job may have bound the claim in the current version and judged it again,
+    or a reviewer decided it. Demoted on the earlier reading, a claim supported on a
+    current span was stored ``unverified`` / ``stale_source``, and a reviewer's
+    ``contradicted`` was overwritten.
     """
-    if claim.state not in (ClaimState.SUPPORTED, ClaimState.INFERRED):
+    if claim.state not in _SERVED_RANK:
         return None
     check = check or claim_binding_check(claim=claim)
     status = check.status if check.status is not None else "none"
-    decision = _recheck_demotion(claim.state, status)
-    if decision is None:
+    if _recheck_demotion(claim.state, status) is None:
         return None
+    read = claim.state
     with transaction.atomic():
         locked = Claim.objects.select_for_update().get(pk=claim.pk)
-        claim_state_set(claim=locked, decision=decision, cause=f"{CAUSE_RECHECK} {status}")
+        now = _demotions_now([locked], {claim.pk: check}).get(locked.pk)
+        if now is not None:
+            claim_state_set(claim=locked, decision=now[0], cause=f"{CAUSE_RECHECK} {now[1]}")
     claim.state, claim.state_reason = locked.state, locked.state_reason
     claim.queue_rank = locked.queue_rank
-    return decision
+    if _SERVED_RANK.get(locked.state, 0) >= _SERVED_RANK[read]:
+        return None  # as served as when it was read (bound again, say)
+    # lower than it was read: demoted now, or since it was read
+    return StateDecision(state=ClaimState(locked.state), reason=StateReason(locked.state_reason))
+
+
+# The states a re-check may demote, highest first: a claim read in one of them and found
+# lower under its lock was demoted, now or since it was read.
+_SERVED_RANK: Final = {ClaimState.SUPPORTED.value: 2, ClaimState.INFERRED.value: 1}
+
+
+def _demotions_now(
+    locked: Sequence[Claim], earlier: Mapping[int, BindingCheck]
+) -> dict[int, tuple[StateDecision, str]]:
+    """The re-check's demotions of claims read under their row locks, by claim id, each
+    with its span's status, from their states and spans as they are now: a claim decided
+    since its re-check (``earlier``) read it is judged by its state now, and one bound
+    again since is checked again (one query finds them; the span of the others, an
+    immutable row, reads as it did). Claims that stay are left out."""
+    served = [c for c in locked if c.state in _SERVED_RANK]
+    if not served:
+        return {}
+    active: dict[int, int] = {}
+    for claim_id, binding_id in (
+        EvidenceBinding.objects.filter(claim_id__in=[c.pk for c in served], is_active=True)
+        .order_by("claim_id", "pk")
+        .values_list("claim_id", "pk")
+    ):
+        active.setdefault(claim_id, binding_id)
+    checks = dict(earlier)
+    bound_again = [
+        c for c in served if c.pk not in earlier or active.get(c.pk) != _binding_id(earlier[c.pk])
+    ]
+    if bound_again:
+        checks.update(claims_binding_checks(claims=bound_again))
+    demotions: dict[int, tuple[StateDecision, str]] = {}
+    for claim in served:
+        status = checks[claim.pk].status or "none"
+        decision = _recheck_demotion(claim.state, status)
+        if decision is not None:
+            demotions[claim.pk] = (decision, status)
+    return demotions
+
+
+def _binding_id(check: BindingCheck) -> int | None:
+    # ``id``: a read model's binding (retrieval's ``ServedBinding``) has no ``pk``
+    return check.binding.id if check.binding is not None else None
 
 
 # Claims re-checked per batch by ``claims_recheck_stored``.
@@ -315,28 +371,27 @@ def claims_recheck_stored(*, claims: QuerySet[Claim]) -> int:
         if not batch:
             return demoted
         checks = claims_binding_checks(claims=batch)
-        stale = {
-            c.pk: checks[c.pk].status or "none" for c in batch if checks[c.pk].status != "fresh"
-        }
+        stale = {c.pk: checks[c.pk] for c in batch if checks[c.pk].status != "fresh"}
         if stale:
             demoted += _demote_stale(stale)
         last = batch[-1].pk
 
 
 @transaction.atomic
-def _demote_stale(statuses: Mapping[int, str]) -> int:
-    """Demote the claims ``statuses`` names (claim id → its re-check's status) as
-    ``demote_on_recheck`` says, under their row locks, in one transaction."""
+def _demote_stale(checks: Mapping[int, BindingCheck]) -> int:
+    """Demote the claims whose re-check (``checks``, by claim id) found their spans not
+    fresh, as ``demote_on_recheck`` says, under their row locks, in one transaction:
+    decided again under the locks (``_demotions_now``), as each may have been bound
+    again, judged or decided since that re-check read it."""
     changed: list[Claim] = []
     events: list[StateEvent] = []
-    locked = Claim.objects.select_for_update().filter(pk__in=list(statuses)).defer("embedding")
-    for claim in locked.order_by("pk"):
-        if claim.state not in (ClaimState.SUPPORTED, ClaimState.INFERRED):
-            continue  # decided otherwise since it was read
-        status = statuses[claim.pk]
-        decision = _recheck_demotion(claim.state, status)
-        if decision is None:
-            continue
+    locked = Claim.objects.select_for_update().filter(pk__in=list(checks)).defer("embedding")
+    locked_claims = list(locked.order_by("pk"))
+    demotions = _demotions_now(locked_claims, checks)
+    for claim in locked_claims:
+        if claim.pk not in demotions:
+            continue  # decided otherwise, or bound again, since it was read
+        decision, status = demotions[claim.pk]
         event = _state_change(claim=claim, decision=decision, cause=f"{CAUSE_RECHECK} {status}")
         if event is not None:
             changed.append(claim)

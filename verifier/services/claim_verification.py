@@ -81,7 +81,7 @@ from verifier.services.traces import (
     maybe_step,
     trace_door_record,
 )
-from verifier.services.verification import claims_verify
+from verifier.services.verification import claims_verify, source_versions_hold
 from verifier.services.verification_webhooks import verification_webhooks_queue
 from verifier.states import StateReason
 from verifier.trace_caller import caller_document
@@ -190,18 +190,33 @@ def _text_problem(text: str) -> dict[str, str] | None:
 
 
 def _upsert_sources(
-    workspace: Workspace, sources: Sequence[SourceSubmission], actor: User | None
+    workspace: Workspace,
+    sources: Sequence[SourceSubmission],
+    actor: User | None,
+    cited: Iterable[str] = (),
 ) -> list[IngestJob]:
     """Store the inline sources as documents: a changed text is a new version, whose
     ingest job binds the source's earlier claims again where their words still are
-    (``source_upsert_queue_rebind``, module docstring). Returns those jobs."""
+    (``source_upsert_queue_rebind``, module docstring). Returns those jobs.
+
+    The other sources the claims cite (``cited``, refs) are held at their current
+    versions (``source_versions_hold``) in the same pass, so that the batch takes every
+    source's row lock in one order: held after the inline ones, a batch storing X and
+    citing Y waited for one storing Y and citing X, which waited for it."""
     refs = [canonical_ref(s.ref) for s in sources]  # one ref in either Unicode form
     if len(set(refs)) != len(refs):
         raise ClaimVerifyInputError("duplicate_source_ref", "Each inline source needs its own ref.")
+    others = set(map(canonical_ref, cited)) - set(refs)
+    to_hold = sorted(
+        Source.objects.filter(workspace=workspace, ref__in=others).values_list("ref", "pk")
+    )
     rebinds: list[IngestJob] = []
     # In the refs' order, as every door storing several sources: two batches sending the
     # same sources in other orders would each hold a source's row the other waits for.
     for index, spec in sorted(enumerate(sources), key=lambda pair: refs[pair[0]]):
+        before = [pk for ref, pk in to_hold if ref < refs[index]]
+        source_versions_hold(source_ids=before)
+        to_hold = to_hold[len(before) :]
         try:
             write = source_upsert_queue_rebind(
                 workspace=workspace,
@@ -223,6 +238,7 @@ def _upsert_sources(
                 details,
                 status_code=exc.status_code,
             ) from exc
+    source_versions_hold(source_ids=[pk for _, pk in to_hold])
     return rebinds
 
 
@@ -290,7 +306,7 @@ def claims_submit(
             "too_many_claims",
             f"{len(claims)} claims in one call; the limit is {MAX_CLAIMS_PER_BATCH}.",
         )
-    rebinds = _upsert_sources(workspace, sources, actor)
+    rebinds = _upsert_sources(workspace, sources, actor, cited=(c.source for c in claims))
     resolved = _resolve_sources(workspace, (c.source for c in claims))
     _check_policy(workspace, policy, resolved.values())
     external_ids = {c.external_id for c in claims if c.external_id}
@@ -376,6 +392,11 @@ def claims_submit(
     return SubmittedBatch(items=items, policy=policy)
 
 
+# A claims/verify claim with no result to answer yet: not classified (stored, not verified
+# yet), or bound in an earlier version of its cited source (``verification_unfinished``).
+_NOT_VERIFIED: Final = Q(quality="") | Q(state_reason=StateReason.STALE_SOURCE)
+
+
 def claims_verify_submitted(
     *,
     workspace: Workspace,
@@ -384,11 +405,26 @@ def claims_verify_submitted(
     judge: Judge | None = None,
     steps: TraceSteps | None = None,
 ) -> None:
-    """Bind, judge and state the claims, then classify them under the rule set."""
+    """Bind, judge and state the claims, then classify them under the rule set.
+
+    Under their row locks, those another request verified meanwhile (a retry's claims
+    while the first request, or the job, still judged them; the job's claims while a
+    retry did) are left with that result: each is judged once."""
     claims = list(claims)
     if not claims:
         return
     with transaction.atomic():
+        # the cited sources first, as ``claims_verify`` and every writer of a source
+        source_versions_hold(source_ids=(c.source_id for c in claims))
+        unfinished = set(
+            Claim.objects.select_for_update()
+            .filter(_NOT_VERIFIED, pk__in=[c.pk for c in claims])
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        claims = [c for c in claims if c.pk in unfinished]
+        if not claims:
+            return
         claims_verify(claims=claims, judge=judge, steps=steps)
         with maybe_step(steps, "classify", policy=policy or "active"):
             claims_classify(workspace=workspace, claims=claims, policy=policy or None)
@@ -627,7 +663,7 @@ def _verification_job_chunks(
             # source changed since: ``verification_unfinished``)
             chunk = list(
                 Claim.objects.filter(workspace=job.workspace, public_id__in=chunk_ids)
-                .filter(Q(quality="") | Q(state_reason=StateReason.STALE_SOURCE))
+                .filter(_NOT_VERIFIED)
                 .select_related("source")
                 .order_by("pk")
             )

@@ -2,18 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from verifier.engine import get_judge
 from verifier.judges import Judge
-from verifier.models import Claim, EvidenceBinding
+from verifier.models import Claim, EvidenceBinding, Source
 from verifier.services.binding import claim_bind, claims_bind
 from verifier.services.claim_state import ClaimStates
 from verifier.services.evidence_search import cached_span_vectors, embed_claim_texts
 from verifier.services.judging import claim_vectors, claims_judge
 from verifier.services.traces import TraceSteps, maybe_step
+
+
+def source_versions_hold(*, source_ids: Iterable[int]) -> None:
+    """Keep the sources' current versions current until the transaction ends: their rows
+    locked FOR SHARE, which a new version's writer (``source_upsert``, FOR NO KEY UPDATE)
+    waits for, and which concurrent verifications of the same sources share. Taken in the
+    stored refs' order (code points, as every door that stores several sources locks
+    them), before any claim's row.
+
+    A claim bound in the version read as current while a new version was being stored
+    was bound in the earlier one and committed after that version's writer re-resolved
+    the claims bound to earlier versions, and after its re-binding job had read the
+    source's claims: neither saw it, so it stayed ``stale_source`` although its words
+    were unchanged (or ``supported`` on a superseded version)."""
+    ids = sorted(set(source_ids))
+    if not ids:
+        return
+    table = connection.ops.quote_name(Source._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'SELECT "id" FROM {table} WHERE "id" = ANY(%s) ORDER BY "ref" COLLATE "C", "id" '
+            "FOR SHARE",
+            [ids],
+        )
 
 
 @transaction.atomic
@@ -29,6 +53,9 @@ def claims_verify(
     claims = list(claims)
     if not claims:
         return
+    # before the claims' rows: a new version of a cited source waits for these bindings
+    # (and re-resolves them), or these bindings wait for it (and bind in it)
+    source_versions_hold(source_ids=(c.source_id for c in claims))
     judge = judge or get_judge()
     vectors = claim_vectors(claims)
     if len({c.pk for c in claims}) != len(claims):  # a claim listed twice: bound twice
