@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -122,3 +123,23 @@ def auditor_client(auditor):
 @pytest.fixture
 def admin_client_ws(admin_user):
     return _login(admin_user)
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def unreachable_judge(settings):
+    """The judge an OpenAI-compatible endpoint on a port nobody listens on: every call a
+    transport error (a coverage gap)."""
+    settings.SPANPROOF_JUDGE = {
+        **settings.SPANPROOF_JUDGE,
+        "backend": "openai",
+        "base_url": f"http://127.0.0.1:{_closed_port()}/v1",
+        "model": "llama-3-judge",
+        "family": "llama",
+        "timeout": 1.0,
+    }

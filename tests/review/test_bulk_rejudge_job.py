@@ -255,16 +255,8 @@ def test_claims_of_two_workspaces_are_refused(reviewer, source):
     assert not ReviewRejudgeJob.objects.exists()
 
 
-def _closed_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_the_job_counts_apart_claims_not_asked_and_those_the_judge_gave_no_answer_for(
-    reviewer_client, source, settings, django_capture_on_commit_callbacks
+    reviewer_client, source, request, django_capture_on_commit_callbacks
 ):
     """A claim with no span bound never reaches the judge, and a judge that cannot be
     reached answers nothing: neither is counted as judged, and the page says which is
@@ -273,14 +265,7 @@ def test_the_job_counts_apart_claims_not_asked_and_those_the_judge_gave_no_answe
     unbound = queue_claim(source, "no_evidence", text="Claim c.")
     with django_capture_on_commit_callbacks(execute=False) as enqueued:
         job_url = _send_back(reviewer_client, *bound, unbound)["Location"]
-    settings.SPANPROOF_JUDGE = {
-        **settings.SPANPROOF_JUDGE,
-        "backend": "openai",
-        "base_url": f"http://127.0.0.1:{_closed_port()}/v1",
-        "model": "llama-3-judge",
-        "family": "llama",
-        "timeout": 1.0,
-    }
+    request.getfixturevalue("unreachable_judge")  # the judge goes down meanwhile
 
     enqueued[0]()
 

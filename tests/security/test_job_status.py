@@ -2,31 +2,9 @@
 
 from __future__ import annotations
 
-import socket
-
-import pytest
-
 from tests.verifier.api.conftest import client_for
 from tests.verifier.pipeline.conftest import DOC_A
 from verifier.models import IngestStatus
-
-
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture
-def unreachable_judge(settings):
-    settings.SPANPROOF_JUDGE = {
-        **settings.SPANPROOF_JUDGE,
-        "backend": "openai",
-        "base_url": f"http://127.0.0.1:{_closed_port()}/v1",
-        "model": "llama-3-judge",
-        "family": "llama",
-        "timeout": 1.0,
-    }
 
 
 def test_a_job_whose_judge_was_unreachable_is_degraded(
