@@ -8,6 +8,7 @@ heuristic judge and sentence extractor. Production values come from the environm
 
 from __future__ import annotations
 
+import math
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -50,6 +51,17 @@ env = SettingsEnv(expand_vars=False)
 def env_list(name: str, default: str = "") -> list[str]:
     """A comma-separated variable's non-blank items, stripped."""
     return [item.strip() for item in env.str(name, default).split(",") if item.strip()]
+
+
+def env_seconds(name: str, default: float) -> float:
+    """A timeout in seconds: a positive, finite number, or start-up stops with one line
+    naming the variable (0 or less would fail every request, nan or inf never time out)."""
+    seconds = env.float(name, default)
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ImproperlyConfigured(
+            f"{name}={os.environ.get(name, '')!r}: expected a positive, finite number of seconds."
+        )
+    return seconds
 
 
 SECRET_KEY = secret_key_from(os.environ, DATA_DIR)
@@ -479,7 +491,7 @@ SPANPROOF_WORKER_TRUST_POLICY_MODE = env.str("SPANPROOF_WORKER_TRUST_POLICY_MODE
 SPANPROOF_WORKER_WEB = {
     "provider": env.str("SPANPROOF_WORKER_WEB_PROVIDER", ""),
     "base_url": env.str("SPANPROOF_WORKER_WEB_BASE_URL", ""),
-    "timeout": env.float("SPANPROOF_WORKER_WEB_TIMEOUT", 10),
+    "timeout": env_seconds("SPANPROOF_WORKER_WEB_TIMEOUT", 10),
     "max_queries": env.int("SPANPROOF_WORKER_WEB_MAX_QUERIES", 3),
     "urls_per_query": env.int("SPANPROOF_WORKER_WEB_URLS_PER_QUERY", 3),
     "allowed_networks": env_list("SPANPROOF_WORKER_WEB_ALLOWED_NETWORKS"),
@@ -529,7 +541,7 @@ LOGGING = {
 # naming their networks (comma-separated addresses or CIDRs) and allow plain http.
 SPANPROOF_WEBHOOK_ALLOWED_NETWORKS = env_list("SPANPROOF_WEBHOOK_ALLOWED_NETWORKS")
 SPANPROOF_WEBHOOK_ALLOW_HTTP = env.bool("SPANPROOF_WEBHOOK_ALLOW_HTTP", False)
-SPANPROOF_WEBHOOK_TIMEOUT = env.float("SPANPROOF_WEBHOOK_TIMEOUT", 10)
+SPANPROOF_WEBHOOK_TIMEOUT = env_seconds("SPANPROOF_WEBHOOK_TIMEOUT", 10)
 # The ports a public receiver may listen on (an allow-listed network's, any port).
 try:
     SPANPROOF_WEBHOOK_PORTS = parse_ports(env_list("SPANPROOF_WEBHOOK_PORTS", "80,443,8080,8443"))

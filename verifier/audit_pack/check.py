@@ -790,6 +790,26 @@ class Report:
         }
 
 
+# Characters the text report shows as escapes: controls (Cc), format characters (Cf: the
+# bidirectional overrides and isolates, zero-width ones) and lone surrogates (Cs). A quote
+# holding U+202E printed raw reads backwards in a terminal that applies bidi: a pack's
+# "\u202e001$ diap\u202c" showed as "paid $100".
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+
+
+def visible(text: str) -> str:
+    """``text`` with each control, format or lone surrogate character as a ``\\uXXXX``
+    escape (``\\UXXXXXXXX`` past U+FFFF), so the report shows what the pack holds."""
+    if text.isprintable():
+        return text
+    return "".join(
+        (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+        if unicodedata.category(ch) in HIDDEN_CATEGORIES
+        else ch
+        for ch in text
+    )
+
+
 def _short(text: str, limit: int = 60) -> str:
     text = text.replace("\n", "\\n")
     return json.dumps(text[:limit] + ("…" if len(text) > limit else ""), ensure_ascii=False)
@@ -1532,7 +1552,9 @@ def render_report(report: Report) -> str:
         )
     else:
         lines.append(f"FAILED: {_count(len(report.problems), 'problem')}.")
-    return "\n".join(lines) + "\n"
+    # every line as it is shown: a pack's strings (quotes, refs, names, file names) are
+    # in the problems, the notes and the header alike
+    return "\n".join(visible(line) for line in lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1553,7 +1575,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         report = check_pack(args.pack, public_key=pinned.strip() if pinned else None)
     except (PackUnreadable, OSError, zipfile.BadZipFile) as exc:
-        _emit(sys.stderr, f"Cannot read the pack: {exc}\n")
+        _emit(sys.stderr, f"Cannot read the pack: {visible(str(exc))}\n")
         return 2
     except (RecursionError, MemoryError) as exc:
         _emit(sys.stderr, f"Cannot check the pack: it is too large or too deep ({exc!r})\n")

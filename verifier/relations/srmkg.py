@@ -42,19 +42,14 @@ class VerificationSettings:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> VerificationSettings:
         """Settings from a workspace mapping; a key that is present wins, even when its
-        value is 0 or False (only a missing key or ``None`` falls back to the default)."""
+        value is 0 or False (only a missing key or ``None`` falls back to the default).
+        A value of the wrong kind raises ``ValueError`` naming the setting and the value."""
         values = values or {}
         chosen: dict[str, Any] = {}
         for field in fields(cls):
             if values.get(field.name) is None:
                 continue
-            raw = values[field.name]
-            if field.type == "bool":
-                chosen[field.name] = bool(raw)
-            elif field.type == "int":
-                chosen[field.name] = int(raw)
-            else:
-                chosen[field.name] = float(raw)
+            chosen[field.name] = _setting_value(field.name, str(field.type), values[field.name])
         settings = cls(**chosen)
         if settings.srmkg_threshold_reject > settings.srmkg_threshold_accept:
             raise ValueError("srmkg_threshold_reject must not exceed srmkg_threshold_accept")
@@ -65,6 +60,34 @@ class VerificationSettings:
         if settings.vog_max_candidates < 0:
             raise ValueError("vog_max_candidates must be >= 0")
         return settings
+
+
+def _setting_value(name: str, kind: str, raw: Any) -> bool | int | float:
+    """``raw`` as a setting of ``kind``: a bool is a real bool or the string "true" /
+    "false"; a number is a finite int or float, or a string of one (an int setting
+    takes whole numbers only). ``bool(raw)`` read "false" as true, and ``float(raw)``
+    failed without naming the setting."""
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.strip().lower() in ("true", "false"):
+            return raw.strip().lower() == "true"
+        raise ValueError(f"{name}={raw!r}: expected true or false")
+    number: float | None = None
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        number = float(raw)
+    elif isinstance(raw, str):
+        try:
+            number = float(raw.strip())
+        except ValueError:
+            number = None
+    if number is None or not math.isfinite(number):
+        raise ValueError(f"{name}={raw!r}: expected a number")
+    if kind == "int":
+        if not number.is_integer():
+            raise ValueError(f"{name}={raw!r}: expected a whole number")
+        return int(number)
+    return number
 
 
 @dataclass(frozen=True)

@@ -92,14 +92,28 @@ def _upload(path: Path, domain_pack: str) -> SourceUpload:
     )
 
 
+def _share(rows: list[dict[str, Any]], stage: str, status: str) -> float:
+    """How much of the job is done, 0..1: each stage before the job's own counts whole
+    (the pipeline moved past it), the job's stage counts its handled items (done or
+    failed; a stage with nothing to do is whole), later ones nothing. Each stage is
+    counted once, so the share never goes down as the job moves on."""
+    if status in FINISHED_OK:
+        return 1.0
+    stages = [r["stage"] for r in rows]
+    if stage not in stages:
+        return 0.0
+    at = stages.index(stage)
+    row = rows[at]
+    handled = row["done"] + row["failed"]
+    total = row["total"]
+    part = 0.0 if total is None else min(handled / total, 1.0) if total else 1.0
+    return (at + part) / len(rows)
+
+
 def _bar(job: IngestJob) -> str:
     rows = job_progress_rows(job)
-    finished_stages = sum(1 for r in rows if r["total"] is not None and r["done"] == r["total"])
     current = next((r for r in rows if r["current"]), None)
-    share = finished_stages / len(rows)
-    if current and current["total"]:
-        share = (finished_stages + current["done"] / current["total"]) / len(rows)
-    share = 1.0 if job.status in ("succeeded", "degraded") else min(share, 1.0)
+    share = _share(rows, job.stage, job.status)
     filled = int(BAR_WIDTH * share)
     detail = f"{current['stage']} {current['done']}/{current['total']}" if current else job.status
     return f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * share:5.1f}% {detail:<24}"
