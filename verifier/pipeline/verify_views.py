@@ -12,6 +12,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from verifier import vocabulary
 from verifier.http import MemberRequest
+from verifier.models import VerificationJobStatus
+from verifier.models.jobs import chunked_percent
 from verifier.permissions import role_required
 from verifier.pipeline.verify_forms import ClaimVerifyForm
 from verifier.pipeline.views import HTMX_STOP_POLLING
@@ -81,7 +83,9 @@ def job_detail(request: MemberRequest, job_id: int) -> HttpResponse:
         "summary": verification_job_summary(job=job),
         "page": page,
         "results": verification_results(workspace=workspace, items=list(page.object_list)),
-        "percent": round(100 * job.done / job.total) if job.total else 100,
+        "percent": chunked_percent(
+            done=job.done, total=job.total, succeeded=job.status == VerificationJobStatus.SUCCEEDED
+        ),
         **job_liveness(job),
     }
     if request.htmx:

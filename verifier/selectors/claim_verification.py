@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final
 
-from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.db import connection
+from django.db.models import Count, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
@@ -14,6 +16,7 @@ from verifier.models import (
     Claim,
     EvidenceBinding,
     MatchKind,
+    Source,
     SourceVersion,
     Trace,
     VerificationJob,
@@ -88,48 +91,83 @@ def _claims(workspace: Workspace, public_ids: Sequence[str]) -> dict[str, Claim]
     return {c.public_id: c for c in rows}
 
 
-def _current_versions() -> QuerySet[SourceVersion]:
-    """Source versions no later version of their source has replaced."""
-    newer = SourceVersion.objects.filter(
-        source_id=OuterRef("source_id"), number__gt=OuterRef("number")
+# Where the quotes of claims with nothing bound are, for a page of results in one query
+# whatever its rows: each quote (``unnest``) against the workspace's source versions that
+# contain it (``strpos``, the exact, case-sensitive substring ``text__contains`` reads):
+# every version of the claim's cited source, and the current version (no later version of
+# its source) of the others, at most MISATTRIBUTION_LOOKUP_LIMIT of them by ref.
+_WHEREABOUTS = f"""
+WITH q AS (
+  SELECT * FROM unnest(%s::bigint[], %s::text[], %s::bigint[]) AS q(claim_id, quote, source_id)
+), found AS (
+  SELECT q.claim_id, s.ref, v.number, v.source_id = q.source_id AS cited,
+    NOT EXISTS (
+      SELECT 1 FROM {SourceVersion._meta.db_table} n
+      WHERE n.source_id = v.source_id AND n.number > v.number
+    ) AS is_current
+  FROM q
+  JOIN {SourceVersion._meta.db_table} v ON strpos(v.text, q.quote) > 0
+  JOIN {Source._meta.db_table} s ON s.id = v.source_id AND s.workspace_id = %s
+), ranked AS (
+  SELECT found.*, row_number() OVER (PARTITION BY claim_id, cited ORDER BY ref, number DESC) AS nth
+  FROM found WHERE cited OR is_current
+)
+SELECT claim_id, ref, number, cited, is_current FROM ranked
+WHERE cited AND nth = 1 OR NOT cited AND nth <= %s
+ORDER BY claim_id, cited, nth
+"""
+
+
+@dataclass(frozen=True)
+class QuoteWhereabouts:
+    """Where the quote of a claim with nothing bound is: ``elsewhere``, the refs of other
+    sources of the workspace whose current version contains it (a misattribution; a text
+    a source no longer has is none), in ref order; ``earlier``, the number of the latest
+    version of the cited source that contains it when that is not its current one (the
+    source changed since), else None."""
+
+    elsewhere: list[str] = field(default_factory=list)
+    earlier: int | None = None
+
+
+def quote_whereabouts(claims: Sequence[Claim]) -> dict[int, QuoteWhereabouts]:
+    """{claim pk: where its quote is} for those of ``claims`` (of one workspace) with a
+    quote and nothing bound; one query for all of them."""
+    # a claim twice on a page (one ``external_id`` sent twice) is looked up once
+    unbound = list(
+        {c.pk: c for c in claims if c.submitted_quote and active_binding(c) is None}.values()
     )
-    return SourceVersion.objects.filter(~Exists(newer))
+    if not unbound:
+        return {}
+    out = {c.pk: QuoteWhereabouts() for c in unbound}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _WHEREABOUTS,
+            [
+                [c.pk for c in unbound],
+                [c.submitted_quote for c in unbound],
+                [c.source_id for c in unbound],
+                unbound[0].workspace_id,
+                MISATTRIBUTION_LOOKUP_LIMIT,
+            ],
+        )
+        rows = cursor.fetchall()
+    for claim_id, ref, number, cited, is_current in rows:
+        here = out[claim_id]
+        if not cited:
+            here.elsewhere.append(ref)
+        elif not is_current:
+            out[claim_id] = QuoteWhereabouts(elsewhere=here.elsewhere, earlier=number)
+    return out
 
 
-def _found_elsewhere(claim: Claim) -> list[str]:
-    """Refs of other sources whose current version contains the claim's quote (a text
-    a source no longer has is no misattribution), in ref order."""
-    refs = (
-        _current_versions()
-        .filter(source__workspace_id=claim.workspace_id, text__contains=claim.submitted_quote)
-        .exclude(source_id=claim.source_id)
-        .order_by("source__ref")
-        .values_list("source__ref", flat=True)
-    )
-    return list(refs[:MISATTRIBUTION_LOOKUP_LIMIT])
-
-
-def _found_earlier(claim: Claim) -> int | None:
-    """The number of the latest version of the cited source that contains the claim's
-    quote when it is not its current one (the source changed since), else None."""
-    versions = SourceVersion.objects.filter(source_id=claim.source_id)
-    current = versions.order_by("-number").values_list("number", flat=True).first()
-    found = (
-        versions.filter(text__contains=claim.submitted_quote)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-    return found if found is not None and found != current else None
-
-
-def _quote_whereabouts(claim: Claim, elsewhere: Sequence[str]) -> str:
+def _quote_whereabouts(claim: Claim, where: QuoteWhereabouts) -> str:
     """Where the quote of a claim with nothing bound is, said after its reason (which
     says the quote is not in the cited source's current version): in an earlier version
     of that source (it changed since), in other sources of the workspace (a
     misattribution), or "" when neither."""
     said = []
-    earlier = _found_earlier(claim)
+    earlier, elsewhere = where.earlier, where.elsewhere
     if earlier is not None:
         said.append(
             f"The quote is in version {earlier} of {claim.source.ref}, which has changed since."
@@ -156,9 +194,10 @@ def _span(binding: EvidenceBinding) -> dict[str, Any]:
     }
 
 
-def claim_result(claim: Claim) -> dict[str, Any]:
+def claim_result(claim: Claim, *, whereabouts: QuoteWhereabouts | None = None) -> dict[str, Any]:
     """One verified claim as the API, the CLI and the console report it (best loaded by
-    ``claims_for_envelopes``). ``ResultSerializer`` (``verifier.api.claim_verification``)
+    ``claims_for_envelopes``; a page of them passes each its ``quote_whereabouts``, looked
+    up for the whole page at once). ``ResultSerializer`` (``verifier.api.claim_verification``)
     declares exactly these keys and those of ``verification_results``' rows."""
     binding = active_binding(claim)
     verdict = latest_verdict(claim)
@@ -170,10 +209,12 @@ def claim_result(claim: Claim) -> dict[str, Any]:
     reason_text = reason_in_words(claim.state_reason, quote=claim.submitted_quote)
     misattributed_to: list[str] = []
     if binding is None and claim.submitted_quote:
-        misattributed_to = _found_elsewhere(claim)
-        whereabouts = _quote_whereabouts(claim, misattributed_to)
-        if whereabouts:
-            reason_text = f"{reason_text} {whereabouts}"
+        if whereabouts is None:
+            whereabouts = quote_whereabouts([claim]).get(claim.pk, QuoteWhereabouts())
+        misattributed_to = list(whereabouts.elsewhere)
+        said = _quote_whereabouts(claim, whereabouts)
+        if said:
+            reason_text = f"{reason_text} {said}"
     return {
         "claim_id": claim.public_id,
         "external_id": claim.external_id or None,
@@ -222,6 +263,13 @@ def verification_results(
     ``external_id`` the request gave (null when it gave none), the key an application
     correlates its rows by."""
     claims = _claims(workspace, [i["claim_id"] for i in items if i.get("claim_id")])
+    shown = [
+        claims[i["claim_id"]]
+        for i in items
+        if i.get("claim_id") in claims
+        and not verification_unfinished(claims[i["claim_id"]], reused=bool(i.get("reused")))
+    ]
+    where = quote_whereabouts(shown)
     out: list[dict[str, Any]] = []
     for item in items:
         row: dict[str, Any] = {"index": item["index"]}
@@ -237,6 +285,10 @@ def verification_results(
                 status="pending", claim_id=claim.public_id, external_id=claim.external_id or None
             )
         else:
-            row.update(status="verified", reused=bool(item.get("reused")), **claim_result(claim))
+            row.update(
+                status="verified",
+                reused=bool(item.get("reused")),
+                **claim_result(claim, whereabouts=where.get(claim.pk, QuoteWhereabouts())),
+            )
         out.append(row)
     return out

@@ -203,7 +203,8 @@ def job_progress_rows(job: IngestJob) -> list[dict[str, Any]]:
     for stage in STAGE_ORDER:
         entry = (job.progress or {}).get(stage) or {}
         done, total = entry.get("done", 0), entry.get("total")
-        percent = round(100 * done / total) if total else (100 if total == 0 else 0)
+        # Floored, as every progress bar reads (``chunked_percent``): 100 only when done.
+        percent = min(100, 100 * done // total) if total else (100 if total == 0 else 0)
         rows.append(
             {
                 "stage": stage,

@@ -19,8 +19,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from verifier import vocabulary
+from verifier.models import ClaimStateChoices
 from verifier.states import judge_not_asked
-from verifier.time_words import utc_words
+from verifier.time_words import duration_words, utc_words
 
 register = template.Library()
 
@@ -94,6 +95,23 @@ def utc(value: datetime | None, precision: str = "minutes") -> str:
     """``{{ at|utc }}``, ``{{ at|utc:"seconds" }}``, ``{{ at|utc:"time" }}``:
     :func:`verifier.time_words.utc_words`."""
     return utc_words(value, precision)
+
+
+@register.filter
+def duration(ms: float | None) -> str:
+    """``{{ step.ms|duration }}`` → "38 ms", "1.2 s", "6 min 52 s":
+    :func:`verifier.time_words.duration_words`."""
+    return duration_words(ms)
+
+
+@register.filter
+def in_state_order(counts: Mapping[str, int] | None) -> list[tuple[str, int]]:
+    """``{% for state, n in counts|in_state_order %}``: claims by state as the console lists
+    them everywhere (``claims_state_counts``): the five states in their one order, 0 for
+    a state with none, whatever order or states the counts were stored with (a stored
+    report's JSON keeps its own key order)."""
+    counts = counts or {}
+    return [(state.value, counts.get(state.value, 0)) for state in ClaimStateChoices]
 
 
 @register.simple_tag
