@@ -19,6 +19,7 @@ from verifier.http import MemberRequest
 from verifier.models import ClaimOrigin
 from verifier.permissions import role_required
 from verifier.rag import MAX_ANSWER_CHARS, MAX_CHUNKS_TOTAL_CHARS, RagInputError
+from verifier.rag.audit import claim_not_judged
 from verifier.selectors.rag_audits import rag_audit_get, rag_audit_list
 from verifier.services.rag_audit import rag_audit_run
 from verifier.upload_text import uploaded_text
@@ -104,7 +105,10 @@ def answer_segments(answer: str, rows: list[ClaimRow]) -> list[tuple[Segment, st
 def evidence_role(claim: dict[str, Any], chunk_id: str) -> str:
     """What one evidence chunk of ``claim`` did, in words: it backs the claim (it is in
     ``supported_by``), or, for a contradicted claim, it is the chunk that contradicts it;
-    else it is the closest passage, which backs the claim only in part or not at all."""
+    else it is the closest passage, which backs the claim only in part or not at all, or
+    which the judge gave no answer on (a claim not judged is no finding about it)."""
+    if claim_not_judged(claim):
+        return "closest passage: the judge gave no answer on this passage"
     if chunk_id in claim.get("supported_by", []):
         return "supports the claim"
     if claim.get("verdict") == "contradicted":
@@ -152,7 +156,9 @@ def _detail_context(audit: Any, selected: int | None) -> dict[str, Any]:
     elif not 0 <= selected < len(rows):
         raise Http404("This answer has no such claim.")
     current = rows[selected] if rows else None
+    not_judged = [r for r in rows if claim_not_judged(r.claim)]
     return {
+        "not_judged": not_judged,
         "origin_label": ClaimOrigin.RAG_ANSWER.label,
         "audit": audit,
         "rows": rows,

@@ -107,6 +107,21 @@ class RagAuditApi(APIView):
                 "is backed, the advice to drop it with what the cited chunks state."
             ),
         )
+        not_judged = serializers.ListField(
+            child=serializers.CharField(),
+            required=False,
+            help_text=(
+                "Present only when the judge gave no answer on some claims (unreachable, "
+                "failed, a malformed answer: coverage gaps): their verbatim spans. Each is "
+                "`unsupported` (it has not earned `supported`) with a note starting `not "
+                "judged:` that says why; it is no finding about the chunks. As claims/verify, "
+                "a judge outage is answered claim by claim (200), not as an error."
+            ),
+        )
+        note = serializers.CharField(
+            required=False,
+            help_text="With `not_judged`: how many claims the judge gave no answer on.",
+        )
         trace_id = serializers.CharField(
             allow_null=True, help_text="The audit's trace (GET /connect/v1/traces/{id})."
         )

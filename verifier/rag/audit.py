@@ -14,7 +14,10 @@ alternative the chunks discuss). Two rules keep the answer's verdict from restin
 where a fact sits: a claim stating a number no chunk states (``invented_numbers``, read
 from the judge's number blockers) is ``unsupported``, however much else of it a chunk
 backs; and a claim citing an id no chunk has is at best ``partial`` (listed in the
-answer's ``unknown_citations``). docs/rag-audit.md has the rules in full.
+answer's ``unknown_citations``). A claim the judge gave no answer on (a coverage gap:
+unreachable, failed, malformed) is no finding about the chunks: ``unsupported``, noted
+"not judged: …" with why, listed in the answer's ``not_judged``. docs/rag-audit.md has
+the rules in full.
 """
 
 from __future__ import annotations
@@ -61,6 +64,11 @@ VALUE_CONFLICTS = frozenset({"number_mismatch", "unit_mismatch", "date_mismatch"
 # blockers that say a text does not state one of the claim's numbers ("60 percent")
 NUMBER_NOT_STATED = frozenset({"number_unsupported", "number_mismatch", "unit_mismatch"})
 VERDICT_RANK = {"supported": 0, "partial": 1, "unsupported": 2, "contradicted": 2}
+# A claim the judge gave no answer on (its results are coverage gaps: a transport error,
+# a malformed answer, a crash, an omission) is not judged: ``unsupported`` (it has not
+# earned ``supported``), its note starting with this, never a finding about the chunks.
+NOT_JUDGED = "not judged"
+GAP_LABEL = "coverage_gap"
 
 
 @dataclass
@@ -83,6 +91,15 @@ class Assessment:
             and not [o for o in find_overclaims(self.claim.text, w.quote) if o.kind == "absolute"]
             and substitution(self.claim.text, w.quote) is None
         ]
+
+    def gaps(self) -> list[tuple[str, JudgeResult]]:
+        """(chunk id, or "combo", "foil <id>") of each judge call on this claim that gave
+        no answer (a coverage gap), in the order the chunks were judged."""
+        out = [(w.chunk_id, self.results[w.chunk_id]) for w in self.windows]
+        if self.combo_result is not None:
+            out.append(("combo", self.combo_result))
+        out += [(f"foil {cid}", r) for cid, r in self.foil_results.items()]
+        return [(where, r) for where, r in out if r.label == GAP_LABEL]
 
     def contradicting(self) -> list[tuple[Window, float, str]]:
         """(window, confidence, note) of each chunk that disagrees with the claim."""
@@ -123,6 +140,23 @@ class AuditResult:
     def faithful(self) -> bool:
         return self.verdict == "faithful"
 
+    @property
+    def not_judged(self) -> list[str]:
+        """The spans of the claims the judge gave no answer on (``unsupported``, unread)."""
+        return [c.claim.span for c in self.claims if c.label == GAP_LABEL]
+
+    @property
+    def note(self) -> str:
+        """Says how many claims the judge gave no answer on ("" when none)."""
+        unread = len(self.not_judged)
+        if not unread:
+            return ""
+        return (
+            f"the judge gave no answer for {unread} of {len(self.claims)} claims: they are "
+            "unsupported because they were not judged, not because the chunks fail to back "
+            "them (each claim's note says why)"
+        )
+
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "claims": [c.as_dict() for c in self.claims],
@@ -132,7 +166,15 @@ class AuditResult:
         }
         if self.suggested_fix:
             out["suggested_fix"] = self.suggested_fix
+        if self.not_judged:
+            out["not_judged"] = self.not_judged
+            out["note"] = self.note
         return out
+
+
+def claim_not_judged(claim: Mapping[str, object]) -> bool:
+    """Whether a stored claim of an audit (``ClaimAudit.as_dict``) was not judged."""
+    return str(claim.get("note") or "").startswith(f"{NOT_JUDGED}:")
 
 
 def clean_note(note: str) -> str:
@@ -281,6 +323,8 @@ def decide(
     back it, ``unknown_cited`` lists the missing ids)."""
     audit = _decide(a, chunks, order, chunk_words)
     unknown = tuple(c for c in a.claim.cited if c not in chunks)
+    if _unjudged(a, audit):
+        return _not_judged(a, unknown)
     if not unknown:
         return audit
     audit = replace(audit, unknown_cited=unknown)
@@ -288,6 +332,39 @@ def decide(
         return audit
     backed = f"backed by {', '.join(audit.supported_by)}, but its citation is not"
     return replace(audit, verdict="partial", note=_join(backed, audit.note))
+
+
+def _unjudged(a: Assessment, audit: ClaimAudit) -> bool:
+    """Whether ``audit`` rests on judge calls that gave no answer: the claim is not
+    ``supported`` (no answer entailed it) and some call on it was a coverage gap, unless
+    it is ``contradicted`` by a chunk the judge did answer on (that is a finding)."""
+    if audit.verdict == "supported" or not a.gaps():
+        return False
+    if audit.verdict == "contradicted" and audit.evidence:
+        result = a.results.get(audit.evidence[0].chunk_id)
+        return result is None or result.label == GAP_LABEL
+    return True
+
+
+def _not_judged(a: Assessment, unknown: Sequence[str]) -> ClaimAudit:
+    """The claim the judge gave no answer on: ``unsupported``, its note saying so and why
+    (the first gap's note: "transport_error: http 503"); no chunk is said to back it or
+    not. The closest passage stays its evidence (the stored claim binds it, so it can be
+    judged again), its label is the gap's."""
+    gaps = a.gaps()
+    answered = len(gaps) < len(a.windows) + (a.combo_result is not None) + len(a.foil_results)
+    where = [
+        "the chunks together" if w == "combo" else w for w, _ in gaps if not w.startswith("foil ")
+    ]
+    on = f" on {', '.join(where)}" if answered and where else ""
+    note = _join(
+        f"{NOT_JUDGED}: the judge gave no answer{on} ({clean_note(gaps[0][1].note)})",
+        f"cites {', '.join(unknown)}, which is not among the chunks" if unknown else "",
+    )
+    evidence = tuple(w for w in a.windows[:1])
+    return ClaimAudit(
+        a.claim, "unsupported", (), note, evidence, GAP_LABEL, 0.0, unknown_cited=tuple(unknown)
+    )
 
 
 def _decide(
@@ -513,7 +590,9 @@ def audit_answer(
         for item in by_sentence.get(s.index, [a]):
             audits.append(decide(item, by_id, order, chunk_words))
     verdict = overall_verdict([c.verdict for c in audits])
-    fix = None if verdict == "faithful" else suggested_fix(audits, chunks)
+    # no claim judged: there is nothing the chunks were found to back or not to rewrite to
+    unread = all(c.label == GAP_LABEL for c in audits)
+    fix = None if verdict == "faithful" or unread else suggested_fix(audits, chunks)
     return AuditResult(
         answer=answer,
         chunks=tuple(chunks),

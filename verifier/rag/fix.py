@@ -9,7 +9,9 @@ Per claim:
   or, when the chunk hedges or no softer wording fits, restated as the chunk's own words;
 * ``partial`` otherwise, and ``unsupported`` that a chunk partly backs (an invented
   number in an otherwise backed sentence): restated as the chunk's own words, cited;
-* ``unsupported`` that no chunk backs, and ``contradicted``: dropped.
+* ``unsupported`` that no chunk backs, and ``contradicted``: dropped;
+* not judged (the judge gave no answer on it, ``coverage_gap``): kept as written, since
+  nothing was found about it (``audit_answer`` gives no fix when no claim was judged).
 
 So the text is only ever what the chunks back. When nothing is left (no claim is
 supported or partly backed) the fix says to drop the answer and quotes what the cited
@@ -44,6 +46,8 @@ def _same_words(a: str, b: str) -> bool:
 
 
 def _piece(audit: ClaimAudit) -> str:
+    if audit.label == "coverage_gap":  # not judged: kept as written, no chunk was read
+        return _sentence(audit.claim.text, audit.claim.cited)
     if audit.verdict == "supported" or (audit.verdict == "partial" and audit.supported_by):
         return _sentence(audit.claim.text, audit.supported_by)
     if audit.verdict not in ("partial", "unsupported") or not audit.evidence:

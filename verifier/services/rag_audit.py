@@ -40,6 +40,7 @@ from verifier.rag import (
     validate_answer,
 )
 from verifier.selectors.claims import claim_checked_before
+from verifier.selectors.envelopes import active_binding, latest_verdict
 from verifier.selectors.traces import claims_bound_spans, claims_states_now
 from verifier.services.binding import claim_bind
 from verifier.services.claim_state import claim_state_refresh
@@ -88,24 +89,29 @@ def _store_claim(
         judge_model=result.judge_model,
         prompt_version=result.prompt_version,
     )
-    if again is not None:
-        return again  # the same words audited again against the same chunk
-    claim = Claim.objects.create(
-        workspace=workspace,
-        text=item.claim.text,
-        original_text=item.claim.span,
-        source_id=source_id,
-        origin=ClaimOrigin.RAG_ANSWER,
-        submitted_quote=window.quote if window else "",
-        flagged=item.verdict != "supported",
-        created_by=actor,
-    )
     binding = None
-    if window is not None:
-        outcome = claim_bind(
-            claim=claim, quote=window.quote, actor=actor, bound_by=BoundBy.EVIDENCE_SEARCH
+    if again is not None:
+        before = latest_verdict(again)
+        if before is None or before.label != "coverage_gap":
+            return again  # the same words audited again against the same chunk
+        # the judge gave no answer on it last time: this audit's verdict is its answer
+        claim, binding = again, active_binding(again)
+    else:
+        claim = Claim.objects.create(
+            workspace=workspace,
+            text=item.claim.text,
+            original_text=item.claim.span,
+            source_id=source_id,
+            origin=ClaimOrigin.RAG_ANSWER,
+            submitted_quote=window.quote if window else "",
+            flagged=item.verdict != "supported",
+            created_by=actor,
         )
-        binding = outcome.binding
+        if window is not None:
+            outcome = claim_bind(
+                claim=claim, quote=window.quote, actor=actor, bound_by=BoundBy.EVIDENCE_SEARCH
+            )
+            binding = outcome.binding
     verdict_append(
         claim=claim,
         binding=binding,
@@ -131,7 +137,8 @@ def rag_audit_store(
 ) -> RagAuditWrite:
     """Persist ``result``: the audit row, chunks as sources, claims with evidence (a claim
     an earlier audit stored with the same words, chunk, quote and judge is that claim,
-    not a second one: ``claim_checked_before``)."""
+    not a second one: ``claim_checked_before``; when the judge gave no answer on it then,
+    a ``coverage_gap``, this audit's verdict is appended to it)."""
     chunks = list(result.chunks)
     source_ids = {}
     # In the refs' order, as every door storing several sources: two audits listing the
