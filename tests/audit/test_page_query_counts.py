@@ -24,8 +24,9 @@ CLAIM_LIST_MAX_QUERIES = 5
 TRACE_LIST_MAX_QUERIES = 5
 TRACE_DETAIL_MAX_QUERIES = 5
 # + the page's jobs by state now (one grouped query); + reviewers and the judge (3: with
-# the judge, between reviewers, the calibrators' curve)
-QUALITY_MAX_QUERIES = 11
+# the judge, between reviewers, the calibrators' curve); + the decisions undos took back
+# (one query, by the one undo rule)
+QUALITY_MAX_QUERIES = 12
 INGEST_PAGE_MAX_QUERIES = 5
 JOB_PAGE_MAX_QUERIES = 5  # + the job's claims by state now
 
