@@ -244,7 +244,7 @@ def test_a_page_of_steps_inside_a_step_shows_that_step_as_continued(
         if following is not None:
             url = _url(trace) + following.removesuffix("#steps-h")
     assert following is None
-    assert shown[-1] == ("store", "2.8 ms")  # the last page ends with the last step
+    assert shown[-1] == ("store", "3 ms")  # the last page ends with the last step
     assert names == ["submit", "verify", *(f"bind {i}" for i in range(N)), "store"]
 
 
