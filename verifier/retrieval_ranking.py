@@ -47,9 +47,17 @@ class GatedClaim(Protocol):
 ClaimT = TypeVar("ClaimT", bound=GatedClaim)
 
 
+# Seed 000: every returned unit carries its verified-claim envelope (its state said) and
+# the metadata a per-state summary, "so a consumer can gate on 'anything non-supported in
+# this context?'"; ``require_verified`` (or a policy's ``include``) is how a request
+# excludes the non-supported claims, counted and recorded in the trace. So by default
+# every state but ``excluded`` (taken out of use by a person) is served, labelled.
+DEFAULT_INCLUDE: Final[tuple[str, ...]] = ("supported", "inferred", "unverified", "contradicted")
+
+
 @dataclass(frozen=True)
 class VerificationPolicy:
-    include: tuple[str, ...] = ("supported",)
+    include: tuple[str, ...] = DEFAULT_INCLUDE
     min_trust_score: int = 0
     exclude_flagged: bool = True
     require_verified: bool = False
@@ -59,7 +67,7 @@ class VerificationPolicy:
         cls, *, policy: Mapping[str, Any] | None, require_verified: bool
     ) -> VerificationPolicy:
         policy = policy or {}
-        include = tuple(dict.fromkeys(policy.get("include") or ("supported",)))
+        include = tuple(dict.fromkeys(policy.get("include") or DEFAULT_INCLUDE))
         if require_verified:
             include = ("supported",)
         return cls(

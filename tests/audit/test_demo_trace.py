@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from verifier.models import Trace
+from verifier.retrieval_ranking import DEFAULT_INCLUDE
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_the_demo_records_one_retrieval_trace_to_walk():
     assert trace.query
     # written by the retrieve service: its steps, its policy and the claims it weighed
     assert {"seed_ms", "ranking_ms", "total_ms"} <= set(trace.document["timing"])
-    assert trace.document["verification_policy"]["include"] == ["supported"]
+    assert trace.document["verification_policy"]["include"] == list(DEFAULT_INCLUDE)
     assert trace.considered.filter(included=True).exists()
 
     client = Client()

@@ -53,7 +53,9 @@ def test_a_retrieval_policy_is_named_by_what_it_serves(auditor_client, workspace
     html = auditor_client.get(reverse("audit:trace-list")).content.decode()
 
     assert "custom (on the trace" not in html
-    assert "<td>default (serves Supported)</td>" in _row(html, "asked with no policy")
+    assert "<td>default (serves Supported, Inferred, Unverified, Contradicted)</td>" in _row(
+        html, "asked with no policy"
+    )
     assert "<td>serves Supported, Inferred; trust score ≥ 60; flagged claims too</td>" in _row(
         html, "asked for more"
     )

@@ -48,7 +48,7 @@ def test_a_retrieval_trace_shows_its_steps_and_policy_in_words(auditor_client, w
     assert f'title="{vocabulary.explanation("trace_step", "seed")}"' in steps
 
     policy = _section(html, 'id="trace-policy"', "</dd>\n  <dt>Seed claims")
-    assert ">States served</dt><dd>Supported</dd>" in policy
+    assert ">States served</dt><dd>Supported, Inferred, Unverified, Contradicted</dd>" in policy
     assert ">Flagged claims left out</dt><dd>yes</dd>" in policy
     assert ">Verified claims only</dt><dd>no</dd>" in policy
     # the policy as recorded is one click away, not the first thing read

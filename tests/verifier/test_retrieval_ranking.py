@@ -65,9 +65,13 @@ def test_states_are_the_claim_states_in_model_order():
 
 def test_policy_defaults_when_nothing_is_asked():
     policy = VerificationPolicy.from_request(policy=None, require_verified=False)
-    assert policy == VerificationPolicy(("supported",), 0, True, False)
+    # seed 000: every state but excluded, each labelled; require_verified leaves the
+    # non-supported out
+    assert policy == VerificationPolicy(
+        ("supported", "inferred", "unverified", "contradicted"), 0, True, False
+    )
     assert policy.to_dict() == {
-        "include": ["supported"],
+        "include": ["supported", "inferred", "unverified", "contradicted"],
         "min_trust_score": 0,
         "exclude_flagged": True,
         "require_verified": False,
@@ -133,7 +137,7 @@ def test_gate_gives_each_excluded_claim_its_reason_and_detail():
         item(7, FakeClaim("second")),
         item(8, FakeClaim("over budget")),
     ]
-    gate(ranked, VerificationPolicy(min_trust_score=20), max_claims=2)
+    gate(ranked, VerificationPolicy(include=("supported",), min_trust_score=20), max_claims=2)
     assert outcome(ranked) == [
         (1, False, "duplicate", "duplicate_of"),
         (2, False, "verification_gate", "inferred"),
@@ -169,7 +173,7 @@ def test_an_excluded_claims_text_does_not_shadow_a_later_one():
         item(1, FakeClaim("same words", state="unverified")),
         item(2, FakeClaim("Same words")),
     ]
-    gate(ranked, VerificationPolicy(), max_claims=5)
+    gate(ranked, VerificationPolicy(include=("supported",)), max_claims=5)
     assert outcome(ranked) == [
         (1, False, "verification_gate", "unverified"),
         (2, True, "", ""),

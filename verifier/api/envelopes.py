@@ -18,6 +18,7 @@ from rest_framework import serializers
 from verifier import vocabulary
 from verifier.api.shapes import ShapeSerializer
 from verifier.models import ClaimStateChoices, MatchKind
+from verifier.retrieval_ranking import DEFAULT_INCLUDE
 
 STATE_CHOICES = [s.value for s in ClaimStateChoices]
 # What a judge answered: the envelope's ``judge.verdict`` and a claims/verify row's
@@ -134,7 +135,11 @@ class VerificationPolicySerializer(serializers.Serializer[Any]):
         required=False,
         allow_empty=False,
         max_length=len(STATE_CHOICES),
-        help_text=f"States served, any of {STATE_CHOICES}; default ['supported'].",
+        help_text=(
+            f"States served, any of {STATE_CHOICES}; default every state but excluded "
+            f"{list(DEFAULT_INCLUDE)} (each claim's envelope says its state; "
+            "require_verified serves supported ones only)."
+        ),
     )
     min_trust_score = serializers.IntegerField(min_value=0, max_value=100, required=False)
     exclude_flagged = serializers.BooleanField(required=False, default=True)

@@ -14,7 +14,8 @@ def post(client, body):
     return client.post(RETRIEVE, body, content_type="application/json")
 
 
-def test_retrieve_serves_supported_envelopes_with_trace(api, delta):
+def _good_and_unverified(delta):
+    """A supported claim and an unverified one (the judge abstained) on one passage."""
     good = judged_claim(
         delta,
         "Sediment settles where the current slows.",
@@ -27,7 +28,12 @@ def test_retrieve_serves_supported_envelopes_with_trace(api, delta):
         confidence=0.4,
         quote="Sediment settles",
     )
-    resp = post(api, {"query": "where does sediment settle?"})
+    return good, unverified
+
+
+def test_retrieve_serves_supported_envelopes_with_trace(api, delta):
+    good, unverified = _good_and_unverified(delta)
+    resp = post(api, {"query": "where does sediment settle?", "require_verified": True})
     assert resp.status_code == 200, resp.content
     body = resp.json()
     assert set(body) == {"request_id", "trace_id", "context_block", "verified_claims", "metadata"}
@@ -150,8 +156,8 @@ def test_tampered_source_demotes_in_response_and_store(api, delta):
     claim.refresh_from_db()
     assert claim.state == "unverified" and claim.state_reason == "stale_source"
     assert StateEvent.objects.filter(claim=claim, to_state="unverified").exists()
-    # default policy (supported only) now excludes it, with the reason recorded
-    body = post(api, {"query": "storm surges"}).json()
+    # require_verified (supported only) now excludes it, with the reason recorded
+    body = post(api, {"query": "storm surges", "require_verified": True}).json()
     assert body["verified_claims"] == []
 
 
@@ -315,3 +321,23 @@ def test_served_body_is_exactly_what_the_schema_serializer_describes(api, delta)
     assert any(env["evidence"] == [] for env in body["verified_claims"])
     serializer = ContextRetrieveApi.OutputSerializer(body)
     assert json.loads(json.dumps(serializer.data)) == body
+
+
+def test_by_default_every_state_but_excluded_is_served_labelled(api, delta):
+    """Seed 000: the envelope says each claim's state and the summary counts them "so a
+    consumer can gate on 'anything non-supported in this context?'"; require_verified is
+    how a request leaves the non-supported out. By default only supported claims were
+    served, so the summary never showed anything to gate on and inferred claims ("always
+    labelled as inference") were never served."""
+    good, unverified = _good_and_unverified(delta)
+    body = post(api, {"query": "where does sediment settle?"}).json()
+    served = {env["claim"]["id"]: env["state"] for env in body["verified_claims"]}
+    assert served == {good.public_id: "supported", unverified.public_id: "unverified"}
+    summary = body["metadata"]["verification_summary"]
+    assert (summary["supported"], summary["unverified"]) == (1, 1)
+    assert body["metadata"]["verification_policy"]["include"] == [
+        "supported",
+        "inferred",
+        "unverified",
+        "contradicted",
+    ]

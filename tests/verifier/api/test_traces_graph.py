@@ -21,7 +21,12 @@ def test_trace_get_and_export(api, delta):
     assert resp.status_code == 200
     body = resp.json()
     assert body["trace_id"] == trace_id and body["document"]["trace_id"] == trace_id
-    assert body["document"]["verification_policy"]["include"] == ["supported"]
+    assert body["document"]["verification_policy"]["include"] == [
+        "supported",
+        "inferred",
+        "unverified",
+        "contradicted",
+    ]
     export = api.get(f"/connect/v1/traces/{trace_id}/export?format=json")
     assert export.status_code == 200
     assert export["Content-Disposition"] == f'attachment; filename="trace-{trace_id}.json"'
@@ -140,7 +145,13 @@ def _chain(workspace, delta):
 
 def test_graph_operations(api, workspace, delta):
     a, b, c, x = _chain(workspace, delta)
-    resp = _graph(api, operation="expand_context", claim_ids=[a.public_id], depth="standard")
+    resp = _graph(
+        api,
+        operation="expand_context",
+        claim_ids=[a.public_id],
+        depth="standard",
+        require_verified=True,
+    )
     assert resp.status_code == 200, resp.content
     body = resp.json()
     ids = {n["id"] for n in body["nodes"]}
