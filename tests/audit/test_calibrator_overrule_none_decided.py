@@ -46,3 +46,16 @@ def test_no_decision_where_the_judge_said_supported(workspace, settings):
         "nothing to measure: the judge's answer stands" in figures
     )
     assert "judge said contradicted: it decided the other way on" in figures
+
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("calibrate_judge", workspace=workspace.slug, dry_run=True, stdout=out)
+    printed = out.getvalue()
+    assert "disagreed on 0 of 0" not in printed
+    assert (
+        "where the judge decided supported: it did on none of these decisions, so there was "
+        "nothing to measure; the judge's answer stands" in printed
+    )

@@ -131,6 +131,12 @@ class Command(BaseCommand):
                 else "the judge's answer stands (it overrules only where it disagreed on "
                 f"{p['min_overrules']}+ of them and reviewers sided with it at the floor)"
             )
+            if not cv.get("judge_decided"):
+                write(
+                    f"  where the judge decided {said}: it did on none of these decisions, so "
+                    "there was nothing to measure; the judge's answer stands"
+                )
+                continue
             write(
                 f"  where the judge decided {said}: out of fold it disagreed on "
                 f"{cv.get('disagreed', 0)} of {cv.get('judge_decided', 0)}, reviewers sided "
