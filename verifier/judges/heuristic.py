@@ -56,7 +56,10 @@ FAMILY = HEURISTIC_FAMILY
 #    multiplier (2026-11-29).
 # 9: the first number of a range takes the range's unit; a comparison is read as reversed
 #    when the two things compared share words (2026-11-29, second session).
-PROMPT_VERSION = 9
+# 10: a span framed by another year ("revenue in 2023" for "revenue in 2022") or about
+#    another numbered thing ("Pier 4" for "Pier 3") states another fact: its numbers
+#    neither contradict nor support the claim (2026-11-30).
+PROMPT_VERSION = 10
 BATCH_SIZE = 64
 
 # --- fitted by bench/fit_heuristic_judge.py (docs/heuristic-judge.md) -----------------

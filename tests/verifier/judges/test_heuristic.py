@@ -36,7 +36,7 @@ def one(judge: HeuristicJudge, claim: str, *spans: str):
 def test_identity_and_registry() -> None:
     judge = build_judge({"backend": "heuristic"})
     assert isinstance(judge, HeuristicJudge)
-    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 9)
+    assert (judge.model_id, judge.family, judge.prompt_version) == (MODEL_ID, FAMILY, 10)
 
 
 def test_thresholds_are_within_unit_interval() -> None:

@@ -31,6 +31,8 @@ FINGERPRINTS = {
     8: "08132a52d46895cc6701f3e718e74cef91ac00670844fe220cdd62794ba05176",
     # since 9 the fingerprint also reads READING_9_PAIRS
     9: "44d20f127f9371a7423a9939b8ede7cc37f642be3ace2488a22370c219afdb53",
+    # since 10 the fingerprint also reads READING_10_PAIRS
+    10: "f61ba98fd010913c573c84a1394b064b9ed3e0d94b2bc8acfffe7374c03f5100",
 }
 # Pairs read with their context (title and the sentence before the span), beside the
 # fixtures: the API guide's own example among them.
@@ -113,6 +115,29 @@ READING_9_PAIRS = [
     ),
 ]
 
+# A span about another fact (reading 10): framed by another year, or about another
+# numbered thing; the same year with another amount, and another year for an event,
+# still conflict.
+READING_10_PAIRS = [
+    (
+        "Acme's revenue in 2022 was 5 million euros.",
+        "Acme's revenue in 2023 was 7 million euros.",
+        "",
+    ),
+    (
+        "Acme's revenue in 2022 was 5 million euros.",
+        "Acme's revenue in 2022 was 7 million euros.",
+        "",
+    ),
+    ("Pier 3 was built in 1903.", "Pier 4 was built in 1904.", ""),
+    ("The bridge opened in 1925.", "The bridge opened in 1932.", ""),
+    (
+        "On March 5, 2022 the index closed at 300.",
+        "On March 6, 2022 the index closed at 310.",
+        "",
+    ),
+]
+
 
 def reading_fingerprint() -> str:
     readings = []
@@ -131,6 +156,8 @@ def reading_fingerprint() -> str:
         pairs = pairs + READING_8_PAIRS
     if PROMPT_VERSION >= 9:
         pairs = pairs + READING_9_PAIRS
+    if PROMPT_VERSION >= 10:
+        pairs = pairs + READING_10_PAIRS
     if PROMPT_VERSION >= 5:
         for claim_text, span_text, context in pairs:
             found = compare(claim_text, span_text, context)

@@ -4,6 +4,9 @@ The same value, within the claim's bound or approximation, in another unit, or w
 out from two of the span's own (a sum, a difference, a ratio, a share);
 ``number_blockers`` for the numbers it does not state, and for weekdays and months.
 ``claim_states_hedged_number``: whether a span approximator bears on the claim.
+``other_fact``: a span about another fact (framed by another year or date, or about
+another numbered thing: "Pier 4" for "Pier 3"), whose numbers neither support nor
+contradict the claim's.
 """
 
 from __future__ import annotations
@@ -12,7 +15,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from verifier.judges.lexicon import UNIT_CANONICAL, UNIT_IN_BASE, concept
+from verifier.judges.lexicon import (
+    IRREGULAR_LEMMAS,
+    MAGNITUDE_WORDS,
+    MONTHS,
+    NUMBER_WORDS,
+    UNIT_CANONICAL,
+    UNIT_IN_BASE,
+    concept,
+)
 from verifier.judges.signals.blocker import Blocker
 from verifier.judges.signals.text_profile import (
     DETERMINERS,
@@ -90,6 +101,10 @@ ARITHMETIC_CUES = frozenset(
     ]
 )
 ARITHMETIC_CONCEPTS = frozenset({concept("increase"), concept("decrease")})
+# Prepositions that attach a year to a statement as its time frame ("revenue in 2022",
+# "during 2023", "the budget for 2024"), when what precedes them is no verb.
+FRAME_PREPOSITIONS = frozenset({"in", "on", "for", "during", "throughout", "of"})
+COPULA_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 
 
 def _same_value(a: float, b: float) -> bool:
@@ -325,10 +340,202 @@ def _adverbial_first(claim: TextProfile, c: NumberMention) -> bool:
     return prev not in DETERMINERS and not prev.endswith("'s")
 
 
+def _verb_like(word: str) -> bool:
+    """A word read as a verb form ("opened", "built", "was", "rising"): what follows it
+    dates or places what it says, rather than selecting which fact."""
+    return (
+        word in COPULA_WORDS
+        or (len(word) > 4 and word.endswith(("ed", "ing")) and not word.endswith("eed"))
+        or (word in IRREGULAR_LEMMAS and IRREGULAR_LEMMAS[word] != word)
+    )
+
+
+def _opens_sentence(text: TextProfile, i: int) -> bool:
+    """Whether token ``i`` is the first of its sentence."""
+    return i == 0 or (bool(text.sentence) and text.sentence[i - 1] != text.sentence[i])
+
+
+def _date_start(text: TextProfile, year: NumberMention) -> tuple[int, int | None, int | None]:
+    """Where the date of ``year`` starts, and the positions of its month and its day
+    where it has them: "March 2023", "March 5, 2023" and "5 March 2023"."""
+    i, lower = year.position, text.lower
+
+    def day(k: int) -> bool:
+        return k >= 0 and lower[k].isdigit() and 1 <= int(lower[k]) <= 31
+
+    if i >= 1 and lower[i - 1] in MONTHS:
+        return (i - 2, i - 1, i - 2) if day(i - 2) else (i - 1, i - 1, None)
+    if i >= 2 and lower[i - 2] in MONTHS and day(i - 1):
+        return i - 2, i - 2, i - 1
+    return i, None, None
+
+
+def _same_date(a: TextProfile, x: NumberMention, b: TextProfile, y: NumberMention) -> bool:
+    """Whether two dates may be one: the same year, and the same month and day where
+    both give them ("March 2022" and "2022" may; "March 2022" and "April 2022" not)."""
+    if not number_matches(x, y):
+        return False
+    _, xm, xd = _date_start(a, x)
+    _, ym, yd = _date_start(b, y)
+    if xm is not None and ym is not None and a.lower[xm] != b.lower[ym]:
+        return False
+    return xd is None or yd is None or a.lower[xd] == b.lower[yd]
+
+
+def time_frames(text: TextProfile) -> list[NumberMention]:
+    """The years (with a month or a day: dates) that frame a statement of the text: which
+    fact it states, not the fact. A year frames a sentence that states a quantity
+    besides it ("Acme's revenue in 2022 was 5 million", "In 2023 the population was
+    7,000", "5 million euros in 2022", "the 2022 revenue") when a frame preposition opens
+    the sentence before it, or follows a word that is no verb, or when it qualifies the
+    noun after it. A year after a verb ("opened in 1932", "was built in 1900") dates an
+    event: when it happened is the fact, no frame; so is a year in a sentence with no
+    other quantity ("The bridge opened in 1925")."""
+    out = []
+    lower = text.lower
+    for year in text.numbers:
+        if year.kind != "year" or year.bound or year.approx:
+            continue
+        start, _, day = _date_start(text, year)
+        sentence = text.sentence[year.position] if text.sentence else 0
+        quantities = [
+            m
+            for m in text.numbers
+            if m.kind in {"number", "fraction"}
+            and m.position != day
+            and (not text.sentence or text.sentence[m.position] == sentence)
+        ]
+        if not quantities:
+            continue
+        prep = start - 1
+        if prep >= 0 and lower[prep] in FRAME_PREPOSITIONS:
+            before = lower[prep - 1] if prep >= 1 else ""
+            if _opens_sentence(text, prep) or not _verb_like(before):
+                out.append(year)
+            continue
+        after = lower[year.position + 1] if year.position + 1 < len(lower) else ""
+        if (
+            start == year.position
+            and after.isalpha()
+            and after not in STOPWORDS
+            and after not in MONTHS
+            and not _verb_like(after)
+            and (prep < 0 or lower[prep] not in {"since", "until", "by", "from", "to", "before"})
+        ):
+            out.append(year)  # "the 2022 revenue", "Acme's 2023 results"
+    return out
+
+
+def numbered_subjects(text: TextProfile) -> list[tuple[str, NumberMention]]:
+    """Things that open a sentence named by a word and a number ("Pier 3 was built in
+    1903", "The Route 66 …"): the number says which thing, not how many. The word is
+    capitalised and no unit, month or number word; the number a bare whole number that
+    nothing but a stopword follows."""
+    out = []
+    lower, tokens = text.lower, text.tokens
+    for m in text.numbers:
+        i = m.position
+        if m.kind != "number" or m.unit or m.approx or m.bound or not m.raw.isdigit() or i < 1:
+            continue
+        label = i - 1
+        opening = _opens_sentence(text, label) or (
+            lower[label - 1] in DETERMINERS and _opens_sentence(text, label - 1)
+        )  # "Pier 3 was …", "The Pier 3 …"
+        word = lower[label]
+        nxt = lower[i + 1] if i + 1 < len(lower) else ""
+        if (
+            opening
+            and tokens[label][:1].isupper()
+            and word.isalpha()
+            and word not in STOPWORDS
+            and word not in MONTHS
+            and word not in UNIT_CANONICAL
+            and word not in NUMBER_WORDS
+            and word not in MAGNITUDE_WORDS
+            and (not nxt or nxt in STOPWORDS)
+        ):
+            out.append((word, m))
+    return out
+
+
+def other_fact(claim: TextProfile, span: TextProfile) -> Blocker | None:
+    """A span about another fact than the claim's: one framed by another year than the
+    claim's ("Acme's revenue in 2023 …" for "… in 2022"), or about another thing of a
+    numbered series ("Pier 4 …" for "Pier 3 …"). Its numbers state that other fact, so
+    none of them contradicts the claim, nor supports it: not entailed (abstain), with a
+    note that says so. The same year with another amount still contradicts, and so does
+    another year for when an event happened ("opened in 1932" for "opened in 1925": no
+    frame, ``time_frames``)."""
+    return _another_subject(claim, span) or _another_year(claim, span)
+
+
+def _another_subject(claim: TextProfile, span: TextProfile) -> Blocker | None:
+    """The span is about another thing of the claim's numbered series ("Pier 4")."""
+    theirs = numbered_subjects(span)
+    for word, c in numbered_subjects(claim):
+        same_word = [s for w, s in theirs if w == word]
+        if same_word and not any(_same_value(s.value, c.value) for s in same_word):
+            s = same_word[0]
+            named = f"{span.tokens[s.position - 1]} {s.raw}"
+            return Blocker(
+                "number_unsupported",
+                f"number_unsupported: {fmt(c, claim)} vs {fmt(s, span)}, "
+                f"the span is about another numbered subject ({named})",
+                False,
+            )
+    return None
+
+
+def _another_year(claim: TextProfile, span: TextProfile) -> Blocker | None:
+    """The claim's statement is framed by a year the span does not state, and the span's
+    by another ("revenue in 2023" for "revenue in 2022")."""
+    frames = time_frames(claim)
+    if not frames:
+        return None
+    theirs = time_frames(span)
+    if not theirs:
+        return None
+    framing = {s.position for s in theirs}
+    for c in frames:
+        for s in span.numbers:
+            stated = s.kind in {"year", "decade"} and number_matches(c, s)
+            if stated and (s.position not in framing or _same_date(claim, c, span, s)):
+                return None  # the span states the claim's time
+    c, s = frames[0], theirs[0]
+    other = "date" if number_matches(c, s) else "year"
+    return Blocker(
+        "number_unsupported",
+        f"number_unsupported: {fmt(c, claim)} vs {_date_words(span, s)}, "
+        f"the span is about another {other}",
+        False,
+    )
+
+
+def _date_words(text: TextProfile, year: NumberMention) -> str:
+    """A date as the text words it ("March 5 2023", "2023"); the claim's year alone
+    leads a note, as every number note words it (``rag.audit`` reads it back)."""
+    start, _, _ = _date_start(text, year)
+    return " ".join(text.tokens[start : year.position + 1])
+
+
 def number_blockers(claim: TextProfile, span: TextProfile) -> list[Blocker]:
     out: list[Blocker] = []
     supported = {c.position for c in claim.numbers if _supported_number(c, claim, span)}
     stated = [c for c in claim.numbers if c.position in supported]
+    elsewhere = other_fact(claim, span)
+    if elsewhere is not None:
+        # about another year or another numbered thing: the claim's numbers the span
+        # does not state are unsupported, none contradicted ("5 million" for "7 million")
+        said = elsewhere.note.split(":", 1)[1].split(" vs ", 1)[0].strip()
+        out.append(elsewhere)
+        for c in claim.numbers:
+            if c.position not in supported and fmt(c, claim) != said:
+                note = f"number_unsupported: {fmt(c, claim)}"
+                out.append(Blocker("number_unsupported", note, False))
+        claim_months = {m for m, _ in claim.months} - {m for m, _ in span.months}
+        for month in sorted(claim_months):
+            out.append(Blocker("date_unsupported", f"date_unsupported: {month}", False))
+        return out
     for c in claim.numbers:
         if c.position in supported:
             continue
