@@ -151,7 +151,7 @@ def test_the_traces_page_shows_each_door_with_its_steps_as_a_tree(api, auditor_c
     # The top-level steps, and the verify step's children nested inside it.
     # (each step by its label, its recorded name beside it)
     assert re.search(
-        r'>Record the claims</span> <code[^>]*>submit</code> '
+        r">Record the claims</span> <code[^>]*>submit</code> "
         r'<span class="step-ms">[\d.]+ (?:ms|s|min)',
         tree,
     )
@@ -172,7 +172,7 @@ def test_a_retrieve_trace_shows_its_timed_steps_too(api, auditor_client, corpus)
     html = auditor_client.get(f"/audit/traces/{trace_id}/").content.decode()
     tree = html[html.index('id="trace-steps"') :]
     assert re.search(
-        r'>Embed the query</span> <code[^>]*>embedding</code> '
+        r">Embed the query</span> <code[^>]*>embedding</code> "
         r'<span class="step-ms">[\d.]+ (?:ms|s|min)',
         tree,
     )
