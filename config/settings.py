@@ -8,7 +8,6 @@ heuristic judge and sentence extractor. Production values come from the environm
 
 from __future__ import annotations
 
-import math
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -29,6 +28,7 @@ from config.settings_env import (
 )
 from verifier.api.curl_examples import examples_markdown
 from verifier.claim_worker.config import TUNING_NAMES as WORKER_TUNING_NAMES
+from verifier.model_config import usable_timeout
 from verifier.outbound_addresses import parse_ports
 from verifier.worker_threads import parse_worker_threads
 
@@ -57,7 +57,7 @@ def env_seconds(name: str, default: float) -> float:
     """A timeout in seconds: a positive, finite number, or start-up stops with one line
     naming the variable (0 or less would fail every request, nan or inf never time out)."""
     seconds = env.float(name, default)
-    if not (math.isfinite(seconds) and seconds > 0):
+    if not usable_timeout(seconds):
         raise ImproperlyConfigured(
             f"{name}={os.environ.get(name, '')!r}: expected a positive, finite number of seconds."
         )

@@ -27,6 +27,13 @@ NLI_FAMILY = "spanproof-nli"  # spanproof-nli-v1 and -v2
 SENTENCE_EXTRACTOR_FAMILY = "spanproof-extractor"
 
 
+def usable_timeout(seconds: float) -> bool:
+    """A timeout in seconds an HTTP client can keep: positive and finite (0 or less fails
+    every request; nan or inf is no timeout at all). Every configured timeout is read by
+    this rule."""
+    return math.isfinite(seconds) and seconds > 0
+
+
 def config_from_env(
     env: Mapping[str, str],
     *,
@@ -69,7 +76,7 @@ def chat_endpoint_options(
         ) from exc
     # nan or inf would be taken, and then every request fails (a timeout of nan seconds
     # is no timeout the HTTP client can keep): refused here, like a negative one.
-    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+    if timeout is not None and not usable_timeout(timeout):
         raise error(
             f"{prefix}TIMEOUT={config.get('timeout')!r}: the {what} timeout must be a "
             "positive, finite number of seconds"
